@@ -1,0 +1,203 @@
+//! Command-line parsing for `lockstep-cli`: turns the argument list into a [`Command`] or a
+//! [`UsageError`] that says which argument is wrong. It reads no files.
+
+use std::fmt;
+use std::path::Path;
+
+pub const USAGE: &str = "usage:
+  lockstep-cli list
+  lockstep-cli run <file.json | built-in id> [--seed N] [--format text|json]
+  lockstep-cli check <file.json | built-in id>";
+
+#[derive(Debug, PartialEq, Eq)]
+pub enum Source {
+    File(String),
+    BuiltIn(String),
+}
+
+impl Source {
+    fn from_argument(argument: &str) -> Source {
+        if argument.ends_with(".json") || Path::new(argument).exists() {
+            Source::File(argument.to_owned())
+        } else {
+            Source::BuiltIn(argument.to_owned())
+        }
+    }
+
+    pub fn describe(&self) -> String {
+        match self {
+            Source::File(path) => path.clone(),
+            Source::BuiltIn(id) => format!("built-in scenario {id}"),
+        }
+    }
+}
+
+#[derive(Debug, PartialEq, Eq, Clone, Copy)]
+pub enum Format {
+    Text,
+    Json,
+}
+
+#[derive(Debug, PartialEq, Eq)]
+pub enum Command {
+    List,
+    Check {
+        source: Source,
+    },
+    Run {
+        source: Source,
+        seed: Option<u64>,
+        format: Format,
+    },
+}
+
+#[derive(Debug, PartialEq, Eq)]
+pub enum UsageError {
+    NoCommand,
+    UnknownCommand(String),
+    MissingScenario(&'static str),
+    MissingValue(&'static str),
+    BadSeed(String),
+    BadFormat(String),
+    Unexpected(String),
+}
+
+impl fmt::Display for UsageError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            UsageError::NoCommand => write!(f, "no command given"),
+            UsageError::UnknownCommand(c) => write!(f, "unknown command \"{c}\""),
+            UsageError::MissingScenario(c) => {
+                write!(f, "`{c}` needs a scenario file or built-in id")
+            }
+            UsageError::MissingValue(flag) => write!(f, "{flag} needs a value"),
+            UsageError::BadSeed(s) => write!(
+                f,
+                "--seed: \"{s}\" is not a whole number from 0 to 18446744073709551615"
+            ),
+            UsageError::BadFormat(s) => write!(f, "--format: \"{s}\" is not one of text, json"),
+            UsageError::Unexpected(a) => write!(f, "unexpected argument \"{a}\""),
+        }
+    }
+}
+
+pub fn parse(arguments: &[String]) -> Result<Command, UsageError> {
+    let (command, rest) = arguments.split_first().ok_or(UsageError::NoCommand)?;
+    match command.as_str() {
+        "list" => match rest.first() {
+            None => Ok(Command::List),
+            Some(extra) => Err(UsageError::Unexpected(extra.clone())),
+        },
+        "check" => match rest {
+            [source] => Ok(Command::Check {
+                source: Source::from_argument(source),
+            }),
+            [] => Err(UsageError::MissingScenario("check")),
+            [_, extra, ..] => Err(UsageError::Unexpected(extra.clone())),
+        },
+        "run" => parse_run(rest),
+        other => Err(UsageError::UnknownCommand(other.to_owned())),
+    }
+}
+
+fn parse_run(rest: &[String]) -> Result<Command, UsageError> {
+    let mut source = None;
+    let mut seed = None;
+    let mut format = Format::Text;
+    let mut arguments = rest.iter();
+    while let Some(argument) = arguments.next() {
+        match argument.as_str() {
+            "--seed" => {
+                let value = arguments.next().ok_or(UsageError::MissingValue("--seed"))?;
+                seed = Some(
+                    value
+                        .parse()
+                        .map_err(|_| UsageError::BadSeed(value.clone()))?,
+                );
+            }
+            "--format" => {
+                let value = arguments
+                    .next()
+                    .ok_or(UsageError::MissingValue("--format"))?;
+                format = match value.as_str() {
+                    "text" => Format::Text,
+                    "json" => Format::Json,
+                    _ => return Err(UsageError::BadFormat(value.clone())),
+                };
+            }
+            other if source.is_none() && !other.starts_with("--") => {
+                source = Some(Source::from_argument(other))
+            }
+            other => return Err(UsageError::Unexpected(other.to_owned())),
+        }
+    }
+    Ok(Command::Run {
+        source: source.ok_or(UsageError::MissingScenario("run"))?,
+        seed,
+        format,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_line(line: &str) -> Result<Command, UsageError> {
+        parse(
+            &line
+                .split_whitespace()
+                .map(String::from)
+                .collect::<Vec<_>>(),
+        )
+    }
+
+    #[test]
+    fn run_takes_a_source_a_seed_and_a_format_in_any_order() {
+        assert_eq!(
+            parse_line("run --format json gc-pause-fenced --seed 7"),
+            Ok(Command::Run {
+                source: Source::BuiltIn("gc-pause-fenced".into()),
+                seed: Some(7),
+                format: Format::Json
+            })
+        );
+        assert_eq!(
+            parse_line("run x.json"),
+            Ok(Command::Run {
+                source: Source::File("x.json".into()),
+                seed: None,
+                format: Format::Text
+            })
+        );
+    }
+
+    #[test]
+    fn bad_arguments_say_what_is_wrong() {
+        assert_eq!(parse_line(""), Err(UsageError::NoCommand));
+        assert_eq!(
+            parse_line("fly"),
+            Err(UsageError::UnknownCommand("fly".into()))
+        );
+        assert_eq!(parse_line("run"), Err(UsageError::MissingScenario("run")));
+        assert_eq!(
+            parse_line("run a --seed"),
+            Err(UsageError::MissingValue("--seed"))
+        );
+        assert_eq!(
+            parse_line("run a --seed -1"),
+            Err(UsageError::BadSeed("-1".into()))
+        );
+        assert_eq!(
+            parse_line("run a --format xml"),
+            Err(UsageError::BadFormat("xml".into()))
+        );
+        assert_eq!(
+            parse_line("run a b"),
+            Err(UsageError::Unexpected("b".into()))
+        );
+        assert_eq!(
+            parse_line("list now"),
+            Err(UsageError::Unexpected("now".into()))
+        );
+    }
+}

@@ -1,0 +1,166 @@
+//! Expectations: what a scenario claims about its own run ("the stale write is rejected",
+//! "exclusion is violated"). The catalogue's expectations are checked by tests and by
+//! `lockstep-cli run`, so a scenario that stops reproducing its source's sequence fails loudly.
+
+use crate::happening::{Happening, WorkResult};
+use crate::invariant::Invariant;
+use crate::scenario::{Cast, ScenarioError};
+use crate::sim::Sim;
+use serde::{Deserialize, Serialize};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum InvariantOutcome {
+    Holds,
+    Violated,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WriteVerdict {
+    Accepted,
+    Rejected,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ResultKind {
+    Done,
+    HeldElsewhere,
+    Fenced,
+    NoToken,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "expect", deny_unknown_fields)]
+pub enum Expectation {
+    /// By the end of the run the invariant holds, or was violated at some point.
+    Invariant {
+        invariant: Invariant,
+        outcome: InvariantOutcome,
+    },
+    /// The `nth` write to reach the resource (counting from 1) came from `by` and had this fate.
+    Write {
+        nth: u32,
+        by: String,
+        outcome: WriteVerdict,
+    },
+    /// The client's job ended this way.
+    Result { client: String, result: ResultKind },
+    /// The resource's value at the end of the run.
+    FinalValue { value: i64 },
+}
+
+impl Expectation {
+    pub fn validate(&self, cast: &Cast, path: &str) -> Result<(), ScenarioError> {
+        match self {
+            Expectation::Write { nth, by, .. } => {
+                if *nth == 0 {
+                    return Err(ScenarioError::Invalid {
+                        path: format!("{path}.nth"),
+                        reason: "writes are counted from 1".into(),
+                    });
+                }
+                cast.resolve(by, &format!("{path}.by")).map(drop)
+            }
+            Expectation::Result { client, .. } => {
+                cast.resolve(client, &format!("{path}.client")).map(drop)
+            }
+            Expectation::Invariant { .. } | Expectation::FinalValue { .. } => Ok(()),
+        }
+    }
+
+    /// Checks the expectation against a finished run; the error says what happened instead.
+    pub fn check(&self, sim: &Sim) -> Result<(), String> {
+        let cast = sim.cast();
+        match self {
+            Expectation::Invariant { invariant, outcome } => {
+                let broken_at = sim.trace().iter().find(|e| e.violated.contains(*invariant));
+                match (outcome, broken_at) {
+                    (InvariantOutcome::Holds, None) | (InvariantOutcome::Violated, Some(_)) => {
+                        Ok(())
+                    }
+                    (InvariantOutcome::Holds, Some(event)) => Err(format!(
+                        "expected \"{invariant}\" to hold, but event {} at {} broke it",
+                        event.id, event.time
+                    )),
+                    (InvariantOutcome::Violated, None) => Err(format!(
+                        "expected \"{invariant}\" to be violated, but it held throughout"
+                    )),
+                }
+            }
+            Expectation::Write { nth, by, outcome } => {
+                let write = sim
+                    .trace()
+                    .iter()
+                    .filter_map(|e| match e.happening {
+                        Happening::WriteAccepted { writer, .. } => {
+                            Some((writer, WriteVerdict::Accepted))
+                        }
+                        Happening::WriteRejected { writer, .. } => {
+                            Some((writer, WriteVerdict::Rejected))
+                        }
+                        _ => None,
+                    })
+                    .nth((*nth as usize).saturating_sub(1));
+                match write {
+                    None => Err(format!(
+                        "expected a write number {nth}, but fewer writes reached the resource"
+                    )),
+                    Some((writer, verdict)) if cast.name(writer) == by && verdict == *outcome => {
+                        Ok(())
+                    }
+                    Some((writer, verdict)) => Err(format!(
+                        "expected write {nth} by {by} to be {}, but it was {}'s and {}",
+                        verdict_word(*outcome),
+                        cast.name(writer),
+                        verdict_word(verdict)
+                    )),
+                }
+            }
+            Expectation::Result { client, result } => {
+                let node = cast.find(client);
+                let finished = sim.trace().iter().rev().find_map(|e| match e.happening {
+                    Happening::Finished {
+                        client: c, result, ..
+                    } if Some(c) == node => Some(result),
+                    Happening::GaveUp { client: c } if Some(c) == node => {
+                        Some(WorkResult::HeldElsewhere)
+                    }
+                    _ => None,
+                });
+                match finished {
+                    Some(actual) if kind_of(actual) == *result => Ok(()),
+                    Some(actual) => Err(format!(
+                        "expected {client} to end {result:?}, but it ended {actual:?}"
+                    )),
+                    None => Err(format!(
+                        "expected {client} to end {result:?}, but it never finished"
+                    )),
+                }
+            }
+            Expectation::FinalValue { value } => match sim.resource_value() {
+                actual if actual == *value => Ok(()),
+                actual => Err(format!(
+                    "expected the resource to end with {value}, but it holds {actual}"
+                )),
+            },
+        }
+    }
+}
+
+fn verdict_word(verdict: WriteVerdict) -> &'static str {
+    match verdict {
+        WriteVerdict::Accepted => "accepted",
+        WriteVerdict::Rejected => "rejected",
+    }
+}
+
+fn kind_of(result: WorkResult) -> ResultKind {
+    match result {
+        WorkResult::Done => ResultKind::Done,
+        WorkResult::HeldElsewhere => ResultKind::HeldElsewhere,
+        WorkResult::Fenced { .. } => ResultKind::Fenced,
+        WorkResult::NoToken => ResultKind::NoToken,
+    }
+}

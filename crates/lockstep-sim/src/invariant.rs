@@ -1,0 +1,306 @@
+//! The safety properties a lock is supposed to give, checked after every event.
+//!
+//! Some are *meant* to break in some scenarios — showing that is the point — so a violation is
+//! data recorded in the trace, never a panic. Two kinds exist: state invariants are judged on the
+//! state right now and can hold again later (two clients believe they hold the lock, then one
+//! releases); history invariants are judged on what has happened and, once broken, stay broken
+//! (a stale write that was accepted cannot be taken back).
+
+use crate::happening::Happening;
+use crate::ids::NodeId;
+use crate::token::FencingToken;
+use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
+use std::fmt;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Invariant {
+    /// At most one client believes it holds the lock.
+    OneBeliever,
+    /// At most one unexpired lease exists at the lock service.
+    OneLease,
+    /// Every token the service issues is larger than all it issued before.
+    TokensIncrease,
+    /// No write is accepted with a token older than one the resource already accepted.
+    NoStaleWrite,
+    /// All accepted writes with the same token come from one client.
+    OneWriterPerToken,
+    /// No accepted read-modify-write overwrites an update its writer never read.
+    NoLostUpdate,
+}
+
+impl Invariant {
+    pub const ALL: [Invariant; 6] = [
+        Invariant::OneBeliever,
+        Invariant::OneLease,
+        Invariant::TokensIncrease,
+        Invariant::NoStaleWrite,
+        Invariant::OneWriterPerToken,
+        Invariant::NoLostUpdate,
+    ];
+
+    /// The machine name used in scenario files and traces.
+    pub fn id(self) -> &'static str {
+        match self {
+            Invariant::OneBeliever => "one_believer",
+            Invariant::OneLease => "one_lease",
+            Invariant::TokensIncrease => "tokens_increase",
+            Invariant::NoStaleWrite => "no_stale_write",
+            Invariant::OneWriterPerToken => "one_writer_per_token",
+            Invariant::NoLostUpdate => "no_lost_update",
+        }
+    }
+
+    pub fn from_id(id: &str) -> Option<Invariant> {
+        Invariant::ALL.into_iter().find(|i| i.id() == id)
+    }
+
+    /// The property as a reader would state it.
+    pub fn statement(self) -> &'static str {
+        match self {
+            Invariant::OneBeliever => "At most one client believes it holds the lock",
+            Invariant::OneLease => "At most one unexpired lease at the lock service",
+            Invariant::TokensIncrease => "Issued fencing tokens strictly increase",
+            Invariant::NoStaleWrite => "No write accepted with a stale token",
+            Invariant::OneWriterPerToken => "At most one writer accepted per token",
+            Invariant::NoLostUpdate => "No lost update",
+        }
+    }
+
+    /// History invariants, once broken, stay broken.
+    pub fn is_history(self) -> bool {
+        !matches!(self, Invariant::OneBeliever | Invariant::OneLease)
+    }
+
+    fn bit(self) -> u8 {
+        1 << (self as u8)
+    }
+}
+
+impl fmt::Display for Invariant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.statement())
+    }
+}
+
+/// A set of invariants, as a bit set: copying it per event costs one byte.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct InvariantSet(u8);
+
+impl InvariantSet {
+    pub const EMPTY: InvariantSet = InvariantSet(0);
+
+    pub fn with(self, invariant: Invariant) -> InvariantSet {
+        InvariantSet(self.0 | invariant.bit())
+    }
+
+    pub fn contains(self, invariant: Invariant) -> bool {
+        self.0 & invariant.bit() != 0
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    pub fn union(self, other: InvariantSet) -> InvariantSet {
+        InvariantSet(self.0 | other.0)
+    }
+
+    pub fn minus(self, other: InvariantSet) -> InvariantSet {
+        InvariantSet(self.0 & !other.0)
+    }
+
+    pub fn iter(self) -> impl Iterator<Item = Invariant> {
+        Invariant::ALL
+            .into_iter()
+            .filter(move |i| self.contains(*i))
+    }
+}
+
+impl Serialize for InvariantSet {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.iter())
+    }
+}
+
+impl<'de> Deserialize<'de> for InvariantSet {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let list = Vec::<Invariant>::deserialize(deserializer)?;
+        Ok(list
+            .into_iter()
+            .fold(InvariantSet::EMPTY, InvariantSet::with))
+    }
+}
+
+/// What the checker needs to know about the state after an event.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct StateView {
+    pub believers: u32,
+    pub live_leases: u32,
+}
+
+/// Tracks what history invariants need to remember, and judges each event.
+#[derive(Clone, Debug, Default)]
+pub struct InvariantChecker {
+    highest_issued: Option<FencingToken>,
+    highest_accepted: Option<FencingToken>,
+    writer_of_token: BTreeMap<FencingToken, NodeId>,
+    broken_history: InvariantSet,
+    violated: InvariantSet,
+}
+
+/// The verdict after one event.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Verdict {
+    /// Everything violated right now (state invariants) or ever (history invariants).
+    pub violated: InvariantSet,
+    /// What this very event broke.
+    pub broke: InvariantSet,
+}
+
+impl InvariantChecker {
+    pub fn judge(&mut self, happening: &Happening, state: StateView) -> Verdict {
+        self.observe(happening);
+        let mut now_violated = self.broken_history;
+        if state.believers > 1 {
+            now_violated = now_violated.with(Invariant::OneBeliever);
+        }
+        if state.live_leases > 1 {
+            now_violated = now_violated.with(Invariant::OneLease);
+        }
+        let broke = now_violated.minus(self.violated);
+        self.violated = now_violated;
+        Verdict {
+            violated: now_violated,
+            broke,
+        }
+    }
+
+    fn observe(&mut self, happening: &Happening) {
+        match *happening {
+            Happening::Granted {
+                token: Some(token), ..
+            } => {
+                if self.highest_issued.is_some_and(|seen| token <= seen) {
+                    self.break_history(Invariant::TokensIncrease);
+                }
+                self.highest_issued =
+                    Some(self.highest_issued.map_or(token, |seen| seen.max(token)));
+            }
+            Happening::WriteAccepted {
+                writer,
+                token,
+                overwrote_unseen,
+                ..
+            } => {
+                if let Some(token) = token {
+                    if self.highest_accepted.is_some_and(|seen| token < seen) {
+                        self.break_history(Invariant::NoStaleWrite);
+                    }
+                    self.highest_accepted =
+                        Some(self.highest_accepted.map_or(token, |seen| seen.max(token)));
+                    if *self.writer_of_token.entry(token).or_insert(writer) != writer {
+                        self.break_history(Invariant::OneWriterPerToken);
+                    }
+                }
+                if overwrote_unseen.is_some() {
+                    self.break_history(Invariant::NoLostUpdate);
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn break_history(&mut self, invariant: Invariant) {
+        self.broken_history = self.broken_history.with(invariant);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::time::Millis;
+
+    fn granted(token: u64) -> Happening {
+        Happening::Granted {
+            client: NodeId(2),
+            token: Some(FencingToken(token)),
+            ttl: Millis(100),
+        }
+    }
+
+    fn accepted(writer: u16, token: u64) -> Happening {
+        Happening::WriteAccepted {
+            writer: NodeId(writer),
+            token: Some(FencingToken(token)),
+            value: 1,
+            version: 1,
+            overwrote_unseen: None,
+        }
+    }
+
+    #[test]
+    fn state_invariants_break_and_heal() {
+        let mut checker = InvariantChecker::default();
+        let idle = Happening::NoEffect {
+            why: crate::happening::NoEffect::NotPaused,
+        };
+        let two = StateView {
+            believers: 2,
+            live_leases: 1,
+        };
+        let verdict = checker.judge(&idle, two);
+        assert_eq!(
+            verdict.broke,
+            InvariantSet::EMPTY.with(Invariant::OneBeliever)
+        );
+        let verdict = checker.judge(&idle, two);
+        assert!(verdict.broke.is_empty(), "reported once, when it breaks");
+        assert!(verdict.violated.contains(Invariant::OneBeliever));
+        let verdict = checker.judge(&idle, StateView::default());
+        assert!(verdict.violated.is_empty());
+    }
+
+    #[test]
+    fn a_token_that_does_not_increase_is_caught_and_latches() {
+        let mut checker = InvariantChecker::default();
+        checker.judge(&granted(5), StateView::default());
+        let verdict = checker.judge(&granted(5), StateView::default());
+        assert!(verdict.broke.contains(Invariant::TokensIncrease));
+        let verdict = checker.judge(&granted(9), StateView::default());
+        assert!(verdict.violated.contains(Invariant::TokensIncrease));
+    }
+
+    #[test]
+    fn a_lower_token_accepted_after_a_higher_one_is_a_stale_write() {
+        let mut checker = InvariantChecker::default();
+        checker.judge(&accepted(3, 34), StateView::default());
+        assert!(
+            checker
+                .judge(&accepted(3, 34), StateView::default())
+                .violated
+                .is_empty()
+        );
+        let verdict = checker.judge(&accepted(2, 33), StateView::default());
+        assert!(verdict.broke.contains(Invariant::NoStaleWrite));
+    }
+
+    #[test]
+    fn two_writers_with_one_token_are_caught() {
+        let mut checker = InvariantChecker::default();
+        checker.judge(&accepted(2, 7), StateView::default());
+        let verdict = checker.judge(&accepted(3, 7), StateView::default());
+        assert!(verdict.broke.contains(Invariant::OneWriterPerToken));
+    }
+
+    #[test]
+    fn invariant_sets_serialise_as_names() {
+        let set = InvariantSet::EMPTY
+            .with(Invariant::NoStaleWrite)
+            .with(Invariant::OneBeliever);
+        let json = serde_json::to_string(&set).unwrap();
+        assert_eq!(json, r#"["one_believer","no_stale_write"]"#);
+        assert_eq!(serde_json::from_str::<InvariantSet>(&json).unwrap(), set);
+    }
+}

@@ -1,0 +1,49 @@
+//! # lockstep-sim
+//!
+//! The deterministic simulation at the heart of Lockstep: a lock service, clients and a protected
+//! resource run as pure state machines over virtual time, with faults injected as timestamped
+//! interventions. The same scenario, seed and intervention log always produce the same
+//! [`trace::TraceEvent`]s, natively and in WebAssembly.
+//!
+//! Main types: [`Scenario`] (what to run), [`Sim`] (the engine), [`trace::TraceEvent`] (what
+//! happened), [`happening::Happening`] (what one event did, in domain terms),
+//! [`invariant::Invariant`] (what must hold).
+//!
+//! ```
+//! use lockstep_sim::{catalogue, Sim};
+//!
+//! let scenario = catalogue::find("gc-pause-fenced").unwrap().load().unwrap();
+//! let mut sim = Sim::new(&scenario).unwrap();
+//! sim.run_to_end();
+//! let rejected = sim.trace().iter().any(|e| e.happening.kind() == "write_rejected");
+//! assert!(rejected, "the zombie's write with the old token is fenced off");
+//! ```
+//!
+//! What this crate must not do: depend on anything web (no yew, web-sys, js-sys, wasm-bindgen,
+//! gloo, getrandom), read a wall clock, draw randomness from anywhere but [`rng::SimRng`], or
+//! iterate a hash map. The UI is a view over it.
+
+pub mod catalogue;
+pub mod client;
+pub mod clock;
+pub mod describe;
+pub mod expectation;
+pub mod happening;
+pub mod ids;
+pub mod intervention;
+pub mod invariant;
+pub mod lock_service;
+pub mod message;
+pub mod network;
+pub mod node;
+pub mod queue;
+pub mod resource;
+pub mod rng;
+pub mod scenario;
+pub mod sim;
+pub mod time;
+pub mod token;
+pub mod trace;
+
+pub use scenario::Scenario;
+pub use sim::Sim;

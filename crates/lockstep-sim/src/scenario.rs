@@ -1,0 +1,379 @@
+//! Scenario files: the versioned, documented description of one experiment (see
+//! `docs/scenario-format.md`). A scenario names its cast, the lock service, the resource, the
+//! network, the seed, timed interventions and the expectations that must hold.
+//!
+//! Parsing never panics. Unknown fields and bad values are errors that name the field and the
+//! reason; `Scenario::parse` returns either a scenario that `Sim::new` will accept or such an
+//! error.
+
+use crate::client::{Access, RetryPolicy};
+use crate::expectation::Expectation;
+use crate::ids::NodeId;
+use crate::intervention::Intervention;
+use crate::resource::Fencing;
+use crate::time::Millis;
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// The format version this build reads and writes.
+pub const FORMAT_VERSION: u32 = 1;
+/// The most clients a scenario may have: enough for every catalogue scenario, few enough to draw.
+pub const MAX_CLIENTS: usize = 8;
+/// The longest run a scenario may ask for (one virtual hour).
+pub const MAX_END_MS: u64 = 3_600_000;
+
+pub const LOCK_SERVICE_NAME: &str = "lock-service";
+pub const RESOURCE_NAME: &str = "resource";
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    pub format: u32,
+    pub id: String,
+    pub title: String,
+    #[serde(default)]
+    pub summary: String,
+    /// Where the sequence comes from (an article, a paper, an issue).
+    #[serde(default)]
+    pub source: String,
+    pub seed: u64,
+    pub end_ms: Millis,
+    pub lock_service: LockServiceSpec,
+    pub resource: ResourceSpec,
+    pub network: NetworkSpec,
+    pub clients: Vec<ClientSpec>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub clocks: Vec<ClockSpec>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub interventions: Vec<Intervention<String>>,
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub expectations: Vec<Expectation>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind", deny_unknown_fields)]
+pub enum LockServiceSpec {
+    /// The seed's `distributed_locks` row. `last_token` is the row's `fencing_token` before the
+    /// first grant (32 makes the first grant 33, as in Kleppmann's example).
+    SqlRow {
+        #[serde(default = "default_lock_name")]
+        lock_name: String,
+        #[serde(default)]
+        last_token: u64,
+    },
+}
+
+fn default_lock_name() -> String {
+    "resource-x".to_owned()
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind", deny_unknown_fields)]
+pub enum ResourceSpec {
+    /// A versioned register holding one integer.
+    Register {
+        fencing: Fencing,
+        #[serde(default)]
+        initial_value: i64,
+    },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NetworkSpec {
+    /// One-way latency of every link, drawn uniformly from `[min, max]` per message.
+    pub latency_ms: [u64; 2],
+    #[serde(default)]
+    pub loss_per_million: u32,
+    /// Links that behave differently from the default, one direction each.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub links: Vec<LinkSpec>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LinkSpec {
+    pub from: String,
+    pub to: String,
+    pub latency_ms: [u64; 2],
+    #[serde(default)]
+    pub loss_per_million: u32,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClientSpec {
+    pub name: String,
+    pub start_ms: Millis,
+    pub ttl_ms: Millis,
+    pub work_ms: Millis,
+    pub access: Access,
+    #[serde(default = "default_retry")]
+    pub retry: RetryPolicy,
+}
+
+fn default_retry() -> RetryPolicy {
+    RetryPolicy::GiveUp
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ClockSpec {
+    pub node: String,
+    #[serde(default)]
+    pub offset_ms: i64,
+    #[serde(default)]
+    pub drift_ppm: i32,
+}
+
+/// Why a scenario cannot be run. Each variant says where (`path`, in the file's own terms) and
+/// why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ScenarioError {
+    /// Not valid JSON for this format: a syntax error, a missing or unknown field, a wrong type.
+    Syntax {
+        line: usize,
+        column: usize,
+        message: String,
+    },
+    UnsupportedFormat {
+        found: u32,
+    },
+    Invalid {
+        path: String,
+        reason: String,
+    },
+}
+
+impl fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ScenarioError::Syntax {
+                line,
+                column,
+                message,
+            } => {
+                write!(f, "line {line}, column {column}: {message}")
+            }
+            ScenarioError::UnsupportedFormat { found } => write!(
+                f,
+                "format: this is format {found}, but this version of Lockstep reads format {FORMAT_VERSION}"
+            ),
+            ScenarioError::Invalid { path, reason } => write!(f, "{path}: {reason}"),
+        }
+    }
+}
+
+impl std::error::Error for ScenarioError {}
+
+fn invalid(path: impl Into<String>, reason: impl Into<String>) -> ScenarioError {
+    ScenarioError::Invalid {
+        path: path.into(),
+        reason: reason.into(),
+    }
+}
+
+/// The names of the nodes of a scenario, indexed by `NodeId`: the lock service, the resource,
+/// then the clients in file order.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Cast {
+    names: Vec<String>,
+}
+
+impl Cast {
+    pub const LOCK_SERVICE: NodeId = NodeId(0);
+    pub const RESOURCE: NodeId = NodeId(1);
+    const FIRST_CLIENT: u16 = 2;
+
+    pub fn name(&self, node: NodeId) -> &str {
+        self.names.get(node.index()).map_or("?", String::as_str)
+    }
+
+    pub fn find(&self, name: &str) -> Option<NodeId> {
+        self.names
+            .iter()
+            .position(|n| n == name)
+            .and_then(|i| u16::try_from(i).ok())
+            .map(NodeId)
+    }
+
+    pub fn len(&self) -> usize {
+        self.names.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.names.is_empty()
+    }
+
+    pub fn nodes(&self) -> impl Iterator<Item = NodeId> + '_ {
+        (0..self.names.len())
+            .filter_map(|i| u16::try_from(i).ok())
+            .map(NodeId)
+    }
+
+    pub fn clients(&self) -> impl Iterator<Item = NodeId> + '_ {
+        self.nodes().filter(|n| n.0 >= Cast::FIRST_CLIENT)
+    }
+
+    pub fn is_client(&self, node: NodeId) -> bool {
+        node.0 >= Cast::FIRST_CLIENT && node.index() < self.names.len()
+    }
+
+    /// Resolves a name found at `path`, or says which names exist.
+    pub fn resolve(&self, name: &str, path: &str) -> Result<NodeId, ScenarioError> {
+        self.find(name).ok_or_else(|| {
+            invalid(
+                path,
+                format!(
+                    "no node named \"{name}\" (the nodes are: {})",
+                    self.names.join(", ")
+                ),
+            )
+        })
+    }
+}
+
+impl Scenario {
+    /// Reads and validates a scenario file.
+    pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
+        let scenario: Scenario = serde_json::from_str(json).map_err(|e| ScenarioError::Syntax {
+            line: e.line(),
+            column: e.column(),
+            message: e
+                .to_string()
+                .split(" at line ")
+                .next()
+                .unwrap_or_default()
+                .to_owned(),
+        })?;
+        scenario.cast()?;
+        Ok(scenario)
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// Checks everything serde cannot and names the nodes.
+    pub fn cast(&self) -> Result<Cast, ScenarioError> {
+        if self.format != FORMAT_VERSION {
+            return Err(ScenarioError::UnsupportedFormat { found: self.format });
+        }
+        if self.end_ms.0 == 0 || self.end_ms.0 > MAX_END_MS {
+            return Err(invalid(
+                "end_ms",
+                format!("must be between 1 and {MAX_END_MS}"),
+            ));
+        }
+        if self.clients.is_empty() {
+            return Err(invalid("clients", "a scenario needs at least one client"));
+        }
+        if self.clients.len() > MAX_CLIENTS {
+            return Err(invalid(
+                "clients",
+                format!(
+                    "{} clients; at most {MAX_CLIENTS} are supported",
+                    self.clients.len()
+                ),
+            ));
+        }
+        check_latency("network.latency_ms", self.network.latency_ms)?;
+        check_loss("network.loss_per_million", self.network.loss_per_million)?;
+        let mut names = vec![LOCK_SERVICE_NAME.to_owned(), RESOURCE_NAME.to_owned()];
+        for (i, client) in self.clients.iter().enumerate() {
+            let path = format!("clients[{i}].name");
+            check_name(&path, &client.name)?;
+            if names.contains(&client.name) {
+                return Err(invalid(
+                    path,
+                    format!("the name \"{}\" is already taken", client.name),
+                ));
+            }
+            names.push(client.name.clone());
+            if client.ttl_ms.0 == 0 {
+                return Err(invalid(
+                    format!("clients[{i}].ttl_ms"),
+                    "must be at least 1",
+                ));
+            }
+        }
+        let cast = Cast { names };
+        for (i, link) in self.network.links.iter().enumerate() {
+            cast.resolve(&link.from, &format!("network.links[{i}].from"))?;
+            cast.resolve(&link.to, &format!("network.links[{i}].to"))?;
+            check_latency(&format!("network.links[{i}].latency_ms"), link.latency_ms)?;
+            check_loss(
+                &format!("network.links[{i}].loss_per_million"),
+                link.loss_per_million,
+            )?;
+        }
+        for (i, clock) in self.clocks.iter().enumerate() {
+            cast.resolve(&clock.node, &format!("clocks[{i}].node"))?;
+            if clock.drift_ppm <= -1_000_000 {
+                return Err(invalid(
+                    format!("clocks[{i}].drift_ppm"),
+                    "a clock must move forwards: drift must be above -1000000",
+                ));
+            }
+        }
+        for (i, intervention) in self.interventions.iter().enumerate() {
+            let path = format!("interventions[{i}].do");
+            intervention
+                .action
+                .clone()
+                .try_map(|name| cast.resolve(&name, &path))?;
+            if intervention.at_ms.0 > self.end_ms.0 {
+                return Err(invalid(
+                    format!("interventions[{i}].at_ms"),
+                    format!(
+                        "{} is after the end of the run ({})",
+                        intervention.at_ms.0, self.end_ms.0
+                    ),
+                ));
+            }
+        }
+        for (i, expectation) in self.expectations.iter().enumerate() {
+            expectation.validate(&cast, &format!("expectations[{i}]"))?;
+        }
+        Ok(cast)
+    }
+}
+
+fn check_name(path: &str, name: &str) -> Result<(), ScenarioError> {
+    let fine = !name.is_empty()
+        && name.len() <= 24
+        && name
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+    if fine {
+        Ok(())
+    } else {
+        Err(invalid(
+            path,
+            format!("\"{name}\" is not a name: use 1 to 24 lowercase letters, digits or '-'"),
+        ))
+    }
+}
+
+fn check_latency(path: &str, [min, max]: [u64; 2]) -> Result<(), ScenarioError> {
+    if min > max {
+        return Err(invalid(
+            path,
+            format!("the minimum ({min}) is above the maximum ({max})"),
+        ));
+    }
+    if max > MAX_END_MS {
+        return Err(invalid(path, format!("{max} ms is longer than any run")));
+    }
+    Ok(())
+}
+
+fn check_loss(path: &str, loss: u32) -> Result<(), ScenarioError> {
+    if loss > 1_000_000 {
+        return Err(invalid(
+            path,
+            format!("{loss} is not a probability in parts per million"),
+        ));
+    }
+    Ok(())
+}

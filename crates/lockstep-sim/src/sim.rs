@@ -1,0 +1,741 @@
+//! The engine: a discrete-event simulation over virtual time.
+//!
+//! `Sim::step` pops the next due input from the queue, hands it to exactly one node (or applies
+//! one intervention), applies the commands the node returned, judges the invariants and appends
+//! one [`TraceEvent`]. The clock jumps from event to event; it never ticks. Everything random is
+//! drawn from the one `SimRng`, in the order events are handled, so the same scenario, seed and
+//! intervention log always give the same trace.
+//!
+//! The engine owns process state (running, paused, crashed) and clocks; nodes never learn that
+//! they were paused except by reading their own clock afterwards — just like a real process.
+
+use crate::client::{Client, ClientConfig};
+use crate::clock::LocalClock;
+use crate::happening::{Direction, Happening, Input, NoEffect};
+use crate::ids::{EventId, MessageId, NodeId, TimerId};
+use crate::intervention::{Action, Intervention};
+use crate::invariant::{InvariantChecker, StateView};
+use crate::lock_service::{Backend, LockService, SqlRow};
+use crate::network::{Arrival, LinkBehaviour, Loss, Network};
+use crate::node::{Command, Ctx, TimerKind, TimerSpan};
+use crate::queue::{Due, EventQueue};
+use crate::resource::{Register, Resource};
+use crate::rng::SimRng;
+use crate::scenario::{Cast, LockServiceSpec, ResourceSpec, Scenario, ScenarioError};
+use crate::time::{Millis, VirtualTime};
+use crate::token::FencingToken;
+use crate::trace::{
+    Cause, TRACE_FORMAT_VERSION, TraceEvent, TraceExport, export_event, text_line, trace_hash,
+};
+use std::collections::{BTreeMap, VecDeque};
+
+/// The state machine behind one node of the cast.
+#[derive(Clone, Debug)]
+pub enum Node {
+    LockService(LockService),
+    Resource(Resource),
+    Client(Client),
+}
+
+/// Whether a node's process is running.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Process {
+    Running,
+    Paused { since: VirtualTime, epoch: u32 },
+    Crashed { since: VirtualTime },
+}
+
+/// One node with what the engine keeps around it.
+#[derive(Clone, Debug)]
+pub struct Slot {
+    pub node: Node,
+    pub clock: LocalClock,
+    pub process: Process,
+    /// Inputs that arrived while the process was paused, handed over in order on resume.
+    pub buffer: VecDeque<Input>,
+    /// Counts crashes: timers set before the latest crash never fire.
+    incarnation: u32,
+    pauses: u32,
+}
+
+#[derive(Clone, Copy, Debug)]
+struct TimerRecord {
+    kind: TimerKind,
+    incarnation: u32,
+    cancelled: bool,
+}
+
+/// A running (or finished) simulation of one scenario.
+#[derive(Clone, Debug)]
+pub struct Sim {
+    cast: Cast,
+    seed: u64,
+    now: VirtualTime,
+    end: VirtualTime,
+    queue: EventQueue,
+    rng: SimRng,
+    network: Network,
+    slots: Vec<Slot>,
+    timers: Vec<TimerRecord>,
+    interventions: Vec<Intervention>,
+    checker: InvariantChecker,
+    trace: Vec<TraceEvent>,
+    commands: Vec<Command>,
+}
+
+/// What handling one due input produced, before it becomes a trace event.
+struct Handled {
+    actor: NodeId,
+    cause: Cause,
+    happening: Happening,
+}
+
+impl Sim {
+    /// Builds the run of `scenario` with its own seed and interventions.
+    pub fn new(scenario: &Scenario) -> Result<Sim, ScenarioError> {
+        Sim::with_log(scenario, scenario.seed, &[])
+    }
+
+    /// Builds the run of `scenario` with another seed and the user's interventions added to the
+    /// scenario's own. The log is resolved against the scenario's cast; an entry naming an
+    /// unknown node is an error that names it.
+    pub fn with_log(
+        scenario: &Scenario,
+        seed: u64,
+        log: &[Intervention<String>],
+    ) -> Result<Sim, ScenarioError> {
+        let cast = scenario.cast()?;
+        let mut interventions = Vec::with_capacity(scenario.interventions.len() + log.len());
+        for (i, entry) in scenario.interventions.iter().chain(log).enumerate() {
+            let path = format!("interventions[{i}].do");
+            interventions.push(Intervention {
+                at_ms: entry.at_ms,
+                action: entry
+                    .action
+                    .clone()
+                    .try_map(|name| cast.resolve(&name, &path))?,
+            });
+        }
+        let network = build_network(scenario, &cast)?;
+        let mut sim = Sim {
+            seed,
+            now: VirtualTime::ZERO,
+            end: VirtualTime(scenario.end_ms.0),
+            queue: EventQueue::default(),
+            rng: SimRng::from_seed(seed),
+            network,
+            slots: build_slots(scenario),
+            timers: Vec::new(),
+            interventions,
+            checker: InvariantChecker::default(),
+            trace: Vec::new(),
+            commands: Vec::new(),
+            cast,
+        };
+        for clock in &scenario.clocks {
+            if let Some(node) = sim.cast.find(&clock.node) {
+                sim.slots[node.index()].clock = LocalClock::new(clock.offset_ms, clock.drift_ppm);
+            }
+        }
+        // Interventions are queued first, so that one due at the same millisecond as a node's
+        // own input takes effect before it: "pause at t" means the node does nothing at t.
+        for (i, intervention) in sim.interventions.iter().enumerate() {
+            let index = u32::try_from(i).unwrap_or(u32::MAX);
+            sim.queue
+                .schedule(intervention.at_ms, Due::Intervention(index));
+        }
+        for (client, spec) in sim
+            .cast
+            .clients()
+            .zip(&scenario.clients)
+            .collect::<Vec<_>>()
+        {
+            let timer = sim.new_timer(client, TimerKind::Start);
+            sim.queue
+                .schedule(VirtualTime(spec.start_ms.0), Due::Timer(client, timer));
+        }
+        Ok(sim)
+    }
+
+    /// A simulation of nothing: no nodes, no events. What a view shows when no scenario could be
+    /// loaded, so that it never has to invent one.
+    pub fn idle() -> Sim {
+        Sim {
+            cast: Cast::default(),
+            seed: 0,
+            now: VirtualTime::ZERO,
+            end: VirtualTime::ZERO,
+            queue: EventQueue::default(),
+            rng: SimRng::from_seed(0),
+            network: Network::new(
+                LinkBehaviour {
+                    latency_min: Millis(0),
+                    latency_max: Millis(0),
+                    loss_per_million: 0,
+                },
+                BTreeMap::new(),
+            ),
+            slots: Vec::new(),
+            timers: Vec::new(),
+            interventions: Vec::new(),
+            checker: InvariantChecker::default(),
+            trace: Vec::new(),
+            commands: Vec::new(),
+        }
+    }
+
+    pub fn cast(&self) -> &Cast {
+        &self.cast
+    }
+
+    pub fn seed(&self) -> u64 {
+        self.seed
+    }
+
+    pub fn now(&self) -> VirtualTime {
+        self.now
+    }
+
+    pub fn end(&self) -> VirtualTime {
+        self.end
+    }
+
+    pub fn trace(&self) -> &[TraceEvent] {
+        &self.trace
+    }
+
+    pub fn network(&self) -> &Network {
+        &self.network
+    }
+
+    pub fn slot(&self, node: NodeId) -> Option<&Slot> {
+        self.slots.get(node.index())
+    }
+
+    pub fn interventions(&self) -> &[Intervention] {
+        &self.interventions
+    }
+
+    pub fn hash(&self) -> String {
+        trace_hash(&self.trace)
+    }
+
+    /// The trace in its self-describing, serialisable form.
+    pub fn export(&self, scenario_id: &str) -> TraceExport {
+        TraceExport {
+            format: TRACE_FORMAT_VERSION,
+            scenario: scenario_id.to_owned(),
+            seed: self.seed,
+            hash: self.hash(),
+            nodes: self
+                .cast
+                .nodes()
+                .map(|n| self.cast.name(n).to_owned())
+                .collect(),
+            events: self
+                .trace
+                .iter()
+                .map(|e| export_event(e, &self.cast, &self.network))
+                .collect(),
+        }
+    }
+
+    /// The trace as text, one event per line.
+    pub fn render_text(&self) -> String {
+        let mut text = String::new();
+        for event in &self.trace {
+            text.push_str(&text_line(event, &self.cast, &self.network));
+            text.push('\n');
+        }
+        text
+    }
+
+    /// Whether nothing is left to happen before the end of the run.
+    pub fn is_finished(&self) -> bool {
+        self.queue.peek_time().is_none_or(|t| t > self.end)
+    }
+
+    /// The value the resource holds now.
+    pub fn resource_value(&self) -> i64 {
+        match self
+            .slots
+            .get(Cast::RESOURCE.index())
+            .map(|slot| &slot.node)
+        {
+            Some(Node::Resource(Resource::Register(register))) => register.value,
+            _ => 0,
+        }
+    }
+
+    /// Handles the next event and returns it, or `None` when the run is over.
+    pub fn step(&mut self) -> Option<&TraceEvent> {
+        loop {
+            if self.is_finished() {
+                return None;
+            }
+            let (time, due) = self.queue.pop()?;
+            self.now = time;
+            let sent_before = self.network.messages().len();
+            if let Some(handled) = self.handle(due) {
+                return Some(self.record(handled, sent_before));
+            }
+        }
+    }
+
+    /// Handles every event due at or before `time`.
+    pub fn run_until(&mut self, time: VirtualTime) {
+        while self.queue.peek_time().is_some_and(|t| t <= time) && self.step().is_some() {}
+    }
+
+    /// Runs to the end of the scenario.
+    pub fn run_to_end(&mut self) {
+        while self.step().is_some() {}
+    }
+
+    fn handle(&mut self, due: Due) -> Option<Handled> {
+        match due {
+            Due::Delivery(id) => match self.network.arrive(id, self.now)? {
+                Arrival::Delivered(message) => self.offer(
+                    message.to,
+                    Input::Message(id),
+                    Cause::Input(Input::Message(id)),
+                ),
+                Arrival::Lost(message, why) => Some(Handled {
+                    actor: message.to,
+                    cause: Cause::Input(Input::Message(id)),
+                    happening: Happening::Lost {
+                        node: message.to,
+                        message: id,
+                        why,
+                    },
+                }),
+            },
+            Due::Timer(node, id) => {
+                let timer = *self.timers.get(id.0 as usize)?;
+                let incarnation = self.slots.get(node.index())?.incarnation;
+                if timer.cancelled || timer.incarnation != incarnation {
+                    return None;
+                }
+                let input = Input::Timer(id, timer.kind);
+                self.offer(node, input, Cause::Input(input))
+            }
+            Due::Intervention(index) => {
+                let action = self.interventions.get(index as usize)?.action.clone();
+                Some(self.intervene(action, Cause::Intervention(index)))
+            }
+            Due::PauseEnds(node, epoch) => match self.slots.get(node.index())?.process {
+                Process::Paused { epoch: e, .. } if e == epoch => {
+                    Some(self.resume(node, Cause::PauseEnded))
+                }
+                _ => None,
+            },
+            Due::Drain(node) => {
+                let slot = self.slots.get_mut(node.index())?;
+                if slot.process != Process::Running {
+                    return None;
+                }
+                let input = slot.buffer.pop_front()?;
+                Some(self.dispatch(node, input, Cause::Resumed(input)))
+            }
+        }
+    }
+
+    /// Gives an input to a node, unless its process cannot take it now.
+    fn offer(&mut self, node: NodeId, input: Input, cause: Cause) -> Option<Handled> {
+        let slot = self.slots.get_mut(node.index())?;
+        match slot.process {
+            Process::Running => Some(self.dispatch(node, input, cause)),
+            Process::Paused { .. } => {
+                slot.buffer.push_back(input);
+                Some(Handled {
+                    actor: node,
+                    cause,
+                    happening: Happening::Buffered { node, input },
+                })
+            }
+            Process::Crashed { .. } => match input {
+                Input::Message(message) => {
+                    self.network.lose_to_crash(message, self.now);
+                    Some(Handled {
+                        actor: node,
+                        cause,
+                        happening: Happening::Lost {
+                            node,
+                            message,
+                            why: Loss::ReceiverCrashed,
+                        },
+                    })
+                }
+                Input::Timer(..) => None,
+            },
+        }
+    }
+
+    fn dispatch(&mut self, node: NodeId, input: Input, cause: Cause) -> Handled {
+        let mut commands = std::mem::take(&mut self.commands);
+        let mut next_timer = u32::try_from(self.timers.len()).unwrap_or(u32::MAX);
+        let slot = &mut self.slots[node.index()];
+        let mut ctx = Ctx::new(
+            self.now,
+            slot.clock.read(self.now),
+            node,
+            &mut commands,
+            &mut next_timer,
+        );
+        let happening = match input {
+            Input::Message(id) => match self.network.message(id) {
+                Some(message) => {
+                    let (from, payload) = (message.from, message.payload);
+                    match &mut slot.node {
+                        Node::LockService(service) => service.on_message(&mut ctx, from, payload),
+                        Node::Resource(resource) => resource.on_message(&mut ctx, from, payload),
+                        Node::Client(client) => client.on_message(&mut ctx, payload),
+                    }
+                }
+                None => Happening::Ignored {
+                    node,
+                    payload: None,
+                },
+            },
+            Input::Timer(timer, kind) => match &mut slot.node {
+                Node::Client(client) => client.on_timer(&mut ctx, kind),
+                Node::LockService(service) => service.on_timer(&mut ctx, timer),
+                Node::Resource(_) => Happening::Ignored {
+                    node,
+                    payload: None,
+                },
+            },
+        };
+        self.apply(node, &mut commands);
+        self.commands = commands;
+        Handled {
+            actor: node,
+            cause,
+            happening,
+        }
+    }
+
+    fn apply(&mut self, node: NodeId, commands: &mut Vec<Command>) {
+        for command in commands.drain(..) {
+            match command {
+                Command::Send { to, payload } => {
+                    let (id, due) = self
+                        .network
+                        .send(&mut self.rng, self.now, node, to, payload);
+                    self.queue.schedule(due, Due::Delivery(id));
+                }
+                Command::SetTimer { id, span, kind } => {
+                    let created = self.new_timer(node, kind);
+                    debug_assert_eq!(created, id, "timer ids are handed out in order");
+                    let local = match span {
+                        TimerSpan::Fixed(span) => span,
+                        TimerSpan::Between(low, high) => Millis(self.rng.between(low.0, high.0)),
+                    };
+                    let span = self.slots[node.index()].clock.true_span(local);
+                    self.queue
+                        .schedule(self.now.after(span), Due::Timer(node, created));
+                }
+                Command::CancelTimer(id) => {
+                    if let Some(timer) = self.timers.get_mut(id.0 as usize) {
+                        timer.cancelled = true;
+                    }
+                }
+            }
+        }
+    }
+
+    fn new_timer(&mut self, node: NodeId, kind: TimerKind) -> TimerId {
+        let id = TimerId(u32::try_from(self.timers.len()).unwrap_or(u32::MAX));
+        self.timers.push(TimerRecord {
+            kind,
+            incarnation: self.slots[node.index()].incarnation,
+            cancelled: false,
+        });
+        id
+    }
+
+    fn intervene(&mut self, action: Action<NodeId>, cause: Cause) -> Handled {
+        let now = self.now;
+        let (actor, happening) = match action {
+            Action::Pause { node, for_ms } => (node, self.pause(node, for_ms)),
+            Action::Resume { node } => match self.slots[node.index()].process {
+                Process::Paused { .. } => return self.resume(node, cause),
+                _ => (node, no_effect(NoEffect::NotPaused)),
+            },
+            Action::Crash { node } => (node, self.crash(node)),
+            Action::Restart { node } => (node, self.restart(node)),
+            Action::ClockJump { node, by_ms } => {
+                self.slots[node.index()].clock.jump(by_ms);
+                (node, Happening::ClockJumped { node, by_ms })
+            }
+            Action::ClockDrift { node, drift_ppm } => {
+                self.slots[node.index()].clock.set_drift(now, drift_ppm);
+                (node, Happening::DriftChanged { node, drift_ppm })
+            }
+            Action::Partition {
+                from,
+                to,
+                direction,
+            } => {
+                self.network.cut(from, to);
+                if direction == Direction::Both {
+                    self.network.cut(to, from);
+                }
+                (
+                    from,
+                    Happening::Partitioned {
+                        from,
+                        to,
+                        direction,
+                    },
+                )
+            }
+            Action::Heal { a, b } => {
+                self.network.heal(a, b);
+                (a, Happening::Healed { a, b })
+            }
+            Action::Hold { message } => self.on_message_of(message, |network| {
+                if network.hold(message, now) {
+                    Happening::MessageHeld { message }
+                } else {
+                    no_effect(NoEffect::MessageNotInFlight)
+                }
+            }),
+            Action::Release { message } => {
+                let released = self.network.release(message, now);
+                if released {
+                    self.queue.schedule(now, Due::Delivery(message));
+                }
+                self.on_message_of(message, |_| {
+                    if released {
+                        Happening::MessageReleased { message }
+                    } else {
+                        no_effect(NoEffect::MessageNotHeld)
+                    }
+                })
+            }
+            Action::Drop { message } => self.on_message_of(message, |network| {
+                if network.drop_message(message, now) {
+                    Happening::MessageDropped { message }
+                } else {
+                    no_effect(NoEffect::MessageNotInFlight)
+                }
+            }),
+            Action::ForceExpire => {
+                let slot = &mut self.slots[Cast::LOCK_SERVICE.index()];
+                let local = slot.clock.read(now);
+                let holder = match &mut slot.node {
+                    Node::LockService(service) => service.force_expire(local),
+                    _ => None,
+                };
+                let happening = holder.map_or(no_effect(NoEffect::NoLiveLease), |holder| {
+                    Happening::LeaseForcedToExpire { holder }
+                });
+                (Cast::LOCK_SERVICE, happening)
+            }
+        };
+        Handled {
+            actor,
+            cause,
+            happening,
+        }
+    }
+
+    /// Applies `act` to the network if the message exists; the actor is the message's sender.
+    fn on_message_of(
+        &mut self,
+        message: MessageId,
+        act: impl FnOnce(&mut Network) -> Happening,
+    ) -> (NodeId, Happening) {
+        match self.network.message(message).map(|m| m.from) {
+            Some(from) => (from, act(&mut self.network)),
+            None => (Cast::LOCK_SERVICE, no_effect(NoEffect::NoSuchMessage)),
+        }
+    }
+
+    fn pause(&mut self, node: NodeId, for_ms: Option<Millis>) -> Happening {
+        let now = self.now;
+        let slot = &mut self.slots[node.index()];
+        match slot.process {
+            Process::Paused { .. } => return no_effect(NoEffect::AlreadyPaused),
+            Process::Crashed { .. } => return no_effect(NoEffect::AlreadyCrashed),
+            Process::Running => {}
+        }
+        slot.pauses += 1;
+        let epoch = slot.pauses;
+        slot.process = Process::Paused { since: now, epoch };
+        if let Some(span) = for_ms {
+            self.queue
+                .schedule(now.after(span), Due::PauseEnds(node, epoch));
+        }
+        Happening::Paused { node, for_ms }
+    }
+
+    fn resume(&mut self, node: NodeId, cause: Cause) -> Handled {
+        let now = self.now;
+        let slot = &mut self.slots[node.index()];
+        let since = match slot.process {
+            Process::Paused { since, .. } => since,
+            _ => now,
+        };
+        slot.process = Process::Running;
+        let waiting = slot.buffer.len();
+        for _ in 0..waiting {
+            self.queue.schedule(now, Due::Drain(node));
+        }
+        Handled {
+            actor: node,
+            cause,
+            happening: Happening::Resumed {
+                node,
+                paused_for: now.since(since),
+                waiting: u32::try_from(waiting).unwrap_or(u32::MAX),
+            },
+        }
+    }
+
+    fn crash(&mut self, node: NodeId) -> Happening {
+        let now = self.now;
+        let slot = &mut self.slots[node.index()];
+        if matches!(slot.process, Process::Crashed { .. }) {
+            return no_effect(NoEffect::AlreadyCrashed);
+        }
+        slot.process = Process::Crashed { since: now };
+        slot.incarnation += 1;
+        slot.buffer.clear();
+        if let Node::Client(client) = &mut slot.node {
+            client.crash();
+        }
+        Happening::Crashed { node }
+    }
+
+    fn restart(&mut self, node: NodeId) -> Happening {
+        if !matches!(self.slots[node.index()].process, Process::Crashed { .. }) {
+            return no_effect(NoEffect::NotCrashed);
+        }
+        self.slots[node.index()].process = Process::Running;
+        let mut commands = std::mem::take(&mut self.commands);
+        let mut next_timer = u32::try_from(self.timers.len()).unwrap_or(u32::MAX);
+        let slot = &mut self.slots[node.index()];
+        let mut ctx = Ctx::new(
+            self.now,
+            slot.clock.read(self.now),
+            node,
+            &mut commands,
+            &mut next_timer,
+        );
+        if let Node::Client(client) = &mut slot.node {
+            client.restart(&mut ctx);
+        }
+        self.apply(node, &mut commands);
+        self.commands = commands;
+        Happening::Restarted { node }
+    }
+
+    fn record(&mut self, handled: Handled, sent_before: usize) -> &TraceEvent {
+        let view = self.state_view();
+        let verdict = self.checker.judge(&handled.happening, view);
+        let id = EventId(u32::try_from(self.trace.len()).unwrap_or(u32::MAX));
+        let sent = self.network.messages().len().saturating_sub(sent_before);
+        let sent = u16::try_from(sent).unwrap_or(u16::MAX);
+        let first_sent = u32::try_from(sent_before).unwrap_or(u32::MAX);
+        self.trace.push(TraceEvent {
+            id,
+            time: self.now,
+            actor: handled.actor,
+            cause: handled.cause,
+            happening: handled.happening,
+            first_sent: MessageId(first_sent),
+            sent,
+            violated: verdict.violated,
+            broke: verdict.broke,
+        });
+        &self.trace[self.trace.len() - 1]
+    }
+
+    fn state_view(&self) -> StateView {
+        let believers = self
+            .slots
+            .iter()
+            .filter(|slot| matches!(&slot.node, Node::Client(c) if c.believes_it_holds_the_lock()))
+            .count();
+        let live_leases = match self.slots.get(Cast::LOCK_SERVICE.index()) {
+            Some(Slot {
+                node: Node::LockService(service),
+                clock,
+                ..
+            }) => service.live_leases(clock.read(self.now)),
+            _ => 0,
+        };
+        StateView {
+            believers: u32::try_from(believers).unwrap_or(u32::MAX),
+            live_leases,
+        }
+    }
+}
+
+fn no_effect(why: NoEffect) -> Happening {
+    Happening::NoEffect { why }
+}
+
+fn build_network(scenario: &Scenario, cast: &Cast) -> Result<Network, ScenarioError> {
+    let spec = &scenario.network;
+    let behaviour = |latency: [u64; 2], loss| LinkBehaviour {
+        latency_min: Millis(latency[0]),
+        latency_max: Millis(latency[1]),
+        loss_per_million: loss,
+    };
+    let mut links = BTreeMap::new();
+    for (i, link) in spec.links.iter().enumerate() {
+        let from = cast.resolve(&link.from, &format!("network.links[{i}].from"))?;
+        let to = cast.resolve(&link.to, &format!("network.links[{i}].to"))?;
+        links.insert(
+            (from, to),
+            behaviour(link.latency_ms, link.loss_per_million),
+        );
+    }
+    Ok(Network::new(
+        behaviour(spec.latency_ms, spec.loss_per_million),
+        links,
+    ))
+}
+
+fn build_slots(scenario: &Scenario) -> Vec<Slot> {
+    let service = match &scenario.lock_service {
+        LockServiceSpec::SqlRow {
+            lock_name,
+            last_token,
+        } => LockService::new(Backend::SqlRow(SqlRow::new(
+            lock_name.clone(),
+            FencingToken(*last_token),
+        ))),
+    };
+    let resource = match scenario.resource {
+        ResourceSpec::Register {
+            fencing,
+            initial_value,
+        } => Resource::Register(Register::new(fencing, initial_value)),
+    };
+    let clients = scenario.clients.iter().map(|spec| {
+        Node::Client(Client::new(ClientConfig {
+            service: Cast::LOCK_SERVICE,
+            resource: Cast::RESOURCE,
+            ttl: spec.ttl_ms,
+            work: spec.work_ms,
+            access: spec.access,
+            retry: spec.retry,
+        }))
+    });
+    [Node::LockService(service), Node::Resource(resource)]
+        .into_iter()
+        .chain(clients)
+        .map(|node| Slot {
+            node,
+            clock: LocalClock::default(),
+            process: Process::Running,
+            buffer: VecDeque::new(),
+            incarnation: 0,
+            pauses: 0,
+        })
+        .collect()
+}

@@ -1,0 +1,50 @@
+//! The list of events shown so far, newest highlighted, with what each one broke.
+
+use crate::state::Playground;
+use lockstep_sim::describe::describe;
+use lockstep_sim::happening::Outcome;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct TraceListProps {
+    pub playground: UseReducerHandle<Playground>,
+}
+
+#[component]
+pub fn TraceList(props: &TraceListProps) -> Html {
+    let sim = props.playground.sim();
+    let cast = sim.cast();
+    let latest = sim.trace().len().checked_sub(1);
+    html! {
+        <ol class="trace" data-testid="trace" aria-label="Events so far">
+            { for sim.trace().iter().enumerate().map(|(index, event)| {
+                let outcome = match event.happening.outcome() {
+                    Some(Outcome::Ok) => "ok",
+                    Some(Outcome::Refused) => "refused",
+                    None => "neutral",
+                };
+                let classes = classes!(
+                    "event",
+                    format!("outcome-{outcome}"),
+                    (Some(index) == latest).then_some("latest"),
+                    (!event.broke.is_empty()).then_some("breaks"),
+                );
+                html! {
+                    <li key={event.id.0} class={classes} data-testid="event" data-event-id={event.id.0.to_string()}>
+                        <span class="event-time">{ format!("{} ms", event.time.0) }</span>
+                        <span class="event-actor">{ cast.name(event.actor).to_owned() }</span>
+                        <span class="event-description" data-testid="event-description">
+                            { describe(&event.happening, cast, sim.network()) }
+                        </span>
+                        { for event.broke.iter().map(|invariant| html! {
+                            <span class="event-violation" role="note">
+                                <span aria-hidden="true">{ "✗ " }</span>
+                                { format!("Violated: {invariant}") }
+                            </span>
+                        }) }
+                    </li>
+                }
+            }) }
+        </ol>
+    }
+}
