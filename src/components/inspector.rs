@@ -1,13 +1,16 @@
-//! The inspector: the lock service's row as the seed's SQL shows it, the resource's row, each
-//! client's state, and every invariant's verdict at the current step.
+//! The inspector: the lock service's state as its storage shows it (the seed's
+//! `distributed_locks` row, or the cache key), the resource's row, each client's state, and every
+//! invariant's verdict at the current step.
 
 use crate::state::Playground;
 use lockstep_sim::client::{Client, ClientState};
 use lockstep_sim::invariant::{Invariant, InvariantSet};
-use lockstep_sim::lock_service::Backend;
+use lockstep_sim::lock_service::{Backend, LockService};
 use lockstep_sim::resource::{Fencing, Resource};
 use lockstep_sim::scenario::Cast;
 use lockstep_sim::sim::{Node, Process};
+use lockstep_sim::time::LocalTime;
+use lockstep_sim::token::FencingToken;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -23,55 +26,20 @@ pub fn Inspector(props: &InspectorProps) -> Html {
         .trace()
         .last()
         .map_or(InvariantSet::EMPTY, |e| e.violated);
-    let mut lock_row = Html::default();
-    let mut resource_row = Html::default();
+    let mut cards = Vec::new();
     let mut clients = Vec::new();
     for node in cast.nodes() {
         let Some(slot) = sim.slot(node) else { continue };
-        let local = slot.clock.read(sim.now()).0;
+        let local = slot.clock.read(sim.now());
         match &slot.node {
-            Node::LockService(service) => {
-                let Backend::SqlRow(row) = &service.backend;
-                let holder = row.holder_id.map_or("NULL".to_owned(), |h| cast.name(h).to_owned());
-                let expires = row.expires_at.map_or("NULL".to_owned(), |t| format!("{} ms", t.0));
-                let live = row.live_holder(slot.clock.read(sim.now())).is_some();
-                lock_row = html! {
-                    <section class="card" data-testid="lock-row">
-                        <h2>{ "distributed_locks" }</h2>
-                        <table class="sql-row">
-                            <tr><th>{ "lock_name" }</th><td>{ row.lock_name.clone() }</td></tr>
-                            <tr><th>{ "holder_id" }</th><td data-testid="lock-holder">{ holder }</td></tr>
-                            <tr><th>{ "fencing_token" }</th><td data-testid="lock-token">{ row.fencing_token.0 }</td></tr>
-                            <tr><th>{ "expires_at" }</th><td>{ expires }</td></tr>
-                        </table>
-                        <p class="muted">{ format!("service clock {local} ms · lease {}", if live { "live" } else { "not live" }) }</p>
-                    </section>
-                };
-            }
-            Node::Resource(Resource::Register(register)) => {
-                let highest = register.highest_token.map_or("NULL".to_owned(), |t| t.0.to_string());
-                let fencing = match register.fencing {
-                    Fencing::On => "on: accepts token ≥ highest seen",
-                    Fencing::Off => "off: accepts every write",
-                };
-                resource_row = html! {
-                    <section class="card" data-testid="resource-row">
-                        <h2>{ cast.name(Cast::RESOURCE).to_owned() }</h2>
-                        <table class="sql-row">
-                            <tr><th>{ "value" }</th><td data-testid="resource-value">{ register.value }</td></tr>
-                            <tr><th>{ "version" }</th><td>{ register.version }</td></tr>
-                            <tr><th>{ "fencing_token" }</th><td>{ highest }</td></tr>
-                        </table>
-                        <p class="muted">{ format!("fencing {fencing}") }</p>
-                    </section>
-                };
-            }
+            Node::LockService(service) => cards.push(lock_card(service, local, cast)),
+            Node::Resource(resource) => cards.push(resource_card(resource, cast)),
             Node::Client(client) => clients.push(html! {
                 <tr data-testid="client-row">
                     <th>{ cast.name(node).to_owned() }</th>
                     <td>{ process_word(slot.process) }</td>
                     <td>{ client_state_word(client) }</td>
-                    <td class="mono">{ client.token().map_or("—".to_owned(), |t| t.0.to_string()) }</td>
+                    <td class="mono">{ token_text(client.token(), "—") }</td>
                     <td>{ if client.believes_it_holds_the_lock() { "yes" } else { "no" } }</td>
                 </tr>
             }),
@@ -79,33 +47,158 @@ pub fn Inspector(props: &InspectorProps) -> Html {
     }
     html! {
         <div class="inspector">
-            { lock_row }
-            { resource_row }
+            { for cards }
             <section class="card">
-                <h2>{ "Clients" }</h2>
+                <h2>{ "clients" }</h2>
                 <table class="clients">
-                    <tr><th>{ "" }</th><th>{ "process" }</th><th>{ "state" }</th><th>{ "token" }</th><th>{ "believes it holds" }</th></tr>
+                    <tr>
+                        <th>{ "" }</th><th>{ "process" }</th><th>{ "state" }</th>
+                        <th>{ "token" }</th><th>{ "believes it holds" }</th>
+                    </tr>
                     { for clients }
                 </table>
             </section>
             <section class="card" data-testid="invariants">
-                <h2>{ "Invariants now" }</h2>
+                <h2>{ "invariants now" }</h2>
                 <ul class="invariants">
-                    { for Invariant::ALL.iter().map(|&invariant| {
-                        let broken = violated.contains(invariant);
-                        html! {
-                            <li class={classes!("invariant", broken.then_some("broken"))}
-                                data-invariant={invariant.id()}>
-                                <span class="verdict" aria-hidden="true">{ if broken { "✗" } else { "✓" } }</span>
-                                <span class="visually-hidden">{ if broken { "violated: " } else { "holds: " } }</span>
-                                { invariant.statement() }
-                            </li>
-                        }
-                    }) }
+                    { for Invariant::ALL.iter().map(|&invariant| invariant_item(invariant, violated)) }
                 </ul>
             </section>
         </div>
     }
+}
+
+/// A card showing one table row as `column: value` lines, as a database client would.
+fn row_card(
+    testid: &'static str,
+    title: String,
+    columns: Vec<(&'static str, String)>,
+    note: String,
+) -> Html {
+    html! {
+        <section class="card" data-testid={testid}>
+            <h2>{ title }</h2>
+            <table class="sql-row">
+                { for columns.into_iter().map(|(column, value)| html! {
+                    <tr><th>{ column }</th><td data-column={column}>{ value }</td></tr>
+                }) }
+            </table>
+            <p class="muted">{ note }</p>
+        </section>
+    }
+}
+
+fn lock_card(service: &LockService, local: LocalTime, cast: &Cast) -> Html {
+    let live = if service.live_lease(local).is_some() {
+        "live"
+    } else {
+        "not live"
+    };
+    let note = format!("service clock {} ms · lease {live}", local.0);
+    match &service.backend {
+        Backend::SqlRow(row) => row_card(
+            "lock-row",
+            "distributed_locks".to_owned(),
+            vec![
+                ("lock_name", row.lock_name.clone()),
+                (
+                    "holder_id",
+                    row.holder_id
+                        .map_or("NULL".to_owned(), |h| cast.name(h).to_owned()),
+                ),
+                ("fencing_token", row.fencing_token.0.to_string()),
+                (
+                    "expires_at",
+                    row.expires_at
+                        .map_or("NULL".to_owned(), |t| format!("{} ms", t.0)),
+                ),
+            ],
+            note,
+        ),
+        Backend::Cache(cache) => {
+            let entry = cache.live_entry(local);
+            row_card(
+                "lock-row",
+                format!("cache key {}", cache.key),
+                vec![
+                    (
+                        "value",
+                        entry.map_or("(nil)".to_owned(), |e| e.value.to_string()),
+                    ),
+                    (
+                        "set by",
+                        entry.map_or("—".to_owned(), |e| cast.name(e.owner).to_owned()),
+                    ),
+                    (
+                        "expires at",
+                        entry.map_or("—".to_owned(), |e| format!("{} ms", e.expires_at.0)),
+                    ),
+                    (
+                        "token",
+                        entry.map_or("—".to_owned(), |e| token_text(e.token, "none")),
+                    ),
+                ],
+                note,
+            )
+        }
+    }
+}
+
+fn resource_card(resource: &Resource, cast: &Cast) -> Html {
+    let title = cast.name(Cast::RESOURCE).to_owned();
+    match resource {
+        Resource::Register(register) => row_card(
+            "resource-row",
+            title,
+            vec![
+                ("value", register.value.to_string()),
+                ("version", register.version.to_string()),
+                ("fencing_token", token_text(register.highest_token, "NULL")),
+            ],
+            fencing_note(register.fencing),
+        ),
+        Resource::Inventory(inventory) => row_card(
+            "resource-row",
+            format!("{title}: inventory"),
+            vec![
+                ("sku", inventory.sku.clone()),
+                ("quantity", inventory.quantity.to_string()),
+                ("fencing_token", token_text(inventory.fencing_token, "NULL")),
+            ],
+            fencing_note(inventory.fencing),
+        ),
+        Resource::Payments(payments) => row_card(
+            "resource-row",
+            format!("{title}: payments"),
+            vec![
+                ("charged", payments.total.to_string()),
+                ("requests", payments.charged.len().to_string()),
+            ],
+            "saves the answer to each idempotency key".to_owned(),
+        ),
+    }
+}
+
+fn fencing_note(fencing: Fencing) -> String {
+    match fencing {
+        Fencing::On => "fencing on: accepts token ≥ highest seen".to_owned(),
+        Fencing::Off => "fencing off: accepts every token".to_owned(),
+    }
+}
+
+fn invariant_item(invariant: Invariant, violated: InvariantSet) -> Html {
+    let broken = violated.contains(invariant);
+    html! {
+        <li class={classes!("invariant", broken.then_some("broken"))} data-invariant={invariant.id()}>
+            <span class="verdict" aria-hidden="true">{ if broken { "✗" } else { "✓" } }</span>
+            <span class="visually-hidden">{ if broken { "violated: " } else { "holds: " } }</span>
+            { invariant.statement() }
+        </li>
+    }
+}
+
+fn token_text(token: Option<FencingToken>, none: &str) -> String {
+    token.map_or_else(|| none.to_owned(), |t| t.0.to_string())
 }
 
 fn process_word(process: Process) -> &'static str {
@@ -119,12 +212,13 @@ fn process_word(process: Process) -> &'static str {
 fn client_state_word(client: &Client) -> &'static str {
     match client.state {
         ClientState::NotStarted => "not started",
-        ClientState::Acquiring => "acquiring",
-        ClientState::Reading { .. } => "reading",
+        ClientState::Acquiring { .. } => "acquiring",
+        ClientState::Backoff => "waiting to retry",
+        ClientState::Reading => "reading",
         ClientState::Working { .. } => "working",
+        ClientState::AboutToWrite { .. } => "about to write",
         ClientState::Writing { .. } => "writing",
         ClientState::Releasing { .. } => "releasing",
-        ClientState::Backoff { .. } => "waiting to retry",
         ClientState::Finished { .. } => "finished",
         ClientState::Crashed => "crashed",
     }

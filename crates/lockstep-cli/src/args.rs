@@ -154,9 +154,9 @@ mod tests {
     #[test]
     fn run_takes_a_source_a_seed_and_a_format_in_any_order() {
         assert_eq!(
-            parse_line("run --format json gc-pause-fenced --seed 7"),
+            parse_line("run --format json s2-gc-pause-fenced --seed 7"),
             Ok(Command::Run {
-                source: Source::BuiltIn("gc-pause-fenced".into()),
+                source: Source::BuiltIn("s2-gc-pause-fenced".into()),
                 seed: Some(7),
                 format: Format::Json
             })

@@ -1,5 +1,6 @@
 //! The built-in scenario catalogue: the files in the repository's `scenarios/` folder, embedded
-//! at build time so the app and the CLI carry them without reading a disk.
+//! at build time (by `build.rs`, in file-name order) so the app and the CLI carry them without
+//! reading a disk.
 
 use crate::scenario::{Scenario, ScenarioError};
 
@@ -10,13 +11,10 @@ pub struct BuiltIn {
     pub json: &'static str,
 }
 
-pub const BUILT_IN: &[BuiltIn] = &[BuiltIn {
-    id: "gc-pause-fenced",
-    json: include_str!("../../../scenarios/gc-pause-fenced.json"),
-}];
+pub const BUILT_IN: &[BuiltIn] = include!(concat!(env!("OUT_DIR"), "/catalogue.rs"));
 
 /// The scenario the app opens with.
-pub const DEFAULT_ID: &str = "gc-pause-fenced";
+pub const DEFAULT_ID: &str = "s2-gc-pause-fenced";
 
 pub fn find(id: &str) -> Option<BuiltIn> {
     BUILT_IN.iter().copied().find(|b| b.id == id)

@@ -1,31 +1,59 @@
-//! Clients: processes that take the lock, do their work, and write to the resource.
+//! Clients: processes that (usually) take the lock, do their work, and write to the resource.
 //!
-//! The flow is the seed's `performGuardedWork`: acquire → apply the payload with the token →
-//! release in `finally`, reporting "lock held elsewhere", "fenced" or done. A client *believes* it
-//! holds the lock from the grant until it sends its release; nothing in this flow re-checks the
-//! lease, which is exactly why a paused client wakes up and writes as if nothing happened.
+//! The base flow is the seed's `performGuardedWork`: acquire → apply the payload with the token →
+//! release in `finally`, reporting "lock held elsewhere", "fenced" or done. Options add the seed's
+//! `RenewingLock` (renew every TTL/3, at most `max_renewals` times, abandon on a failed renewal or
+//! when renewals run out), a lease check just before writing (`heldSafely()`, which loses anyway
+//! if the process pauses between the check and the write), retries, and the lock-free
+//! alternatives (optimistic concurrency, conditional decrement, idempotent requests).
+//!
+//! A client *believes* it holds the lock from the grant until it sends its release or abandons
+//! the lock. Belief is local state: nothing tells a paused client that its lease ran out.
 
-use crate::happening::{Happening, WorkResult};
+use crate::happening::{AbandonReason, Happening, Then, WorkResult};
 use crate::ids::{NodeId, TimerId};
-use crate::message::{AcquireReply, Payload, Refusal, WriteOutcome, WriteRequest};
+use crate::message::{
+    AcquireReply, LockValue, Payload, ReleaseMethod, WriteCondition, WriteOutcome, WriteRequest,
+};
 use crate::node::{Ctx, TimerKind, TimerSpan, ignored};
-use crate::time::Millis;
+use crate::time::{LocalTime, Millis};
 use crate::token::FencingToken;
 use serde::{Deserialize, Serialize};
 
-/// What the client does with the resource while it holds the lock.
+/// What the client does with the resource.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", tag = "kind")]
+#[serde(rename_all = "snake_case", tag = "kind", deny_unknown_fields)]
 pub enum Access {
     /// Read the value, work, then write `value + 1` back (a lost update waiting to happen).
     ReadModifyWrite,
     /// Work, then write a fixed value without reading first.
     BlindWrite { value: i64 },
+    /// Work, then take `amount` from the stock in one statement (the seed's inventory `UPDATE`).
+    Decrement { amount: i64 },
+    /// Read, work, then write `value + 1` only if the version is unchanged; on a conflict, read
+    /// again and retry, at most `attempts` times in all (A1).
+    OptimisticUpdate { attempts: u32 },
+    /// Work, then send a charge named by `key`; if no answer comes within `timeout_ms`, send the
+    /// same request again, at most `attempts` times in all (A3).
+    Charge {
+        key: u32,
+        amount: i64,
+        timeout_ms: Millis,
+        attempts: u32,
+    },
+}
+
+/// Whether the client takes the lock at all. The alternatives need none.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Locking {
+    Lease,
+    None,
 }
 
 /// What the client does after "lock held elsewhere".
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", tag = "kind")]
+#[serde(rename_all = "snake_case", tag = "kind", deny_unknown_fields)]
 pub enum RetryPolicy {
     /// Report "lock held elsewhere" and stop, as `performGuardedWork` does.
     GiveUp,
@@ -35,15 +63,74 @@ pub enum RetryPolicy {
     Random { max_delay_ms: Millis, attempts: u32 },
 }
 
+/// Where a lease check measures the lease from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SafetyClock {
+    /// The seed's `heldSafely()`: from when the acquisition *returned*, ignoring renewals. Too
+    /// optimistic about the start (the lease began when the service granted it, before the reply
+    /// arrived) and blind to every renewal.
+    FromAcquisition,
+    /// The corrected variant: from when the last request that was acknowledged (the acquire or
+    /// the latest successful renewal) was *sent* — a moment no later than the service's.
+    FromLastRequest,
+}
+
+/// Whether the client checks its lease just before writing (`heldSafely()`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind", deny_unknown_fields)]
+pub enum LeaseCheck {
+    Never,
+    /// Write only if `held && elapsed < ttl − margin_ms`; the write follows the check after
+    /// `gap_ms` (the window a pause can fall into).
+    BeforeWrite {
+        margin_ms: Millis,
+        gap_ms: Millis,
+        measure: SafetyClock,
+    },
+}
+
+/// Whether the client renews its lease in the background (the seed's `RenewingLock`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind", deny_unknown_fields)]
+pub enum Renewal {
+    Never,
+    /// Every TTL/3, at most `max_renewals` times; then the lock is abandoned ("maximum hold time
+    /// exceeded").
+    Every {
+        max_renewals: u32,
+    },
+}
+
 /// The parameters of one client, with the nodes it talks to resolved.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ClientConfig {
     pub service: NodeId,
     pub resource: NodeId,
+    pub locking: Locking,
     pub ttl: Millis,
     pub work: Millis,
     pub access: Access,
     pub retry: RetryPolicy,
+    pub release: ReleaseMethod,
+    pub lease_check: LeaseCheck,
+    pub renewal: Renewal,
+}
+
+/// What the client believes about its lease while it holds one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LeaseBelief {
+    pub token: Option<FencingToken>,
+    pub value: LockValue,
+    /// When the grant arrived, by the client's clock (the seed's `acquiredAt`).
+    pub acquired_at: LocalTime,
+    /// When the last acknowledged request (acquire or renewal) was sent.
+    pub confirmed_from: LocalTime,
+    /// False once the client has abandoned the lock.
+    pub held: bool,
+    pub renewals_left: u32,
+    renew_timer: Option<TimerId>,
+    renew_sent_at: Option<LocalTime>,
 }
 
 /// Where the client is in its job.
@@ -51,24 +138,24 @@ pub struct ClientConfig {
 #[serde(rename_all = "snake_case", tag = "state")]
 pub enum ClientState {
     NotStarted,
-    Acquiring,
-    Reading {
-        token: Option<FencingToken>,
+    Acquiring {
+        sent_at: LocalTime,
     },
+    Backoff,
+    Reading,
     Working {
-        token: Option<FencingToken>,
         read: Option<ReadValue>,
-        timer: TimerId,
+    },
+    /// Checked its lease and found it safe; the write follows after the gap.
+    AboutToWrite {
+        read: Option<ReadValue>,
     },
     Writing {
-        token: Option<FencingToken>,
+        read: Option<ReadValue>,
+        timeout: Option<TimerId>,
     },
     Releasing {
-        token: Option<FencingToken>,
         result: WorkResult,
-    },
-    Backoff {
-        timer: TimerId,
     },
     Finished {
         result: WorkResult,
@@ -86,7 +173,11 @@ pub struct ReadValue {
 pub struct Client {
     pub config: ClientConfig,
     pub state: ClientState,
+    pub lease: Option<LeaseBelief>,
     pub retries_left: u32,
+    /// Tries left for the access itself (optimistic attempts, charge resends).
+    pub tries_left: u32,
+    acquisitions: u32,
 }
 
 impl Client {
@@ -95,70 +186,83 @@ impl Client {
             RetryPolicy::GiveUp => 0,
             RetryPolicy::Fixed { attempts, .. } | RetryPolicy::Random { attempts, .. } => attempts,
         };
+        let tries_left = match config.access {
+            Access::OptimisticUpdate { attempts } | Access::Charge { attempts, .. } => {
+                attempts.max(1)
+            }
+            _ => 1,
+        };
         Client {
             config,
             state: ClientState::NotStarted,
+            lease: None,
             retries_left,
+            tries_left,
+            acquisitions: 0,
         }
     }
 
     /// Whether the client thinks the lock is its own right now. This is belief, not truth: the
     /// service may have handed the lock to someone else long ago.
     pub fn believes_it_holds_the_lock(&self) -> bool {
-        matches!(
-            self.state,
-            ClientState::Reading { .. } | ClientState::Working { .. } | ClientState::Writing { .. }
-        )
+        self.lease.is_some_and(|l| l.held)
+            && matches!(
+                self.state,
+                ClientState::Reading
+                    | ClientState::Working { .. }
+                    | ClientState::AboutToWrite { .. }
+                    | ClientState::Writing { .. }
+            )
     }
 
-    /// The token the client would present now, if it holds (or believes it holds) one.
+    /// The token the client would present now.
     pub fn token(&self) -> Option<FencingToken> {
-        match self.state {
-            ClientState::Reading { token }
-            | ClientState::Working { token, .. }
-            | ClientState::Writing { token }
-            | ClientState::Releasing { token, .. } => token,
-            _ => None,
-        }
+        self.lease.and_then(|l| l.token)
     }
 
-    pub fn on_timer(&mut self, ctx: &mut Ctx<'_>, kind: TimerKind) -> Happening {
+    /// The seed's `heldSafely()` (or its corrected variant): held, and the lease measured by this
+    /// client's clock has more than `margin` left. Returns the time left (negative: overdue).
+    pub fn time_left(&self, now: LocalTime, measure: SafetyClock, margin: Millis) -> Option<i64> {
+        let lease = self.lease.filter(|l| l.held)?;
+        let from = match measure {
+            SafetyClock::FromAcquisition => lease.acquired_at,
+            SafetyClock::FromLastRequest => lease.confirmed_from,
+        };
+        Some(self.config.ttl.as_i64() - margin.as_i64() - now.since(from))
+    }
+
+    pub fn on_timer(&mut self, ctx: &mut Ctx<'_>, timer: TimerId, kind: TimerKind) -> Happening {
         let me = ctx.me;
         match (self.state, kind) {
             (ClientState::NotStarted, TimerKind::Start)
-            | (ClientState::Backoff { .. }, TimerKind::Retry) => {
-                ctx.send(
-                    self.config.service,
-                    Payload::Acquire {
-                        ttl: self.config.ttl,
-                    },
-                );
-                self.state = ClientState::Acquiring;
-                Happening::AskedForLock {
-                    client: me,
-                    ttl: self.config.ttl,
+            | (ClientState::Backoff, TimerKind::Retry) => match self.config.locking {
+                Locking::Lease => self.acquire(ctx),
+                Locking::None => {
+                    let next = self.start_access(ctx);
+                    Happening::Started { client: me, next }
                 }
+            },
+            (ClientState::Working { read }, TimerKind::WorkDone) => self.finish_work(ctx, read),
+            (ClientState::AboutToWrite { read }, TimerKind::WriteNow) => {
+                self.write(ctx, read, None)
             }
-            (ClientState::Working { token, read, .. }, TimerKind::WorkDone) => {
-                let request = match (self.config.access, read) {
-                    (Access::BlindWrite { value }, _) => WriteRequest {
-                        token,
-                        value,
-                        based_on: None,
-                    },
-                    (Access::ReadModifyWrite, read) => WriteRequest {
-                        token,
-                        value: read.map_or(1, |r| r.value.saturating_add(1)),
-                        based_on: read.map(|r| r.version),
-                    },
-                };
-                ctx.send(self.config.resource, Payload::Write(request));
-                self.state = ClientState::Writing { token };
-                Happening::WriteSent {
-                    client: me,
-                    token,
-                    value: request.value,
+            (ClientState::Writing { read, timeout }, TimerKind::RequestTimeout)
+                if timeout == Some(timer) =>
+            {
+                if self.tries_left <= 1 {
+                    self.tries_left = 0;
+                    return self.conclude(ctx, WorkResult::NoAnswer);
                 }
+                self.tries_left -= 1;
+                let happening = Happening::TimedOut {
+                    client: me,
+                    tries_left: self.tries_left,
+                };
+                self.write(ctx, read, None);
+                happening
+            }
+            (_, TimerKind::Renew) if self.lease.is_some_and(|l| l.renew_timer == Some(timer)) => {
+                self.renew(ctx)
             }
             _ => Happening::Ignored {
                 node: me,
@@ -170,25 +274,35 @@ impl Client {
     pub fn on_message(&mut self, ctx: &mut Ctx<'_>, payload: Payload) -> Happening {
         let me = ctx.me;
         match (self.state, payload) {
-            (ClientState::Acquiring, Payload::AcquireReply(AcquireReply::Granted { token })) => {
-                let next = match self.config.access {
-                    Access::ReadModifyWrite => {
-                        ctx.send(self.config.resource, Payload::Read);
-                        self.state = ClientState::Reading { token };
-                        NextStep::Read
-                    }
-                    Access::BlindWrite { .. } => {
-                        self.start_work(ctx, token, None);
-                        NextStep::Work(self.config.work)
-                    }
+            (
+                ClientState::Acquiring { sent_at },
+                Payload::AcquireReply(AcquireReply::Granted { token }),
+            ) => {
+                let renew_timer = match self.config.renewal {
+                    Renewal::Every { .. } => Some(self.schedule_renewal(ctx)),
+                    Renewal::Never => None,
                 };
+                self.lease = Some(LeaseBelief {
+                    token,
+                    value: self.lock_value(me),
+                    acquired_at: ctx.local,
+                    confirmed_from: sent_at,
+                    held: true,
+                    renewals_left: match self.config.renewal {
+                        Renewal::Every { max_renewals } => max_renewals,
+                        Renewal::Never => 0,
+                    },
+                    renew_timer,
+                    renew_sent_at: None,
+                });
+                let next = self.start_access(ctx);
                 Happening::GotLock {
                     client: me,
                     token,
                     next,
                 }
             }
-            (ClientState::Acquiring, Payload::AcquireReply(AcquireReply::HeldElsewhere)) => {
+            (ClientState::Acquiring { .. }, Payload::AcquireReply(AcquireReply::HeldElsewhere)) => {
                 if self.retries_left == 0 {
                     self.state = ClientState::Finished {
                         result: WorkResult::HeldElsewhere,
@@ -203,15 +317,17 @@ impl Client {
                     }
                     RetryPolicy::GiveUp => TimerSpan::Fixed(Millis(0)),
                 };
-                let timer = ctx.set_timer(span, TimerKind::Retry);
-                self.state = ClientState::Backoff { timer };
+                ctx.set_timer(span, TimerKind::Retry);
+                self.state = ClientState::Backoff;
                 Happening::WillRetry {
                     client: me,
                     retries_left: self.retries_left,
                 }
             }
-            (ClientState::Reading { token }, Payload::ReadReply { value, version }) => {
-                self.start_work(ctx, token, Some(ReadValue { value, version }));
+            (ClientState::Reading, Payload::ReadReply { value, version }) => {
+                let read = ReadValue { value, version };
+                ctx.set_timer(TimerSpan::Fixed(self.config.work), TimerKind::WorkDone);
+                self.state = ClientState::Working { read: Some(read) };
                 Happening::ReadReturned {
                     client: me,
                     value,
@@ -219,27 +335,47 @@ impl Client {
                     work: self.config.work,
                 }
             }
-            (ClientState::Writing { token }, Payload::WriteReply(outcome)) => {
-                let result = match outcome {
-                    WriteOutcome::Accepted { .. } => WorkResult::Done,
-                    WriteOutcome::Rejected(Refusal::StaleToken {
-                        presented,
-                        required,
-                    }) => WorkResult::Fenced {
-                        presented,
-                        required,
-                    },
-                    WriteOutcome::Rejected(Refusal::NoToken) => WorkResult::NoToken,
+            (ClientState::Writing { timeout, .. }, Payload::WriteReply(outcome)) => {
+                if let Some(timer) = timeout {
+                    ctx.cancel_timer(timer);
+                }
+                let retry_optimistic =
+                    matches!(self.config.access, Access::OptimisticUpdate { .. })
+                        && matches!(
+                            outcome,
+                            WriteOutcome::Rejected(crate::message::Refusal::VersionChanged { .. })
+                        )
+                        && self.tries_left > 1;
+                let token = self.token();
+                if retry_optimistic {
+                    self.tries_left -= 1;
+                    ctx.send(self.config.resource, Payload::Read);
+                    self.state = ClientState::Reading;
+                    return Happening::WriteAnswered {
+                        client: me,
+                        token,
+                        outcome,
+                        then: Then::ReadsAgain,
+                    };
+                }
+                let then = match self.lease {
+                    Some(_) => Then::Releases,
+                    None => Then::Stops,
                 };
-                ctx.send(self.config.service, Payload::Release { token });
-                self.state = ClientState::Releasing { token, result };
+                self.conclude(ctx, WorkResult::from_outcome(outcome));
                 Happening::WriteAnswered {
                     client: me,
                     token,
                     outcome,
+                    then,
                 }
             }
-            (ClientState::Releasing { result, .. }, Payload::ReleaseReply { released }) => {
+            (_, Payload::RenewReply { renewed })
+                if self.lease.is_some_and(|l| l.renew_sent_at.is_some()) =>
+            {
+                self.renew_answered(ctx, renewed)
+            }
+            (ClientState::Releasing { result }, Payload::ReleaseReply { released }) => {
                 self.state = ClientState::Finished { result };
                 Happening::Finished {
                     client: me,
@@ -251,29 +387,260 @@ impl Client {
         }
     }
 
-    fn start_work(
+    fn lock_value(&self, me: NodeId) -> LockValue {
+        LockValue((u64::from(me.0) << 32) | u64::from(self.acquisitions))
+    }
+
+    fn acquire(&mut self, ctx: &mut Ctx<'_>) -> Happening {
+        self.acquisitions += 1;
+        let value = self.lock_value(ctx.me);
+        ctx.send(
+            self.config.service,
+            Payload::Acquire {
+                ttl: self.config.ttl,
+                value,
+            },
+        );
+        self.state = ClientState::Acquiring { sent_at: ctx.local };
+        Happening::AskedForLock {
+            client: ctx.me,
+            ttl: self.config.ttl,
+        }
+    }
+
+    /// Begins using the resource: read first, or go straight to work.
+    fn start_access(&mut self, ctx: &mut Ctx<'_>) -> NextStep {
+        match self.config.access {
+            Access::ReadModifyWrite | Access::OptimisticUpdate { .. } => {
+                ctx.send(self.config.resource, Payload::Read);
+                self.state = ClientState::Reading;
+                NextStep::Read
+            }
+            Access::BlindWrite { .. } | Access::Decrement { .. } | Access::Charge { .. } => {
+                ctx.set_timer(TimerSpan::Fixed(self.config.work), TimerKind::WorkDone);
+                self.state = ClientState::Working { read: None };
+                NextStep::Work(self.config.work)
+            }
+        }
+    }
+
+    /// The work is done: check the lease if configured, then write.
+    fn finish_work(&mut self, ctx: &mut Ctx<'_>, read: Option<ReadValue>) -> Happening {
+        let LeaseCheck::BeforeWrite {
+            margin_ms,
+            gap_ms,
+            measure,
+        } = self.config.lease_check
+        else {
+            return self.write(ctx, read, None);
+        };
+        if self.config.locking == Locking::None {
+            return self.write(ctx, read, None);
+        }
+        match self.time_left(ctx.local, measure, margin_ms) {
+            Some(left) if left > 0 => {
+                if gap_ms.0 == 0 {
+                    return self.write(ctx, read, Some(left));
+                }
+                ctx.set_timer(TimerSpan::Fixed(gap_ms), TimerKind::WriteNow);
+                self.state = ClientState::AboutToWrite { read };
+                Happening::LeaseChecked {
+                    client: ctx.me,
+                    time_left: left,
+                    write_in: gap_ms,
+                }
+            }
+            left => {
+                self.conclude(ctx, WorkResult::NotHeldSafely);
+                Happening::WriteSkipped {
+                    client: ctx.me,
+                    time_left: left,
+                }
+            }
+        }
+    }
+
+    fn write(
         &mut self,
         ctx: &mut Ctx<'_>,
-        token: Option<FencingToken>,
         read: Option<ReadValue>,
-    ) {
-        let timer = ctx.set_timer(TimerSpan::Fixed(self.config.work), TimerKind::WorkDone);
-        self.state = ClientState::Working { token, read, timer };
+        checked: Option<i64>,
+    ) -> Happening {
+        let token = self.token();
+        let mut timeout = None;
+        let (payload, value) = match self.config.access {
+            Access::BlindWrite { value } => (
+                Payload::Write(WriteRequest {
+                    token,
+                    value,
+                    based_on: None,
+                    condition: WriteCondition::None,
+                }),
+                value,
+            ),
+            Access::ReadModifyWrite | Access::OptimisticUpdate { .. } => {
+                let value = read.map_or(1, |r| r.value.saturating_add(1));
+                let condition = match (self.config.access, read) {
+                    (Access::OptimisticUpdate { .. }, Some(r)) => {
+                        WriteCondition::VersionIs(r.version)
+                    }
+                    _ => WriteCondition::None,
+                };
+                (
+                    Payload::Write(WriteRequest {
+                        token,
+                        value,
+                        based_on: read.map(|r| r.version),
+                        condition,
+                    }),
+                    value,
+                )
+            }
+            Access::Decrement { amount } => (Payload::Decrement { token, amount }, amount),
+            Access::Charge {
+                key,
+                amount,
+                timeout_ms,
+                ..
+            } => {
+                timeout =
+                    Some(ctx.set_timer(TimerSpan::Fixed(timeout_ms), TimerKind::RequestTimeout));
+                (Payload::Charge { key, amount }, amount)
+            }
+        };
+        ctx.send(self.config.resource, payload);
+        self.state = ClientState::Writing { read, timeout };
+        Happening::WriteSent {
+            client: ctx.me,
+            token,
+            value,
+            checked,
+        }
+    }
+
+    /// Ends the job with `result`: release the lock in `finally` if there is one.
+    fn conclude(&mut self, ctx: &mut Ctx<'_>, result: WorkResult) -> Happening {
+        let Some(lease) = self.lease.take() else {
+            self.state = ClientState::Finished { result };
+            return Happening::Finished {
+                client: ctx.me,
+                result,
+                released: false,
+            };
+        };
+        if let Some(timer) = lease.renew_timer {
+            ctx.cancel_timer(timer);
+        }
+        ctx.send(
+            self.config.service,
+            Payload::Release {
+                token: lease.token,
+                value: lease.value,
+                method: self.config.release,
+            },
+        );
+        self.state = ClientState::Releasing { result };
+        Happening::Releasing {
+            client: ctx.me,
+            token: lease.token,
+            method: self.config.release,
+        }
+    }
+
+    fn schedule_renewal(&self, ctx: &mut Ctx<'_>) -> TimerId {
+        ctx.set_timer(
+            TimerSpan::Fixed(Millis(self.config.ttl.0 / 3)),
+            TimerKind::Renew,
+        )
+    }
+
+    /// The renewal interval fired: renew, or abandon when renewals have run out.
+    fn renew(&mut self, ctx: &mut Ctx<'_>) -> Happening {
+        let Some(mut lease) = self.lease else {
+            return Happening::Ignored {
+                node: ctx.me,
+                payload: None,
+            };
+        };
+        if lease.renewals_left == 0 {
+            lease.held = false;
+            lease.renew_timer = None;
+            self.lease = Some(lease);
+            return Happening::Abandoned {
+                client: ctx.me,
+                reason: AbandonReason::MaximumHoldTime,
+            };
+        }
+        ctx.send(
+            self.config.service,
+            Payload::Renew {
+                token: lease.token,
+                value: lease.value,
+                ttl: self.config.ttl,
+            },
+        );
+        lease.renew_sent_at = Some(ctx.local);
+        lease.renew_timer = Some(self.schedule_renewal(ctx));
+        self.lease = Some(lease);
+        Happening::RenewSent {
+            client: ctx.me,
+            token: lease.token,
+        }
+    }
+
+    fn renew_answered(&mut self, ctx: &mut Ctx<'_>, renewed: bool) -> Happening {
+        let Some(mut lease) = self.lease else {
+            return Happening::Ignored {
+                node: ctx.me,
+                payload: None,
+            };
+        };
+        let sent_at = lease.renew_sent_at.take();
+        if renewed && lease.held {
+            lease.renewals_left = lease.renewals_left.saturating_sub(1);
+            lease.confirmed_from = sent_at.unwrap_or(lease.confirmed_from);
+            self.lease = Some(lease);
+            return Happening::RenewAnswered {
+                client: ctx.me,
+                renewed,
+                renewals_left: lease.renewals_left,
+            };
+        }
+        if let Some(timer) = lease.renew_timer.take() {
+            ctx.cancel_timer(timer);
+        }
+        let was_held = lease.held;
+        lease.held = false;
+        self.lease = Some(lease);
+        if was_held {
+            Happening::Abandoned {
+                client: ctx.me,
+                reason: AbandonReason::RenewalRefused,
+            }
+        } else {
+            Happening::Ignored {
+                node: ctx.me,
+                payload: Some(Payload::RenewReply { renewed }),
+            }
+        }
     }
 
     /// A crash loses everything the process had in memory, including its belief.
     pub fn crash(&mut self) {
+        self.lease = None;
         self.state = ClientState::Crashed;
     }
 
     /// A restarted client begins its job again from the start.
     pub fn restart(&mut self, ctx: &mut Ctx<'_>) {
+        let acquisitions = self.acquisitions;
         *self = Client::new(self.config);
+        self.acquisitions = acquisitions;
         ctx.set_timer(TimerSpan::Fixed(Millis(0)), TimerKind::Start);
     }
 }
 
-/// What a client does right after it gets the lock.
+/// What a client does right after it gets the lock (or starts, without one).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum NextStep {

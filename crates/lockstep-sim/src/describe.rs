@@ -1,11 +1,12 @@
 //! The narration: one plain-language sentence (sometimes two) per event.
 //!
 //! Voice: short, present tense, concrete; the reason in one sentence. This module only words what
-//! a `Happening` already says; it decides nothing and must not be needed by the simulation.
+//! a `Happening` already says; it decides nothing, and the simulation never needs it.
 
 use crate::client::NextStep;
-use crate::happening::{Direction, Happening, Input, NoEffect, WorkResult};
-use crate::message::{Refusal, WriteOutcome};
+use crate::happening::{AbandonReason, Direction, Happening, Input, NoEffect, Then, WorkResult};
+use crate::ids::MessageId;
+use crate::message::{Refusal, ReleaseMethod, WriteOutcome};
 use crate::network::{Loss, Network};
 use crate::node::TimerKind;
 use crate::scenario::Cast;
@@ -13,23 +14,29 @@ use crate::token::FencingToken;
 
 pub fn describe(happening: &Happening, cast: &Cast, network: &Network) -> String {
     let n = |node| cast.name(node);
+    let service = n(Cast::LOCK_SERVICE);
+    let resource = n(Cast::RESOURCE);
     match *happening {
         Happening::AskedForLock { client, ttl } => {
             format!(
-                "{} asks {} for the lock with a lease of {ttl}.",
+                "{} asks {service} for the lock with a lease of {ttl}.",
+                n(client)
+            )
+        }
+        Happening::Started { client, next } => {
+            format!(
+                "{} starts without taking any lock and {}.",
                 n(client),
-                n(Cast::LOCK_SERVICE)
+                next_words(next, resource)
             )
         }
         Happening::Granted { client, token, ttl } => format!(
-            "{} grants the lock to {}{}; the lease lasts {ttl} by the service's clock.",
-            n(Cast::LOCK_SERVICE),
+            "{service} grants the lock to {}{}; the lease lasts {ttl} by the service's clock.",
             n(client),
             with_token(token)
         ),
         Happening::Refused { client, holder } => format!(
-            "{} refuses {}: {}.",
-            n(Cast::LOCK_SERVICE),
+            "{service} refuses {}: {}.",
             n(client),
             holder.map_or("the lock is held elsewhere".to_owned(), |h| format!(
                 "{} holds an unexpired lease",
@@ -44,10 +51,7 @@ pub fn describe(happening: &Happening, cast: &Cast, network: &Network) -> String
             "{} learns it holds the lock{} and {}.",
             n(client),
             with_token(token),
-            match next {
-                NextStep::Read => format!("reads the {}", n(Cast::RESOURCE)),
-                NextStep::Work(work) => format!("starts {work} of work"),
-            }
+            next_words(next, resource)
         ),
         Happening::WillRetry {
             client,
@@ -55,11 +59,7 @@ pub fn describe(happening: &Happening, cast: &Cast, network: &Network) -> String
         } => format!(
             "{} is told the lock is held elsewhere and will try again ({retries_left} {} left).",
             n(client),
-            if retries_left == 1 {
-                "retry"
-            } else {
-                "retries"
-            }
+            plural(retries_left, "retry", "retries")
         ),
         Happening::GaveUp { client } => format!("{} gives up: lock held elsewhere.", n(client)),
         Happening::ReadServed {
@@ -68,8 +68,7 @@ pub fn describe(happening: &Happening, cast: &Cast, network: &Network) -> String
             version,
         } => {
             format!(
-                "The {} returns value {value} (version {version}) to {}.",
-                n(Cast::RESOURCE),
+                "The {resource} returns value {value} (version {version}) to {}.",
                 n(reader)
             )
         }
@@ -82,21 +81,182 @@ pub fn describe(happening: &Happening, cast: &Cast, network: &Network) -> String
             "{} reads value {value} (version {version}) and starts {work} of work on it.",
             n(client)
         ),
+        Happening::LeaseChecked {
+            client,
+            time_left,
+            write_in,
+        } => format!(
+            "{} checks its lease: {time_left} ms left by its own clock, so it is safe to write. The write goes out {write_in} later.",
+            n(client)
+        ),
+        Happening::WriteSkipped { client, time_left } => match time_left {
+            Some(left) => format!(
+                "{} checks its lease: {} by its own clock, so it does not write and releases the lock.",
+                n(client),
+                if left <= 0 {
+                    format!("overdue by {} ms", left.unsigned_abs())
+                } else {
+                    format!("only {left} ms left")
+                }
+            ),
+            None => format!(
+                "{} no longer holds the lock safely, so it does not write and releases the lock.",
+                n(client)
+            ),
+        },
         Happening::WriteSent {
             client,
             token,
             value,
-        } => match token {
-            Some(token) => format!(
-                "{} writes {value} to the {} with token {token}.",
+            checked,
+        } => {
+            let check = checked.map_or_else(String::new, |left| {
+                format!("Its lease check says {left} ms left. ")
+            });
+            match token {
+                Some(token) => format!(
+                    "{check}{} writes {value} to the {resource} with token {token}.",
+                    n(client)
+                ),
+                None => format!(
+                    "{check}{} sends {value} to the {resource} without a token.",
+                    n(client)
+                ),
+            }
+        }
+        Happening::TimedOut { client, tries_left } => format!(
+            "{} hears nothing back in time and sends the same request again ({tries_left} {} left).",
+            n(client),
+            plural(tries_left, "try", "tries")
+        ),
+        Happening::WriteAnswered {
+            client,
+            outcome,
+            then,
+            ..
+        } => {
+            let what = match outcome {
+                WriteOutcome::Accepted { .. } => "its request was applied",
+                WriteOutcome::Replayed { .. } => {
+                    "its request had already been applied (the saved answer came back)"
+                }
+                WriteOutcome::Rejected(Refusal::StaleToken { .. } | Refusal::NoToken) => {
+                    "its write was fenced off"
+                }
+                WriteOutcome::Rejected(Refusal::VersionChanged { .. }) => {
+                    "the row changed since it read it"
+                }
+                WriteOutcome::Rejected(Refusal::SoldOut { .. }) => "the item is sold out",
+            };
+            let next = match then {
+                Then::Releases => " and releases the lock in its finally block",
+                Then::Stops => "",
+                Then::ReadsAgain => " and reads again to retry",
+            };
+            format!("{} learns {what}{next}.", n(client))
+        }
+        Happening::RenewSent { client, token } => {
+            format!(
+                "{} asks {service} to renew its lease{}.",
                 n(client),
-                n(Cast::RESOURCE)
+                with_token(token)
+            )
+        }
+        Happening::RenewAnswered {
+            client,
+            renewals_left,
+            ..
+        } => format!(
+            "{} learns its lease was renewed ({renewals_left} {} left).",
+            n(client),
+            plural(renewals_left, "renewal", "renewals")
+        ),
+        Happening::Abandoned { client, reason } => match reason {
+            AbandonReason::MaximumHoldTime => format!(
+                "{} has used all its renewals and abandons the lock: maximum hold time exceeded.",
+                n(client)
             ),
-            None => format!(
-                "{} writes {value} to the {} without a token.",
+            AbandonReason::RenewalRefused => {
+                format!(
+                    "{} was refused a renewal and abandons the lock: it is no longer its own.",
+                    n(client)
+                )
+            }
+        },
+        Happening::Releasing {
+            client,
+            token,
+            method,
+        } => match method {
+            ReleaseMethod::IfStillMine => {
+                format!("{} releases the lock{}.", n(client), with_token(token))
+            }
+            ReleaseMethod::PlainDelete => {
+                format!("{} releases the lock with a plain DEL.", n(client))
+            }
+        },
+        Happening::Renewed { client, token, ttl } => format!(
+            "{service} renews {}'s lease{} for another {ttl}.",
+            n(client),
+            with_token(token)
+        ),
+        Happening::RenewRefused { client, holder, .. } => format!(
+            "{service} refuses to renew {}'s lease: {}.",
+            n(client),
+            holder.map_or("it has expired".to_owned(), |h| format!(
+                "{} holds the lock now",
+                n(h)
+            ))
+        ),
+        Happening::Released { client, token } => {
+            format!(
+                "{service} clears the lease of {}{}: the lock is free.",
                 n(client),
-                n(Cast::RESOURCE)
+                with_token(token)
+            )
+        }
+        Happening::ReleasedOthersLock { client, owner } => format!(
+            "{service} deletes the lock on {}'s say-so, but the lock was {}'s: a plain DEL just freed someone else's lock.",
+            n(client),
+            n(owner)
+        ),
+        Happening::ReleaseRefused {
+            client,
+            token,
+            holder,
+        } => format!(
+            "{service} ignores {}'s release{}: {}.",
+            n(client),
+            with_token(token),
+            match holder {
+                Some(h) if h != client => format!("the lock is {}'s now", n(h)),
+                _ => "that lease is no longer the current one".to_owned(),
+            }
+        ),
+        Happening::LeaseExpired { holder, token } => format!(
+            "{}'s lease{} expires at {service}. Nobody tells {}.",
+            n(holder),
+            with_token(token),
+            n(holder)
+        ),
+        Happening::Finished { client, result, .. } => match result {
+            WorkResult::Done => format!("{} is done: its work was applied.", n(client)),
+            WorkResult::HeldElsewhere => format!("{} stops: lock held elsewhere.", n(client)),
+            WorkResult::Fenced {
+                presented,
+                required,
+            } => format!(
+                "{} stops: fenced (it presented token {presented}, the {resource} required {required}).",
+                n(client)
             ),
+            WorkResult::NoToken => format!("{} stops: its write had no token.", n(client)),
+            WorkResult::NotHeldSafely => format!(
+                "{} stops without writing: its lease was not safe.",
+                n(client)
+            ),
+            WorkResult::Conflict => format!("{} stops: the row kept changing under it.", n(client)),
+            WorkResult::SoldOut => format!("{} stops: sold out.", n(client)),
+            WorkResult::NoAnswer => format!("{} stops: it never got an answer.", n(client)),
         },
         Happening::WriteAccepted {
             writer,
@@ -106,18 +266,17 @@ pub fn describe(happening: &Happening, cast: &Cast, network: &Network) -> String
             overwrote_unseen,
         } => {
             let mut text = format!(
-                "The {} accepts {}'s write of {value}{} (now version {version}).",
-                n(Cast::RESOURCE),
+                "The {resource} accepts {}'s write of {value}{} (now version {version}).",
                 n(writer),
                 with_token(token)
             );
             if let Some(unseen) = overwrote_unseen {
                 let lost = unseen.current_version - unseen.read_version;
                 text.push_str(&format!(
-                    " {} read version {} but the value has changed {lost} {} since: {} lost.",
+                    " {} read version {}, but the value changed {lost} {} since: {} lost.",
                     n(writer),
                     unseen.read_version,
-                    if lost == 1 { "time" } else { "times" },
+                    plural_u64(lost, "time", "times"),
                     if lost == 1 {
                         "that update is"
                     } else {
@@ -132,74 +291,54 @@ pub fn describe(happening: &Happening, cast: &Cast, network: &Network) -> String
                 presented,
                 required,
             } => format!(
-                "The {} rejects {}'s write with token {presented}: it has already accepted token {required} ({presented} < {required}).",
-                n(Cast::RESOURCE),
+                "The {resource} rejects {}'s write with token {presented}: it has already accepted token {required} ({presented} < {required}).",
                 n(writer)
             ),
             Refusal::NoToken => format!(
-                "The {} rejects {}'s write: fencing is on and the write carries no token.",
-                n(Cast::RESOURCE),
+                "The {resource} rejects {}'s write: fencing is on and the write carries no token.",
+                n(writer)
+            ),
+            Refusal::VersionChanged { expected, actual } => format!(
+                "The {resource} rejects {}'s write: it expected version {expected}, the row is at version {actual}.",
+                n(writer)
+            ),
+            Refusal::SoldOut { wanted, left } => format!(
+                "The {resource} refuses {}'s order of {wanted}: only {left} left.",
                 n(writer)
             ),
         },
-        Happening::WriteAnswered {
-            client, outcome, ..
-        } => match outcome {
-            WriteOutcome::Accepted { .. } => {
-                format!(
-                    "{} learns its write was accepted and releases the lock.",
-                    n(client)
-                )
-            }
-            WriteOutcome::Rejected(_) => format!(
-                "{} learns its write was fenced off and releases the lock in its finally block.",
-                n(client)
-            ),
-        },
-        Happening::Released { client, token } => format!(
-            "{} clears the lease of {}{}: the lock is free.",
-            n(Cast::LOCK_SERVICE),
-            n(client),
+        Happening::StockTaken {
+            buyer,
+            token,
+            amount,
+            left,
+        } => format!(
+            "The {resource} takes {amount} from stock for {}{}; {left} left.",
+            n(buyer),
             with_token(token)
         ),
-        Happening::LeaseExpired { holder, token } => format!(
-            "{}'s lease{} expires at {}. Nobody tells {}.",
-            n(holder),
-            with_token(token),
-            n(Cast::LOCK_SERVICE),
-            n(holder)
-        ),
-        Happening::ReleaseRefused {
-            client,
-            token,
-            holder,
-            current,
-        } => format!(
-            "{} ignores {}'s release{}: {}.",
-            n(Cast::LOCK_SERVICE),
-            n(client),
-            with_token(token),
-            match holder {
-                Some(h) if h != client =>
-                    format!("the row belongs to {} with token {current}", n(h)),
-                _ => format!(
-                    "the row's token is now {current}, so this lease is no longer the current one"
-                ),
+        Happening::ChargeApplied {
+            payer,
+            key,
+            amount,
+            times,
+        } => {
+            if times > 1 {
+                format!(
+                    "The {resource} charges {amount} again for request {key} from {}: charged {times} times for one purchase.",
+                    n(payer)
+                )
+            } else {
+                format!(
+                    "The {resource} charges {amount} for request {key} from {}.",
+                    n(payer)
+                )
             }
+        }
+        Happening::ChargeReplayed { payer, key } => format!(
+            "The {resource} has seen request {key} before: it returns the saved answer to {} and charges nothing.",
+            n(payer)
         ),
-        Happening::Finished { client, result, .. } => match result {
-            WorkResult::Done => format!("{} is done: its work was applied.", n(client)),
-            WorkResult::HeldElsewhere => format!("{} stops: lock held elsewhere.", n(client)),
-            WorkResult::Fenced {
-                presented,
-                required,
-            } => format!(
-                "{} stops: fenced (it presented token {presented}, the {} required {required}).",
-                n(client),
-                n(Cast::RESOURCE)
-            ),
-            WorkResult::NoToken => format!("{} stops: its write had no token.", n(client)),
-        },
         Happening::Ignored { node, payload } => match payload {
             Some(payload) => format!(
                 "{} ignores a late \"{}\" message.",
@@ -242,7 +381,7 @@ pub fn describe(happening: &Happening, cast: &Cast, network: &Network) -> String
         } => format!(
             "{} resumes after {paused_for} with {waiting} {} waiting. It has no idea time passed.",
             n(node),
-            if waiting == 1 { "input" } else { "inputs" }
+            plural(waiting, "input", "inputs")
         ),
         Happening::Crashed { node } => {
             format!("{} crashes and loses everything it had in memory.", n(node))
@@ -291,9 +430,8 @@ pub fn describe(happening: &Happening, cast: &Cast, network: &Network) -> String
             format!("{} is dropped.", message_words(message, network))
         }
         Happening::LeaseForcedToExpire { holder } => format!(
-            "{}'s lease is forced to expire at {}. {} is not told.",
+            "{}'s lease is forced to expire at {service}. {} is not told.",
             n(holder),
-            n(Cast::LOCK_SERVICE),
             n(holder)
         ),
         Happening::NoEffect { why } => {
@@ -302,11 +440,26 @@ pub fn describe(happening: &Happening, cast: &Cast, network: &Network) -> String
     }
 }
 
+fn next_words(next: NextStep, resource: &str) -> String {
+    match next {
+        NextStep::Read => format!("reads the {resource}"),
+        NextStep::Work(work) => format!("starts {work} of work"),
+    }
+}
+
+fn plural(count: u32, one: &'static str, many: &'static str) -> &'static str {
+    if count == 1 { one } else { many }
+}
+
+fn plural_u64(count: u64, one: &'static str, many: &'static str) -> &'static str {
+    if count == 1 { one } else { many }
+}
+
 fn with_token(token: Option<FencingToken>) -> String {
     token.map_or_else(|| " (no token)".to_owned(), |t| format!(" with token {t}"))
 }
 
-fn message_words(id: crate::ids::MessageId, network: &Network) -> String {
+fn message_words(id: MessageId, network: &Network) -> String {
     network.message(id).map_or_else(
         || format!("Message {id}"),
         |m| format!("The \"{}\" message {id}", m.payload.label()),
@@ -320,6 +473,9 @@ fn input_words(input: Input, network: &Network) -> String {
             TimerKind::Start => "The start timer".to_owned(),
             TimerKind::WorkDone => "The end of its work".to_owned(),
             TimerKind::Retry => "The retry timer".to_owned(),
+            TimerKind::WriteNow => "The moment to write".to_owned(),
+            TimerKind::RequestTimeout => "A request timeout".to_owned(),
+            TimerKind::Renew => "The renewal timer".to_owned(),
             TimerKind::LeaseExpiry => "A lease's expiry".to_owned(),
         },
     }
@@ -335,6 +491,5 @@ fn no_effect_words(why: NoEffect) -> &'static str {
         NoEffect::MessageNotInFlight => "the message is no longer in flight",
         NoEffect::MessageNotHeld => "the message is not held",
         NoEffect::NoLiveLease => "no lease is live",
-        NoEffect::NotAClient => "only a client can do that",
     }
 }

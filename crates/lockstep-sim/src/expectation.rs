@@ -29,6 +29,10 @@ pub enum ResultKind {
     HeldElsewhere,
     Fenced,
     NoToken,
+    NotHeldSafely,
+    Conflict,
+    SoldOut,
+    NoAnswer,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -47,8 +51,19 @@ pub enum Expectation {
     },
     /// The client's job ended this way.
     Result { client: String, result: ResultKind },
-    /// The resource's value at the end of the run.
+    /// The resource's headline number at the end of the run: the register's value, the stock
+    /// left, or the total charged.
     FinalValue { value: i64 },
+    /// An event of this kind (a `kind` of the trace format, e.g. `released_others_lock`)
+    /// happens at least once, or never.
+    Event { kind: String, outcome: Occurrence },
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Occurrence {
+    Occurs,
+    Never,
 }
 
 impl Expectation {
@@ -65,6 +80,18 @@ impl Expectation {
             }
             Expectation::Result { client, .. } => {
                 cast.resolve(client, &format!("{path}.client")).map(drop)
+            }
+            Expectation::Event { kind, .. } => {
+                if crate::happening::KINDS.contains(&kind.as_str()) {
+                    Ok(())
+                } else {
+                    Err(ScenarioError::Invalid {
+                        path: format!("{path}.kind"),
+                        reason: format!(
+                            "\"{kind}\" is not an event kind (see docs/trace-format.md)"
+                        ),
+                    })
+                }
             }
             Expectation::Invariant { .. } | Expectation::FinalValue { .. } => Ok(()),
         }
@@ -94,7 +121,10 @@ impl Expectation {
                     .trace()
                     .iter()
                     .filter_map(|e| match e.happening {
-                        Happening::WriteAccepted { writer, .. } => {
+                        Happening::WriteAccepted { writer, .. }
+                        | Happening::StockTaken { buyer: writer, .. }
+                        | Happening::ChargeApplied { payer: writer, .. }
+                        | Happening::ChargeReplayed { payer: writer, .. } => {
                             Some((writer, WriteVerdict::Accepted))
                         }
                         Happening::WriteRejected { writer, .. } => {
@@ -139,6 +169,19 @@ impl Expectation {
                     )),
                 }
             }
+            Expectation::Event { kind, outcome } => {
+                let first = sim.trace().iter().find(|e| e.happening.kind() == *kind);
+                match (outcome, first) {
+                    (Occurrence::Occurs, Some(_)) | (Occurrence::Never, None) => Ok(()),
+                    (Occurrence::Occurs, None) => {
+                        Err(format!("expected a {kind} event, but none happened"))
+                    }
+                    (Occurrence::Never, Some(event)) => Err(format!(
+                        "expected no {kind} event, but event {} at {} is one",
+                        event.id, event.time
+                    )),
+                }
+            }
             Expectation::FinalValue { value } => match sim.resource_value() {
                 actual if actual == *value => Ok(()),
                 actual => Err(format!(
@@ -162,5 +205,9 @@ fn kind_of(result: WorkResult) -> ResultKind {
         WorkResult::HeldElsewhere => ResultKind::HeldElsewhere,
         WorkResult::Fenced { .. } => ResultKind::Fenced,
         WorkResult::NoToken => ResultKind::NoToken,
+        WorkResult::NotHeldSafely => ResultKind::NotHeldSafely,
+        WorkResult::Conflict => ResultKind::Conflict,
+        WorkResult::SoldOut => ResultKind::SoldOut,
+        WorkResult::NoAnswer => ResultKind::NoAnswer,
     }
 }

@@ -6,7 +6,7 @@
 
 use crate::client::NextStep;
 use crate::ids::{MessageId, NodeId, TimerId};
-use crate::message::{Payload, Refusal, WriteOutcome};
+use crate::message::{Payload, Refusal, ReleaseMethod, WriteOutcome};
 use crate::network::Loss;
 use crate::node::TimerKind;
 use crate::resource::UnseenUpdates;
@@ -14,7 +14,8 @@ use crate::time::Millis;
 use crate::token::FencingToken;
 use serde::{Deserialize, Serialize};
 
-/// How a client's job ended, in the seed's words: done, "lock held elsewhere" or "fenced".
+/// How a client's job ended, in the seed's words where it has them: done, "lock held elsewhere",
+/// "fenced".
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "result")]
 pub enum WorkResult {
@@ -25,6 +26,50 @@ pub enum WorkResult {
         required: FencingToken,
     },
     NoToken,
+    /// The lease check before the write failed, so the client did not write.
+    NotHeldSafely,
+    /// Optimistic concurrency kept finding the row changed, and the attempts ran out.
+    Conflict,
+    SoldOut,
+    /// No answer came, however often the request was sent.
+    NoAnswer,
+}
+
+impl WorkResult {
+    pub fn from_outcome(outcome: WriteOutcome) -> WorkResult {
+        match outcome {
+            WriteOutcome::Accepted { .. } | WriteOutcome::Replayed { .. } => WorkResult::Done,
+            WriteOutcome::Rejected(Refusal::StaleToken {
+                presented,
+                required,
+            }) => WorkResult::Fenced {
+                presented,
+                required,
+            },
+            WriteOutcome::Rejected(Refusal::NoToken) => WorkResult::NoToken,
+            WriteOutcome::Rejected(Refusal::VersionChanged { .. }) => WorkResult::Conflict,
+            WriteOutcome::Rejected(Refusal::SoldOut { .. }) => WorkResult::SoldOut,
+        }
+    }
+}
+
+/// Why a client gave up a lock it had.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum AbandonReason {
+    /// Renewals ran out (the seed's "maximum hold time exceeded").
+    MaximumHoldTime,
+    /// The service refused a renewal: the lease was gone.
+    RenewalRefused,
+}
+
+/// What a client does after its write is answered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Then {
+    Releases,
+    Stops,
+    ReadsAgain,
 }
 
 /// An input a node could not handle when it came.
@@ -56,7 +101,6 @@ pub enum NoEffect {
     MessageNotInFlight,
     MessageNotHeld,
     NoLiveLease,
-    NotAClient,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -66,6 +110,10 @@ pub enum Happening {
     AskedForLock {
         client: NodeId,
         ttl: Millis,
+    },
+    Started {
+        client: NodeId,
+        next: NextStep,
     },
     GotLock {
         client: NodeId,
@@ -85,15 +133,49 @@ pub enum Happening {
         version: u64,
         work: Millis,
     },
+    LeaseChecked {
+        client: NodeId,
+        time_left: i64,
+        write_in: Millis,
+    },
+    WriteSkipped {
+        client: NodeId,
+        time_left: Option<i64>,
+    },
     WriteSent {
         client: NodeId,
         token: Option<FencingToken>,
         value: i64,
+        /// The time left by the client's own lease check just before, if it checked.
+        checked: Option<i64>,
+    },
+    TimedOut {
+        client: NodeId,
+        tries_left: u32,
     },
     WriteAnswered {
         client: NodeId,
         token: Option<FencingToken>,
         outcome: WriteOutcome,
+        then: Then,
+    },
+    RenewSent {
+        client: NodeId,
+        token: Option<FencingToken>,
+    },
+    RenewAnswered {
+        client: NodeId,
+        renewed: bool,
+        renewals_left: u32,
+    },
+    Abandoned {
+        client: NodeId,
+        reason: AbandonReason,
+    },
+    Releasing {
+        client: NodeId,
+        token: Option<FencingToken>,
+        method: ReleaseMethod,
     },
     Finished {
         client: NodeId,
@@ -110,19 +192,33 @@ pub enum Happening {
         client: NodeId,
         holder: Option<NodeId>,
     },
+    Renewed {
+        client: NodeId,
+        token: Option<FencingToken>,
+        ttl: Millis,
+    },
+    RenewRefused {
+        client: NodeId,
+        token: Option<FencingToken>,
+        holder: Option<NodeId>,
+    },
     Released {
         client: NodeId,
         token: Option<FencingToken>,
     },
-    LeaseExpired {
-        holder: NodeId,
-        token: Option<FencingToken>,
+    /// A plain `DEL` removed a lock that belonged to someone else.
+    ReleasedOthersLock {
+        client: NodeId,
+        owner: NodeId,
     },
     ReleaseRefused {
         client: NodeId,
         token: Option<FencingToken>,
         holder: Option<NodeId>,
-        current: FencingToken,
+    },
+    LeaseExpired {
+        holder: NodeId,
+        token: Option<FencingToken>,
     },
     // The resource.
     ReadServed {
@@ -140,6 +236,22 @@ pub enum Happening {
     WriteRejected {
         writer: NodeId,
         refusal: Refusal,
+    },
+    StockTaken {
+        buyer: NodeId,
+        token: Option<FencingToken>,
+        amount: i64,
+        left: i64,
+    },
+    ChargeApplied {
+        payer: NodeId,
+        key: u32,
+        amount: i64,
+        times: u32,
+    },
+    ChargeReplayed {
+        payer: NodeId,
+        key: u32,
     },
     // Inputs that met a node unable to take them.
     Ignored {
@@ -212,16 +324,21 @@ impl Happening {
             Happening::GotLock { token, .. }
             | Happening::WriteSent { token, .. }
             | Happening::WriteAnswered { token, .. }
+            | Happening::RenewSent { token, .. }
+            | Happening::Releasing { token, .. }
             | Happening::Granted { token, .. }
+            | Happening::Renewed { token, .. }
+            | Happening::RenewRefused { token, .. }
             | Happening::Released { token, .. }
-            | Happening::LeaseExpired { token, .. }
             | Happening::ReleaseRefused { token, .. }
-            | Happening::WriteAccepted { token, .. } => token,
+            | Happening::LeaseExpired { token, .. }
+            | Happening::WriteAccepted { token, .. }
+            | Happening::StockTaken { token, .. } => token,
             Happening::WriteRejected {
                 refusal: Refusal::StaleToken { presented, .. },
                 ..
-            } => Some(presented),
-            Happening::Finished {
+            }
+            | Happening::Finished {
                 result: WorkResult::Fenced { presented, .. },
                 ..
             } => Some(presented),
@@ -229,64 +346,118 @@ impl Happening {
         }
     }
 
-    /// A one-word outcome for events that succeed or fail, for colour and shape in the UI.
+    /// A one-word outcome for events that succeed or fail, for shape and colour in the UI.
     pub fn outcome(&self) -> Option<Outcome> {
         match self {
             Happening::Granted { .. }
             | Happening::GotLock { .. }
+            | Happening::Renewed { .. }
             | Happening::Released { .. }
-            | Happening::WriteAccepted { .. } => Some(Outcome::Ok),
+            | Happening::WriteAccepted { .. }
+            | Happening::StockTaken { .. }
+            | Happening::ChargeReplayed { .. } => Some(Outcome::Ok),
             Happening::Refused { .. }
+            | Happening::RenewRefused { .. }
             | Happening::ReleaseRefused { .. }
+            | Happening::ReleasedOthersLock { .. }
             | Happening::WriteRejected { .. }
+            | Happening::WriteSkipped { .. }
+            | Happening::Abandoned { .. }
             | Happening::GaveUp { .. }
             | Happening::Lost { .. } => Some(Outcome::Refused),
+            Happening::ChargeApplied { times, .. } => Some(if *times > 1 {
+                Outcome::Refused
+            } else {
+                Outcome::Ok
+            }),
             _ => None,
         }
     }
 
-    /// A stable machine name for the kind of event.
-    pub fn kind(&self) -> &'static str {
-        match self {
-            Happening::AskedForLock { .. } => "asked_for_lock",
-            Happening::GotLock { .. } => "got_lock",
-            Happening::WillRetry { .. } => "will_retry",
-            Happening::GaveUp { .. } => "gave_up",
-            Happening::ReadReturned { .. } => "read_returned",
-            Happening::WriteSent { .. } => "write_sent",
-            Happening::WriteAnswered { .. } => "write_answered",
-            Happening::Finished { .. } => "finished",
-            Happening::Granted { .. } => "granted",
-            Happening::Refused { .. } => "refused",
-            Happening::Released { .. } => "released",
-            Happening::LeaseExpired { .. } => "lease_expired",
-            Happening::ReleaseRefused { .. } => "release_refused",
-            Happening::ReadServed { .. } => "read_served",
-            Happening::WriteAccepted { .. } => "write_accepted",
-            Happening::WriteRejected { .. } => "write_rejected",
-            Happening::Ignored { .. } => "ignored",
-            Happening::Buffered { .. } => "buffered",
-            Happening::Lost { .. } => "lost",
-            Happening::Paused { .. } => "paused",
-            Happening::Resumed { .. } => "resumed",
-            Happening::Crashed { .. } => "crashed",
-            Happening::Restarted { .. } => "restarted",
-            Happening::ClockJumped { .. } => "clock_jumped",
-            Happening::DriftChanged { .. } => "drift_changed",
-            Happening::Partitioned { .. } => "partitioned",
-            Happening::Healed { .. } => "healed",
-            Happening::MessageHeld { .. } => "message_held",
-            Happening::MessageReleased { .. } => "message_released",
-            Happening::MessageDropped { .. } => "message_dropped",
-            Happening::LeaseForcedToExpire { .. } => "lease_forced_to_expire",
-            Happening::NoEffect { .. } => "no_effect",
-        }
+    /// A stable machine name for the kind of event (the serialised tag).
+    pub fn kind(&self) -> String {
+        serde_json::to_value(self)
+            .ok()
+            .and_then(|v| v.get("kind").and_then(|k| k.as_str()).map(str::to_owned))
+            .unwrap_or_default()
     }
 }
+
+/// Every event kind, as `Happening::kind` names it. A test keeps this list equal to the enum.
+pub const KINDS: &[&str] = &[
+    "asked_for_lock",
+    "started",
+    "got_lock",
+    "will_retry",
+    "gave_up",
+    "read_returned",
+    "lease_checked",
+    "write_skipped",
+    "write_sent",
+    "timed_out",
+    "write_answered",
+    "renew_sent",
+    "renew_answered",
+    "abandoned",
+    "releasing",
+    "finished",
+    "granted",
+    "refused",
+    "renewed",
+    "renew_refused",
+    "released",
+    "released_others_lock",
+    "release_refused",
+    "lease_expired",
+    "read_served",
+    "write_accepted",
+    "write_rejected",
+    "stock_taken",
+    "charge_applied",
+    "charge_replayed",
+    "ignored",
+    "buffered",
+    "lost",
+    "paused",
+    "resumed",
+    "crashed",
+    "restarted",
+    "clock_jumped",
+    "drift_changed",
+    "partitioned",
+    "healed",
+    "message_held",
+    "message_released",
+    "message_dropped",
+    "lease_forced_to_expire",
+    "no_effect",
+];
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Outcome {
     Ok,
     Refused,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// serde lists every variant when it meets an unknown one: that list must equal `KINDS`.
+    #[test]
+    fn kinds_lists_every_variant_in_order() {
+        let error = serde_json::from_str::<Happening>(r#"{"kind":"not-a-kind"}"#)
+            .expect_err("not a kind")
+            .to_string();
+        let listed: Vec<&str> = error
+            .split("expected one of ")
+            .nth(1)
+            .expect("serde names the variants")
+            .split(", ")
+            .map(|name| name.trim_matches(|c: char| c == '`' || !c.is_ascii_graphic()))
+            .map(|name| name.split('`').next().unwrap_or(name))
+            .collect();
+        assert_eq!(listed, KINDS);
+    }
 }

@@ -28,16 +28,19 @@ pub enum Invariant {
     OneWriterPerToken,
     /// No accepted read-modify-write overwrites an update its writer never read.
     NoLostUpdate,
+    /// No payment request is charged twice.
+    NoDoubleCharge,
 }
 
 impl Invariant {
-    pub const ALL: [Invariant; 6] = [
+    pub const ALL: [Invariant; 7] = [
         Invariant::OneBeliever,
         Invariant::OneLease,
         Invariant::TokensIncrease,
         Invariant::NoStaleWrite,
         Invariant::OneWriterPerToken,
         Invariant::NoLostUpdate,
+        Invariant::NoDoubleCharge,
     ];
 
     /// The machine name used in scenario files and traces.
@@ -49,6 +52,7 @@ impl Invariant {
             Invariant::NoStaleWrite => "no_stale_write",
             Invariant::OneWriterPerToken => "one_writer_per_token",
             Invariant::NoLostUpdate => "no_lost_update",
+            Invariant::NoDoubleCharge => "no_double_charge",
         }
     }
 
@@ -65,6 +69,7 @@ impl Invariant {
             Invariant::NoStaleWrite => "No write accepted with a stale token",
             Invariant::OneWriterPerToken => "At most one writer accepted per token",
             Invariant::NoLostUpdate => "No lost update",
+            Invariant::NoDoubleCharge => "No request charged twice",
         }
     }
 
@@ -208,7 +213,27 @@ impl InvariantChecker {
                     self.break_history(Invariant::NoLostUpdate);
                 }
             }
+            Happening::StockTaken {
+                buyer,
+                token: Some(token),
+                ..
+            } => self.accept_token(buyer, token),
+            Happening::ChargeApplied { times, .. } if times > 1 => {
+                self.break_history(Invariant::NoDoubleCharge)
+            }
             _ => {}
+        }
+    }
+
+    /// A write with `token` was accepted: it is stale if a higher one was accepted before, and a
+    /// second writer if someone else already wrote with the same token.
+    fn accept_token(&mut self, writer: NodeId, token: FencingToken) {
+        if self.highest_accepted.is_some_and(|seen| token < seen) {
+            self.break_history(Invariant::NoStaleWrite);
+        }
+        self.highest_accepted = Some(self.highest_accepted.map_or(token, |seen| seen.max(token)));
+        if *self.writer_of_token.entry(token).or_insert(writer) != writer {
+            self.break_history(Invariant::OneWriterPerToken);
         }
     }
 

@@ -12,7 +12,7 @@
 //! ```
 //! use lockstep_sim::{catalogue, Sim};
 //!
-//! let scenario = catalogue::find("gc-pause-fenced").unwrap().load().unwrap();
+//! let scenario = catalogue::find("s2-gc-pause-fenced").unwrap().load().unwrap();
 //! let mut sim = Sim::new(&scenario).unwrap();
 //! sim.run_to_end();
 //! let rejected = sim.trace().iter().any(|e| e.happening.kind() == "write_rejected");

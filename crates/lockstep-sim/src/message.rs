@@ -4,27 +4,81 @@
 use crate::time::Millis;
 use crate::token::FencingToken;
 use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// The value a client stores in a cache lock (`SET key value NX PX ttl`): unique per client and
+/// acquisition attempt, as the Redis docs demand of the random value, so that compare-and-delete
+/// removes only one's own lock. Built from the client's id and attempt number rather than drawn,
+/// so nodes need no randomness.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(transparent)]
+pub struct LockValue(pub u64);
+
+impl fmt::Display for LockValue {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{:08x}", self.0)
+    }
+}
+
+/// How a client gives the lock back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReleaseMethod {
+    /// Only if the lock is still mine: the SQL row's `holder_id` and `fencing_token` must match,
+    /// or the cache's value must (the Lua compare-and-delete).
+    IfStillMine,
+    /// Unconditionally (`DEL lock`): the hazard, since it can delete someone else's lock.
+    PlainDelete,
+}
+
+/// A condition the resource checks atomically with a write.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WriteCondition {
+    /// Write whatever the current version (the usual read-modify-write).
+    None,
+    /// Optimistic concurrency: `... WHERE version = :expected_version`.
+    VersionIs(u64),
+}
 
 /// The body of one message.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Payload {
-    /// Client → lock service: grant me the lock for `ttl`.
-    Acquire { ttl: Millis },
+    /// Client → lock service: grant me the lock for `ttl`, storing `value`.
+    Acquire { ttl: Millis, value: LockValue },
     /// Lock service → client: the answer to `Acquire`.
     AcquireReply(AcquireReply),
-    /// Client → lock service: give up the lease named by `token`.
-    Release { token: Option<FencingToken> },
+    /// Client → lock service: extend my lease by `ttl` from now.
+    Renew {
+        token: Option<FencingToken>,
+        value: LockValue,
+        ttl: Millis,
+    },
+    /// Lock service → client: whether the lease was extended.
+    RenewReply { renewed: bool },
+    /// Client → lock service: give up the lease.
+    Release {
+        token: Option<FencingToken>,
+        value: LockValue,
+        method: ReleaseMethod,
+    },
     /// Lock service → client: whether the release removed anything.
     ReleaseReply { released: bool },
     /// Client → resource: read the current value.
     Read,
     /// Resource → client: the value and the version it had.
     ReadReply { value: i64, version: u64 },
-    /// Client → resource: write `value`, presenting `token`; `based_on` is the version the client
-    /// read first, for a read-modify-write.
+    /// Client → resource: write a value.
     Write(WriteRequest),
-    /// Resource → client: what became of the write.
+    /// Client → resource: take `amount` from the stock (the seed's inventory `UPDATE`).
+    Decrement {
+        token: Option<FencingToken>,
+        amount: i64,
+    },
+    /// Client → resource: charge once for the request named by `key`.
+    Charge { key: u32, amount: i64 },
+    /// Resource → client: what became of a write, decrement or charge.
     WriteReply(WriteOutcome),
 }
 
@@ -39,7 +93,9 @@ pub enum AcquireReply {
 pub struct WriteRequest {
     pub token: Option<FencingToken>,
     pub value: i64,
+    /// The version the writer read first, for a read-modify-write.
     pub based_on: Option<u64>,
+    pub condition: WriteCondition,
 }
 
 /// Why a resource refused a write.
@@ -53,12 +109,22 @@ pub enum Refusal {
     },
     /// Fencing is on but the write carried no token at all.
     NoToken,
+    /// Optimistic concurrency: the row is no longer at the version the writer read.
+    VersionChanged { expected: u64, actual: u64 },
+    /// Not enough stock left.
+    SoldOut { wanted: i64, left: i64 },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum WriteOutcome {
-    Accepted { version: u64 },
+    Accepted {
+        version: u64,
+    },
+    /// An idempotent request seen before: the saved answer, and nothing done again.
+    Replayed {
+        version: u64,
+    },
     Rejected(Refusal),
 }
 
@@ -69,12 +135,18 @@ impl Payload {
             Payload::Acquire { .. } => "acquire",
             Payload::AcquireReply(AcquireReply::Granted { .. }) => "granted",
             Payload::AcquireReply(AcquireReply::HeldElsewhere) => "held elsewhere",
+            Payload::Renew { .. } => "renew",
+            Payload::RenewReply { renewed: true } => "renewed",
+            Payload::RenewReply { renewed: false } => "not renewed",
             Payload::Release { .. } => "release",
             Payload::ReleaseReply { .. } => "release reply",
             Payload::Read => "read",
             Payload::ReadReply { .. } => "read reply",
             Payload::Write(_) => "write",
+            Payload::Decrement { .. } => "decrement",
+            Payload::Charge { .. } => "charge",
             Payload::WriteReply(WriteOutcome::Accepted { .. }) => "accepted",
+            Payload::WriteReply(WriteOutcome::Replayed { .. }) => "replayed",
             Payload::WriteReply(WriteOutcome::Rejected(_)) => "rejected",
         }
     }

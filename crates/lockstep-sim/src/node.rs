@@ -21,6 +21,12 @@ pub enum TimerKind {
     WorkDone,
     /// A client tries to acquire again after being refused.
     Retry,
+    /// A client that checked its lease now writes (the gap a pause can fall into).
+    WriteNow,
+    /// A client's request went unanswered for too long.
+    RequestTimeout,
+    /// A client's renewal interval (TTL/3) has passed.
+    Renew,
     /// The lock service notices that a lease has run out. Expiry itself needs no event (the
     /// row's `expires_at` decides), but a learner must see the moment it happens.
     LeaseExpiry,

@@ -4,14 +4,17 @@
 //! `token >= highest token seen`, then remembers that token, and rejects any lower token,
 //! reporting the one it requires. Equal tokens are accepted: the current holder usually writes
 //! several times with the same token. With fencing off it accepts everything — which is how data
-//! gets corrupted. The resource never asks the lock service anything.
+//! gets corrupted. The alternatives that need no lock at all (a version check, a conditional
+//! decrement, idempotency keys) are resources too. A resource never asks the lock service
+//! anything.
 
 use crate::happening::Happening;
 use crate::ids::NodeId;
-use crate::message::{Payload, Refusal, WriteOutcome, WriteRequest};
+use crate::message::{Payload, Refusal, WriteCondition, WriteOutcome, WriteRequest};
 use crate::node::{Ctx, ignored};
 use crate::token::FencingToken;
 use serde::{Deserialize, Serialize};
+use std::collections::BTreeMap;
 
 /// Whether the resource checks fencing tokens.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -19,6 +22,25 @@ use serde::{Deserialize, Serialize};
 pub enum Fencing {
     On,
     Off,
+}
+
+/// The fencing rule, and nothing else: accept `token >= highest`, reject lower (or none).
+pub fn fencing_check(
+    fencing: Fencing,
+    token: Option<FencingToken>,
+    highest: Option<FencingToken>,
+) -> Result<(), Refusal> {
+    match (fencing, token, highest) {
+        (Fencing::Off, _, _) => Ok(()),
+        (Fencing::On, None, _) => Err(Refusal::NoToken),
+        (Fencing::On, Some(presented), Some(required)) if presented < required => {
+            Err(Refusal::StaleToken {
+                presented,
+                required,
+            })
+        }
+        (Fencing::On, Some(_), _) => Ok(()),
+    }
 }
 
 /// A versioned register: one value, a version that counts accepted writes, and the highest
@@ -31,6 +53,19 @@ pub struct Register {
     pub highest_token: Option<FencingToken>,
 }
 
+/// A read-modify-write that was accepted although the register changed after the writer read it:
+/// the updates in between are lost.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UnseenUpdates {
+    pub read_version: u64,
+    pub current_version: u64,
+}
+
+struct WriteApplied {
+    version: u64,
+    overwrote_unseen: Option<UnseenUpdates>,
+}
+
 impl Register {
     pub fn new(fencing: Fencing, value: i64) -> Register {
         Register {
@@ -41,23 +76,16 @@ impl Register {
         }
     }
 
-    /// The fencing rule, and nothing else.
-    fn check(&self, token: Option<FencingToken>) -> Result<(), Refusal> {
-        match (self.fencing, token, self.highest_token) {
-            (Fencing::Off, _, _) => Ok(()),
-            (Fencing::On, None, _) => Err(Refusal::NoToken),
-            (Fencing::On, Some(presented), Some(required)) if presented < required => {
-                Err(Refusal::StaleToken {
-                    presented,
-                    required,
-                })
-            }
-            (Fencing::On, Some(_), _) => Ok(()),
-        }
-    }
-
     fn write(&mut self, request: WriteRequest) -> Result<WriteApplied, Refusal> {
-        self.check(request.token)?;
+        fencing_check(self.fencing, request.token, self.highest_token)?;
+        if let WriteCondition::VersionIs(expected) = request.condition
+            && expected != self.version
+        {
+            return Err(Refusal::VersionChanged {
+                expected,
+                actual: self.version,
+            });
+        }
         let overwrote_unseen = request
             .based_on
             .filter(|&read| read != self.version)
@@ -77,17 +105,80 @@ impl Register {
     }
 }
 
-/// A read-modify-write that was accepted although the register changed after the writer read it:
-/// the updates in between are lost.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct UnseenUpdates {
-    pub read_version: u64,
-    pub current_version: u64,
+/// The seed's inventory row:
+///
+/// ```sql
+/// UPDATE inventory SET quantity = quantity - :amount, fencing_token = :token
+/// WHERE sku = :sku AND fencing_token <= :token AND quantity >= :amount;
+/// ```
+///
+/// With fencing off, the token condition goes and what is left is the atomic conditional
+/// decrement (A2): `... WHERE sku = :sku AND quantity >= :amount`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Inventory {
+    pub fencing: Fencing,
+    pub sku: String,
+    pub quantity: i64,
+    pub fencing_token: Option<FencingToken>,
+    pub version: u64,
 }
 
-struct WriteApplied {
-    version: u64,
-    overwrote_unseen: Option<UnseenUpdates>,
+impl Inventory {
+    pub fn new(fencing: Fencing, sku: String, quantity: i64) -> Inventory {
+        Inventory {
+            fencing,
+            sku,
+            quantity,
+            fencing_token: None,
+            version: 0,
+        }
+    }
+
+    fn decrement(&mut self, token: Option<FencingToken>, amount: i64) -> Result<i64, Refusal> {
+        fencing_check(self.fencing, token, self.fencing_token)?;
+        if self.quantity < amount {
+            return Err(Refusal::SoldOut {
+                wanted: amount,
+                left: self.quantity,
+            });
+        }
+        self.quantity -= amount;
+        self.version += 1;
+        if self.fencing == Fencing::On {
+            self.fencing_token = token;
+        }
+        Ok(self.quantity)
+    }
+}
+
+/// Whether a payment service deduplicates requests by their idempotency key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Idempotency {
+    Keys,
+    None,
+}
+
+/// A payment service (A3). With idempotency keys, a retried request gets the saved answer and is
+/// not charged again.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Payments {
+    pub idempotency: Idempotency,
+    /// How many times each key has been charged, and the answer saved for it.
+    pub charged: BTreeMap<u32, u32>,
+    pub total: i64,
+    pub version: u64,
+}
+
+impl Payments {
+    pub fn new(idempotency: Idempotency) -> Payments {
+        Payments {
+            idempotency,
+            charged: BTreeMap::new(),
+            total: 0,
+            version: 0,
+        }
+    }
 }
 
 /// A resource node. One variant per kind of storage.
@@ -95,33 +186,40 @@ struct WriteApplied {
 #[serde(rename_all = "snake_case")]
 pub enum Resource {
     Register(Register),
+    Inventory(Inventory),
+    Payments(Payments),
 }
 
 impl Resource {
     pub fn on_message(&mut self, ctx: &mut Ctx<'_>, from: NodeId, payload: Payload) -> Happening {
+        let reply = |ctx: &mut Ctx<'_>, outcome| ctx.send(from, Payload::WriteReply(outcome));
         match (self, payload) {
             (Resource::Register(register), Payload::Read) => {
-                ctx.send(
-                    from,
-                    Payload::ReadReply {
-                        value: register.value,
-                        version: register.version,
-                    },
-                );
+                let (value, version) = (register.value, register.version);
+                ctx.send(from, Payload::ReadReply { value, version });
                 Happening::ReadServed {
                     reader: from,
-                    value: register.value,
-                    version: register.version,
+                    value,
+                    version,
+                }
+            }
+            (Resource::Inventory(inventory), Payload::Read) => {
+                let (value, version) = (inventory.quantity, inventory.version);
+                ctx.send(from, Payload::ReadReply { value, version });
+                Happening::ReadServed {
+                    reader: from,
+                    value,
+                    version,
                 }
             }
             (Resource::Register(register), Payload::Write(request)) => {
                 match register.write(request) {
                     Ok(applied) => {
-                        ctx.send(
-                            from,
-                            Payload::WriteReply(WriteOutcome::Accepted {
+                        reply(
+                            ctx,
+                            WriteOutcome::Accepted {
                                 version: applied.version,
-                            }),
+                            },
                         );
                         Happening::WriteAccepted {
                             writer: from,
@@ -132,7 +230,7 @@ impl Resource {
                         }
                     }
                     Err(refusal) => {
-                        ctx.send(from, Payload::WriteReply(WriteOutcome::Rejected(refusal)));
+                        reply(ctx, WriteOutcome::Rejected(refusal));
                         Happening::WriteRejected {
                             writer: from,
                             refusal,
@@ -140,13 +238,68 @@ impl Resource {
                     }
                 }
             }
+            (Resource::Inventory(inventory), Payload::Decrement { token, amount }) => {
+                match inventory.decrement(token, amount) {
+                    Ok(left) => {
+                        reply(
+                            ctx,
+                            WriteOutcome::Accepted {
+                                version: inventory.version,
+                            },
+                        );
+                        Happening::StockTaken {
+                            buyer: from,
+                            token,
+                            amount,
+                            left,
+                        }
+                    }
+                    Err(refusal) => {
+                        reply(ctx, WriteOutcome::Rejected(refusal));
+                        Happening::WriteRejected {
+                            writer: from,
+                            refusal,
+                        }
+                    }
+                }
+            }
+            (Resource::Payments(payments), Payload::Charge { key, amount }) => {
+                let seen = payments.charged.get(&key).copied().unwrap_or(0);
+                if seen > 0 && payments.idempotency == Idempotency::Keys {
+                    reply(
+                        ctx,
+                        WriteOutcome::Replayed {
+                            version: payments.version,
+                        },
+                    );
+                    return Happening::ChargeReplayed { payer: from, key };
+                }
+                payments.charged.insert(key, seen + 1);
+                payments.total += amount;
+                payments.version += 1;
+                reply(
+                    ctx,
+                    WriteOutcome::Accepted {
+                        version: payments.version,
+                    },
+                );
+                Happening::ChargeApplied {
+                    payer: from,
+                    key,
+                    amount,
+                    times: seen + 1,
+                }
+            }
             (_, other) => ignored(ctx.me, other),
         }
     }
 
-    pub fn fencing(&self) -> Fencing {
+    /// The resource's headline number: the register's value, the stock left, the total charged.
+    pub fn value(&self) -> i64 {
         match self {
-            Resource::Register(register) => register.fencing,
+            Resource::Register(r) => r.value,
+            Resource::Inventory(i) => i.quantity,
+            Resource::Payments(p) => p.total,
         }
     }
 }
@@ -160,6 +313,7 @@ mod tests {
             token: token.map(FencingToken),
             value,
             based_on,
+            condition: WriteCondition::None,
         }
     }
 
@@ -192,7 +346,7 @@ mod tests {
     #[test]
     fn without_fencing_a_stale_token_is_accepted() {
         let mut r = Register::new(Fencing::Off, 0);
-        r.write(write(Some(34), 1, None)).ok().unwrap();
+        assert!(r.write(write(Some(34), 1, None)).is_ok());
         assert!(r.write(write(Some(33), 2, None)).is_ok());
         assert_eq!(r.value, 2);
     }
@@ -200,14 +354,66 @@ mod tests {
     #[test]
     fn a_write_based_on_an_old_read_reports_the_updates_it_overwrites() {
         let mut r = Register::new(Fencing::Off, 0);
-        r.write(write(None, 1, Some(0))).ok().unwrap();
-        let applied = r.write(write(None, 1, Some(0))).ok().unwrap();
+        assert!(r.write(write(None, 1, Some(0))).is_ok());
+        let applied = r
+            .write(write(None, 1, Some(0)))
+            .ok()
+            .map(|a| a.overwrote_unseen);
         assert_eq!(
-            applied.overwrote_unseen,
-            Some(UnseenUpdates {
+            applied,
+            Some(Some(UnseenUpdates {
                 read_version: 0,
                 current_version: 1
+            }))
+        );
+    }
+
+    #[test]
+    fn a_version_condition_refuses_a_changed_row() {
+        let mut r = Register::new(Fencing::Off, 100);
+        let cas = |version| WriteRequest {
+            condition: WriteCondition::VersionIs(version),
+            ..write(None, 90, Some(version))
+        };
+        assert!(r.write(cas(0)).is_ok());
+        assert_eq!(
+            r.write(cas(0)).err(),
+            Some(Refusal::VersionChanged {
+                expected: 0,
+                actual: 1
             })
+        );
+    }
+
+    #[test]
+    fn the_seeds_inventory_update_checks_token_and_stock() {
+        let mut inv = Inventory::new(Fencing::On, "sku-1".into(), 2);
+        assert_eq!(inv.decrement(Some(FencingToken(34)), 1), Ok(1));
+        assert_eq!(
+            inv.decrement(Some(FencingToken(33)), 1),
+            Err(Refusal::StaleToken {
+                presented: FencingToken(33),
+                required: FencingToken(34)
+            })
+        );
+        assert_eq!(
+            inv.decrement(Some(FencingToken(34)), 1),
+            Ok(0),
+            "equal token accepted"
+        );
+        assert_eq!(
+            inv.decrement(Some(FencingToken(35)), 1),
+            Err(Refusal::SoldOut { wanted: 1, left: 0 })
+        );
+    }
+
+    #[test]
+    fn a_conditional_decrement_never_oversells() {
+        let mut inv = Inventory::new(Fencing::Off, "sku-1".into(), 1);
+        assert_eq!(inv.decrement(None, 1), Ok(0));
+        assert_eq!(
+            inv.decrement(None, 1),
+            Err(Refusal::SoldOut { wanted: 1, left: 0 })
         );
     }
 }

@@ -6,11 +6,14 @@
 //! reason; `Scenario::parse` returns either a scenario that `Sim::new` will accept or such an
 //! error.
 
-use crate::client::{Access, RetryPolicy};
+use crate::client::{Access, LeaseCheck, Locking, Renewal, RetryPolicy};
 use crate::expectation::Expectation;
 use crate::ids::NodeId;
 use crate::intervention::Intervention;
+use crate::lock_service::TokenSource;
+use crate::message::ReleaseMethod;
 use crate::resource::Fencing;
+use crate::resource::Idempotency;
 use crate::time::Millis;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -61,6 +64,15 @@ pub enum LockServiceSpec {
         #[serde(default)]
         last_token: u64,
     },
+    /// A single cache node: `SET key value NX PX ttl`. With `tokens: counter` an `INCR` beside
+    /// the key hands out fencing tokens, starting after `last_token`.
+    Cache {
+        #[serde(default = "default_lock_name")]
+        key: String,
+        tokens: TokenSource,
+        #[serde(default)]
+        last_token: u64,
+    },
 }
 
 fn default_lock_name() -> String {
@@ -76,6 +88,41 @@ pub enum ResourceSpec {
         #[serde(default)]
         initial_value: i64,
     },
+    /// The seed's inventory row (with fencing off: the conditional decrement of A2).
+    Inventory {
+        fencing: Fencing,
+        #[serde(default = "default_sku")]
+        sku: String,
+        quantity: i64,
+    },
+    /// A payment service, with or without idempotency keys (A3).
+    Payments { idempotency: Idempotency },
+}
+
+fn default_sku() -> String {
+    "sku-1".to_owned()
+}
+
+impl ResourceSpec {
+    pub fn fencing(&self) -> Option<Fencing> {
+        match self {
+            ResourceSpec::Register { fencing, .. } | ResourceSpec::Inventory { fencing, .. } => {
+                Some(*fencing)
+            }
+            ResourceSpec::Payments { .. } => None,
+        }
+    }
+
+    /// The same resource with fencing switched (no change for a resource without fencing).
+    pub fn with_fencing(&self, fencing: Fencing) -> ResourceSpec {
+        let mut spec = self.clone();
+        if let ResourceSpec::Register { fencing: f, .. }
+        | ResourceSpec::Inventory { fencing: f, .. } = &mut spec
+        {
+            *f = fencing;
+        }
+        spec
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -105,15 +152,40 @@ pub struct LinkSpec {
 pub struct ClientSpec {
     pub name: String,
     pub start_ms: Millis,
+    /// `lease` (the default) takes the lock; `none` goes straight to the resource.
+    #[serde(default = "default_locking")]
+    pub locking: Locking,
     pub ttl_ms: Millis,
     pub work_ms: Millis,
     pub access: Access,
     #[serde(default = "default_retry")]
     pub retry: RetryPolicy,
+    #[serde(default = "default_release")]
+    pub release: ReleaseMethod,
+    #[serde(default = "default_lease_check")]
+    pub lease_check: LeaseCheck,
+    #[serde(default = "default_renewal")]
+    pub renewal: Renewal,
+}
+
+fn default_locking() -> Locking {
+    Locking::Lease
 }
 
 fn default_retry() -> RetryPolicy {
     RetryPolicy::GiveUp
+}
+
+fn default_release() -> ReleaseMethod {
+    ReleaseMethod::IfStillMine
+}
+
+fn default_lease_check() -> LeaseCheck {
+    LeaseCheck::Never
+}
+
+fn default_renewal() -> Renewal {
+    Renewal::Never
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

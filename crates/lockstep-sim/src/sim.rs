@@ -15,11 +15,11 @@ use crate::happening::{Direction, Happening, Input, NoEffect};
 use crate::ids::{EventId, MessageId, NodeId, TimerId};
 use crate::intervention::{Action, Intervention};
 use crate::invariant::{InvariantChecker, StateView};
-use crate::lock_service::{Backend, LockService, SqlRow};
+use crate::lock_service::{Backend, CacheLock, LockService, SqlRow};
 use crate::network::{Arrival, LinkBehaviour, Loss, Network};
 use crate::node::{Command, Ctx, TimerKind, TimerSpan};
 use crate::queue::{Due, EventQueue};
-use crate::resource::{Register, Resource};
+use crate::resource::{Inventory, Payments, Register, Resource};
 use crate::rng::SimRng;
 use crate::scenario::{Cast, LockServiceSpec, ResourceSpec, Scenario, ScenarioError};
 use crate::time::{Millis, VirtualTime};
@@ -262,7 +262,7 @@ impl Sim {
             .get(Cast::RESOURCE.index())
             .map(|slot| &slot.node)
         {
-            Some(Node::Resource(Resource::Register(register))) => register.value,
+            Some(Node::Resource(resource)) => resource.value(),
             _ => 0,
         }
     }
@@ -398,7 +398,7 @@ impl Sim {
                 },
             },
             Input::Timer(timer, kind) => match &mut slot.node {
-                Node::Client(client) => client.on_timer(&mut ctx, kind),
+                Node::Client(client) => client.on_timer(&mut ctx, timer, kind),
                 Node::LockService(service) => service.on_timer(&mut ctx, timer),
                 Node::Resource(_) => Happening::Ignored {
                     node,
@@ -701,29 +701,45 @@ fn build_network(scenario: &Scenario, cast: &Cast) -> Result<Network, ScenarioEr
 }
 
 fn build_slots(scenario: &Scenario) -> Vec<Slot> {
-    let service = match &scenario.lock_service {
+    let service = LockService::new(match &scenario.lock_service {
         LockServiceSpec::SqlRow {
             lock_name,
             last_token,
-        } => LockService::new(Backend::SqlRow(SqlRow::new(
-            lock_name.clone(),
+        } => Backend::SqlRow(SqlRow::new(lock_name.clone(), FencingToken(*last_token))),
+        LockServiceSpec::Cache {
+            key,
+            tokens,
+            last_token,
+        } => Backend::Cache(CacheLock::new(
+            key.clone(),
+            *tokens,
             FencingToken(*last_token),
-        ))),
-    };
-    let resource = match scenario.resource {
+        )),
+    });
+    let resource = match &scenario.resource {
         ResourceSpec::Register {
             fencing,
             initial_value,
-        } => Resource::Register(Register::new(fencing, initial_value)),
+        } => Resource::Register(Register::new(*fencing, *initial_value)),
+        ResourceSpec::Inventory {
+            fencing,
+            sku,
+            quantity,
+        } => Resource::Inventory(Inventory::new(*fencing, sku.clone(), *quantity)),
+        ResourceSpec::Payments { idempotency } => Resource::Payments(Payments::new(*idempotency)),
     };
     let clients = scenario.clients.iter().map(|spec| {
         Node::Client(Client::new(ClientConfig {
             service: Cast::LOCK_SERVICE,
             resource: Cast::RESOURCE,
+            locking: spec.locking,
             ttl: spec.ttl_ms,
             work: spec.work_ms,
             access: spec.access,
             retry: spec.retry,
+            release: spec.release,
+            lease_check: spec.lease_check,
+            renewal: spec.renewal,
         }))
     });
     [Node::LockService(service), Node::Resource(resource)]

@@ -5,7 +5,6 @@ use lockstep_sim::happening::Happening;
 use lockstep_sim::intervention::{Action, Intervention};
 use lockstep_sim::invariant::Invariant;
 use lockstep_sim::resource::Fencing;
-use lockstep_sim::scenario::ResourceSpec;
 use lockstep_sim::time::{Millis, VirtualTime};
 use lockstep_sim::{Scenario, Sim, catalogue};
 
@@ -23,11 +22,7 @@ fn run(scenario: &Scenario) -> Sim {
 }
 
 fn with_fencing(mut scenario: Scenario, fencing: Fencing) -> Scenario {
-    let ResourceSpec::Register { initial_value, .. } = scenario.resource;
-    scenario.resource = ResourceSpec::Register {
-        fencing,
-        initial_value,
-    };
+    scenario.resource = scenario.resource.with_fencing(fencing);
     scenario
 }
 
@@ -54,7 +49,7 @@ fn every_catalogue_scenario_meets_its_expectations() {
 
 #[test]
 fn the_same_scenario_and_seed_give_the_same_trace() {
-    let scenario = built_in("gc-pause-fenced");
+    let scenario = built_in("s2-gc-pause-fenced");
     for seed in [0, 1, 42, u64::MAX] {
         let first = Sim::with_log(&scenario, seed, &[]).map(|mut s| {
             s.run_to_end();
@@ -70,7 +65,7 @@ fn the_same_scenario_and_seed_give_the_same_trace() {
 
 #[test]
 fn different_seeds_draw_different_latencies() {
-    let scenario = built_in("gc-pause-fenced");
+    let scenario = built_in("s2-gc-pause-fenced");
     let hashes: std::collections::BTreeSet<String> = (0..5)
         .map(|seed| {
             let mut sim = Sim::with_log(&scenario, seed, &[]).unwrap();
@@ -107,7 +102,7 @@ fn golden_traces_of_the_catalogue() {
 
 #[test]
 fn with_fencing_off_the_checker_catches_the_stale_write_and_the_lost_update() {
-    let sim = run(&with_fencing(built_in("gc-pause-fenced"), Fencing::Off));
+    let sim = run(&with_fencing(built_in("s2-gc-pause-fenced"), Fencing::Off));
     let last = sim.trace().last().expect("events");
     assert!(
         last.violated.contains(Invariant::NoStaleWrite),
@@ -137,7 +132,7 @@ fn with_fencing_off_the_checker_catches_the_stale_write_and_the_lost_update() {
 
 #[test]
 fn with_fencing_on_the_same_run_rejects_the_stale_write() {
-    let sim = run(&built_in("gc-pause-fenced"));
+    let sim = run(&built_in("s2-gc-pause-fenced"));
     let last = sim.trace().last().expect("events");
     assert!(!last.violated.contains(Invariant::NoStaleWrite));
     assert!(
@@ -149,7 +144,7 @@ fn with_fencing_on_the_same_run_rejects_the_stale_write() {
 
 #[test]
 fn a_user_intervention_changes_the_run_from_its_moment_on() {
-    let scenario = built_in("gc-pause-fenced");
+    let scenario = built_in("s2-gc-pause-fenced");
     let plain = run(&scenario);
     let resume_early = [Intervention {
         at_ms: VirtualTime(100),
@@ -182,7 +177,7 @@ fn a_user_intervention_changes_the_run_from_its_moment_on() {
 
 #[test]
 fn a_log_naming_an_unknown_node_is_an_error_that_names_it() {
-    let scenario = built_in("gc-pause-fenced");
+    let scenario = built_in("s2-gc-pause-fenced");
     let log = [Intervention {
         at_ms: VirtualTime(10),
         action: Action::Pause {

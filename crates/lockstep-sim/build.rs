@@ -1,0 +1,38 @@
+//! Embeds every `scenarios/*.json` file of the repository into the crate as the built-in
+//! catalogue, in file-name order, so adding a scenario is adding a file.
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+fn main() {
+    let manifest = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or_default());
+    let folder = manifest.join("../../scenarios");
+    println!("cargo:rerun-if-changed={}", folder.display());
+    let mut files: Vec<PathBuf> = std::fs::read_dir(&folder)
+        .map(|entries| {
+            entries
+                .filter_map(|entry| entry.ok().map(|e| e.path()))
+                .filter(|path| path.extension().is_some_and(|ext| ext == "json"))
+                .collect()
+        })
+        .unwrap_or_default();
+    files.sort();
+    let mut code = String::from("&[\n");
+    for path in &files {
+        let id = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or_default();
+        println!("cargo:rerun-if-changed={}", path.display());
+        let _ = writeln!(
+            code,
+            "    BuiltIn {{ id: {id:?}, json: include_str!({:?}) }},",
+            path.display().to_string()
+        );
+    }
+    code.push(']');
+    let out = PathBuf::from(std::env::var_os("OUT_DIR").unwrap_or_default()).join("catalogue.rs");
+    if let Err(error) = std::fs::write(&out, code) {
+        panic!("cannot write {}: {error}", out.display());
+    }
+}
