@@ -10,7 +10,7 @@
 //! A client *believes* it holds the lock from the grant until it sends its release or abandons
 //! the lock. Belief is local state: nothing tells a paused client that its lease ran out.
 
-use crate::happening::{AbandonReason, Happening, Then, WorkResult};
+use crate::happening::{AbandonReason, AfterTimeout, Happening, Then, WorkResult};
 use crate::ids::{NodeId, TimerId};
 use crate::message::{
     AcquireReply, LockValue, Payload, ReleaseMethod, WriteCondition, WriteOutcome, WriteRequest,
@@ -102,6 +102,26 @@ pub enum Renewal {
     },
 }
 
+/// How long a client waits for any answer before it stops waiting. The seed's code awaits
+/// forever; real clients give up (and then a lost reply looks exactly like a slow one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind", deny_unknown_fields)]
+pub enum RequestTimeout {
+    Never,
+    After { ms: Millis },
+}
+
+/// Whether a client does its job once or keeps coming back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind", deny_unknown_fields)]
+pub enum Repeat {
+    Once,
+    /// Start the job again `interval_ms` after each one ends (load for chaos runs).
+    Every {
+        interval_ms: Millis,
+    },
+}
+
 /// The parameters of one client, with the nodes it talks to resolved.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ClientConfig {
@@ -115,6 +135,8 @@ pub struct ClientConfig {
     pub release: ReleaseMethod,
     pub lease_check: LeaseCheck,
     pub renewal: Renewal,
+    pub repeat: Repeat,
+    pub timeout: RequestTimeout,
 }
 
 /// What the client believes about its lease while it holds one.
@@ -178,6 +200,8 @@ pub struct Client {
     /// Tries left for the access itself (optimistic attempts, charge resends).
     pub tries_left: u32,
     acquisitions: u32,
+    /// The timeout armed for the request in flight, if any.
+    request_timer: Option<TimerId>,
 }
 
 impl Client {
@@ -199,6 +223,7 @@ impl Client {
             retries_left,
             tries_left,
             acquisitions: 0,
+            request_timer: None,
         }
     }
 
@@ -234,6 +259,12 @@ impl Client {
     pub fn on_timer(&mut self, ctx: &mut Ctx<'_>, timer: TimerId, kind: TimerKind) -> Happening {
         let me = ctx.me;
         match (self.state, kind) {
+            (ClientState::Finished { .. }, TimerKind::Start) => {
+                let acquisitions = self.acquisitions;
+                *self = Client::new(self.config);
+                self.acquisitions = acquisitions;
+                self.on_timer(ctx, timer, kind)
+            }
             (ClientState::NotStarted, TimerKind::Start)
             | (ClientState::Backoff, TimerKind::Retry) => match self.config.locking {
                 Locking::Lease => self.acquire(ctx),
@@ -256,10 +287,35 @@ impl Client {
                 self.tries_left -= 1;
                 let happening = Happening::TimedOut {
                     client: me,
-                    tries_left: self.tries_left,
+                    next: AfterTimeout::Resend {
+                        tries_left: self.tries_left,
+                    },
                 };
                 self.write(ctx, read, None);
                 happening
+            }
+            (state, TimerKind::RequestTimeout) if self.request_timer == Some(timer) => {
+                self.request_timer = None;
+                match state {
+                    ClientState::Acquiring { .. } => self.not_granted(ctx, Refusal::Silence),
+                    ClientState::Releasing { result } => {
+                        self.finish(ctx, result);
+                        Happening::TimedOut {
+                            client: me,
+                            next: AfterTimeout::Stop,
+                        }
+                    }
+                    _ => {
+                        self.conclude(ctx, WorkResult::NoAnswer);
+                        Happening::TimedOut {
+                            client: me,
+                            next: match self.state {
+                                ClientState::Releasing { .. } => AfterTimeout::Release,
+                                _ => AfterTimeout::Stop,
+                            },
+                        }
+                    }
+                }
             }
             (_, TimerKind::Renew) if self.lease.is_some_and(|l| l.renew_timer == Some(timer)) => {
                 self.renew(ctx)
@@ -278,6 +334,7 @@ impl Client {
                 ClientState::Acquiring { sent_at },
                 Payload::AcquireReply(AcquireReply::Granted { token }),
             ) => {
+                self.answered(ctx);
                 let renew_timer = match self.config.renewal {
                     Renewal::Every { .. } => Some(self.schedule_renewal(ctx)),
                     Renewal::Never => None,
@@ -303,28 +360,11 @@ impl Client {
                 }
             }
             (ClientState::Acquiring { .. }, Payload::AcquireReply(AcquireReply::HeldElsewhere)) => {
-                if self.retries_left == 0 {
-                    self.state = ClientState::Finished {
-                        result: WorkResult::HeldElsewhere,
-                    };
-                    return Happening::GaveUp { client: me };
-                }
-                self.retries_left -= 1;
-                let span = match self.config.retry {
-                    RetryPolicy::Fixed { delay_ms, .. } => TimerSpan::Fixed(delay_ms),
-                    RetryPolicy::Random { max_delay_ms, .. } => {
-                        TimerSpan::Between(Millis(0), max_delay_ms)
-                    }
-                    RetryPolicy::GiveUp => TimerSpan::Fixed(Millis(0)),
-                };
-                ctx.set_timer(span, TimerKind::Retry);
-                self.state = ClientState::Backoff;
-                Happening::WillRetry {
-                    client: me,
-                    retries_left: self.retries_left,
-                }
+                self.answered(ctx);
+                self.not_granted(ctx, Refusal::HeldElsewhere)
             }
             (ClientState::Reading, Payload::ReadReply { value, version }) => {
+                self.answered(ctx);
                 let read = ReadValue { value, version };
                 ctx.set_timer(TimerSpan::Fixed(self.config.work), TimerKind::WorkDone);
                 self.state = ClientState::Working { read: Some(read) };
@@ -336,6 +376,7 @@ impl Client {
                 }
             }
             (ClientState::Writing { timeout, .. }, Payload::WriteReply(outcome)) => {
+                self.answered(ctx);
                 if let Some(timer) = timeout {
                     ctx.cancel_timer(timer);
                 }
@@ -349,7 +390,7 @@ impl Client {
                 let token = self.token();
                 if retry_optimistic {
                     self.tries_left -= 1;
-                    ctx.send(self.config.resource, Payload::Read);
+                    self.request(ctx, self.config.resource, Payload::Read);
                     self.state = ClientState::Reading;
                     return Happening::WriteAnswered {
                         client: me,
@@ -376,7 +417,8 @@ impl Client {
                 self.renew_answered(ctx, renewed)
             }
             (ClientState::Releasing { result }, Payload::ReleaseReply { released }) => {
-                self.state = ClientState::Finished { result };
+                self.answered(ctx);
+                self.finish(ctx, result);
                 Happening::Finished {
                     client: me,
                     result,
@@ -387,6 +429,57 @@ impl Client {
         }
     }
 
+    /// Sends a request that expects an answer, arming the request timeout if the client has one.
+    fn request(&mut self, ctx: &mut Ctx<'_>, to: NodeId, payload: Payload) {
+        ctx.send(to, payload);
+        self.answered(ctx);
+        if let RequestTimeout::After { ms } = self.config.timeout {
+            self.request_timer =
+                Some(ctx.set_timer(TimerSpan::Fixed(ms), TimerKind::RequestTimeout));
+        }
+    }
+
+    /// The answer came: stop waiting for it.
+    fn answered(&mut self, ctx: &mut Ctx<'_>) {
+        if let Some(timer) = self.request_timer.take() {
+            ctx.cancel_timer(timer);
+        }
+    }
+
+    /// The lock was not granted (refused, or no answer): retry if the policy allows, else stop.
+    fn not_granted(&mut self, ctx: &mut Ctx<'_>, why: Refusal) -> Happening {
+        let me = ctx.me;
+        if self.retries_left == 0 {
+            self.finish(ctx, WorkResult::HeldElsewhere);
+            return match why {
+                Refusal::HeldElsewhere => Happening::GaveUp { client: me },
+                Refusal::Silence => Happening::TimedOut {
+                    client: me,
+                    next: AfterTimeout::GiveUp,
+                },
+            };
+        }
+        self.retries_left -= 1;
+        let span = match self.config.retry {
+            RetryPolicy::Fixed { delay_ms, .. } => TimerSpan::Fixed(delay_ms),
+            RetryPolicy::Random { max_delay_ms, .. } => TimerSpan::Between(Millis(0), max_delay_ms),
+            RetryPolicy::GiveUp => TimerSpan::Fixed(Millis(0)),
+        };
+        ctx.set_timer(span, TimerKind::Retry);
+        self.state = ClientState::Backoff;
+        let retries_left = self.retries_left;
+        match why {
+            Refusal::HeldElsewhere => Happening::WillRetry {
+                client: me,
+                retries_left,
+            },
+            Refusal::Silence => Happening::TimedOut {
+                client: me,
+                next: AfterTimeout::Retry { retries_left },
+            },
+        }
+    }
+
     fn lock_value(&self, me: NodeId) -> LockValue {
         LockValue((u64::from(me.0) << 32) | u64::from(self.acquisitions))
     }
@@ -394,7 +487,8 @@ impl Client {
     fn acquire(&mut self, ctx: &mut Ctx<'_>) -> Happening {
         self.acquisitions += 1;
         let value = self.lock_value(ctx.me);
-        ctx.send(
+        self.request(
+            ctx,
             self.config.service,
             Payload::Acquire {
                 ttl: self.config.ttl,
@@ -412,7 +506,7 @@ impl Client {
     fn start_access(&mut self, ctx: &mut Ctx<'_>) -> NextStep {
         match self.config.access {
             Access::ReadModifyWrite | Access::OptimisticUpdate { .. } => {
-                ctx.send(self.config.resource, Payload::Read);
+                self.request(ctx, self.config.resource, Payload::Read);
                 self.state = ClientState::Reading;
                 NextStep::Read
             }
@@ -508,7 +602,11 @@ impl Client {
                 (Payload::Charge { key, amount }, amount)
             }
         };
-        ctx.send(self.config.resource, payload);
+        if timeout.is_some() {
+            ctx.send(self.config.resource, payload);
+        } else {
+            self.request(ctx, self.config.resource, payload);
+        }
         self.state = ClientState::Writing { read, timeout };
         Happening::WriteSent {
             client: ctx.me,
@@ -521,7 +619,7 @@ impl Client {
     /// Ends the job with `result`: release the lock in `finally` if there is one.
     fn conclude(&mut self, ctx: &mut Ctx<'_>, result: WorkResult) -> Happening {
         let Some(lease) = self.lease.take() else {
-            self.state = ClientState::Finished { result };
+            self.finish(ctx, result);
             return Happening::Finished {
                 client: ctx.me,
                 result,
@@ -531,7 +629,8 @@ impl Client {
         if let Some(timer) = lease.renew_timer {
             ctx.cancel_timer(timer);
         }
-        ctx.send(
+        self.request(
+            ctx,
             self.config.service,
             Payload::Release {
                 token: lease.token,
@@ -544,6 +643,14 @@ impl Client {
             client: ctx.me,
             token: lease.token,
             method: self.config.release,
+        }
+    }
+
+    /// The job is over; come back later if the client repeats.
+    fn finish(&mut self, ctx: &mut Ctx<'_>, result: WorkResult) {
+        self.state = ClientState::Finished { result };
+        if let Repeat::Every { interval_ms } = self.config.repeat {
+            ctx.set_timer(TimerSpan::Fixed(interval_ms), TimerKind::Start);
         }
     }
 
@@ -638,6 +745,13 @@ impl Client {
         self.acquisitions = acquisitions;
         ctx.set_timer(TimerSpan::Fixed(Millis(0)), TimerKind::Start);
     }
+}
+
+/// Why the lock was not granted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Refusal {
+    HeldElsewhere,
+    Silence,
 }
 
 /// What a client does right after it gets the lock (or starts, without one).

@@ -4,7 +4,9 @@
 //! a `Happening` already says; it decides nothing, and the simulation never needs it.
 
 use crate::client::NextStep;
-use crate::happening::{AbandonReason, Direction, Happening, Input, NoEffect, Then, WorkResult};
+use crate::happening::{
+    AbandonReason, AfterTimeout, Direction, Happening, Input, NoEffect, Then, WorkResult,
+};
 use crate::ids::MessageId;
 use crate::message::{Refusal, ReleaseMethod, WriteOutcome};
 use crate::network::{Loss, Network};
@@ -124,11 +126,30 @@ pub fn describe(happening: &Happening, cast: &Cast, network: &Network) -> String
                 ),
             }
         }
-        Happening::TimedOut { client, tries_left } => format!(
-            "{} hears nothing back in time and sends the same request again ({tries_left} {} left).",
-            n(client),
-            plural(tries_left, "try", "tries")
-        ),
+        Happening::TimedOut { client, next } => match next {
+            AfterTimeout::Resend { tries_left } => format!(
+                "{} hears nothing back in time and sends the same request again ({tries_left} {} left).",
+                n(client),
+                plural(tries_left, "try", "tries")
+            ),
+            AfterTimeout::Retry { retries_left } => format!(
+                "{} hears nothing back from {service} in time and will try again ({retries_left} {} left).",
+                n(client),
+                plural(retries_left, "retry", "retries")
+            ),
+            AfterTimeout::GiveUp => format!(
+                "{} hears nothing back from {service} and gives up.",
+                n(client)
+            ),
+            AfterTimeout::Release => format!(
+                "{} hears nothing back in time, abandons the job and releases the lock.",
+                n(client)
+            ),
+            AfterTimeout::Stop => format!(
+                "{} hears nothing back in time and stops waiting.",
+                n(client)
+            ),
+        },
         Happening::WriteAnswered {
             client,
             outcome,

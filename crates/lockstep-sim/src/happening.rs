@@ -72,6 +72,24 @@ pub enum Then {
     ReadsAgain,
 }
 
+/// What a client does when an answer does not come in time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "next")]
+pub enum AfterTimeout {
+    /// Sends the same request again.
+    Resend {
+        tries_left: u32,
+    },
+    /// Tries to acquire again later.
+    Retry {
+        retries_left: u32,
+    },
+    GiveUp,
+    /// Gives up on the job and releases the lock.
+    Release,
+    Stop,
+}
+
 /// An input a node could not handle when it came.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -151,7 +169,7 @@ pub enum Happening {
     },
     TimedOut {
         client: NodeId,
-        tries_left: u32,
+        next: AfterTimeout,
     },
     WriteAnswered {
         client: NodeId,

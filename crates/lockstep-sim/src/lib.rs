@@ -24,6 +24,7 @@
 //! iterate a hash map. The UI is a view over it.
 
 pub mod catalogue;
+pub mod chaos;
 pub mod client;
 pub mod clock;
 pub mod describe;

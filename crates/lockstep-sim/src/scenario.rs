@@ -6,7 +6,7 @@
 //! reason; `Scenario::parse` returns either a scenario that `Sim::new` will accept or such an
 //! error.
 
-use crate::client::{Access, LeaseCheck, Locking, Renewal, RetryPolicy};
+use crate::client::{Access, LeaseCheck, Locking, Renewal, Repeat, RequestTimeout, RetryPolicy};
 use crate::expectation::Expectation;
 use crate::ids::NodeId;
 use crate::intervention::Intervention;
@@ -166,6 +166,18 @@ pub struct ClientSpec {
     pub lease_check: LeaseCheck,
     #[serde(default = "default_renewal")]
     pub renewal: Renewal,
+    #[serde(default = "default_repeat")]
+    pub repeat: Repeat,
+    #[serde(default = "default_timeout")]
+    pub timeout: RequestTimeout,
+}
+
+fn default_timeout() -> RequestTimeout {
+    RequestTimeout::Never
+}
+
+fn default_repeat() -> Repeat {
+    Repeat::Once
 }
 
 fn default_locking() -> Locking {

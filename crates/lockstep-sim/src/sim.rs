@@ -740,6 +740,8 @@ fn build_slots(scenario: &Scenario) -> Vec<Slot> {
             release: spec.release,
             lease_check: spec.lease_check,
             renewal: spec.renewal,
+            repeat: spec.repeat,
+            timeout: spec.timeout,
         }))
     });
     [Node::LockService(service), Node::Resource(resource)]

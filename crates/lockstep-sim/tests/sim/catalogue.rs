@@ -1,30 +1,13 @@
-//! Whole-run tests of the simulation: the catalogue reproduces its sources, runs are
-//! deterministic, and the invariant checker catches what fencing is there to prevent.
+//! The catalogue reproduces its sources, runs are deterministic, and the invariant checker
+//! catches what fencing is there to prevent.
 
+use crate::support::{built_in, run, with_fencing};
 use lockstep_sim::happening::Happening;
 use lockstep_sim::intervention::{Action, Intervention};
 use lockstep_sim::invariant::Invariant;
 use lockstep_sim::resource::Fencing;
 use lockstep_sim::time::{Millis, VirtualTime};
-use lockstep_sim::{Scenario, Sim, catalogue};
-
-fn built_in(id: &str) -> Scenario {
-    catalogue::find(id)
-        .expect("built-in exists")
-        .load()
-        .expect("built-in parses")
-}
-
-fn run(scenario: &Scenario) -> Sim {
-    let mut sim = Sim::new(scenario).expect("scenario is valid");
-    sim.run_to_end();
-    sim
-}
-
-fn with_fencing(mut scenario: Scenario, fencing: Fencing) -> Scenario {
-    scenario.resource = scenario.resource.with_fencing(fencing);
-    scenario
-}
+use lockstep_sim::{Sim, catalogue};
 
 #[test]
 fn every_catalogue_scenario_meets_its_expectations() {

@@ -1,0 +1,166 @@
+//! Chaos runs: generated scenarios in which many clients contend for the lock over and over
+//! while processes pause and the network splits — the seed's third verification test
+//! ("maintains at most one holder under chaos"), and the load for the benchmark.
+//!
+//! Generation draws from its own `SimRng` stream, so the same [`Chaos`] always yields the same
+//! scenario, and the scenario's own seed then drives the run.
+
+use crate::client::{Access, LeaseCheck, Locking, Renewal, Repeat, RequestTimeout, RetryPolicy};
+use crate::happening::Direction;
+use crate::intervention::{Action, Intervention};
+use crate::message::ReleaseMethod;
+use crate::resource::Fencing;
+use crate::rng::SimRng;
+use crate::scenario::{
+    ClientSpec, LOCK_SERVICE_NAME, LockServiceSpec, NetworkSpec, RESOURCE_NAME, ResourceSpec,
+    Scenario,
+};
+use crate::time::{Millis, VirtualTime};
+
+/// How often a fault of one kind strikes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum FaultRate {
+    Never,
+    /// About once per `mean_gap_ms` (uniform in `0..=2 × mean_gap_ms` between strikes).
+    Every {
+        mean_gap_ms: Millis,
+    },
+}
+
+/// The shape of a chaos run.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Chaos {
+    pub seed: u64,
+    pub clients: usize,
+    pub duration: Millis,
+    pub fencing: Fencing,
+    pub pauses: FaultRate,
+    pub partitions: FaultRate,
+}
+
+const TTL_MS: u64 = 1_000;
+
+impl Chaos {
+    /// The seed's chaos test: 180 000 virtual ms, 8 clients, pauses and partitions.
+    pub fn seed_test(seed: u64, fencing: Fencing) -> Chaos {
+        Chaos {
+            seed,
+            clients: 8,
+            duration: Millis(180_000),
+            fencing,
+            pauses: FaultRate::Every {
+                mean_gap_ms: Millis(1_500),
+            },
+            partitions: FaultRate::Every {
+                mean_gap_ms: Millis(3_000),
+            },
+        }
+    }
+
+    pub fn scenario(&self) -> Scenario {
+        let mut rng = SimRng::from_seed(self.seed ^ 0x6368_616f_735f_676e);
+        let names: Vec<String> = (0..self.clients)
+            .map(|i| format!("client-{}", i + 1))
+            .collect();
+        let clients = names
+            .iter()
+            .map(|name| ClientSpec {
+                name: name.clone(),
+                start_ms: Millis(rng.between(0, 200)),
+                locking: Locking::Lease,
+                ttl_ms: Millis(TTL_MS),
+                work_ms: Millis(rng.between(50, 400)),
+                access: Access::ReadModifyWrite,
+                retry: RetryPolicy::Random {
+                    max_delay_ms: Millis(300),
+                    attempts: 5,
+                },
+                release: ReleaseMethod::IfStillMine,
+                lease_check: LeaseCheck::Never,
+                renewal: Renewal::Never,
+                repeat: Repeat::Every {
+                    interval_ms: Millis(rng.between(50, 250)),
+                },
+                timeout: RequestTimeout::After { ms: Millis(200) },
+            })
+            .collect();
+        let mut interventions = Vec::new();
+        let end = self.duration.0;
+        let pick = |rng: &mut SimRng, names: &[String]| {
+            let last = u64::try_from(names.len().saturating_sub(1)).unwrap_or(0);
+            names[usize::try_from(rng.between(0, last)).unwrap_or(0)].clone()
+        };
+        if let FaultRate::Every { mean_gap_ms } = self.pauses {
+            let mut at = rng.between(0, 2 * mean_gap_ms.0);
+            while at < end && !names.is_empty() {
+                interventions.push(Intervention {
+                    at_ms: VirtualTime(at),
+                    action: Action::Pause {
+                        node: pick(&mut rng, &names),
+                        for_ms: Some(Millis(rng.between(100, 3 * TTL_MS))),
+                    },
+                });
+                at += 1 + rng.between(0, 2 * mean_gap_ms.0);
+            }
+        }
+        if let FaultRate::Every { mean_gap_ms } = self.partitions {
+            let mut at = rng.between(0, 2 * mean_gap_ms.0);
+            while at < end && !names.is_empty() {
+                let client = pick(&mut rng, &names);
+                let other = if rng.chance(500_000) {
+                    LOCK_SERVICE_NAME
+                } else {
+                    RESOURCE_NAME
+                };
+                let heal_at = (at + rng.between(100, 3 * TTL_MS)).min(end);
+                interventions.push(Intervention {
+                    at_ms: VirtualTime(at),
+                    action: Action::Partition {
+                        from: client.clone(),
+                        to: other.to_owned(),
+                        direction: Direction::Both,
+                    },
+                });
+                interventions.push(Intervention {
+                    at_ms: VirtualTime(heal_at),
+                    action: Action::Heal {
+                        a: client,
+                        b: other.to_owned(),
+                    },
+                });
+                at += 1 + rng.between(0, 2 * mean_gap_ms.0);
+            }
+        }
+        interventions.sort_by_key(|i| i.at_ms);
+        Scenario {
+            format: crate::scenario::FORMAT_VERSION,
+            id: format!("chaos-{}", self.seed),
+            title: format!("Chaos: {} clients, {} ms", self.clients, self.duration.0),
+            summary:
+                "Clients contend for the lock again and again while processes pause and links fail."
+                    .to_owned(),
+            source:
+                "The seed article's verification test \"maintains at most one holder under chaos\"."
+                    .to_owned(),
+            seed: self.seed,
+            end_ms: self.duration,
+            lock_service: LockServiceSpec::SqlRow {
+                lock_name: "resource-x".to_owned(),
+                last_token: 0,
+            },
+            resource: ResourceSpec::Register {
+                fencing: self.fencing,
+                initial_value: 0,
+            },
+            network: NetworkSpec {
+                latency_ms: [1, 20],
+                loss_per_million: 1_000,
+                links: Vec::new(),
+            },
+            clients,
+            clocks: Vec::new(),
+            interventions,
+            expectations: Vec::new(),
+        }
+    }
+}

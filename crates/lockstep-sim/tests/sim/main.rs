@@ -1,0 +1,6 @@
+//! Whole-run tests of the simulation (one test binary, one module per concern).
+
+mod catalogue;
+mod properties;
+mod seed_verification;
+mod support;

@@ -1,0 +1,290 @@
+//! Properties over random scenarios and random intervention sequences: no panic, determinism,
+//! fencing on ⇒ no stale write accepted, and invariant verdicts consistent with the trace.
+
+use lockstep_sim::client::{
+    Access, LeaseCheck, Locking, Renewal, Repeat, RequestTimeout, RetryPolicy, SafetyClock,
+};
+use lockstep_sim::happening::Direction;
+use lockstep_sim::ids::MessageId;
+use lockstep_sim::intervention::{Action, Intervention};
+use lockstep_sim::invariant::Invariant;
+use lockstep_sim::lock_service::TokenSource;
+use lockstep_sim::message::ReleaseMethod;
+use lockstep_sim::resource::{Fencing, Idempotency};
+use lockstep_sim::scenario::{ClientSpec, LockServiceSpec, NetworkSpec, ResourceSpec, Scenario};
+use lockstep_sim::time::{Millis, VirtualTime};
+use lockstep_sim::{Sim, catalogue};
+use proptest::prelude::*;
+
+const END_MS: u64 = 8_000;
+
+fn ms(range: std::ops::RangeInclusive<u64>) -> impl Strategy<Value = Millis> {
+    range.prop_map(Millis)
+}
+
+fn access() -> impl Strategy<Value = Access> {
+    prop_oneof![
+        Just(Access::ReadModifyWrite),
+        (0i64..5).prop_map(|value| Access::BlindWrite { value }),
+        (1i64..3).prop_map(|amount| Access::Decrement { amount }),
+        (1u32..4).prop_map(|attempts| Access::OptimisticUpdate { attempts }),
+        (0u32..3, ms(50..=500), 1u32..4).prop_map(|(key, timeout_ms, attempts)| Access::Charge {
+            key,
+            amount: 10,
+            timeout_ms,
+            attempts
+        }),
+    ]
+}
+
+fn client(index: usize) -> impl Strategy<Value = ClientSpec> {
+    (
+        (
+            ms(0..=2_000),
+            prop_oneof![Just(Locking::Lease), Just(Locking::None)],
+            ms(50..=1_500),
+            ms(0..=1_500),
+            prop_oneof![
+                Just(RequestTimeout::Never),
+                ms(1..=1_000).prop_map(|ms| RequestTimeout::After { ms })
+            ],
+        ),
+        access(),
+        prop_oneof![
+            Just(RetryPolicy::GiveUp),
+            (ms(0..=300), 0u32..4)
+                .prop_map(|(delay_ms, attempts)| RetryPolicy::Fixed { delay_ms, attempts }),
+            (ms(0..=300), 0u32..4).prop_map(|(max_delay_ms, attempts)| RetryPolicy::Random {
+                max_delay_ms,
+                attempts
+            }),
+        ],
+        prop_oneof![
+            Just(ReleaseMethod::IfStillMine),
+            Just(ReleaseMethod::PlainDelete)
+        ],
+        prop_oneof![
+            Just(LeaseCheck::Never),
+            (
+                ms(0..=200),
+                ms(0..=100),
+                prop_oneof![
+                    Just(SafetyClock::FromAcquisition),
+                    Just(SafetyClock::FromLastRequest)
+                ]
+            )
+                .prop_map(|(margin_ms, gap_ms, measure)| LeaseCheck::BeforeWrite {
+                    margin_ms,
+                    gap_ms,
+                    measure
+                }),
+        ],
+        prop_oneof![
+            Just(Renewal::Never),
+            (0u32..5).prop_map(|max_renewals| Renewal::Every { max_renewals })
+        ],
+        prop_oneof![
+            Just(Repeat::Once),
+            ms(0..=500).prop_map(|interval_ms| Repeat::Every { interval_ms })
+        ],
+    )
+        .prop_map(
+            move |(
+                (start_ms, locking, ttl_ms, work_ms, timeout),
+                access,
+                retry,
+                release,
+                lease_check,
+                renewal,
+                repeat,
+            )| {
+                ClientSpec {
+                    name: format!("client-{index}"),
+                    start_ms,
+                    locking,
+                    ttl_ms,
+                    work_ms,
+                    access,
+                    retry,
+                    release,
+                    lease_check,
+                    renewal,
+                    repeat,
+                    timeout,
+                }
+            },
+        )
+}
+
+fn node_name(clients: usize) -> impl Strategy<Value = String> {
+    (0..clients + 2).prop_map(|i| match i {
+        0 => "lock-service".to_owned(),
+        1 => "resource".to_owned(),
+        i => format!("client-{}", i - 2),
+    })
+}
+
+fn action(clients: usize) -> impl Strategy<Value = Action<String>> {
+    let node = move || node_name(clients);
+    prop_oneof![
+        (node(), proptest::option::of(ms(1..=3_000)))
+            .prop_map(|(node, for_ms)| Action::Pause { node, for_ms }),
+        node().prop_map(|node| Action::Resume { node }),
+        node().prop_map(|node| Action::Crash { node }),
+        node().prop_map(|node| Action::Restart { node }),
+        (node(), -3_000i64..3_000).prop_map(|(node, by_ms)| Action::ClockJump { node, by_ms }),
+        (node(), -500_000i32..500_000)
+            .prop_map(|(node, drift_ppm)| Action::ClockDrift { node, drift_ppm }),
+        (
+            node(),
+            node(),
+            prop_oneof![Just(Direction::OneWay), Just(Direction::Both)]
+        )
+            .prop_map(|(from, to, direction)| Action::Partition {
+                from,
+                to,
+                direction
+            }),
+        (node(), node()).prop_map(|(a, b)| Action::Heal { a, b }),
+        (0u32..60).prop_map(|m| Action::Hold {
+            message: MessageId(m)
+        }),
+        (0u32..60).prop_map(|m| Action::Release {
+            message: MessageId(m)
+        }),
+        (0u32..60).prop_map(|m| Action::Drop {
+            message: MessageId(m)
+        }),
+        Just(Action::ForceExpire),
+    ]
+}
+
+fn scenario() -> impl Strategy<Value = Scenario> {
+    (1usize..=4)
+        .prop_flat_map(|clients| {
+            (
+                proptest::collection::vec(0..clients, clients).prop_flat_map(|order| {
+                    order
+                        .into_iter()
+                        .enumerate()
+                        .map(|(i, _)| client(i))
+                        .collect::<Vec<_>>()
+                }),
+                proptest::collection::vec(
+                    ((0..END_MS).prop_map(VirtualTime), action(clients)),
+                    0..12,
+                ),
+                prop_oneof![
+                    Just(LockServiceSpec::SqlRow {
+                        lock_name: "x".into(),
+                        last_token: 32
+                    }),
+                    prop_oneof![Just(TokenSource::None), Just(TokenSource::Counter)].prop_map(
+                        |tokens| LockServiceSpec::Cache {
+                            key: "x".into(),
+                            tokens,
+                            last_token: 0
+                        }
+                    ),
+                ],
+                prop_oneof![
+                    prop_oneof![Just(Fencing::On), Just(Fencing::Off)].prop_map(|fencing| {
+                        ResourceSpec::Register {
+                            fencing,
+                            initial_value: 0,
+                        }
+                    }),
+                    (prop_oneof![Just(Fencing::On), Just(Fencing::Off)], 0i64..4).prop_map(
+                        |(fencing, quantity)| ResourceSpec::Inventory {
+                            fencing,
+                            sku: "s".into(),
+                            quantity
+                        }
+                    ),
+                    prop_oneof![Just(Idempotency::Keys), Just(Idempotency::None)]
+                        .prop_map(|idempotency| ResourceSpec::Payments { idempotency }),
+                ],
+                (0u64..30, 0u64..60, 0u32..200_000, any::<u64>()),
+            )
+        })
+        .prop_map(
+            |(clients, actions, lock_service, resource, (low, spread, loss, seed))| {
+                let mut interventions: Vec<Intervention<String>> = actions
+                    .into_iter()
+                    .map(|(at_ms, action)| Intervention { at_ms, action })
+                    .collect();
+                interventions.sort_by_key(|i| i.at_ms);
+                Scenario {
+                    format: 1,
+                    id: "random".into(),
+                    title: "random".into(),
+                    summary: String::new(),
+                    source: String::new(),
+                    seed,
+                    end_ms: Millis(END_MS),
+                    lock_service,
+                    resource,
+                    network: NetworkSpec {
+                        latency_ms: [low, low + spread],
+                        loss_per_million: loss,
+                        links: Vec::new(),
+                    },
+                    clients,
+                    clocks: Vec::new(),
+                    interventions,
+                    expectations: Vec::new(),
+                }
+            },
+        )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+
+    #[test]
+    fn random_runs_never_panic_and_keep_their_invariants(scenario in scenario()) {
+        let mut sim = Sim::new(&scenario).expect("generated scenarios are valid");
+        sim.run_to_end();
+        let mut again = Sim::new(&scenario).expect("valid");
+        again.run_to_end();
+        prop_assert_eq!(sim.hash(), again.hash(), "same input, same trace");
+
+        let fenced = scenario.resource.fencing() == Some(Fencing::On);
+        let mut previous = None;
+        for (index, event) in sim.trace().iter().enumerate() {
+            prop_assert_eq!(event.id.0 as usize, index);
+            prop_assert!(previous.is_none_or(|t| t <= event.time), "time never goes back");
+            prop_assert!(event.time.0 <= END_MS);
+            prop_assert_eq!(event.broke.minus(event.violated), Default::default(), "what breaks is violated");
+            if fenced {
+                prop_assert!(!event.violated.contains(Invariant::NoStaleWrite), "fencing on: no stale write\n{}", sim.render_text());
+            }
+            previous = Some(event.time);
+        }
+        for pair in sim.trace().windows(2) {
+            for invariant in pair[0].violated.iter().filter(|i| i.is_history()) {
+                prop_assert!(pair[1].violated.contains(invariant), "{} latches", invariant);
+            }
+        }
+    }
+
+    #[test]
+    fn arbitrary_text_never_panics_the_scenario_parser(text in ".{0,400}") {
+        let _ = Scenario::parse(&text);
+    }
+
+    #[test]
+    fn mangled_catalogue_files_fail_with_a_message_not_a_panic(
+        which in 0..catalogue::BUILT_IN.len(),
+        cut in any::<prop::sample::Index>(),
+        insert in ".{0,12}",
+    ) {
+        let json = catalogue::BUILT_IN[which].json;
+        let at = cut.index(json.len() + 1);
+        let at = (0..=at).rev().find(|&i| json.is_char_boundary(i)).unwrap_or(0);
+        let mangled = format!("{}{}{}", &json[..at], insert, &json[at..]);
+        if let Err(error) = Scenario::parse(&mangled) {
+            prop_assert!(!error.to_string().is_empty());
+        }
+    }
+}
