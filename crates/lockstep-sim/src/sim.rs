@@ -128,7 +128,8 @@ impl Sim {
             timers: Vec::new(),
             interventions,
             checker: InvariantChecker::default(),
-            trace: Vec::new(),
+            // A guess at the run's length, so the trace rarely has to move while it grows.
+            trace: Vec::with_capacity(expected_events(scenario)),
             commands: Vec::new(),
             cast,
         };
@@ -672,6 +673,15 @@ impl Sim {
             live_leases,
         }
     }
+}
+
+/// Busy runs (clients contending all the time) see about one event per client every 60 virtual
+/// milliseconds. Capped, so that a long scenario does not reserve memory it may never use.
+fn expected_events(scenario: &Scenario) -> usize {
+    let per_client = usize::try_from(scenario.end_ms.0 / 60).unwrap_or(usize::MAX);
+    per_client
+        .saturating_mul(scenario.clients.len())
+        .min(1 << 17)
 }
 
 fn no_effect(why: NoEffect) -> Happening {

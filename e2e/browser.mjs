@@ -1,0 +1,51 @@
+// Launches the machine's own Chromium (Debian's /usr/bin/chromium) through playwright-core,
+// headless, with a fresh profile. playwright-core never downloads a browser, and these machines
+// could not: they reach package registries only.
+
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { chromium } from 'playwright-core';
+
+export const CHROMIUM = process.env.LOCKSTEP_CHROMIUM ?? '/usr/bin/chromium';
+
+// --no-sandbox: the tests run as root. The rest keep Chromium off the network (this machine's
+// closed network refuses its background connections, noisily) and quiet.
+const ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/**
+ * Starts headless Chromium with a new, empty profile directory.
+ * @returns {Promise<{context: import('playwright-core').BrowserContext, close: () => Promise<void>}>}
+ *   `close` stops the browser and deletes the profile.
+ */
+export async function launchChromium() {
+  const userDataDir = await mkdtemp(join(tmpdir(), 'lockstep-chromium-'));
+  try {
+    const context = await chromium.launchPersistentContext(userDataDir, {
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ARGS,
+      viewport: { width: 1280, height: 800 },
+      timeout: 60_000,
+    });
+    return {
+      context,
+      close: async () => {
+        await context.close();
+        await rm(userDataDir, { recursive: true, force: true });
+      },
+    };
+  } catch (error) {
+    await rm(userDataDir, { recursive: true, force: true });
+    throw error;
+  }
+}

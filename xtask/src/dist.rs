@@ -1,0 +1,233 @@
+//! `cargo xtask dist`: the static site, built by Trunk into `dist/` (release, relative URLs,
+//! wasm-opt on), and a report of what a visitor downloads: each file's size raw and gzipped
+//! (level 9), plus totals. `--json` prints the same report as JSON on stdout.
+
+use std::fmt::Write as _;
+use std::fs;
+use std::io::{self, Write as _};
+use std::path::Path;
+
+use flate2::Compression;
+use flate2::write::GzEncoder;
+
+use crate::error::Error;
+use crate::process::{self, say};
+use crate::tools;
+use crate::workspace::Workspace;
+
+pub fn run(workspace: &Workspace, args: &[String]) -> Result<(), Error> {
+    let json = match args {
+        [] => false,
+        [flag] if flag == "--json" => true,
+        _ => {
+            return Err(Error::Usage(format!(
+                "usage: cargo xtask dist [--json] (got: {})",
+                args.join(" ")
+            )));
+        }
+    };
+    tools::ensure_web(workspace)?;
+    build(workspace)?;
+    let dist = workspace.join("dist");
+    say(format!("measuring {}", dist.display()));
+    let files = measure(&dist)?;
+    if json {
+        println!("{}", to_json(&files));
+    } else {
+        print!("{}", table(&files));
+    }
+    Ok(())
+}
+
+/// `trunk build --release` into `dist/`, with relative URLs so the site works from any sub-path.
+/// Trunk finds the pinned wasm-bindgen and wasm-opt on the workspace's `PATH`.
+pub fn build(workspace: &Workspace) -> Result<(), Error> {
+    say("building the app into dist/ with Trunk (release, relative URLs, wasm-opt)");
+    process::run(
+        workspace
+            .command("trunk")
+            .args(["build", "--release", "--public-url", "./"])
+            // Trunk's log goes to stderr with xtask's own, keeping stdout for results.
+            .stdout(io::stderr()),
+    )
+}
+
+/// One file of the site.
+struct Entry {
+    /// Relative to `dist/`, `/`-separated.
+    path: String,
+    raw: u64,
+    gzip: u64,
+}
+
+/// Every file under `dir`, sorted by path, with its raw and gzipped sizes.
+fn measure(dir: &Path) -> Result<Vec<Entry>, Error> {
+    let mut entries = Vec::new();
+    collect(dir, "", &mut entries)?;
+    entries.sort_by(|a, b| a.path.cmp(&b.path));
+    Ok(entries)
+}
+
+fn collect(dir: &Path, prefix: &str, entries: &mut Vec<Entry>) -> Result<(), Error> {
+    let listing = fs::read_dir(dir).map_err(Error::io(format!("listing {}", dir.display())))?;
+    for item in listing {
+        let item = item.map_err(Error::io(format!("listing {}", dir.display())))?;
+        let path = item.path();
+        let name = format!("{prefix}{}", item.file_name().to_string_lossy());
+        if path.is_dir() {
+            collect(&path, &format!("{name}/"), entries)?;
+        } else {
+            let bytes =
+                fs::read(&path).map_err(Error::io(format!("reading {}", path.display())))?;
+            let gzip =
+                gzip_len(&bytes).map_err(Error::io(format!("gzipping {}", path.display())))?;
+            entries.push(Entry {
+                path: name,
+                raw: bytes.len() as u64,
+                gzip,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Size of `bytes` gzipped at level 9 (what `gzip -9` makes, less the file name in its header).
+fn gzip_len(bytes: &[u8]) -> io::Result<u64> {
+    let mut encoder = GzEncoder::new(Vec::new(), Compression::best());
+    encoder.write_all(bytes)?;
+    Ok(encoder.finish()?.len() as u64)
+}
+
+fn totals(entries: &[Entry]) -> (u64, u64) {
+    entries
+        .iter()
+        .fold((0, 0), |(raw, gzip), e| (raw + e.raw, gzip + e.gzip))
+}
+
+fn table(entries: &[Entry]) -> String {
+    let (raw, gzip) = totals(entries);
+    let total = format!("total ({} files)", entries.len());
+    let width = entries
+        .iter()
+        .map(|e| e.path.len())
+        .chain([total.len(), 4])
+        .max()
+        .unwrap_or(4);
+    let mut out = String::new();
+    let mut row = |name: &str, raw: &str, gzip: &str| {
+        // Writing to a String cannot fail.
+        let _ = writeln!(out, "{name:<width$}  {raw:>22}  {gzip:>22}");
+    };
+    row("file", "raw", "gzip -9");
+    for entry in entries {
+        row(&entry.path, &size(entry.raw), &size(entry.gzip));
+    }
+    row(&total, &size(raw), &size(gzip));
+    out
+}
+
+/// `51,612 B (50.4 KiB)`.
+fn size(bytes: u64) -> String {
+    let digits = bytes.to_string();
+    let mut grouped = String::new();
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            grouped.push(',');
+        }
+        grouped.push(digit);
+    }
+    format!("{grouped} B ({:.1} KiB)", bytes as f64 / 1024.0)
+}
+
+fn to_json(entries: &[Entry]) -> String {
+    let (raw, gzip) = totals(entries);
+    let files = entries
+        .iter()
+        .map(|e| {
+            format!(
+                "{{\"path\": {}, \"raw\": {}, \"gzip\": {}}}",
+                json_string(&e.path),
+                e.raw,
+                e.gzip
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(", ");
+    format!(
+        "{{\"dir\": \"dist\", \"gzip_level\": 9, \"files\": [{files}], \
+         \"total\": {{\"files\": {}, \"raw\": {raw}, \"gzip\": {gzip}}}}}",
+        entries.len()
+    )
+}
+
+fn json_string(text: &str) -> String {
+    let mut out = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            c if (c as u32) < 0x20 => {
+                let _ = write!(out, "\\u{:04x}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entries() -> Vec<Entry> {
+        vec![
+            Entry {
+                path: "index.html".to_string(),
+                raw: 900,
+                gzip: 500,
+            },
+            Entry {
+                path: "app_bg.wasm".to_string(),
+                raw: 1_234_567,
+                gzip: 51_612,
+            },
+        ]
+    }
+
+    #[test]
+    fn sizes_are_grouped_and_in_kib() {
+        assert_eq!(size(0), "0 B (0.0 KiB)");
+        assert_eq!(size(999), "999 B (1.0 KiB)");
+        assert_eq!(size(1_234_567), "1,234,567 B (1205.6 KiB)");
+    }
+
+    #[test]
+    fn table_has_a_total_row() {
+        let table = table(&entries());
+        let last = table.lines().last().unwrap_or_default();
+        assert!(last.starts_with("total (2 files)"), "{last}");
+        assert!(last.contains("1,235,467 B"), "{last}");
+        assert!(last.contains("52,112 B"), "{last}");
+    }
+
+    #[test]
+    fn json_report() {
+        assert_eq!(
+            to_json(&entries()),
+            "{\"dir\": \"dist\", \"gzip_level\": 9, \"files\": [\
+             {\"path\": \"index.html\", \"raw\": 900, \"gzip\": 500}, \
+             {\"path\": \"app_bg.wasm\", \"raw\": 1234567, \"gzip\": 51612}], \
+             \"total\": {\"files\": 2, \"raw\": 1235467, \"gzip\": 52112}}"
+        );
+        assert_eq!(json_string("a\"b\\c\n"), "\"a\\\"b\\\\c\\u000a\"");
+    }
+
+    #[test]
+    fn gzip_shrinks_repetitive_input() -> io::Result<()> {
+        let input = vec![b'a'; 10_000];
+        let compressed = gzip_len(&input)?;
+        assert!(compressed < 100, "{compressed}");
+        Ok(())
+    }
+}

@@ -1,0 +1,72 @@
+//! `cargo xtask`: Lockstep's project automation, in Rust so that it needs nothing but cargo.
+//!
+//! `cargo xtask` is an alias (see `.cargo/config.toml`) for `cargo run --package xtask --`.
+//! Every command first installs the pinned tools it needs ([`tools`]), reusing whatever is
+//! already installed at the right version, and says what it is doing as it goes.
+
+mod bench;
+mod dist;
+mod error;
+mod pins;
+mod process;
+mod serve;
+mod test;
+mod tools;
+mod workspace;
+
+use std::process::ExitCode;
+
+use error::Error;
+use workspace::Workspace;
+
+const USAGE: &str = "\
+usage: cargo xtask <command> [options]
+
+commands:
+  serve [TRUNK ARGS...]   install what is missing, then `trunk serve` the app on
+                          http://127.0.0.1:8080/ (extra args go to trunk, e.g. --port 9000)
+  test [--from STEP]      install what is missing, then run every check CI runs, in order:
+                          fmt, clippy, test, build, browser (--from skips the steps before STEP)
+  dist [--json]           build the static site into dist/ (release, relative URLs) and print
+                          each file's size, raw and gzipped (--json: machine-readable on stdout)
+  bench [ARGS...]         run the simulation benchmarks (cargo bench -p lockstep-sim)
+  help                    print this message";
+
+fn main() -> ExitCode {
+    match run() {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("error: {err}");
+            match err {
+                Error::Usage(_) => ExitCode::from(2),
+                _ => ExitCode::FAILURE,
+            }
+        }
+    }
+}
+
+fn run() -> Result<(), Error> {
+    let args = std::env::args_os()
+        .skip(1)
+        .map(|arg| {
+            arg.into_string()
+                .map_err(|arg| Error::Usage(format!("argument {arg:?} is not valid UTF-8")))
+        })
+        .collect::<Result<Vec<String>, Error>>()?;
+    let Some((command, rest)) = args.split_first() else {
+        return Err(Error::Usage(format!("missing command\n\n{USAGE}")));
+    };
+    match command.as_str() {
+        "help" | "--help" | "-h" => {
+            println!("{USAGE}");
+            Ok(())
+        }
+        "serve" => serve::run(&Workspace::locate()?, rest),
+        "test" => test::run(&Workspace::locate()?, rest),
+        "dist" => dist::run(&Workspace::locate()?, rest),
+        "bench" => bench::run(&Workspace::locate()?, rest),
+        other => Err(Error::Usage(format!(
+            "unknown command `{other}`\n\n{USAGE}"
+        ))),
+    }
+}

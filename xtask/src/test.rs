@@ -1,0 +1,207 @@
+//! `cargo xtask test`: every check CI runs (`.ci/run` calls exactly this), in order, stopping at
+//! the first failure: formatting, clippy, the native tests, a release build of the app through
+//! Trunk, and browser tests of that build in headless Chromium, which also compare the page's
+//! trace with the native CLI's. It installs whatever is missing first (see [`tools`]).
+//! `--from STEP` skips the steps before STEP, to rerun from a failure.
+
+use std::fs;
+use std::time::{Duration, Instant};
+
+use crate::dist;
+use crate::error::Error;
+use crate::process::{self, human, say};
+use crate::tools;
+use crate::workspace::Workspace;
+
+#[derive(Clone, Copy, PartialEq)]
+enum Step {
+    Fmt,
+    Clippy,
+    Test,
+    Build,
+    Browser,
+}
+
+impl Step {
+    const ALL: [Step; 5] = [
+        Step::Fmt,
+        Step::Clippy,
+        Step::Test,
+        Step::Build,
+        Step::Browser,
+    ];
+
+    fn name(self) -> &'static str {
+        match self {
+            Step::Fmt => "fmt",
+            Step::Clippy => "clippy",
+            Step::Test => "test",
+            Step::Build => "build",
+            Step::Browser => "browser",
+        }
+    }
+
+    fn title(self) -> &'static str {
+        match self {
+            Step::Fmt => "formatting (cargo fmt --all --check)",
+            Step::Clippy => "lints (cargo clippy --workspace --all-targets -- -D warnings)",
+            Step::Test => "native tests (cargo test --workspace)",
+            Step::Build => "release build of the app (trunk build --release)",
+            Step::Browser => "browser tests (headless Chromium, against dist/)",
+        }
+    }
+
+    /// What to do after this step fails, besides rerunning it.
+    fn hint(self) -> Option<&'static str> {
+        match self {
+            Step::Fmt => Some("`cargo fmt --all` fixes the formatting"),
+            Step::Browser => {
+                Some("the page's screenshot, if one was taken, is e2e/artifacts/app.png")
+            }
+            _ => None,
+        }
+    }
+
+    fn run(self, workspace: &Workspace) -> Result<(), Error> {
+        match self {
+            Step::Fmt => process::run(workspace.cargo().args(["fmt", "--all", "--check"])),
+            Step::Clippy => process::run(workspace.cargo().args([
+                "clippy",
+                "--workspace",
+                "--all-targets",
+                "--",
+                "-D",
+                "warnings",
+            ])),
+            Step::Test => process::run(workspace.cargo().args(["test", "--workspace"])),
+            Step::Build => dist::build(workspace),
+            Step::Browser => browser_tests(workspace),
+        }
+    }
+}
+
+pub fn run(workspace: &Workspace, args: &[String]) -> Result<(), Error> {
+    let first = match args {
+        [] => Step::Fmt,
+        [flag, name] if flag == "--from" => Step::ALL
+            .into_iter()
+            .find(|step| step.name() == name)
+            .ok_or_else(|| Error::Usage(format!("unknown step `{name}`; {}", step_list())))?,
+        _ => {
+            return Err(Error::Usage(format!(
+                "usage: cargo xtask test [--from STEP]; {}",
+                step_list()
+            )));
+        }
+    };
+    let steps: Vec<Step> = Step::ALL
+        .into_iter()
+        .skip_while(|step| *step != first)
+        .collect();
+
+    let started = Instant::now();
+    say("checking tools");
+    tools::ensure_all(workspace)?;
+    let tools_time = started.elapsed();
+
+    let mut done: Vec<(Step, Duration)> = Vec::new();
+    for (index, &step) in steps.iter().enumerate() {
+        eprintln!();
+        say(format!(
+            "step {}/{} `{}`: {}",
+            index + 1,
+            steps.len(),
+            step.name(),
+            step.title()
+        ));
+        let step_start = Instant::now();
+        let result = step.run(workspace);
+        let took = step_start.elapsed();
+        if let Err(err) = result {
+            eprintln!("error: {err}");
+            summary(tools_time, &done, Some((step, took)), steps.len());
+            return Err(Error::StepFailed {
+                step: step.name(),
+                title: step.title(),
+                hint: step.hint(),
+            });
+        }
+        say(format!("step `{}` passed in {}", step.name(), human(took)));
+        done.push((step, took));
+    }
+    summary(tools_time, &done, None, steps.len());
+    say(format!("all done in {}", human(started.elapsed())));
+    Ok(())
+}
+
+fn step_list() -> String {
+    let names: Vec<&str> = Step::ALL.iter().map(|step| step.name()).collect();
+    format!("steps, in order: {}", names.join(", "))
+}
+
+/// The closing table, on stdout, ending with a line `steps: N passed, N failed, N skipped`.
+fn summary(
+    tools_time: Duration,
+    passed: &[(Step, Duration)],
+    failed: Option<(Step, Duration)>,
+    planned: usize,
+) {
+    println!();
+    println!("summary of cargo xtask test:");
+    println!("  {:<10} {:<8} {}", "tools", "ready", human(tools_time));
+    for (step, took) in passed {
+        println!("  {:<10} {:<8} {}", step.name(), "passed", human(*took));
+    }
+    if let Some((step, took)) = failed {
+        println!("  {:<10} {:<8} {}", step.name(), "FAILED", human(took));
+    }
+    let failed_count = usize::from(failed.is_some());
+    let skipped = planned - passed.len() - failed_count;
+    let skipped_text = if skipped > 0 {
+        format!(", {skipped} skipped")
+    } else {
+        String::new()
+    };
+    println!(
+        "steps: {} passed, {failed_count} failed{skipped_text}",
+        passed.len()
+    );
+}
+
+/// Builds the native CLI (the browser tests compare the page with its trace), then runs the
+/// harness in `e2e/` with Node's test runner against the site in `dist/`.
+fn browser_tests(workspace: &Workspace) -> Result<(), Error> {
+    let dist = workspace.join("dist");
+    let index = dist.join("index.html");
+    let html = fs::read_to_string(&index).map_err(|source| Error::Io {
+        action: format!(
+            "reading {} (build the site first: cargo xtask test --from build)",
+            index.display()
+        ),
+        source,
+    })?;
+    // `trunk serve` writes its development build, with a live-reload script, to dist/ too.
+    if html.contains(".well-known/trunk/ws") {
+        return Err(Error::Config(format!(
+            "{} is a development build from `trunk serve`, not a release build: rebuild it \
+             (cargo xtask test --from build)",
+            dist.display()
+        )));
+    }
+    say("building the native CLI, whose trace the page must match");
+    process::run(workspace.cargo().args(["build", "-p", "lockstep-cli"]))?;
+    let cli = workspace
+        .target_dir()
+        .join("debug")
+        .join(format!("lockstep-cli{}", std::env::consts::EXE_SUFFIX));
+    say("running the browser tests (node --test in e2e/)");
+    process::run(
+        workspace
+            .command("node")
+            .args(["--test", "--test-reporter=spec"])
+            .current_dir(workspace.join("e2e"))
+            .env("LOCKSTEP_CLI", &cli)
+            .env("LOCKSTEP_DIST", &dist)
+            .env("LOCKSTEP_CHROMIUM", tools::CHROMIUM),
+    )
+}

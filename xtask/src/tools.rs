@@ -1,0 +1,328 @@
+//! Installing the tools that building and testing need, each at a pinned version and only when
+//! it is missing or at another version; whatever is already right is reused, never reinstalled.
+//!
+//! | tool | pinned by | installed with |
+//! |---|---|---|
+//! | rustfmt, clippy | the Rust toolchain | `rustup component add` |
+//! | wasm32-unknown-unknown | the Rust toolchain | `rustup target add` |
+//! | Trunk | [`TRUNK_VERSION`] | `cargo install --locked trunk` |
+//! | wasm-bindgen CLI | `Cargo.lock` | `cargo install wasm-bindgen-cli` (`--locked` fails here) |
+//! | wasm-opt | `tools/package-lock.json` (npm binaryen), `Trunk.toml` | `npm ci` in `tools/` |
+//! | Chromium | Debian | `apt-get install chromium chromium-driver` |
+//! | browser-test harness | `e2e/package-lock.json` (playwright-core) | `npm ci` in `e2e/` |
+
+use std::path::Path;
+use std::time::Instant;
+
+use crate::error::Error;
+use crate::pins::Pins;
+use crate::process::{self, human, probe, say};
+use crate::workspace::Workspace;
+
+/// Trunk's version. 0.22 needs a newer rustc than the project's 1.95.
+const TRUNK_VERSION: &str = "0.21.14";
+const WASM_TARGET: &str = "wasm32-unknown-unknown";
+/// Debian's Chromium, which the browser tests drive (a test tool's own browser download fails on
+/// these machines: they reach package registries only).
+pub const CHROMIUM: &str = "/usr/bin/chromium";
+
+/// What a check found.
+enum Found {
+    Ready,
+    Missing,
+    /// Installed, but not as wanted; says what was found.
+    Other(String),
+}
+
+/// Everything `serve` and `dist` need: the wasm target, Trunk, wasm-bindgen and wasm-opt.
+pub fn ensure_web(workspace: &Workspace) -> Result<(), Error> {
+    let pins = Pins::read(workspace)?;
+    ensure_wasm_target(workspace)?;
+    ensure_trunk(workspace)?;
+    ensure_wasm_bindgen(workspace, &pins.wasm_bindgen)?;
+    ensure_wasm_opt(workspace, &pins.binaryen)
+}
+
+/// Everything `test` needs: [`ensure_web`], plus rustfmt, clippy, Chromium and the browser-test
+/// harness.
+pub fn ensure_all(workspace: &Workspace) -> Result<(), Error> {
+    ensure_rust_components(workspace)?;
+    ensure_web(workspace)?;
+    ensure_chromium(workspace)?;
+    ensure_e2e_harness(workspace)
+}
+
+/// Checks one tool and installs it if the check says so, then checks again.
+fn ensure(
+    label: &str,
+    estimate: &str,
+    check: impl Fn() -> Result<Found, Error>,
+    install: impl FnOnce() -> Result<(), Error>,
+) -> Result<(), Error> {
+    match check()? {
+        Found::Ready => {
+            say(format!("{label}: already installed"));
+            return Ok(());
+        }
+        Found::Missing => say(format!("installing {label} ({estimate})")),
+        Found::Other(found) => say(format!("installing {label} (found {found}; {estimate})")),
+    }
+    let start = Instant::now();
+    install()?;
+    match check()? {
+        Found::Ready => {
+            say(format!("installed {label} in {}", human(start.elapsed())));
+            Ok(())
+        }
+        Found::Missing => Err(Error::InstallDidNotTake {
+            tool: label.to_string(),
+            found: "it missing".to_string(),
+        }),
+        Found::Other(found) => Err(Error::InstallDidNotTake {
+            tool: label.to_string(),
+            found,
+        }),
+    }
+}
+
+/// Compares a version that a tool reported with the wanted one.
+fn version_check(reported: Option<String>, wanted: &str) -> Found {
+    match reported {
+        None => Found::Missing,
+        Some(version) if version == wanted => Found::Ready,
+        Some(version) => Found::Other(format!("version {version}")),
+    }
+}
+
+/// The word after `marker` in a tool's output: `trunk 0.21.14` gives `0.21.14` after `trunk`.
+fn word_after(output: Option<String>, marker: &str) -> Option<String> {
+    let output = output?;
+    let mut words = output.split_whitespace();
+    words.find(|word| *word == marker)?;
+    words.next().map(str::to_string)
+}
+
+fn ensure_rust_components(workspace: &Workspace) -> Result<(), Error> {
+    ensure(
+        "rustfmt and clippy",
+        "from rustup, a few seconds",
+        || {
+            let listed =
+                probe(
+                    workspace
+                        .command("rustup")
+                        .args(["component", "list", "--installed"]),
+                )?;
+            let Some(listed) = listed else {
+                return Ok(Found::Missing);
+            };
+            let has = |name: &str| listed.lines().any(|line| line.starts_with(name));
+            Ok(match (has("rustfmt"), has("clippy")) {
+                (true, true) => Found::Ready,
+                (false, false) => Found::Missing,
+                (true, false) => Found::Other("rustfmt only".to_string()),
+                (false, true) => Found::Other("clippy only".to_string()),
+            })
+        },
+        || {
+            process::run(workspace.command("rustup").args([
+                "component",
+                "add",
+                "rustfmt",
+                "clippy",
+            ]))
+        },
+    )
+}
+
+fn ensure_wasm_target(workspace: &Workspace) -> Result<(), Error> {
+    ensure(
+        &format!("Rust target {WASM_TARGET}"),
+        "from rustup, about half a minute",
+        || {
+            let listed =
+                probe(
+                    workspace
+                        .command("rustup")
+                        .args(["target", "list", "--installed"]),
+                )?;
+            Ok(match listed {
+                Some(listed) if listed.lines().any(|line| line.trim() == WASM_TARGET) => {
+                    Found::Ready
+                }
+                _ => Found::Missing,
+            })
+        },
+        || {
+            process::run(
+                workspace
+                    .command("rustup")
+                    .args(["target", "add", WASM_TARGET]),
+            )
+        },
+    )
+}
+
+fn ensure_trunk(workspace: &Workspace) -> Result<(), Error> {
+    ensure(
+        &format!("Trunk {TRUNK_VERSION}"),
+        "compiles from source, about 6-15 minutes on 2 cores",
+        || {
+            let reported = probe(workspace.command("trunk").arg("--version"))?;
+            Ok(version_check(word_after(reported, "trunk"), TRUNK_VERSION))
+        },
+        || {
+            process::run(workspace.cargo().args([
+                "install",
+                "--locked",
+                "trunk",
+                "--version",
+                TRUNK_VERSION,
+            ]))
+        },
+    )
+}
+
+fn ensure_wasm_bindgen(workspace: &Workspace, version: &str) -> Result<(), Error> {
+    ensure(
+        &format!("wasm-bindgen-cli {version}"),
+        "compiles from source, about 2-5 minutes on 2 cores",
+        || {
+            let reported = probe(workspace.command("wasm-bindgen").arg("--version"))?;
+            Ok(version_check(word_after(reported, "wasm-bindgen"), version))
+        },
+        // Not `--locked`: the lock file it ships names a dependency version that the registry
+        // no longer serves, so a locked install fails.
+        || {
+            process::run(workspace.cargo().args([
+                "install",
+                "wasm-bindgen-cli",
+                "--version",
+                version,
+            ]))
+        },
+    )
+}
+
+fn ensure_wasm_opt(workspace: &Workspace, binaryen: &str) -> Result<(), Error> {
+    let wasm_opt = workspace.join("tools/node_modules/.bin/wasm-opt");
+    ensure(
+        &format!("wasm-opt {binaryen} (npm package binaryen, in tools/)"),
+        "npm ci, a few seconds",
+        || {
+            let reported = probe(workspace.command(&wasm_opt).arg("--version"))?;
+            Ok(version_check(word_after(reported, "version"), binaryen))
+        },
+        || npm_ci(workspace, "tools"),
+    )
+}
+
+fn ensure_chromium(workspace: &Workspace) -> Result<(), Error> {
+    ensure(
+        "Chromium (Debian's chromium and chromium-driver)",
+        "apt-get, about a minute",
+        || {
+            Ok(if Path::new(CHROMIUM).exists() {
+                Found::Ready
+            } else {
+                Found::Missing
+            })
+        },
+        || {
+            process::run(workspace.command("apt-get").arg("update"))?;
+            process::run(
+                workspace
+                    .command("apt-get")
+                    .args(["install", "-y", "chromium", "chromium-driver"])
+                    .env("DEBIAN_FRONTEND", "noninteractive"),
+            )
+        },
+    )
+}
+
+/// Lists the packages of `package-lock.json` (in the current directory) that `node_modules` lacks
+/// or has at another version, comma-separated; prints nothing when all match. (Optional packages
+/// for other platforms are never installed, and are not missing.)
+const STALE_PACKAGES_JS: &str = r#"
+const fs = require("fs");
+const lock = JSON.parse(fs.readFileSync("package-lock.json", "utf8"));
+const stale = [];
+for (const [path, meta] of Object.entries(lock.packages)) {
+  if (path === "" || meta.link) continue;
+  let version = "none";
+  try { version = JSON.parse(fs.readFileSync(path + "/package.json", "utf8")).version; } catch {}
+  if (version === "none" && meta.optional) continue;
+  if (version !== meta.version) stale.push(path.replace(/^.*node_modules\//, "") + " " + version);
+}
+process.stdout.write(stale.join(", "));
+"#;
+
+fn ensure_e2e_harness(workspace: &Workspace) -> Result<(), Error> {
+    let dir = workspace.join("e2e");
+    ensure(
+        "browser-test harness (npm packages of e2e/package-lock.json)",
+        "npm ci, a few seconds",
+        || {
+            if !dir.join("node_modules").is_dir() {
+                return Ok(Found::Missing);
+            }
+            let stale = probe(
+                workspace
+                    .command("node")
+                    .args(["-e", STALE_PACKAGES_JS])
+                    .current_dir(&dir),
+            )?;
+            Ok(match stale {
+                None => Found::Other("node_modules unreadable".to_string()),
+                Some(stale) if stale.is_empty() => Found::Ready,
+                Some(stale) => Found::Other(stale),
+            })
+        },
+        || npm_ci(workspace, "e2e"),
+    )
+}
+
+/// `npm ci` in `dir`: installs exactly what its `package-lock.json` pins. Playwright must never
+/// try to download a browser of its own (it would fail here); Debian's Chromium is used.
+fn npm_ci(workspace: &Workspace, dir: &str) -> Result<(), Error> {
+    process::run(
+        workspace
+            .command("npm")
+            .args(["ci", "--no-audit", "--no-fund"])
+            .current_dir(workspace.join(dir))
+            .env("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1"),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn reads_versions_from_tool_output() {
+        let out = |s: &str| Some(s.to_string());
+        assert_eq!(
+            word_after(out("trunk 0.21.14"), "trunk").as_deref(),
+            Some("0.21.14")
+        );
+        assert_eq!(
+            word_after(out("wasm-opt version 132 (version_132)"), "version").as_deref(),
+            Some("132")
+        );
+        assert_eq!(word_after(out("trunk"), "trunk"), None);
+        assert_eq!(word_after(None, "trunk"), None);
+    }
+
+    #[test]
+    fn version_check_tells_missing_from_other() {
+        assert!(matches!(version_check(None, "1"), Found::Missing));
+        assert!(matches!(
+            version_check(Some("1".to_string()), "1"),
+            Found::Ready
+        ));
+        assert!(matches!(
+            version_check(Some("2".to_string()), "1"),
+            Found::Other(found) if found == "version 2"
+        ));
+    }
+}
