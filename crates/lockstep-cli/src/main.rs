@@ -104,11 +104,12 @@ fn run(arguments: Vec<String>) -> Result<String, CliError> {
 }
 
 fn list() -> String {
+    let width = catalogue::BUILT_IN.iter().map(|b| b.id.len()).max().unwrap_or(0);
     catalogue::BUILT_IN
         .iter()
         .map(|built_in| match built_in.load() {
-            Ok(scenario) => format!("{:<24} {}\n", built_in.id, scenario.title),
-            Err(e) => format!("{:<24} (broken: {e})\n", built_in.id),
+            Ok(scenario) => format!("{:<width$}  {}\n", built_in.id, scenario.title),
+            Err(e) => format!("{:<width$}  (broken: {e})\n", built_in.id),
         })
         .collect()
 }

@@ -10,7 +10,7 @@
 //! A client *believes* it holds the lock from the grant until it sends its release or abandons
 //! the lock. Belief is local state: nothing tells a paused client that its lease ran out.
 
-use crate::happening::{AbandonReason, AfterTimeout, Happening, Then, WorkResult};
+use crate::happening::{AbandonReason, AfterTimeout, Happening, Request, Then, WorkResult};
 use crate::ids::{NodeId, TimerId};
 use crate::message::{
     AcquireReply, LockValue, Payload, ReleaseMethod, WriteCondition, WriteOutcome, WriteRequest,
@@ -197,7 +197,8 @@ pub struct Client {
     pub state: ClientState,
     pub lease: Option<LeaseBelief>,
     pub retries_left: u32,
-    /// Tries left for the access itself (optimistic attempts, charge resends).
+    /// Further tries left for the access itself, after the first (optimistic retries, charge
+    /// resends).
     pub tries_left: u32,
     acquisitions: u32,
     /// The timeout armed for the request in flight, if any.
@@ -212,9 +213,9 @@ impl Client {
         };
         let tries_left = match config.access {
             Access::OptimisticUpdate { attempts } | Access::Charge { attempts, .. } => {
-                attempts.max(1)
+                attempts.saturating_sub(1)
             }
-            _ => 1,
+            _ => 0,
         };
         Client {
             config,
@@ -245,15 +246,16 @@ impl Client {
         self.lease.and_then(|l| l.token)
     }
 
-    /// The seed's `heldSafely()` (or its corrected variant): held, and the lease measured by this
-    /// client's clock has more than `margin` left. Returns the time left (negative: overdue).
-    pub fn time_left(&self, now: LocalTime, measure: SafetyClock, margin: Millis) -> Option<i64> {
+    /// What the lease has left by this client's clock, measured as `measure` says (negative:
+    /// overdue); `None` if the client does not hold it. The seed's `heldSafely()` is
+    /// `time_left > margin`.
+    pub fn time_left(&self, now: LocalTime, measure: SafetyClock) -> Option<i64> {
         let lease = self.lease.filter(|l| l.held)?;
         let from = match measure {
             SafetyClock::FromAcquisition => lease.acquired_at,
             SafetyClock::FromLastRequest => lease.confirmed_from,
         };
-        Some(self.config.ttl.as_i64() - margin.as_i64() - now.since(from))
+        Some(self.config.ttl.as_i64() - now.since(from))
     }
 
     pub fn on_timer(&mut self, ctx: &mut Ctx<'_>, timer: TimerId, kind: TimerKind) -> Happening {
@@ -280,9 +282,12 @@ impl Client {
             (ClientState::Writing { read, timeout }, TimerKind::RequestTimeout)
                 if timeout == Some(timer) =>
             {
-                if self.tries_left <= 1 {
-                    self.tries_left = 0;
-                    return self.conclude(ctx, WorkResult::NoAnswer);
+                if self.tries_left == 0 {
+                    self.conclude(ctx, WorkResult::NoAnswer);
+                    return Happening::TimedOut {
+                        client: me,
+                        next: self.after_giving_up(),
+                    };
                 }
                 self.tries_left -= 1;
                 let happening = Happening::TimedOut {
@@ -300,19 +305,17 @@ impl Client {
                     ClientState::Acquiring { .. } => self.not_granted(ctx, Refusal::Silence),
                     ClientState::Releasing { result } => {
                         self.finish(ctx, result);
-                        Happening::TimedOut {
+                        Happening::Finished {
                             client: me,
-                            next: AfterTimeout::Stop,
+                            result,
+                            released: false,
                         }
                     }
                     _ => {
                         self.conclude(ctx, WorkResult::NoAnswer);
                         Happening::TimedOut {
                             client: me,
-                            next: match self.state {
-                                ClientState::Releasing { .. } => AfterTimeout::Release,
-                                _ => AfterTimeout::Stop,
-                            },
+                            next: self.after_giving_up(),
                         }
                     }
                 }
@@ -386,7 +389,7 @@ impl Client {
                             outcome,
                             WriteOutcome::Rejected(crate::message::Refusal::VersionChanged { .. })
                         )
-                        && self.tries_left > 1;
+                        && self.tries_left > 0;
                 let token = self.token();
                 if retry_optimistic {
                     self.tries_left -= 1;
@@ -426,6 +429,14 @@ impl Client {
                 }
             }
             (_, other) => ignored(me, other),
+        }
+    }
+
+    /// What a timed-out client that just concluded its job does next.
+    fn after_giving_up(&self) -> AfterTimeout {
+        match self.state {
+            ClientState::Releasing { .. } => AfterTimeout::Release,
+            _ => AfterTimeout::Stop,
         }
     }
 
@@ -531,8 +542,8 @@ impl Client {
         if self.config.locking == Locking::None {
             return self.write(ctx, read, None);
         }
-        match self.time_left(ctx.local, measure, margin_ms) {
-            Some(left) if left > 0 => {
+        match self.time_left(ctx.local, measure) {
+            Some(left) if left > margin_ms.as_i64() => {
                 if gap_ms.0 == 0 {
                     return self.write(ctx, read, Some(left));
                 }
@@ -541,6 +552,7 @@ impl Client {
                 Happening::LeaseChecked {
                     client: ctx.me,
                     time_left: left,
+                    margin: margin_ms,
                     write_in: gap_ms,
                 }
             }
@@ -549,6 +561,7 @@ impl Client {
                 Happening::WriteSkipped {
                     client: ctx.me,
                     time_left: left,
+                    margin: margin_ms,
                 }
             }
         }
@@ -608,8 +621,14 @@ impl Client {
             self.request(ctx, self.config.resource, payload);
         }
         self.state = ClientState::Writing { read, timeout };
+        let request = match payload {
+            Payload::Decrement { .. } => Request::Order,
+            Payload::Charge { .. } => Request::Charge,
+            _ => Request::Write,
+        };
         Happening::WriteSent {
             client: ctx.me,
+            request,
             token,
             value,
             checked,

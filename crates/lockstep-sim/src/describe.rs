@@ -5,7 +5,7 @@
 
 use crate::client::NextStep;
 use crate::happening::{
-    AbandonReason, AfterTimeout, Direction, Happening, Input, NoEffect, Then, WorkResult,
+    AbandonReason, AfterTimeout, Direction, Happening, Input, NoEffect, Request, Then, WorkResult,
 };
 use crate::ids::MessageId;
 use crate::message::{Refusal, ReleaseMethod, WriteOutcome};
@@ -86,28 +86,34 @@ pub fn describe(happening: &Happening, cast: &Cast, network: &Network) -> String
         Happening::LeaseChecked {
             client,
             time_left,
+            margin,
             write_in,
         } => format!(
-            "{} checks its lease: {time_left} ms left by its own clock, so it is safe to write. The write goes out {write_in} later.",
+            "{} checks its lease: {time_left} ms left by its own clock, more than its {margin} margin, so it goes ahead. The write goes out {write_in} later.",
             n(client)
         ),
-        Happening::WriteSkipped { client, time_left } => match time_left {
+        Happening::WriteSkipped {
+            client,
+            time_left,
+            margin,
+        } => match time_left {
             Some(left) => format!(
                 "{} checks its lease: {} by its own clock, so it does not write and releases the lock.",
                 n(client),
                 if left <= 0 {
                     format!("overdue by {} ms", left.unsigned_abs())
                 } else {
-                    format!("only {left} ms left")
+                    format!("only {left} ms left, within its {margin} margin")
                 }
             ),
             None => format!(
-                "{} no longer holds the lock safely, so it does not write and releases the lock.",
+                "{} no longer holds the lock, so it does not write and releases it.",
                 n(client)
             ),
         },
         Happening::WriteSent {
             client,
+            request,
             token,
             value,
             checked,
@@ -115,16 +121,13 @@ pub fn describe(happening: &Happening, cast: &Cast, network: &Network) -> String
             let check = checked.map_or_else(String::new, |left| {
                 format!("Its lease check says {left} ms left. ")
             });
-            match token {
-                Some(token) => format!(
-                    "{check}{} writes {value} to the {resource} with token {token}.",
-                    n(client)
-                ),
-                None => format!(
-                    "{check}{} sends {value} to the {resource} without a token.",
-                    n(client)
-                ),
-            }
+            let what = match request {
+                Request::Write => format!("writes {value} to the {resource}"),
+                Request::Order => format!("orders {value} from the {resource}"),
+                Request::Charge => format!("asks the {resource} to charge {value}"),
+            };
+            let token = token.map_or_else(String::new, |t| format!(" with token {t}"));
+            format!("{check}{} {what}{token}.", n(client))
         }
         Happening::TimedOut { client, next } => match next {
             AfterTimeout::Resend { tries_left } => format!(

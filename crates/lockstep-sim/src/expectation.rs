@@ -150,15 +150,12 @@ impl Expectation {
             }
             Expectation::Result { client, result } => {
                 let node = cast.find(client);
-                let finished = sim.trace().iter().rev().find_map(|e| match e.happening {
-                    Happening::Finished {
-                        client: c, result, ..
-                    } if Some(c) == node => Some(result),
-                    Happening::GaveUp { client: c } if Some(c) == node => {
-                        Some(WorkResult::HeldElsewhere)
-                    }
-                    _ => None,
-                });
+                let finished = sim
+                    .trace()
+                    .iter()
+                    .rev()
+                    .filter_map(|e| e.happening.job_result())
+                    .find_map(|(c, result)| (Some(c) == node).then_some(result));
                 match finished {
                     Some(actual) if kind_of(actual) == *result => Ok(()),
                     Some(actual) => Err(format!(

@@ -72,6 +72,15 @@ pub enum Then {
     ReadsAgain,
 }
 
+/// What a client asks of the resource.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Request {
+    Write,
+    Order,
+    Charge,
+}
+
 /// What a client does when an answer does not come in time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "next")]
@@ -154,15 +163,19 @@ pub enum Happening {
     LeaseChecked {
         client: NodeId,
         time_left: i64,
+        margin: Millis,
         write_in: Millis,
     },
     WriteSkipped {
         client: NodeId,
         time_left: Option<i64>,
+        margin: Millis,
     },
     WriteSent {
         client: NodeId,
+        request: Request,
         token: Option<FencingToken>,
+        /// The value written, the amount ordered, or the amount charged.
         value: i64,
         /// The time left by the client's own lease check just before, if it checked.
         checked: Option<i64>,
@@ -360,6 +373,31 @@ impl Happening {
                 result: WorkResult::Fenced { presented, .. },
                 ..
             } => Some(presented),
+            _ => None,
+        }
+    }
+
+    /// If this event ends a client's job, the client and how the job ended. A job ends when the
+    /// client has nothing left to do: its release was answered, it gave up, or — without a lock
+    /// to release — its request was answered or never was.
+    pub fn job_result(&self) -> Option<(NodeId, WorkResult)> {
+        match *self {
+            Happening::Finished { client, result, .. } => Some((client, result)),
+            Happening::GaveUp { client } => Some((client, WorkResult::HeldElsewhere)),
+            Happening::WriteAnswered {
+                client,
+                outcome,
+                then: Then::Stops,
+                ..
+            } => Some((client, WorkResult::from_outcome(outcome))),
+            Happening::TimedOut {
+                client,
+                next: AfterTimeout::GiveUp,
+            } => Some((client, WorkResult::HeldElsewhere)),
+            Happening::TimedOut {
+                client,
+                next: AfterTimeout::Stop,
+            } => Some((client, WorkResult::NoAnswer)),
             _ => None,
         }
     }
