@@ -215,6 +215,38 @@ describe(`the app in headless Chromium, served from ${BASE_PATH}, against the na
     assert.equal(hash, trace.hash, 'wasm and native runs of the scenario differ');
   });
 
+  it('opens every built-in scenario from the menu with the same trace hash as the CLI', async () => {
+    const picker = page.locator('select[data-testid="scenario-picker"]');
+    const ids = await checked('reading the scenario menu', () =>
+      picker.locator('option').evaluateAll((options) => options.map((option) => option.value)),
+    );
+    const { stdout } = await promisify(execFile)(CLI, ['list']);
+    const listed = stdout
+      .trim()
+      .split('\n')
+      .map((line) => line.split(/\s+/)[0]);
+    assert.deepEqual([...ids].sort(), [...listed].sort(), 'the menu lists the CLI catalogue');
+    assert.ok(ids.length >= 12, `only ${ids.length} scenarios in the menu`);
+    for (const id of ids) {
+      const { stdout: json } = await promisify(execFile)(CLI, ['run', id, '--format', 'json'], {
+        maxBuffer: 64 * 1024 * 1024,
+      });
+      const expected = JSON.parse(json);
+      await checked(`choosing ${id}`, () => picker.selectOption(id));
+      await checked(`${id}: the hash never matched`, () =>
+        page.waitForFunction(
+          (hash) => document.querySelector('[data-testid="trace-hash"]')?.textContent === hash,
+          expected.hash,
+          { timeout: 10_000 },
+        ),
+      );
+      const shown = await checked('reading the events', () => shownEvents(page));
+      assert.ok(shown.length >= 1, `${id}: no event shown`);
+      assert.deepEqual(shown, expectedEvents(expected, shown.length), `${id}: first events differ`);
+    }
+    await checked('reopening the default scenario', () => picker.selectOption(SCENARIO));
+  });
+
   it('reported no console error, page error or failed request', () => {
     assert.deepEqual(problems, []);
     assert.deepEqual(site.notFound, [], 'the page asked for files that are not in dist/');

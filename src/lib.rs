@@ -11,7 +11,10 @@
 pub mod components;
 pub mod state;
 
-use components::{controls::Controls, inspector::Inspector, trace_list::TraceList};
+use components::{
+    controls::Controls, inspector::Inspector, scenario_picker::ScenarioPicker,
+    trace_list::TraceList,
+};
 use state::Playground;
 use yew::prelude::*;
 
@@ -24,22 +27,22 @@ pub fn App() -> Html {
         <main class="app" data-testid="app">
             <header class="app-header">
                 <h1 class="brand">{ "Lockstep" }</h1>
+                <ScenarioPicker playground={playground.clone()} dispatch={dispatch.clone()} />
                 <p class="scenario">
-                    <span class="scenario-label">{ "Scenario" }</span>
                     <span class="scenario-name" data-testid="scenario-name">{ playground.title() }</span>
                     <span class="seed">{ format!("seed {}", playground.seed()) }</span>
                 </p>
             </header>
             <p class="summary">{ playground.summary() }</p>
             <div class="workspace">
-                <section class="timeline-panel" aria-label="Trace">
+                <div class="main-column">
                     <TraceList playground={playground.clone()} />
-                </section>
+                    <Controls playground={playground.clone()} {dispatch} />
+                </div>
                 <aside class="inspector-panel" aria-label="Inspector">
                     <Inspector playground={playground.clone()} />
                 </aside>
             </div>
-            <Controls playground={playground.clone()} {dispatch} />
             <footer class="app-footer">
                 <span>{ "trace hash " }<code data-testid="trace-hash">{ playground.full_hash() }</code></span>
                 <span>{ "Same scenario, seed and actions give the same trace, here and in the CLI." }</span>

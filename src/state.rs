@@ -21,6 +21,8 @@ pub enum Action {
     Back,
     /// Return to the start of the run.
     Reset,
+    /// Open the built-in scenario with this id, at its start.
+    Open(&'static str),
 }
 
 #[derive(Clone)]
@@ -38,6 +40,7 @@ impl PartialEq for Playground {
         self.scenario == other.scenario
             && self.seed == other.seed
             && self.at.trace().len() == other.at.trace().len()
+            && self.problem == other.problem
     }
 }
 
@@ -142,6 +145,19 @@ impl Playground {
         Some(sim)
     }
 
+    /// The same state with a message saying why an action could not be done.
+    fn with_problem(&self, problem: String) -> Playground {
+        Playground {
+            problem: Some(problem),
+            ..self.clone()
+        }
+    }
+
+    /// The id of the open scenario.
+    pub fn scenario_id(&self) -> &str {
+        self.scenario.as_deref().map_or("", |s| s.id.as_str())
+    }
+
     fn with_sim(&self, at: Sim) -> Playground {
         Playground {
             at: Rc::new(at),
@@ -167,6 +183,11 @@ impl Reducible for Playground {
                 .scenario
                 .as_deref()
                 .map(|s| Playground::open(s.clone())),
+            Action::Open(id) => Some(match catalogue::find(id).map(|b| b.load()) {
+                Some(Ok(scenario)) => Playground::open(scenario),
+                Some(Err(e)) => self.with_problem(format!("The scenario {id} is broken: {e}")),
+                None => self.with_problem(format!("There is no built-in scenario called {id}.")),
+            }),
             Action::Step | Action::Back => None,
         };
         next.map_or(self, Rc::new)
@@ -214,6 +235,21 @@ mod tests {
             "stepping past the end changes nothing"
         );
         assert_eq!(end.shown().len(), end.total());
+    }
+
+    #[test]
+    fn open_switches_scenario_and_an_unknown_id_keeps_the_state() {
+        let start = Rc::new(Playground::default_scenario());
+        let other = reduce(start.clone(), Action::Open("s1-gc-pause-unfenced"));
+        assert_eq!(other.scenario_id(), "s1-gc-pause-unfenced");
+        assert_eq!(other.problem(), None);
+        let stepped = reduce(start, Action::Step);
+        let kept = reduce(stepped.clone(), Action::Open("no-such-scenario"));
+        assert_eq!(kept.shown(), stepped.shown(), "the current state survives");
+        assert!(
+            kept.problem()
+                .is_some_and(|p| p.contains("no-such-scenario"))
+        );
     }
 
     #[test]

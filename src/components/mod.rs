@@ -3,4 +3,5 @@
 
 pub mod controls;
 pub mod inspector;
+pub mod scenario_picker;
 pub mod trace_list;

@@ -1,8 +1,10 @@
-//! The list of events shown so far, newest highlighted, with what each one broke.
+//! The list of events shown so far, newest highlighted, with what each one broke. The list keeps
+//! its newest event in view as the run advances.
 
 use crate::state::Playground;
 use lockstep_sim::describe::describe;
 use lockstep_sim::happening::Outcome;
+use web_sys::Element;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -15,7 +17,17 @@ pub fn TraceList(props: &TraceListProps) -> Html {
     let sim = props.playground.sim();
     let cast = sim.cast();
     let latest = sim.trace().len().checked_sub(1);
+    let panel = use_node_ref();
+    {
+        let panel = panel.clone();
+        use_effect_with(sim.trace().len(), move |_| {
+            if let Some(panel) = panel.cast::<Element>() {
+                panel.set_scroll_top(panel.scroll_height());
+            }
+        });
+    }
     html! {
+        <section class="timeline-panel" aria-label="Trace" ref={panel}>
         <ol class="trace" data-testid="trace" aria-label="Events so far">
             { for sim.trace().iter().enumerate().map(|(index, event)| {
                 let outcome = match event.happening.outcome() {
@@ -46,5 +58,6 @@ pub fn TraceList(props: &TraceListProps) -> Html {
                 }
             }) }
         </ol>
+        </section>
     }
 }
