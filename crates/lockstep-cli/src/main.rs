@@ -104,7 +104,11 @@ fn run(arguments: Vec<String>) -> Result<String, CliError> {
 }
 
 fn list() -> String {
-    let width = catalogue::BUILT_IN.iter().map(|b| b.id.len()).max().unwrap_or(0);
+    let width = catalogue::BUILT_IN
+        .iter()
+        .map(|b| b.id.len())
+        .max()
+        .unwrap_or(0);
     catalogue::BUILT_IN
         .iter()
         .map(|built_in| match built_in.load() {
