@@ -256,4 +256,39 @@ mod tests {
     fn the_default_scenario_loads() {
         assert_eq!(Playground::default_scenario().problem(), None);
     }
+
+    fn action() -> impl proptest::strategy::Strategy<Value = Action> {
+        use proptest::prelude::*;
+        let ids: Vec<&'static str> = catalogue::BUILT_IN
+            .iter()
+            .map(|b| b.id)
+            .chain(["no-such-scenario"])
+            .collect();
+        prop_oneof![
+            8 => Just(Action::Step),
+            3 => Just(Action::Back),
+            1 => Just(Action::Reset),
+            1 => proptest::sample::select(ids).prop_map(Action::Open),
+        ]
+    }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::test_runner::Config { cases: 2_000, ..Default::default() })]
+
+        /// Any sequence of user actions leaves a consistent state and never panics (in wasm a
+        /// panic would kill the page).
+        #[test]
+        fn random_action_sequences_keep_the_playground_consistent(
+            actions in proptest::collection::vec(action(), 0..60)
+        ) {
+            let mut state = Rc::new(Playground::default_scenario());
+            for action in actions {
+                state = reduce(state, action);
+                proptest::prop_assert!(state.shown().len() <= state.total());
+                let full = state.full.trace();
+                proptest::prop_assert_eq!(state.shown(), &full[..state.shown().len()]);
+                proptest::prop_assert_eq!(state.can_step(), state.shown().len() < state.total());
+            }
+        }
+    }
 }
