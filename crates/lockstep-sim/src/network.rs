@@ -97,6 +97,11 @@ impl Network {
         }
     }
 
+    /// Makes room for `additional` more messages up front, so the record rarely has to move.
+    pub fn reserve(&mut self, additional: usize) {
+        self.messages.reserve(additional);
+    }
+
     fn link(&self, from: NodeId, to: NodeId) -> LinkBehaviour {
         self.links
             .get(&(from, to))

@@ -11,7 +11,7 @@ use std::collections::BinaryHeap;
 
 /// What is due: a message arriving, a timer firing, a user intervention taking effect, a pause
 /// ending, or a buffered input being handed to a node that has just resumed.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Due {
     Delivery(MessageId),
     Timer(NodeId, TimerId),
@@ -22,11 +22,47 @@ pub enum Due {
     Drain(NodeId),
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+/// Time and sequence packed into one `u64` (time in the top 24 bits, sequence in the low 40),
+/// so the heap compares and moves 16-byte entries. 24 bits of milliseconds reach past four
+/// virtual hours, beyond any scenario's end (at most one hour); a later time is kept as the
+/// horizon, which is never reached. 40 bits of sequence allow a trillion schedulings.
+#[derive(Clone, Copy, Debug)]
 struct Entry {
-    time: VirtualTime,
-    sequence: u64,
+    key: u64,
     due: Due,
+}
+
+const SEQUENCE_BITS: u32 = 40;
+const HORIZON: u64 = (1 << (64 - SEQUENCE_BITS)) - 1;
+const _: () = assert!(
+    HORIZON > crate::scenario::MAX_END_MS,
+    "the horizon lies beyond every run"
+);
+
+impl Entry {
+    fn time(&self) -> VirtualTime {
+        VirtualTime(self.key >> SEQUENCE_BITS)
+    }
+}
+
+impl PartialEq for Entry {
+    fn eq(&self, other: &Self) -> bool {
+        self.key == other.key
+    }
+}
+
+impl Eq for Entry {}
+
+impl PartialOrd for Entry {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Entry {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.key.cmp(&other.key)
+    }
 }
 
 /// A min-queue of due inputs. Cancelling is lazy: the simulation skips entries whose subject
@@ -39,23 +75,20 @@ pub struct EventQueue {
 
 impl EventQueue {
     pub fn schedule(&mut self, time: VirtualTime, due: Due) {
-        let sequence = self.next_sequence;
+        let sequence = self.next_sequence & ((1 << SEQUENCE_BITS) - 1);
         self.next_sequence += 1;
-        self.heap.push(Reverse(Entry {
-            time,
-            sequence,
-            due,
-        }));
+        let key = (time.0.min(HORIZON) << SEQUENCE_BITS) | sequence;
+        self.heap.push(Reverse(Entry { key, due }));
     }
 
     pub fn pop(&mut self) -> Option<(VirtualTime, Due)> {
         self.heap
             .pop()
-            .map(|Reverse(entry)| (entry.time, entry.due))
+            .map(|Reverse(entry)| (entry.time(), entry.due))
     }
 
     pub fn peek_time(&self) -> Option<VirtualTime> {
-        self.heap.peek().map(|Reverse(entry)| entry.time)
+        self.heap.peek().map(|Reverse(entry)| entry.time())
     }
 
     pub fn is_empty(&self) -> bool {
@@ -84,5 +117,17 @@ mod tests {
                 Due::Intervention(2)
             ]
         );
+    }
+
+    #[test]
+    fn times_past_the_horizon_sort_last_and_report_the_horizon() {
+        let mut queue = EventQueue::default();
+        queue.schedule(VirtualTime(u64::MAX), Due::Intervention(0));
+        queue.schedule(VirtualTime(3_600_000), Due::Intervention(1));
+        assert_eq!(
+            queue.pop(),
+            Some((VirtualTime(3_600_000), Due::Intervention(1)))
+        );
+        assert_eq!(queue.peek_time(), Some(VirtualTime(HORIZON)));
     }
 }

@@ -56,6 +56,8 @@ pub struct Slot {
     /// Counts crashes: timers set before the latest crash never fire.
     incarnation: u32,
     pauses: u32,
+    /// Whether this node, a client, believed it held the lock after the last event it acted in.
+    believes: bool,
 }
 
 #[derive(Clone, Copy, Debug)]
@@ -81,6 +83,8 @@ pub struct Sim {
     checker: InvariantChecker,
     trace: Vec<TraceEvent>,
     commands: Vec<Command>,
+    /// How many clients believe they hold the lock (see `refresh_belief`).
+    believers: u32,
 }
 
 /// What handling one due input produced, before it becomes a trace event.
@@ -116,7 +120,8 @@ impl Sim {
                     .try_map(|name| cast.resolve(&name, &path))?,
             });
         }
-        let network = build_network(scenario, &cast)?;
+        let mut network = build_network(scenario, &cast)?;
+        network.reserve(expected_events(scenario));
         let mut sim = Sim {
             seed,
             now: VirtualTime::ZERO,
@@ -125,12 +130,13 @@ impl Sim {
             rng: SimRng::from_seed(seed),
             network,
             slots: build_slots(scenario),
-            timers: Vec::new(),
+            timers: Vec::with_capacity(expected_events(scenario)),
             interventions,
             checker: InvariantChecker::default(),
             // A guess at the run's length, so the trace rarely has to move while it grows.
             trace: Vec::with_capacity(expected_events(scenario)),
             commands: Vec::new(),
+            believers: 0,
             cast,
         };
         for clock in &scenario.clocks {
@@ -182,6 +188,7 @@ impl Sim {
             checker: InvariantChecker::default(),
             trace: Vec::new(),
             commands: Vec::new(),
+            believers: 0,
         }
     }
 
@@ -634,6 +641,7 @@ impl Sim {
     }
 
     fn record(&mut self, handled: Handled, sent_before: usize) -> &TraceEvent {
+        self.refresh_belief(handled.actor);
         let view = self.state_view();
         let verdict = self.checker.judge(&handled.happening, view);
         let id = EventId(u32::try_from(self.trace.len()).unwrap_or(u32::MAX));
@@ -654,12 +662,35 @@ impl Sim {
         &self.trace[self.trace.len() - 1]
     }
 
+    /// Only the actor of an event can change its own belief (a client changes it by handling an
+    /// input, or by crashing), so the count of believers is kept up to date from the actor alone
+    /// instead of asking every client after every event.
+    fn refresh_belief(&mut self, actor: NodeId) {
+        let Some(slot) = self.slots.get_mut(actor.index()) else {
+            return;
+        };
+        let believes = matches!(&slot.node, Node::Client(c) if c.believes_it_holds_the_lock());
+        if believes != slot.believes {
+            slot.believes = believes;
+            if believes {
+                self.believers += 1;
+            } else {
+                self.believers -= 1;
+            }
+        }
+        debug_assert_eq!(
+            self.believers as usize,
+            self.slots
+                .iter()
+                .filter(
+                    |slot| matches!(&slot.node, Node::Client(c) if c.believes_it_holds_the_lock())
+                )
+                .count(),
+            "a node other than the actor changed its belief"
+        );
+    }
+
     fn state_view(&self) -> StateView {
-        let believers = self
-            .slots
-            .iter()
-            .filter(|slot| matches!(&slot.node, Node::Client(c) if c.believes_it_holds_the_lock()))
-            .count();
         let live_leases = match self.slots.get(Cast::LOCK_SERVICE.index()) {
             Some(Slot {
                 node: Node::LockService(service),
@@ -669,7 +700,7 @@ impl Sim {
             _ => 0,
         };
         StateView {
-            believers: u32::try_from(believers).unwrap_or(u32::MAX),
+            believers: self.believers,
             live_leases,
         }
     }
@@ -764,6 +795,7 @@ fn build_slots(scenario: &Scenario) -> Vec<Slot> {
             buffer: VecDeque::new(),
             incarnation: 0,
             pauses: 0,
+            believes: false,
         })
         .collect()
 }
