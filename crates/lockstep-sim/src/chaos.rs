@@ -70,14 +70,14 @@ impl Chaos {
                 locking: Locking::Lease,
                 ttl_ms: Millis(TTL_MS),
                 work_ms: Millis(rng.between(50, 400)),
-                access: Access::ReadModifyWrite,
+                access: Access::ReadModifyWrite {},
                 retry: RetryPolicy::Random {
                     max_delay_ms: Millis(300),
                     attempts: 5,
                 },
                 release: ReleaseMethod::IfStillMine,
-                lease_check: LeaseCheck::Never,
-                renewal: Renewal::Never,
+                lease_check: LeaseCheck::Never {},
+                renewal: Renewal::Never {},
                 repeat: Repeat::Every {
                     interval_ms: Millis(rng.between(50, 250)),
                 },

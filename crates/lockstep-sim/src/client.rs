@@ -26,7 +26,7 @@ use serde::{Deserialize, Serialize};
 #[serde(rename_all = "snake_case", tag = "kind", deny_unknown_fields)]
 pub enum Access {
     /// Read the value, work, then write `value + 1` back (a lost update waiting to happen).
-    ReadModifyWrite,
+    ReadModifyWrite {},
     /// Work, then write a fixed value without reading first.
     BlindWrite { value: i64 },
     /// Work, then take `amount` from the stock in one statement (the seed's inventory `UPDATE`).
@@ -57,7 +57,7 @@ pub enum Locking {
 #[serde(rename_all = "snake_case", tag = "kind", deny_unknown_fields)]
 pub enum RetryPolicy {
     /// Report "lock held elsewhere" and stop, as `performGuardedWork` does.
-    GiveUp,
+    GiveUp {},
     /// Try again after exactly `delay_ms`, at most `attempts` more times.
     Fixed { delay_ms: Millis, attempts: u32 },
     /// Try again after a delay drawn uniformly from `0..=max_delay_ms`, at most `attempts` times.
@@ -81,7 +81,7 @@ pub enum SafetyClock {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "kind", deny_unknown_fields)]
 pub enum LeaseCheck {
-    Never,
+    Never {},
     /// Write only if `held && elapsed < ttl − margin_ms`; the write follows the check after
     /// `gap_ms` (the window a pause can fall into).
     BeforeWrite {
@@ -95,7 +95,7 @@ pub enum LeaseCheck {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "kind", deny_unknown_fields)]
 pub enum Renewal {
-    Never,
+    Never {},
     /// Every TTL/3, at most `max_renewals` times; then the lock is abandoned ("maximum hold time
     /// exceeded").
     Every {
@@ -108,7 +108,7 @@ pub enum Renewal {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "kind", deny_unknown_fields)]
 pub enum RequestTimeout {
-    Never,
+    Never {},
     After { ms: Millis },
 }
 
@@ -116,7 +116,7 @@ pub enum RequestTimeout {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "kind", deny_unknown_fields)]
 pub enum Repeat {
-    Once,
+    Once {},
     /// Start the job again `interval_ms` after each one ends (load for chaos runs).
     Every {
         interval_ms: Millis,
@@ -209,7 +209,7 @@ pub struct Client {
 impl Client {
     pub fn new(config: ClientConfig) -> Client {
         let retries_left = match config.retry {
-            RetryPolicy::GiveUp => 0,
+            RetryPolicy::GiveUp {} => 0,
             RetryPolicy::Fixed { attempts, .. } | RetryPolicy::Random { attempts, .. } => attempts,
         };
         let tries_left = match config.access {
@@ -336,12 +336,15 @@ impl Client {
         match (self.state, payload) {
             (
                 ClientState::Acquiring { sent_at },
-                Payload::AcquireReply(AcquireReply::Granted { token }),
-            ) => {
+                Payload::AcquireReply {
+                    value,
+                    reply: AcquireReply::Granted { token },
+                },
+            ) if value == self.lock_value(me) => {
                 self.answered(ctx);
                 let renew_timer = match self.config.renewal {
                     Renewal::Every { .. } => Some(self.schedule_renewal(ctx)),
-                    Renewal::Never => None,
+                    Renewal::Never {} => None,
                 };
                 self.lease = Some(LeaseBelief {
                     token,
@@ -351,7 +354,7 @@ impl Client {
                     held: true,
                     renewals_left: match self.config.renewal {
                         Renewal::Every { max_renewals } => max_renewals,
-                        Renewal::Never => 0,
+                        Renewal::Never {} => 0,
                     },
                     renew_timer,
                     renew_sent_at: None,
@@ -363,7 +366,13 @@ impl Client {
                     next,
                 }
             }
-            (ClientState::Acquiring { .. }, Payload::AcquireReply(AcquireReply::HeldElsewhere)) => {
+            (
+                ClientState::Acquiring { .. },
+                Payload::AcquireReply {
+                    value,
+                    reply: AcquireReply::HeldElsewhere,
+                },
+            ) if value == self.lock_value(me) => {
                 self.answered(ctx);
                 self.not_granted(ctx, NotGranted::HeldElsewhere)
             }
@@ -462,7 +471,13 @@ impl Client {
     fn not_granted(&mut self, ctx: &mut Ctx<'_>, why: NotGranted) -> Happening {
         let me = ctx.me;
         if self.retries_left == 0 {
-            self.finish(ctx, WorkResult::HeldElsewhere);
+            self.finish(
+                ctx,
+                match why {
+                    NotGranted::HeldElsewhere => WorkResult::HeldElsewhere,
+                    NotGranted::Silence => WorkResult::NoAnswer,
+                },
+            );
             return match why {
                 NotGranted::HeldElsewhere => Happening::GaveUp { client: me },
                 NotGranted::Silence => Happening::TimedOut {
@@ -475,7 +490,7 @@ impl Client {
         let span = match self.config.retry {
             RetryPolicy::Fixed { delay_ms, .. } => TimerSpan::Fixed(delay_ms),
             RetryPolicy::Random { max_delay_ms, .. } => TimerSpan::Between(Millis(0), max_delay_ms),
-            RetryPolicy::GiveUp => TimerSpan::Fixed(Millis(0)),
+            RetryPolicy::GiveUp {} => TimerSpan::Fixed(Millis(0)),
         };
         ctx.set_timer(span, TimerKind::Retry);
         self.state = ClientState::Backoff;
@@ -517,7 +532,7 @@ impl Client {
     /// Begins using the resource: read first, or go straight to work.
     fn start_access(&mut self, ctx: &mut Ctx<'_>) -> NextStep {
         match self.config.access {
-            Access::ReadModifyWrite | Access::OptimisticUpdate { .. } => {
+            Access::ReadModifyWrite {} | Access::OptimisticUpdate { .. } => {
                 self.request(ctx, self.config.resource, Payload::Read);
                 self.state = ClientState::Reading;
                 NextStep::Read
@@ -586,7 +601,7 @@ impl Client {
                 }),
                 value,
             ),
-            Access::ReadModifyWrite | Access::OptimisticUpdate { .. } => {
+            Access::ReadModifyWrite {} | Access::OptimisticUpdate { .. } => {
                 let value = read.map_or(1, |r| r.value.saturating_add(1));
                 let condition = match (self.config.access, read) {
                     (Access::OptimisticUpdate { .. }, Some(r)) => {
@@ -729,7 +744,6 @@ impl Client {
             self.lease = Some(lease);
             return Happening::RenewAnswered {
                 client: ctx.me,
-                renewed,
                 renewals_left: lease.renewals_left,
             };
         }
@@ -809,13 +823,13 @@ mod tests {
                 locking: Locking::Lease,
                 ttl: TTL,
                 work: Millis(100),
-                access: Access::ReadModifyWrite,
-                retry: RetryPolicy::GiveUp,
+                access: Access::ReadModifyWrite {},
+                retry: RetryPolicy::GiveUp {},
                 release: ReleaseMethod::IfStillMine,
-                lease_check: LeaseCheck::Never,
-                renewal: Renewal::Never,
-                repeat: Repeat::Once,
-                timeout: RequestTimeout::Never,
+                lease_check: LeaseCheck::Never {},
+                renewal: Renewal::Never {},
+                repeat: Repeat::Once {},
+                timeout: RequestTimeout::Never {},
             };
             configure(&mut config);
             Harness {
@@ -876,9 +890,21 @@ mod tests {
         }
 
         fn granted(&mut self, token: u64) -> Happening {
-            self.receive(Payload::AcquireReply(AcquireReply::Granted {
-                token: Some(FencingToken(token)),
-            }))
+            let value = self.client.lock_value(ME);
+            self.receive(Payload::AcquireReply {
+                value,
+                reply: AcquireReply::Granted {
+                    token: Some(FencingToken(token)),
+                },
+            })
+        }
+
+        fn held_elsewhere(&mut self) -> Happening {
+            let value = self.client.lock_value(ME);
+            self.receive(Payload::AcquireReply {
+                value,
+                reply: AcquireReply::HeldElsewhere,
+            })
         }
     }
 
@@ -943,7 +969,7 @@ mod tests {
     fn lock_held_elsewhere_gives_up_or_retries_by_policy() {
         let mut h = Harness::new(|_| {});
         h.start();
-        let gave_up = h.receive(Payload::AcquireReply(AcquireReply::HeldElsewhere));
+        let gave_up = h.held_elsewhere();
         assert_eq!(gave_up.job_result(), Some((ME, WorkResult::HeldElsewhere)));
 
         let mut h = Harness::new(|c| {
@@ -953,16 +979,13 @@ mod tests {
             }
         });
         h.start();
-        h.receive(Payload::AcquireReply(AcquireReply::HeldElsewhere));
+        h.held_elsewhere();
         assert!(matches!(h.client.state, ClientState::Backoff));
         assert!(matches!(
             h.fire(TimerKind::Retry),
             Happening::AskedForLock { .. }
         ));
-        assert!(matches!(
-            h.receive(Payload::AcquireReply(AcquireReply::HeldElsewhere)),
-            Happening::GaveUp { .. }
-        ));
+        assert!(matches!(h.held_elsewhere(), Happening::GaveUp { .. }));
     }
 
     #[test]

@@ -407,9 +407,13 @@ pub fn describe(happening: &Happening, cast: &Cast, network: &Network) -> String
             n(node),
             plural(waiting, "input", "inputs")
         ),
-        Happening::Crashed { node } => {
+        Happening::Crashed { node } if cast.is_client(node) => {
             format!("{} crashes and loses everything it had in memory.", n(node))
         }
+        Happening::Crashed { node } => format!(
+            "{} crashes: it answers nothing until it restarts. What it stored survives.",
+            n(node)
+        ),
         Happening::Restarted { node } => format!("{} restarts.", n(node)),
         Happening::ClockJumped { node, by_ms } => format!(
             "{}'s clock jumps {} by {} ms.",

@@ -76,10 +76,10 @@ impl Expectation {
                         reason: "writes are counted from 1".into(),
                     });
                 }
-                cast.resolve(by, &format!("{path}.by")).map(drop)
+                resolve_client(cast, by, &format!("{path}.by"))
             }
             Expectation::Result { client, .. } => {
-                cast.resolve(client, &format!("{path}.client")).map(drop)
+                resolve_client(cast, client, &format!("{path}.client"))
             }
             Expectation::Event { kind, .. } => {
                 if crate::happening::KINDS.contains(&kind.as_str()) {
@@ -159,10 +159,13 @@ impl Expectation {
                 match finished {
                     Some(actual) if kind_of(actual) == *result => Ok(()),
                     Some(actual) => Err(format!(
-                        "expected {client} to end {result:?}, but it ended {actual:?}"
+                        "expected {client} to end {}, but it ended {}",
+                        result.name(),
+                        kind_of(actual).name()
                     )),
                     None => Err(format!(
-                        "expected {client} to end {result:?}, but it never finished"
+                        "expected {client} to end {}, but it never finished",
+                        result.name()
                     )),
                 }
             }
@@ -185,6 +188,34 @@ impl Expectation {
                     "expected the resource to end with {value}, but it holds {actual}"
                 )),
             },
+        }
+    }
+}
+
+fn resolve_client(cast: &Cast, name: &str, path: &str) -> Result<(), ScenarioError> {
+    let node = cast.resolve(name, path)?;
+    if cast.is_client(node) {
+        Ok(())
+    } else {
+        Err(ScenarioError::Invalid {
+            path: path.to_owned(),
+            reason: format!("\"{name}\" is not a client"),
+        })
+    }
+}
+
+impl ResultKind {
+    /// The name used in scenario files.
+    pub fn name(self) -> &'static str {
+        match self {
+            ResultKind::Done => "done",
+            ResultKind::HeldElsewhere => "held_elsewhere",
+            ResultKind::Fenced => "fenced",
+            ResultKind::NoToken => "no_token",
+            ResultKind::NotHeldSafely => "not_held_safely",
+            ResultKind::Conflict => "conflict",
+            ResultKind::SoldOut => "sold_out",
+            ResultKind::NoAnswer => "no_answer",
         }
     }
 }

@@ -196,7 +196,6 @@ pub enum Happening {
     },
     RenewAnswered {
         client: NodeId,
-        renewed: bool,
         renewals_left: u32,
     },
     Abandoned {
@@ -393,7 +392,7 @@ impl Happening {
             Happening::TimedOut {
                 client,
                 next: AfterTimeout::GiveUp,
-            } => Some((client, WorkResult::HeldElsewhere)),
+            } => Some((client, WorkResult::NoAnswer)),
             Happening::TimedOut {
                 client,
                 next: AfterTimeout::Stop,

@@ -61,7 +61,7 @@ pub enum Action<N> {
         message: MessageId,
     },
     /// End the current lease at the lock service now.
-    ForceExpire,
+    ForceExpire {},
 }
 
 impl<N> Action<N> {
@@ -99,7 +99,7 @@ impl<N> Action<N> {
             Action::Hold { message } => Action::Hold { message },
             Action::Release { message } => Action::Release { message },
             Action::Drop { message } => Action::Drop { message },
-            Action::ForceExpire => Action::ForceExpire,
+            Action::ForceExpire {} => Action::ForceExpire {},
         })
     }
 }

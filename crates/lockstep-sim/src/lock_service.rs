@@ -309,7 +309,13 @@ impl LockService {
                 match outcome {
                     Ok(token) => {
                         self.watch_expiry(ctx, Some(ttl));
-                        ctx.send(from, Payload::AcquireReply(AcquireReply::Granted { token }));
+                        ctx.send(
+                            from,
+                            Payload::AcquireReply {
+                                value,
+                                reply: AcquireReply::Granted { token },
+                            },
+                        );
                         Happening::Granted {
                             client: from,
                             token,
@@ -317,7 +323,13 @@ impl LockService {
                         }
                     }
                     Err(holder) => {
-                        ctx.send(from, Payload::AcquireReply(AcquireReply::HeldElsewhere));
+                        ctx.send(
+                            from,
+                            Payload::AcquireReply {
+                                value,
+                                reply: AcquireReply::HeldElsewhere,
+                            },
+                        );
                         Happening::Refused {
                             client: from,
                             holder,
@@ -386,6 +398,20 @@ impl LockService {
                 }
             }
             other => ignored(ctx.me, other),
+        }
+    }
+
+    /// After a crash the stored state is back but the expiry announcement was lost with the
+    /// process: announce the live lease's expiry again, if there is one.
+    pub fn restart(&mut self, ctx: &mut Ctx<'_>) {
+        self.expiry_timer = None;
+        let expires_at = match &self.backend {
+            Backend::SqlRow(row) => row.live_holder(ctx.local).and(row.expires_at),
+            Backend::Cache(cache) => cache.live_entry(ctx.local).map(|e| e.expires_at),
+        };
+        if let Some(expires_at) = expires_at {
+            let left = u64::try_from(expires_at.since(ctx.local)).unwrap_or(0);
+            self.watch_expiry(ctx, Some(Millis(left)));
         }
     }
 

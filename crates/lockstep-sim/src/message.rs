@@ -47,8 +47,12 @@ pub enum WriteCondition {
 pub enum Payload {
     /// Client → lock service: grant me the lock for `ttl`, storing `value`.
     Acquire { ttl: Millis, value: LockValue },
-    /// Lock service → client: the answer to `Acquire`.
-    AcquireReply(AcquireReply),
+    /// Lock service → client: the answer to the `Acquire` that carried `value` (a client that
+    /// asks again after a timeout must not take a late answer to an earlier attempt as its own).
+    AcquireReply {
+        value: LockValue,
+        reply: AcquireReply,
+    },
     /// Client → lock service: extend my lease by `ttl` from now.
     Renew {
         token: Option<FencingToken>,
@@ -133,8 +137,14 @@ impl Payload {
     pub fn label(&self) -> &'static str {
         match self {
             Payload::Acquire { .. } => "acquire",
-            Payload::AcquireReply(AcquireReply::Granted { .. }) => "granted",
-            Payload::AcquireReply(AcquireReply::HeldElsewhere) => "held elsewhere",
+            Payload::AcquireReply {
+                reply: AcquireReply::Granted { .. },
+                ..
+            } => "granted",
+            Payload::AcquireReply {
+                reply: AcquireReply::HeldElsewhere,
+                ..
+            } => "held elsewhere",
             Payload::Renew { .. } => "renew",
             Payload::RenewReply { renewed: true } => "renewed",
             Payload::RenewReply { renewed: false } => "not renewed",

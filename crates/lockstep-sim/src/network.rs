@@ -112,8 +112,8 @@ impl Network {
     /// Records a message and returns when it comes due. Its fate is sealed now if the link is cut
     /// or the link's random loss strikes, but a lost message still comes due, so that its loss is
     /// an event in the trace at the moment it would have arrived. The random draws happen in a
-    /// fixed order (latency, then loss) for every message, so one lost message does not shift
-    /// every later draw.
+    /// fixed order (latency, then loss), and how many a message takes depends only on its link's
+    /// settings, never on what happened to earlier messages.
     pub fn send(
         &mut self,
         rng: &mut SimRng,

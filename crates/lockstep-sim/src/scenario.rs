@@ -9,7 +9,7 @@
 use crate::client::{Access, LeaseCheck, Locking, Renewal, Repeat, RequestTimeout, RetryPolicy};
 use crate::expectation::Expectation;
 use crate::ids::NodeId;
-use crate::intervention::Intervention;
+use crate::intervention::{Action, Intervention};
 use crate::lock_service::TokenSource;
 use crate::message::ReleaseMethod;
 use crate::resource::Fencing;
@@ -173,11 +173,11 @@ pub struct ClientSpec {
 }
 
 fn default_timeout() -> RequestTimeout {
-    RequestTimeout::Never
+    RequestTimeout::Never {}
 }
 
 fn default_repeat() -> Repeat {
-    Repeat::Once
+    Repeat::Once {}
 }
 
 fn default_locking() -> Locking {
@@ -185,7 +185,7 @@ fn default_locking() -> Locking {
 }
 
 fn default_retry() -> RetryPolicy {
-    RetryPolicy::GiveUp
+    RetryPolicy::GiveUp {}
 }
 
 fn default_release() -> ReleaseMethod {
@@ -193,11 +193,11 @@ fn default_release() -> ReleaseMethod {
 }
 
 fn default_lease_check() -> LeaseCheck {
-    LeaseCheck::Never
+    LeaseCheck::Never {}
 }
 
 fn default_renewal() -> Renewal {
-    Renewal::Never
+    Renewal::Never {}
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -210,6 +210,12 @@ pub struct ClockSpec {
     pub drift_ppm: i32,
 }
 
+/// Just the version of a document, read before anything else.
+#[derive(Deserialize)]
+struct FormatProbe {
+    format: Option<u32>,
+}
+
 /// Why a scenario cannot be run. Each variant says where (`path`, in the file's own terms) and
 /// why.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -218,6 +224,8 @@ pub enum ScenarioError {
     Syntax {
         line: usize,
         column: usize,
+        /// Where in the document, e.g. `clients[1].renewal`, when known.
+        path: Option<String>,
         message: String,
     },
     UnsupportedFormat {
@@ -235,9 +243,17 @@ impl fmt::Display for ScenarioError {
             ScenarioError::Syntax {
                 line,
                 column,
+                path,
                 message,
             } => {
-                write!(f, "line {line}, column {column}: {message}")
+                // serde cannot place errors inside tagged objects: it reports line 0 there.
+                if *line > 0 {
+                    write!(f, "line {line}, column {column}: ")?;
+                }
+                match path {
+                    Some(path) => write!(f, "{path}: {message}"),
+                    None => f.write_str(message),
+                }
             }
             ScenarioError::UnsupportedFormat { found } => write!(
                 f,
@@ -320,15 +336,29 @@ impl Cast {
 impl Scenario {
     /// Reads and validates a scenario file.
     pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
-        let scenario: Scenario = serde_json::from_str(json).map_err(|e| ScenarioError::Syntax {
-            line: e.line(),
-            column: e.column(),
-            message: e
-                .to_string()
-                .split(" at line ")
-                .next()
-                .unwrap_or_default()
-                .to_owned(),
+        // The version first: a file of another format should say so, not list unknown fields.
+        if let Ok(FormatProbe {
+            format: Some(found),
+        }) = serde_json::from_str(json)
+            && found != FORMAT_VERSION
+        {
+            return Err(ScenarioError::UnsupportedFormat { found });
+        }
+        let mut reader = serde_json::Deserializer::from_str(json);
+        let scenario: Scenario = serde_path_to_error::deserialize(&mut reader).map_err(|e| {
+            let path = e.path().to_string();
+            let inner = e.into_inner();
+            ScenarioError::Syntax {
+                line: inner.line(),
+                column: inner.column(),
+                path: (path != ".").then_some(path),
+                message: inner
+                    .to_string()
+                    .split(" at line ")
+                    .next()
+                    .unwrap_or_default()
+                    .to_owned(),
+            }
         })?;
         scenario.cast()?;
         Ok(scenario)
@@ -340,6 +370,7 @@ impl Scenario {
 
     /// Checks everything serde cannot and names the nodes.
     pub fn cast(&self) -> Result<Cast, ScenarioError> {
+        check_id(&self.id)?;
         if self.format != FORMAT_VERSION {
             return Err(ScenarioError::UnsupportedFormat { found: self.format });
         }
@@ -374,6 +405,9 @@ impl Scenario {
                 ));
             }
             names.push(client.name.clone());
+            if let Some(reason) = mismatch(client.access, &self.resource) {
+                return Err(invalid(format!("clients[{i}].access"), reason));
+            }
             if client.ttl_ms.0 == 0 {
                 return Err(invalid(
                     format!("clients[{i}].ttl_ms"),
@@ -402,10 +436,24 @@ impl Scenario {
         }
         for (i, intervention) in self.interventions.iter().enumerate() {
             let path = format!("interventions[{i}].do");
-            intervention
+            let action = intervention
                 .action
                 .clone()
                 .try_map(|name| cast.resolve(&name, &path))?;
+            match action {
+                Action::ClockDrift { drift_ppm, .. } if drift_ppm <= -1_000_000 => {
+                    return Err(invalid(
+                        format!("{path}.drift_ppm"),
+                        "a clock must move forwards: drift must be above -1000000",
+                    ));
+                }
+                Action::Partition { from, to, .. } | Action::Heal { a: from, b: to }
+                    if from == to =>
+                {
+                    return Err(invalid(path, "a node cannot be cut off from itself"));
+                }
+                _ => {}
+            }
             if intervention.at_ms.0 > self.end_ms.0 {
                 return Err(invalid(
                     format!("interventions[{i}].at_ms"),
@@ -420,6 +468,43 @@ impl Scenario {
             expectation.validate(&cast, &format!("expectations[{i}]"))?;
         }
         Ok(cast)
+    }
+}
+
+/// Why a client's access cannot work against the resource, if it cannot.
+fn mismatch(access: Access, resource: &ResourceSpec) -> Option<String> {
+    let fits = match access {
+        Access::ReadModifyWrite {}
+        | Access::BlindWrite { .. }
+        | Access::OptimisticUpdate { .. } => {
+            matches!(resource, ResourceSpec::Register { .. })
+        }
+        Access::Decrement { .. } => matches!(resource, ResourceSpec::Inventory { .. }),
+        Access::Charge { .. } => matches!(resource, ResourceSpec::Payments { .. }),
+    };
+    let needs = match access {
+        Access::ReadModifyWrite {}
+        | Access::BlindWrite { .. }
+        | Access::OptimisticUpdate { .. } => "register",
+        Access::Decrement { .. } => "inventory",
+        Access::Charge { .. } => "payments",
+    };
+    (!fits).then(|| format!("this access needs a resource of kind \"{needs}\""))
+}
+
+fn check_id(id: &str) -> Result<(), ScenarioError> {
+    let fine = !id.is_empty()
+        && id.len() <= 64
+        && id
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+    if fine {
+        Ok(())
+    } else {
+        Err(invalid(
+            "id",
+            format!("\"{id}\" is not an id: use 1 to 64 lowercase letters, digits or '-'"),
+        ))
     }
 }
 

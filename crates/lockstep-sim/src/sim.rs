@@ -529,7 +529,7 @@ impl Sim {
                     no_effect(NoEffect::MessageNotInFlight)
                 }
             }),
-            Action::ForceExpire => {
+            Action::ForceExpire {} => {
                 let slot = &mut self.slots[Cast::LOCK_SERVICE.index()];
                 let local = slot.clock.read(now);
                 let holder = match &mut slot.node {
@@ -632,8 +632,10 @@ impl Sim {
             &mut commands,
             &mut next_timer,
         );
-        if let Node::Client(client) = &mut slot.node {
-            client.restart(&mut ctx);
+        match &mut slot.node {
+            Node::Client(client) => client.restart(&mut ctx),
+            Node::LockService(service) => service.restart(&mut ctx),
+            Node::Resource(_) => {}
         }
         self.apply(node, &mut commands);
         self.commands = commands;

@@ -2,5 +2,6 @@
 
 mod catalogue;
 mod properties;
+mod scenario_errors;
 mod seed_verification;
 mod support;

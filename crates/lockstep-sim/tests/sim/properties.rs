@@ -24,7 +24,7 @@ fn ms(range: std::ops::RangeInclusive<u64>) -> impl Strategy<Value = Millis> {
 
 fn access() -> impl Strategy<Value = Access> {
     prop_oneof![
-        Just(Access::ReadModifyWrite),
+        Just(Access::ReadModifyWrite {}),
         (0i64..5).prop_map(|value| Access::BlindWrite { value }),
         (1i64..3).prop_map(|amount| Access::Decrement { amount }),
         (1u32..4).prop_map(|attempts| Access::OptimisticUpdate { attempts }),
@@ -45,13 +45,13 @@ fn client(index: usize) -> impl Strategy<Value = ClientSpec> {
             ms(50..=1_500),
             ms(0..=1_500),
             prop_oneof![
-                Just(RequestTimeout::Never),
+                Just(RequestTimeout::Never {}),
                 ms(1..=1_000).prop_map(|ms| RequestTimeout::After { ms })
             ],
         ),
         access(),
         prop_oneof![
-            Just(RetryPolicy::GiveUp),
+            Just(RetryPolicy::GiveUp {}),
             (ms(0..=300), 0u32..4)
                 .prop_map(|(delay_ms, attempts)| RetryPolicy::Fixed { delay_ms, attempts }),
             (ms(0..=300), 0u32..4).prop_map(|(max_delay_ms, attempts)| RetryPolicy::Random {
@@ -64,7 +64,7 @@ fn client(index: usize) -> impl Strategy<Value = ClientSpec> {
             Just(ReleaseMethod::PlainDelete)
         ],
         prop_oneof![
-            Just(LeaseCheck::Never),
+            Just(LeaseCheck::Never {}),
             (
                 ms(0..=200),
                 ms(0..=100),
@@ -80,11 +80,11 @@ fn client(index: usize) -> impl Strategy<Value = ClientSpec> {
                 }),
         ],
         prop_oneof![
-            Just(Renewal::Never),
+            Just(Renewal::Never {}),
             (0u32..5).prop_map(|max_renewals| Renewal::Every { max_renewals })
         ],
         prop_oneof![
-            Just(Repeat::Once),
+            Just(Repeat::Once {}),
             ms(0..=500).prop_map(|interval_ms| Repeat::Every { interval_ms })
         ],
     )
@@ -155,8 +155,35 @@ fn action(clients: usize) -> impl Strategy<Value = Action<String>> {
         (0u32..60).prop_map(|m| Action::Drop {
             message: MessageId(m)
         }),
-        Just(Action::ForceExpire),
+        Just(Action::ForceExpire {}),
     ]
+}
+
+/// The access the client was given if the resource supports it, else one that it does (a
+/// scenario with a mismatch is rejected at load, which is tested elsewhere).
+fn fitting(access: Access, resource: &ResourceSpec) -> Access {
+    match (resource, access) {
+        (
+            ResourceSpec::Register { .. },
+            Access::ReadModifyWrite {}
+            | Access::BlindWrite { .. }
+            | Access::OptimisticUpdate { .. },
+        )
+        | (ResourceSpec::Inventory { .. }, Access::Decrement { .. })
+        | (ResourceSpec::Payments { .. }, Access::Charge { .. }) => access,
+        (ResourceSpec::Register { .. }, _) => Access::ReadModifyWrite {},
+        (ResourceSpec::Inventory { .. }, _) => Access::Decrement { amount: 1 },
+        (ResourceSpec::Payments { .. }, _) => Access::Charge {
+            key: 1,
+            amount: 10,
+            timeout_ms: Millis(100),
+            attempts: 2,
+        },
+    }
+}
+
+fn cuts_a_node_from_itself(action: &Action<String>) -> bool {
+    matches!(action, Action::Partition { from, to, .. } | Action::Heal { a: from, b: to } if from == to)
 }
 
 fn scenario() -> impl Strategy<Value = Scenario> {
@@ -208,9 +235,13 @@ fn scenario() -> impl Strategy<Value = Scenario> {
             )
         })
         .prop_map(
-            |(clients, actions, lock_service, resource, (low, spread, loss, seed))| {
+            |(mut clients, actions, lock_service, resource, (low, spread, loss, seed))| {
+                for client in &mut clients {
+                    client.access = fitting(client.access, &resource);
+                }
                 let mut interventions: Vec<Intervention<String>> = actions
                     .into_iter()
+                    .filter(|(_, action)| !cuts_a_node_from_itself(action))
                     .map(|(at_ms, action)| Intervention { at_ms, action })
                     .collect();
                 interventions.sort_by_key(|i| i.at_ms);
