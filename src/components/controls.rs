@@ -20,7 +20,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
     let sim = playground.sim();
     let narration = sim.trace().last().map_or_else(
         || "Nothing has happened yet.".to_owned(),
-        |event| describe(&event.happening, sim.cast(), sim.network()),
+        |event| describe(event.actor, &event.happening, sim.cast(), sim.network()),
     );
     html! {
         <section class="controls" aria-label="Playback">

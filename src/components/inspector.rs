@@ -145,7 +145,7 @@ fn lock_card(service: &LockService, local: LocalTime, cast: &Cast) -> Html {
 }
 
 fn resource_card(resource: &Resource, cast: &Cast) -> Html {
-    let title = cast.name(Cast::RESOURCE).to_owned();
+    let title = cast.name(cast.resource()).to_owned();
     match resource {
         Resource::Register(register) => row_card(
             "resource-row",

@@ -46,7 +46,7 @@ pub fn TraceList(props: &TraceListProps) -> Html {
                         <span class="event-time">{ format!("{} ms", event.time.0) }</span>
                         <span class="event-actor">{ cast.name(event.actor).to_owned() }</span>
                         <span class="event-description" data-testid="event-description">
-                            { describe(&event.happening, cast, sim.network()) }
+                            { describe(event.actor, &event.happening, cast, sim.network()) }
                         </span>
                         { for event.broke.iter().map(|invariant| html! {
                             <span class="event-violation" role="note">

@@ -7,17 +7,23 @@ use crate::client::NextStep;
 use crate::happening::{
     AbandonReason, AfterTimeout, Direction, Happening, Input, NoEffect, Request, Then, WorkResult,
 };
-use crate::ids::MessageId;
+use crate::ids::{MessageId, NodeId};
 use crate::message::{Refusal, ReleaseMethod, WriteOutcome};
 use crate::network::{Loss, Network};
 use crate::node::TimerKind;
 use crate::scenario::Cast;
 use crate::token::FencingToken;
 
-pub fn describe(happening: &Happening, cast: &Cast, network: &Network) -> String {
+/// The sentence for one event: `actor` is the node that acted (the trace event's actor).
+pub fn describe(actor: NodeId, happening: &Happening, cast: &Cast, network: &Network) -> String {
     let n = |node| cast.name(node);
-    let service = n(Cast::LOCK_SERVICE);
-    let resource = n(Cast::RESOURCE);
+    // A service node speaks for itself; a client speaks to the service's front node.
+    let service = n(if cast.is_service(actor) {
+        actor
+    } else {
+        cast.lock_service()
+    });
+    let resource = n(cast.resource());
     match *happening {
         Happening::AskedForLock { client, ttl } => {
             format!(

@@ -75,6 +75,17 @@ pub enum LockServiceSpec {
     },
 }
 
+impl LockServiceSpec {
+    /// The names of the nodes that make up this lock service, in node order.
+    pub fn node_names(&self) -> Vec<String> {
+        match self {
+            LockServiceSpec::SqlRow { .. } | LockServiceSpec::Cache { .. } => {
+                vec![LOCK_SERVICE_NAME.to_owned()]
+            }
+        }
+    }
+}
+
 fn default_lock_name() -> String {
     "resource-x".to_owned()
 }
@@ -278,12 +289,28 @@ fn invalid(path: impl Into<String>, reason: impl Into<String>) -> ScenarioError 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Cast {
     names: Vec<String>,
+    /// How many of the first nodes make up the lock service.
+    services: u16,
 }
 
 impl Cast {
-    pub const LOCK_SERVICE: NodeId = NodeId(0);
-    pub const RESOURCE: NodeId = NodeId(1);
-    const FIRST_CLIENT: u16 = 2;
+    /// The lock service's node, or the first of them when it has several.
+    pub fn lock_service(&self) -> NodeId {
+        NodeId(0)
+    }
+
+    /// The lock service's nodes.
+    pub fn services(&self) -> impl Iterator<Item = NodeId> + use<> {
+        (0..self.services).map(NodeId)
+    }
+
+    pub fn is_service(&self, node: NodeId) -> bool {
+        node.0 < self.services
+    }
+
+    pub fn resource(&self) -> NodeId {
+        NodeId(self.services)
+    }
 
     pub fn name(&self, node: NodeId) -> &str {
         self.names.get(node.index()).map_or("?", String::as_str)
@@ -312,11 +339,11 @@ impl Cast {
     }
 
     pub fn clients(&self) -> impl Iterator<Item = NodeId> + '_ {
-        self.nodes().filter(|n| n.0 >= Cast::FIRST_CLIENT)
+        self.nodes().filter(|&n| self.is_client(n))
     }
 
     pub fn is_client(&self, node: NodeId) -> bool {
-        node.0 >= Cast::FIRST_CLIENT && node.index() < self.names.len()
+        node.0 > self.services && node.index() < self.names.len()
     }
 
     /// Resolves a name found at `path`, or says which names exist.
@@ -394,7 +421,10 @@ impl Scenario {
         }
         check_latency("network.latency_ms", self.network.latency_ms)?;
         check_loss("network.loss_per_million", self.network.loss_per_million)?;
-        let mut names = vec![LOCK_SERVICE_NAME.to_owned(), RESOURCE_NAME.to_owned()];
+        let service_names = self.lock_service.node_names();
+        let services = u16::try_from(service_names.len()).unwrap_or(u16::MAX);
+        let mut names = service_names;
+        names.push(RESOURCE_NAME.to_owned());
         for (i, client) in self.clients.iter().enumerate() {
             let path = format!("clients[{i}].name");
             check_name(&path, &client.name)?;
@@ -415,7 +445,7 @@ impl Scenario {
                 ));
             }
         }
-        let cast = Cast { names };
+        let cast = Cast { names, services };
         for (i, link) in self.network.links.iter().enumerate() {
             cast.resolve(&link.from, &format!("network.links[{i}].from"))?;
             cast.resolve(&link.to, &format!("network.links[{i}].to"))?;

@@ -129,7 +129,7 @@ impl Sim {
             queue: EventQueue::default(),
             rng: SimRng::from_seed(seed),
             network,
-            slots: build_slots(scenario),
+            slots: build_slots(scenario, &cast),
             timers: Vec::with_capacity(expected_events(scenario)),
             interventions,
             checker: InvariantChecker::default(),
@@ -267,7 +267,7 @@ impl Sim {
     pub fn resource_value(&self) -> i64 {
         match self
             .slots
-            .get(Cast::RESOURCE.index())
+            .get(self.cast.resource().index())
             .map(|slot| &slot.node)
         {
             Some(Node::Resource(resource)) => resource.value(),
@@ -530,16 +530,19 @@ impl Sim {
                 }
             }),
             Action::ForceExpire {} => {
-                let slot = &mut self.slots[Cast::LOCK_SERVICE.index()];
-                let local = slot.clock.read(now);
-                let holder = match &mut slot.node {
-                    Node::LockService(service) => service.force_expire(local),
-                    _ => None,
-                };
+                // The lease ends wherever the service keeps it (every node of a replicated one).
+                let mut holder = None;
+                for node in self.cast.services() {
+                    let slot = &mut self.slots[node.index()];
+                    let local = slot.clock.read(now);
+                    if let Node::LockService(service) = &mut slot.node {
+                        holder = holder.or(service.force_expire(local));
+                    }
+                }
                 let happening = holder.map_or(no_effect(NoEffect::NoLiveLease), |holder| {
                     Happening::LeaseForcedToExpire { holder }
                 });
-                (Cast::LOCK_SERVICE, happening)
+                (self.cast.lock_service(), happening)
             }
         };
         Handled {
@@ -557,7 +560,7 @@ impl Sim {
     ) -> (NodeId, Happening) {
         match self.network.message(message).map(|m| m.from) {
             Some(from) => (from, act(&mut self.network)),
-            None => (Cast::LOCK_SERVICE, no_effect(NoEffect::NoSuchMessage)),
+            None => (self.cast.lock_service(), no_effect(NoEffect::NoSuchMessage)),
         }
     }
 
@@ -693,14 +696,23 @@ impl Sim {
     }
 
     fn state_view(&self) -> StateView {
-        let live_leases = match self.slots.get(Cast::LOCK_SERVICE.index()) {
-            Some(Slot {
+        // Distinct holders of a live lease among the service's running nodes: a crashed node's
+        // stale copy is no lease anyone can be granted from.
+        let mut holders: Vec<NodeId> = Vec::new();
+        for node in self.cast.services() {
+            if let Some(Slot {
                 node: Node::LockService(service),
                 clock,
+                process: Process::Running | Process::Paused { .. },
                 ..
-            }) => service.live_leases(clock.read(self.now)),
-            _ => 0,
-        };
+            }) = self.slots.get(node.index())
+                && let Some((holder, _)) = service.live_lease(clock.read(self.now))
+                && !holders.contains(&holder)
+            {
+                holders.push(holder);
+            }
+        }
+        let live_leases = u32::try_from(holders.len()).unwrap_or(u32::MAX);
         StateView {
             believers: self.believers,
             live_leases,
@@ -743,7 +755,7 @@ fn build_network(scenario: &Scenario, cast: &Cast) -> Result<Network, ScenarioEr
     ))
 }
 
-fn build_slots(scenario: &Scenario) -> Vec<Slot> {
+fn build_slots(scenario: &Scenario, cast: &Cast) -> Vec<Slot> {
     let service = LockService::new(match &scenario.lock_service {
         LockServiceSpec::SqlRow {
             lock_name,
@@ -773,8 +785,8 @@ fn build_slots(scenario: &Scenario) -> Vec<Slot> {
     };
     let clients = scenario.clients.iter().map(|spec| {
         Node::Client(Client::new(ClientConfig {
-            service: Cast::LOCK_SERVICE,
-            resource: Cast::RESOURCE,
+            service: cast.lock_service(),
+            resource: cast.resource(),
             locking: spec.locking,
             ttl: spec.ttl_ms,
             work: spec.work_ms,

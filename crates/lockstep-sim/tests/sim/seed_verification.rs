@@ -6,7 +6,6 @@ use lockstep_sim::happening::Happening;
 use lockstep_sim::invariant::Invariant;
 use lockstep_sim::message::Refusal;
 use lockstep_sim::resource::Fencing;
-use lockstep_sim::scenario::Cast;
 use lockstep_sim::sim::Node;
 use lockstep_sim::{Scenario, Sim};
 
@@ -81,7 +80,7 @@ fn holder_after_stale_release(scenario: &Scenario) -> (Option<String>, Sim) {
             | Happening::ReleasedOthersLock { client, .. } if client == a
         );
         if handled_release {
-            let slot = sim.slot(Cast::LOCK_SERVICE).expect("service");
+            let slot = sim.slot(sim.cast().lock_service()).expect("service");
             let Node::LockService(service) = &slot.node else {
                 panic!("node 0 is the lock service")
             };
