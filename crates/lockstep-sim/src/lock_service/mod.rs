@@ -1,0 +1,228 @@
+//! Lock services: who holds the lock, until when, and with which fencing token.
+//!
+//! A lock service answers `Acquire`, `Renew` and `Release` and decides expiry by its *own* clock.
+//! It knows nothing about the resource the lock is meant to protect — which is the whole point of
+//! the lesson: the service can be perfectly correct and a client can still act on a lease that has
+//! expired. Each design lives in its own module; this one holds what they share: the node that
+//! answers clients and announces expiry.
+
+use crate::happening::Happening;
+use crate::ids::{NodeId, TimerId};
+use crate::message::{AcquireReply, Payload};
+use crate::node::{Ctx, TimerKind, TimerSpan, ignored};
+use crate::time::{LocalTime, Millis};
+use crate::token::FencingToken;
+
+mod cache;
+mod sql_row;
+
+pub use cache::{CacheEntry, CacheLock, TokenSource};
+use serde::{Deserialize, Serialize};
+pub use sql_row::SqlRow;
+
+/// The lock service's design.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Backend {
+    SqlRow(SqlRow),
+    Cache(CacheLock),
+}
+
+/// A lock service node: a backend, plus the timer that announces the current lease's expiry.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LockService {
+    pub backend: Backend,
+    expiry_timer: Option<TimerId>,
+}
+
+impl LockService {
+    pub fn new(backend: Backend) -> LockService {
+        LockService {
+            backend,
+            expiry_timer: None,
+        }
+    }
+
+    /// Who holds an unexpired lease now, by the service's clock, and with which token.
+    pub fn live_lease(&self, now: LocalTime) -> Option<(NodeId, Option<FencingToken>)> {
+        match &self.backend {
+            Backend::SqlRow(row) => row.live_holder(now).map(|h| (h, Some(row.fencing_token))),
+            Backend::Cache(cache) => cache.live_entry(now).map(|e| (e.owner, e.token)),
+        }
+    }
+
+    /// How many unexpired leases the service holds for the lock, by its own clock.
+    pub fn live_leases(&self, now: LocalTime) -> u32 {
+        u32::from(self.live_lease(now).is_some())
+    }
+
+    /// Replaces the expiry announcement with one for a lease of `ttl` from now (or none).
+    /// Expiry is strict (`expires_at < now`), so the lease is over one millisecond after it.
+    fn watch_expiry(&mut self, ctx: &mut Ctx<'_>, ttl: Option<Millis>) {
+        if let Some(timer) = self.expiry_timer.take() {
+            ctx.cancel_timer(timer);
+        }
+        self.expiry_timer = ttl
+            .map(|ttl| ctx.set_timer(TimerSpan::Fixed(Millis(ttl.0 + 1)), TimerKind::LeaseExpiry));
+    }
+
+    pub fn on_timer(&mut self, ctx: &mut Ctx<'_>, timer: TimerId) -> Happening {
+        if self.expiry_timer != Some(timer) {
+            return Happening::Ignored {
+                node: ctx.me,
+                payload: None,
+            };
+        }
+        self.expiry_timer = None;
+        let expired = match &mut self.backend {
+            Backend::SqlRow(row) => row
+                .holder_id
+                .filter(|_| row.live_holder(ctx.local).is_none())
+                .map(|holder| (holder, Some(row.fencing_token))),
+            Backend::Cache(cache) => match cache.entry {
+                Some(entry) if cache.live_entry(ctx.local).is_none() => {
+                    cache.entry = None;
+                    Some((entry.owner, entry.token))
+                }
+                _ => None,
+            },
+        };
+        match expired {
+            Some((holder, token)) => Happening::LeaseExpired { holder, token },
+            None => Happening::Ignored {
+                node: ctx.me,
+                payload: None,
+            },
+        }
+    }
+
+    pub fn on_message(&mut self, ctx: &mut Ctx<'_>, from: NodeId, payload: Payload) -> Happening {
+        let now = ctx.local;
+        match payload {
+            Payload::Acquire { ttl, value } => {
+                let outcome = match &mut self.backend {
+                    Backend::SqlRow(row) => row.acquire(now, from, ttl).map(Some),
+                    Backend::Cache(cache) => cache.acquire(now, from, ttl, value),
+                };
+                match outcome {
+                    Ok(token) => {
+                        self.watch_expiry(ctx, Some(ttl));
+                        ctx.send(
+                            from,
+                            Payload::AcquireReply {
+                                value,
+                                reply: AcquireReply::Granted { token },
+                            },
+                        );
+                        Happening::Granted {
+                            client: from,
+                            token,
+                            ttl,
+                        }
+                    }
+                    Err(holder) => {
+                        ctx.send(
+                            from,
+                            Payload::AcquireReply {
+                                value,
+                                reply: AcquireReply::HeldElsewhere,
+                            },
+                        );
+                        Happening::Refused {
+                            client: from,
+                            holder,
+                        }
+                    }
+                }
+            }
+            Payload::Renew { token, value, ttl } => {
+                let renewed = match &mut self.backend {
+                    Backend::SqlRow(row) => row.renew(now, from, token, ttl),
+                    Backend::Cache(cache) => cache.renew(now, value, ttl),
+                };
+                if renewed {
+                    self.watch_expiry(ctx, Some(ttl));
+                }
+                ctx.send(from, Payload::RenewReply { renewed });
+                if renewed {
+                    Happening::Renewed {
+                        client: from,
+                        token,
+                        ttl,
+                    }
+                } else {
+                    Happening::RenewRefused {
+                        client: from,
+                        token,
+                        holder: self.live_lease(now).map(|(h, _)| h),
+                    }
+                }
+            }
+            Payload::Release {
+                token,
+                value,
+                method,
+            } => {
+                let removed = match &mut self.backend {
+                    Backend::SqlRow(row) => row.release(from, token, method),
+                    Backend::Cache(cache) => cache.release(now, value, method),
+                };
+                ctx.send(
+                    from,
+                    Payload::ReleaseReply {
+                        released: removed.is_some(),
+                    },
+                );
+                match removed {
+                    Some(owner) => {
+                        self.watch_expiry(ctx, None);
+                        if owner == from {
+                            Happening::Released {
+                                client: from,
+                                token,
+                            }
+                        } else {
+                            Happening::ReleasedOthersLock {
+                                client: from,
+                                owner,
+                            }
+                        }
+                    }
+                    None => Happening::ReleaseRefused {
+                        client: from,
+                        token,
+                        holder: self.live_lease(now).map(|(h, _)| h),
+                    },
+                }
+            }
+            other => ignored(ctx.me, other),
+        }
+    }
+
+    /// After a crash the stored state is back but the expiry announcement was lost with the
+    /// process: announce the live lease's expiry again, if there is one.
+    pub fn restart(&mut self, ctx: &mut Ctx<'_>) {
+        self.expiry_timer = None;
+        let expires_at = match &self.backend {
+            Backend::SqlRow(row) => row.live_holder(ctx.local).and(row.expires_at),
+            Backend::Cache(cache) => cache.live_entry(ctx.local).map(|e| e.expires_at),
+        };
+        if let Some(expires_at) = expires_at {
+            let left = u64::try_from(expires_at.since(ctx.local)).unwrap_or(0);
+            self.watch_expiry(ctx, Some(Millis(left)));
+        }
+    }
+
+    /// Ends the current lease now; returns whose lease it was. The pending expiry announcement
+    /// becomes moot: the forced expiry is its own event.
+    pub fn force_expire(&mut self, now: LocalTime) -> Option<NodeId> {
+        let holder = match &mut self.backend {
+            Backend::SqlRow(row) => row.force_expire(now),
+            Backend::Cache(cache) => cache.force_expire(now),
+        };
+        if holder.is_some() {
+            self.expiry_timer = None;
+        }
+        holder
+    }
+}
