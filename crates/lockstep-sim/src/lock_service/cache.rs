@@ -7,6 +7,7 @@ use crate::time::{LocalTime, Millis};
 use crate::token::FencingToken;
 use serde::{Deserialize, Serialize};
 
+/// One key in a single cache node, set with `SET key value NX PX ttl`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CacheEntry {
     pub value: LockValue,

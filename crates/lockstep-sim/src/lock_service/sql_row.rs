@@ -109,8 +109,6 @@ impl SqlRow {
     }
 }
 
-/// One key in a single cache node, set with `SET key value NX PX ttl`.
-
 #[cfg(test)]
 mod tests {
     use super::*;
