@@ -126,7 +126,6 @@ pub enum Repeat {
 /// The parameters of one client, with the nodes it talks to resolved.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ClientConfig {
-    pub service: NodeId,
     pub resource: NodeId,
     pub locking: Locking,
     pub ttl: Millis,
@@ -403,7 +402,7 @@ impl Client {
                 let token = self.token();
                 if retry_optimistic {
                     self.tries_left -= 1;
-                    self.request(ctx, self.config.resource, Payload::Read);
+                    self.request(ctx, Peer::Resource, Payload::Read);
                     self.state = ClientState::Reading;
                     return Happening::WriteAnswered {
                         client: me,
@@ -451,8 +450,11 @@ impl Client {
     }
 
     /// Sends a request that expects an answer, arming the request timeout if the client has one.
-    fn request(&mut self, ctx: &mut Ctx<'_>, to: NodeId, payload: Payload) {
-        ctx.send(to, payload);
+    fn request(&mut self, ctx: &mut Ctx<'_>, to: Peer, payload: Payload) {
+        match to {
+            Peer::LockService => ctx.send_to_service(payload),
+            Peer::Resource => ctx.send(self.config.resource, payload),
+        }
         self.answered(ctx);
         if let RequestTimeout::After { ms } = self.config.timeout {
             self.request_timer =
@@ -516,7 +518,7 @@ impl Client {
         let value = self.lock_value(ctx.me);
         self.request(
             ctx,
-            self.config.service,
+            Peer::LockService,
             Payload::Acquire {
                 ttl: self.config.ttl,
                 value,
@@ -533,7 +535,7 @@ impl Client {
     fn start_access(&mut self, ctx: &mut Ctx<'_>) -> NextStep {
         match self.config.access {
             Access::ReadModifyWrite {} | Access::OptimisticUpdate { .. } => {
-                self.request(ctx, self.config.resource, Payload::Read);
+                self.request(ctx, Peer::Resource, Payload::Read);
                 self.state = ClientState::Reading;
                 NextStep::Read
             }
@@ -634,7 +636,7 @@ impl Client {
         if timeout.is_some() {
             ctx.send(self.config.resource, payload);
         } else {
-            self.request(ctx, self.config.resource, payload);
+            self.request(ctx, Peer::Resource, payload);
         }
         self.state = ClientState::Writing { read, timeout };
         let request = match payload {
@@ -666,7 +668,7 @@ impl Client {
         }
         self.request(
             ctx,
-            self.config.service,
+            Peer::LockService,
             Payload::Release {
                 token: lease.token,
                 value: lease.value,
@@ -713,14 +715,11 @@ impl Client {
                 reason: AbandonReason::MaximumHoldTime,
             };
         }
-        ctx.send(
-            self.config.service,
-            Payload::Renew {
-                token: lease.token,
-                value: lease.value,
-                ttl: self.config.ttl,
-            },
-        );
+        ctx.send_to_service(Payload::Renew {
+            token: lease.token,
+            value: lease.value,
+            ttl: self.config.ttl,
+        });
         lease.renew_sent_at = Some(ctx.local);
         lease.renew_timer = Some(self.schedule_renewal(ctx));
         self.lease = Some(lease);
@@ -781,6 +780,15 @@ impl Client {
     }
 }
 
+/// Whom a client sends a request to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Peer {
+    /// The lock service, wherever it currently answers (the engine routes it: to the single
+    /// node, or to the current primary or leader of a replicated service).
+    LockService,
+    Resource,
+}
+
 /// Why the lock was not granted.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum NotGranted {
@@ -801,6 +809,7 @@ mod tests {
     use super::*;
     use crate::node::Command;
 
+    /// Stands for "the lock service, wherever it answers" in what the harness reports.
     const SERVICE: NodeId = NodeId(0);
     const RESOURCE: NodeId = NodeId(1);
     const ME: NodeId = NodeId(2);
@@ -818,7 +827,6 @@ mod tests {
     impl Harness {
         fn new(configure: impl FnOnce(&mut ClientConfig)) -> Harness {
             let mut config = ClientConfig {
-                service: SERVICE,
                 resource: RESOURCE,
                 locking: Locking::Lease,
                 ttl: TTL,
@@ -879,6 +887,7 @@ mod tests {
                 .iter()
                 .filter_map(|c| match c {
                     Command::Send { to, payload } => Some((*to, *payload)),
+                    Command::SendToService { payload } => Some((SERVICE, *payload)),
                     _ => None,
                 })
                 .collect()

@@ -48,6 +48,10 @@ pub enum Command {
         to: NodeId,
         payload: Payload,
     },
+    /// Send to the lock service's current front node: the engine resolves where that is.
+    SendToService {
+        payload: Payload,
+    },
     SetTimer {
         id: TimerId,
         span: TimerSpan,
@@ -86,6 +90,10 @@ impl<'a> Ctx<'a> {
 
     pub fn send(&mut self, to: NodeId, payload: Payload) {
         self.commands.push(Command::Send { to, payload });
+    }
+
+    pub fn send_to_service(&mut self, payload: Payload) {
+        self.commands.push(Command::SendToService { payload });
     }
 
     pub fn set_timer(&mut self, span: TimerSpan, kind: TimerKind) -> TimerId {

@@ -432,6 +432,13 @@ impl Sim {
                         .send(&mut self.rng, self.now, node, to, payload);
                     self.queue.schedule(due, Due::Delivery(id));
                 }
+                Command::SendToService { payload } => {
+                    let to = self.front();
+                    let (id, due) = self
+                        .network
+                        .send(&mut self.rng, self.now, node, to, payload);
+                    self.queue.schedule(due, Due::Delivery(id));
+                }
                 Command::SetTimer { id, span, kind } => {
                     let created = self.new_timer(node, kind);
                     debug_assert_eq!(created, id, "timer ids are handed out in order");
@@ -450,6 +457,18 @@ impl Sim {
                 }
             }
         }
+    }
+
+    /// Where the lock service answers now: the service node that says it is the front (the
+    /// primary of a replicated pair), else its first node. Clients find it as a client library
+    /// would, through discovery the simulation does not model.
+    fn front(&self) -> NodeId {
+        self.cast
+            .services()
+            .find(|node| {
+                matches!(self.slots.get(node.index()), Some(Slot { node: Node::LockService(s), .. }) if s.is_front())
+            })
+            .unwrap_or(self.cast.lock_service())
     }
 
     fn new_timer(&mut self, node: NodeId, kind: TimerKind) -> TimerId {
@@ -785,7 +804,6 @@ fn build_slots(scenario: &Scenario, cast: &Cast) -> Vec<Slot> {
     };
     let clients = scenario.clients.iter().map(|spec| {
         Node::Client(Client::new(ClientConfig {
-            service: cast.lock_service(),
             resource: cast.resource(),
             locking: spec.locking,
             ttl: spec.ttl_ms,

@@ -43,6 +43,13 @@ impl LockService {
         }
     }
 
+    /// Whether clients' requests for the lock service go to this node.
+    pub fn is_front(&self) -> bool {
+        match &self.backend {
+            Backend::SqlRow(_) | Backend::Cache(_) => true,
+        }
+    }
+
     /// Who holds an unexpired lease now, by the service's clock, and with which token.
     pub fn live_lease(&self, now: LocalTime) -> Option<(NodeId, Option<FencingToken>)> {
         match &self.backend {
