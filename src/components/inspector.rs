@@ -4,8 +4,9 @@
 
 use crate::state::Playground;
 use lockstep_sim::client::{Client, ClientState};
+use lockstep_sim::ids::NodeId;
 use lockstep_sim::invariant::{Invariant, InvariantSet};
-use lockstep_sim::lock_service::{Backend, LockService};
+use lockstep_sim::lock_service::{Backend, LockService, Replicated, Role};
 use lockstep_sim::resource::{Fencing, Resource};
 use lockstep_sim::scenario::Cast;
 use lockstep_sim::sim::{Node, Process};
@@ -32,7 +33,7 @@ pub fn Inspector(props: &InspectorProps) -> Html {
         let Some(slot) = sim.slot(node) else { continue };
         let local = slot.clock.read(sim.now());
         match &slot.node {
-            Node::LockService(service) => cards.push(lock_card(service, local, cast)),
+            Node::LockService(service) => cards.push(lock_card(node, service, local, cast)),
             Node::Resource(resource) => cards.push(resource_card(resource, cast)),
             Node::Client(client) => clients.push(html! {
                 <tr data-testid="client-row">
@@ -88,7 +89,7 @@ fn row_card(
     }
 }
 
-fn lock_card(service: &LockService, local: LocalTime, cast: &Cast) -> Html {
+fn lock_card(node: NodeId, service: &LockService, local: LocalTime, cast: &Cast) -> Html {
     let live = if service.live_lease(local).is_some() {
         "live"
     } else {
@@ -115,11 +116,19 @@ fn lock_card(service: &LockService, local: LocalTime, cast: &Cast) -> Html {
             ],
             note,
         ),
-        Backend::Cache(cache) => {
+        Backend::Cache(cache) | Backend::Replicated(Replicated { store: cache, .. }) => {
             let entry = cache.live_entry(local);
+            let role = match &service.backend {
+                Backend::Replicated(Replicated {
+                    role: Role::Primary,
+                    ..
+                }) => " (primary)",
+                Backend::Replicated(_) => " (replica)",
+                _ => "",
+            };
             row_card(
                 "lock-row",
-                format!("cache key {}", cache.key),
+                format!("{}{role}: key {}", cast.name(node), cache.key),
                 vec![
                     (
                         "value",

@@ -17,12 +17,17 @@ use crate::token::FencingToken;
 /// The sentence for one event: `actor` is the node that acted (the trace event's actor).
 pub fn describe(actor: NodeId, happening: &Happening, cast: &Cast, network: &Network) -> String {
     let n = |node| cast.name(node);
-    // A service node speaks for itself; a client speaks to the service's front node.
-    let service = n(if cast.is_service(actor) {
-        actor
+    // A service node speaks for itself; a client speaks to the service as a whole.
+    let service = if cast.is_service(actor) || cast.services().count() == 1 {
+        n(if cast.is_service(actor) {
+            actor
+        } else {
+            cast.lock_service()
+        })
+        .to_owned()
     } else {
-        cast.lock_service()
-    });
+        "the lock service".to_owned()
+    };
     let resource = n(cast.resource());
     match *happening {
         Happening::AskedForLock { client, ttl } => {
@@ -41,7 +46,7 @@ pub fn describe(actor: NodeId, happening: &Happening, cast: &Cast, network: &Net
         Happening::Granted { client, token, ttl } => format!(
             "{service} grants the lock to {}{}; the lease lasts {ttl} by the service's clock.",
             n(client),
-            with_token(token)
+            grant_token(token)
         ),
         Happening::Refused { client, holder } => format!(
             "{service} refuses {}: {}.",
@@ -58,7 +63,7 @@ pub fn describe(actor: NodeId, happening: &Happening, cast: &Cast, network: &Net
         } => format!(
             "{} learns it holds the lock{} and {}.",
             n(client),
-            with_token(token),
+            grant_token(token),
             next_words(next, resource)
         ),
         Happening::WillRetry {
@@ -250,6 +255,37 @@ pub fn describe(actor: NodeId, happening: &Happening, cast: &Cast, network: &Net
             n(client),
             n(owner)
         ),
+        Happening::Shipped { node, to, holder } => format!(
+            "{} ships its changes to {}: the key names {}.",
+            n(node),
+            n(to),
+            holder.map_or("nobody", n)
+        ),
+        Happening::Replicated { node, holder } => match holder {
+            Some(holder) => format!(
+                "{} applies what the primary shipped: the key now names {}.",
+                n(node),
+                n(holder)
+            ),
+            None => format!(
+                "{} applies what the primary shipped: the key is now empty.",
+                n(node)
+            ),
+        },
+        Happening::FailedOver { from, to, lost } => match lost {
+            Some(holder) => format!(
+                "The monitor promotes {} to primary in place of {}. It never received {}'s lock: the lock is gone, and {} is not told.",
+                n(to),
+                n(from),
+                n(holder),
+                n(holder)
+            ),
+            None => format!(
+                "The monitor promotes {} to primary in place of {}.",
+                n(to),
+                n(from)
+            ),
+        },
         Happening::ReleaseRefused {
             client,
             token,
@@ -490,6 +526,11 @@ fn plural_u64(count: u64, one: &'static str, many: &'static str) -> &'static str
 }
 
 fn with_token(token: Option<FencingToken>) -> String {
+    token.map_or_else(String::new, |t| format!(" with token {t}"))
+}
+
+/// For grants, the absence of a token is worth saying: this lock gives nothing to fence with.
+fn grant_token(token: Option<FencingToken>) -> String {
     token.map_or_else(|| " (no token)".to_owned(), |t| format!(" with token {t}"))
 }
 
@@ -511,6 +552,7 @@ fn input_words(input: Input, network: &Network) -> String {
             TimerKind::RequestTimeout => "A request timeout".to_owned(),
             TimerKind::Renew => "The renewal timer".to_owned(),
             TimerKind::LeaseExpiry => "A lease's expiry".to_owned(),
+            TimerKind::Ship => "The replication timer".to_owned(),
         },
     }
 }
@@ -525,5 +567,6 @@ fn no_effect_words(why: NoEffect) -> &'static str {
         NoEffect::MessageNotInFlight => "the message is no longer in flight",
         NoEffect::MessageNotHeld => "the message is not held",
         NoEffect::NoLiveLease => "no lease is live",
+        NoEffect::NoReplica => "there is no running replica to promote",
     }
 }

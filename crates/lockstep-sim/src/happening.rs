@@ -128,6 +128,7 @@ pub enum NoEffect {
     MessageNotInFlight,
     MessageNotHeld,
     NoLiveLease,
+    NoReplica,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -249,6 +250,24 @@ pub enum Happening {
     LeaseExpired {
         holder: NodeId,
         token: Option<FencingToken>,
+    },
+    /// A primary shipped its changes to its replica; `holder` is who the shipped key names.
+    Shipped {
+        node: NodeId,
+        to: NodeId,
+        holder: Option<NodeId>,
+    },
+    /// A replica applied what its primary shipped; `holder` is who the key names now.
+    Replicated {
+        node: NodeId,
+        holder: Option<NodeId>,
+    },
+    /// The monitor promoted `to` in place of the primary `from`. `lost` is the holder of a lock
+    /// the old primary had and the new one never received.
+    FailedOver {
+        from: NodeId,
+        to: NodeId,
+        lost: Option<NodeId>,
     },
     // The resource.
     ReadServed {
@@ -464,6 +483,9 @@ pub const KINDS: &[&str] = &[
     "released_others_lock",
     "release_refused",
     "lease_expired",
+    "shipped",
+    "replicated",
+    "failed_over",
     "read_served",
     "write_accepted",
     "write_rejected",

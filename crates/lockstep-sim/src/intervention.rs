@@ -62,6 +62,8 @@ pub enum Action<N> {
     },
     /// End the current lease at the lock service now.
     ForceExpire {},
+    /// Promote the replica of a replicated lock service in place of its primary.
+    Failover {},
 }
 
 impl<N> Action<N> {
@@ -100,6 +102,7 @@ impl<N> Action<N> {
             Action::Release { message } => Action::Release { message },
             Action::Drop { message } => Action::Drop { message },
             Action::ForceExpire {} => Action::ForceExpire {},
+            Action::Failover {} => Action::Failover {},
         })
     }
 }

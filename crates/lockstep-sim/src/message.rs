@@ -1,6 +1,7 @@
 //! What nodes say to each other. These are the protocol's words, independent of who carries them
 //! (see `network`) and of how a node reacts to them (see `client`, `lock_service`, `resource`).
 
+use crate::lock_service::ReplicaWrite;
 use crate::time::Millis;
 use crate::token::FencingToken;
 use serde::{Deserialize, Serialize};
@@ -84,6 +85,8 @@ pub enum Payload {
     Charge { key: u32, amount: i64 },
     /// Resource → client: what became of a write, decrement or charge.
     WriteReply(WriteOutcome),
+    /// Primary → replica: the lock key's new state, shipped asynchronously.
+    Replicate(ReplicaWrite),
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -158,6 +161,7 @@ impl Payload {
             Payload::WriteReply(WriteOutcome::Accepted { .. }) => "accepted",
             Payload::WriteReply(WriteOutcome::Replayed { .. }) => "replayed",
             Payload::WriteReply(WriteOutcome::Rejected(_)) => "rejected",
+            Payload::Replicate(_) => "replicate",
         }
     }
 }

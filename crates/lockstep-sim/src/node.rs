@@ -27,6 +27,8 @@ pub enum TimerKind {
     RequestTimeout,
     /// A client's renewal interval (TTL/3) has passed.
     Renew,
+    /// A primary ships its waiting changes to its replica.
+    Ship,
     /// The lock service notices that a lease has run out. Expiry itself needs no event (the
     /// row's `expires_at` decides), but a learner must see the moment it happens.
     LeaseExpiry,

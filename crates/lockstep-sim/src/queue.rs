@@ -20,6 +20,9 @@ pub enum Due {
     PauseEnds(NodeId, u32),
     /// Hand the oldest buffered input to a node that has resumed.
     Drain(NodeId),
+    /// The monitor gives up on a crashed primary (the number is its crash count then, so a
+    /// primary that has restarted meanwhile is left alone).
+    Failover(NodeId, u32),
 }
 
 /// Time and sequence packed into one `u64` (time in the top 24 bits, sequence in the low 40),

@@ -73,6 +73,18 @@ pub enum LockServiceSpec {
         #[serde(default)]
         last_token: u64,
     },
+    /// A cache primary with an asynchronously replicated standby (nodes `redis-primary` and
+    /// `redis-replica`): every change reaches the replica `replication_lag_ms` after the primary
+    /// answered; if the primary stays down for `failover_after_ms`, the replica is promoted.
+    ReplicatedCache {
+        #[serde(default = "default_lock_name")]
+        key: String,
+        tokens: TokenSource,
+        #[serde(default)]
+        last_token: u64,
+        replication_lag_ms: Millis,
+        failover_after_ms: Millis,
+    },
 }
 
 impl LockServiceSpec {
@@ -81,6 +93,9 @@ impl LockServiceSpec {
         match self {
             LockServiceSpec::SqlRow { .. } | LockServiceSpec::Cache { .. } => {
                 vec![LOCK_SERVICE_NAME.to_owned()]
+            }
+            LockServiceSpec::ReplicatedCache { .. } => {
+                vec!["redis-primary".to_owned(), "redis-replica".to_owned()]
             }
         }
     }

@@ -15,7 +15,7 @@ use crate::happening::{Direction, Happening, Input, NoEffect};
 use crate::ids::{EventId, MessageId, NodeId, TimerId};
 use crate::intervention::{Action, Intervention};
 use crate::invariant::{InvariantChecker, StateView};
-use crate::lock_service::{Backend, CacheLock, LockService, SqlRow};
+use crate::lock_service::{Backend, CacheLock, LockService, Replicated, Role, SqlRow};
 use crate::network::{Arrival, LinkBehaviour, Loss, Network};
 use crate::node::{Command, Ctx, TimerKind, TimerSpan};
 use crate::queue::{Due, EventQueue};
@@ -345,6 +345,20 @@ impl Sim {
                 let input = slot.buffer.pop_front()?;
                 Some(self.dispatch(node, input, Cause::Resumed(input)))
             }
+            Due::Failover(node, incarnation) => {
+                let slot = self.slots.get(node.index())?;
+                let still_down = matches!(slot.process, Process::Crashed { .. })
+                    && slot.incarnation == incarnation
+                    && matches!(&slot.node, Node::LockService(s) if s.is_front());
+                still_down.then(|| {
+                    let (actor, happening) = self.failover();
+                    Handled {
+                        actor,
+                        cause: Cause::Monitor,
+                        happening,
+                    }
+                })
+            }
         }
     }
 
@@ -548,6 +562,7 @@ impl Sim {
                     no_effect(NoEffect::MessageNotInFlight)
                 }
             }),
+            Action::Failover {} => self.failover(),
             Action::ForceExpire {} => {
                 // The lease ends wherever the service keeps it (every node of a replicated one).
                 let mut holder = None;
@@ -633,8 +648,22 @@ impl Sim {
         slot.process = Process::Crashed { since: now };
         slot.incarnation += 1;
         slot.buffer.clear();
-        if let Node::Client(client) = &mut slot.node {
-            client.crash();
+        let incarnation = slot.incarnation;
+        match &mut slot.node {
+            Node::Client(client) => client.crash(),
+            Node::LockService(LockService {
+                backend:
+                    Backend::Replicated(Replicated {
+                        role: Role::Primary,
+                        failover_after,
+                        ..
+                    }),
+                ..
+            }) => {
+                let at = now.after(*failover_after);
+                self.queue.schedule(at, Due::Failover(node, incarnation));
+            }
+            _ => {}
         }
         Happening::Crashed { node }
     }
@@ -644,6 +673,17 @@ impl Sim {
             return no_effect(NoEffect::NotCrashed);
         }
         self.slots[node.index()].process = Process::Running;
+        self.act_on(node, |node, ctx| match node {
+            Node::Client(client) => client.restart(ctx),
+            Node::LockService(service) => service.restart(ctx),
+            Node::Resource(_) => {}
+        });
+        Happening::Restarted { node }
+    }
+
+    /// Lets the engine act on a node's state machine outside of an input (a restart, a
+    /// promotion), with a context, and applies the commands it gives.
+    fn act_on(&mut self, node: NodeId, act: impl FnOnce(&mut Node, &mut Ctx<'_>)) {
         let mut commands = std::mem::take(&mut self.commands);
         let mut next_timer = u32::try_from(self.timers.len()).unwrap_or(u32::MAX);
         let slot = &mut self.slots[node.index()];
@@ -654,14 +694,53 @@ impl Sim {
             &mut commands,
             &mut next_timer,
         );
-        match &mut slot.node {
-            Node::Client(client) => client.restart(&mut ctx),
-            Node::LockService(service) => service.restart(&mut ctx),
-            Node::Resource(_) => {}
-        }
+        act(&mut slot.node, &mut ctx);
         self.apply(node, &mut commands);
         self.commands = commands;
-        Happening::Restarted { node }
+    }
+
+    /// The monitor promotes a running replica in place of the current primary. Returns the
+    /// actor (the new primary) and what happened.
+    fn failover(&mut self) -> (NodeId, Happening) {
+        let now = self.now;
+        let replicated = |slot: &Slot| match &slot.node {
+            Node::LockService(LockService {
+                backend: Backend::Replicated(node),
+                ..
+            }) => Some(node.clone()),
+            _ => None,
+        };
+        let mut primary = None;
+        let mut replica = None;
+        for node in self.cast.services() {
+            let slot = &self.slots[node.index()];
+            match replicated(slot) {
+                Some(n) if n.role == Role::Primary => {
+                    primary = Some((node, n, slot.clock.read(now)))
+                }
+                Some(n)
+                    if n.role == Role::Replica
+                        && !matches!(slot.process, Process::Crashed { .. }) =>
+                {
+                    replica = replica.or(Some((node, n, slot.clock.read(now))));
+                }
+                _ => {}
+            }
+        }
+        let (Some((from, old, old_clock)), Some((to, new, new_clock))) = (primary, replica) else {
+            return (self.cast.lock_service(), no_effect(NoEffect::NoReplica));
+        };
+        let had = old.store.live_entry(old_clock).map(|e| e.owner);
+        let has = new.store.live_entry(new_clock).map(|e| e.owner);
+        let lost = had.filter(|holder| has != Some(*holder));
+        for (node, role) in [(from, Role::Replica), (to, Role::Primary)] {
+            self.act_on(node, |node, ctx| {
+                if let Node::LockService(service) = node {
+                    service.set_role(ctx, role);
+                }
+            });
+        }
+        (to, Happening::FailedOver { from, to, lost })
     }
 
     fn record(&mut self, handled: Handled, sent_before: usize) -> &TraceEvent {
@@ -775,21 +854,50 @@ fn build_network(scenario: &Scenario, cast: &Cast) -> Result<Network, ScenarioEr
 }
 
 fn build_slots(scenario: &Scenario, cast: &Cast) -> Vec<Slot> {
-    let service = LockService::new(match &scenario.lock_service {
+    let services: Vec<LockService> = match &scenario.lock_service {
         LockServiceSpec::SqlRow {
             lock_name,
             last_token,
-        } => Backend::SqlRow(SqlRow::new(lock_name.clone(), FencingToken(*last_token))),
+        } => vec![LockService::new(Backend::SqlRow(SqlRow::new(
+            lock_name.clone(),
+            FencingToken(*last_token),
+        )))],
         LockServiceSpec::Cache {
             key,
             tokens,
             last_token,
-        } => Backend::Cache(CacheLock::new(
+        } => vec![LockService::new(Backend::Cache(CacheLock::new(
             key.clone(),
             *tokens,
             FencingToken(*last_token),
-        )),
-    });
+        )))],
+        LockServiceSpec::ReplicatedCache {
+            key,
+            tokens,
+            last_token,
+            failover_after_ms,
+            replication_lag_ms,
+        } => {
+            let mut pair = cast.services();
+            let (primary, replica) = (
+                pair.next().unwrap_or(NodeId(0)),
+                pair.next().unwrap_or(NodeId(1)),
+            );
+            [(Role::Primary, replica), (Role::Replica, primary)]
+                .into_iter()
+                .map(|(role, peer)| {
+                    LockService::new(Backend::Replicated(Replicated {
+                        role,
+                        store: CacheLock::new(key.clone(), *tokens, FencingToken(*last_token)),
+                        peer,
+                        failover_after: *failover_after_ms,
+                        lag: *replication_lag_ms,
+                        shipping: None,
+                    }))
+                })
+                .collect()
+        }
+    };
     let resource = match &scenario.resource {
         ResourceSpec::Register {
             fencing,
@@ -817,8 +925,10 @@ fn build_slots(scenario: &Scenario, cast: &Cast) -> Vec<Slot> {
             timeout: spec.timeout,
         }))
     });
-    [Node::LockService(service), Node::Resource(resource)]
+    services
         .into_iter()
+        .map(Node::LockService)
+        .chain([Node::Resource(resource)])
         .chain(clients)
         .map(|node| Slot {
             node,

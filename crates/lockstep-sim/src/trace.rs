@@ -26,6 +26,8 @@ pub enum Cause {
     Intervention(u32),
     /// A pause with a set length ran out.
     PauseEnded,
+    /// The replicated service's monitor (Sentinel) acted on a primary that stayed down.
+    Monitor,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

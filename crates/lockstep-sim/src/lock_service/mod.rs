@@ -14,9 +14,11 @@ use crate::time::{LocalTime, Millis};
 use crate::token::FencingToken;
 
 mod cache;
+mod replicated;
 mod sql_row;
 
 pub use cache::{CacheEntry, CacheLock, TokenSource};
+pub use replicated::{ReplicaWrite, Replicated, Role};
 use serde::{Deserialize, Serialize};
 pub use sql_row::SqlRow;
 
@@ -26,6 +28,7 @@ pub use sql_row::SqlRow;
 pub enum Backend {
     SqlRow(SqlRow),
     Cache(CacheLock),
+    Replicated(Replicated),
 }
 
 /// A lock service node: a backend, plus the timer that announces the current lease's expiry.
@@ -47,6 +50,7 @@ impl LockService {
     pub fn is_front(&self) -> bool {
         match &self.backend {
             Backend::SqlRow(_) | Backend::Cache(_) => true,
+            Backend::Replicated(node) => node.role == Role::Primary,
         }
     }
 
@@ -54,7 +58,9 @@ impl LockService {
     pub fn live_lease(&self, now: LocalTime) -> Option<(NodeId, Option<FencingToken>)> {
         match &self.backend {
             Backend::SqlRow(row) => row.live_holder(now).map(|h| (h, Some(row.fencing_token))),
-            Backend::Cache(cache) => cache.live_entry(now).map(|e| (e.owner, e.token)),
+            Backend::Cache(cache) | Backend::Replicated(Replicated { store: cache, .. }) => {
+                cache.live_entry(now).map(|e| (e.owner, e.token))
+            }
         }
     }
 
@@ -74,6 +80,17 @@ impl LockService {
     }
 
     pub fn on_timer(&mut self, ctx: &mut Ctx<'_>, timer: TimerId) -> Happening {
+        if let Backend::Replicated(node) = &mut self.backend
+            && node.shipping == Some(timer)
+        {
+            node.shipping = None;
+            ctx.send(node.peer, Payload::Replicate(node.snapshot()));
+            return Happening::Shipped {
+                node: ctx.me,
+                to: node.peer,
+                holder: node.store.entry.map(|e| e.owner),
+            };
+        }
         if self.expiry_timer != Some(timer) {
             return Happening::Ignored {
                 node: ctx.me,
@@ -86,13 +103,19 @@ impl LockService {
                 .holder_id
                 .filter(|_| row.live_holder(ctx.local).is_none())
                 .map(|holder| (holder, Some(row.fencing_token))),
-            Backend::Cache(cache) => match cache.entry {
+            Backend::Cache(cache)
+            | Backend::Replicated(Replicated {
+                role: Role::Primary,
+                store: cache,
+                ..
+            }) => match cache.entry {
                 Some(entry) if cache.live_entry(ctx.local).is_none() => {
                     cache.entry = None;
                     Some((entry.owner, entry.token))
                 }
                 _ => None,
             },
+            Backend::Replicated(_) => None,
         };
         match expired {
             Some((holder, token)) => Happening::LeaseExpired { holder, token },
@@ -104,12 +127,47 @@ impl LockService {
     }
 
     pub fn on_message(&mut self, ctx: &mut Ctx<'_>, from: NodeId, payload: Payload) -> Happening {
+        let Backend::Replicated(node) = &mut self.backend else {
+            return self.answer(ctx, from, payload);
+        };
+        match (node.role, payload) {
+            (_, Payload::Replicate(write)) => {
+                if node.apply(write) {
+                    Happening::Replicated {
+                        node: ctx.me,
+                        holder: write.entry.map(|e| e.owner),
+                    }
+                } else {
+                    ignored(ctx.me, payload)
+                }
+            }
+            (Role::Replica, other) => ignored(ctx.me, other),
+            (Role::Primary, request) => {
+                let before = node.snapshot();
+                let happening = self.answer(ctx, from, request);
+                if let Backend::Replicated(node) = &mut self.backend
+                    && node.snapshot() != before
+                    && node.shipping.is_none()
+                {
+                    node.shipping =
+                        Some(ctx.set_timer(TimerSpan::Fixed(node.lag), TimerKind::Ship));
+                }
+                happening
+            }
+        }
+    }
+
+    /// Answers a client's request from this node's own store.
+    fn answer(&mut self, ctx: &mut Ctx<'_>, from: NodeId, payload: Payload) -> Happening {
         let now = ctx.local;
         match payload {
             Payload::Acquire { ttl, value } => {
                 let outcome = match &mut self.backend {
                     Backend::SqlRow(row) => row.acquire(now, from, ttl).map(Some),
-                    Backend::Cache(cache) => cache.acquire(now, from, ttl, value),
+                    Backend::Cache(cache)
+                    | Backend::Replicated(Replicated { store: cache, .. }) => {
+                        cache.acquire(now, from, ttl, value)
+                    }
                 };
                 match outcome {
                     Ok(token) => {
@@ -145,7 +203,10 @@ impl LockService {
             Payload::Renew { token, value, ttl } => {
                 let renewed = match &mut self.backend {
                     Backend::SqlRow(row) => row.renew(now, from, token, ttl),
-                    Backend::Cache(cache) => cache.renew(now, value, ttl),
+                    Backend::Cache(cache)
+                    | Backend::Replicated(Replicated { store: cache, .. }) => {
+                        cache.renew(now, value, ttl)
+                    }
                 };
                 if renewed {
                     self.watch_expiry(ctx, Some(ttl));
@@ -172,7 +233,10 @@ impl LockService {
             } => {
                 let removed = match &mut self.backend {
                     Backend::SqlRow(row) => row.release(from, token, method),
-                    Backend::Cache(cache) => cache.release(now, value, method),
+                    Backend::Cache(cache)
+                    | Backend::Replicated(Replicated { store: cache, .. }) => {
+                        cache.release(now, value, method)
+                    }
                 };
                 ctx.send(
                     from,
@@ -206,13 +270,40 @@ impl LockService {
         }
     }
 
+    /// Sentinel's decision, applied to this node: it becomes the primary or a replica. A new
+    /// primary starts announcing its lease's expiry, as after a restart.
+    pub fn set_role(&mut self, ctx: &mut Ctx<'_>, role: Role) {
+        if let Backend::Replicated(node) = &mut self.backend {
+            node.role = role;
+        }
+        match role {
+            Role::Primary => self.restart(ctx),
+            Role::Replica => {
+                if let Some(timer) = self.expiry_timer.take() {
+                    ctx.cancel_timer(timer);
+                }
+                if let Backend::Replicated(node) = &mut self.backend
+                    && let Some(timer) = node.shipping.take()
+                {
+                    ctx.cancel_timer(timer);
+                }
+            }
+        }
+    }
+
     /// After a crash the stored state is back but the expiry announcement was lost with the
     /// process: announce the live lease's expiry again, if there is one.
     pub fn restart(&mut self, ctx: &mut Ctx<'_>) {
         self.expiry_timer = None;
         let expires_at = match &self.backend {
             Backend::SqlRow(row) => row.live_holder(ctx.local).and(row.expires_at),
-            Backend::Cache(cache) => cache.live_entry(ctx.local).map(|e| e.expires_at),
+            Backend::Cache(cache)
+            | Backend::Replicated(Replicated {
+                role: Role::Primary,
+                store: cache,
+                ..
+            }) => cache.live_entry(ctx.local).map(|e| e.expires_at),
+            Backend::Replicated(_) => None,
         };
         if let Some(expires_at) = expires_at {
             let left = u64::try_from(expires_at.since(ctx.local)).unwrap_or(0);
@@ -225,7 +316,9 @@ impl LockService {
     pub fn force_expire(&mut self, now: LocalTime) -> Option<NodeId> {
         let holder = match &mut self.backend {
             Backend::SqlRow(row) => row.force_expire(now),
-            Backend::Cache(cache) => cache.force_expire(now),
+            Backend::Cache(cache) | Backend::Replicated(Replicated { store: cache, .. }) => {
+                cache.force_expire(now)
+            }
         };
         if holder.is_some() {
             self.expiry_timer = None;

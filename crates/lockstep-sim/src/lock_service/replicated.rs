@@ -1,0 +1,61 @@
+//! A cache primary with an asynchronously replicated standby, failed over by a Sentinel-like
+//! monitor (scenario S9). The primary answers clients at once and ships the lock key's state
+//! (and its token counter) to the replica `lag` later: replication is asynchronous, so a primary
+//! that crashes before shipping takes the latest lock with it.
+
+use super::cache::{CacheEntry, CacheLock};
+use crate::ids::{NodeId, TimerId};
+use crate::time::Millis;
+use crate::token::FencingToken;
+use serde::{Deserialize, Serialize};
+
+/// Which part a node of the pair plays now.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Role {
+    Primary,
+    Replica,
+}
+
+/// One node of the pair.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Replicated {
+    pub role: Role,
+    pub store: CacheLock,
+    /// The other node of the pair.
+    pub peer: NodeId,
+    /// How long the monitor waits after the primary crashes before it promotes the replica.
+    pub failover_after: Millis,
+    /// How long a change waits on the primary before it is shipped to the replica.
+    pub lag: Millis,
+    /// The timer that will ship the changes made since the last shipment, if any are waiting.
+    pub shipping: Option<TimerId>,
+}
+
+/// What the primary ships to its replica: the key's new state and the token counter.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReplicaWrite {
+    pub entry: Option<CacheEntry>,
+    pub counter: FencingToken,
+}
+
+impl Replicated {
+    /// The state the replica should hold.
+    pub fn snapshot(&self) -> ReplicaWrite {
+        ReplicaWrite {
+            entry: self.store.entry,
+            counter: self.store.counter,
+        }
+    }
+
+    /// A replica takes whatever the primary shipped; anything else ignores it (a late shipment
+    /// from a deposed primary must not overwrite the new primary's state).
+    pub fn apply(&mut self, write: ReplicaWrite) -> bool {
+        if self.role != Role::Replica {
+            return false;
+        }
+        self.store.entry = write.entry;
+        self.store.counter = write.counter;
+        true
+    }
+}
