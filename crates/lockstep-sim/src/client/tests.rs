@@ -1,0 +1,373 @@
+//! Unit tests of the client state machine, driven by hand through a small harness.
+
+use super::*;
+use crate::node::Command;
+
+/// Stands for "the lock service, wherever it answers" in what the harness reports.
+const SERVICE: NodeId = NodeId(0);
+const RESOURCE: NodeId = NodeId(1);
+const ME: NodeId = NodeId(2);
+const TTL: Millis = Millis(1_000);
+
+/// Drives one client by hand: the engine's part, minus the queue.
+struct Harness {
+    client: Client,
+    local: i64,
+    commands: Vec<Command>,
+    next_timer: u32,
+    timers: Vec<(TimerId, TimerKind)>,
+}
+
+impl Harness {
+    fn new(configure: impl FnOnce(&mut ClientConfig)) -> Harness {
+        let mut config = ClientConfig {
+            resource: RESOURCE,
+            locking: Locking::Lease,
+            ttl: TTL,
+            work: Millis(100),
+            access: Access::ReadModifyWrite {},
+            retry: RetryPolicy::GiveUp {},
+            release: ReleaseMethod::IfStillMine,
+            lease_check: LeaseCheck::Never {},
+            renewal: Renewal::Never {},
+            repeat: Repeat::Once {},
+            timeout: RequestTimeout::Never {},
+        };
+        configure(&mut config);
+        Harness {
+            client: Client::new(config),
+            local: 0,
+            commands: Vec::new(),
+            next_timer: 0,
+            timers: Vec::new(),
+        }
+    }
+
+    fn with_ctx<R>(&mut self, act: impl FnOnce(&mut Client, &mut Ctx<'_>) -> R) -> R {
+        self.commands.clear();
+        let mut ctx = Ctx::new(
+            crate::time::VirtualTime(u64::try_from(self.local).unwrap_or(0)),
+            LocalTime(self.local),
+            ME,
+            &mut self.commands,
+            &mut self.next_timer,
+        );
+        let result = act(&mut self.client, &mut ctx);
+        for command in &self.commands {
+            if let Command::SetTimer { id, kind, .. } = command {
+                self.timers.push((*id, *kind));
+            }
+        }
+        result
+    }
+
+    /// Fires the most recently set timer of this kind.
+    fn fire(&mut self, kind: TimerKind) -> Happening {
+        let (id, _) = *self
+            .timers
+            .iter()
+            .rev()
+            .find(|(_, k)| *k == kind)
+            .expect("timer set");
+        self.with_ctx(|client, ctx| client.on_timer(ctx, id, kind))
+    }
+
+    fn receive(&mut self, payload: Payload) -> Happening {
+        self.with_ctx(|client, ctx| client.on_message(ctx, payload))
+    }
+
+    fn sent(&self) -> Vec<(NodeId, Payload)> {
+        self.commands
+            .iter()
+            .filter_map(|c| match c {
+                Command::Send { to, payload } => Some((*to, *payload)),
+                Command::SendToService { payload } => Some((SERVICE, *payload)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    fn start(&mut self) -> Happening {
+        let id = TimerId(999);
+        self.with_ctx(|client, ctx| client.on_timer(ctx, id, TimerKind::Start))
+    }
+
+    fn granted(&mut self, token: u64) -> Happening {
+        let value = self.client.lock_value(ME);
+        self.receive(Payload::AcquireReply {
+            value,
+            reply: AcquireReply::Granted {
+                token: Some(FencingToken(token)),
+            },
+        })
+    }
+
+    fn held_elsewhere(&mut self) -> Happening {
+        let value = self.client.lock_value(ME);
+        self.receive(Payload::AcquireReply {
+            value,
+            reply: AcquireReply::HeldElsewhere,
+        })
+    }
+}
+
+#[test]
+fn guarded_work_acquires_reads_works_writes_with_its_token_and_releases() {
+    let mut h = Harness::new(|_| {});
+    assert!(matches!(h.start(), Happening::AskedForLock { .. }));
+    assert!(matches!(
+        h.sent()[..],
+        [(SERVICE, Payload::Acquire { ttl: TTL, .. })]
+    ));
+    h.granted(33);
+    assert!(h.client.believes_it_holds_the_lock());
+    assert_eq!(h.sent(), vec![(RESOURCE, Payload::Read)]);
+    h.receive(Payload::ReadReply {
+        value: 41,
+        version: 7,
+    });
+    h.local = 150;
+    h.fire(TimerKind::WorkDone);
+    let written = WriteRequest {
+        token: Some(FencingToken(33)),
+        value: 42,
+        based_on: Some(7),
+        condition: WriteCondition::None,
+    };
+    assert_eq!(h.sent(), vec![(RESOURCE, Payload::Write(written))]);
+    h.receive(Payload::WriteReply(WriteOutcome::Rejected(
+        Refusal::StaleToken {
+            presented: FencingToken(33),
+            required: FencingToken(34),
+        },
+    )));
+    assert!(
+        !h.client.believes_it_holds_the_lock(),
+        "belief ends with the release"
+    );
+    assert!(matches!(
+        h.sent()[..],
+        [(
+            SERVICE,
+            Payload::Release {
+                token: Some(FencingToken(33)),
+                ..
+            }
+        )]
+    ));
+    let finished = h.receive(Payload::ReleaseReply { released: false });
+    assert_eq!(
+        finished.job_result(),
+        Some((
+            ME,
+            WorkResult::Fenced {
+                presented: FencingToken(33),
+                required: FencingToken(34)
+            }
+        ))
+    );
+}
+
+#[test]
+fn lock_held_elsewhere_gives_up_or_retries_by_policy() {
+    let mut h = Harness::new(|_| {});
+    h.start();
+    let gave_up = h.held_elsewhere();
+    assert_eq!(gave_up.job_result(), Some((ME, WorkResult::HeldElsewhere)));
+
+    let mut h = Harness::new(|c| {
+        c.retry = RetryPolicy::Fixed {
+            delay_ms: Millis(50),
+            attempts: 1,
+        }
+    });
+    h.start();
+    h.held_elsewhere();
+    assert!(matches!(h.client.state, ClientState::Backoff));
+    assert!(matches!(
+        h.fire(TimerKind::Retry),
+        Happening::AskedForLock { .. }
+    ));
+    assert!(matches!(h.held_elsewhere(), Happening::GaveUp { .. }));
+}
+
+#[test]
+fn renewals_run_out_and_the_lock_is_abandoned() {
+    let mut h = Harness::new(|c| c.renewal = Renewal::Every { max_renewals: 1 });
+    h.start();
+    h.granted(5);
+    h.local = 333;
+    assert!(matches!(
+        h.fire(TimerKind::Renew),
+        Happening::RenewSent { .. }
+    ));
+    assert!(matches!(h.sent()[..], [(SERVICE, Payload::Renew { .. })]));
+    h.receive(Payload::RenewReply { renewed: true });
+    assert_eq!(
+        h.client.lease.map(|l| l.confirmed_from),
+        Some(LocalTime(333))
+    );
+    h.local = 666;
+    let abandoned = h.fire(TimerKind::Renew);
+    assert!(matches!(
+        abandoned,
+        Happening::Abandoned {
+            reason: AbandonReason::MaximumHoldTime,
+            ..
+        }
+    ));
+    assert!(!h.client.believes_it_holds_the_lock());
+}
+
+#[test]
+fn a_refused_renewal_abandons_the_lock() {
+    let mut h = Harness::new(|c| c.renewal = Renewal::Every { max_renewals: 5 });
+    h.start();
+    h.granted(5);
+    h.fire(TimerKind::Renew);
+    let refused = h.receive(Payload::RenewReply { renewed: false });
+    assert!(matches!(
+        refused,
+        Happening::Abandoned {
+            reason: AbandonReason::RenewalRefused,
+            ..
+        }
+    ));
+}
+
+#[test]
+fn held_safely_from_acquisition_ignores_renewals_and_the_corrected_one_does_not() {
+    let mut h = Harness::new(|c| c.renewal = Renewal::Every { max_renewals: 5 });
+    h.start();
+    h.local = 10;
+    h.granted(5);
+    h.local = 600;
+    h.fire(TimerKind::Renew);
+    h.receive(Payload::RenewReply { renewed: true });
+    h.local = 1_200;
+    let seed = h
+        .client
+        .time_left(LocalTime(1_200), SafetyClock::FromAcquisition);
+    let corrected = h
+        .client
+        .time_left(LocalTime(1_200), SafetyClock::FromLastRequest);
+    assert_eq!(
+        seed,
+        Some(1_000 - (1_200 - 10)),
+        "the seed measures from the grant's arrival"
+    );
+    assert_eq!(
+        corrected,
+        Some(1_000 - (1_200 - 600)),
+        "from the renewal's sending"
+    );
+}
+
+#[test]
+fn a_lease_check_that_fails_skips_the_write_and_releases() {
+    let mut h = Harness::new(|c| {
+        c.access = Access::BlindWrite { value: 1 };
+        c.lease_check = LeaseCheck::BeforeWrite {
+            margin_ms: Millis(100),
+            gap_ms: Millis(0),
+            measure: SafetyClock::FromLastRequest,
+        };
+    });
+    h.start();
+    h.granted(5);
+    h.local = 950;
+    let skipped = h.fire(TimerKind::WorkDone);
+    assert!(matches!(
+        skipped,
+        Happening::WriteSkipped {
+            time_left: Some(50),
+            ..
+        }
+    ));
+    assert!(matches!(h.sent()[..], [(SERVICE, Payload::Release { .. })]));
+}
+
+#[test]
+fn a_lease_check_with_a_gap_writes_later_without_checking_again() {
+    let mut h = Harness::new(|c| {
+        c.access = Access::BlindWrite { value: 1 };
+        c.lease_check = LeaseCheck::BeforeWrite {
+            margin_ms: Millis(100),
+            gap_ms: Millis(20),
+            measure: SafetyClock::FromLastRequest,
+        };
+    });
+    h.start();
+    h.granted(5);
+    h.local = 200;
+    assert!(matches!(
+        h.fire(TimerKind::WorkDone),
+        Happening::LeaseChecked { .. }
+    ));
+    assert!(h.sent().is_empty());
+    h.local = 5_000;
+    assert!(matches!(
+        h.fire(TimerKind::WriteNow),
+        Happening::WriteSent { .. }
+    ));
+}
+
+#[test]
+fn a_silent_lock_service_times_out_into_a_retry() {
+    let mut h = Harness::new(|c| {
+        c.timeout = RequestTimeout::After { ms: Millis(200) };
+        c.retry = RetryPolicy::Fixed {
+            delay_ms: Millis(10),
+            attempts: 1,
+        };
+    });
+    h.start();
+    let timed_out = h.fire(TimerKind::RequestTimeout);
+    assert!(matches!(
+        timed_out,
+        Happening::TimedOut {
+            next: AfterTimeout::Retry { retries_left: 0 },
+            ..
+        }
+    ));
+}
+
+#[test]
+fn an_optimistic_update_rereads_after_a_conflict() {
+    let mut h = Harness::new(|c| {
+        c.locking = Locking::None;
+        c.access = Access::OptimisticUpdate { attempts: 2 };
+    });
+    assert!(matches!(h.start(), Happening::Started { .. }));
+    h.receive(Payload::ReadReply {
+        value: 100,
+        version: 0,
+    });
+    h.fire(TimerKind::WorkDone);
+    let conflict = h.receive(Payload::WriteReply(WriteOutcome::Rejected(
+        Refusal::VersionChanged {
+            expected: 0,
+            actual: 1,
+        },
+    )));
+    assert!(matches!(
+        conflict,
+        Happening::WriteAnswered {
+            then: Then::ReadsAgain,
+            ..
+        }
+    ));
+    assert_eq!(h.sent(), vec![(RESOURCE, Payload::Read)]);
+}
+
+#[test]
+fn a_crash_erases_belief_and_a_restart_begins_again() {
+    let mut h = Harness::new(|_| {});
+    h.start();
+    h.granted(5);
+    h.client.crash();
+    assert!(!h.client.believes_it_holds_the_lock());
+    h.with_ctx(|client, ctx| client.restart(ctx));
+    assert!(h.timers.iter().any(|(_, kind)| *kind == TimerKind::Start));
+    assert!(matches!(h.client.state, ClientState::NotStarted));
+}
