@@ -5,7 +5,8 @@
 
 use crate::client::NextStep;
 use crate::happening::{
-    AbandonReason, AfterTimeout, Direction, Happening, Input, NoEffect, Request, Then, WorkResult,
+    AbandonReason, AfterTimeout, Direction, Happening, Input, NoEffect, RedlockOutcome, Request,
+    Then, WorkResult,
 };
 use crate::ids::{MessageId, NodeId};
 use crate::message::{Refusal, ReleaseMethod, WriteOutcome};
@@ -30,7 +31,11 @@ pub fn describe(actor: NodeId, happening: &Happening, cast: &Cast, network: &Net
     };
     let resource = n(cast.resource());
     match *happening {
-        Happening::AskedForLock { client, ttl } => {
+        Happening::AskedForLock { client, ttl, nodes } if nodes > 1 => format!(
+            "{} asks all {nodes} nodes at once for the lock with a lease of {ttl}.",
+            n(client)
+        ),
+        Happening::AskedForLock { client, ttl, .. } => {
             format!(
                 "{} asks {service} for the lock with a lease of {ttl}.",
                 n(client)
@@ -189,6 +194,55 @@ pub fn describe(actor: NodeId, happening: &Happening, cast: &Cast, network: &Net
                 Then::ReadsAgain => " and reads again to retry",
             };
             format!("{} learns {what}{next}.", n(client))
+        }
+        Happening::NodeAnswered {
+            client,
+            node,
+            yes,
+            so_far,
+            of,
+        } => format!(
+            "{} hears {} from {} ({so_far} of {of} yes so far).",
+            n(client),
+            if yes { "yes" } else { "no" },
+            n(node)
+        ),
+        Happening::RedlockDecided {
+            client,
+            yes,
+            of,
+            elapsed,
+            validity,
+            outcome,
+            retries_left,
+        } => {
+            let verdict = match outcome {
+                RedlockOutcome::Acquired if validity > 0 => format!(
+                    "{yes} of {of} nodes granted the lock in {elapsed} ms, so {} holds it for another {validity} ms by its reckoning",
+                    n(client)
+                ),
+                RedlockOutcome::Acquired => format!(
+                    "{yes} of {of} nodes granted the lock. It took {elapsed} ms, longer than the lock is valid, but without the elapsed-time check {} takes it anyway",
+                    n(client)
+                ),
+                RedlockOutcome::NoQuorum => format!(
+                    "only {yes} of {of} nodes granted the lock, not a majority, so {} unlocks them all",
+                    n(client)
+                ),
+                RedlockOutcome::TooSlow => format!(
+                    "{yes} of {of} nodes granted the lock, but acquiring took {elapsed} ms and left no validity, so {} unlocks them all",
+                    n(client)
+                ),
+            };
+            let next = match (outcome, retries_left) {
+                (RedlockOutcome::Acquired, _) => String::new(),
+                (_, Some(left)) => format!(
+                    " and will try again ({left} {} left)",
+                    plural(left, "retry", "retries")
+                ),
+                (_, None) => " and gives up".to_owned(),
+            };
+            format!("{}: {verdict}{next}.", n(client))
         }
         Happening::RenewSent { client, token } => {
             format!(
@@ -449,14 +503,26 @@ pub fn describe(actor: NodeId, happening: &Happening, cast: &Cast, network: &Net
             n(node),
             plural(waiting, "input", "inputs")
         ),
-        Happening::Crashed { node } if cast.is_client(node) => {
+        Happening::Crashed {
+            node,
+            lost: Some(holder),
+        } => format!(
+            "{} crashes. It had not persisted {}'s key, so when it comes back the key is gone.",
+            n(node),
+            n(holder)
+        ),
+        Happening::Crashed { node, .. } if cast.is_client(node) => {
             format!("{} crashes and loses everything it had in memory.", n(node))
         }
-        Happening::Crashed { node } => format!(
+        Happening::Crashed { node, .. } => format!(
             "{} crashes: it answers nothing until it restarts. What it stored survives.",
             n(node)
         ),
         Happening::Restarted { node } => format!("{} restarts.", n(node)),
+        Happening::RestartDelayed { node, until } => format!(
+            "{} is told to restart but stays down until {until}: a delayed restart keeps it out of any lock still live.",
+            n(node)
+        ),
         Happening::ClockJumped { node, by_ms } => format!(
             "{}'s clock jumps {} by {} ms.",
             n(node),
@@ -553,6 +619,7 @@ fn input_words(input: Input, network: &Network) -> String {
             TimerKind::Renew => "The renewal timer".to_owned(),
             TimerKind::LeaseExpiry => "A lease's expiry".to_owned(),
             TimerKind::Ship => "The replication timer".to_owned(),
+            TimerKind::RoundTimeout => "The wait for the nodes' answers".to_owned(),
         },
     }
 }

@@ -10,7 +10,7 @@ use crate::message::{Payload, Refusal, ReleaseMethod, WriteOutcome};
 use crate::network::Loss;
 use crate::node::TimerKind;
 use crate::resource::UnseenUpdates;
-use crate::time::Millis;
+use crate::time::{Millis, VirtualTime};
 use crate::token::FencingToken;
 use serde::{Deserialize, Serialize};
 
@@ -61,6 +61,17 @@ pub enum AbandonReason {
     MaximumHoldTime,
     /// The service refused a renewal: the lease was gone.
     RenewalRefused,
+}
+
+/// How a Redlock acquisition came out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RedlockOutcome {
+    Acquired,
+    /// Fewer than a majority of the nodes granted the lock.
+    NoQuorum,
+    /// A majority granted it, but the acquisition took longer than the lock's validity.
+    TooSlow,
 }
 
 /// What a client does after its write is answered.
@@ -138,6 +149,8 @@ pub enum Happening {
     AskedForLock {
         client: NodeId,
         ttl: Millis,
+        /// How many nodes the client asked: 1, or every Redlock node.
+        nodes: u8,
     },
     Started {
         client: NodeId,
@@ -190,6 +203,25 @@ pub enum Happening {
         token: Option<FencingToken>,
         outcome: WriteOutcome,
         then: Then,
+    },
+    /// One Redlock node answered a request sent to all of them.
+    NodeAnswered {
+        client: NodeId,
+        node: NodeId,
+        yes: bool,
+        so_far: u8,
+        of: u8,
+    },
+    /// A Redlock client counted its answers and decided.
+    RedlockDecided {
+        client: NodeId,
+        yes: u8,
+        of: u8,
+        elapsed: i64,
+        validity: i64,
+        outcome: RedlockOutcome,
+        /// When the lock was not acquired: the retries left, or `None` if the client gives up.
+        retries_left: Option<u32>,
     },
     RenewSent {
         client: NodeId,
@@ -328,9 +360,16 @@ pub enum Happening {
     },
     Crashed {
         node: NodeId,
+        /// The holder whose key a cache node lost with the crash, if any.
+        lost: Option<NodeId>,
     },
     Restarted {
         node: NodeId,
+    },
+    /// A node may not come back yet: it stays down until `until` (Redlock's delayed restart).
+    RestartDelayed {
+        node: NodeId,
+        until: VirtualTime,
     },
     ClockJumped {
         node: NodeId,
@@ -402,6 +441,12 @@ impl Happening {
         match *self {
             Happening::Finished { client, result, .. } => Some((client, result)),
             Happening::GaveUp { client } => Some((client, WorkResult::HeldElsewhere)),
+            Happening::RedlockDecided {
+                client,
+                outcome: RedlockOutcome::NoQuorum | RedlockOutcome::TooSlow,
+                retries_left: None,
+                ..
+            } => Some((client, WorkResult::HeldElsewhere)),
             Happening::WriteAnswered {
                 client,
                 outcome,
@@ -470,6 +515,8 @@ pub const KINDS: &[&str] = &[
     "write_sent",
     "timed_out",
     "write_answered",
+    "node_answered",
+    "redlock_decided",
     "renew_sent",
     "renew_answered",
     "abandoned",
@@ -499,6 +546,7 @@ pub const KINDS: &[&str] = &[
     "resumed",
     "crashed",
     "restarted",
+    "restart_delayed",
     "clock_jumped",
     "drift_changed",
     "partitioned",

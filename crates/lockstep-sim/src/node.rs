@@ -27,6 +27,8 @@ pub enum TimerKind {
     RequestTimeout,
     /// A client's renewal interval (TTL/3) has passed.
     Renew,
+    /// A Redlock client stops waiting for the nodes that have not answered.
+    RoundTimeout,
     /// A primary ships its waiting changes to its replica.
     Ship,
     /// The lock service notices that a lease has run out. Expiry itself needs no event (the

@@ -23,6 +23,8 @@ pub enum Due {
     /// The monitor gives up on a crashed primary (the number is its crash count then, so a
     /// primary that has restarted meanwhile is left alone).
     Failover(NodeId, u32),
+    /// A delayed restart comes due (the number is the node's crash count then).
+    Restart(NodeId, u32),
 }
 
 /// Time and sequence packed into one `u64` (time in the top 24 bits, sequence in the low 40),

@@ -6,11 +6,14 @@
 //! reason; `Scenario::parse` returns either a scenario that `Sim::new` will accept or such an
 //! error.
 
-use crate::client::{Access, LeaseCheck, Locking, Renewal, Repeat, RequestTimeout, RetryPolicy};
+use crate::client::{
+    Access, ElapsedCheck, LeaseCheck, Locking, Protocol, RedlockParams, Renewal, Repeat,
+    RequestTimeout, RetryPolicy,
+};
 use crate::expectation::Expectation;
 use crate::ids::NodeId;
 use crate::intervention::{Action, Intervention};
-use crate::lock_service::TokenSource;
+use crate::lock_service::{Persistence, TokenSource};
 use crate::message::ReleaseMethod;
 use crate::resource::Fencing;
 use crate::resource::Idempotency;
@@ -85,6 +88,42 @@ pub enum LockServiceSpec {
         replication_lag_ms: Millis,
         failover_after_ms: Millis,
     },
+    /// Redlock over `nodes` independent cache nodes (`redis-a`, `redis-b`, …; default 5): the
+    /// client locks a majority, each node expiring keys by its own clock. No fencing tokens.
+    Redlock {
+        #[serde(default = "default_redlock_nodes")]
+        nodes: u8,
+        /// What a node keeps across a crash: `none` (the key is gone), `every_second` (a key
+        /// written in the last second is lost, like AOF with `appendfsync everysec`), `always`.
+        #[serde(default = "default_persistence")]
+        persistence: Persistence,
+        /// A crashed node stays down at least this long before it may rejoin (the Redis docs'
+        /// "delayed restarts"; 0 = restarts when told).
+        #[serde(default)]
+        restart_delay_ms: Millis,
+        /// Redlock's step-3 check that the acquisition took less than the lock's validity.
+        #[serde(default = "default_elapsed_check")]
+        elapsed_check: ElapsedCheck,
+        /// How long a client waits for the nodes' answers (default 50 ms).
+        #[serde(default = "default_node_timeout")]
+        node_timeout_ms: Millis,
+    },
+}
+
+fn default_redlock_nodes() -> u8 {
+    5
+}
+
+fn default_persistence() -> Persistence {
+    Persistence::None
+}
+
+fn default_elapsed_check() -> ElapsedCheck {
+    ElapsedCheck::On
+}
+
+fn default_node_timeout() -> Millis {
+    Millis(50)
 }
 
 impl LockServiceSpec {
@@ -97,6 +136,26 @@ impl LockServiceSpec {
             LockServiceSpec::ReplicatedCache { .. } => {
                 vec!["redis-primary".to_owned(), "redis-replica".to_owned()]
             }
+            LockServiceSpec::Redlock { nodes, .. } => (0..*nodes)
+                .map(|i| format!("redis-{}", char::from(b'a' + i)))
+                .collect(),
+        }
+    }
+
+    /// How clients reach this service.
+    pub fn protocol(&self) -> Protocol {
+        match self {
+            LockServiceSpec::Redlock {
+                nodes,
+                elapsed_check,
+                node_timeout_ms,
+                ..
+            } => Protocol::Redlock(RedlockParams {
+                nodes: *nodes,
+                elapsed_check: *elapsed_check,
+                node_timeout: *node_timeout_ms,
+            }),
+            _ => Protocol::Single,
         }
     }
 }
@@ -435,6 +494,14 @@ impl Scenario {
             ));
         }
         check_latency("network.latency_ms", self.network.latency_ms)?;
+        if let LockServiceSpec::Redlock { nodes, .. } = self.lock_service
+            && !(1..=7).contains(&nodes)
+        {
+            return Err(invalid(
+                "lock_service.nodes",
+                "Redlock needs between 1 and 7 nodes",
+            ));
+        }
         check_loss("network.loss_per_million", self.network.loss_per_million)?;
         let service_names = self.lock_service.node_names();
         let services = u16::try_from(service_names.len()).unwrap_or(u16::MAX);

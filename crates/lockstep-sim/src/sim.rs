@@ -9,13 +9,13 @@
 //! The engine owns process state (running, paused, crashed) and clocks; nodes never learn that
 //! they were paused except by reading their own clock afterwards — just like a real process.
 
-use crate::client::{Client, ClientConfig};
+use crate::client::{Client, ClientConfig, Protocol};
 use crate::clock::LocalClock;
 use crate::happening::{Direction, Happening, Input, NoEffect};
 use crate::ids::{EventId, MessageId, NodeId, TimerId};
 use crate::intervention::{Action, Intervention};
 use crate::invariant::{InvariantChecker, StateView};
-use crate::lock_service::{Backend, CacheLock, LockService, Replicated, Role, SqlRow};
+use crate::lock_service::{Backend, CacheLock, LockService, Replicated, Role, SqlRow, TokenSource};
 use crate::network::{Arrival, LinkBehaviour, Loss, Network};
 use crate::node::{Command, Ctx, TimerKind, TimerSpan};
 use crate::queue::{Due, EventQueue};
@@ -85,6 +85,8 @@ pub struct Sim {
     commands: Vec<Command>,
     /// How many clients believe they hold the lock (see `refresh_belief`).
     believers: u32,
+    /// How clients reach the lock service (one front node, or Redlock's majority).
+    protocol: Protocol,
 }
 
 /// What handling one due input produced, before it becomes a trace event.
@@ -137,6 +139,7 @@ impl Sim {
             trace: Vec::with_capacity(expected_events(scenario)),
             commands: Vec::new(),
             believers: 0,
+            protocol: scenario.lock_service.protocol(),
             cast,
         };
         for clock in &scenario.clocks {
@@ -189,6 +192,7 @@ impl Sim {
             trace: Vec::new(),
             commands: Vec::new(),
             believers: 0,
+            protocol: Protocol::Single,
         }
     }
 
@@ -345,6 +349,16 @@ impl Sim {
                 let input = slot.buffer.pop_front()?;
                 Some(self.dispatch(node, input, Cause::Resumed(input)))
             }
+            Due::Restart(node, incarnation) => {
+                let slot = self.slots.get(node.index())?;
+                let still_down = matches!(slot.process, Process::Crashed { .. })
+                    && slot.incarnation == incarnation;
+                still_down.then(|| Handled {
+                    actor: node,
+                    cause: Cause::DelayedRestart,
+                    happening: self.restart(node),
+                })
+            }
             Due::Failover(node, incarnation) => {
                 let slot = self.slots.get(node.index())?;
                 let still_down = matches!(slot.process, Process::Crashed { .. })
@@ -411,7 +425,7 @@ impl Sim {
                     match &mut slot.node {
                         Node::LockService(service) => service.on_message(&mut ctx, from, payload),
                         Node::Resource(resource) => resource.on_message(&mut ctx, from, payload),
-                        Node::Client(client) => client.on_message(&mut ctx, payload),
+                        Node::Client(client) => client.on_message(&mut ctx, from, payload),
                     }
                 }
                 None => Happening::Ignored {
@@ -507,6 +521,12 @@ impl Sim {
             Action::Restart { node } => (node, self.restart(node)),
             Action::ClockJump { node, by_ms } => {
                 self.slots[node.index()].clock.jump(by_ms);
+                // A service node expires keys by its own clock: a jump moves every expiry.
+                self.act_on(node, |node, ctx| {
+                    if let Node::LockService(service) = node {
+                        service.rearm_expiry(ctx);
+                    }
+                });
                 (node, Happening::ClockJumped { node, by_ms })
             }
             Action::ClockDrift { node, drift_ppm } => {
@@ -649,6 +669,11 @@ impl Sim {
         slot.incarnation += 1;
         slot.buffer.clear();
         let incarnation = slot.incarnation;
+        let local = slot.clock.read(now);
+        let mut lost = None;
+        if let Node::LockService(service) = &mut slot.node {
+            lost = service.crash(local);
+        }
         match &mut slot.node {
             Node::Client(client) => client.crash(),
             Node::LockService(LockService {
@@ -665,12 +690,21 @@ impl Sim {
             }
             _ => {}
         }
-        Happening::Crashed { node }
+        Happening::Crashed { node, lost }
     }
 
     fn restart(&mut self, node: NodeId) -> Happening {
-        if !matches!(self.slots[node.index()].process, Process::Crashed { .. }) {
+        let slot = &self.slots[node.index()];
+        let Process::Crashed { since } = slot.process else {
             return no_effect(NoEffect::NotCrashed);
+        };
+        if let Node::LockService(service) = &slot.node {
+            let until = since.after(service.restart_delay());
+            if until > self.now {
+                self.queue
+                    .schedule(until, Due::Restart(node, slot.incarnation));
+                return Happening::RestartDelayed { node, until };
+            }
         }
         self.slots[node.index()].process = Process::Running;
         self.act_on(node, |node, ctx| match node {
@@ -794,9 +828,14 @@ impl Sim {
     }
 
     fn state_view(&self) -> StateView {
-        // Distinct holders of a live lease among the service's running nodes: a crashed node's
-        // stale copy is no lease anyone can be granted from.
-        let mut holders: Vec<NodeId> = Vec::new();
+        // Who holds a live lease, in the service's own terms: a client holding keys on a
+        // majority of Redlock's nodes, or the holder at a front node (a single node, or the
+        // primary of a pair; a crashed node's copy or a lagging replica's is no lease).
+        let quorum = match self.protocol {
+            Protocol::Redlock(params) => params.quorum(),
+            Protocol::Single => 1,
+        };
+        let mut counts: Vec<(NodeId, u8)> = Vec::new();
         for node in self.cast.services() {
             if let Some(Slot {
                 node: Node::LockService(service),
@@ -804,12 +843,20 @@ impl Sim {
                 process: Process::Running | Process::Paused { .. },
                 ..
             }) = self.slots.get(node.index())
+                && service.is_front()
                 && let Some((holder, _)) = service.live_lease(clock.read(self.now))
-                && !holders.contains(&holder)
             {
-                holders.push(holder);
+                match counts.iter_mut().find(|(h, _)| *h == holder) {
+                    Some((_, count)) => *count += 1,
+                    None => counts.push((holder, 1)),
+                }
             }
         }
+        let holders: Vec<NodeId> = counts
+            .into_iter()
+            .filter(|&(_, count)| count >= quorum)
+            .map(|(holder, _)| holder)
+            .collect();
         let live_leases = u32::try_from(holders.len()).unwrap_or(u32::MAX);
         StateView {
             believers: self.believers,
@@ -871,6 +918,20 @@ fn build_slots(scenario: &Scenario, cast: &Cast) -> Vec<Slot> {
             *tokens,
             FencingToken(*last_token),
         )))],
+        LockServiceSpec::Redlock {
+            persistence,
+            restart_delay_ms,
+            ..
+        } => cast
+            .services()
+            .map(|_| {
+                let mut store =
+                    CacheLock::new("lock".to_owned(), TokenSource::None, FencingToken(0));
+                store.persistence = *persistence;
+                store.restart_delay = *restart_delay_ms;
+                LockService::new(Backend::Cache(store))
+            })
+            .collect(),
         LockServiceSpec::ReplicatedCache {
             key,
             tokens,
@@ -910,8 +971,11 @@ fn build_slots(scenario: &Scenario, cast: &Cast) -> Vec<Slot> {
         } => Resource::Inventory(Inventory::new(*fencing, sku.clone(), *quantity)),
         ResourceSpec::Payments { idempotency } => Resource::Payments(Payments::new(*idempotency)),
     };
-    let clients = scenario.clients.iter().map(|spec| {
+    let protocol = scenario.lock_service.protocol();
+    let clients = cast.clients().zip(&scenario.clients).map(|(me, spec)| {
         Node::Client(Client::new(ClientConfig {
+            me,
+            protocol,
             resource: cast.resource(),
             locking: spec.locking,
             ttl: spec.ttl_ms,

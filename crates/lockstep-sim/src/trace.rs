@@ -28,6 +28,8 @@ pub enum Cause {
     PauseEnded,
     /// The replicated service's monitor (Sentinel) acted on a primary that stayed down.
     Monitor,
+    /// A node's delayed restart came due.
+    DelayedRestart,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

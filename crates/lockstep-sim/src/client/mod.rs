@@ -10,7 +10,9 @@
 //! A client *believes* it holds the lock from the grant until it sends its release or abandons
 //! the lock. Belief is local state: nothing tells a paused client that its lease ran out.
 
-use crate::happening::{AbandonReason, AfterTimeout, Happening, Request, Then, WorkResult};
+use crate::happening::{
+    AbandonReason, AfterTimeout, Happening, RedlockOutcome, Request, Then, WorkResult,
+};
 use crate::ids::{NodeId, TimerId};
 use crate::message::{
     AcquireReply, LockValue, Payload, Refusal, ReleaseMethod, WriteCondition, WriteOutcome,
@@ -20,6 +22,11 @@ use crate::node::{Ctx, TimerKind, TimerSpan, ignored};
 use crate::time::{LocalTime, Millis};
 use crate::token::FencingToken;
 use serde::{Deserialize, Serialize};
+
+mod quorum;
+
+use quorum::Round;
+pub use quorum::{ElapsedCheck, Protocol, RedlockParams};
 
 /// What the client does with the resource.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -126,6 +133,9 @@ pub enum Repeat {
 /// The parameters of one client, with the nodes it talks to resolved.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ClientConfig {
+    /// The client's own node.
+    pub me: NodeId,
+    pub protocol: Protocol,
     pub resource: NodeId,
     pub locking: Locking,
     pub ttl: Millis,
@@ -203,6 +213,9 @@ pub struct Client {
     acquisitions: u32,
     /// The timeout armed for the request in flight, if any.
     request_timer: Option<TimerId>,
+    /// The answers to the request sent to every Redlock node, and when to stop waiting.
+    round: Round,
+    round_timer: Option<TimerId>,
 }
 
 impl Client {
@@ -225,6 +238,8 @@ impl Client {
             tries_left,
             acquisitions: 0,
             request_timer: None,
+            round: Round::default(),
+            round_timer: None,
         }
     }
 
@@ -320,6 +335,10 @@ impl Client {
                     }
                 }
             }
+            (state, TimerKind::RoundTimeout) if self.round_timer == Some(timer) => {
+                self.round_timer = None;
+                self.round_complete(ctx, state)
+            }
             (_, TimerKind::Renew) if self.lease.is_some_and(|l| l.renew_timer == Some(timer)) => {
                 self.renew(ctx)
             }
@@ -330,8 +349,26 @@ impl Client {
         }
     }
 
-    pub fn on_message(&mut self, ctx: &mut Ctx<'_>, payload: Payload) -> Happening {
+    pub fn on_message(&mut self, ctx: &mut Ctx<'_>, from: NodeId, payload: Payload) -> Happening {
         let me = ctx.me;
+        if let Protocol::Redlock(params) = self.config.protocol
+            && let Some(yes) = self.counts_in_round(payload)
+        {
+            self.round.record(yes);
+            if self.round.answered < params.nodes {
+                return Happening::NodeAnswered {
+                    client: me,
+                    node: from,
+                    yes,
+                    so_far: self.round.yes,
+                    of: params.nodes,
+                };
+            }
+            if let Some(timer) = self.round_timer.take() {
+                ctx.cancel_timer(timer);
+            }
+            return self.round_complete(ctx, self.state);
+        }
         match (self.state, payload) {
             (
                 ClientState::Acquiring { sent_at },
@@ -339,26 +376,9 @@ impl Client {
                     value,
                     reply: AcquireReply::Granted { token },
                 },
-            ) if value == self.lock_value(me) => {
+            ) if value == self.lock_value_now() => {
                 self.answered(ctx);
-                let renew_timer = match self.config.renewal {
-                    Renewal::Every { .. } => Some(self.schedule_renewal(ctx)),
-                    Renewal::Never {} => None,
-                };
-                self.lease = Some(LeaseBelief {
-                    token,
-                    value: self.lock_value(me),
-                    acquired_at: ctx.local,
-                    confirmed_from: sent_at,
-                    held: true,
-                    renewals_left: match self.config.renewal {
-                        Renewal::Every { max_renewals } => max_renewals,
-                        Renewal::Never {} => 0,
-                    },
-                    renew_timer,
-                    renew_sent_at: None,
-                });
-                let next = self.start_access(ctx);
+                let next = self.take_lease(ctx, sent_at, token);
                 Happening::GotLock {
                     client: me,
                     token,
@@ -371,7 +391,7 @@ impl Client {
                     value,
                     reply: AcquireReply::HeldElsewhere,
                 },
-            ) if value == self.lock_value(me) => {
+            ) if value == self.lock_value_now() => {
                 self.answered(ctx);
                 self.not_granted(ctx, NotGranted::HeldElsewhere)
             }
@@ -438,6 +458,148 @@ impl Client {
                 }
             }
             (_, other) => ignored(me, other),
+        }
+    }
+
+    /// Whether `payload` is an answer to the round in progress, and if so whether it says yes.
+    fn counts_in_round(&self, payload: Payload) -> Option<bool> {
+        match (self.state, payload) {
+            (ClientState::Acquiring { .. }, Payload::AcquireReply { value, reply })
+                if value == self.lock_value_now() =>
+            {
+                Some(matches!(reply, AcquireReply::Granted { .. }))
+            }
+            (ClientState::Releasing { .. }, Payload::ReleaseReply { released }) => Some(released),
+            (_, Payload::RenewReply { renewed })
+                if self.lease.is_some_and(|l| l.renew_sent_at.is_some()) =>
+            {
+                Some(renewed)
+            }
+            _ => None,
+        }
+    }
+
+    /// Every node answered, or the client stopped waiting: act on the round's answers.
+    fn round_complete(&mut self, ctx: &mut Ctx<'_>, state: ClientState) -> Happening {
+        let Protocol::Redlock(params) = self.config.protocol else {
+            return Happening::Ignored {
+                node: ctx.me,
+                payload: None,
+            };
+        };
+        let round = std::mem::take(&mut self.round);
+        match state {
+            ClientState::Acquiring { sent_at } => self.decide(ctx, sent_at, params, round),
+            ClientState::Releasing { result } => {
+                self.finish(ctx, result);
+                Happening::Finished {
+                    client: ctx.me,
+                    result,
+                    released: round.yes > 0,
+                }
+            }
+            _ if self.lease.is_some_and(|l| l.renew_sent_at.is_some()) => {
+                self.renew_answered(ctx, round.yes >= params.quorum())
+            }
+            _ => Happening::Ignored {
+                node: ctx.me,
+                payload: None,
+            },
+        }
+    }
+
+    /// Redlock's steps 3 and 4: the lock is acquired if a majority granted it and, with the
+    /// elapsed-time check on, the acquisition took less than the lock's validity. Otherwise the
+    /// client unlocks every node, even those it believes it did not lock (step 5), and retries.
+    fn decide(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        sent_at: LocalTime,
+        params: RedlockParams,
+        round: Round,
+    ) -> Happening {
+        let elapsed = ctx.local.since(sent_at);
+        let validity = RedlockParams::validity(self.config.ttl, elapsed);
+        let outcome = if round.yes < params.quorum() {
+            RedlockOutcome::NoQuorum
+        } else if params.elapsed_check == ElapsedCheck::On && validity <= 0 {
+            RedlockOutcome::TooSlow
+        } else {
+            RedlockOutcome::Acquired
+        };
+        let mut retries_left = None;
+        if outcome == RedlockOutcome::Acquired {
+            self.take_lease(ctx, sent_at, None);
+        } else {
+            let value = self.lock_value_now();
+            for node in 0..params.nodes {
+                let release = Payload::Release {
+                    token: None,
+                    value,
+                    method: ReleaseMethod::IfStillMine,
+                };
+                ctx.send(NodeId(u16::from(node)), release);
+            }
+            self.not_granted(ctx, NotGranted::HeldElsewhere);
+            retries_left = matches!(self.state, ClientState::Backoff).then_some(self.retries_left);
+        }
+        Happening::RedlockDecided {
+            client: ctx.me,
+            yes: round.yes,
+            of: params.nodes,
+            elapsed,
+            validity,
+            outcome,
+            retries_left,
+        }
+    }
+
+    /// The lock was granted: remember the lease, start renewing it if configured, and begin the
+    /// work. Returns what the client does first.
+    fn take_lease(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        sent_at: LocalTime,
+        token: Option<FencingToken>,
+    ) -> NextStep {
+        let renew_timer = match self.config.renewal {
+            Renewal::Every { .. } => Some(self.schedule_renewal(ctx)),
+            Renewal::Never {} => None,
+        };
+        self.lease = Some(LeaseBelief {
+            token,
+            value: self.lock_value_now(),
+            acquired_at: ctx.local,
+            confirmed_from: sent_at,
+            held: true,
+            renewals_left: match self.config.renewal {
+                Renewal::Every { max_renewals } => max_renewals,
+                Renewal::Never {} => 0,
+            },
+            renew_timer,
+            renew_sent_at: None,
+        });
+        self.start_access(ctx)
+    }
+
+    /// Sends a request about the lock to the lock service, or to every Redlock node (then the
+    /// answers are counted in a round, and the client waits at most the node timeout).
+    fn ask_lock_service(&mut self, ctx: &mut Ctx<'_>, payload: Payload) {
+        match self.config.protocol {
+            Protocol::Single => self.request(ctx, Peer::LockService, payload),
+            Protocol::Redlock(params) => {
+                for node in 0..params.nodes {
+                    ctx.send(NodeId(u16::from(node)), payload);
+                }
+                self.round = Round::default();
+                if let Some(timer) = self.round_timer.take() {
+                    ctx.cancel_timer(timer);
+                }
+                self.round_timer = Some(ctx.set_timer(
+                    TimerSpan::Fixed(params.node_timeout),
+                    TimerKind::RoundTimeout,
+                ));
+            }
         }
     }
 
@@ -509,16 +671,16 @@ impl Client {
         }
     }
 
-    fn lock_value(&self, me: NodeId) -> LockValue {
-        LockValue((u64::from(me.0) << 32) | u64::from(self.acquisitions))
+    /// The value of the current acquisition attempt: unique per client and attempt.
+    fn lock_value_now(&self) -> LockValue {
+        LockValue((u64::from(self.config.me.0) << 32) | u64::from(self.acquisitions))
     }
 
     fn acquire(&mut self, ctx: &mut Ctx<'_>) -> Happening {
         self.acquisitions += 1;
-        let value = self.lock_value(ctx.me);
-        self.request(
+        let value = self.lock_value_now();
+        self.ask_lock_service(
             ctx,
-            Peer::LockService,
             Payload::Acquire {
                 ttl: self.config.ttl,
                 value,
@@ -528,6 +690,10 @@ impl Client {
         Happening::AskedForLock {
             client: ctx.me,
             ttl: self.config.ttl,
+            nodes: match self.config.protocol {
+                Protocol::Single => 1,
+                Protocol::Redlock(params) => params.nodes,
+            },
         }
     }
 
@@ -666,9 +832,8 @@ impl Client {
         if let Some(timer) = lease.renew_timer {
             ctx.cancel_timer(timer);
         }
-        self.request(
+        self.ask_lock_service(
             ctx,
-            Peer::LockService,
             Payload::Release {
                 token: lease.token,
                 value: lease.value,
@@ -715,11 +880,17 @@ impl Client {
                 reason: AbandonReason::MaximumHoldTime,
             };
         }
-        ctx.send_to_service(Payload::Renew {
+        let renew = Payload::Renew {
             token: lease.token,
             value: lease.value,
             ttl: self.config.ttl,
-        });
+        };
+        // A single service's renewal runs beside the work's own request; it arms no timeout of
+        // its own, so as not to disturb that request's.
+        match self.config.protocol {
+            Protocol::Single => ctx.send_to_service(renew),
+            Protocol::Redlock(_) => self.ask_lock_service(ctx, renew),
+        }
         lease.renew_sent_at = Some(ctx.local);
         lease.renew_timer = Some(self.schedule_renewal(ctx));
         self.lease = Some(lease);

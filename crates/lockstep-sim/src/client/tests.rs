@@ -21,6 +21,8 @@ struct Harness {
 impl Harness {
     fn new(configure: impl FnOnce(&mut ClientConfig)) -> Harness {
         let mut config = ClientConfig {
+            me: ME,
+            protocol: Protocol::Single,
             resource: RESOURCE,
             locking: Locking::Lease,
             ttl: TTL,
@@ -73,7 +75,11 @@ impl Harness {
     }
 
     fn receive(&mut self, payload: Payload) -> Happening {
-        self.with_ctx(|client, ctx| client.on_message(ctx, payload))
+        let from = match payload {
+            Payload::ReadReply { .. } | Payload::WriteReply(_) => RESOURCE,
+            _ => SERVICE,
+        };
+        self.with_ctx(|client, ctx| client.on_message(ctx, from, payload))
     }
 
     fn sent(&self) -> Vec<(NodeId, Payload)> {
@@ -93,7 +99,7 @@ impl Harness {
     }
 
     fn granted(&mut self, token: u64) -> Happening {
-        let value = self.client.lock_value(ME);
+        let value = self.client.lock_value_now();
         self.receive(Payload::AcquireReply {
             value,
             reply: AcquireReply::Granted {
@@ -103,7 +109,7 @@ impl Harness {
     }
 
     fn held_elsewhere(&mut self) -> Happening {
-        let value = self.client.lock_value(ME);
+        let value = self.client.lock_value_now();
         self.receive(Payload::AcquireReply {
             value,
             reply: AcquireReply::HeldElsewhere,

@@ -32,6 +32,24 @@ pub struct CacheLock {
     pub entry: Option<CacheEntry>,
     pub tokens: TokenSource,
     pub counter: FencingToken,
+    /// What survives a crash.
+    pub persistence: Persistence,
+    /// How long a crashed node stays down at least.
+    pub restart_delay: Millis,
+    /// When the key was last written, by this node's clock (for `every_second`).
+    pub written_at: Option<LocalTime>,
+}
+
+/// What a cache node keeps across a crash.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Persistence {
+    /// Nothing: the node comes back empty.
+    None,
+    /// What was written more than a second before the crash (AOF, `appendfsync everysec`).
+    EverySecond,
+    /// Everything (`appendfsync always`).
+    Always,
 }
 
 impl CacheLock {
@@ -41,6 +59,9 @@ impl CacheLock {
             entry: None,
             tokens,
             counter,
+            persistence: Persistence::Always,
+            restart_delay: Millis(0),
+            written_at: None,
         }
     }
 
@@ -72,6 +93,7 @@ impl CacheLock {
             token,
             expires_at: now.after(ttl),
         });
+        self.written_at = Some(now);
         Ok(token)
     }
 
@@ -104,6 +126,19 @@ impl CacheLock {
             self.entry = None;
             entry.owner
         })
+    }
+
+    /// A crash loses what the node had not persisted. Returns whose lock was lost, if any.
+    pub(super) fn crash(&mut self, now: LocalTime) -> Option<NodeId> {
+        let keeps = match self.persistence {
+            Persistence::Always => true,
+            Persistence::None => false,
+            Persistence::EverySecond => self.written_at.is_none_or(|at| now.since(at) > 1_000),
+        };
+        if keeps {
+            return None;
+        }
+        self.entry.take().map(|e| e.owner)
     }
 
     pub(super) fn force_expire(&mut self, now: LocalTime) -> Option<NodeId> {

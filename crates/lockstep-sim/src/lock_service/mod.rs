@@ -17,7 +17,7 @@ mod cache;
 mod replicated;
 mod sql_row;
 
-pub use cache::{CacheEntry, CacheLock, TokenSource};
+pub use cache::{CacheEntry, CacheLock, Persistence, TokenSource};
 pub use replicated::{ReplicaWrite, Replicated, Role};
 use serde::{Deserialize, Serialize};
 pub use sql_row::SqlRow;
@@ -270,6 +270,24 @@ impl LockService {
         }
     }
 
+    /// The process dies: a cache loses what it had not persisted (a database keeps its rows).
+    /// Returns whose lock was lost.
+    pub fn crash(&mut self, now: LocalTime) -> Option<NodeId> {
+        self.expiry_timer = None;
+        match &mut self.backend {
+            Backend::Cache(cache) => cache.crash(now),
+            Backend::SqlRow(_) | Backend::Replicated(_) => None,
+        }
+    }
+
+    /// How long this node stays down after a crash before it may restart.
+    pub fn restart_delay(&self) -> Millis {
+        match &self.backend {
+            Backend::Cache(cache) => cache.restart_delay,
+            Backend::SqlRow(_) | Backend::Replicated(_) => Millis(0),
+        }
+    }
+
     /// Sentinel's decision, applied to this node: it becomes the primary or a replica. A new
     /// primary starts announcing its lease's expiry, as after a restart.
     pub fn set_role(&mut self, ctx: &mut Ctx<'_>, role: Role) {
@@ -292,22 +310,31 @@ impl LockService {
     }
 
     /// After a crash the stored state is back but the expiry announcement was lost with the
-    /// process: announce the live lease's expiry again, if there is one.
+    /// process: announce the lease's expiry again.
     pub fn restart(&mut self, ctx: &mut Ctx<'_>) {
-        self.expiry_timer = None;
+        self.rearm_expiry(ctx);
+    }
+
+    /// Announces the current lease's expiry afresh, by the node's clock as it reads now (after a
+    /// restart, a promotion, or a clock jump that moved the expiry closer or further away). A
+    /// lease already past its expiry is announced at once.
+    pub fn rearm_expiry(&mut self, ctx: &mut Ctx<'_>) {
         let expires_at = match &self.backend {
-            Backend::SqlRow(row) => row.live_holder(ctx.local).and(row.expires_at),
+            Backend::SqlRow(row) => row.holder_id.and(row.expires_at),
             Backend::Cache(cache)
             | Backend::Replicated(Replicated {
                 role: Role::Primary,
                 store: cache,
                 ..
-            }) => cache.live_entry(ctx.local).map(|e| e.expires_at),
+            }) => cache.entry.map(|e| e.expires_at),
             Backend::Replicated(_) => None,
         };
-        if let Some(expires_at) = expires_at {
-            let left = u64::try_from(expires_at.since(ctx.local)).unwrap_or(0);
-            self.watch_expiry(ctx, Some(Millis(left)));
+        match expires_at {
+            Some(expires_at) => {
+                let left = u64::try_from(expires_at.since(ctx.local)).unwrap_or(0);
+                self.watch_expiry(ctx, Some(Millis(left)));
+            }
+            None => self.watch_expiry(ctx, None),
         }
     }
 

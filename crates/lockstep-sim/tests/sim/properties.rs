@@ -1,6 +1,7 @@
 //! Properties over random scenarios and random intervention sequences: no panic, determinism,
 //! fencing on ⇒ no stale write accepted, and invariant verdicts consistent with the trace.
 
+use lockstep_sim::client::ElapsedCheck;
 use lockstep_sim::client::{
     Access, LeaseCheck, Locking, Renewal, Repeat, RequestTimeout, RetryPolicy, SafetyClock,
 };
@@ -8,7 +9,7 @@ use lockstep_sim::happening::Direction;
 use lockstep_sim::ids::MessageId;
 use lockstep_sim::intervention::{Action, Intervention};
 use lockstep_sim::invariant::Invariant;
-use lockstep_sim::lock_service::TokenSource;
+use lockstep_sim::lock_service::{Persistence, TokenSource};
 use lockstep_sim::message::ReleaseMethod;
 use lockstep_sim::resource::{Fencing, Idempotency};
 use lockstep_sim::scenario::{ClientSpec, LockServiceSpec, NetworkSpec, ResourceSpec, Scenario};
@@ -116,16 +117,8 @@ fn client(index: usize) -> impl Strategy<Value = ClientSpec> {
         )
 }
 
-fn node_name(clients: usize) -> impl Strategy<Value = String> {
-    (0..clients + 2).prop_map(|i| match i {
-        0 => "lock-service".to_owned(),
-        1 => "resource".to_owned(),
-        i => format!("client-{}", i - 2),
-    })
-}
-
-fn action(clients: usize) -> impl Strategy<Value = Action<String>> {
-    let node = move || node_name(clients);
+fn action(names: Vec<String>) -> impl Strategy<Value = Action<String>> {
+    let node = move || proptest::sample::select(names.clone());
     prop_oneof![
         (node(), proptest::option::of(ms(1..=3_000)))
             .prop_map(|(node, for_ms)| Action::Pause { node, for_ms }),
@@ -156,6 +149,7 @@ fn action(clients: usize) -> impl Strategy<Value = Action<String>> {
             message: MessageId(m)
         }),
         Just(Action::ForceExpire {}),
+        Just(Action::Failover {}),
     ]
 }
 
@@ -186,9 +180,67 @@ fn cuts_a_node_from_itself(action: &Action<String>) -> bool {
     matches!(action, Action::Partition { from, to, .. } | Action::Heal { a: from, b: to } if from == to)
 }
 
+fn lock_service() -> impl Strategy<Value = LockServiceSpec> {
+    prop_oneof![
+        Just(LockServiceSpec::SqlRow {
+            lock_name: "x".into(),
+            last_token: 32
+        }),
+        prop_oneof![Just(TokenSource::None), Just(TokenSource::Counter)].prop_map(|tokens| {
+            LockServiceSpec::Cache {
+                key: "x".into(),
+                tokens,
+                last_token: 0,
+            }
+        }),
+        (
+            prop_oneof![Just(TokenSource::None), Just(TokenSource::Counter)],
+            ms(0..=500),
+            ms(0..=1_000)
+        )
+            .prop_map(|(tokens, replication_lag_ms, failover_after_ms)| {
+                LockServiceSpec::ReplicatedCache {
+                    key: "x".into(),
+                    tokens,
+                    last_token: 0,
+                    replication_lag_ms,
+                    failover_after_ms,
+                }
+            }),
+        (
+            prop_oneof![Just(3u8), Just(5u8)],
+            prop_oneof![
+                Just(Persistence::None),
+                Just(Persistence::EverySecond),
+                Just(Persistence::Always)
+            ],
+            ms(0..=2_000),
+            prop_oneof![Just(ElapsedCheck::On), Just(ElapsedCheck::Off)],
+            ms(1..=200)
+        )
+            .prop_map(
+                |(nodes, persistence, restart_delay_ms, elapsed_check, node_timeout_ms)| {
+                    LockServiceSpec::Redlock {
+                        nodes,
+                        persistence,
+                        restart_delay_ms,
+                        elapsed_check,
+                        node_timeout_ms,
+                    }
+                }
+            ),
+    ]
+}
+
 fn scenario() -> impl Strategy<Value = Scenario> {
-    (1usize..=4)
-        .prop_flat_map(|clients| {
+    (1usize..=4, lock_service())
+        .prop_flat_map(|(clients, lock_service)| {
+            let names: Vec<String> = lock_service
+                .node_names()
+                .into_iter()
+                .chain(["resource".to_owned()])
+                .chain((0..clients).map(|i| format!("client-{i}")))
+                .collect();
             (
                 proptest::collection::vec(0..clients, clients).prop_flat_map(|order| {
                     order
@@ -198,22 +250,10 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                         .collect::<Vec<_>>()
                 }),
                 proptest::collection::vec(
-                    ((0..END_MS).prop_map(VirtualTime), action(clients)),
+                    ((0..END_MS).prop_map(VirtualTime), action(names)),
                     0..12,
                 ),
-                prop_oneof![
-                    Just(LockServiceSpec::SqlRow {
-                        lock_name: "x".into(),
-                        last_token: 32
-                    }),
-                    prop_oneof![Just(TokenSource::None), Just(TokenSource::Counter)].prop_map(
-                        |tokens| LockServiceSpec::Cache {
-                            key: "x".into(),
-                            tokens,
-                            last_token: 0
-                        }
-                    ),
-                ],
+                Just(lock_service),
                 prop_oneof![
                     prop_oneof![Just(Fencing::On), Just(Fencing::Off)].prop_map(|fencing| {
                         ResourceSpec::Register {
