@@ -6,7 +6,7 @@ use crate::state::Playground;
 use lockstep_sim::client::{Client, ClientState};
 use lockstep_sim::ids::NodeId;
 use lockstep_sim::invariant::{Invariant, InvariantSet};
-use lockstep_sim::lock_service::{Backend, LockService, Replicated, Role};
+use lockstep_sim::lock_service::{Backend, GridMember, LockService, Replicated, Role};
 use lockstep_sim::resource::{Fencing, Resource};
 use lockstep_sim::scenario::Cast;
 use lockstep_sim::sim::{Node, Process};
@@ -116,7 +116,9 @@ fn lock_card(node: NodeId, service: &LockService, local: LocalTime, cast: &Cast)
             ],
             note,
         ),
-        Backend::Cache(cache) | Backend::Replicated(Replicated { store: cache, .. }) => {
+        Backend::Cache(cache)
+        | Backend::Grid(GridMember { store: cache, .. })
+        | Backend::Replicated(Replicated { store: cache, .. }) => {
             let entry = cache.live_entry(local);
             let role = match &service.backend {
                 Backend::Replicated(Replicated {

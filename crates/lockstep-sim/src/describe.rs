@@ -315,15 +315,17 @@ pub fn describe(actor: NodeId, happening: &Happening, cast: &Cast, network: &Net
             n(to),
             holder.map_or("nobody", n)
         ),
-        Happening::Replicated { node, holder } => match holder {
+        Happening::Replicated { node, from, holder } => match holder {
             Some(holder) => format!(
-                "{} applies what the primary shipped: the key now names {}.",
+                "{} applies {}'s change: the key now names {}.",
                 n(node),
+                n(from),
                 n(holder)
             ),
             None => format!(
-                "{} applies what the primary shipped: the key is now empty.",
-                n(node)
+                "{} applies {}'s change: the key is now empty.",
+                n(node),
+                n(from)
             ),
         },
         Happening::FailedOver { from, to, lost } => match lost {

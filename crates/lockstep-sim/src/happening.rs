@@ -292,6 +292,7 @@ pub enum Happening {
     /// A replica applied what its primary shipped; `holder` is who the key names now.
     Replicated {
         node: NodeId,
+        from: NodeId,
         holder: Option<NodeId>,
     },
     /// The monitor promoted `to` in place of the primary `from`. `lost` is the holder of a lock

@@ -88,6 +88,13 @@ pub enum LockServiceSpec {
         replication_lag_ms: Millis,
         failover_after_ms: Millis,
     },
+    /// An AP in-memory data grid (`member-1`, `member-2`, …; default 5), like Hazelcast 3.8.3's
+    /// lock before its CP subsystem: any member grants from its own copy and tells the others
+    /// afterwards. A client uses the first member it can reach.
+    DataGrid {
+        #[serde(default = "default_grid_members")]
+        members: u8,
+    },
     /// Redlock over `nodes` independent cache nodes (`redis-a`, `redis-b`, …; default 5): the
     /// client locks a majority, each node expiring keys by its own clock. No fencing tokens.
     Redlock {
@@ -108,6 +115,10 @@ pub enum LockServiceSpec {
         #[serde(default = "default_node_timeout")]
         node_timeout_ms: Millis,
     },
+}
+
+fn default_grid_members() -> u8 {
+    5
 }
 
 fn default_redlock_nodes() -> u8 {
@@ -135,6 +146,9 @@ impl LockServiceSpec {
             }
             LockServiceSpec::ReplicatedCache { .. } => {
                 vec!["redis-primary".to_owned(), "redis-replica".to_owned()]
+            }
+            LockServiceSpec::DataGrid { members } => {
+                (1..=*members).map(|i| format!("member-{i}")).collect()
             }
             LockServiceSpec::Redlock { nodes, .. } => (0..*nodes)
                 .map(|i| format!("redis-{}", char::from(b'a' + i)))
@@ -500,6 +514,14 @@ impl Scenario {
             return Err(invalid(
                 "lock_service.nodes",
                 "Redlock needs between 1 and 7 nodes",
+            ));
+        }
+        if let LockServiceSpec::DataGrid { members } = self.lock_service
+            && !(1..=7).contains(&members)
+        {
+            return Err(invalid(
+                "lock_service.members",
+                "a grid needs between 1 and 7 members",
             ));
         }
         check_loss("network.loss_per_million", self.network.loss_per_million)?;

@@ -15,7 +15,9 @@ use crate::happening::{Direction, Happening, Input, NoEffect};
 use crate::ids::{EventId, MessageId, NodeId, TimerId};
 use crate::intervention::{Action, Intervention};
 use crate::invariant::{InvariantChecker, StateView};
-use crate::lock_service::{Backend, CacheLock, LockService, Replicated, Role, SqlRow, TokenSource};
+use crate::lock_service::{
+    Backend, CacheLock, GridMember, LockService, Replicated, Role, SqlRow, TokenSource,
+};
 use crate::network::{Arrival, LinkBehaviour, Loss, Network};
 use crate::node::{Command, Ctx, TimerKind, TimerSpan};
 use crate::queue::{Due, EventQueue};
@@ -461,7 +463,7 @@ impl Sim {
                     self.queue.schedule(due, Due::Delivery(id));
                 }
                 Command::SendToService { payload } => {
-                    let to = self.front();
+                    let to = self.front_for(node);
                     let (id, due) = self
                         .network
                         .send(&mut self.rng, self.now, node, to, payload);
@@ -487,15 +489,21 @@ impl Sim {
         }
     }
 
-    /// Where the lock service answers now: the service node that says it is the front (the
-    /// primary of a replicated pair), else its first node. Clients find it as a client library
-    /// would, through discovery the simulation does not model.
-    fn front(&self) -> NodeId {
+    /// Where the lock service answers `sender` now: the first front node (the single node, the
+    /// primary of a pair, any grid member) that is up and that `sender` can reach, else the first
+    /// front node. Clients find it as a client library would, through discovery the simulation
+    /// does not model.
+    fn front_for(&self, sender: NodeId) -> NodeId {
+        let front = |node: &NodeId| matches!(self.slots.get(node.index()), Some(Slot { node: Node::LockService(s), .. }) if s.is_front());
+        let usable = |node: &NodeId| {
+            front(node)
+                && !matches!(self.slots[node.index()].process, Process::Crashed { .. })
+                && !self.network.is_cut(sender, *node)
+        };
         self.cast
             .services()
-            .find(|node| {
-                matches!(self.slots.get(node.index()), Some(Slot { node: Node::LockService(s), .. }) if s.is_front())
-            })
+            .find(usable)
+            .or_else(|| self.cast.services().find(front))
             .unwrap_or(self.cast.lock_service())
     }
 
@@ -930,6 +938,15 @@ fn build_slots(scenario: &Scenario, cast: &Cast) -> Vec<Slot> {
                 store.persistence = *persistence;
                 store.restart_delay = *restart_delay_ms;
                 LockService::new(Backend::Cache(store))
+            })
+            .collect(),
+        LockServiceSpec::DataGrid { members } => cast
+            .services()
+            .map(|_| {
+                LockService::new(Backend::Grid(GridMember {
+                    store: CacheLock::new("lock".to_owned(), TokenSource::None, FencingToken(0)),
+                    members: *members,
+                }))
             })
             .collect(),
         LockServiceSpec::ReplicatedCache {

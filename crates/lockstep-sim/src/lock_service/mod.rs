@@ -14,10 +14,12 @@ use crate::time::{LocalTime, Millis};
 use crate::token::FencingToken;
 
 mod cache;
+mod grid;
 mod replicated;
 mod sql_row;
 
 pub use cache::{CacheEntry, CacheLock, Persistence, TokenSource};
+pub use grid::GridMember;
 pub use replicated::{ReplicaWrite, Replicated, Role};
 use serde::{Deserialize, Serialize};
 pub use sql_row::SqlRow;
@@ -29,6 +31,7 @@ pub enum Backend {
     SqlRow(SqlRow),
     Cache(CacheLock),
     Replicated(Replicated),
+    Grid(GridMember),
 }
 
 /// A lock service node: a backend, plus the timer that announces the current lease's expiry.
@@ -51,6 +54,7 @@ impl LockService {
         match &self.backend {
             Backend::SqlRow(_) | Backend::Cache(_) => true,
             Backend::Replicated(node) => node.role == Role::Primary,
+            Backend::Grid(_) => true,
         }
     }
 
@@ -58,7 +62,9 @@ impl LockService {
     pub fn live_lease(&self, now: LocalTime) -> Option<(NodeId, Option<FencingToken>)> {
         match &self.backend {
             Backend::SqlRow(row) => row.live_holder(now).map(|h| (h, Some(row.fencing_token))),
-            Backend::Cache(cache) | Backend::Replicated(Replicated { store: cache, .. }) => {
+            Backend::Cache(cache)
+            | Backend::Replicated(Replicated { store: cache, .. })
+            | Backend::Grid(GridMember { store: cache, .. }) => {
                 cache.live_entry(now).map(|e| (e.owner, e.token))
             }
         }
@@ -104,6 +110,7 @@ impl LockService {
                 .filter(|_| row.live_holder(ctx.local).is_none())
                 .map(|holder| (holder, Some(row.fencing_token))),
             Backend::Cache(cache)
+            | Backend::Grid(GridMember { store: cache, .. })
             | Backend::Replicated(Replicated {
                 role: Role::Primary,
                 store: cache,
@@ -127,6 +134,34 @@ impl LockService {
     }
 
     pub fn on_message(&mut self, ctx: &mut Ctx<'_>, from: NodeId, payload: Payload) -> Happening {
+        if let Backend::Grid(member) = &mut self.backend {
+            if let Payload::Replicate(write) = payload {
+                member.store.entry = write.entry;
+                member.store.counter = write.counter;
+                return Happening::Replicated {
+                    node: ctx.me,
+                    from,
+                    holder: write.entry.map(|e| e.owner),
+                };
+            }
+            let before = (member.store.entry, member.store.counter);
+            let happening = self.answer(ctx, from, payload);
+            if let Backend::Grid(member) = &self.backend
+                && (member.store.entry, member.store.counter) != before
+            {
+                let write = ReplicaWrite {
+                    entry: member.store.entry,
+                    counter: member.store.counter,
+                };
+                // Tell every other member; the ones across a partition never hear of it.
+                for peer in (0..member.members).map(|m| NodeId(u16::from(m))) {
+                    if peer != ctx.me {
+                        ctx.send(peer, Payload::Replicate(write));
+                    }
+                }
+            }
+            return happening;
+        }
         let Backend::Replicated(node) = &mut self.backend else {
             return self.answer(ctx, from, payload);
         };
@@ -135,6 +170,7 @@ impl LockService {
                 if node.apply(write) {
                     Happening::Replicated {
                         node: ctx.me,
+                        from,
                         holder: write.entry.map(|e| e.owner),
                     }
                 } else {
@@ -165,7 +201,8 @@ impl LockService {
                 let outcome = match &mut self.backend {
                     Backend::SqlRow(row) => row.acquire(now, from, ttl).map(Some),
                     Backend::Cache(cache)
-                    | Backend::Replicated(Replicated { store: cache, .. }) => {
+                    | Backend::Replicated(Replicated { store: cache, .. })
+                    | Backend::Grid(GridMember { store: cache, .. }) => {
                         cache.acquire(now, from, ttl, value)
                     }
                 };
@@ -204,7 +241,8 @@ impl LockService {
                 let renewed = match &mut self.backend {
                     Backend::SqlRow(row) => row.renew(now, from, token, ttl),
                     Backend::Cache(cache)
-                    | Backend::Replicated(Replicated { store: cache, .. }) => {
+                    | Backend::Replicated(Replicated { store: cache, .. })
+                    | Backend::Grid(GridMember { store: cache, .. }) => {
                         cache.renew(now, value, ttl)
                     }
                 };
@@ -234,7 +272,8 @@ impl LockService {
                 let removed = match &mut self.backend {
                     Backend::SqlRow(row) => row.release(from, token, method),
                     Backend::Cache(cache)
-                    | Backend::Replicated(Replicated { store: cache, .. }) => {
+                    | Backend::Replicated(Replicated { store: cache, .. })
+                    | Backend::Grid(GridMember { store: cache, .. }) => {
                         cache.release(now, value, method)
                     }
                 };
@@ -276,7 +315,7 @@ impl LockService {
         self.expiry_timer = None;
         match &mut self.backend {
             Backend::Cache(cache) => cache.crash(now),
-            Backend::SqlRow(_) | Backend::Replicated(_) => None,
+            Backend::SqlRow(_) | Backend::Replicated(_) | Backend::Grid(_) => None,
         }
     }
 
@@ -284,7 +323,7 @@ impl LockService {
     pub fn restart_delay(&self) -> Millis {
         match &self.backend {
             Backend::Cache(cache) => cache.restart_delay,
-            Backend::SqlRow(_) | Backend::Replicated(_) => Millis(0),
+            Backend::SqlRow(_) | Backend::Replicated(_) | Backend::Grid(_) => Millis(0),
         }
     }
 
@@ -322,6 +361,7 @@ impl LockService {
         let expires_at = match &self.backend {
             Backend::SqlRow(row) => row.holder_id.and(row.expires_at),
             Backend::Cache(cache)
+            | Backend::Grid(GridMember { store: cache, .. })
             | Backend::Replicated(Replicated {
                 role: Role::Primary,
                 store: cache,
@@ -343,9 +383,9 @@ impl LockService {
     pub fn force_expire(&mut self, now: LocalTime) -> Option<NodeId> {
         let holder = match &mut self.backend {
             Backend::SqlRow(row) => row.force_expire(now),
-            Backend::Cache(cache) | Backend::Replicated(Replicated { store: cache, .. }) => {
-                cache.force_expire(now)
-            }
+            Backend::Cache(cache)
+            | Backend::Replicated(Replicated { store: cache, .. })
+            | Backend::Grid(GridMember { store: cache, .. }) => cache.force_expire(now),
         };
         if holder.is_some() {
             self.expiry_timer = None;

@@ -182,6 +182,8 @@ fn cuts_a_node_from_itself(action: &Action<String>) -> bool {
 
 fn lock_service() -> impl Strategy<Value = LockServiceSpec> {
     prop_oneof![
+        (1u8..=5).prop_map(|members| LockServiceSpec::DataGrid { members }),
+        (1u8..=5).prop_map(|members| LockServiceSpec::DataGrid { members }),
         Just(LockServiceSpec::SqlRow {
             lock_name: "x".into(),
             last_token: 32
