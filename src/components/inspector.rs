@@ -6,7 +6,7 @@ use crate::state::Playground;
 use lockstep_sim::client::{Client, ClientState};
 use lockstep_sim::ids::NodeId;
 use lockstep_sim::invariant::{Invariant, InvariantSet};
-use lockstep_sim::lock_service::{Backend, GridMember, LockService, Replicated, Role};
+use lockstep_sim::lock_service::{Backend, GridMember, LockService, RaftRole, Replicated, Role};
 use lockstep_sim::resource::{Fencing, Resource};
 use lockstep_sim::scenario::Cast;
 use lockstep_sim::sim::{Node, Process};
@@ -97,6 +97,37 @@ fn lock_card(node: NodeId, service: &LockService, local: LocalTime, cast: &Cast)
     };
     let note = format!("service clock {} ms · lease {live}", local.0);
     match &service.backend {
+        Backend::Consensus(replica) => {
+            let role = match replica.role {
+                RaftRole::Leader => "leader",
+                RaftRole::Follower => "follower",
+                RaftRole::Candidate => "candidate",
+            };
+            let holder = replica
+                .table
+                .holder
+                .map_or("—".to_owned(), |(h, revision, _)| {
+                    format!("{} (revision {})", cast.name(h), revision.0)
+                });
+            row_card(
+                "lock-row",
+                format!("{} ({role}, term {})", cast.name(node), replica.term),
+                vec![
+                    ("holder", holder),
+                    (
+                        "log",
+                        format!(
+                            "{} entries, {} committed",
+                            replica.log.len(),
+                            replica.commit
+                        ),
+                    ),
+                    ("revision", replica.table.revision.0.to_string()),
+                    ("queue", replica.waiters.len().to_string()),
+                ],
+                note,
+            )
+        }
         Backend::SqlRow(row) => row_card(
             "lock-row",
             "distributed_locks".to_owned(),

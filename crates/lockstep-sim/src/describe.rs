@@ -9,6 +9,7 @@ use crate::happening::{
     Then, WorkResult,
 };
 use crate::ids::{MessageId, NodeId};
+use crate::lock_service::Op;
 use crate::message::{Refusal, ReleaseMethod, WriteOutcome};
 use crate::network::{Loss, Network};
 use crate::node::TimerKind;
@@ -80,6 +81,20 @@ pub fn describe(actor: NodeId, happening: &Happening, cast: &Cast, network: &Net
             plural(retries_left, "retry", "retries")
         ),
         Happening::GaveUp { client } => format!("{} gives up: lock held elsewhere.", n(client)),
+        Happening::NoLeader {
+            client,
+            retries_left,
+        } => match retries_left {
+            Some(left) => format!(
+                "{} is told there is no leader to grant the lock and will try again ({left} {} left).",
+                n(client),
+                plural(left, "retry", "retries")
+            ),
+            None => format!(
+                "{} is told there is no leader to grant the lock and gives up.",
+                n(client)
+            ),
+        },
         Happening::ReadServed {
             reader,
             value,
@@ -342,6 +357,81 @@ pub fn describe(actor: NodeId, happening: &Happening, cast: &Cast, network: &Net
                 n(from)
             ),
         },
+        Happening::Appended { node, index, op } => format!(
+            "{} (the leader) writes entry {index} to its log, \"{}\", and sends it to the other replicas. It counts only once a majority has it.",
+            n(node),
+            op_words(op, cast)
+        ),
+        Happening::Stored {
+            node,
+            index,
+            leader,
+        } => {
+            format!(
+                "{} stores entry {index} from the leader {}.",
+                n(node),
+                n(leader)
+            )
+        }
+        Happening::Committed { node, index } => {
+            format!(
+                "{} learns that the log is committed up to entry {index}.",
+                n(node)
+            )
+        }
+        Happening::Queued {
+            node,
+            client,
+            ahead,
+            until,
+        } => match until {
+            Some(until) => format!(
+                "{} puts {} in the queue: the lock is in its lock-delay until {} ms by its clock, because its last holder failed.",
+                n(node),
+                n(client),
+                until.0
+            ),
+            None => format!(
+                "{} puts {} in the queue for the lock ({ahead} ahead of it); it will be granted in turn.",
+                n(node),
+                n(client)
+            ),
+        },
+        Happening::NotLeader { node, client } => {
+            format!(
+                "{} is not the leader and sends {} away.",
+                n(node),
+                n(client)
+            )
+        }
+        Happening::ElectionStarted { node, term } => format!(
+            "{} has not heard from a leader for an election timeout: it stands for election in term {term}. No lock can be granted until there is a leader.",
+            n(node)
+        ),
+        Happening::Voted {
+            node,
+            candidate,
+            term,
+            granted,
+        } => format!(
+            "{} {} {} in term {term}.",
+            n(node),
+            if granted {
+                "votes for"
+            } else {
+                "refuses its vote to"
+            },
+            n(candidate)
+        ),
+        Happening::BecameLeader { node, term } => format!(
+            "{} wins a majority of votes and leads term {term}. Its log has every committed grant.",
+            n(node)
+        ),
+        Happening::SteppedDown { node, term } => format!(
+            "{} stops leading (term {term}): it cannot reach a majority, so it must not answer for the lock.",
+            n(node)
+        ),
+        Happening::Silent => String::new(),
         Happening::ReleaseRefused {
             client,
             token,
@@ -578,6 +668,20 @@ pub fn describe(actor: NodeId, happening: &Happening, cast: &Cast, network: &Net
     }
 }
 
+fn op_words(op: Op, cast: &Cast) -> String {
+    match op {
+        Op::Noop => "a new leader's first entry".to_owned(),
+        Op::Grant {
+            client, revision, ..
+        } => format!(
+            "grant the lock to {} with revision {revision}",
+            cast.name(client)
+        ),
+        Op::Release { client } => format!("{} releases the lock", cast.name(client)),
+        Op::Expire { client } => format!("{}'s session expired", cast.name(client)),
+    }
+}
+
 fn next_words(next: NextStep, resource: &str) -> String {
     match next {
         NextStep::Read => format!("reads the {resource}"),
@@ -622,6 +726,9 @@ fn input_words(input: Input, network: &Network) -> String {
             TimerKind::LeaseExpiry => "A lease's expiry".to_owned(),
             TimerKind::Ship => "The replication timer".to_owned(),
             TimerKind::RoundTimeout => "The wait for the nodes' answers".to_owned(),
+            TimerKind::Heartbeat => "A heartbeat".to_owned(),
+            TimerKind::ElectionCheck => "An election check".to_owned(),
+            TimerKind::LockDelayOver => "The end of a lock-delay".to_owned(),
         },
     }
 }

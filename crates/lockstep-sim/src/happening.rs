@@ -6,11 +6,12 @@
 
 use crate::client::NextStep;
 use crate::ids::{MessageId, NodeId, TimerId};
+use crate::lock_service::Op;
 use crate::message::{Payload, Refusal, ReleaseMethod, WriteOutcome};
 use crate::network::Loss;
 use crate::node::TimerKind;
 use crate::resource::UnseenUpdates;
-use crate::time::{Millis, VirtualTime};
+use crate::time::{LocalTime, Millis, VirtualTime};
 use crate::token::FencingToken;
 use serde::{Deserialize, Serialize};
 
@@ -168,6 +169,11 @@ pub enum Happening {
     GaveUp {
         client: NodeId,
     },
+    /// The lock service answered "not the leader": retry later (`None`: no retries left).
+    NoLeader {
+        client: NodeId,
+        retries_left: Option<u32>,
+    },
     ReadReturned {
         client: NodeId,
         value: i64,
@@ -302,6 +308,54 @@ pub enum Happening {
         to: NodeId,
         lost: Option<NodeId>,
     },
+    /// A consensus leader appended an entry to its log and sent it to the followers.
+    Appended {
+        node: NodeId,
+        index: u32,
+        op: Op,
+    },
+    /// A follower stored the leader's entry.
+    Stored {
+        node: NodeId,
+        index: u32,
+        leader: NodeId,
+    },
+    /// A replica learned that entries up to `index` are committed.
+    Committed {
+        node: NodeId,
+        index: u32,
+    },
+    /// A client waits in the leader's queue: `ahead` others before it; `until` the lock-delay.
+    Queued {
+        node: NodeId,
+        client: NodeId,
+        ahead: u32,
+        until: Option<LocalTime>,
+    },
+    NotLeader {
+        node: NodeId,
+        client: NodeId,
+    },
+    ElectionStarted {
+        node: NodeId,
+        term: u32,
+    },
+    Voted {
+        node: NodeId,
+        candidate: NodeId,
+        term: u32,
+        granted: bool,
+    },
+    BecameLeader {
+        node: NodeId,
+        term: u32,
+    },
+    SteppedDown {
+        node: NodeId,
+        term: u32,
+    },
+    /// Internal bookkeeping (a heartbeat, a timer re-armed): never recorded in the trace.
+    Silent,
     // The resource.
     ReadServed {
         reader: NodeId,
@@ -442,6 +496,10 @@ impl Happening {
         match *self {
             Happening::Finished { client, result, .. } => Some((client, result)),
             Happening::GaveUp { client } => Some((client, WorkResult::HeldElsewhere)),
+            Happening::NoLeader {
+                client,
+                retries_left: None,
+            } => Some((client, WorkResult::NoAnswer)),
             Happening::RedlockDecided {
                 client,
                 outcome: RedlockOutcome::NoQuorum | RedlockOutcome::TooSlow,
@@ -510,6 +568,7 @@ pub const KINDS: &[&str] = &[
     "got_lock",
     "will_retry",
     "gave_up",
+    "no_leader",
     "read_returned",
     "lease_checked",
     "write_skipped",
@@ -534,6 +593,16 @@ pub const KINDS: &[&str] = &[
     "shipped",
     "replicated",
     "failed_over",
+    "appended",
+    "stored",
+    "committed",
+    "queued",
+    "not_leader",
+    "election_started",
+    "voted",
+    "became_leader",
+    "stepped_down",
+    "silent",
     "read_served",
     "write_accepted",
     "write_rejected",

@@ -1,7 +1,7 @@
 //! What nodes say to each other. These are the protocol's words, independent of who carries them
 //! (see `network`) and of how a node reacts to them (see `client`, `lock_service`, `resource`).
 
-use crate::lock_service::ReplicaWrite;
+use crate::lock_service::{RaftMessage, ReplicaWrite};
 use crate::time::Millis;
 use crate::token::FencingToken;
 use serde::{Deserialize, Serialize};
@@ -87,6 +87,10 @@ pub enum Payload {
     WriteReply(WriteOutcome),
     /// Primary → replica: the lock key's new state, shipped asynchronously.
     Replicate(ReplicaWrite),
+    /// Between the replicas of a consensus-replicated service.
+    Raft(RaftMessage),
+    /// A consensus replica that is not the leader → client: ask the leader.
+    NotLeader,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -162,6 +166,12 @@ impl Payload {
             Payload::WriteReply(WriteOutcome::Replayed { .. }) => "replayed",
             Payload::WriteReply(WriteOutcome::Rejected(_)) => "rejected",
             Payload::Replicate(_) => "replicate",
+            Payload::Raft(RaftMessage::Append { entry: Some(_), .. }) => "append",
+            Payload::Raft(RaftMessage::Append { entry: None, .. }) => "heartbeat",
+            Payload::Raft(RaftMessage::Ack { .. }) => "ack",
+            Payload::Raft(RaftMessage::Vote { .. }) => "vote request",
+            Payload::Raft(RaftMessage::VoteReply { .. }) => "vote",
+            Payload::NotLeader => "not the leader",
         }
     }
 }

@@ -29,6 +29,12 @@ pub enum TimerKind {
     Renew,
     /// A Redlock client stops waiting for the nodes that have not answered.
     RoundTimeout,
+    /// A consensus leader's heartbeat.
+    Heartbeat,
+    /// A consensus follower checks whether it has heard from a leader lately.
+    ElectionCheck,
+    /// A lock-delay has passed: the lock may be granted again.
+    LockDelayOver,
     /// A primary ships its waiting changes to its replica.
     Ship,
     /// The lock service notices that a lease has run out. Expiry itself needs no event (the

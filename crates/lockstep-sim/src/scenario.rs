@@ -95,6 +95,21 @@ pub enum LockServiceSpec {
         #[serde(default = "default_grid_members")]
         members: u8,
     },
+    /// A consensus-replicated lock service (`etcd-1`, `etcd-2`, …; default 3 replicas), like
+    /// etcd, ZooKeeper, Chubby or Consul: a grant counts once a majority has it in its log; the
+    /// token is the log's revision; sessions live on keepalives (renewals); a leader that stays
+    /// silent for `election_timeout_ms` is replaced by election. With `lock_delay_ms`, a lock
+    /// whose holder's session expired is not granted again for that long (Chubby, Consul).
+    Consensus {
+        #[serde(default = "default_replicas")]
+        replicas: u8,
+        #[serde(default = "default_heartbeat")]
+        heartbeat_ms: Millis,
+        #[serde(default = "default_election_timeout")]
+        election_timeout_ms: Millis,
+        #[serde(default)]
+        lock_delay_ms: Millis,
+    },
     /// Redlock over `nodes` independent cache nodes (`redis-a`, `redis-b`, …; default 5): the
     /// client locks a majority, each node expiring keys by its own clock. No fencing tokens.
     Redlock {
@@ -115,6 +130,18 @@ pub enum LockServiceSpec {
         #[serde(default = "default_node_timeout")]
         node_timeout_ms: Millis,
     },
+}
+
+fn default_replicas() -> u8 {
+    3
+}
+
+fn default_heartbeat() -> Millis {
+    Millis(100)
+}
+
+fn default_election_timeout() -> Millis {
+    Millis(500)
 }
 
 fn default_grid_members() -> u8 {
@@ -146,6 +173,9 @@ impl LockServiceSpec {
             }
             LockServiceSpec::ReplicatedCache { .. } => {
                 vec!["redis-primary".to_owned(), "redis-replica".to_owned()]
+            }
+            LockServiceSpec::Consensus { replicas, .. } => {
+                (1..=*replicas).map(|i| format!("etcd-{i}")).collect()
             }
             LockServiceSpec::DataGrid { members } => {
                 (1..=*members).map(|i| format!("member-{i}")).collect()
@@ -515,6 +545,26 @@ impl Scenario {
                 "lock_service.nodes",
                 "Redlock needs between 1 and 7 nodes",
             ));
+        }
+        if let LockServiceSpec::Consensus {
+            replicas,
+            heartbeat_ms,
+            election_timeout_ms,
+            ..
+        } = self.lock_service
+        {
+            if !(1..=7).contains(&replicas) {
+                return Err(invalid(
+                    "lock_service.replicas",
+                    "a consensus service needs between 1 and 7 replicas",
+                ));
+            }
+            if heartbeat_ms.0 == 0 || election_timeout_ms <= heartbeat_ms {
+                return Err(invalid(
+                    "lock_service.election_timeout_ms",
+                    "must be longer than a heartbeat, and heartbeats must be at least 1 ms apart",
+                ));
+            }
         }
         if let LockServiceSpec::DataGrid { members } = self.lock_service
             && !(1..=7).contains(&members)

@@ -16,8 +16,10 @@ use crate::ids::{EventId, MessageId, NodeId, TimerId};
 use crate::intervention::{Action, Intervention};
 use crate::invariant::{InvariantChecker, StateView};
 use crate::lock_service::{
-    Backend, CacheLock, GridMember, LockService, Replicated, Role, SqlRow, TokenSource,
+    Backend, CacheLock, ConsensusConfig, GridMember, LockService, Replica, Replicated, Role,
+    SqlRow, TokenSource,
 };
+use crate::message::Payload;
 use crate::network::{Arrival, LinkBehaviour, Loss, Network};
 use crate::node::{Command, Ctx, TimerKind, TimerSpan};
 use crate::queue::{Due, EventQueue};
@@ -156,6 +158,13 @@ impl Sim {
             sim.queue
                 .schedule(intervention.at_ms, Due::Intervention(index));
         }
+        for node in sim.cast.services().collect::<Vec<_>>() {
+            sim.act_on(node, |node, ctx| {
+                if let Node::LockService(service) = node {
+                    service.start(ctx);
+                }
+            });
+        }
         for (client, spec) in sim
             .cast
             .clients()
@@ -290,8 +299,14 @@ impl Sim {
             let (time, due) = self.queue.pop()?;
             self.now = time;
             let sent_before = self.network.messages().len();
-            if let Some(handled) = self.handle(due) {
-                return Some(self.record(handled, sent_before));
+            match self.handle(due) {
+                // Bookkeeping (a heartbeat, a re-armed timer) changes nothing a reader sees.
+                Some(Handled {
+                    happening: Happening::Silent,
+                    ..
+                })
+                | None => {}
+                Some(handled) => return Some(self.record(handled, sent_before)),
             }
         }
     }
@@ -314,6 +329,8 @@ impl Sim {
                     Input::Message(id),
                     Cause::Input(Input::Message(id)),
                 ),
+                // Replication traffic lost on the way is the replicas' business, not the story.
+                Arrival::Lost(message, _) if matches!(message.payload, Payload::Raft(_)) => None,
                 Arrival::Lost(message, why) => Some(Handled {
                     actor: message.to,
                     cause: Cause::Input(Input::Message(id)),
@@ -392,6 +409,15 @@ impl Sim {
                 })
             }
             Process::Crashed { .. } => match input {
+                Input::Message(message)
+                    if matches!(
+                        self.network.message(message).map(|m| m.payload),
+                        Some(Payload::Raft(_))
+                    ) =>
+                {
+                    self.network.lose_to_crash(message, self.now);
+                    None
+                }
                 Input::Message(message) => {
                     self.network.lose_to_crash(message, self.now);
                     Some(Handled {
@@ -437,7 +463,7 @@ impl Sim {
             },
             Input::Timer(timer, kind) => match &mut slot.node {
                 Node::Client(client) => client.on_timer(&mut ctx, timer, kind),
-                Node::LockService(service) => service.on_timer(&mut ctx, timer),
+                Node::LockService(service) => service.on_timer(&mut ctx, timer, kind),
                 Node::Resource(_) => Happening::Ignored {
                     node,
                     payload: None,
@@ -594,12 +620,12 @@ impl Sim {
             Action::ForceExpire {} => {
                 // The lease ends wherever the service keeps it (every node of a replicated one).
                 let mut holder = None;
-                for node in self.cast.services() {
-                    let slot = &mut self.slots[node.index()];
-                    let local = slot.clock.read(now);
-                    if let Node::LockService(service) = &mut slot.node {
-                        holder = holder.or(service.force_expire(local));
-                    }
+                for node in self.cast.services().collect::<Vec<_>>() {
+                    self.act_on(node, |node, ctx| {
+                        if let Node::LockService(service) = node {
+                            holder = holder.or(service.force_expire(ctx));
+                        }
+                    });
                 }
                 let happening = holder.map_or(no_effect(NoEffect::NoLiveLease), |holder| {
                     Happening::LeaseForcedToExpire { holder }
@@ -940,6 +966,22 @@ fn build_slots(scenario: &Scenario, cast: &Cast) -> Vec<Slot> {
                 LockService::new(Backend::Cache(store))
             })
             .collect(),
+        LockServiceSpec::Consensus {
+            replicas,
+            heartbeat_ms,
+            election_timeout_ms,
+            lock_delay_ms,
+        } => {
+            let config = ConsensusConfig {
+                replicas: *replicas,
+                heartbeat: *heartbeat_ms,
+                election_timeout: *election_timeout_ms,
+                lock_delay: *lock_delay_ms,
+            };
+            (0..*replicas)
+                .map(|me| LockService::new(Backend::Consensus(Replica::new(me, config))))
+                .collect()
+        }
         LockServiceSpec::DataGrid { members } => cast
             .services()
             .map(|_| {

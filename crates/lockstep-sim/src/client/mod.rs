@@ -395,6 +395,19 @@ impl Client {
                 self.answered(ctx);
                 self.not_granted(ctx, NotGranted::HeldElsewhere)
             }
+            (ClientState::Acquiring { .. }, Payload::NotLeader) => {
+                self.answered(ctx);
+                self.not_granted(ctx, NotGranted::NoLeader)
+            }
+            (ClientState::Releasing { result }, Payload::NotLeader) => {
+                self.answered(ctx);
+                self.finish(ctx, result);
+                Happening::Finished {
+                    client: me,
+                    result,
+                    released: false,
+                }
+            }
             (ClientState::Reading, Payload::ReadReply { value, version }) => {
                 self.answered(ctx);
                 let read = ReadValue { value, version };
@@ -639,7 +652,7 @@ impl Client {
                 ctx,
                 match why {
                     NotGranted::HeldElsewhere => WorkResult::HeldElsewhere,
-                    NotGranted::Silence => WorkResult::NoAnswer,
+                    NotGranted::Silence | NotGranted::NoLeader => WorkResult::NoAnswer,
                 },
             );
             return match why {
@@ -647,6 +660,10 @@ impl Client {
                 NotGranted::Silence => Happening::TimedOut {
                     client: me,
                     next: AfterTimeout::GiveUp,
+                },
+                NotGranted::NoLeader => Happening::NoLeader {
+                    client: me,
+                    retries_left: None,
                 },
             };
         }
@@ -667,6 +684,10 @@ impl Client {
             NotGranted::Silence => Happening::TimedOut {
                 client: me,
                 next: AfterTimeout::Retry { retries_left },
+            },
+            NotGranted::NoLeader => Happening::NoLeader {
+                client: me,
+                retries_left: Some(retries_left),
             },
         }
     }
@@ -965,6 +986,8 @@ enum Peer {
 enum NotGranted {
     HeldElsewhere,
     Silence,
+    /// The node the request reached was not the leader (an election may be under way).
+    NoLeader,
 }
 
 /// What a client does right after it gets the lock (or starts, without one).

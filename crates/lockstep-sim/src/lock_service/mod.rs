@@ -14,11 +14,13 @@ use crate::time::{LocalTime, Millis};
 use crate::token::FencingToken;
 
 mod cache;
+mod consensus;
 mod grid;
 mod replicated;
 mod sql_row;
 
 pub use cache::{CacheEntry, CacheLock, Persistence, TokenSource};
+pub use consensus::{ConsensusConfig, Entry, Op, RaftMessage, RaftRole, Replica};
 pub use grid::GridMember;
 pub use replicated::{ReplicaWrite, Replicated, Role};
 use serde::{Deserialize, Serialize};
@@ -32,6 +34,7 @@ pub enum Backend {
     Cache(CacheLock),
     Replicated(Replicated),
     Grid(GridMember),
+    Consensus(Replica),
 }
 
 /// A lock service node: a backend, plus the timer that announces the current lease's expiry.
@@ -55,6 +58,7 @@ impl LockService {
             Backend::SqlRow(_) | Backend::Cache(_) => true,
             Backend::Replicated(node) => node.role == Role::Primary,
             Backend::Grid(_) => true,
+            Backend::Consensus(replica) => replica.role == RaftRole::Leader,
         }
     }
 
@@ -67,6 +71,17 @@ impl LockService {
             | Backend::Grid(GridMember { store: cache, .. }) => {
                 cache.live_entry(now).map(|e| (e.owner, e.token))
             }
+            Backend::Consensus(replica) => replica
+                .live_lease(now)
+                .map(|(holder, revision)| (holder, Some(revision))),
+        }
+    }
+
+    /// Arms a node's first timers when the run begins (a consensus replica's heartbeat or
+    /// election check); other designs wait for requests.
+    pub fn start(&mut self, ctx: &mut Ctx<'_>) {
+        if let Backend::Consensus(replica) = &mut self.backend {
+            replica.start(ctx);
         }
     }
 
@@ -85,7 +100,10 @@ impl LockService {
             .map(|ttl| ctx.set_timer(TimerSpan::Fixed(Millis(ttl.0 + 1)), TimerKind::LeaseExpiry));
     }
 
-    pub fn on_timer(&mut self, ctx: &mut Ctx<'_>, timer: TimerId) -> Happening {
+    pub fn on_timer(&mut self, ctx: &mut Ctx<'_>, timer: TimerId, kind: TimerKind) -> Happening {
+        if let Backend::Consensus(replica) = &mut self.backend {
+            return replica.on_timer(ctx, timer, kind);
+        }
         if let Backend::Replicated(node) = &mut self.backend
             && node.shipping == Some(timer)
         {
@@ -105,6 +123,7 @@ impl LockService {
         }
         self.expiry_timer = None;
         let expired = match &mut self.backend {
+            Backend::Consensus(_) => None,
             Backend::SqlRow(row) => row
                 .holder_id
                 .filter(|_| row.live_holder(ctx.local).is_none())
@@ -134,6 +153,9 @@ impl LockService {
     }
 
     pub fn on_message(&mut self, ctx: &mut Ctx<'_>, from: NodeId, payload: Payload) -> Happening {
+        if let Backend::Consensus(replica) = &mut self.backend {
+            return replica.on_message(ctx, from, payload);
+        }
         if let Backend::Grid(member) = &mut self.backend {
             if let Payload::Replicate(write) = payload {
                 member.store.entry = write.entry;
@@ -200,6 +222,8 @@ impl LockService {
             Payload::Acquire { ttl, value } => {
                 let outcome = match &mut self.backend {
                     Backend::SqlRow(row) => row.acquire(now, from, ttl).map(Some),
+                    // A replica answers through its own log (see `on_message`).
+                    Backend::Consensus(_) => Err(None),
                     Backend::Cache(cache)
                     | Backend::Replicated(Replicated { store: cache, .. })
                     | Backend::Grid(GridMember { store: cache, .. }) => {
@@ -240,6 +264,7 @@ impl LockService {
             Payload::Renew { token, value, ttl } => {
                 let renewed = match &mut self.backend {
                     Backend::SqlRow(row) => row.renew(now, from, token, ttl),
+                    Backend::Consensus(_) => false,
                     Backend::Cache(cache)
                     | Backend::Replicated(Replicated { store: cache, .. })
                     | Backend::Grid(GridMember { store: cache, .. }) => {
@@ -271,6 +296,7 @@ impl LockService {
             } => {
                 let removed = match &mut self.backend {
                     Backend::SqlRow(row) => row.release(from, token, method),
+                    Backend::Consensus(_) => None,
                     Backend::Cache(cache)
                     | Backend::Replicated(Replicated { store: cache, .. })
                     | Backend::Grid(GridMember { store: cache, .. }) => {
@@ -315,7 +341,10 @@ impl LockService {
         self.expiry_timer = None;
         match &mut self.backend {
             Backend::Cache(cache) => cache.crash(now),
-            Backend::SqlRow(_) | Backend::Replicated(_) | Backend::Grid(_) => None,
+            Backend::SqlRow(_)
+            | Backend::Replicated(_)
+            | Backend::Grid(_)
+            | Backend::Consensus(_) => None,
         }
     }
 
@@ -323,7 +352,10 @@ impl LockService {
     pub fn restart_delay(&self) -> Millis {
         match &self.backend {
             Backend::Cache(cache) => cache.restart_delay,
-            Backend::SqlRow(_) | Backend::Replicated(_) | Backend::Grid(_) => Millis(0),
+            Backend::SqlRow(_)
+            | Backend::Replicated(_)
+            | Backend::Grid(_)
+            | Backend::Consensus(_) => Millis(0),
         }
     }
 
@@ -351,6 +383,10 @@ impl LockService {
     /// After a crash the stored state is back but the expiry announcement was lost with the
     /// process: announce the lease's expiry again.
     pub fn restart(&mut self, ctx: &mut Ctx<'_>) {
+        if let Backend::Consensus(replica) = &mut self.backend {
+            replica.restart(ctx);
+            return;
+        }
         self.rearm_expiry(ctx);
     }
 
@@ -367,7 +403,7 @@ impl LockService {
                 store: cache,
                 ..
             }) => cache.entry.map(|e| e.expires_at),
-            Backend::Replicated(_) => None,
+            Backend::Replicated(_) | Backend::Consensus(_) => None,
         };
         match expires_at {
             Some(expires_at) => {
@@ -380,8 +416,10 @@ impl LockService {
 
     /// Ends the current lease now; returns whose lease it was. The pending expiry announcement
     /// becomes moot: the forced expiry is its own event.
-    pub fn force_expire(&mut self, now: LocalTime) -> Option<NodeId> {
+    pub fn force_expire(&mut self, ctx: &mut Ctx<'_>) -> Option<NodeId> {
+        let now = ctx.local;
         let holder = match &mut self.backend {
+            Backend::Consensus(replica) => replica.force_expire(ctx),
             Backend::SqlRow(row) => row.force_expire(now),
             Backend::Cache(cache)
             | Backend::Replicated(Replicated { store: cache, .. })
