@@ -397,6 +397,35 @@ pub fn describe(actor: NodeId, happening: &Happening, cast: &Cast, network: &Net
                 n(client)
             ),
         },
+        Happening::Watching {
+            node,
+            client,
+            watchers,
+        } => format!(
+            "{} refuses {}, which now watches the lock for its release ({watchers} watching).",
+            n(node),
+            n(client)
+        ),
+        Happening::HerdWoken { node, woken } => format!(
+            "The lock is released, and {} wakes all {woken} watchers at once. They will all ask again; only one can win (the herd effect).",
+            n(node)
+        ),
+        Happening::WaiterExpired { node, client } => format!(
+            "{}'s session expired while it waited, so {} drops it from the queue.",
+            n(client),
+            n(node)
+        ),
+        Happening::GrantedWithoutLease { node, client } => format!(
+            "{} tells {} it holds the lock without checking that its lease is still alive (the etcd 3.4.3 bug). The lease is gone, so the lock is in fact free.",
+            n(node),
+            n(client)
+        ),
+        Happening::Woken { client } => {
+            format!(
+                "{} hears the lock was released and asks for it again.",
+                n(client)
+            )
+        }
         Happening::NotLeader { node, client } => {
             format!(
                 "{} is not the leader and sends {} away.",

@@ -336,6 +336,31 @@ pub enum Happening {
         node: NodeId,
         client: NodeId,
     },
+    /// Herd mode: the client was refused and now watches the lock, with `watchers` in all.
+    Watching {
+        node: NodeId,
+        client: NodeId,
+        watchers: u32,
+    },
+    /// Herd mode: the release woke every watcher at once.
+    HerdWoken {
+        node: NodeId,
+        woken: u32,
+    },
+    /// A waiter's session expired while it waited: it is dropped from the queue.
+    WaiterExpired {
+        node: NodeId,
+        client: NodeId,
+    },
+    /// The etcd 3.4.3 bug: a waiter whose lease had expired was told it holds the lock.
+    GrantedWithoutLease {
+        node: NodeId,
+        client: NodeId,
+    },
+    /// A watching client heard the lock was freed and asks again.
+    Woken {
+        client: NodeId,
+    },
     ElectionStarted {
         node: NodeId,
         term: u32,
@@ -598,6 +623,11 @@ pub const KINDS: &[&str] = &[
     "committed",
     "queued",
     "not_leader",
+    "watching",
+    "herd_woken",
+    "waiter_expired",
+    "granted_without_lease",
+    "woken",
     "election_started",
     "voted",
     "became_leader",

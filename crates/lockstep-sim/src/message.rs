@@ -91,6 +91,8 @@ pub enum Payload {
     Raft(RaftMessage),
     /// A consensus replica that is not the leader → client: ask the leader.
     NotLeader,
+    /// Leader → a watching client: the lock was released (herd mode).
+    LockFreed,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -172,6 +174,7 @@ impl Payload {
             Payload::Raft(RaftMessage::Vote { .. }) => "vote request",
             Payload::Raft(RaftMessage::VoteReply { .. }) => "vote",
             Payload::NotLeader => "not the leader",
+            Payload::LockFreed => "lock freed",
         }
     }
 }

@@ -13,7 +13,7 @@ use crate::client::{
 use crate::expectation::Expectation;
 use crate::ids::NodeId;
 use crate::intervention::{Action, Intervention};
-use crate::lock_service::{Persistence, TokenSource};
+use crate::lock_service::{KnownBug, Persistence, TokenSource, Waiting};
 use crate::message::ReleaseMethod;
 use crate::resource::Fencing;
 use crate::resource::Idempotency;
@@ -109,6 +109,12 @@ pub enum LockServiceSpec {
         election_timeout_ms: Millis,
         #[serde(default)]
         lock_delay_ms: Millis,
+        /// How clients wait for a taken lock: `fair_queue` (default) or `herd`.
+        #[serde(default = "default_waiting")]
+        waiters: Waiting,
+        /// A historical bug to reproduce: `none` (default) or `etcd_3_4_3`.
+        #[serde(default = "default_bug")]
+        bug: KnownBug,
     },
     /// Redlock over `nodes` independent cache nodes (`redis-a`, `redis-b`, …; default 5): the
     /// client locks a majority, each node expiring keys by its own clock. No fencing tokens.
@@ -130,6 +136,14 @@ pub enum LockServiceSpec {
         #[serde(default = "default_node_timeout")]
         node_timeout_ms: Millis,
     },
+}
+
+fn default_waiting() -> Waiting {
+    Waiting::FairQueue
+}
+
+fn default_bug() -> KnownBug {
+    KnownBug::None
 }
 
 fn default_replicas() -> u8 {

@@ -971,12 +971,16 @@ fn build_slots(scenario: &Scenario, cast: &Cast) -> Vec<Slot> {
             heartbeat_ms,
             election_timeout_ms,
             lock_delay_ms,
+            waiters,
+            bug,
         } => {
             let config = ConsensusConfig {
                 replicas: *replicas,
                 heartbeat: *heartbeat_ms,
                 election_timeout: *election_timeout_ms,
                 lock_delay: *lock_delay_ms,
+                waiters: *waiters,
+                bug: *bug,
             };
             (0..*replicas)
                 .map(|me| LockService::new(Backend::Consensus(Replica::new(me, config))))

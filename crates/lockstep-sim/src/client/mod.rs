@@ -216,6 +216,8 @@ pub struct Client {
     /// The answers to the request sent to every Redlock node, and when to stop waiting.
     round: Round,
     round_timer: Option<TimerId>,
+    /// The keepalive a waiting client sends while it has no lease yet.
+    waiting_keepalive: Option<TimerId>,
 }
 
 impl Client {
@@ -240,6 +242,7 @@ impl Client {
             request_timer: None,
             round: Round::default(),
             round_timer: None,
+            waiting_keepalive: None,
         }
     }
 
@@ -342,6 +345,19 @@ impl Client {
             (_, TimerKind::Renew) if self.lease.is_some_and(|l| l.renew_timer == Some(timer)) => {
                 self.renew(ctx)
             }
+            (ClientState::Acquiring { .. }, TimerKind::Renew)
+                if self.waiting_keepalive == Some(timer) =>
+            {
+                // While it waits for the lock, the client keeps its session alive too (etcd's
+                // lease keepalive runs beside the Lock call).
+                ctx.send_to_service(Payload::Renew {
+                    token: None,
+                    value: self.lock_value_now(),
+                    ttl: self.config.ttl,
+                });
+                self.waiting_keepalive = Some(self.schedule_renewal(ctx));
+                Happening::Silent
+            }
             _ => Happening::Ignored {
                 node: me,
                 payload: None,
@@ -394,6 +410,13 @@ impl Client {
             ) if value == self.lock_value_now() => {
                 self.answered(ctx);
                 self.not_granted(ctx, NotGranted::HeldElsewhere)
+            }
+            (ClientState::Acquiring { .. }, Payload::RenewReply { .. }) if self.lease.is_none() => {
+                Happening::Silent
+            }
+            (ClientState::Backoff, Payload::LockFreed) => {
+                self.acquire(ctx);
+                Happening::Woken { client: me }
             }
             (ClientState::Acquiring { .. }, Payload::NotLeader) => {
                 self.answered(ctx);
@@ -575,6 +598,9 @@ impl Client {
         sent_at: LocalTime,
         token: Option<FencingToken>,
     ) -> NextStep {
+        if let Some(timer) = self.waiting_keepalive.take() {
+            ctx.cancel_timer(timer);
+        }
         let renew_timer = match self.config.renewal {
             Renewal::Every { .. } => Some(self.schedule_renewal(ctx)),
             Renewal::Never {} => None,
@@ -647,6 +673,9 @@ impl Client {
     /// The lock was not granted (refused, or no answer): retry if the policy allows, else stop.
     fn not_granted(&mut self, ctx: &mut Ctx<'_>, why: NotGranted) -> Happening {
         let me = ctx.me;
+        if let Some(timer) = self.waiting_keepalive.take() {
+            ctx.cancel_timer(timer);
+        }
         if self.retries_left == 0 {
             self.finish(
                 ctx,
@@ -708,6 +737,12 @@ impl Client {
             },
         );
         self.state = ClientState::Acquiring { sent_at: ctx.local };
+        if self.config.protocol == Protocol::Single
+            && matches!(self.config.renewal, Renewal::Every { .. })
+            && self.waiting_keepalive.is_none()
+        {
+            self.waiting_keepalive = Some(self.schedule_renewal(ctx));
+        }
         Happening::AskedForLock {
             client: ctx.me,
             ttl: self.config.ttl,

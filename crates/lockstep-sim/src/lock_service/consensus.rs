@@ -105,6 +105,31 @@ pub struct ConsensusConfig {
     pub heartbeat: Millis,
     pub election_timeout: Millis,
     pub lock_delay: Millis,
+    pub waiters: Waiting,
+    pub bug: KnownBug,
+}
+
+/// How clients wait for a taken lock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Waiting {
+    /// In a queue, each granted in turn: a release wakes exactly one (the ZooKeeper recipe,
+    /// where each waiter watches its predecessor).
+    FairQueue,
+    /// Everyone watches the lock; a release wakes them all and they all ask again at once (the
+    /// herd effect).
+    Herd,
+}
+
+/// A historical bug the service can reproduce.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum KnownBug {
+    None,
+    /// etcd 3.4.3: a waiter whose lease expired while it waited is told it holds the lock,
+    /// without the server re-checking the lease (etcd issue #11456, fixed by PR #11408).
+    #[serde(rename = "etcd_3_4_3")]
+    Etcd343,
 }
 
 /// A client waiting in the fair queue.
@@ -113,6 +138,8 @@ pub struct Waiter {
     pub client: NodeId,
     pub value: LockValue,
     pub ttl: Millis,
+    /// When the waiter's own session runs out if nothing renews it while it waits.
+    pub session_until: LocalTime,
 }
 
 /// One replica.
@@ -141,6 +168,8 @@ pub struct Replica {
     /// Leader only: no grant before this time (the lock-delay after a failed holder).
     pub delay_until: Option<LocalTime>,
     pub waiters: Vec<Waiter>,
+    /// Herd mode: the clients watching the lock for its release.
+    pub watchers: Vec<NodeId>,
     heartbeat_timer: Option<TimerId>,
     election_timer: Option<TimerId>,
     session_timer: Option<TimerId>,
@@ -198,6 +227,7 @@ impl Replica {
             session_until: None,
             delay_until: None,
             waiters: Vec::new(),
+            watchers: Vec::new(),
             heartbeat_timer: None,
             election_timer: None,
             session_timer: None,
@@ -283,6 +313,7 @@ impl Replica {
         self.votes = 0;
         self.session_until = None;
         self.waiters.clear();
+        self.watchers.clear();
     }
 
     /// A follower takes the entry at `index`, if its log agrees with the leader's up to there.
@@ -568,11 +599,29 @@ impl Replica {
                         op,
                     };
                 }
+                if self.config.waiters == Waiting::Herd {
+                    ctx.send(
+                        from,
+                        Payload::AcquireReply {
+                            value,
+                            reply: AcquireReply::HeldElsewhere,
+                        },
+                    );
+                    if !self.watchers.contains(&from) {
+                        self.watchers.push(from);
+                    }
+                    return Happening::Watching {
+                        node: me,
+                        client: from,
+                        watchers: u32::try_from(self.watchers.len()).unwrap_or(u32::MAX),
+                    };
+                }
                 // A client asking again replaces its place with its latest attempt.
                 let waiter = Waiter {
                     client: from,
                     value,
                     ttl,
+                    session_until: ctx.local.after(ttl),
                 };
                 match self.waiters.iter_mut().find(|w| w.client == from) {
                     Some(place) => *place = waiter,
@@ -589,6 +638,17 @@ impl Replica {
                     ahead: u32::try_from(position).unwrap_or(u32::MAX),
                     until: if delayed { self.delay_until } else { None },
                 }
+            }
+            Payload::Renew { ttl, .. }
+                if self.table.holder.is_none_or(|(h, _, _)| h != from)
+                    && self.waiters.iter().any(|w| w.client == from) =>
+            {
+                // A waiter's keepalive: its place in the queue stays valid.
+                for waiter in self.waiters.iter_mut().filter(|w| w.client == from) {
+                    waiter.session_until = ctx.local.after(ttl);
+                }
+                ctx.send(from, Payload::RenewReply { renewed: true });
+                Happening::Silent
             }
             Payload::Renew { ttl, .. } => {
                 let renewed = self.table.holder.is_some_and(|(h, _, _)| h == from);
@@ -823,10 +883,15 @@ impl Replica {
             }
             Applied::Released { client } => {
                 ctx.send(client, Payload::ReleaseReply { released: true });
-                self.grant_next_waiter(ctx);
-                Happening::Released {
-                    client,
-                    token: Some(self.table.revision),
+                // What follows the release is the more telling event, when it is not routine.
+                match self.grant_next_waiter(ctx) {
+                    notable @ (Happening::HerdWoken { .. }
+                    | Happening::GrantedWithoutLease { .. }
+                    | Happening::WaiterExpired { .. }) => notable,
+                    _ => Happening::Released {
+                        client,
+                        token: Some(self.table.revision),
+                    },
                 }
             }
             Applied::Expired { .. } => {
@@ -863,9 +928,49 @@ impl Replica {
         {
             return Happening::Silent;
         }
+        if !self.watchers.is_empty() {
+            let woken = std::mem::take(&mut self.watchers);
+            for &client in &woken {
+                ctx.send(client, Payload::LockFreed);
+            }
+            return Happening::HerdWoken {
+                node: ctx.me,
+                woken: u32::try_from(woken.len()).unwrap_or(u32::MAX),
+            };
+        }
         let Some(waiter) = self.waiters.first().copied() else {
             return Happening::Silent;
         };
+        if waiter.session_until < ctx.local {
+            self.waiters.remove(0);
+            if self.config.bug == KnownBug::Etcd343 {
+                // The bug: the waiter is told it holds the lock, and nothing is written.
+                let reply = Payload::AcquireReply {
+                    value: waiter.value,
+                    reply: AcquireReply::Granted {
+                        token: Some(self.table.revision),
+                    },
+                };
+                ctx.send(waiter.client, reply);
+                return Happening::GrantedWithoutLease {
+                    node: ctx.me,
+                    client: waiter.client,
+                };
+            }
+            let reply = Payload::AcquireReply {
+                value: waiter.value,
+                reply: AcquireReply::HeldElsewhere,
+            };
+            ctx.send(waiter.client, reply);
+            let skipped = Happening::WaiterExpired {
+                node: ctx.me,
+                client: waiter.client,
+            };
+            return match self.grant_next_waiter(ctx) {
+                Happening::Silent => skipped,
+                next => next,
+            };
+        }
         let op = Op::Grant {
             client: waiter.client,
             value: waiter.value,
@@ -904,6 +1009,8 @@ mod tests {
             heartbeat: Millis(100),
             election_timeout: Millis(500),
             lock_delay: Millis(0),
+            waiters: Waiting::FairQueue,
+            bug: KnownBug::None,
         }
     }
 

@@ -20,7 +20,9 @@ mod replicated;
 mod sql_row;
 
 pub use cache::{CacheEntry, CacheLock, Persistence, TokenSource};
-pub use consensus::{ConsensusConfig, Entry, Op, RaftMessage, RaftRole, Replica};
+pub use consensus::{
+    ConsensusConfig, Entry, KnownBug, Op, RaftMessage, RaftRole, Replica, Waiting,
+};
 pub use grid::GridMember;
 pub use replicated::{ReplicaWrite, Replicated, Role};
 use serde::{Deserialize, Serialize};

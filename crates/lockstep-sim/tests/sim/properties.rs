@@ -9,7 +9,7 @@ use lockstep_sim::happening::Direction;
 use lockstep_sim::ids::MessageId;
 use lockstep_sim::intervention::{Action, Intervention};
 use lockstep_sim::invariant::Invariant;
-use lockstep_sim::lock_service::{Persistence, TokenSource};
+use lockstep_sim::lock_service::{KnownBug, Persistence, TokenSource, Waiting};
 use lockstep_sim::message::ReleaseMethod;
 use lockstep_sim::resource::{Fencing, Idempotency};
 use lockstep_sim::scenario::{ClientSpec, LockServiceSpec, NetworkSpec, ResourceSpec, Scenario};
@@ -186,13 +186,16 @@ fn consensus() -> impl Strategy<Value = LockServiceSpec> {
         ms(20..=200),
         0u64..4,
         ms(0..=1_000),
+        prop_oneof![Just(Waiting::FairQueue), Just(Waiting::Herd)],
     )
-        .prop_map(|(replicas, heartbeat_ms, factor, lock_delay_ms)| {
+        .prop_map(|(replicas, heartbeat_ms, factor, lock_delay_ms, waiters)| {
             LockServiceSpec::Consensus {
                 replicas,
                 heartbeat_ms,
                 election_timeout_ms: Millis(heartbeat_ms.0 * (2 + factor)),
                 lock_delay_ms,
+                waiters,
+                bug: KnownBug::None,
             }
         })
 }
