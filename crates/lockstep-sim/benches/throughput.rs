@@ -5,7 +5,7 @@
 //! `cargo xtask bench`. Wall-clock time is read here and only here: the simulation never sees it.
 
 use lockstep_sim::Sim;
-use lockstep_sim::chaos::Chaos;
+use lockstep_sim::chaos::{Chaos, ChaosBackend};
 use lockstep_sim::resource::Fencing;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -31,11 +31,20 @@ fn main() {
     println!("lockstep-sim throughput (native, `cargo bench` profile, one core)\n");
     println!("| run | events | fastest run | events per second |");
     println!("|---|---:|---:|---:|");
-    for (label, fencing) in [
-        ("chaos, fencing on", Fencing::On),
-        ("chaos, fencing off", Fencing::Off),
-    ] {
-        let scenario = Chaos::seed_test(1, fencing).scenario();
+    let runs = [
+        ("SQL row, fencing on", Fencing::On, ChaosBackend::SqlRow),
+        ("SQL row, fencing off", Fencing::Off, ChaosBackend::SqlRow),
+        ("Redlock, 5 nodes", Fencing::Off, ChaosBackend::Redlock),
+        (
+            "consensus, 3 replicas",
+            Fencing::On,
+            ChaosBackend::Consensus,
+        ),
+    ];
+    for (label, fencing, backend) in runs {
+        let scenario = Chaos::seed_test(1, fencing)
+            .with_backend(backend)
+            .scenario();
         let (runs, fastest, events) = measure(budget, || {
             let mut sim = Sim::new(&scenario).expect("chaos scenarios are valid");
             sim.run_to_end();
@@ -43,7 +52,7 @@ fn main() {
         });
         let per_second = events as f64 / fastest.as_secs_f64();
         println!(
-            "| {label} (180 000 virtual ms, 8 clients; {runs} runs) | {events} | {:.2} ms | {:.1} M |",
+            "| chaos, {label} (180 000 virtual ms, 8 clients; {runs} runs) | {events} | {:.2} ms | {:.1} M |",
             fastest.as_secs_f64() * 1e3,
             per_second / 1e6
         );

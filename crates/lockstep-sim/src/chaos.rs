@@ -5,15 +5,17 @@
 //! Generation draws from its own `SimRng` stream, so the same [`Chaos`] always yields the same
 //! scenario, and the scenario's own seed then drives the run.
 
-use crate::client::{Access, LeaseCheck, Locking, Renewal, Repeat, RequestTimeout, RetryPolicy};
+use crate::client::{
+    Access, ElapsedCheck, LeaseCheck, Locking, Renewal, Repeat, RequestTimeout, RetryPolicy,
+};
 use crate::happening::Direction;
 use crate::intervention::{Action, Intervention};
+use crate::lock_service::{KnownBug, Persistence, Waiting};
 use crate::message::ReleaseMethod;
 use crate::resource::Fencing;
 use crate::rng::SimRng;
 use crate::scenario::{
-    ClientSpec, LOCK_SERVICE_NAME, LockServiceSpec, NetworkSpec, RESOURCE_NAME, ResourceSpec,
-    Scenario,
+    ClientSpec, LockServiceSpec, NetworkSpec, RESOURCE_NAME, ResourceSpec, Scenario,
 };
 use crate::time::{Millis, VirtualTime};
 
@@ -31,6 +33,7 @@ pub enum FaultRate {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Chaos {
     pub seed: u64,
+    pub backend: ChaosBackend,
     pub clients: usize,
     pub duration: Millis,
     pub fencing: Fencing,
@@ -38,13 +41,52 @@ pub struct Chaos {
     pub partitions: FaultRate,
 }
 
+/// Which lock service the chaos runs against.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChaosBackend {
+    /// The seed's SQL row.
+    SqlRow,
+    /// Redlock over five independent cache nodes.
+    Redlock,
+    /// A three-replica consensus service.
+    Consensus,
+}
+
+impl ChaosBackend {
+    fn spec(self) -> LockServiceSpec {
+        match self {
+            ChaosBackend::SqlRow => LockServiceSpec::SqlRow {
+                lock_name: "resource-x".to_owned(),
+                last_token: 0,
+            },
+            ChaosBackend::Redlock => LockServiceSpec::Redlock {
+                nodes: 5,
+                persistence: Persistence::None,
+                restart_delay_ms: Millis(0),
+                elapsed_check: ElapsedCheck::On,
+                node_timeout_ms: Millis(50),
+            },
+            ChaosBackend::Consensus => LockServiceSpec::Consensus {
+                replicas: 3,
+                heartbeat_ms: Millis(100),
+                election_timeout_ms: Millis(500),
+                lock_delay_ms: Millis(0),
+                waiters: Waiting::FairQueue,
+                bug: KnownBug::None,
+            },
+        }
+    }
+}
+
 const TTL_MS: u64 = 1_000;
 
 impl Chaos {
-    /// The seed's chaos test: 180 000 virtual ms, 8 clients, pauses and partitions.
+    /// The seed's chaos test: 180 000 virtual ms, 8 clients, pauses and partitions, against the
+    /// seed's SQL row (`with_backend` changes that).
     pub fn seed_test(seed: u64, fencing: Fencing) -> Chaos {
         Chaos {
             seed,
+            backend: ChaosBackend::SqlRow,
             clients: 8,
             duration: Millis(180_000),
             fencing,
@@ -57,11 +99,16 @@ impl Chaos {
         }
     }
 
+    pub fn with_backend(self, backend: ChaosBackend) -> Chaos {
+        Chaos { backend, ..self }
+    }
+
     pub fn scenario(&self) -> Scenario {
         let mut rng = SimRng::from_seed(self.seed ^ 0x6368_616f_735f_676e);
         let names: Vec<String> = (0..self.clients)
             .map(|i| format!("client-{}", i + 1))
             .collect();
+        let service_names = self.backend.spec().node_names();
         let clients = names
             .iter()
             .map(|name| ClientSpec {
@@ -108,16 +155,16 @@ impl Chaos {
             while at < end && !names.is_empty() {
                 let client = pick(&mut rng, &names);
                 let other = if rng.chance(500_000) {
-                    LOCK_SERVICE_NAME
+                    pick(&mut rng, &service_names)
                 } else {
-                    RESOURCE_NAME
+                    RESOURCE_NAME.to_owned()
                 };
                 let heal_at = (at + rng.between(100, 3 * TTL_MS)).min(end);
                 interventions.push(Intervention {
                     at_ms: VirtualTime(at),
                     action: Action::Partition {
                         from: client.clone(),
-                        to: other.to_owned(),
+                        to: other.clone(),
                         direction: Direction::Both,
                     },
                 });
@@ -125,7 +172,7 @@ impl Chaos {
                     at_ms: VirtualTime(heal_at),
                     action: Action::Heal {
                         a: client,
-                        b: other.to_owned(),
+                        b: other,
                     },
                 });
                 at += 1 + rng.between(0, 2 * mean_gap_ms.0);
@@ -144,10 +191,7 @@ impl Chaos {
                     .to_owned(),
             seed: self.seed,
             end_ms: self.duration,
-            lock_service: LockServiceSpec::SqlRow {
-                lock_name: "resource-x".to_owned(),
-                last_token: 0,
-            },
+            lock_service: self.backend.spec(),
             resource: ResourceSpec::Register {
                 fencing: self.fencing,
                 initial_value: 0,

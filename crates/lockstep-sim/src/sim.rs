@@ -869,7 +869,10 @@ impl Sim {
             Protocol::Redlock(params) => params.quorum(),
             Protocol::Single => 1,
         };
-        let mut counts: Vec<(NodeId, u8)> = Vec::new();
+        // At most one entry per service node (seven at most): counted on the stack, since this
+        // runs after every event.
+        let mut counts = [(NodeId(0), 0u8); 8];
+        let mut distinct = 0;
         for node in self.cast.services() {
             if let Some(Slot {
                 node: Node::LockService(service),
@@ -880,18 +883,21 @@ impl Sim {
                 && service.is_front()
                 && let Some((holder, _)) = service.live_lease(clock.read(self.now))
             {
-                match counts.iter_mut().find(|(h, _)| *h == holder) {
-                    Some((_, count)) => *count += 1,
-                    None => counts.push((holder, 1)),
+                match counts[..distinct].iter().position(|(h, _)| *h == holder) {
+                    Some(at) => counts[at].1 += 1,
+                    None if distinct < counts.len() => {
+                        counts[distinct] = (holder, 1);
+                        distinct += 1;
+                    }
+                    None => {}
                 }
             }
         }
-        let holders: Vec<NodeId> = counts
-            .into_iter()
-            .filter(|&(_, count)| count >= quorum)
-            .map(|(holder, _)| holder)
-            .collect();
-        let live_leases = u32::try_from(holders.len()).unwrap_or(u32::MAX);
+        let holders = counts[..distinct]
+            .iter()
+            .filter(|&&(_, count)| count >= quorum)
+            .count();
+        let live_leases = u32::try_from(holders).unwrap_or(u32::MAX);
         StateView {
             believers: self.believers,
             live_leases,

@@ -179,3 +179,31 @@ fn without_fencing_the_chaos_test_catches_stale_writes() {
         "with fencing off, chaos must let a stale write through"
     );
 }
+
+#[test]
+fn a_consensus_service_keeps_one_lease_and_increasing_tokens_under_chaos() {
+    use lockstep_sim::chaos::ChaosBackend;
+    for seed in 1..=2 {
+        let chaos = Chaos::seed_test(seed, Fencing::On).with_backend(ChaosBackend::Consensus);
+        let sim = run(&chaos.scenario());
+        let grants = sim
+            .trace()
+            .iter()
+            .filter(|e| matches!(e.happening, Happening::Granted { .. }))
+            .count();
+        assert!(
+            grants > 50,
+            "seed {seed}: the chaos must grant often ({grants} grants)"
+        );
+        for invariant in [
+            Invariant::OneLease,
+            Invariant::TokensIncrease,
+            Invariant::NoStaleWrite,
+        ] {
+            assert!(
+                !sim.trace().iter().any(|e| e.violated.contains(invariant)),
+                "seed {seed}: {invariant}"
+            );
+        }
+    }
+}
