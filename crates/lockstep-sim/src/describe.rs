@@ -195,9 +195,9 @@ pub fn describe(actor: NodeId, happening: &Happening, cast: &Cast, network: &Net
                 WriteOutcome::Replayed { .. } => {
                     "its request had already been applied (the saved answer came back)"
                 }
-                WriteOutcome::Rejected(Refusal::StaleToken { .. } | Refusal::NoToken) => {
-                    "its write was fenced off"
-                }
+                WriteOutcome::Rejected(
+                    Refusal::StaleToken { .. } | Refusal::NoToken | Refusal::ClaimedByAnother,
+                ) => "its write was fenced off",
                 WriteOutcome::Rejected(Refusal::VersionChanged { .. }) => {
                     "the row changed since it read it"
                 }
@@ -498,6 +498,10 @@ pub fn describe(actor: NodeId, happening: &Happening, cast: &Cast, network: &Net
             WorkResult::Conflict => format!("{} stops: the row kept changing under it.", n(client)),
             WorkResult::SoldOut => format!("{} stops: sold out.", n(client)),
             WorkResult::NoAnswer => format!("{} stops: it never got an answer.", n(client)),
+            WorkResult::ClaimedByAnother => format!(
+                "{} stops: the {resource} had been claimed by another lock holder.",
+                n(client)
+            ),
         },
         Happening::WriteAccepted {
             writer,
@@ -545,6 +549,10 @@ pub fn describe(actor: NodeId, happening: &Happening, cast: &Cast, network: &Net
             ),
             Refusal::SoldOut { wanted, left } => format!(
                 "The {resource} refuses {}'s order of {wanted}: only {left} left.",
+                n(writer)
+            ),
+            Refusal::ClaimedByAnother => format!(
+                "The {resource} rejects {}'s write: another lock holder has claimed it with a different lock value since.",
                 n(writer)
             ),
         },

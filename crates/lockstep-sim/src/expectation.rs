@@ -33,6 +33,7 @@ pub enum ResultKind {
     Conflict,
     SoldOut,
     NoAnswer,
+    ClaimedByAnother,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -216,6 +217,7 @@ impl ResultKind {
             ResultKind::Conflict => "conflict",
             ResultKind::SoldOut => "sold_out",
             ResultKind::NoAnswer => "no_answer",
+            ResultKind::ClaimedByAnother => "claimed_by_another",
         }
     }
 }
@@ -237,5 +239,6 @@ fn kind_of(result: WorkResult) -> ResultKind {
         WorkResult::Conflict => ResultKind::Conflict,
         WorkResult::SoldOut => ResultKind::SoldOut,
         WorkResult::NoAnswer => ResultKind::NoAnswer,
+        WorkResult::ClaimedByAnother => ResultKind::ClaimedByAnother,
     }
 }

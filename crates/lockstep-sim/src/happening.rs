@@ -34,6 +34,8 @@ pub enum WorkResult {
     SoldOut,
     /// No answer came, however often the request was sent.
     NoAnswer,
+    /// A check-and-set resource had been claimed by another lock holder.
+    ClaimedByAnother,
 }
 
 impl WorkResult {
@@ -50,6 +52,7 @@ impl WorkResult {
             WriteOutcome::Rejected(Refusal::NoToken) => WorkResult::NoToken,
             WriteOutcome::Rejected(Refusal::VersionChanged { .. }) => WorkResult::Conflict,
             WriteOutcome::Rejected(Refusal::SoldOut { .. }) => WorkResult::SoldOut,
+            WriteOutcome::Rejected(Refusal::ClaimedByAnother) => WorkResult::ClaimedByAnother,
         }
     }
 }

@@ -70,8 +70,10 @@ pub enum Payload {
     },
     /// Lock service → client: whether the release removed anything.
     ReleaseReply { released: bool },
-    /// Client → resource: read the current value.
-    Read,
+    /// Client → resource: read the current value. A lock holder sends its lock's value as
+    /// `claim`: a check-and-set resource remembers it and from then on accepts writes only with
+    /// that value (antirez's answer to fencing for Redlock).
+    Read { claim: Option<LockValue> },
     /// Resource → client: the value and the version it had.
     ReadReply { value: i64, version: u64 },
     /// Client → resource: write a value.
@@ -109,6 +111,8 @@ pub struct WriteRequest {
     /// The version the writer read first, for a read-modify-write.
     pub based_on: Option<u64>,
     pub condition: WriteCondition,
+    /// The writer's lock value, for a check-and-set resource.
+    pub lock: Option<LockValue>,
 }
 
 /// Why a resource refused a write.
@@ -126,6 +130,8 @@ pub enum Refusal {
     VersionChanged { expected: u64, actual: u64 },
     /// Not enough stock left.
     SoldOut { wanted: i64, left: i64 },
+    /// A check-and-set resource: another lock holder has claimed it since.
+    ClaimedByAnother,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -159,7 +165,7 @@ impl Payload {
             Payload::RenewReply { renewed: false } => "not renewed",
             Payload::Release { .. } => "release",
             Payload::ReleaseReply { .. } => "release reply",
-            Payload::Read => "read",
+            Payload::Read { .. } => "read",
             Payload::ReadReply { .. } => "read reply",
             Payload::Write(_) => "write",
             Payload::Decrement { .. } => "decrement",

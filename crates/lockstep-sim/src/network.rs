@@ -281,7 +281,13 @@ mod tests {
         let mut network = net(3, 7, 0);
         let mut rng = SimRng::from_seed(9);
         for _ in 0..200 {
-            let (_, due) = network.send(&mut rng, VirtualTime(100), A, B, Payload::Read);
+            let (_, due) = network.send(
+                &mut rng,
+                VirtualTime(100),
+                A,
+                B,
+                Payload::Read { claim: None },
+            );
             assert!((103..=107).contains(&due.0), "due at {due:?}");
         }
     }
@@ -292,7 +298,8 @@ mod tests {
         let mut rng = SimRng::from_seed(1);
         network.cut(A, B);
         let fate = |network: &mut Network, rng: &mut SimRng, from, to| {
-            let (id, due) = network.send(rng, VirtualTime(0), from, to, Payload::Read);
+            let (id, due) =
+                network.send(rng, VirtualTime(0), from, to, Payload::Read { claim: None });
             network.arrive(id, due)
         };
         assert!(matches!(
@@ -314,7 +321,13 @@ mod tests {
     fn a_partition_that_starts_mid_flight_loses_the_message() {
         let mut network = net(5, 5, 0);
         let mut rng = SimRng::from_seed(1);
-        let (id, due) = network.send(&mut rng, VirtualTime(0), A, B, Payload::Read);
+        let (id, due) = network.send(
+            &mut rng,
+            VirtualTime(0),
+            A,
+            B,
+            Payload::Read { claim: None },
+        );
         network.cut(A, B);
         assert!(matches!(
             network.arrive(id, due),
@@ -333,7 +346,13 @@ mod tests {
     fn held_messages_arrive_only_after_release() {
         let mut network = net(5, 5, 0);
         let mut rng = SimRng::from_seed(1);
-        let (id, due) = network.send(&mut rng, VirtualTime(0), A, B, Payload::Read);
+        let (id, due) = network.send(
+            &mut rng,
+            VirtualTime(0),
+            A,
+            B,
+            Payload::Read { claim: None },
+        );
         assert!(network.hold(id, VirtualTime(2)));
         assert_eq!(network.arrive(id, due), None);
         assert!(network.release(id, VirtualTime(50)));
@@ -346,7 +365,13 @@ mod tests {
         let mut network = net(1, 2, 1_000_000);
         let mut rng = SimRng::from_seed(3);
         assert!((0..50).all(|_| {
-            let (id, due) = network.send(&mut rng, VirtualTime(0), A, B, Payload::Read);
+            let (id, due) = network.send(
+                &mut rng,
+                VirtualTime(0),
+                A,
+                B,
+                Payload::Read { claim: None },
+            );
             matches!(
                 network.arrive(id, due),
                 Some(Arrival::Lost(_, Loss::Chance))

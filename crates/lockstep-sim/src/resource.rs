@@ -10,7 +10,7 @@
 
 use crate::happening::Happening;
 use crate::ids::NodeId;
-use crate::message::{Payload, Refusal, WriteCondition, WriteOutcome, WriteRequest};
+use crate::message::{LockValue, Payload, Refusal, WriteCondition, WriteOutcome, WriteRequest};
 use crate::node::{Ctx, ignored};
 use crate::token::FencingToken;
 use serde::{Deserialize, Serialize};
@@ -22,6 +22,10 @@ use std::collections::BTreeMap;
 pub enum Fencing {
     On,
     Off,
+    /// Check-and-set on the lock's random value (antirez's reply for Redlock): a holder's read
+    /// claims the resource, and only writes carrying the claiming value are accepted. It stops
+    /// a zombie once someone else has claimed, but it cannot order claims: nothing is "newer".
+    CheckAndSet,
 }
 
 /// The fencing rule, and nothing else: accept `token >= highest`, reject lower (or none).
@@ -31,7 +35,7 @@ pub fn fencing_check(
     highest: Option<FencingToken>,
 ) -> Result<(), Refusal> {
     match (fencing, token, highest) {
-        (Fencing::Off, _, _) => Ok(()),
+        (Fencing::Off | Fencing::CheckAndSet, _, _) => Ok(()),
         (Fencing::On, None, _) => Err(Refusal::NoToken),
         (Fencing::On, Some(presented), Some(required)) if presented < required => {
             Err(Refusal::StaleToken {
@@ -48,6 +52,8 @@ pub fn fencing_check(
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Register {
     pub fencing: Fencing,
+    /// The lock value that last claimed the register (check-and-set mode).
+    pub claimed_by: Option<LockValue>,
     pub value: i64,
     pub version: u64,
     pub highest_token: Option<FencingToken>,
@@ -70,6 +76,7 @@ impl Register {
     pub fn new(fencing: Fencing, value: i64) -> Register {
         Register {
             fencing,
+            claimed_by: None,
             value,
             version: 0,
             highest_token: None,
@@ -78,6 +85,11 @@ impl Register {
 
     fn write(&mut self, request: WriteRequest) -> Result<WriteApplied, Refusal> {
         fencing_check(self.fencing, request.token, self.highest_token)?;
+        if self.fencing == Fencing::CheckAndSet
+            && (request.lock.is_none() || request.lock != self.claimed_by)
+        {
+            return Err(Refusal::ClaimedByAnother);
+        }
         if let WriteCondition::VersionIs(expected) = request.condition
             && expected != self.version
         {
@@ -194,7 +206,10 @@ impl Resource {
     pub fn on_message(&mut self, ctx: &mut Ctx<'_>, from: NodeId, payload: Payload) -> Happening {
         let reply = |ctx: &mut Ctx<'_>, outcome| ctx.send(from, Payload::WriteReply(outcome));
         match (self, payload) {
-            (Resource::Register(register), Payload::Read) => {
+            (Resource::Register(register), Payload::Read { claim }) => {
+                if register.fencing == Fencing::CheckAndSet && claim.is_some() {
+                    register.claimed_by = claim;
+                }
                 let (value, version) = (register.value, register.version);
                 ctx.send(from, Payload::ReadReply { value, version });
                 Happening::ReadServed {
@@ -203,7 +218,7 @@ impl Resource {
                     version,
                 }
             }
-            (Resource::Inventory(inventory), Payload::Read) => {
+            (Resource::Inventory(inventory), Payload::Read { .. }) => {
                 let (value, version) = (inventory.quantity, inventory.version);
                 ctx.send(from, Payload::ReadReply { value, version });
                 Happening::ReadServed {
@@ -314,6 +329,7 @@ mod tests {
             value,
             based_on,
             condition: WriteCondition::None,
+            lock: None,
         }
     }
 

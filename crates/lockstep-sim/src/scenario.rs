@@ -580,6 +580,16 @@ impl Scenario {
                 ));
             }
         }
+        if let ResourceSpec::Inventory {
+            fencing: Fencing::CheckAndSet,
+            ..
+        } = self.resource
+        {
+            return Err(invalid(
+                "resource.fencing",
+                "check_and_set applies to a register (its reads carry the claim)",
+            ));
+        }
         if let LockServiceSpec::DataGrid { members } = self.lock_service
             && !(1..=7).contains(&members)
         {
@@ -671,6 +681,16 @@ impl Scenario {
 
 /// Why a client's access cannot work against the resource, if it cannot.
 fn mismatch(access: Access, resource: &ResourceSpec) -> Option<String> {
+    if resource.fencing() == Some(Fencing::CheckAndSet)
+        && !matches!(
+            access,
+            Access::ReadModifyWrite {} | Access::OptimisticUpdate { .. }
+        )
+    {
+        return Some(
+            "a check_and_set resource is claimed by a read: use read_modify_write".to_owned(),
+        );
+    }
     let fits = match access {
         Access::ReadModifyWrite {}
         | Access::BlindWrite { .. }

@@ -458,7 +458,13 @@ impl Client {
                 let token = self.token();
                 if retry_optimistic {
                     self.tries_left -= 1;
-                    self.request(ctx, Peer::Resource, Payload::Read);
+                    self.request(
+                        ctx,
+                        Peer::Resource,
+                        Payload::Read {
+                            claim: self.lease.map(|l| l.value),
+                        },
+                    );
                     self.state = ClientState::Reading;
                     return Happening::WriteAnswered {
                         client: me,
@@ -757,7 +763,13 @@ impl Client {
     fn start_access(&mut self, ctx: &mut Ctx<'_>) -> NextStep {
         match self.config.access {
             Access::ReadModifyWrite {} | Access::OptimisticUpdate { .. } => {
-                self.request(ctx, Peer::Resource, Payload::Read);
+                self.request(
+                    ctx,
+                    Peer::Resource,
+                    Payload::Read {
+                        claim: self.lease.map(|l| l.value),
+                    },
+                );
                 self.state = ClientState::Reading;
                 NextStep::Read
             }
@@ -822,6 +834,7 @@ impl Client {
                     value,
                     based_on: None,
                     condition: WriteCondition::None,
+                    lock: self.lease.map(|l| l.value),
                 }),
                 value,
             ),
@@ -839,6 +852,7 @@ impl Client {
                         value,
                         based_on: read.map(|r| r.version),
                         condition,
+                        lock: self.lease.map(|l| l.value),
                     }),
                     value,
                 )

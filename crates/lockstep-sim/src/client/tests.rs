@@ -127,7 +127,8 @@ fn guarded_work_acquires_reads_works_writes_with_its_token_and_releases() {
     ));
     h.granted(33);
     assert!(h.client.believes_it_holds_the_lock());
-    assert_eq!(h.sent(), vec![(RESOURCE, Payload::Read)]);
+    let claim = Some(LockValue((2 << 32) | 1));
+    assert_eq!(h.sent(), vec![(RESOURCE, Payload::Read { claim })]);
     h.receive(Payload::ReadReply {
         value: 41,
         version: 7,
@@ -139,6 +140,7 @@ fn guarded_work_acquires_reads_works_writes_with_its_token_and_releases() {
         value: 42,
         based_on: Some(7),
         condition: WriteCondition::None,
+        lock: Some(LockValue((2 << 32) | 1)),
     };
     assert_eq!(h.sent(), vec![(RESOURCE, Payload::Write(written))]);
     h.receive(Payload::WriteReply(WriteOutcome::Rejected(
@@ -363,7 +365,7 @@ fn an_optimistic_update_rereads_after_a_conflict() {
             ..
         }
     ));
-    assert_eq!(h.sent(), vec![(RESOURCE, Payload::Read)]);
+    assert_eq!(h.sent(), vec![(RESOURCE, Payload::Read { claim: None })]);
 }
 
 #[test]

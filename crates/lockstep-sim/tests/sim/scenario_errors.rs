@@ -45,7 +45,7 @@ fn bad_values_name_the_field_and_the_choices() {
     check(
         r#""fencing":"on""#,
         r#""fencing":"sometimes""#,
-        &["resource", "`on` or `off`"],
+        &["resource", "`on`, `off`"],
     );
     check(r#""end_ms":1000"#, r#""end_ms":-5"#, &["end_ms"]);
 }
