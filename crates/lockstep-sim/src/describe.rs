@@ -196,7 +196,10 @@ pub fn describe(actor: NodeId, happening: &Happening, cast: &Cast, network: &Net
                     "its request had already been applied (the saved answer came back)"
                 }
                 WriteOutcome::Rejected(
-                    Refusal::StaleToken { .. } | Refusal::NoToken | Refusal::ClaimedByAnother,
+                    Refusal::StaleToken { .. }
+                    | Refusal::NoToken
+                    | Refusal::ClaimedByAnother
+                    | Refusal::SequencerInvalid { .. },
                 ) => "its write was fenced off",
                 WriteOutcome::Rejected(Refusal::VersionChanged { .. }) => {
                     "the row changed since it read it"
@@ -498,6 +501,10 @@ pub fn describe(actor: NodeId, happening: &Happening, cast: &Cast, network: &Net
             WorkResult::Conflict => format!("{} stops: the row kept changing under it.", n(client)),
             WorkResult::SoldOut => format!("{} stops: sold out.", n(client)),
             WorkResult::NoAnswer => format!("{} stops: it never got an answer.", n(client)),
+            WorkResult::SequencerInvalid { presented } => format!(
+                "{} stops: fenced (the lock service no longer vouched for token {presented}).",
+                n(client)
+            ),
             WorkResult::ClaimedByAnother => format!(
                 "{} stops: the {resource} had been claimed by another lock holder.",
                 n(client)
@@ -551,11 +558,28 @@ pub fn describe(actor: NodeId, happening: &Happening, cast: &Cast, network: &Net
                 "The {resource} refuses {}'s order of {wanted}: only {left} left.",
                 n(writer)
             ),
+            Refusal::SequencerInvalid { presented } => format!(
+                "The {resource} rejects {}'s write: the lock service says token {presented} is no longer its live lease.",
+                n(writer)
+            ),
             Refusal::ClaimedByAnother => format!(
                 "The {resource} rejects {}'s write: another lock holder has claimed it with a different lock value since.",
                 n(writer)
             ),
         },
+        Happening::SequencerAsked { writer, token } => format!(
+            "The {resource} holds {}'s write and asks the lock service whether token {token} is still its live lease.",
+            n(writer)
+        ),
+        Happening::SequencerAnswered {
+            writer,
+            token,
+            valid,
+        } => format!(
+            "{service} answers the {resource}: token {token} {} {}'s live lease.",
+            if valid { "is" } else { "is no longer" },
+            n(writer)
+        ),
         Happening::StockTaken {
             buyer,
             token,

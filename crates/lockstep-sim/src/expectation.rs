@@ -34,6 +34,7 @@ pub enum ResultKind {
     SoldOut,
     NoAnswer,
     ClaimedByAnother,
+    SequencerInvalid,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -218,6 +219,7 @@ impl ResultKind {
             ResultKind::SoldOut => "sold_out",
             ResultKind::NoAnswer => "no_answer",
             ResultKind::ClaimedByAnother => "claimed_by_another",
+            ResultKind::SequencerInvalid => "sequencer_invalid",
         }
     }
 }
@@ -240,5 +242,6 @@ fn kind_of(result: WorkResult) -> ResultKind {
         WorkResult::SoldOut => ResultKind::SoldOut,
         WorkResult::NoAnswer => ResultKind::NoAnswer,
         WorkResult::ClaimedByAnother => ResultKind::ClaimedByAnother,
+        WorkResult::SequencerInvalid { .. } => ResultKind::SequencerInvalid,
     }
 }

@@ -36,6 +36,10 @@ pub enum WorkResult {
     NoAnswer,
     /// A check-and-set resource had been claimed by another lock holder.
     ClaimedByAnother,
+    /// The lock service said the token was no longer the writer's live lease.
+    SequencerInvalid {
+        presented: FencingToken,
+    },
 }
 
 impl WorkResult {
@@ -53,6 +57,9 @@ impl WorkResult {
             WriteOutcome::Rejected(Refusal::VersionChanged { .. }) => WorkResult::Conflict,
             WriteOutcome::Rejected(Refusal::SoldOut { .. }) => WorkResult::SoldOut,
             WriteOutcome::Rejected(Refusal::ClaimedByAnother) => WorkResult::ClaimedByAnother,
+            WriteOutcome::Rejected(Refusal::SequencerInvalid { presented }) => {
+                WorkResult::SequencerInvalid { presented }
+            }
         }
     }
 }
@@ -401,6 +408,17 @@ pub enum Happening {
         writer: NodeId,
         refusal: Refusal,
     },
+    /// The resource holds a write and asks the lock service whether its token is still live.
+    SequencerAsked {
+        writer: NodeId,
+        token: FencingToken,
+    },
+    /// The lock service answered a resource's sequencer check.
+    SequencerAnswered {
+        writer: NodeId,
+        token: FencingToken,
+        valid: bool,
+    },
     StockTaken {
         buyer: NodeId,
         token: Option<FencingToken>,
@@ -639,6 +657,8 @@ pub const KINDS: &[&str] = &[
     "read_served",
     "write_accepted",
     "write_rejected",
+    "sequencer_asked",
+    "sequencer_answered",
     "stock_taken",
     "charge_applied",
     "charge_replayed",

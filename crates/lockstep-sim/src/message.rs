@@ -1,6 +1,7 @@
 //! What nodes say to each other. These are the protocol's words, independent of who carries them
 //! (see `network`) and of how a node reacts to them (see `client`, `lock_service`, `resource`).
 
+use crate::ids::NodeId;
 use crate::lock_service::{RaftMessage, ReplicaWrite};
 use crate::time::Millis;
 use crate::token::FencingToken;
@@ -95,6 +96,15 @@ pub enum Payload {
     NotLeader,
     /// Leader → a watching client: the lock was released (herd mode).
     LockFreed,
+    /// Resource → lock service: is `token` still `writer`'s live lease? (Chubby's
+    /// `CheckSequencer()`.)
+    CheckSequencer { writer: NodeId, token: FencingToken },
+    /// Lock service → resource: the answer.
+    SequencerChecked {
+        writer: NodeId,
+        token: FencingToken,
+        valid: bool,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -132,6 +142,8 @@ pub enum Refusal {
     SoldOut { wanted: i64, left: i64 },
     /// A check-and-set resource: another lock holder has claimed it since.
     ClaimedByAnother,
+    /// The lock service said the write's token is no longer its writer's live lease.
+    SequencerInvalid { presented: FencingToken },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -181,6 +193,9 @@ impl Payload {
             Payload::Raft(RaftMessage::VoteReply { .. }) => "vote",
             Payload::NotLeader => "not the leader",
             Payload::LockFreed => "lock freed",
+            Payload::CheckSequencer { .. } => "check sequencer",
+            Payload::SequencerChecked { valid: true, .. } => "sequencer valid",
+            Payload::SequencerChecked { valid: false, .. } => "sequencer invalid",
         }
     }
 }

@@ -26,6 +26,10 @@ pub enum Fencing {
     /// claims the resource, and only writes carrying the claiming value are accepted. It stops
     /// a zombie once someone else has claimed, but it cannot order claims: nothing is "newer".
     CheckAndSet,
+    /// Before applying a write, ask the lock service whether its token is still the writer's
+    /// live lease (Chubby's `CheckSequencer()`): this closes the gap before the new holder's
+    /// first write, at the cost of a round trip per write.
+    Sequencer,
 }
 
 /// The fencing rule, and nothing else: accept `token >= highest`, reject lower (or none).
@@ -36,6 +40,8 @@ pub fn fencing_check(
 ) -> Result<(), Refusal> {
     match (fencing, token, highest) {
         (Fencing::Off | Fencing::CheckAndSet, _, _) => Ok(()),
+        (Fencing::Sequencer, None, _) => Err(Refusal::NoToken),
+        (Fencing::Sequencer, Some(_), _) => Ok(()),
         (Fencing::On, None, _) => Err(Refusal::NoToken),
         (Fencing::On, Some(presented), Some(required)) if presented < required => {
             Err(Refusal::StaleToken {
@@ -54,6 +60,8 @@ pub struct Register {
     pub fencing: Fencing,
     /// The lock value that last claimed the register (check-and-set mode).
     pub claimed_by: Option<LockValue>,
+    /// Writes waiting for the lock service's word on their token (sequencer mode).
+    pub awaiting: Vec<(NodeId, WriteRequest)>,
     pub value: i64,
     pub version: u64,
     pub highest_token: Option<FencingToken>,
@@ -77,9 +85,38 @@ impl Register {
         Register {
             fencing,
             claimed_by: None,
+            awaiting: Vec::new(),
             value,
             version: 0,
             highest_token: None,
+        }
+    }
+
+    /// Applies (or refuses) a write and answers the writer.
+    fn answer_write(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        writer: NodeId,
+        request: WriteRequest,
+    ) -> Happening {
+        match self.write(request) {
+            Ok(applied) => {
+                let outcome = WriteOutcome::Accepted {
+                    version: applied.version,
+                };
+                ctx.send(writer, Payload::WriteReply(outcome));
+                Happening::WriteAccepted {
+                    writer,
+                    token: request.token,
+                    value: request.value,
+                    version: applied.version,
+                    overwrote_unseen: applied.overwrote_unseen,
+                }
+            }
+            Err(refusal) => {
+                ctx.send(writer, Payload::WriteReply(WriteOutcome::Rejected(refusal)));
+                Happening::WriteRejected { writer, refusal }
+            }
         }
     }
 
@@ -228,29 +265,41 @@ impl Resource {
                 }
             }
             (Resource::Register(register), Payload::Write(request)) => {
-                match register.write(request) {
-                    Ok(applied) => {
-                        reply(
-                            ctx,
-                            WriteOutcome::Accepted {
-                                version: applied.version,
-                            },
-                        );
-                        Happening::WriteAccepted {
-                            writer: from,
-                            token: request.token,
-                            value: request.value,
-                            version: applied.version,
-                            overwrote_unseen: applied.overwrote_unseen,
-                        }
-                    }
-                    Err(refusal) => {
-                        reply(ctx, WriteOutcome::Rejected(refusal));
-                        Happening::WriteRejected {
-                            writer: from,
-                            refusal,
-                        }
-                    }
+                if let (Fencing::Sequencer, Some(token)) = (register.fencing, request.token) {
+                    register.awaiting.push((from, request));
+                    ctx.send_to_service(Payload::CheckSequencer {
+                        writer: from,
+                        token,
+                    });
+                    return Happening::SequencerAsked {
+                        writer: from,
+                        token,
+                    };
+                }
+                register.answer_write(ctx, from, request)
+            }
+            (
+                Resource::Register(register),
+                Payload::SequencerChecked {
+                    writer,
+                    token,
+                    valid,
+                },
+            ) => {
+                let Some(at) = register
+                    .awaiting
+                    .iter()
+                    .position(|(w, r)| *w == writer && r.token == Some(token))
+                else {
+                    return ignored(ctx.me, payload);
+                };
+                let (_, request) = register.awaiting.remove(at);
+                if valid {
+                    register.answer_write(ctx, writer, request)
+                } else {
+                    let refusal = Refusal::SequencerInvalid { presented: token };
+                    ctx.send(writer, Payload::WriteReply(WriteOutcome::Rejected(refusal)));
+                    Happening::WriteRejected { writer, refusal }
                 }
             }
             (Resource::Inventory(inventory), Payload::Decrement { token, amount }) => {

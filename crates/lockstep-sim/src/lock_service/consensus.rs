@@ -572,6 +572,23 @@ impl Replica {
         let me = ctx.me;
         match payload {
             Payload::Raft(message) => self.on_raft(ctx, from, message),
+            Payload::CheckSequencer { writer, token } => {
+                // Only a leader with a quorum can vouch; anyone else says no, to be safe.
+                let valid = self.live_lease(ctx.local) == Some((writer, token));
+                ctx.send(
+                    from,
+                    Payload::SequencerChecked {
+                        writer,
+                        token,
+                        valid,
+                    },
+                );
+                Happening::SequencerAnswered {
+                    writer,
+                    token,
+                    valid,
+                }
+            }
             Payload::Acquire { .. } | Payload::Renew { .. } | Payload::Release { .. }
                 if self.role != RaftRole::Leader =>
             {

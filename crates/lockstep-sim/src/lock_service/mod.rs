@@ -333,6 +333,22 @@ impl LockService {
                     },
                 }
             }
+            Payload::CheckSequencer { writer, token } => {
+                let valid = self.live_lease(now) == Some((writer, Some(token)));
+                ctx.send(
+                    from,
+                    Payload::SequencerChecked {
+                        writer,
+                        token,
+                        valid,
+                    },
+                );
+                Happening::SequencerAnswered {
+                    writer,
+                    token,
+                    valid,
+                }
+            }
             other => ignored(ctx.me, other),
         }
     }

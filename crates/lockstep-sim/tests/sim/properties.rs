@@ -156,6 +156,12 @@ fn action(names: Vec<String>) -> impl Strategy<Value = Action<String>> {
 /// The access the client was given if the resource supports it, else one that it does (a
 /// scenario with a mismatch is rejected at load, which is tested elsewhere).
 fn fitting(access: Access, resource: &ResourceSpec) -> Access {
+    if resource.fencing() == Some(Fencing::CheckAndSet) {
+        return match access {
+            Access::OptimisticUpdate { .. } => access,
+            _ => Access::ReadModifyWrite {},
+        };
+    }
     match (resource, access) {
         (
             ResourceSpec::Register { .. },
@@ -375,7 +381,13 @@ fn scenario() -> impl Strategy<Value = Scenario> {
                 ),
                 Just(lock_service),
                 prop_oneof![
-                    prop_oneof![Just(Fencing::On), Just(Fencing::Off)].prop_map(|fencing| {
+                    prop_oneof![
+                        Just(Fencing::On),
+                        Just(Fencing::Off),
+                        Just(Fencing::Sequencer),
+                        Just(Fencing::CheckAndSet)
+                    ]
+                    .prop_map(|fencing| {
                         ResourceSpec::Register {
                             fencing,
                             initial_value: 0,
@@ -440,7 +452,10 @@ proptest! {
         again.run_to_end();
         prop_assert_eq!(sim.hash(), again.hash(), "same input, same trace");
 
-        let fenced = scenario.resource.fencing() == Some(Fencing::On);
+        let fenced = matches!(
+            scenario.resource.fencing(),
+            Some(Fencing::On | Fencing::Sequencer)
+        );
         let mut previous = None;
         for (index, event) in sim.trace().iter().enumerate() {
             prop_assert_eq!(event.id.0 as usize, index);
