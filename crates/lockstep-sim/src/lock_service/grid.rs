@@ -12,3 +12,85 @@ pub struct GridMember {
     /// How many members the grid has (node ids `0..members`).
     pub members: u8,
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::happening::Happening;
+    use crate::ids::NodeId;
+    use crate::lock_service::{Backend, CacheLock, GridMember, LockService, TokenSource};
+    use crate::message::{LockValue, Payload};
+    use crate::node::{Command, Ctx};
+    use crate::time::{LocalTime, Millis, VirtualTime};
+    use crate::token::FencingToken;
+
+    fn member() -> LockService {
+        LockService::new(Backend::Grid(GridMember {
+            store: CacheLock::new("lock".into(), TokenSource::None, FencingToken(0)),
+            members: 3,
+        }))
+    }
+
+    #[test]
+    fn a_grant_is_told_to_every_other_member() {
+        let mut m = member();
+        let mut commands = Vec::new();
+        let mut timers = 0;
+        let mut ctx = Ctx::new(
+            VirtualTime(0),
+            LocalTime(0),
+            NodeId(0),
+            &mut commands,
+            &mut timers,
+        );
+        let acquire = Payload::Acquire {
+            ttl: Millis(100),
+            value: LockValue(1),
+        };
+        assert!(matches!(
+            m.on_message(&mut ctx, NodeId(5), acquire),
+            Happening::Granted { .. }
+        ));
+        let told: Vec<NodeId> = commands
+            .iter()
+            .filter_map(|c| match c {
+                Command::Send {
+                    to,
+                    payload: Payload::Replicate(_),
+                } => Some(*to),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(told, vec![NodeId(1), NodeId(2)]);
+    }
+
+    #[test]
+    fn a_member_that_never_heard_grants_the_lock_again() {
+        let (mut a, mut b) = (member(), member());
+        let mut commands = Vec::new();
+        let mut timers = 0;
+        let acquire = |value| Payload::Acquire {
+            ttl: Millis(100),
+            value: LockValue(value),
+        };
+        let mut ctx = Ctx::new(
+            VirtualTime(0),
+            LocalTime(0),
+            NodeId(0),
+            &mut commands,
+            &mut timers,
+        );
+        a.on_message(&mut ctx, NodeId(5), acquire(1));
+        let mut ctx = Ctx::new(
+            VirtualTime(0),
+            LocalTime(0),
+            NodeId(1),
+            &mut commands,
+            &mut timers,
+        );
+        let second = b.on_message(&mut ctx, NodeId(6), acquire(2));
+        assert!(
+            matches!(second, Happening::Granted { .. }),
+            "split brain: both sides grant"
+        );
+    }
+}

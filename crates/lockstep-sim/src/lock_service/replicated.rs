@@ -59,3 +59,54 @@ impl Replicated {
         true
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::lock_service::TokenSource;
+    use crate::message::LockValue;
+    use crate::time::LocalTime;
+
+    fn node(role: Role) -> Replicated {
+        Replicated {
+            role,
+            store: CacheLock::new("lock".into(), TokenSource::Counter, FencingToken(0)),
+            peer: NodeId(9),
+            failover_after: Millis(100),
+            lag: Millis(50),
+            shipping: None,
+        }
+    }
+
+    fn entry(owner: u16) -> CacheEntry {
+        CacheEntry {
+            value: LockValue(1),
+            owner: NodeId(owner),
+            token: Some(FencingToken(1)),
+            expires_at: LocalTime(1_000),
+        }
+    }
+
+    #[test]
+    fn a_replica_takes_what_the_primary_ships() {
+        let mut replica = node(Role::Replica);
+        let write = ReplicaWrite {
+            entry: Some(entry(3)),
+            counter: FencingToken(1),
+        };
+        assert!(replica.apply(write));
+        assert_eq!(replica.snapshot(), write);
+    }
+
+    #[test]
+    fn a_primary_ignores_a_late_shipment_from_its_deposed_predecessor() {
+        let mut primary = node(Role::Primary);
+        let stale = ReplicaWrite {
+            entry: Some(entry(3)),
+            counter: FencingToken(7),
+        };
+        assert!(!primary.apply(stale));
+        assert_eq!(primary.store.entry, None);
+        assert_eq!(primary.store.counter, FencingToken(0));
+    }
+}
