@@ -33,7 +33,9 @@ pub fn Inspector(props: &InspectorProps) -> Html {
         let Some(slot) = sim.slot(node) else { continue };
         let local = slot.clock.read(sim.now());
         match &slot.node {
-            Node::LockService(service) => cards.push(lock_card(node, service, local, cast)),
+            Node::LockService(service) => {
+                cards.push(lock_card(node, service, local, slot.process, cast))
+            }
             Node::Resource(resource) => cards.push(resource_card(resource, cast)),
             Node::Client(client) => clients.push(html! {
                 <tr data-testid="client-row">
@@ -89,13 +91,23 @@ fn row_card(
     }
 }
 
-fn lock_card(node: NodeId, service: &LockService, local: LocalTime, cast: &Cast) -> Html {
+fn lock_card(
+    node: NodeId,
+    service: &LockService,
+    local: LocalTime,
+    process: Process,
+    cast: &Cast,
+) -> Html {
     let live = if service.live_lease(local).is_some() {
         "live"
     } else {
         "not live"
     };
-    let note = format!("service clock {} ms · lease {live}", local.0);
+    let note = format!(
+        "{} · clock {} ms · lease {live}",
+        process_word(process),
+        local.0
+    );
     match &service.backend {
         Backend::Consensus(replica) => {
             let role = match replica.role {
