@@ -1,5 +1,6 @@
 //! Embeds every `scenarios/*.json` file of the repository into the crate as the built-in
-//! catalogue, in file-name order, so adding a scenario is adding a file.
+//! catalogue, in catalogue order (a1, a2, …, s1, s2, …, s10), so adding a scenario is adding a
+//! file.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -16,7 +17,21 @@ fn main() {
                 .collect()
         })
         .unwrap_or_default();
-    files.sort();
+    // Catalogue order: s2 before s10 (the number in an id is compared as a number).
+    files.sort_by_key(|path| {
+        let name = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or_default()
+            .to_owned();
+        let letter = name.chars().next().unwrap_or_default();
+        let number: String = name
+            .chars()
+            .skip(1)
+            .take_while(char::is_ascii_digit)
+            .collect();
+        (letter, number.parse::<u32>().unwrap_or(0), name)
+    });
     let mut code = String::from("&[\n");
     for path in &files {
         let id = path

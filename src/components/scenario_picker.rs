@@ -22,25 +22,29 @@ pub fn ScenarioPicker(props: &ScenarioPickerProps) -> Html {
             dispatch.dispatch(Action::Open(built_in.id));
         }
     });
+    // Parsing every scenario for its title once, not on every render (every Step renders).
+    let titles = use_memo((), |_| {
+        catalogue::BUILT_IN
+            .iter()
+            .map(|b| (*b, b.load().map_or_else(|_| b.id.to_owned(), |s| s.title)))
+            .collect::<Vec<(BuiltIn, String)>>()
+    });
     let current = props.playground.scenario_id().to_owned();
-    let option = |built_in: &BuiltIn| {
-        let title = built_in
-            .load()
-            .map_or_else(|_| built_in.id.to_owned(), |s| s.title);
+    let option = |(built_in, title): &(BuiltIn, String)| {
         html! {
-            <option value={built_in.id} selected={built_in.id == current}>{ title }</option>
+            <option value={built_in.id} selected={built_in.id == current}>{ title.clone() }</option>
         }
     };
-    let is_alternative = |b: &&BuiltIn| b.id.starts_with('a');
+    let is_alternative = |entry: &&(BuiltIn, String)| entry.0.id.starts_with('a');
     html! {
         <label class="picker">
             <span class="picker-label">{ "Scenario" }</span>
             <select data-testid="scenario-picker" {onchange}>
                 <optgroup label="How locks fail">
-                    { for catalogue::BUILT_IN.iter().filter(|b| !is_alternative(b)).map(option) }
+                                        { for titles.iter().filter(|e| !is_alternative(e)).map(option) }
                 </optgroup>
                 <optgroup label="Alternatives that need no lock">
-                    { for catalogue::BUILT_IN.iter().filter(is_alternative).map(option) }
+                                        { for titles.iter().filter(is_alternative).map(option) }
                 </optgroup>
             </select>
         </label>

@@ -1,14 +1,31 @@
-//! `cargo xtask bench`: the simulation's native benchmarks, `cargo bench -p lockstep-sim` (the
-//! workspace's `bench` profile tunes them for speed, where release builds are tuned for size).
-//! Extra arguments go to cargo bench. Says so, and fails, when the crate has no benchmark yet.
+//! `cargo xtask bench`: the project's benchmarks, which measure and print but judge nothing (a
+//! slow result is not a failure).
+//!
+//! 1. The simulation's native benchmarks, `cargo bench -p lockstep-sim` (the workspace's `bench`
+//!    profile tunes them for speed, where release builds are tuned for size). Extra arguments go
+//!    to cargo bench. Says so, and fails, when the crate has no benchmark yet.
+//! 2. The app's: the release site, built into `dist/` as `cargo xtask test` builds it, with the
+//!    size report of `cargo xtask dist`; then the latency of its playback controls (Step, Back,
+//!    the scenario menu) in headless Chromium, measured by `e2e/bench-step-latency.mjs` on the
+//!    built-in scenario with the longest trace, which it finds with the native CLI. It installs
+//!    what that needs first, as `cargo xtask test` does (see [`tools`]).
 
 use std::fs;
 
+use crate::dist;
 use crate::error::Error;
 use crate::process::{self, say};
+use crate::tools;
 use crate::workspace::Workspace;
 
 pub fn run(workspace: &Workspace, args: &[String]) -> Result<(), Error> {
+    simulation(workspace, args)?;
+    eprintln!();
+    app(workspace)
+}
+
+/// `cargo bench -p lockstep-sim`, with `args` appended.
+fn simulation(workspace: &Workspace, args: &[String]) -> Result<(), Error> {
     let crate_dir = workspace.join("crates/lockstep-sim");
     let has_benches_dir = fs::read_dir(crate_dir.join("benches")).is_ok_and(|mut entries| {
         entries.any(|entry| {
@@ -29,5 +46,31 @@ pub fn run(workspace: &Workspace, args: &[String]) -> Result<(), Error> {
             .cargo()
             .args(["bench", "-p", "lockstep-sim"])
             .args(args),
+    )
+}
+
+/// The release site and its size report (`cargo xtask dist`, which runs the same build as the
+/// `build` step of `cargo xtask test`), then the browser benchmark against it, with the
+/// environment that the `browser` step of `cargo xtask test` gives the browser tests.
+fn app(workspace: &Workspace) -> Result<(), Error> {
+    say("the app: a release build and its size, then its latency in headless Chromium");
+    dist::run(workspace, &[])?;
+    tools::ensure_chromium(workspace)?;
+    tools::ensure_e2e_harness(workspace)?;
+    say("building the native CLI, which finds the scenario with the longest trace");
+    process::run(workspace.cargo().args(["build", "-p", "lockstep-cli"]))?;
+    let cli = workspace
+        .target_dir()
+        .join("debug")
+        .join(format!("lockstep-cli{}", std::env::consts::EXE_SUFFIX));
+    say("measuring the app's step latency (node bench-step-latency.mjs in e2e/)");
+    process::run(
+        workspace
+            .command("node")
+            .arg("bench-step-latency.mjs")
+            .current_dir(workspace.join("e2e"))
+            .env("LOCKSTEP_CLI", &cli)
+            .env("LOCKSTEP_DIST", workspace.join("dist"))
+            .env("LOCKSTEP_CHROMIUM", tools::CHROMIUM),
     )
 }

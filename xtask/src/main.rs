@@ -29,7 +29,8 @@ commands:
                           fmt, clippy, test, build, browser (--from skips the steps before STEP)
   dist [--json]           build the static site into dist/ (release, relative URLs) and print
                           each file's size, raw and gzipped (--json: machine-readable on stdout)
-  bench [ARGS...]         run the simulation benchmarks (cargo bench -p lockstep-sim)
+  bench [ARGS...]         run the benchmarks: the simulator natively (cargo bench -p lockstep-sim,
+                          ARGS go to it), the bundle size, and the UI step latency in Chromium
   help                    print this message";
 
 fn main() -> ExitCode {

@@ -217,7 +217,7 @@ fn ensure_wasm_opt(workspace: &Workspace, binaryen: &str) -> Result<(), Error> {
     )
 }
 
-fn ensure_chromium(workspace: &Workspace) -> Result<(), Error> {
+pub(crate) fn ensure_chromium(workspace: &Workspace) -> Result<(), Error> {
     ensure(
         "Chromium (Debian's chromium and chromium-driver)",
         "apt-get, about a minute",
@@ -257,7 +257,7 @@ for (const [path, meta] of Object.entries(lock.packages)) {
 process.stdout.write(stale.join(", "));
 "#;
 
-fn ensure_e2e_harness(workspace: &Workspace) -> Result<(), Error> {
+pub(crate) fn ensure_e2e_harness(workspace: &Workspace) -> Result<(), Error> {
     let dir = workspace.join("e2e");
     ensure(
         "browser-test harness (npm packages of e2e/package-lock.json)",

@@ -1,5 +1,5 @@
 //! The built-in scenario catalogue: the files in the repository's `scenarios/` folder, embedded
-//! at build time (by `build.rs`, in file-name order) so the app and the CLI carry them without
+//! at build time (by `build.rs`, in catalogue order) so the app and the CLI carry them without
 //! reading a disk.
 
 use crate::scenario::{Scenario, ScenarioError};
