@@ -612,11 +612,11 @@ pub fn describe(actor: NodeId, happening: &Happening, cast: &Cast, network: &Net
             "The {resource} has seen request {key} before: it returns the saved answer to {} and charges nothing.",
             n(payer)
         ),
-        Happening::Ignored { node, payload } => match payload {
-            Some(payload) => format!(
-                "{} ignores a late \"{}\" message.",
+        Happening::Ignored { node, message } => match message {
+            Some(message) => format!(
+                "{} ignores {}: it no longer needs it.",
                 n(node),
-                payload.label()
+                message_words(message, network).replacen("The", "the", 1)
             ),
             None => format!("{} ignores a timer it no longer needs.", n(node)),
         },

@@ -7,7 +7,7 @@
 use crate::client::NextStep;
 use crate::ids::{MessageId, NodeId, TimerId};
 use crate::lock_service::Op;
-use crate::message::{Payload, Refusal, ReleaseMethod, WriteOutcome};
+use crate::message::{Refusal, ReleaseMethod, WriteOutcome};
 use crate::network::Loss;
 use crate::node::TimerKind;
 use crate::resource::UnseenUpdates;
@@ -436,9 +436,10 @@ pub enum Happening {
         key: u32,
     },
     // Inputs that met a node unable to take them.
+    /// A node had no use for an input: `message` if it was a message, `None` for a timer.
     Ignored {
         node: NodeId,
-        payload: Option<Payload>,
+        message: Option<MessageId>,
     },
     Buffered {
         node: NodeId,

@@ -6,7 +6,7 @@
 //! run replayable from its inputs alone.
 
 use crate::happening::Happening;
-use crate::ids::{NodeId, TimerId};
+use crate::ids::{MessageId, NodeId, TimerId};
 use crate::message::Payload;
 use crate::time::{LocalTime, Millis, VirtualTime};
 use serde::{Deserialize, Serialize};
@@ -77,6 +77,8 @@ pub struct Ctx<'a> {
     /// This node's own clock reading.
     pub local: LocalTime,
     pub me: NodeId,
+    /// The message being handled, if the input is one.
+    pub input: Option<MessageId>,
     commands: &'a mut Vec<Command>,
     next_timer: &'a mut u32,
 }
@@ -86,6 +88,7 @@ impl<'a> Ctx<'a> {
         now: VirtualTime,
         local: LocalTime,
         me: NodeId,
+        input: Option<MessageId>,
         commands: &'a mut Vec<Command>,
         next_timer: &'a mut u32,
     ) -> Ctx<'a> {
@@ -93,6 +96,7 @@ impl<'a> Ctx<'a> {
             now,
             local,
             me,
+            input,
             commands,
             next_timer,
         }
@@ -121,9 +125,9 @@ impl<'a> Ctx<'a> {
 /// The role-independent answer of a node that received something it has no use for in its
 /// current state (a late reply, say). Keeping these in the trace shows the user why a message
 /// "did nothing".
-pub fn ignored(node: NodeId, payload: Payload) -> Happening {
+pub fn ignored(ctx: &Ctx<'_>) -> Happening {
     Happening::Ignored {
-        node,
-        payload: Some(payload),
+        node: ctx.me,
+        message: ctx.input,
     }
 }

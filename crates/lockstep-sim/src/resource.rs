@@ -291,7 +291,7 @@ impl Resource {
                     .iter()
                     .position(|(w, r)| *w == writer && r.token == Some(token))
                 else {
-                    return ignored(ctx.me, payload);
+                    return ignored(ctx);
                 };
                 let (_, request) = register.awaiting.remove(at);
                 if valid {
@@ -354,7 +354,7 @@ impl Resource {
                     times: seen + 1,
                 }
             }
-            (_, other) => ignored(ctx.me, other),
+            _ => ignored(ctx),
         }
     }
 

@@ -91,6 +91,8 @@ pub struct Sim {
     believers: u32,
     /// How clients reach the lock service (one front node, or Redlock's majority).
     protocol: Protocol,
+    /// A service of one node: every request goes there, with no routing to work out.
+    single_node_service: bool,
 }
 
 /// What handling one due input produced, before it becomes a trace event.
@@ -144,6 +146,7 @@ impl Sim {
             commands: Vec::new(),
             believers: 0,
             protocol: scenario.lock_service.protocol(),
+            single_node_service: cast.services().count() == 1,
             cast,
         };
         for clock in &scenario.clocks {
@@ -204,6 +207,7 @@ impl Sim {
             commands: Vec::new(),
             believers: 0,
             protocol: Protocol::Single,
+            single_node_service: false,
         }
     }
 
@@ -439,10 +443,15 @@ impl Sim {
         let mut commands = std::mem::take(&mut self.commands);
         let mut next_timer = u32::try_from(self.timers.len()).unwrap_or(u32::MAX);
         let slot = &mut self.slots[node.index()];
+        let message = match input {
+            Input::Message(id) => Some(id),
+            Input::Timer(..) => None,
+        };
         let mut ctx = Ctx::new(
             self.now,
             slot.clock.read(self.now),
             node,
+            message,
             &mut commands,
             &mut next_timer,
         );
@@ -458,7 +467,7 @@ impl Sim {
                 }
                 None => Happening::Ignored {
                     node,
-                    payload: None,
+                    message: None,
                 },
             },
             Input::Timer(timer, kind) => match &mut slot.node {
@@ -466,7 +475,7 @@ impl Sim {
                 Node::LockService(service) => service.on_timer(&mut ctx, timer, kind),
                 Node::Resource(_) => Happening::Ignored {
                     node,
-                    payload: None,
+                    message: None,
                 },
             },
         };
@@ -520,6 +529,9 @@ impl Sim {
     /// front node. Clients find it as a client library would, through discovery the simulation
     /// does not model.
     fn front_for(&self, sender: NodeId) -> NodeId {
+        if self.single_node_service {
+            return self.cast.lock_service();
+        }
         let front = |node: &NodeId| matches!(self.slots.get(node.index()), Some(Slot { node: Node::LockService(s), .. }) if s.is_front());
         let usable = |node: &NodeId| {
             front(node)
@@ -759,6 +771,7 @@ impl Sim {
             self.now,
             slot.clock.read(self.now),
             node,
+            None,
             &mut commands,
             &mut next_timer,
         );

@@ -360,7 +360,7 @@ impl Client {
             }
             _ => Happening::Ignored {
                 node: me,
-                payload: None,
+                message: None,
             },
         }
     }
@@ -499,7 +499,7 @@ impl Client {
                     released,
                 }
             }
-            (_, other) => ignored(me, other),
+            _ => ignored(ctx),
         }
     }
 
@@ -526,7 +526,7 @@ impl Client {
         let Protocol::Redlock(params) = self.config.protocol else {
             return Happening::Ignored {
                 node: ctx.me,
-                payload: None,
+                message: None,
             };
         };
         let round = std::mem::take(&mut self.round);
@@ -545,7 +545,7 @@ impl Client {
             }
             _ => Happening::Ignored {
                 node: ctx.me,
-                payload: None,
+                message: None,
             },
         }
     }
@@ -938,7 +938,7 @@ impl Client {
         let Some(mut lease) = self.lease else {
             return Happening::Ignored {
                 node: ctx.me,
-                payload: None,
+                message: None,
             };
         };
         if lease.renewals_left == 0 {
@@ -974,7 +974,7 @@ impl Client {
         let Some(mut lease) = self.lease else {
             return Happening::Ignored {
                 node: ctx.me,
-                payload: None,
+                message: None,
             };
         };
         let sent_at = lease.renew_sent_at.take();
@@ -1001,7 +1001,7 @@ impl Client {
         } else {
             Happening::Ignored {
                 node: ctx.me,
-                payload: Some(Payload::RenewReply { renewed }),
+                message: ctx.input,
             }
         }
     }

@@ -51,6 +51,7 @@ impl Harness {
             crate::time::VirtualTime(u64::try_from(self.local).unwrap_or(0)),
             LocalTime(self.local),
             ME,
+            None,
             &mut self.commands,
             &mut self.next_timer,
         );

@@ -18,7 +18,7 @@ use crate::happening::Happening;
 use crate::ids::{NodeId, TimerId};
 use crate::message::LockValue;
 use crate::message::{AcquireReply, Payload};
-use crate::node::{Ctx, TimerKind, TimerSpan};
+use crate::node::{Ctx, TimerKind, TimerSpan, ignored};
 use crate::time::{LocalTime, Millis};
 use crate::token::FencingToken;
 use serde::{Deserialize, Serialize};
@@ -709,10 +709,7 @@ impl Replica {
                     op,
                 }
             }
-            _ => Happening::Ignored {
-                node: me,
-                payload: Some(payload),
-            },
+            _ => ignored(ctx),
         }
     }
 

@@ -39,6 +39,7 @@ mod tests {
             VirtualTime(0),
             LocalTime(0),
             NodeId(0),
+            None,
             &mut commands,
             &mut timers,
         );
@@ -76,6 +77,7 @@ mod tests {
             VirtualTime(0),
             LocalTime(0),
             NodeId(0),
+            None,
             &mut commands,
             &mut timers,
         );
@@ -84,6 +86,7 @@ mod tests {
             VirtualTime(0),
             LocalTime(0),
             NodeId(1),
+            None,
             &mut commands,
             &mut timers,
         );

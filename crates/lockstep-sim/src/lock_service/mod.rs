@@ -120,7 +120,7 @@ impl LockService {
         if self.expiry_timer != Some(timer) {
             return Happening::Ignored {
                 node: ctx.me,
-                payload: None,
+                message: None,
             };
         }
         self.expiry_timer = None;
@@ -149,7 +149,7 @@ impl LockService {
             Some((holder, token)) => Happening::LeaseExpired { holder, token },
             None => Happening::Ignored {
                 node: ctx.me,
-                payload: None,
+                message: None,
             },
         }
     }
@@ -198,10 +198,10 @@ impl LockService {
                         holder: write.entry.map(|e| e.owner),
                     }
                 } else {
-                    ignored(ctx.me, payload)
+                    ignored(ctx)
                 }
             }
-            (Role::Replica, other) => ignored(ctx.me, other),
+            (Role::Replica, _) => ignored(ctx),
             (Role::Primary, request) => {
                 let before = node.snapshot();
                 let happening = self.answer(ctx, from, request);
@@ -349,7 +349,7 @@ impl LockService {
                     valid,
                 }
             }
-            other => ignored(ctx.me, other),
+            _ => ignored(ctx),
         }
     }
 
