@@ -70,8 +70,15 @@ pub struct MessageRecord {
 /// What becomes of a message that comes due.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Arrival {
-    Delivered(MessageRecord),
-    Lost(MessageRecord, Loss),
+    Delivered {
+        to: NodeId,
+    },
+    /// `replication` tells traffic between a service's replicas from the rest.
+    Lost {
+        to: NodeId,
+        why: Loss,
+        replication: bool,
+    },
 }
 
 /// The network between all nodes.
@@ -196,11 +203,15 @@ impl Network {
         Some(match loss {
             Some(why) => {
                 m.status = MessageStatus::Lost { at: now, why };
-                Arrival::Lost(*m, why)
+                Arrival::Lost {
+                    to: m.to,
+                    why,
+                    replication: matches!(m.payload, Payload::Raft(_)),
+                }
             }
             None => {
                 m.status = MessageStatus::Delivered { at: now };
-                Arrival::Delivered(*m)
+                Arrival::Delivered { to: m.to }
             }
         })
     }
@@ -304,16 +315,19 @@ mod tests {
         };
         assert!(matches!(
             fate(&mut network, &mut rng, A, B),
-            Some(Arrival::Lost(_, Loss::Partition))
+            Some(Arrival::Lost {
+                why: Loss::Partition,
+                ..
+            })
         ));
         assert!(matches!(
             fate(&mut network, &mut rng, B, A),
-            Some(Arrival::Delivered(_))
+            Some(Arrival::Delivered { .. })
         ));
         network.heal(B, A);
         assert!(matches!(
             fate(&mut network, &mut rng, A, B),
-            Some(Arrival::Delivered(_))
+            Some(Arrival::Delivered { .. })
         ));
     }
 
@@ -331,7 +345,10 @@ mod tests {
         network.cut(A, B);
         assert!(matches!(
             network.arrive(id, due),
-            Some(Arrival::Lost(_, Loss::Partition))
+            Some(Arrival::Lost {
+                why: Loss::Partition,
+                ..
+            })
         ));
         assert!(matches!(
             network.message(id).unwrap().status,
@@ -374,7 +391,10 @@ mod tests {
             );
             matches!(
                 network.arrive(id, due),
-                Some(Arrival::Lost(_, Loss::Chance))
+                Some(Arrival::Lost {
+                    why: Loss::Chance,
+                    ..
+                })
             )
         }));
     }

@@ -328,18 +328,18 @@ impl Sim {
     fn handle(&mut self, due: Due) -> Option<Handled> {
         match due {
             Due::Delivery(id) => match self.network.arrive(id, self.now)? {
-                Arrival::Delivered(message) => self.offer(
-                    message.to,
-                    Input::Message(id),
-                    Cause::Input(Input::Message(id)),
-                ),
+                Arrival::Delivered { to } => {
+                    self.offer(to, Input::Message(id), Cause::Input(Input::Message(id)))
+                }
                 // Replication traffic lost on the way is the replicas' business, not the story.
-                Arrival::Lost(message, _) if matches!(message.payload, Payload::Raft(_)) => None,
-                Arrival::Lost(message, why) => Some(Handled {
-                    actor: message.to,
+                Arrival::Lost {
+                    replication: true, ..
+                } => None,
+                Arrival::Lost { to, why, .. } => Some(Handled {
+                    actor: to,
                     cause: Cause::Input(Input::Message(id)),
                     happening: Happening::Lost {
-                        node: message.to,
+                        node: to,
                         message: id,
                         why,
                     },

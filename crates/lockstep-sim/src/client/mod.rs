@@ -211,8 +211,12 @@ pub struct Client {
     /// resends).
     pub tries_left: u32,
     acquisitions: u32,
-    /// The timeout armed for the request in flight, if any.
+    /// The one timer that watches requests for a timeout, if armed. It is not re-armed for every
+    /// request: when it fires it checks `request_deadline` and, if a later request moved the
+    /// deadline on, waits again. One live timer per client keeps the event queue small.
     request_timer: Option<TimerId>,
+    /// When the request in flight times out (`None`: nothing awaited).
+    request_deadline: Option<LocalTime>,
     /// The answers to the request sent to every Redlock node, and when to stop waiting.
     round: Round,
     round_timer: Option<TimerId>,
@@ -240,6 +244,7 @@ impl Client {
             tries_left,
             acquisitions: 0,
             request_timer: None,
+            request_deadline: None,
             round: Round::default(),
             round_timer: None,
             waiting_keepalive: None,
@@ -319,6 +324,19 @@ impl Client {
             }
             (state, TimerKind::RequestTimeout) if self.request_timer == Some(timer) => {
                 self.request_timer = None;
+                match self.request_deadline {
+                    None => return Happening::Silent,
+                    Some(deadline) if ctx.local < deadline => {
+                        let wait = u64::try_from(deadline.since(ctx.local)).unwrap_or(0);
+                        self.request_timer =
+                            Some(ctx.set_timer(
+                                TimerSpan::Fixed(Millis(wait)),
+                                TimerKind::RequestTimeout,
+                            ));
+                        return Happening::Silent;
+                    }
+                    Some(_) => self.request_deadline = None,
+                }
                 match state {
                     ClientState::Acquiring { .. } => self.not_granted(ctx, NotGranted::Silence),
                     ClientState::Releasing { result } => {
@@ -393,7 +411,7 @@ impl Client {
                     reply: AcquireReply::Granted { token },
                 },
             ) if value == self.lock_value_now() => {
-                self.answered(ctx);
+                self.answered();
                 let next = self.take_lease(ctx, sent_at, token);
                 Happening::GotLock {
                     client: me,
@@ -408,7 +426,7 @@ impl Client {
                     reply: AcquireReply::HeldElsewhere,
                 },
             ) if value == self.lock_value_now() => {
-                self.answered(ctx);
+                self.answered();
                 self.not_granted(ctx, NotGranted::HeldElsewhere)
             }
             (ClientState::Acquiring { .. }, Payload::RenewReply { .. }) if self.lease.is_none() => {
@@ -419,11 +437,11 @@ impl Client {
                 Happening::Woken { client: me }
             }
             (ClientState::Acquiring { .. }, Payload::NotLeader) => {
-                self.answered(ctx);
+                self.answered();
                 self.not_granted(ctx, NotGranted::NoLeader)
             }
             (ClientState::Releasing { result }, Payload::NotLeader) => {
-                self.answered(ctx);
+                self.answered();
                 self.finish(ctx, result);
                 Happening::Finished {
                     client: me,
@@ -432,7 +450,7 @@ impl Client {
                 }
             }
             (ClientState::Reading, Payload::ReadReply { value, version }) => {
-                self.answered(ctx);
+                self.answered();
                 let read = ReadValue { value, version };
                 ctx.set_timer(TimerSpan::Fixed(self.config.work), TimerKind::WorkDone);
                 self.state = ClientState::Working { read: Some(read) };
@@ -444,7 +462,7 @@ impl Client {
                 }
             }
             (ClientState::Writing { timeout, .. }, Payload::WriteReply(outcome)) => {
-                self.answered(ctx);
+                self.answered();
                 if let Some(timer) = timeout {
                     ctx.cancel_timer(timer);
                 }
@@ -491,7 +509,7 @@ impl Client {
                 self.renew_answered(ctx, renewed)
             }
             (ClientState::Releasing { result }, Payload::ReleaseReply { released }) => {
-                self.answered(ctx);
+                self.answered();
                 self.finish(ctx, result);
                 Happening::Finished {
                     client: me,
@@ -662,18 +680,18 @@ impl Client {
             Peer::LockService => ctx.send_to_service(payload),
             Peer::Resource => ctx.send(self.config.resource, payload),
         }
-        self.answered(ctx);
         if let RequestTimeout::After { ms } = self.config.timeout {
-            self.request_timer =
-                Some(ctx.set_timer(TimerSpan::Fixed(ms), TimerKind::RequestTimeout));
+            self.request_deadline = Some(ctx.local.after(ms));
+            if self.request_timer.is_none() {
+                self.request_timer =
+                    Some(ctx.set_timer(TimerSpan::Fixed(ms), TimerKind::RequestTimeout));
+            }
         }
     }
 
-    /// The answer came: stop waiting for it.
-    fn answered(&mut self, ctx: &mut Ctx<'_>) {
-        if let Some(timer) = self.request_timer.take() {
-            ctx.cancel_timer(timer);
-        }
+    /// The answer came: stop waiting for it (the timer, if armed, will find nothing to do).
+    fn answered(&mut self) {
+        self.request_deadline = None;
     }
 
     /// The lock was not granted (refused, or no answer): retry if the policy allows, else stop.

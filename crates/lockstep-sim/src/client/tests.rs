@@ -331,6 +331,7 @@ fn a_silent_lock_service_times_out_into_a_retry() {
         };
     });
     h.start();
+    h.local = 250;
     let timed_out = h.fire(TimerKind::RequestTimeout);
     assert!(matches!(
         timed_out,

@@ -43,7 +43,12 @@ pub enum Backend {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LockService {
     pub backend: Backend,
-    expiry_timer: Option<TimerId>,
+    /// The one timer watching for the lease's expiry, and when (by this node's clock) it fires.
+    /// It is not re-armed for every grant and renewal: when it fires it looks at `expiry_due`
+    /// and, if a renewal moved the expiry on, waits again. That keeps the event queue small.
+    expiry_timer: Option<(TimerId, LocalTime)>,
+    /// When the current lease is over (`None`: no lease to watch).
+    expiry_due: Option<LocalTime>,
 }
 
 impl LockService {
@@ -51,6 +56,7 @@ impl LockService {
         LockService {
             backend,
             expiry_timer: None,
+            expiry_due: None,
         }
     }
 
@@ -95,11 +101,21 @@ impl LockService {
     /// Replaces the expiry announcement with one for a lease of `ttl` from now (or none).
     /// Expiry is strict (`expires_at < now`), so the lease is over one millisecond after it.
     fn watch_expiry(&mut self, ctx: &mut Ctx<'_>, ttl: Option<Millis>) {
-        if let Some(timer) = self.expiry_timer.take() {
-            ctx.cancel_timer(timer);
+        self.expiry_due = ttl.map(|ttl| ctx.local.after(Millis(ttl.0 + 1)));
+        match (self.expiry_due, self.expiry_timer) {
+            (Some(due), Some((timer, armed))) if armed > due => {
+                ctx.cancel_timer(timer);
+                self.arm_expiry(ctx, due);
+            }
+            (Some(due), None) => self.arm_expiry(ctx, due),
+            _ => {}
         }
-        self.expiry_timer = ttl
-            .map(|ttl| ctx.set_timer(TimerSpan::Fixed(Millis(ttl.0 + 1)), TimerKind::LeaseExpiry));
+    }
+
+    fn arm_expiry(&mut self, ctx: &mut Ctx<'_>, due: LocalTime) {
+        let wait = Millis(u64::try_from(due.since(ctx.local)).unwrap_or(0));
+        let timer = ctx.set_timer(TimerSpan::Fixed(wait), TimerKind::LeaseExpiry);
+        self.expiry_timer = Some((timer, due));
     }
 
     pub fn on_timer(&mut self, ctx: &mut Ctx<'_>, timer: TimerId, kind: TimerKind) -> Happening {
@@ -117,13 +133,18 @@ impl LockService {
                 holder: node.store.entry.map(|e| e.owner),
             };
         }
-        if self.expiry_timer != Some(timer) {
-            return Happening::Ignored {
-                node: ctx.me,
-                message: None,
-            };
+        if self.expiry_timer.map(|(t, _)| t) != Some(timer) {
+            return Happening::Silent;
         }
         self.expiry_timer = None;
+        match self.expiry_due {
+            None => return Happening::Silent,
+            Some(due) if ctx.local < due => {
+                self.arm_expiry(ctx, due);
+                return Happening::Silent;
+            }
+            Some(_) => self.expiry_due = None,
+        }
         let expired = match &mut self.backend {
             Backend::Consensus(_) => None,
             Backend::SqlRow(row) => row
@@ -357,6 +378,7 @@ impl LockService {
     /// Returns whose lock was lost.
     pub fn crash(&mut self, now: LocalTime) -> Option<NodeId> {
         self.expiry_timer = None;
+        self.expiry_due = None;
         match &mut self.backend {
             Backend::Cache(cache) => cache.crash(now),
             Backend::SqlRow(_)
@@ -386,9 +408,10 @@ impl LockService {
         match role {
             Role::Primary => self.restart(ctx),
             Role::Replica => {
-                if let Some(timer) = self.expiry_timer.take() {
+                if let Some((timer, _)) = self.expiry_timer.take() {
                     ctx.cancel_timer(timer);
                 }
+                self.expiry_due = None;
                 if let Backend::Replicated(node) = &mut self.backend
                     && let Some(timer) = node.shipping.take()
                 {
@@ -423,6 +446,10 @@ impl LockService {
             }) => cache.entry.map(|e| e.expires_at),
             Backend::Replicated(_) | Backend::Consensus(_) => None,
         };
+        // The clock may have jumped since the timer was set: always set it afresh here.
+        if let Some((timer, _)) = self.expiry_timer.take() {
+            ctx.cancel_timer(timer);
+        }
         match expires_at {
             Some(expires_at) => {
                 let left = u64::try_from(expires_at.since(ctx.local)).unwrap_or(0);
@@ -444,7 +471,7 @@ impl LockService {
             | Backend::Grid(GridMember { store: cache, .. }) => cache.force_expire(now),
         };
         if holder.is_some() {
-            self.expiry_timer = None;
+            self.expiry_due = None;
         }
         holder
     }
