@@ -33,14 +33,19 @@ pub enum ReleaseMethod {
     PlainDelete,
 }
 
-/// A condition the resource checks atomically with a write.
+/// What a write rests on: nothing, a version read earlier, or a version the
+/// resource must still be at. One enum, because "condition without a read"
+/// is not a write anyone makes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
-pub enum WriteCondition {
-    /// Write whatever the current version (the usual read-modify-write).
-    None,
+pub enum WriteBasis {
+    /// A blind write: it read nothing first.
+    Blind,
+    /// A read-modify-write from version `v`; the resource writes whatever its
+    /// current version and reports the updates the writer never saw.
+    ReadAt(u64),
     /// Optimistic concurrency: `... WHERE version = :expected_version`.
-    VersionIs(u64),
+    IfVersion(u64),
 }
 
 /// The body of one message.
@@ -118,9 +123,7 @@ pub enum AcquireReply {
 pub struct WriteRequest {
     pub token: Option<FencingToken>,
     pub value: i64,
-    /// The version the writer read first, for a read-modify-write.
-    pub based_on: Option<u64>,
-    pub condition: WriteCondition,
+    pub basis: WriteBasis,
     /// The writer's lock value, for a check-and-set resource.
     pub lock: Option<LockValue>,
 }

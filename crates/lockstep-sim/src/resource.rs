@@ -10,7 +10,7 @@
 
 use crate::happening::Happening;
 use crate::ids::NodeId;
-use crate::message::{LockValue, Payload, Refusal, WriteCondition, WriteOutcome, WriteRequest};
+use crate::message::{LockValue, Payload, Refusal, WriteBasis, WriteOutcome, WriteRequest};
 use crate::node::{Ctx, ignored};
 use crate::token::FencingToken;
 use serde::{Deserialize, Serialize};
@@ -127,21 +127,19 @@ impl Register {
         {
             return Err(Refusal::ClaimedByAnother);
         }
-        if let WriteCondition::VersionIs(expected) = request.condition
-            && expected != self.version
-        {
-            return Err(Refusal::VersionChanged {
-                expected,
-                actual: self.version,
-            });
-        }
-        let overwrote_unseen = request
-            .based_on
-            .filter(|&read| read != self.version)
-            .map(|read| UnseenUpdates {
+        let overwrote_unseen = match request.basis {
+            WriteBasis::IfVersion(expected) if expected != self.version => {
+                return Err(Refusal::VersionChanged {
+                    expected,
+                    actual: self.version,
+                });
+            }
+            WriteBasis::ReadAt(read) if read != self.version => Some(UnseenUpdates {
                 read_version: read,
                 current_version: self.version,
-            });
+            }),
+            WriteBasis::Blind | WriteBasis::ReadAt(_) | WriteBasis::IfVersion(_) => None,
+        };
         if let Some(token) = request.token {
             self.highest_token = Some(self.highest_token.map_or(token, |seen| seen.max(token)));
         }
@@ -372,12 +370,11 @@ impl Resource {
 mod tests {
     use super::*;
 
-    fn write(token: Option<u64>, value: i64, based_on: Option<u64>) -> WriteRequest {
+    fn write(token: Option<u64>, value: i64, read_at: Option<u64>) -> WriteRequest {
         WriteRequest {
             token: token.map(FencingToken),
             value,
-            based_on,
-            condition: WriteCondition::None,
+            basis: read_at.map_or(WriteBasis::Blind, WriteBasis::ReadAt),
             lock: None,
         }
     }
@@ -437,8 +434,8 @@ mod tests {
     fn a_version_condition_refuses_a_changed_row() {
         let mut r = Register::new(Fencing::Off, 100);
         let cas = |version| WriteRequest {
-            condition: WriteCondition::VersionIs(version),
-            ..write(None, 90, Some(version))
+            basis: WriteBasis::IfVersion(version),
+            ..write(None, 90, None)
         };
         assert!(r.write(cas(0)).is_ok());
         assert_eq!(

@@ -15,7 +15,7 @@ use crate::happening::{
 };
 use crate::ids::{NodeId, TimerId};
 use crate::message::{
-    AcquireReply, LockValue, Payload, Refusal, ReleaseMethod, WriteCondition, WriteOutcome,
+    AcquireReply, LockValue, Payload, Refusal, ReleaseMethod, WriteBasis, WriteOutcome,
     WriteRequest,
 };
 use crate::node::{Ctx, TimerKind, TimerSpan, ignored};
@@ -850,26 +850,23 @@ impl Client {
                 Payload::Write(WriteRequest {
                     token,
                     value,
-                    based_on: None,
-                    condition: WriteCondition::None,
+                    basis: WriteBasis::Blind,
                     lock: self.lease.map(|l| l.value),
                 }),
                 value,
             ),
             Access::ReadModifyWrite {} | Access::OptimisticUpdate { .. } => {
                 let value = read.map_or(1, |r| r.value.saturating_add(1));
-                let condition = match (self.config.access, read) {
-                    (Access::OptimisticUpdate { .. }, Some(r)) => {
-                        WriteCondition::VersionIs(r.version)
-                    }
-                    _ => WriteCondition::None,
+                let basis = match (self.config.access, read) {
+                    (Access::OptimisticUpdate { .. }, Some(r)) => WriteBasis::IfVersion(r.version),
+                    (_, Some(r)) => WriteBasis::ReadAt(r.version),
+                    (_, None) => WriteBasis::Blind,
                 };
                 (
                     Payload::Write(WriteRequest {
                         token,
                         value,
-                        based_on: read.map(|r| r.version),
-                        condition,
+                        basis,
                         lock: self.lease.map(|l| l.value),
                     }),
                     value,

@@ -139,8 +139,7 @@ fn guarded_work_acquires_reads_works_writes_with_its_token_and_releases() {
     let written = WriteRequest {
         token: Some(FencingToken(33)),
         value: 42,
-        based_on: Some(7),
-        condition: WriteCondition::None,
+        basis: WriteBasis::ReadAt(7),
         lock: Some(LockValue((2 << 32) | 1)),
     };
     assert_eq!(h.sent(), vec![(RESOURCE, Payload::Write(written))]);
