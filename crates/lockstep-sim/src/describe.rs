@@ -310,10 +310,11 @@ pub fn describe(actor: NodeId, happening: &Happening, cast: &Cast, network: &Net
         Happening::RenewRefused { client, holder, .. } => format!(
             "{service} refuses to renew {}'s lease: {}.",
             n(client),
-            holder.map_or("it has expired".to_owned(), |h| format!(
-                "{} holds the lock now",
-                n(h)
-            ))
+            match holder {
+                None => "it has expired".to_owned(),
+                Some(h) if h == client => "that lease is over; it holds a newer one".to_owned(),
+                Some(h) => format!("{} holds the lock now", n(h)),
+            }
         ),
         Happening::Released { client, token } => {
             format!(

@@ -213,7 +213,11 @@ impl LockServiceSpec {
                 elapsed_check: *elapsed_check,
                 node_timeout: *node_timeout_ms,
             }),
-            _ => Protocol::Single,
+            LockServiceSpec::Consensus { .. } => Protocol::Session,
+            LockServiceSpec::SqlRow { .. }
+            | LockServiceSpec::Cache { .. }
+            | LockServiceSpec::ReplicatedCache { .. }
+            | LockServiceSpec::DataGrid { .. } => Protocol::Single,
         }
     }
 }
@@ -581,13 +585,14 @@ impl Scenario {
             }
         }
         if let ResourceSpec::Inventory {
-            fencing: Fencing::CheckAndSet,
+            fencing: Fencing::CheckAndSet | Fencing::Sequencer,
             ..
         } = self.resource
         {
             return Err(invalid(
                 "resource.fencing",
-                "check_and_set applies to a register (its reads carry the claim)",
+                "an inventory checks tokens itself (on) or not at all (off); check_and_set and \
+                 sequencer apply to a register",
             ));
         }
         if let LockServiceSpec::DataGrid { members } = self.lock_service

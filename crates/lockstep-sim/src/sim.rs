@@ -880,7 +880,7 @@ impl Sim {
         // primary of a pair; a crashed node's copy or a lagging replica's is no lease).
         let quorum = match self.protocol {
             Protocol::Redlock(params) => params.quorum(),
-            Protocol::Single => 1,
+            Protocol::Single | Protocol::Session => 1,
         };
         // At most one entry per service node (seven at most): counted on the stack, since this
         // runs after every event.

@@ -649,7 +649,7 @@ impl Client {
     /// answers are counted in a round, and the client waits at most the node timeout).
     fn ask_lock_service(&mut self, ctx: &mut Ctx<'_>, payload: Payload) {
         match self.config.protocol {
-            Protocol::Single => self.request(ctx, Peer::LockService, payload),
+            Protocol::Single | Protocol::Session => self.request(ctx, Peer::LockService, payload),
             Protocol::Redlock(params) => {
                 for node in 0..params.nodes {
                     ctx.send(NodeId(u16::from(node)), payload);
@@ -761,7 +761,7 @@ impl Client {
             },
         );
         self.state = ClientState::Acquiring { sent_at: ctx.local };
-        if self.config.protocol == Protocol::Single
+        if self.config.protocol == Protocol::Session
             && matches!(self.config.renewal, Renewal::Every { .. })
             && self.waiting_keepalive.is_none()
         {
@@ -771,7 +771,7 @@ impl Client {
             client: ctx.me,
             ttl: self.config.ttl,
             nodes: match self.config.protocol {
-                Protocol::Single => 1,
+                Protocol::Single | Protocol::Session => 1,
                 Protocol::Redlock(params) => params.nodes,
             },
         }
@@ -973,7 +973,7 @@ impl Client {
         // A single service's renewal runs beside the work's own request; it arms no timeout of
         // its own, so as not to disturb that request's.
         match self.config.protocol {
-            Protocol::Single => ctx.send_to_service(renew),
+            Protocol::Single | Protocol::Session => ctx.send_to_service(renew),
             Protocol::Redlock(_) => self.ask_lock_service(ctx, renew),
         }
         lease.renew_sent_at = Some(ctx.local);

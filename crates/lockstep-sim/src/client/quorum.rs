@@ -12,7 +12,12 @@ use serde::{Deserialize, Serialize};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]
 pub enum Protocol {
+    /// One lock service answers each request.
     Single,
+    /// One consensus service, reached through a session: while the client waits for the lock
+    /// its session lease is kept alive too (etcd's keepalive runs beside the `Lock` call), so a
+    /// queued waiter is not expired out of the queue.
+    Session,
     Redlock(RedlockParams),
 }
 

@@ -49,6 +49,11 @@ pub struct LockService {
     expiry_timer: Option<(TimerId, LocalTime)>,
     /// When the current lease is over (`None`: no lease to watch).
     expiry_due: Option<LocalTime>,
+    /// The SQL row keeps an expired lease in place until the next grant overwrites it: this
+    /// remembers that its expiry was already announced, so a restart or a clock jump does not
+    /// announce the same expiry twice. Keyed by token and expiry, because a renewal of an expired
+    /// lease nobody took since gives that lease a new expiry to announce.
+    announced: Option<(FencingToken, Option<LocalTime>)>,
 }
 
 impl LockService {
@@ -57,6 +62,7 @@ impl LockService {
             backend,
             expiry_timer: None,
             expiry_due: None,
+            announced: None,
         }
     }
 
@@ -150,7 +156,11 @@ impl LockService {
             Backend::SqlRow(row) => row
                 .holder_id
                 .filter(|_| row.live_holder(ctx.local).is_none())
-                .map(|holder| (holder, Some(row.fencing_token))),
+                .filter(|_| self.announced != Some((row.fencing_token, row.expires_at)))
+                .map(|holder| {
+                    self.announced = Some((row.fencing_token, row.expires_at));
+                    (holder, Some(row.fencing_token))
+                }),
             Backend::Cache(cache)
             | Backend::Grid(GridMember { store: cache, .. })
             | Backend::Replicated(Replicated {
@@ -436,7 +446,10 @@ impl LockService {
     /// lease already past its expiry is announced at once.
     pub fn rearm_expiry(&mut self, ctx: &mut Ctx<'_>) {
         let expires_at = match &self.backend {
-            Backend::SqlRow(row) => row.holder_id.and(row.expires_at),
+            Backend::SqlRow(row) => row
+                .holder_id
+                .filter(|_| self.announced != Some((row.fencing_token, row.expires_at)))
+                .and(row.expires_at),
             Backend::Cache(cache)
             | Backend::Grid(GridMember { store: cache, .. })
             | Backend::Replicated(Replicated {
@@ -465,7 +478,13 @@ impl LockService {
         let now = ctx.local;
         let holder = match &mut self.backend {
             Backend::Consensus(replica) => replica.force_expire(ctx),
-            Backend::SqlRow(row) => row.force_expire(now),
+            Backend::SqlRow(row) => {
+                let holder = row.force_expire(now);
+                if holder.is_some() {
+                    self.announced = Some((row.fencing_token, row.expires_at));
+                }
+                holder
+            }
             Backend::Cache(cache)
             | Backend::Replicated(Replicated { store: cache, .. })
             | Backend::Grid(GridMember { store: cache, .. }) => cache.force_expire(now),

@@ -1,7 +1,9 @@
 //! Whole-run tests of the simulation (one test binary, one module per concern).
 
 mod catalogue;
+mod lease_expiry;
 mod properties;
 mod scenario_errors;
 mod seed_verification;
 mod support;
+mod waiting;

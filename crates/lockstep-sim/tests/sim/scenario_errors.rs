@@ -96,6 +96,11 @@ fn semantic_errors_name_the_path_and_the_reason() {
         &["drift_ppm", "forwards"],
     );
     check(
+        r#""resource":{"kind":"register","fencing":"on"}"#,
+        r#""resource":{"kind":"inventory","fencing":"sequencer","sku":"x","quantity":1}"#,
+        &["resource.fencing", "sequencer apply to a register"],
+    );
+    check(
         r#""at_ms":5"#,
         r#""at_ms":5000"#,
         &["interventions[0].at_ms", "after the end"],
