@@ -54,8 +54,9 @@ pub struct Entry {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "raft")]
 pub enum RaftMessage {
-    /// Leader → follower: the entry at `index` (1-based; `None` for a heartbeat), the term of
-    /// the entry before it, and how far the log is committed.
+    /// Leader → follower: the entry at `index` (1-based; `None` for a heartbeat, where `index`
+    /// is where the leader's next entry would go), the term of the entry before it, and how far
+    /// the log is committed.
     Append {
         term: u32,
         index: u32,
@@ -459,13 +460,24 @@ impl Replica {
             Some(ctx.set_timer(TimerSpan::Fixed(Millis(ttl.0 + 1)), TimerKind::LeaseExpiry));
     }
 
+    /// Sets the session timer for whatever remains of the holder's session, by this replica's
+    /// clock.
+    fn arm_session_remaining(&mut self, ctx: &mut Ctx<'_>) {
+        if let Some(until) = self.session_until {
+            let left = u64::try_from(until.since(ctx.local)).unwrap_or(0);
+            self.arm_session(ctx, Millis(left));
+        }
+    }
+
     /// Sends follower `to` the next entry it lacks, or a heartbeat.
     fn send_append(&self, ctx: &mut Ctx<'_>, to: u8) {
         let next = self.next[usize::from(to)].max(1);
         let entry = (next <= self.last_index()).then(|| self.log[next as usize - 1]);
         let message = RaftMessage::Append {
             term: self.term,
-            index: if entry.is_some() { next } else { 0 },
+            // A heartbeat still names its place, so that the follower can check that its log
+            // matches the leader's before it takes the leader's commit point.
+            index: next,
             prev_term: self.term_at(next - 1),
             entry,
             commit: self.commit,
@@ -491,6 +503,10 @@ impl Replica {
         if let Some((_, _, ttl)) = self.table.holder {
             self.session_until = Some(ctx.local.after(ttl));
             self.arm_session(ctx, ttl);
+        } else if let Some(timer) = self.session_timer.take() {
+            // A timer from an earlier leadership would stand in for the one a holder learned
+            // later needs.
+            ctx.cancel_timer(timer);
         }
         self.broadcast_appends(ctx);
         self.arm_heartbeat(ctx);
@@ -556,6 +572,12 @@ impl Replica {
                             holder,
                             token: Some(revision),
                         }
+                    }
+                    (RaftRole::Leader, Some(_), Some(_)) => {
+                        // The clock jumped back since the timer was set: by this clock the
+                        // session has time left, and nothing else would end it.
+                        self.arm_session_remaining(ctx);
+                        Happening::Silent
                     }
                     _ => Happening::Silent,
                 }
@@ -667,11 +689,11 @@ impl Replica {
                 ctx.send(from, Payload::RenewReply { renewed: true });
                 Happening::Silent
             }
-            Payload::Renew { ttl, .. } => {
+            Payload::Renew { token, ttl, .. } => {
                 let renewed = self.table.holder.is_some_and(|(h, _, _)| h == from);
                 ctx.send(from, Payload::RenewReply { renewed });
-                let token = self.table.holder.map(|(_, revision, _)| revision);
                 if renewed {
+                    let token = self.table.holder.map(|(_, revision, _)| revision);
                     self.session_until = Some(ctx.local.after(ttl));
                     self.arm_session(ctx, ttl);
                     Happening::Renewed {
@@ -749,7 +771,15 @@ impl Replica {
                         };
                         (acceptance, verified)
                     }
-                    None => (Acceptance::AlreadyHad, self.commit.min(self.last_index())),
+                    None => {
+                        // Only a log that matches the leader's up to `index - 1` may commit that
+                        // far; otherwise an entry the leader never had could be applied.
+                        let matches = index >= 1
+                            && index - 1 <= self.last_index()
+                            && self.term_at(index - 1) == prev_term;
+                        let verified = if matches { index - 1 } else { self.commit };
+                        (Acceptance::AlreadyHad, verified)
+                    }
                 };
                 let ok = acceptance != Acceptance::Refused;
                 let before = self.commit;
@@ -810,7 +840,14 @@ impl Replica {
                 if target <= self.commit {
                     return Happening::Silent;
                 }
+                let holder_before = self.table.holder;
                 let applied = self.commit_to(target, ctx.local);
+                let learnt = self.table.holder.is_some() && self.table.holder != holder_before;
+                if learnt && !matches!(applied, Applied::Granted { .. }) {
+                    // A holder granted by an earlier leader, learnt only now: without a timer
+                    // its session would never expire if it has died.
+                    self.arm_session_remaining(ctx);
+                }
                 self.answer(ctx, applied, target)
             }
             RaftMessage::Vote {
@@ -917,7 +954,13 @@ impl Replica {
                         );
                     }
                     _ => {
-                        self.grant_next_waiter(ctx);
+                        // As after a release: what follows is the more telling event.
+                        if let notable @ (Happening::HerdWoken { .. }
+                        | Happening::GrantedWithoutLease { .. }
+                        | Happening::WaiterExpired { .. }) = self.grant_next_waiter(ctx)
+                        {
+                            return notable;
+                        }
                     }
                 }
                 Happening::Committed {

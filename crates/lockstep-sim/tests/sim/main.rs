@@ -1,6 +1,7 @@
 //! Whole-run tests of the simulation (one test binary, one module per concern).
 
 mod catalogue;
+mod consensus_recovery;
 mod lease_expiry;
 mod properties;
 mod scenario_errors;

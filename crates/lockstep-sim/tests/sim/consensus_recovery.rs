@@ -1,0 +1,173 @@
+//! The consensus service recovers a dead holder's lock after a change of leader or a clock
+//! jump, and reports what an expiry led to.
+
+use lockstep_sim::happening::Happening;
+use lockstep_sim::ids::NodeId;
+use lockstep_sim::token::FencingToken;
+use lockstep_sim::{Scenario, Sim};
+
+fn run(json: &str) -> Sim {
+    let scenario = Scenario::parse(json).expect("the test scenario parses");
+    let mut sim = Sim::new(&scenario).expect("the test scenario is valid");
+    sim.run_to_end();
+    sim
+}
+
+fn granted_tokens(sim: &Sim) -> Vec<u64> {
+    sim.trace()
+        .iter()
+        .filter_map(|e| match e.happening {
+            Happening::Granted {
+                token: Some(token), ..
+            } => Some(token.0),
+            _ => None,
+        })
+        .collect()
+}
+
+/// client-a holds the lock and dies together with the leader etcd-1 (crashed at `leader_crash`
+/// ms); client-b then waits for the lock.
+fn leader_and_holder_crash(leader_crash: u64) -> String {
+    format!(
+        r#"{{"format":1,"id":"t","title":"t","seed":42,"end_ms":8000,
+      "lock_service":{{"kind":"consensus"}},
+      "resource":{{"kind":"register","fencing":"on"}},
+      "network":{{"latency_ms":[2,8]}},
+      "clients":[
+        {{"name":"client-a","start_ms":0,"ttl_ms":2000,"work_ms":3000,
+          "access":{{"kind":"blind_write","value":1}},
+          "renewal":{{"kind":"every","max_renewals":20}}}},
+        {{"name":"client-b","start_ms":1500,"ttl_ms":2000,"work_ms":200,
+          "access":{{"kind":"blind_write","value":2}},
+          "renewal":{{"kind":"every","max_renewals":20}}}}],
+      "interventions":[
+        {{"at_ms":{leader_crash},"do":{{"action":"crash","node":"etcd-1"}}}},
+        {{"at_ms":{},"do":{{"action":"crash","node":"client-a"}}}}]}}"#,
+        leader_crash + 10
+    )
+}
+
+#[test]
+fn a_heartbeat_carries_the_commit_point_to_the_followers() {
+    let sim = run(&leader_and_holder_crash(600));
+    // etcd-2 and etcd-3 (nodes 1 and 2) learn of the grant from the leader's heartbeat.
+    for follower in [NodeId(1), NodeId(2)] {
+        assert!(
+            sim.trace().iter().any(|e| e.time.0 < 600
+                && e.happening
+                    == Happening::Committed {
+                        node: follower,
+                        index: 1
+                    }),
+            "{}",
+            sim.render_text()
+        );
+    }
+}
+
+#[test]
+fn a_new_leader_expires_a_dead_holder_it_knew_of_when_elected() {
+    let sim = run(&leader_and_holder_crash(600));
+    assert_eq!(granted_tokens(&sim), [1, 2], "{}", sim.render_text());
+}
+
+#[test]
+fn a_new_leader_expires_a_dead_holder_it_learns_of_only_after_its_election() {
+    // The leader crashes after committing the grant but before a heartbeat told the followers,
+    // so the new leader learns of the holder only when its own first entry commits.
+    let sim = run(&leader_and_holder_crash(50));
+    assert!(
+        !sim.trace().iter().any(|e| matches!(
+            e.happening,
+            Happening::Committed { node, index: 1 } if node != NodeId(0)
+        )),
+        "no follower heard of the commit before the crash:\n{}",
+        sim.render_text()
+    );
+    assert_eq!(granted_tokens(&sim), [1, 2], "{}", sim.render_text());
+}
+
+#[test]
+fn a_session_timer_that_fires_early_by_a_jumped_back_clock_is_set_again() {
+    let json = r#"{"format":1,"id":"t","title":"t","seed":1,"end_ms":8000,
+      "lock_service":{"kind":"consensus"},
+      "resource":{"kind":"register","fencing":"on"},
+      "network":{"latency_ms":[2,8]},
+      "clients":[
+        {"name":"client-a","start_ms":0,"ttl_ms":1000,"work_ms":200,
+         "access":{"kind":"blind_write","value":1},
+         "renewal":{"kind":"every","max_renewals":30}},
+        {"name":"client-b","start_ms":100,"ttl_ms":1000,"work_ms":100,
+         "access":{"kind":"blind_write","value":2},
+         "renewal":{"kind":"every","max_renewals":30}}],
+      "interventions":[
+        {"at_ms":50,"do":{"action":"crash","node":"client-a"}},
+        {"at_ms":300,"do":{"action":"clock_jump","node":"etcd-1","by_ms":-5000}}]}"#;
+    let sim = run(json);
+    let expired = sim
+        .trace()
+        .iter()
+        .find(|e| matches!(e.happening, Happening::LeaseExpired { .. }))
+        .unwrap_or_else(|| panic!("client-a's session expires:\n{}", sim.render_text()));
+    // The clock went back 5000 ms, so the session ends about 5000 ms late, not at 1000 ms.
+    assert!(expired.time.0 > 5000, "{}", sim.render_text());
+    assert_eq!(granted_tokens(&sim), [1, 2], "{}", sim.render_text());
+}
+
+#[test]
+fn an_expiry_that_wakes_the_herd_says_so() {
+    let json = r#"{"format":1,"id":"t","title":"t","seed":1,"end_ms":5000,
+      "lock_service":{"kind":"consensus","waiters":"herd"},
+      "resource":{"kind":"register","fencing":"on"},
+      "network":{"latency_ms":[2,8]},
+      "clients":[
+        {"name":"client-a","start_ms":0,"ttl_ms":1000,"work_ms":2000,
+         "access":{"kind":"blind_write","value":1}},
+        {"name":"client-b","start_ms":100,"ttl_ms":1000,"work_ms":100,
+         "access":{"kind":"blind_write","value":2}}],
+      "interventions":[{"at_ms":50,"do":{"action":"crash","node":"client-a"}}]}"#;
+    let sim = run(json);
+    let trace = sim.trace();
+    let expired = trace
+        .iter()
+        .position(|e| matches!(e.happening, Happening::LeaseExpired { .. }))
+        .unwrap_or_else(|| panic!("client-a's session expires:\n{}", sim.render_text()));
+    assert!(
+        trace[expired..]
+            .iter()
+            .any(|e| matches!(e.happening, Happening::HerdWoken { woken: 1, .. })),
+        "{}",
+        sim.render_text()
+    );
+}
+
+#[test]
+fn a_refused_renewal_carries_the_requesters_token() {
+    // client-a pauses past its session; when it wakes, client-b holds the lock and client-a's
+    // renewal is refused.
+    let json = r#"{"format":1,"id":"t","title":"t","seed":1,"end_ms":8000,
+      "lock_service":{"kind":"consensus"},
+      "resource":{"kind":"register","fencing":"on"},
+      "network":{"latency_ms":[2,8]},
+      "clients":[
+        {"name":"client-a","start_ms":0,"ttl_ms":500,"work_ms":3000,
+         "access":{"kind":"blind_write","value":1},
+         "renewal":{"kind":"every","max_renewals":20}},
+        {"name":"client-b","start_ms":100,"ttl_ms":3000,"work_ms":2000,
+         "access":{"kind":"blind_write","value":2}}],
+      "interventions":[{"at_ms":100,"do":{"action":"pause","node":"client-a","for_ms":1500}}]}"#;
+    let sim = run(json);
+    let refused: Vec<_> = sim
+        .trace()
+        .iter()
+        .filter_map(|e| match e.happening {
+            Happening::RenewRefused { token, holder, .. } => Some((token, holder)),
+            _ => None,
+        })
+        .collect();
+    assert!(!refused.is_empty(), "{}", sim.render_text());
+    for (token, holder) in refused {
+        assert_ne!(holder, None, "{}", sim.render_text());
+        assert_eq!(token, Some(FencingToken(1)), "{}", sim.render_text());
+    }
+}
