@@ -1,5 +1,6 @@
 //! Whole-run tests of the simulation (one test binary, one module per concern).
 
+mod backends;
 mod catalogue;
 mod consensus_recovery;
 mod lease_expiry;
