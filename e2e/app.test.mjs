@@ -18,7 +18,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
-import { launchChromium } from './browser.mjs';
+import { launchChromium, watchForProblems } from './browser.mjs';
 import { serveDirectory } from './server.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -119,16 +119,7 @@ describe(`the app in headless Chromium, served from ${BASE_PATH}, against the na
     browser = await launchChromium();
     page = browser.context.pages()[0] ?? (await browser.context.newPage());
     page.setDefaultTimeout(15_000);
-    page.on('console', (message) => {
-      if (message.type() === 'error') report(`console error: ${message.text()}`);
-    });
-    page.on('pageerror', (error) => report(`page error: ${error.message}`));
-    page.on('requestfailed', (request) =>
-      report(`request failed: ${request.url()} (${request.failure()?.errorText})`),
-    );
-    page.on('response', (response) => {
-      if (response.status() >= 400) report(`HTTP ${response.status()}: ${response.url()}`);
-    });
+    watchForProblems(page, report);
     await page.goto(site.url);
   });
 

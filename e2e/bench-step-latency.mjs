@@ -42,7 +42,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
-import { launchChromium } from './browser.mjs';
+import { launchChromium, watchForProblems } from './browser.mjs';
 import { serveDirectory } from './server.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -292,16 +292,7 @@ async function main() {
       problems.push(problem);
       rejectOnProblem(new Error('the page reported a problem'));
     };
-    page.on('console', (message) => {
-      if (message.type() === 'error') report(`console error: ${message.text()}`);
-    });
-    page.on('pageerror', (error) => report(`page error: ${error.message}`));
-    page.on('requestfailed', (request) =>
-      report(`request failed: ${request.url()} (${request.failure()?.errorText})`),
-    );
-    page.on('response', (response) => {
-      if (response.status() >= 400) report(`HTTP ${response.status()}: ${response.url()}`);
-    });
+    watchForProblems(page, report);
 
     /** Runs `action` unless the page reports a problem first; on failure, says what it was. */
     async function checked(what, action) {

@@ -49,3 +49,20 @@ export async function launchChromium() {
     throw error;
   }
 }
+
+/**
+ * Calls `report` with a one-line description of every problem the page shows: a console
+ * error, an uncaught exception (a wasm panic ends up here), a failed request or an HTTP error.
+ */
+export function watchForProblems(page, report) {
+  page.on('console', (message) => {
+    if (message.type() === 'error') report(`console error: ${message.text()}`);
+  });
+  page.on('pageerror', (error) => report(`page error: ${error.message}`));
+  page.on('requestfailed', (request) =>
+    report(`request failed: ${request.url()} (${request.failure()?.errorText})`),
+  );
+  page.on('response', (response) => {
+    if (response.status() >= 400) report(`HTTP ${response.status()}: ${response.url()}`);
+  });
+}

@@ -1,17 +1,11 @@
 //! The consensus service recovers a dead holder's lock after a change of leader or a clock
 //! jump, and reports what an expiry led to.
 
+use crate::support::run_json as run;
+use lockstep_sim::Sim;
 use lockstep_sim::happening::Happening;
 use lockstep_sim::ids::NodeId;
 use lockstep_sim::token::FencingToken;
-use lockstep_sim::{Scenario, Sim};
-
-fn run(json: &str) -> Sim {
-    let scenario = Scenario::parse(json).expect("the test scenario parses");
-    let mut sim = Sim::new(&scenario).expect("the test scenario is valid");
-    sim.run_to_end();
-    sim
-}
 
 fn granted_tokens(sim: &Sim) -> Vec<u64> {
     sim.trace()

@@ -1,14 +1,12 @@
 //! The lock service announces each lease's expiry once: not again after a restart or a clock
 //! jump, but again when a renewal gave the same lease a new expiry.
 
+use crate::support::run_json;
 use lockstep_sim::happening::Happening;
-use lockstep_sim::{Scenario, Sim};
 
 fn expiries(json: &str) -> usize {
-    let scenario = Scenario::parse(json).expect("the test scenario parses");
-    let mut sim = Sim::new(&scenario).expect("the test scenario is valid");
-    sim.run_to_end();
-    sim.trace()
+    run_json(json)
+        .trace()
         .iter()
         .filter(|e| matches!(e.happening, Happening::LeaseExpired { .. }))
         .count()

@@ -20,3 +20,9 @@ pub fn with_fencing(mut scenario: Scenario, fencing: Fencing) -> Scenario {
     scenario.resource = scenario.resource.with_fencing(fencing);
     scenario
 }
+
+/// Parses a scenario written in the test and runs it to the end.
+pub fn run_json(json: &str) -> Sim {
+    let scenario = Scenario::parse(json).expect("the test scenario parses");
+    run(&scenario)
+}

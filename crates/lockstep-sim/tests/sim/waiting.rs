@@ -1,8 +1,8 @@
 //! What a client sends while it waits for the lock: only a consensus session is kept alive
 //! (etcd's keepalive runs beside `Lock`); a SQL row or a cache has no session to keep.
 
+use crate::support::run_json;
 use lockstep_sim::happening::Happening;
-use lockstep_sim::{Scenario, Sim};
 
 fn renewal_answers(lock_service: &str) -> usize {
     // The grant reaches client-b 700 ms late, long after its renewal interval.
@@ -16,10 +16,8 @@ fn renewal_answers(lock_service: &str) -> usize {
                       "access":{{"kind":"blind_write","value":2}},
                       "renewal":{{"kind":"every","max_renewals":3}}}}]}}"#
     );
-    let scenario = Scenario::parse(&json).expect("the test scenario parses");
-    let mut sim = Sim::new(&scenario).expect("the test scenario is valid");
-    sim.run_to_end();
-    sim.trace()
+    run_json(&json)
+        .trace()
         .iter()
         .filter(|e| {
             matches!(
