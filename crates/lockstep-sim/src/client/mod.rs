@@ -476,14 +476,7 @@ impl Client {
                 let token = self.token();
                 if retry_optimistic {
                     self.tries_left -= 1;
-                    self.request(
-                        ctx,
-                        Peer::Resource,
-                        Payload::Read {
-                            claim: self.lease.map(|l| l.value),
-                        },
-                    );
-                    self.state = ClientState::Reading;
+                    self.read_resource(ctx);
                     return Happening::WriteAnswered {
                         client: me,
                         token,
@@ -777,18 +770,24 @@ impl Client {
         }
     }
 
+    /// Asks the resource for its value, presenting the lock's value as the claim (a
+    /// check-and-set register remembers who read last).
+    fn read_resource(&mut self, ctx: &mut Ctx<'_>) {
+        self.request(
+            ctx,
+            Peer::Resource,
+            Payload::Read {
+                claim: self.lease.map(|l| l.value),
+            },
+        );
+        self.state = ClientState::Reading;
+    }
+
     /// Begins using the resource: read first, or go straight to work.
     fn start_access(&mut self, ctx: &mut Ctx<'_>) -> NextStep {
         match self.config.access {
             Access::ReadModifyWrite {} | Access::OptimisticUpdate { .. } => {
-                self.request(
-                    ctx,
-                    Peer::Resource,
-                    Payload::Read {
-                        claim: self.lease.map(|l| l.value),
-                    },
-                );
-                self.state = ClientState::Reading;
+                self.read_resource(ctx);
                 NextStep::Read
             }
             Access::BlindWrite { .. } | Access::Decrement { .. } | Access::Charge { .. } => {

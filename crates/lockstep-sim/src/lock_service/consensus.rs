@@ -597,19 +597,7 @@ impl Replica {
             Payload::CheckSequencer { writer, token } => {
                 // Only a leader with a quorum can vouch; anyone else says no, to be safe.
                 let valid = self.live_lease(ctx.local) == Some((writer, token));
-                ctx.send(
-                    from,
-                    Payload::SequencerChecked {
-                        writer,
-                        token,
-                        valid,
-                    },
-                );
-                Happening::SequencerAnswered {
-                    writer,
-                    token,
-                    valid,
-                }
+                super::answer_sequencer(ctx, from, writer, token, valid)
             }
             Payload::Acquire { .. } | Payload::Renew { .. } | Payload::Release { .. }
                 if self.role != RaftRole::Leader =>

@@ -366,19 +366,7 @@ impl LockService {
             }
             Payload::CheckSequencer { writer, token } => {
                 let valid = self.live_lease(now) == Some((writer, Some(token)));
-                ctx.send(
-                    from,
-                    Payload::SequencerChecked {
-                        writer,
-                        token,
-                        valid,
-                    },
-                );
-                Happening::SequencerAnswered {
-                    writer,
-                    token,
-                    valid,
-                }
+                answer_sequencer(ctx, from, writer, token, valid)
             }
             _ => ignored(ctx),
         }
@@ -493,5 +481,28 @@ impl LockService {
             self.expiry_due = None;
         }
         holder
+    }
+}
+
+/// Answers a resource's `CheckSequencer` (Chubby): whether `token` is `writer`'s live lease.
+pub(crate) fn answer_sequencer(
+    ctx: &mut Ctx<'_>,
+    resource: NodeId,
+    writer: NodeId,
+    token: FencingToken,
+    valid: bool,
+) -> Happening {
+    ctx.send(
+        resource,
+        Payload::SequencerChecked {
+            writer,
+            token,
+            valid,
+        },
+    );
+    Happening::SequencerAnswered {
+        writer,
+        token,
+        valid,
     }
 }

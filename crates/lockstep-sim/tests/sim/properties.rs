@@ -266,41 +266,55 @@ fn consensus_scenario() -> impl Strategy<Value = Scenario> {
                 Just(seed),
             )
         })
-        .prop_map(|(mut clients, actions, lock_service, seed)| {
+        .prop_map(|(clients, actions, lock_service, seed)| {
             let resource = ResourceSpec::Register {
                 fencing: Fencing::On,
                 initial_value: 0,
             };
-            for client in &mut clients {
-                client.access = fitting(client.access, &resource);
-            }
-            let mut interventions: Vec<Intervention<String>> = actions
-                .into_iter()
-                .filter(|(_, action)| !cuts_a_node_from_itself(action))
-                .map(|(at_ms, action)| Intervention { at_ms, action })
-                .collect();
-            interventions.sort_by_key(|i| i.at_ms);
-            Scenario {
-                format: 1,
-                id: "random-consensus".into(),
-                title: "random".into(),
-                summary: String::new(),
-                source: String::new(),
-                seed,
-                end_ms: Millis(END_MS),
-                lock_service,
-                resource,
-                network: NetworkSpec {
-                    latency_ms: [1, 20],
-                    loss_per_million: 10_000,
-                    links: Vec::new(),
-                },
-                clients,
-                clocks: Vec::new(),
-                interventions,
-                expectations: Vec::new(),
-            }
+            let network = NetworkSpec {
+                latency_ms: [1, 20],
+                loss_per_million: 10_000,
+                links: Vec::new(),
+            };
+            random_scenario(clients, actions, lock_service, resource, network, seed)
         })
+}
+
+/// A generated scenario: accesses fitted to the resource, no intervention that cuts a node from
+/// itself, interventions in time order.
+fn random_scenario(
+    mut clients: Vec<ClientSpec>,
+    actions: Vec<(VirtualTime, Action<String>)>,
+    lock_service: LockServiceSpec,
+    resource: ResourceSpec,
+    network: NetworkSpec,
+    seed: u64,
+) -> Scenario {
+    for client in &mut clients {
+        client.access = fitting(client.access, &resource);
+    }
+    let mut interventions: Vec<Intervention<String>> = actions
+        .into_iter()
+        .filter(|(_, action)| !cuts_a_node_from_itself(action))
+        .map(|(at_ms, action)| Intervention { at_ms, action })
+        .collect();
+    interventions.sort_by_key(|i| i.at_ms);
+    Scenario {
+        format: 1,
+        id: "random".into(),
+        title: "random".into(),
+        summary: String::new(),
+        source: String::new(),
+        seed,
+        end_ms: Millis(END_MS),
+        lock_service,
+        resource,
+        network,
+        clients,
+        clocks: Vec::new(),
+        interventions,
+        expectations: Vec::new(),
+    }
 }
 
 fn lock_service() -> impl Strategy<Value = LockServiceSpec> {
@@ -407,36 +421,13 @@ fn scenario() -> impl Strategy<Value = Scenario> {
             )
         })
         .prop_map(
-            |(mut clients, actions, lock_service, resource, (low, spread, loss, seed))| {
-                for client in &mut clients {
-                    client.access = fitting(client.access, &resource);
-                }
-                let mut interventions: Vec<Intervention<String>> = actions
-                    .into_iter()
-                    .filter(|(_, action)| !cuts_a_node_from_itself(action))
-                    .map(|(at_ms, action)| Intervention { at_ms, action })
-                    .collect();
-                interventions.sort_by_key(|i| i.at_ms);
-                Scenario {
-                    format: 1,
-                    id: "random".into(),
-                    title: "random".into(),
-                    summary: String::new(),
-                    source: String::new(),
-                    seed,
-                    end_ms: Millis(END_MS),
-                    lock_service,
-                    resource,
-                    network: NetworkSpec {
-                        latency_ms: [low, low + spread],
-                        loss_per_million: loss,
-                        links: Vec::new(),
-                    },
-                    clients,
-                    clocks: Vec::new(),
-                    interventions,
-                    expectations: Vec::new(),
-                }
+            |(clients, actions, lock_service, resource, (low, spread, loss, seed))| {
+                let network = NetworkSpec {
+                    latency_ms: [low, low + spread],
+                    loss_per_million: loss,
+                    links: Vec::new(),
+                };
+                random_scenario(clients, actions, lock_service, resource, network, seed)
             },
         )
 }
