@@ -533,7 +533,7 @@ impl Scenario {
 
     /// Checks everything serde cannot and names the nodes.
     pub fn cast(&self) -> Result<Cast, ScenarioError> {
-        check_id(&self.id)?;
+        check_slug("id", &self.id, "an id", 64)?;
         if self.format != FORMAT_VERSION {
             return Err(ScenarioError::UnsupportedFormat { found: self.format });
         }
@@ -610,7 +610,7 @@ impl Scenario {
         names.push(RESOURCE_NAME.to_owned());
         for (i, client) in self.clients.iter().enumerate() {
             let path = format!("clients[{i}].name");
-            check_name(&path, &client.name)?;
+            check_slug(&path, &client.name, "a name", 24)?;
             if names.contains(&client.name) {
                 return Err(invalid(
                     path,
@@ -715,26 +715,12 @@ fn mismatch(access: Access, resource: &ResourceSpec) -> Option<String> {
     (!fits).then(|| format!("this access needs a resource of kind \"{needs}\""))
 }
 
-fn check_id(id: &str) -> Result<(), ScenarioError> {
-    let fine = !id.is_empty()
-        && id.len() <= 64
-        && id
-            .chars()
-            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
-    if fine {
-        Ok(())
-    } else {
-        Err(invalid(
-            "id",
-            format!("\"{id}\" is not an id: use 1 to 64 lowercase letters, digits or '-'"),
-        ))
-    }
-}
-
-fn check_name(path: &str, name: &str) -> Result<(), ScenarioError> {
-    let fine = !name.is_empty()
-        && name.len() <= 24
-        && name
+/// Ids and names are slugs: 1 to `max_len` lowercase letters, digits or '-' (they appear in
+/// links and node lists).
+fn check_slug(path: &str, text: &str, what: &str, max_len: usize) -> Result<(), ScenarioError> {
+    let fine = !text.is_empty()
+        && text.len() <= max_len
+        && text
             .chars()
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
     if fine {
@@ -742,7 +728,9 @@ fn check_name(path: &str, name: &str) -> Result<(), ScenarioError> {
     } else {
         Err(invalid(
             path,
-            format!("\"{name}\" is not a name: use 1 to 24 lowercase letters, digits or '-'"),
+            format!(
+                "\"{text}\" is not {what}: use 1 to {max_len} lowercase letters, digits or '-'"
+            ),
         ))
     }
 }
