@@ -680,22 +680,15 @@ impl Replica {
             Payload::Renew { token, ttl, .. } => {
                 let renewed = self.table.holder.is_some_and(|(h, _, _)| h == from);
                 ctx.send(from, Payload::RenewReply { renewed });
-                if renewed {
-                    let token = self.table.holder.map(|(_, revision, _)| revision);
+                let token = if renewed {
                     self.session_until = Some(ctx.local.after(ttl));
                     self.arm_session(ctx, ttl);
-                    Happening::Renewed {
-                        client: from,
-                        token,
-                        ttl,
-                    }
+                    self.table.holder.map(|(_, revision, _)| revision)
                 } else {
-                    Happening::RenewRefused {
-                        client: from,
-                        token,
-                        holder: self.table.holder.map(|(h, _, _)| h),
-                    }
-                }
+                    token
+                };
+                let holder = self.table.holder.map(|(h, _, _)| h);
+                super::renew_outcome(from, token, ttl, renewed, holder)
             }
             Payload::Release { token, .. } => {
                 let current = self

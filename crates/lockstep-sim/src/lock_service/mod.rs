@@ -308,19 +308,13 @@ impl LockService {
                     self.watch_expiry(ctx, Some(ttl));
                 }
                 ctx.send(from, Payload::RenewReply { renewed });
-                if renewed {
-                    Happening::Renewed {
-                        client: from,
-                        token,
-                        ttl,
-                    }
-                } else {
-                    Happening::RenewRefused {
-                        client: from,
-                        token,
-                        holder: self.live_lease(now).map(|(h, _)| h),
-                    }
-                }
+                renew_outcome(
+                    from,
+                    token,
+                    ttl,
+                    renewed,
+                    self.live_lease(now).map(|(h, _)| h),
+                )
             }
             Payload::Release {
                 token,
@@ -504,5 +498,24 @@ pub(crate) fn answer_sequencer(
         writer,
         token,
         valid,
+    }
+}
+
+/// What a renew request came to: renewed for `ttl`, or refused while `holder` holds the lock.
+pub(crate) fn renew_outcome(
+    client: NodeId,
+    token: Option<FencingToken>,
+    ttl: Millis,
+    renewed: bool,
+    holder: Option<NodeId>,
+) -> Happening {
+    if renewed {
+        Happening::Renewed { client, token, ttl }
+    } else {
+        Happening::RenewRefused {
+            client,
+            token,
+            holder,
+        }
     }
 }

@@ -233,24 +233,23 @@ fn fault(names: Vec<String>) -> impl Strategy<Value = Action<String>> {
     ]
 }
 
+/// Every node's name in a generated scenario: the lock service's, the resource, the clients.
+fn node_names(lock_service: &LockServiceSpec, clients: usize) -> Vec<String> {
+    lock_service
+        .node_names()
+        .into_iter()
+        .chain(["resource".to_owned()])
+        .chain((0..clients).map(|i| format!("client-{i}")))
+        .collect()
+}
+
 fn consensus_scenario() -> impl Strategy<Value = Scenario> {
     (1usize..=4, consensus(), any::<u64>())
         .prop_flat_map(|(clients, lock_service, seed)| {
             let services = lock_service.node_names();
-            let names: Vec<String> = lock_service
-                .node_names()
-                .into_iter()
-                .chain(["resource".to_owned()])
-                .chain((0..clients).map(|i| format!("client-{i}")))
-                .collect();
+            let names = node_names(&lock_service, clients);
             (
-                proptest::collection::vec(0..clients, clients).prop_flat_map(|order| {
-                    order
-                        .into_iter()
-                        .enumerate()
-                        .map(|(i, _)| client(i))
-                        .collect::<Vec<_>>()
-                }),
+                (0..clients).map(client).collect::<Vec<_>>(),
                 proptest::collection::vec(
                     (
                         (0..END_MS).prop_map(VirtualTime),
@@ -375,20 +374,9 @@ fn lock_service() -> impl Strategy<Value = LockServiceSpec> {
 fn scenario() -> impl Strategy<Value = Scenario> {
     (1usize..=4, lock_service())
         .prop_flat_map(|(clients, lock_service)| {
-            let names: Vec<String> = lock_service
-                .node_names()
-                .into_iter()
-                .chain(["resource".to_owned()])
-                .chain((0..clients).map(|i| format!("client-{i}")))
-                .collect();
+            let names = node_names(&lock_service, clients);
             (
-                proptest::collection::vec(0..clients, clients).prop_flat_map(|order| {
-                    order
-                        .into_iter()
-                        .enumerate()
-                        .map(|(i, _)| client(i))
-                        .collect::<Vec<_>>()
-                }),
+                (0..clients).map(client).collect::<Vec<_>>(),
                 proptest::collection::vec(
                     ((0..END_MS).prop_map(VirtualTime), action(names)),
                     0..12,
