@@ -9,6 +9,8 @@
 //! knows (who holds the lock, whether a write is stale): it reads the trace and the node states.
 
 pub mod components;
+pub mod layout;
+pub mod run;
 pub mod state;
 
 use components::{

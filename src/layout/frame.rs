@@ -1,0 +1,327 @@
+//! Projects a [`Layout`] onto pixels: what is visible after the first `position` events, inside
+//! a [`Viewport`] of virtual time. The result is flat lists of shapes the timeline component
+//! turns into SVG one to one.
+//!
+//! Only what falls inside the viewport is emitted, so a 10,000-event run costs what its visible
+//! window costs. Pure: no DOM, tested natively.
+
+use super::{Band, Fate, Layout, MarkKind, Moment, SpanKind};
+use lockstep_sim::ids::MessageId;
+use lockstep_sim::invariant::Invariant;
+
+/// Height of one lane, in px.
+pub const LANE_HEIGHT: f64 = 44.0;
+/// Height of the time axis under the lanes, in px.
+pub const AXIS_HEIGHT: f64 = 24.0;
+/// Narrowest a bar is drawn, so that a one-millisecond lease is still visible and clickable.
+const MIN_BAR: f64 = 2.0;
+
+/// The stretch of virtual time on screen, and how wide the screen is.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Viewport {
+    /// Virtual ms at the left edge.
+    pub start: f64,
+    /// Virtual ms across the whole width; always positive.
+    pub span: f64,
+    /// Pixels across.
+    pub width: f64,
+}
+
+impl Viewport {
+    /// The whole run, from 0 to `end`.
+    pub fn whole(end: u64, width: f64) -> Viewport {
+        Viewport {
+            start: 0.0,
+            span: (end as f64).max(1.0),
+            width: width.max(1.0),
+        }
+    }
+
+    pub fn x(&self, time: u64) -> f64 {
+        (time as f64 - self.start) * self.width / self.span
+    }
+
+    /// The time under pixel `x`.
+    pub fn time_at(&self, x: f64) -> f64 {
+        self.start + x * self.span / self.width
+    }
+
+    /// Zoomed by `factor` (> 1 zooms in) keeping the time under `x` where it is. The span stays
+    /// between 10 ms and `end`, and the view inside `0..end`.
+    pub fn zoomed(self, factor: f64, x: f64, end: u64) -> Viewport {
+        let anchor = self.time_at(x);
+        let span = (self.span / factor).clamp(10.0, (end as f64).max(10.0));
+        Viewport {
+            start: anchor - x * span / self.width,
+            span,
+            ..self
+        }
+        .clamped(end)
+    }
+
+    /// Moved by `by` virtual ms (negative: to the left), kept inside `0..end`.
+    pub fn panned(self, by: f64, end: u64) -> Viewport {
+        Viewport {
+            start: self.start + by,
+            ..self
+        }
+        .clamped(end)
+    }
+
+    /// The smallest move that brings `time` into view, with a margin on the right, so the
+    /// present stays on screen while playing.
+    pub fn following(self, time: u64, end: u64) -> Viewport {
+        let t = time as f64;
+        let right = self.start + self.span * 0.9;
+        if t > right {
+            self.panned(t - right, end)
+        } else if t < self.start {
+            self.panned(t - self.start - self.span * 0.1, end)
+        } else {
+            self
+        }
+    }
+
+    fn clamped(self, end: u64) -> Viewport {
+        let end = (end as f64).max(self.span);
+        Viewport {
+            start: self.start.clamp(0.0, end - self.span),
+            ..self
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct BarShape {
+    pub lane: usize,
+    pub kind: SpanKind,
+    pub x: f64,
+    pub y: f64,
+    pub width: f64,
+    pub height: f64,
+    /// The event that started it.
+    pub from_event: usize,
+    /// Still going at the current position.
+    pub open: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct MarkShape {
+    pub lane: usize,
+    pub kind: MarkKind,
+    pub x: f64,
+    pub y: f64,
+    pub event: usize,
+}
+
+/// Where a message is at the current position.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArrowState {
+    InFlight,
+    Held,
+    Delivered,
+    Lost,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct ArrowShape {
+    pub message: MessageId,
+    pub label: &'static str,
+    pub state: ArrowState,
+    pub x1: f64,
+    pub y1: f64,
+    pub x2: f64,
+    pub y2: f64,
+    pub sent_event: usize,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct BandShape {
+    pub invariant: Invariant,
+    pub x: f64,
+    pub width: f64,
+    pub from_event: usize,
+    /// Still broken at the current position.
+    pub open: bool,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Tick {
+    pub x: f64,
+    pub label: String,
+}
+
+/// Everything to draw, in px, with the lanes stacked from y = 0.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Frame {
+    pub width: f64,
+    pub height: f64,
+    pub bars: Vec<BarShape>,
+    pub marks: Vec<MarkShape>,
+    pub arrows: Vec<ArrowShape>,
+    pub bands: Vec<BandShape>,
+    pub ticks: Vec<Tick>,
+    /// The "now" line, when the present is in view.
+    pub now_x: Option<f64>,
+}
+
+/// The centre line of lane `lane`.
+pub fn lane_centre(lane: usize) -> f64 {
+    lane as f64 * LANE_HEIGHT + LANE_HEIGHT / 2.0
+}
+
+/// What is visible after the first `position` events, whose last happened at `now`.
+pub fn frame(layout: &Layout, position: usize, now: u64, view: Viewport) -> Frame {
+    let shown = |m: Moment| m.event < position;
+    // Something that ends at an event not shown yet is still going now.
+    let end_of = |to: Option<Moment>| to.filter(|m| shown(*m)).map(|m| m.time);
+    let lanes_height = layout.lanes.len() as f64 * LANE_HEIGHT;
+    let visible = |x0: f64, x1: f64| x1 >= 0.0 && x0 <= view.width;
+    let mut frame = Frame {
+        width: view.width,
+        height: lanes_height + AXIS_HEIGHT,
+        ..Frame::default()
+    };
+    for span in layout.spans.iter().filter(|s| shown(s.from)) {
+        let end = end_of(span.to);
+        let x0 = view.x(span.from.time);
+        let x1 = view.x(end.unwrap_or(now)).max(x0 + MIN_BAR);
+        if !visible(x0, x1) {
+            continue;
+        }
+        let top = span.lane as f64 * LANE_HEIGHT;
+        let (y, height) = match span.kind {
+            SpanKind::Pause | SpanKind::Crash => (top + 2.0, LANE_HEIGHT - 4.0),
+            SpanKind::Lease { .. } | SpanKind::Belief { .. } | SpanKind::Overhang => {
+                (top + 12.0, LANE_HEIGHT - 24.0)
+            }
+        };
+        frame.bars.push(BarShape {
+            lane: span.lane,
+            kind: span.kind,
+            x: x0,
+            y,
+            width: x1 - x0,
+            height,
+            from_event: span.from.event,
+            open: end.is_none(),
+        });
+    }
+    for mark in layout.marks.iter().filter(|m| shown(m.at)) {
+        let x = view.x(mark.at.time);
+        if visible(x, x) {
+            frame.marks.push(MarkShape {
+                lane: mark.lane,
+                kind: mark.kind,
+                x,
+                y: lane_centre(mark.lane),
+                event: mark.at.event,
+            });
+        }
+    }
+    for arrow in layout.arrows.iter().filter(|a| shown(a.sent)) {
+        let y1 = lane_centre(arrow.from_lane);
+        let y_to = lane_centre(arrow.to_lane);
+        let along = |time: u64| {
+            let total = arrow.due.saturating_sub(arrow.sent.time).max(1) as f64;
+            (time.saturating_sub(arrow.sent.time) as f64 / total).min(1.0)
+        };
+        let held = arrow
+            .held
+            .filter(|(hold, release)| shown(*hold) && release.is_none_or(|r| !shown(r)));
+        let ended = arrow.ended.filter(|m| shown(*m));
+        let (state, until, fraction) = match (ended, held) {
+            (Some(end), _) => {
+                let state = match arrow.fate {
+                    Fate::Lost(_) => ArrowState::Lost,
+                    Fate::Delivered | Fate::Underway => ArrowState::Delivered,
+                };
+                let fraction = if state == ArrowState::Lost {
+                    along(end.time)
+                } else {
+                    1.0
+                };
+                (state, end.time, fraction)
+            }
+            (None, Some((hold, _))) => (ArrowState::Held, hold.time, along(hold.time)),
+            (None, None) => (ArrowState::InFlight, now, along(now)),
+        };
+        let x1 = view.x(arrow.sent.time);
+        let x2 = view.x(until);
+        if !visible(x1.min(x2), x1.max(x2)) {
+            continue;
+        }
+        frame.arrows.push(ArrowShape {
+            message: arrow.message,
+            label: arrow.label,
+            state,
+            x1,
+            y1,
+            x2,
+            y2: y1 + (y_to - y1) * fraction,
+            sent_event: arrow.sent.event,
+        });
+    }
+    for band in layout.bands.iter().filter(|b| shown(b.from)) {
+        frame
+            .bands
+            .extend(band_shape(band, end_of(band.to), now, view));
+    }
+    frame.ticks = ticks(view);
+    let now_x = view.x(now);
+    frame.now_x = visible(now_x, now_x).then_some(now_x);
+    frame
+}
+
+fn band_shape(band: &Band, end: Option<u64>, now: u64, view: Viewport) -> Option<BandShape> {
+    let x0 = view.x(band.from.time);
+    // A history invariant stays broken: it is marked where it broke, not washed over the rest.
+    let x1 = if band.invariant.is_history() {
+        x0 + MIN_BAR * 2.0
+    } else {
+        view.x(end.unwrap_or(now)).max(x0 + MIN_BAR * 2.0)
+    };
+    (x1 >= 0.0 && x0 <= view.width).then_some(BandShape {
+        invariant: band.invariant,
+        x: x0,
+        width: x1 - x0,
+        from_event: band.from.event,
+        open: end.is_none(),
+    })
+}
+
+/// Round-numbered ticks about every 100 px.
+fn ticks(view: Viewport) -> Vec<Tick> {
+    let wanted = (view.width / 100.0).max(1.0);
+    let raw = view.span / wanted;
+    let magnitude = 10f64.powf(raw.log10().floor());
+    let step = [1.0, 2.0, 5.0, 10.0]
+        .into_iter()
+        .map(|m| m * magnitude)
+        .find(|s| *s >= raw)
+        .unwrap_or(magnitude * 10.0)
+        .max(1.0);
+    let first = (view.start / step).ceil() * step;
+    let mut ticks = Vec::new();
+    let mut t = first;
+    while t <= view.start + view.span && ticks.len() < 64 {
+        ticks.push(Tick {
+            x: view.x(t as u64),
+            label: time_label(t as u64),
+        });
+        t += step;
+    }
+    ticks
+}
+
+/// "850 ms", "1.2 s", "3 s".
+pub fn time_label(ms: u64) -> String {
+    if ms < 1000 {
+        format!("{ms} ms")
+    } else if ms % 1000 == 0 {
+        format!("{} s", ms / 1000)
+    } else {
+        let text = format!("{:.3}", ms as f64 / 1000.0);
+        format!("{} s", text.trim_end_matches('0'))
+    }
+}

@@ -1,0 +1,467 @@
+//! The timeline's geometry in domain terms: which lanes there are, and which bars, marks, arrows
+//! and violation bands sit on them, each anchored to the events that begin and end it.
+//!
+//! [`Layout::of`] is a pure function of a finished [`Run`]; it runs once per run, not per step.
+//! What is visible at a position, and where in pixels, is [`frame`]'s job. Nothing here knows
+//! about the DOM; everything is tested natively.
+
+pub mod frame;
+
+use crate::run::Run;
+use lockstep_sim::happening::{Happening, Input};
+use lockstep_sim::ids::{MessageId, NodeId};
+use lockstep_sim::invariant::Invariant;
+use lockstep_sim::message::Refusal;
+use lockstep_sim::network::{Loss, MessageStatus};
+use lockstep_sim::token::FencingToken;
+use lockstep_sim::trace::{Cause, TraceEvent};
+
+/// A point of the run: the event at `event` (an index into the trace), at `time` virtual ms.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub struct Moment {
+    pub event: usize,
+    pub time: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LaneRole {
+    Client,
+    Service,
+    Resource,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Lane {
+    pub node: NodeId,
+    pub name: String,
+    pub role: LaneRole,
+}
+
+/// What a bar on a lane stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SpanKind {
+    /// The truth: a service node holds a live lease for `holder`.
+    Lease {
+        holder: NodeId,
+        token: Option<FencingToken>,
+    },
+    /// A client believes it holds the lock.
+    Belief { token: Option<FencingToken> },
+    /// A client believes it holds the lock while no service node has a lease for it: the gap
+    /// between belief and truth, which is the whole problem.
+    Overhang,
+    /// The process is paused (a GC pause): it handles nothing.
+    Pause,
+    /// The process is down.
+    Crash,
+}
+
+/// A bar from `from` until `to` (`None`: still going at the end of the run).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Span {
+    pub lane: usize,
+    pub kind: SpanKind,
+    pub from: Moment,
+    pub to: Option<Moment>,
+}
+
+/// What a point mark on a lane stands for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MarkKind {
+    /// The resource accepted a write (or an order, or a charge).
+    Accepted {
+        token: Option<FencingToken>,
+    },
+    /// The resource refused one; `refusal` says why ("33 < 34").
+    Rejected {
+        refusal: Refusal,
+    },
+    /// A request applied more than once (a double charge).
+    Duplicated,
+    ClockJump {
+        by_ms: i64,
+    },
+    /// A user's or the scenario's intervention took effect on this lane.
+    Intervention,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Mark {
+    pub lane: usize,
+    pub kind: MarkKind,
+    pub at: Moment,
+}
+
+/// How a message's journey ended, or that it has not ended yet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fate {
+    Delivered,
+    Lost(Loss),
+    /// Still on its way (or held) when the run ended.
+    Underway,
+}
+
+/// A message between two lanes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Arrow {
+    pub message: MessageId,
+    pub label: &'static str,
+    pub from_lane: usize,
+    pub to_lane: usize,
+    pub sent: Moment,
+    /// When it is due to arrive (after the last release, if it was held).
+    pub due: u64,
+    /// The event where it arrived or was lost, if it came in the run.
+    pub ended: Option<Moment>,
+    pub fate: Fate,
+    /// When the user held it, and released it (if they did).
+    pub held: Option<(Moment, Option<Moment>)>,
+}
+
+/// An invariant broken by the event at `from`. A state invariant (one believer, one lease) can
+/// hold again: `to` is when. A history invariant stays broken: `to` is `None`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Band {
+    pub invariant: Invariant,
+    pub from: Moment,
+    pub to: Option<Moment>,
+}
+
+/// Everything the timeline draws for one run.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Layout {
+    pub lanes: Vec<Lane>,
+    pub spans: Vec<Span>,
+    pub marks: Vec<Mark>,
+    pub arrows: Vec<Arrow>,
+    pub bands: Vec<Band>,
+    /// When the run ends (the scenario's `end_ms`), the right edge of the whole timeline.
+    pub end: u64,
+}
+
+impl Layout {
+    pub fn of(run: &Run) -> Layout {
+        let sim = &run.sim;
+        let cast = sim.cast();
+        let trace = sim.trace();
+        // Clients on top, then the lock service's nodes, then the resource: requests flow down.
+        let mut lanes: Vec<Lane> = cast
+            .clients()
+            .map(|node| (node, LaneRole::Client))
+            .chain(cast.services().map(|node| (node, LaneRole::Service)))
+            .chain([(cast.resource(), LaneRole::Resource)])
+            .map(|(node, role)| Lane {
+                node,
+                name: cast.name(node).to_owned(),
+                role,
+            })
+            .collect();
+        if cast.is_empty() {
+            lanes.clear();
+        }
+        let mut lane_of = vec![usize::MAX; cast.len()];
+        for (index, lane) in lanes.iter().enumerate() {
+            lane_of[lane.node.index()] = index;
+        }
+        let lane = |node: NodeId| lane_of.get(node.index()).copied().unwrap_or(usize::MAX);
+        let mut layout = Layout {
+            end: sim.end().0,
+            ..Layout::default()
+        };
+        layout.spans = state_spans(run, &lane);
+        layout.spans.extend(process_spans(trace, &lane));
+        layout.marks = marks(run, &lane);
+        layout.arrows = arrows(run, &lane);
+        layout.bands = bands(trace);
+        layout.lanes = lanes;
+        layout
+    }
+}
+
+fn moment(event: &TraceEvent) -> Moment {
+    Moment {
+        event: event.id.0 as usize,
+        time: event.time.0,
+    }
+}
+
+fn moment_at(trace: &[TraceEvent], index: usize) -> Moment {
+    trace.get(index).map_or(
+        Moment {
+            event: index,
+            time: 0,
+        },
+        moment,
+    )
+}
+
+/// Lease, belief and overhang bars, from the run's recorded state changes.
+fn state_spans(run: &Run, lane: &impl Fn(NodeId) -> usize) -> Vec<Span> {
+    let trace = run.sim.trace();
+    let nodes = run.sim.cast().len();
+    let mut spans = Vec::new();
+    let mut open_lease: Vec<Option<usize>> = vec![None; nodes];
+    let mut open_belief: Vec<Option<usize>> = vec![None; nodes];
+    let mut open_overhang: Vec<Option<usize>> = vec![None; nodes];
+    // How many service nodes have a live lease for each client right now.
+    let mut leases_for: Vec<u32> = vec![0; nodes];
+    let mut lease_now = vec![None; nodes];
+    let mut believes = vec![false; nodes];
+    let close = |spans: &mut Vec<Span>, open: &mut Option<usize>, at: Moment| {
+        if let Some(index) = open.take() {
+            spans[index].to = Some(at);
+        }
+    };
+    let (mut l, mut b) = (0, 0);
+    while l < run.leases.len() || b < run.beliefs.len() {
+        let lease_next = run.leases.get(l).map_or(usize::MAX, |c| c.event);
+        let belief_next = run.beliefs.get(b).map_or(usize::MAX, |c| c.event);
+        let event = lease_next.min(belief_next);
+        let at = moment_at(trace, event);
+        let mut touched = Vec::new();
+        while let Some(change) = run.leases.get(l).filter(|c| c.event == event) {
+            let node = change.node.index();
+            close(&mut spans, &mut open_lease[node], at);
+            if let Some(old) = lease_now[node].take() {
+                let old: crate::run::Lease = old;
+                leases_for[old.holder.index()] -= 1;
+                touched.push(old.holder);
+            }
+            if let Some(lease) = change.lease {
+                leases_for[lease.holder.index()] += 1;
+                touched.push(lease.holder);
+                open_lease[node] = Some(spans.len());
+                spans.push(Span {
+                    lane: lane(change.node),
+                    kind: SpanKind::Lease {
+                        holder: lease.holder,
+                        token: lease.token,
+                    },
+                    from: at,
+                    to: None,
+                });
+            }
+            lease_now[node] = change.lease;
+            l += 1;
+        }
+        while let Some(change) = run.beliefs.get(b).filter(|c| c.event == event) {
+            let client = change.client.index();
+            close(&mut spans, &mut open_belief[client], at);
+            believes[client] = change.belief.is_some();
+            if let Some(token) = change.belief {
+                open_belief[client] = Some(spans.len());
+                spans.push(Span {
+                    lane: lane(change.client),
+                    kind: SpanKind::Belief { token },
+                    from: at,
+                    to: None,
+                });
+            }
+            touched.push(change.client);
+            b += 1;
+        }
+        for client in touched {
+            let c = client.index();
+            let overhang = believes[c] && leases_for[c] == 0;
+            match (overhang, open_overhang[c].is_some()) {
+                (true, false) => {
+                    open_overhang[c] = Some(spans.len());
+                    spans.push(Span {
+                        lane: lane(client),
+                        kind: SpanKind::Overhang,
+                        from: at,
+                        to: None,
+                    });
+                }
+                (false, true) => close(&mut spans, &mut open_overhang[c], at),
+                _ => {}
+            }
+        }
+    }
+    spans
+}
+
+/// Pauses and crashes, from the events that start and end them.
+fn process_spans(trace: &[TraceEvent], lane: &impl Fn(NodeId) -> usize) -> Vec<Span> {
+    let mut spans: Vec<Span> = Vec::new();
+    let open = |spans: &mut Vec<Span>, node: NodeId, kind: SpanKind, at: Moment| {
+        spans.push(Span {
+            lane: lane(node),
+            kind,
+            from: at,
+            to: None,
+        });
+    };
+    for event in trace {
+        let at = moment(event);
+        let ending = match event.happening {
+            Happening::Paused { node, .. } => {
+                open(&mut spans, node, SpanKind::Pause, at);
+                None
+            }
+            Happening::Crashed { node, .. } => {
+                open(&mut spans, node, SpanKind::Crash, at);
+                None
+            }
+            Happening::Resumed { node, .. } => Some((node, SpanKind::Pause)),
+            Happening::Restarted { node } => Some((node, SpanKind::Crash)),
+            _ => None,
+        };
+        if let Some((node, kind)) = ending
+            && let Some(span) = spans
+                .iter_mut()
+                .rev()
+                .find(|s| s.lane == lane(node) && s.kind == kind && s.to.is_none())
+        {
+            span.to = Some(at);
+        }
+    }
+    spans
+}
+
+fn marks(run: &Run, lane: &impl Fn(NodeId) -> usize) -> Vec<Mark> {
+    let sim = &run.sim;
+    let resource = lane(sim.cast().resource());
+    let mut marks = Vec::new();
+    for event in sim.trace() {
+        let at = moment(event);
+        let kind = match event.happening {
+            Happening::WriteAccepted { token, .. } | Happening::StockTaken { token, .. } => {
+                Some((resource, MarkKind::Accepted { token }))
+            }
+            Happening::ChargeApplied { times, .. } if times > 1 => {
+                Some((resource, MarkKind::Duplicated))
+            }
+            Happening::ChargeApplied { .. } | Happening::ChargeReplayed { .. } => {
+                Some((resource, MarkKind::Accepted { token: None }))
+            }
+            Happening::WriteRejected { refusal, .. } => {
+                Some((resource, MarkKind::Rejected { refusal }))
+            }
+            Happening::ClockJumped { node, by_ms } => {
+                Some((lane(node), MarkKind::ClockJump { by_ms }))
+            }
+            _ => None,
+        };
+        if let Some((lane, kind)) = kind {
+            marks.push(Mark { lane, kind, at });
+        }
+        // Every intervention gets a mark where it acted, even one that had no effect: the user
+        // should see that their click was taken.
+        if matches!(event.cause, Cause::Intervention(_))
+            && !matches!(event.happening, Happening::ClockJumped { .. })
+        {
+            marks.push(Mark {
+                lane: lane(event.actor),
+                kind: MarkKind::Intervention,
+                at,
+            });
+        }
+    }
+    marks
+}
+
+fn arrows(run: &Run, lane: &impl Fn(NodeId) -> usize) -> Vec<Arrow> {
+    let sim = &run.sim;
+    let trace = sim.trace();
+    let messages = sim.network().messages();
+    let mut sent_at: Vec<Option<Moment>> = vec![None; messages.len()];
+    let mut ended: Vec<Option<Moment>> = vec![None; messages.len()];
+    let mut held: Vec<Option<(Moment, Option<Moment>)>> = vec![None; messages.len()];
+    for event in trace {
+        let at = moment(event);
+        for id in event.sent_messages() {
+            if let Some(slot) = sent_at.get_mut(id.0 as usize) {
+                *slot = Some(at);
+            }
+        }
+        let arrived = match (event.cause, event.happening) {
+            (_, Happening::Lost { message, .. }) => Some(message),
+            (Cause::Input(Input::Message(id)) | Cause::Resumed(Input::Message(id)), _) => Some(id),
+            _ => None,
+        };
+        if let Some(slot) = arrived.and_then(|id| ended.get_mut(id.0 as usize)) {
+            slot.get_or_insert(at);
+        }
+        match event.happening {
+            Happening::MessageHeld { message } => {
+                if let Some(slot) = held.get_mut(message.0 as usize) {
+                    *slot = Some((at, None));
+                }
+            }
+            Happening::MessageReleased { message } | Happening::MessageDropped { message } => {
+                if let Some(Some((_, release))) = held.get_mut(message.0 as usize) {
+                    release.get_or_insert(at);
+                }
+                if matches!(event.happening, Happening::MessageDropped { .. })
+                    && let Some(slot) = ended.get_mut(message.0 as usize)
+                {
+                    slot.get_or_insert(at);
+                }
+            }
+            _ => {}
+        }
+    }
+    messages
+        .iter()
+        .enumerate()
+        .filter_map(|(index, record)| {
+            // A message whose sending was bookkeeping (a heartbeat) has no event to hang on.
+            let sent = sent_at[index]?;
+            let fate = match record.status {
+                MessageStatus::Delivered { .. } => Fate::Delivered,
+                MessageStatus::Lost { why, .. } => Fate::Lost(why),
+                MessageStatus::InFlight | MessageStatus::Held { .. } => Fate::Underway,
+            };
+            Some(Arrow {
+                message: record.id,
+                label: record.payload.label(),
+                from_lane: lane(record.from),
+                to_lane: lane(record.to),
+                sent,
+                due: record.due_at.0,
+                ended: ended[index],
+                fate,
+                held: held[index],
+            })
+        })
+        .collect()
+}
+
+fn bands(trace: &[TraceEvent]) -> Vec<Band> {
+    let mut bands: Vec<Band> = Vec::new();
+    for event in trace {
+        let at = moment(event);
+        for band in bands.iter_mut().filter(|b| b.to.is_none()) {
+            if !band.invariant.is_history() && !event.violated.contains(band.invariant) {
+                band.to = Some(at);
+            }
+        }
+        for invariant in event.broke.iter() {
+            bands.push(Band {
+                invariant,
+                from: at,
+                to: None,
+            });
+        }
+    }
+    bands
+}
+
+/// "33 < 34" for a stale token; a few words for the other refusals.
+pub fn refusal_text(refusal: Refusal) -> String {
+    match refusal {
+        Refusal::StaleToken {
+            presented,
+            required,
+        } => format!("{} < {}", presented.0, required.0),
+        Refusal::NoToken => "no token".to_owned(),
+        Refusal::VersionChanged { expected, actual } => format!("v{expected} ≠ v{actual}"),
+        Refusal::SoldOut { .. } => "sold out".to_owned(),
+        Refusal::ClaimedByAnother => "claimed".to_owned(),
+        Refusal::SequencerInvalid { presented } => format!("{} invalid", presented.0),
+    }
+}
+
+#[cfg(test)]
+mod tests;
