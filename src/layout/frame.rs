@@ -318,7 +318,7 @@ fn ticks(view: Viewport) -> Vec<Tick> {
 pub fn time_label(ms: u64) -> String {
     if ms < 1000 {
         format!("{ms} ms")
-    } else if ms % 1000 == 0 {
+    } else if ms.is_multiple_of(1000) {
         format!("{} s", ms / 1000)
     } else {
         let text = format!("{:.3}", ms as f64 / 1000.0);
