@@ -1,19 +1,118 @@
 //! The playground's state and its one reducer.
 //!
-//! `Playground` owns the scenario, the seed, the complete run (for the hash and the length) and
-//! a simulation stepped exactly to the position the user is looking at. Every change goes through
-//! [`Action`] and `Reducible::reduce`; an action that changes nothing returns the same `Rc`, so
-//! Yew skips the re-render.
+//! `Playground` owns the scenario, the seed, the user's intervention log, the complete run of
+//! those three (with its timeline layout), and a simulation stepped exactly to the position the
+//! user is looking at. Every change goes through [`Action`] and `Reducible::reduce`; an action
+//! that changes nothing returns the same `Rc`, so Yew skips the re-render. Timers, keys and the
+//! URL live in components and effects: they only dispatch actions.
+//!
+//! Time travel is replay: scenario + seed + log ⇒ one run, so going back is running again to an
+//! earlier position. Acting in the past forks: the user's later interventions are dropped and the
+//! run diverges from there.
 
+use crate::layout::Layout;
+use crate::run::Run;
 use lockstep_sim::catalogue;
+use lockstep_sim::ids::{MessageId, NodeId};
+use lockstep_sim::intervention::{Action as Act, Intervention};
+use lockstep_sim::resource::Fencing;
 use lockstep_sim::scenario::Scenario;
 use lockstep_sim::sim::Sim;
-use lockstep_sim::trace::TraceEvent;
+use lockstep_sim::time::VirtualTime;
+use lockstep_sim::trace::{Cause, TraceEvent};
 use std::rc::Rc;
 use yew::prelude::*;
 
-/// What the user can do to the playground.
+/// How fast autoplay goes, in events per second of wall time.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Speed(pub u16);
+
+impl Speed {
+    pub const CHOICES: [Speed; 7] = [
+        Speed(1),
+        Speed(2),
+        Speed(5),
+        Speed(10),
+        Speed(30),
+        Speed(100),
+        Speed(300),
+    ];
+    pub const DEFAULT: Speed = Speed(5);
+
+    /// Milliseconds between ticks: never faster than about 30 ticks a second; faster speeds
+    /// take several events per tick instead.
+    pub fn tick_ms(self) -> u32 {
+        (1000 / u32::from(self.0.max(1))).max(33)
+    }
+
+    pub fn events_per_tick(self) -> usize {
+        (usize::from(self.0) * self.tick_ms() as usize)
+            .div_ceil(1000)
+            .max(1)
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Play {
+    Paused,
+    Playing,
+}
+
+/// What the user has picked on the timeline to act on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Selection {
+    Nothing,
+    Node(NodeId),
+    Message(MessageId),
+}
+
+/// Which violation to jump to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Jump {
+    First,
+    Next,
+    Previous,
+}
+
+/// A message for the user about their last action.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Notice {
+    /// Something could not be done; the state is what it was before.
+    Problem(String),
+    /// Something was done that the user should know about.
+    Info(String),
+}
+
+/// Where the open scenario came from: links to a built-in one stay short.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Origin {
+    BuiltIn(&'static str),
+    Custom,
+}
+
+/// The same scenario run with fencing switched, stepped to the same moment, for comparison.
+#[derive(Clone)]
+pub struct Twin {
+    pub fencing: Fencing,
+    pub run: Rc<Run>,
+    pub layout: Rc<Layout>,
+    pub at: Rc<Sim>,
+}
+
+/// Everything a link carries: enough to rebuild the exact moment.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Moment {
+    pub origin: Origin,
+    /// The scenario as run (with the fencing the user chose).
+    pub scenario: Scenario,
+    pub seed: u64,
+    pub log: Vec<Intervention<String>>,
+    pub position: usize,
+    pub compare: bool,
+}
+
+/// What the user can do to the playground.
+#[derive(Clone, Debug, PartialEq)]
 pub enum Action {
     /// Show the next event.
     Step,
@@ -21,26 +120,64 @@ pub enum Action {
     Back,
     /// Return to the start of the run.
     Reset,
+    /// Show the first `n` events.
+    SeekTo(usize),
     /// Open the built-in scenario with this id, at its start.
     Open(&'static str),
+    /// Open a scenario file's text.
+    Import(String),
+    /// Open a moment from a link.
+    Restore(Box<Moment>),
+    Play,
+    Pause,
+    TogglePlay,
+    /// Autoplay's heartbeat: advance by the speed's events per tick.
+    Tick,
+    SetSpeed(Speed),
+    JumpToViolation(Jump),
+    Select(Selection),
+    /// Apply an intervention at the current moment (just after the last shown event).
+    Intervene(Act<String>),
+    /// Remove the user's intervention at this index of the log.
+    Forget(usize),
+    SetFencing(Fencing),
+    SetSeed(u64),
+    ToggleCompare,
+    Dismiss,
+    /// Show a problem found outside the reducer (a bad link, an unreadable file).
+    Report(String),
 }
 
 #[derive(Clone)]
 pub struct Playground {
-    /// `None` only when nothing could be loaded (see `problem`).
+    origin: Origin,
+    /// `None` only when nothing could be loaded (see `notice`).
     scenario: Option<Rc<Scenario>>,
     seed: u64,
-    full: Rc<Sim>,
+    log: Rc<Vec<Intervention<String>>>,
+    run: Rc<Run>,
+    layout: Rc<Layout>,
     at: Rc<Sim>,
-    problem: Option<String>,
+    play: Play,
+    speed: Speed,
+    selection: Selection,
+    twin: Option<Twin>,
+    notice: Option<Notice>,
 }
 
 impl PartialEq for Playground {
     fn eq(&self, other: &Self) -> bool {
-        self.scenario == other.scenario
+        self.origin == other.origin
+            && self.scenario == other.scenario
             && self.seed == other.seed
+            && Rc::ptr_eq(&self.run, &other.run)
             && self.at.trace().len() == other.at.trace().len()
-            && self.problem == other.problem
+            && self.play == other.play
+            && self.speed == other.speed
+            && self.selection == other.selection
+            && self.twin.as_ref().map(|t| t.at.trace().len())
+                == other.twin.as_ref().map(|t| t.at.trace().len())
+            && self.notice == other.notice
     }
 }
 
@@ -49,7 +186,9 @@ impl Playground {
     /// the default fail to load anyway, the app shows why instead of panicking.
     pub fn default_scenario() -> Playground {
         match catalogue::find(catalogue::DEFAULT_ID).map(|b| b.load()) {
-            Some(Ok(scenario)) => Playground::open(scenario),
+            Some(Ok(scenario)) => {
+                Playground::open(Origin::BuiltIn(catalogue::DEFAULT_ID), scenario)
+            }
             Some(Err(e)) => Playground::unloaded(format!("The default scenario is broken: {e}")),
             None => {
                 Playground::unloaded("The default scenario is missing from this build.".to_owned())
@@ -58,62 +197,138 @@ impl Playground {
     }
 
     /// Opens `scenario` at the moment its run starts: every event at t = 0 is shown.
-    pub fn open(scenario: Scenario) -> Playground {
+    pub fn open(origin: Origin, scenario: Scenario) -> Playground {
         let seed = scenario.seed;
-        let mut at = match Sim::new(&scenario) {
-            Ok(sim) => sim,
-            Err(e) => return Playground::unloaded(format!("{}: {e}", scenario.id)),
-        };
-        let mut full = at.clone();
-        full.run_to_end();
-        while full
-            .trace()
-            .get(at.trace().len())
-            .is_some_and(|next| next.time.0 == 0)
-        {
-            at.step();
+        match Playground::build(origin, scenario, seed, Vec::new(), None, false) {
+            Ok(playground) => playground,
+            Err(problem) => Playground::unloaded(problem),
         }
-        Playground {
+    }
+
+    /// The playground for a moment from a link, or why it cannot be shown.
+    pub fn restore(moment: Moment) -> Result<Playground, String> {
+        Playground::build(
+            moment.origin,
+            moment.scenario,
+            moment.seed,
+            moment.log,
+            Some(moment.position),
+            moment.compare,
+        )
+    }
+
+    /// Runs `scenario` with `seed` and `log`, and stands at `position` (`None`: after the
+    /// events at t = 0).
+    fn build(
+        origin: Origin,
+        scenario: Scenario,
+        seed: u64,
+        log: Vec<Intervention<String>>,
+        position: Option<usize>,
+        compare: bool,
+    ) -> Result<Playground, String> {
+        let run =
+            Run::record(&scenario, seed, &log).map_err(|e| format!("{}: {e}", scenario.id))?;
+        let full = run.sim.trace();
+        let position = position
+            .unwrap_or_else(|| full.iter().take_while(|e| e.time.0 == 0).count())
+            .min(full.len());
+        let at = replay(&scenario, seed, &log, position)
+            .ok_or_else(|| format!("{}: the run could not be replayed", scenario.id))?;
+        let layout = Layout::of(&run);
+        let mut playground = Playground {
+            origin,
             scenario: Some(Rc::new(scenario)),
             seed,
-            full: Rc::new(full),
+            log: Rc::new(log),
+            run: Rc::new(run),
+            layout: Rc::new(layout),
             at: Rc::new(at),
-            problem: None,
+            play: Play::Paused,
+            speed: Speed::DEFAULT,
+            selection: Selection::Nothing,
+            twin: None,
+            notice: None,
+        };
+        if compare {
+            playground.twin = playground.make_twin();
         }
+        Ok(playground)
     }
 
     fn unloaded(problem: String) -> Playground {
         Playground {
+            origin: Origin::Custom,
             scenario: None,
             seed: 0,
-            full: Rc::new(Sim::idle()),
+            log: Rc::new(Vec::new()),
+            run: Rc::new(Run::idle()),
+            layout: Rc::new(Layout::default()),
             at: Rc::new(Sim::idle()),
-            problem: Some(problem),
+            play: Play::Paused,
+            speed: Speed::DEFAULT,
+            selection: Selection::Nothing,
+            twin: None,
+            notice: Some(Notice::Problem(problem)),
         }
     }
 
-    /// Why nothing could be loaded, if that is the case.
+    pub fn notice(&self) -> Option<&Notice> {
+        self.notice.as_ref()
+    }
+
+    /// Why the last action could not be done, if that is the case.
     pub fn problem(&self) -> Option<&str> {
-        self.problem.as_deref()
+        match &self.notice {
+            Some(Notice::Problem(problem)) => Some(problem),
+            _ => None,
+        }
+    }
+
+    pub fn scenario(&self) -> Option<&Scenario> {
+        self.scenario.as_deref()
     }
 
     pub fn title(&self) -> &str {
-        self.scenario
-            .as_deref()
-            .map_or("No scenario", |s| s.title.as_str())
+        self.scenario().map_or("No scenario", |s| s.title.as_str())
     }
 
     pub fn summary(&self) -> &str {
-        self.scenario.as_deref().map_or("", |s| s.summary.as_str())
+        self.scenario().map_or("", |s| s.summary.as_str())
+    }
+
+    /// The id of the open scenario.
+    pub fn scenario_id(&self) -> &str {
+        self.scenario().map_or("", |s| s.id.as_str())
+    }
+
+    pub fn origin(&self) -> &Origin {
+        &self.origin
     }
 
     pub fn seed(&self) -> u64 {
         self.seed
     }
 
+    pub fn log(&self) -> &[Intervention<String>] {
+        &self.log
+    }
+
+    pub fn fencing(&self) -> Option<Fencing> {
+        self.scenario().and_then(|s| s.resource.fencing())
+    }
+
     /// The hash of the complete run: equal to what `lockstep-cli` prints for the same input.
     pub fn full_hash(&self) -> String {
-        self.full.hash()
+        self.run.sim.hash()
+    }
+
+    pub fn run(&self) -> &Run {
+        &self.run
+    }
+
+    pub fn layout(&self) -> &Rc<Layout> {
+        &self.layout
     }
 
     /// The simulation as it stands after the shown events.
@@ -121,49 +336,273 @@ impl Playground {
         &self.at
     }
 
+    /// The same, shared: components hold on to it without copying the trace.
+    pub fn sim_rc(&self) -> Rc<Sim> {
+        Rc::clone(&self.at)
+    }
+
     /// The events shown so far.
     pub fn shown(&self) -> &[TraceEvent] {
         self.at.trace()
     }
 
+    pub fn position(&self) -> usize {
+        self.shown().len()
+    }
+
     pub fn total(&self) -> usize {
-        self.full.trace().len()
+        self.run.sim.trace().len()
+    }
+
+    /// When the last shown event happened.
+    pub fn now(&self) -> VirtualTime {
+        self.shown().last().map_or(VirtualTime::ZERO, |e| e.time)
     }
 
     pub fn can_step(&self) -> bool {
-        self.shown().len() < self.total()
+        self.position() < self.total()
     }
 
     pub fn can_go_back(&self) -> bool {
-        !self.shown().is_empty()
+        self.position() > 0
     }
 
-    /// The simulation replayed from the start to `position` events.
-    fn replayed_to(&self, position: usize) -> Option<Sim> {
-        let mut sim = Sim::with_log(self.scenario.as_deref()?, self.seed, &[]).ok()?;
-        while sim.trace().len() < position && sim.step().is_some() {}
-        Some(sim)
+    pub fn play(&self) -> Play {
+        self.play
     }
 
-    /// The same state with a message saying why an action could not be done.
-    fn with_problem(&self, problem: String) -> Playground {
+    pub fn speed(&self) -> Speed {
+        self.speed
+    }
+
+    pub fn selection(&self) -> Selection {
+        self.selection
+    }
+
+    pub fn twin(&self) -> Option<&Twin> {
+        self.twin.as_ref()
+    }
+
+    /// What a link to this moment carries.
+    pub fn moment(&self) -> Option<Moment> {
+        Some(Moment {
+            origin: self.origin.clone(),
+            scenario: self.scenario()?.clone(),
+            seed: self.seed,
+            log: self.log.to_vec(),
+            position: self.position(),
+            compare: self.twin.is_some(),
+        })
+    }
+
+    /// The scenario as a file that reproduces this run on its own: the user's interventions
+    /// become the file's, and the seed is the one in use.
+    pub fn scenario_file(&self) -> Option<Scenario> {
+        let mut scenario = self.scenario()?.clone();
+        scenario.seed = self.seed;
+        scenario.interventions.extend(self.log.iter().cloned());
+        Some(scenario)
+    }
+
+    /// Indices of the events that broke an invariant.
+    pub fn violations(&self) -> impl Iterator<Item = usize> + '_ {
+        self.run
+            .sim
+            .trace()
+            .iter()
+            .enumerate()
+            .filter(|(_, e)| !e.broke.is_empty())
+            .map(|(i, _)| i)
+    }
+
+    /// The same state with a notice.
+    fn noticed(&self, notice: Notice) -> Playground {
         Playground {
-            problem: Some(problem),
+            notice: Some(notice),
             ..self.clone()
         }
     }
 
-    /// The id of the open scenario.
-    pub fn scenario_id(&self) -> &str {
-        self.scenario.as_deref().map_or("", |s| s.id.as_str())
-    }
-
-    fn with_sim(&self, at: Sim) -> Playground {
-        Playground {
+    /// The same run, standing at `position` (clamped to the run).
+    fn at_position(&self, position: usize) -> Option<Playground> {
+        let scenario = self.scenario()?;
+        let position = position.min(self.total());
+        let at = if position >= self.position() {
+            let mut sim = (*self.at).clone();
+            while sim.trace().len() < position && sim.step().is_some() {}
+            sim
+        } else {
+            replay(scenario, self.seed, &self.log, position)?
+        };
+        let mut next = Playground {
             at: Rc::new(at),
+            notice: None,
             ..self.clone()
+        };
+        next.twin = next.twin.as_ref().and_then(|twin| next.follow(twin));
+        Some(next)
+    }
+
+    /// The twin stepped to this playground's moment: every twin event up to the same virtual
+    /// time (the two runs share their past, and diverge only where fencing matters).
+    fn follow(&self, twin: &Twin) -> Option<Twin> {
+        let now = if self.position() == 0 {
+            None
+        } else {
+            Some(self.now())
+        };
+        let wanted = now.map_or(0, |now| {
+            twin.run.sim.trace().partition_point(|e| e.time <= now)
+        });
+        let at = if wanted >= twin.at.trace().len() {
+            let mut sim = (*twin.at).clone();
+            while sim.trace().len() < wanted && sim.step().is_some() {}
+            sim
+        } else {
+            let mut scenario = self.scenario()?.clone();
+            scenario.resource = scenario.resource.with_fencing(twin.fencing);
+            replay(&scenario, self.seed, &self.log, wanted)?
+        };
+        Some(Twin {
+            at: Rc::new(at),
+            ..twin.clone()
+        })
+    }
+
+    fn make_twin(&self) -> Option<Twin> {
+        let mut scenario = self.scenario()?.clone();
+        let fencing = match scenario.resource.fencing()? {
+            Fencing::Off => Fencing::On,
+            Fencing::On | Fencing::CheckAndSet | Fencing::Sequencer => Fencing::Off,
+        };
+        scenario.resource = scenario.resource.with_fencing(fencing);
+        let run = Run::record(&scenario, self.seed, &self.log).ok()?;
+        let at = replay(&scenario, self.seed, &self.log, 0)?;
+        let twin = Twin {
+            fencing,
+            layout: Rc::new(Layout::of(&run)),
+            run: Rc::new(run),
+            at: Rc::new(at),
+        };
+        self.follow(&twin)
+    }
+
+    /// Runs again with a new scenario, seed or log, standing at `position`.
+    fn rerun(
+        &self,
+        scenario: Scenario,
+        seed: u64,
+        log: Vec<Intervention<String>>,
+        position: usize,
+    ) -> Result<Playground, String> {
+        let mut next = Playground::build(
+            self.origin.clone(),
+            scenario,
+            seed,
+            log,
+            Some(position),
+            self.twin.is_some(),
+        )?;
+        next.speed = self.speed;
+        next.play = self.play;
+        next.selection = self.selection;
+        Ok(next)
+    }
+
+    /// `scenario` opened at its start with its own seed, keeping the user's speed; or the
+    /// current state with the reason it cannot run.
+    fn opened(&self, origin: Origin, scenario: Scenario) -> Playground {
+        let seed = scenario.seed;
+        match Playground::build(origin, scenario, seed, Vec::new(), None, false) {
+            Ok(opened) => Playground {
+                speed: self.speed,
+                ..opened
+            },
+            Err(problem) => self.noticed(Notice::Problem(format!(
+                "This scenario cannot run: {problem}"
+            ))),
         }
     }
+
+    fn intervene(&self, action: Act<String>) -> Playground {
+        let Some(scenario) = self.scenario() else {
+            return self.clone();
+        };
+        // Just after the last shown event: the shown past stays exactly as it was.
+        let at_ms = VirtualTime(self.now().0 + 1);
+        let kept: Vec<_> = self
+            .log
+            .iter()
+            .filter(|i| i.at_ms <= at_ms)
+            .cloned()
+            .collect();
+        let forked = self.log.len() - kept.len();
+        let mut log = kept;
+        log.push(Intervention { at_ms, action });
+        let index = scenario.interventions.len() + log.len() - 1;
+        let position = self.position();
+        match self.rerun(scenario.clone(), self.seed, log, position) {
+            Ok(mut next) => {
+                // Show the intervention taking effect: step up to and including its event.
+                let target =
+                    next.run.sim.trace().iter().position(
+                        |e| matches!(e.cause, Cause::Intervention(i) if i as usize == index),
+                    );
+                if let Some(target) = target.filter(|t| *t >= position)
+                    && let Some(stepped) = next.at_position(target + 1)
+                {
+                    next = stepped;
+                }
+                next.play = Play::Paused;
+                if forked > 0 {
+                    next.notice = Some(Notice::Info(format!(
+                        "The run forked here: {forked} of your later interventions no longer \
+                         happen."
+                    )));
+                }
+                next
+            }
+            Err(problem) => self.noticed(Notice::Problem(problem)),
+        }
+    }
+
+    fn jump(&self, jump: Jump) -> Option<Playground> {
+        let here = self.position();
+        // A violation is "at" the position just after its event.
+        let target = match jump {
+            Jump::First => self.violations().next(),
+            Jump::Next => self.violations().find(|&i| i + 1 > here),
+            Jump::Previous => self.violations().filter(|&i| i + 1 < here).last(),
+        };
+        match target {
+            Some(index) => self.at_position(index + 1).map(|p| Playground {
+                play: Play::Paused,
+                ..p
+            }),
+            None => Some(
+                self.noticed(Notice::Info(
+                    match jump {
+                        Jump::First => "No invariant breaks in this run.",
+                        Jump::Next => "No invariant breaks after this point.",
+                        Jump::Previous => "No invariant breaks before this point.",
+                    }
+                    .to_owned(),
+                )),
+            ),
+        }
+    }
+}
+
+/// The run of `scenario` replayed from the start to its first `position` events.
+fn replay(
+    scenario: &Scenario,
+    seed: u64,
+    log: &[Intervention<String>],
+    position: usize,
+) -> Option<Sim> {
+    let mut sim = Sim::with_log(scenario, seed, log).ok()?;
+    while sim.trace().len() < position && sim.step().is_some() {}
+    Some(sim)
 }
 
 impl Reducible for Playground {
@@ -171,124 +610,146 @@ impl Reducible for Playground {
 
     fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         let next = match action {
-            Action::Step if self.can_step() => {
-                let mut sim = (*self.at).clone();
-                sim.step();
-                Some(self.with_sim(sim))
+            Action::Step if self.can_step() => self.at_position(self.position() + 1),
+            Action::Back if self.can_go_back() => {
+                self.at_position(self.position() - 1).map(|p| Playground {
+                    play: Play::Paused,
+                    ..p
+                })
             }
-            Action::Back if self.can_go_back() => self
-                .replayed_to(self.shown().len() - 1)
-                .map(|sim| self.with_sim(sim)),
-            Action::Reset => self
-                .scenario
-                .as_deref()
-                .map(|s| Playground::open(s.clone())),
-            Action::Open(id) => Some(match catalogue::find(id).map(|b| b.load()) {
-                Some(Ok(scenario)) => Playground::open(scenario),
-                Some(Err(e)) => self.with_problem(format!("The scenario {id} is broken: {e}")),
-                None => self.with_problem(format!("There is no built-in scenario called {id}.")),
-            }),
             Action::Step | Action::Back => None,
+            Action::Reset => self.scenario().map(|_| {
+                let start = self
+                    .run
+                    .sim
+                    .trace()
+                    .iter()
+                    .take_while(|e| e.time.0 == 0)
+                    .count();
+                let p = self.at_position(start).unwrap_or_else(|| (*self).clone());
+                Playground {
+                    play: Play::Paused,
+                    ..p
+                }
+            }),
+            Action::SeekTo(position) if position != self.position() => self.at_position(position),
+            Action::SeekTo(_) => None,
+            Action::Open(id) => Some(match catalogue::find(id).map(|b| b.load()) {
+                Some(Ok(scenario)) => self.opened(Origin::BuiltIn(id), scenario),
+                Some(Err(e)) => {
+                    self.noticed(Notice::Problem(format!("The scenario {id} is broken: {e}")))
+                }
+                None => self.noticed(Notice::Problem(format!(
+                    "There is no built-in scenario called {id}."
+                ))),
+            }),
+            Action::Import(text) => Some(match Scenario::parse(&text) {
+                Ok(scenario) => self.opened(Origin::Custom, scenario),
+                Err(e) => self.noticed(Notice::Problem(format!(
+                    "This scenario file cannot be read: {e}"
+                ))),
+            }),
+            Action::Restore(moment) => Some(match Playground::restore(*moment) {
+                Ok(restored) => restored,
+                Err(problem) => self.noticed(Notice::Problem(format!(
+                    "This link cannot be opened: {problem}"
+                ))),
+            }),
+            Action::Play if self.play == Play::Paused && self.scenario.is_some() => {
+                // Playing from the end starts again from the beginning.
+                let from = if self.can_step() {
+                    Some((*self).clone())
+                } else {
+                    self.at_position(0)
+                };
+                from.map(|p| Playground {
+                    play: Play::Playing,
+                    ..p
+                })
+            }
+            Action::Pause if self.play == Play::Playing => Some(Playground {
+                play: Play::Paused,
+                ..(*self).clone()
+            }),
+            Action::Play | Action::Pause => None,
+            Action::TogglePlay => {
+                let toggled = match self.play {
+                    Play::Paused => Action::Play,
+                    Play::Playing => Action::Pause,
+                };
+                return self.reduce(toggled);
+            }
+            Action::Tick if self.play == Play::Playing => {
+                let stepped = self.at_position(self.position() + self.speed.events_per_tick());
+                stepped.map(|p| Playground {
+                    play: if p.can_step() {
+                        Play::Playing
+                    } else {
+                        Play::Paused
+                    },
+                    ..p
+                })
+            }
+            Action::Tick => None,
+            Action::SetSpeed(speed) if speed != self.speed => Some(Playground {
+                speed,
+                ..(*self).clone()
+            }),
+            Action::SetSpeed(_) => None,
+            Action::JumpToViolation(jump) => self.jump(jump),
+            Action::Select(selection) if selection != self.selection => Some(Playground {
+                selection,
+                ..(*self).clone()
+            }),
+            Action::Select(_) => None,
+            Action::Intervene(action) => Some(self.intervene(action)),
+            Action::Forget(index) if index < self.log.len() => self.scenario().map(|s| {
+                let mut log = self.log.to_vec();
+                log.remove(index);
+                self.rerun(s.clone(), self.seed, log, self.position())
+                    .unwrap_or_else(|problem| self.noticed(Notice::Problem(problem)))
+            }),
+            Action::Forget(_) => None,
+            Action::SetFencing(fencing) if self.fencing().is_some_and(|f| f != fencing) => {
+                self.scenario().map(|s| {
+                    let mut scenario = s.clone();
+                    scenario.resource = scenario.resource.with_fencing(fencing);
+                    self.rerun(scenario, self.seed, self.log.to_vec(), self.position())
+                        .unwrap_or_else(|problem| self.noticed(Notice::Problem(problem)))
+                })
+            }
+            Action::SetFencing(_) => None,
+            Action::SetSeed(seed) if seed != self.seed => self.scenario().map(|s| {
+                self.rerun(s.clone(), seed, self.log.to_vec(), self.position())
+                    .unwrap_or_else(|problem| self.noticed(Notice::Problem(problem)))
+            }),
+            Action::SetSeed(_) => None,
+            Action::ToggleCompare => Some(match &self.twin {
+                Some(_) => Playground {
+                    twin: None,
+                    ..(*self).clone()
+                },
+                None => match self.make_twin() {
+                    Some(twin) => Playground {
+                        twin: Some(twin),
+                        ..(*self).clone()
+                    },
+                    None => self.noticed(Notice::Info(
+                        "This resource has no fencing to switch, so there is nothing to compare."
+                            .to_owned(),
+                    )),
+                },
+            }),
+            Action::Dismiss if self.notice.is_some() => Some(Playground {
+                notice: None,
+                ..(*self).clone()
+            }),
+            Action::Dismiss => None,
+            Action::Report(problem) => Some(self.noticed(Notice::Problem(problem))),
         };
         next.map_or(self, Rc::new)
     }
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn reduce(state: Rc<Playground>, action: Action) -> Rc<Playground> {
-        state.reduce(action)
-    }
-
-    #[test]
-    fn opens_at_the_start_with_the_first_events_shown() {
-        let playground = Playground::default_scenario();
-        assert!(!playground.shown().is_empty());
-        assert!(playground.shown().iter().all(|e| e.time.0 == 0));
-        assert!(playground.can_step());
-    }
-
-    #[test]
-    fn step_shows_exactly_the_next_event_of_the_full_run() {
-        let start = Rc::new(Playground::default_scenario());
-        let before = start.shown().len();
-        let next = reduce(start.clone(), Action::Step);
-        assert_eq!(next.shown().len(), before + 1);
-        assert_eq!(next.shown()[before], start.full.trace()[before]);
-    }
-
-    #[test]
-    fn back_undoes_step_and_no_ops_keep_the_same_state() {
-        let start = Rc::new(Playground::default_scenario());
-        let stepped = reduce(start.clone(), Action::Step);
-        let back = reduce(stepped, Action::Back);
-        assert_eq!(back.shown(), start.shown());
-        let mut end = start;
-        while end.can_step() {
-            end = reduce(end, Action::Step);
-        }
-        let same = reduce(end.clone(), Action::Step);
-        assert!(
-            Rc::ptr_eq(&end, &same),
-            "stepping past the end changes nothing"
-        );
-        assert_eq!(end.shown().len(), end.total());
-    }
-
-    #[test]
-    fn open_switches_scenario_and_an_unknown_id_keeps_the_state() {
-        let start = Rc::new(Playground::default_scenario());
-        let other = reduce(start.clone(), Action::Open("s1-gc-pause-unfenced"));
-        assert_eq!(other.scenario_id(), "s1-gc-pause-unfenced");
-        assert_eq!(other.problem(), None);
-        let stepped = reduce(start, Action::Step);
-        let kept = reduce(stepped.clone(), Action::Open("no-such-scenario"));
-        assert_eq!(kept.shown(), stepped.shown(), "the current state survives");
-        assert!(
-            kept.problem()
-                .is_some_and(|p| p.contains("no-such-scenario"))
-        );
-    }
-
-    #[test]
-    fn the_default_scenario_loads() {
-        assert_eq!(Playground::default_scenario().problem(), None);
-    }
-
-    fn action() -> impl proptest::strategy::Strategy<Value = Action> {
-        use proptest::prelude::*;
-        let ids: Vec<&'static str> = catalogue::BUILT_IN
-            .iter()
-            .map(|b| b.id)
-            .chain(["no-such-scenario"])
-            .collect();
-        prop_oneof![
-            8 => Just(Action::Step),
-            3 => Just(Action::Back),
-            1 => Just(Action::Reset),
-            1 => proptest::sample::select(ids).prop_map(Action::Open),
-        ]
-    }
-
-    proptest::proptest! {
-        #![proptest_config(proptest::test_runner::Config { cases: 2_000, ..Default::default() })]
-
-        /// Any sequence of user actions leaves a consistent state and never panics (in wasm a
-        /// panic would kill the page).
-        #[test]
-        fn random_action_sequences_keep_the_playground_consistent(
-            actions in proptest::collection::vec(action(), 0..60)
-        ) {
-            let mut state = Rc::new(Playground::default_scenario());
-            for action in actions {
-                state = reduce(state, action);
-                proptest::prop_assert!(state.shown().len() <= state.total());
-                let full = state.full.trace();
-                proptest::prop_assert_eq!(state.shown(), &full[..state.shown().len()]);
-                proptest::prop_assert_eq!(state.can_step(), state.shown().len() < state.total());
-            }
-        }
-    }
-}
+mod tests;

@@ -3,15 +3,16 @@
 //! invariant's verdict at the current step.
 
 use crate::state::Playground;
-use lockstep_sim::client::{Client, ClientState};
+use crate::words::{client_state_word, process_word, token_text};
+use lockstep_sim::client::{Client, LeaseCheck, Renewal, SafetyClock};
 use lockstep_sim::ids::NodeId;
 use lockstep_sim::invariant::{Invariant, InvariantSet};
 use lockstep_sim::lock_service::{Backend, GridMember, LockService, RaftRole, Replicated, Role};
+use lockstep_sim::network::MessageStatus;
 use lockstep_sim::resource::{Fencing, Resource};
 use lockstep_sim::scenario::Cast;
-use lockstep_sim::sim::{Node, Process};
+use lockstep_sim::sim::{Node, Process, Sim};
 use lockstep_sim::time::LocalTime;
-use lockstep_sim::token::FencingToken;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -37,35 +38,19 @@ pub fn Inspector(props: &InspectorProps) -> Html {
                 cards.push(lock_card(node, service, local, slot.process, cast))
             }
             Node::Resource(resource) => cards.push(resource_card(resource, cast)),
-            Node::Client(client) => clients.push(html! {
-                <tr data-testid="client-row">
-                    <th>{ cast.name(node).to_owned() }</th>
-                    <td>{ process_word(slot.process) }</td>
-                    <td>{ client_state_word(client) }</td>
-                    <td class="mono">{ token_text(client.token(), "—") }</td>
-                    <td>{ if client.believes_it_holds_the_lock() { "yes" } else { "no" } }</td>
-                </tr>
-            }),
+            Node::Client(client) => {
+                clients.push(client_card(node, client, local, slot.process, cast))
+            }
         }
     }
     html! {
         <div class="inspector">
             { for cards }
-            <section class="card">
-                <h2>{ "clients" }</h2>
-                <table class="clients">
-                    <tr>
-                        <th>{ "" }</th><th>{ "process" }</th><th>{ "state" }</th>
-                        <th>{ "token" }</th><th>{ "believes it holds" }</th>
-                    </tr>
-                    { for clients }
-                </table>
-            </section>
+            { for clients }
+            { network_card(sim) }
             <section class="card" data-testid="invariants">
                 <h2>{ "invariants now" }</h2>
-                <ul class="invariants">
-                    { for Invariant::ALL.iter().map(|&invariant| invariant_item(invariant, violated)) }
-                </ul>
+                { invariant_list(violated) }
             </section>
         </div>
     }
@@ -244,6 +229,119 @@ fn fencing_note(fencing: Fencing) -> String {
     }
 }
 
+/// Every invariant with ✓ (holds) or ✗ (violated) after the shown events.
+pub fn invariant_list(violated: InvariantSet) -> Html {
+    html! {
+        <ul class="invariants">
+            { for Invariant::ALL.iter().map(|&invariant| invariant_item(invariant, violated)) }
+        </ul>
+    }
+}
+
+fn client_card(
+    node: NodeId,
+    client: &Client,
+    local: LocalTime,
+    process: Process,
+    cast: &Cast,
+) -> Html {
+    // The seed's heldSafely(): the client's own check if it has one, else the seed's
+    // measure (from the acquisition) with no margin.
+    let (margin, measure) = match client.config.lease_check {
+        LeaseCheck::BeforeWrite {
+            margin_ms, measure, ..
+        } => (margin_ms.as_i64(), measure),
+        LeaseCheck::Never {} => (0, SafetyClock::FromAcquisition),
+    };
+    let held_safely = client
+        .time_left(local, measure)
+        .map_or("no (no lease)".to_owned(), |left| {
+            format!(
+                "{} ({left} ms left{})",
+                if left > margin { "yes" } else { "no" },
+                if margin > 0 {
+                    format!(", margin {margin}")
+                } else {
+                    String::new()
+                }
+            )
+        });
+    let renewals = match (client.config.renewal, client.lease) {
+        (Renewal::Never {}, _) => "no renewals".to_owned(),
+        (Renewal::Every { .. }, Some(lease)) => lease.renewals_left.to_string(),
+        (Renewal::Every { max_renewals }, None) => max_renewals.to_string(),
+    };
+    row_card(
+        "client-row",
+        cast.name(node).to_owned(),
+        vec![
+            ("state", client_state_word(client).to_owned()),
+            ("token", token_text(client.token(), "—")),
+            (
+                "believes it holds",
+                if client.believes_it_holds_the_lock() {
+                    "yes"
+                } else {
+                    "no"
+                }
+                .to_owned(),
+            ),
+            ("heldSafely()", held_safely),
+            ("renewals left", renewals),
+        ],
+        format!("{} · clock {} ms", process_word(process), local.0),
+    )
+}
+
+fn network_card(sim: &Sim) -> Html {
+    let cast = sim.cast();
+    let cuts: Vec<String> = sim
+        .network()
+        .cuts()
+        .map(|(from, to)| format!("{} → {}", cast.name(from), cast.name(to)))
+        .collect();
+    let held: Vec<String> = sim
+        .network()
+        .messages()
+        .iter()
+        .filter(|m| matches!(m.status, MessageStatus::Held { .. }))
+        .map(|m| {
+            format!(
+                "#{} {} ({} → {})",
+                m.id.0,
+                m.payload.label(),
+                cast.name(m.from),
+                cast.name(m.to)
+            )
+        })
+        .collect();
+    let in_flight = sim.network().in_flight().count();
+    row_card(
+        "network",
+        "network".to_owned(),
+        vec![
+            (
+                "cut links",
+                if cuts.is_empty() {
+                    "none".to_owned()
+                } else {
+                    cuts.join(", ")
+                },
+            ),
+            (
+                "held messages",
+                if held.is_empty() {
+                    "none".to_owned()
+                } else {
+                    held.join(", ")
+                },
+            ),
+            ("in flight", in_flight.to_string()),
+        ],
+        "Select a message on the timeline to hold, release or drop it.".to_owned(),
+    )
+}
+
 fn invariant_item(invariant: Invariant, violated: InvariantSet) -> Html {
     let broken = violated.contains(invariant);
     html! {
@@ -252,32 +350,5 @@ fn invariant_item(invariant: Invariant, violated: InvariantSet) -> Html {
             <span class="visually-hidden">{ if broken { "violated: " } else { "holds: " } }</span>
             { invariant.statement() }
         </li>
-    }
-}
-
-fn token_text(token: Option<FencingToken>, none: &str) -> String {
-    token.map_or_else(|| none.to_owned(), |t| t.0.to_string())
-}
-
-fn process_word(process: Process) -> &'static str {
-    match process {
-        Process::Running => "running",
-        Process::Paused { .. } => "paused",
-        Process::Crashed { .. } => "crashed",
-    }
-}
-
-fn client_state_word(client: &Client) -> &'static str {
-    match client.state {
-        ClientState::NotStarted => "not started",
-        ClientState::Acquiring { .. } => "acquiring",
-        ClientState::Backoff => "waiting to retry",
-        ClientState::Reading => "reading",
-        ClientState::Working { .. } => "working",
-        ClientState::AboutToWrite { .. } => "about to write",
-        ClientState::Writing { .. } => "writing",
-        ClientState::Releasing { .. } => "releasing",
-        ClientState::Finished { .. } => "finished",
-        ClientState::Crashed => "crashed",
     }
 }

@@ -1,7 +1,38 @@
 //! The app's components. Each renders part of a [`crate::state::Playground`] and dispatches
 //! [`crate::state::Action`]s; none of them mutates anything else.
 
+pub mod actions;
+pub mod builder_form;
 pub mod controls;
 pub mod inspector;
+pub mod narration;
 pub mod scenario_picker;
-pub mod trace_list;
+pub mod timeline;
+pub mod toolbar;
+
+use std::ops::Deref;
+use std::rc::Rc;
+
+/// A shared value passed to a component, equal only to itself: comparing two runs or layouts
+/// field by field on every render would cost more than drawing them.
+#[derive(Debug)]
+pub struct Shared<T>(pub Rc<T>);
+
+impl<T> Clone for Shared<T> {
+    fn clone(&self) -> Self {
+        Shared(Rc::clone(&self.0))
+    }
+}
+
+impl<T> PartialEq for Shared<T> {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl<T> Deref for Shared<T> {
+    type Target = T;
+    fn deref(&self) -> &T {
+        &self.0
+    }
+}

@@ -9,7 +9,7 @@ use yew::prelude::*;
 #[derive(Properties, PartialEq)]
 pub struct ScenarioPickerProps {
     pub playground: UseReducerHandle<Playground>,
-    pub dispatch: UseReducerDispatcher<Playground>,
+    pub dispatch: Callback<Action>,
 }
 
 #[component]
@@ -19,7 +19,7 @@ pub fn ScenarioPicker(props: &ScenarioPickerProps) -> Html {
         let select: HtmlSelectElement = event.target_unchecked_into();
         let chosen = select.value();
         if let Some(built_in) = catalogue::BUILT_IN.iter().find(|b| b.id == chosen) {
-            dispatch.dispatch(Action::Open(built_in.id));
+            dispatch.emit(Action::Open(built_in.id));
         }
     });
     // Parsing every scenario for its title once, not on every render (every Step renders).

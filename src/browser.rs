@@ -1,0 +1,63 @@
+//! The few browser services the app uses beyond rendering: the URL fragment, downloads, the
+//! clipboard. Each fails quietly to a `Result` or a no-op; none of them can panic.
+
+use wasm_bindgen::JsCast;
+use web_sys::{Blob, BlobPropertyBag, HtmlAnchorElement, Url};
+
+/// The URL's fragment, without the `#`.
+pub fn fragment() -> String {
+    web_sys::window()
+        .and_then(|w| w.location().hash().ok())
+        .map(|h| h.trim_start_matches('#').to_owned())
+        .unwrap_or_default()
+}
+
+/// Replaces the URL's fragment without adding a history entry or firing `hashchange`.
+pub fn replace_fragment(fragment: &str) {
+    if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
+        let _ = history.replace_state_with_url(
+            &wasm_bindgen::JsValue::NULL,
+            "",
+            Some(&format!("#{fragment}")),
+        );
+    }
+}
+
+/// The page's address with `fragment`: what "Share" copies.
+pub fn link_with(fragment: &str) -> String {
+    let base = web_sys::window()
+        .and_then(|w| w.location().href().ok())
+        .unwrap_or_default();
+    let base = base.split('#').next().unwrap_or_default();
+    format!("{base}#{fragment}")
+}
+
+/// Offers `text` as a file called `name`.
+pub fn download(name: &str, mime: &str, text: &str) -> Result<(), String> {
+    let document = web_sys::window()
+        .and_then(|w| w.document())
+        .ok_or("no document")?;
+    let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
+    let options = BlobPropertyBag::new();
+    options.set_type(mime);
+    let blob = Blob::new_with_str_sequence_and_options(&parts, &options)
+        .map_err(|_| "the browser refused to make the file")?;
+    let url = Url::create_object_url_with_blob(&blob).map_err(|_| "no object URL")?;
+    let anchor: HtmlAnchorElement = document
+        .create_element("a")
+        .map_err(|_| "no anchor")?
+        .dyn_into()
+        .map_err(|_| "no anchor")?;
+    anchor.set_href(&url);
+    anchor.set_download(name);
+    anchor.click();
+    let _ = Url::revoke_object_url(&url);
+    Ok(())
+}
+
+/// Puts `text` on the clipboard, where the browser allows it.
+pub fn copy(text: &str) {
+    if let Some(window) = web_sys::window() {
+        let _ = window.navigator().clipboard().write_text(text);
+    }
+}

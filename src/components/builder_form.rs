@@ -1,0 +1,138 @@
+//! The "build your own" form: clients, behaviour, backend, fencing, TTL, work, latency, seed and
+//! run length. "Run it" imports the scenario file the settings make, through the same checks as
+//! any file, so a bad value comes back as a message naming the field.
+
+use crate::builder::{BackendChoice, Behaviour, Settings};
+use crate::state::Action;
+use web_sys::{HtmlInputElement, HtmlSelectElement};
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct BuilderFormProps {
+    pub dispatch: Callback<Action>,
+    pub on_close: Callback<()>,
+}
+
+#[component]
+pub fn BuilderForm(props: &BuilderFormProps) -> Html {
+    let settings = use_state(Settings::default);
+    let number = |apply: fn(&mut Settings, u64)| {
+        let settings = settings.clone();
+        Callback::from(move |event: Event| {
+            let input: HtmlInputElement = event.target_unchecked_into();
+            if let Ok(value) = input.value().trim().parse::<u64>() {
+                let mut next = (*settings).clone();
+                apply(&mut next, value);
+                settings.set(next);
+            }
+        })
+    };
+    let on_behaviour = {
+        let settings = settings.clone();
+        Callback::from(move |event: Event| {
+            let select: HtmlSelectElement = event.target_unchecked_into();
+            if let Some(b) = Behaviour::ALL
+                .into_iter()
+                .find(|b| b.id() == select.value())
+            {
+                settings.set(Settings {
+                    behaviour: b,
+                    ..(*settings).clone()
+                });
+            }
+        })
+    };
+    let on_backend = {
+        let settings = settings.clone();
+        Callback::from(move |event: Event| {
+            let select: HtmlSelectElement = event.target_unchecked_into();
+            if let Some(b) = BackendChoice::ALL
+                .into_iter()
+                .find(|b| b.id() == select.value())
+            {
+                settings.set(Settings {
+                    backend: b,
+                    ..(*settings).clone()
+                });
+            }
+        })
+    };
+    let on_fencing = {
+        let settings = settings.clone();
+        Callback::from(move |event: Event| {
+            let input: HtmlInputElement = event.target_unchecked_into();
+            settings.set(Settings {
+                fencing: input.checked(),
+                ..(*settings).clone()
+            });
+        })
+    };
+    let onsubmit = {
+        let settings = settings.clone();
+        let dispatch = props.dispatch.clone();
+        let on_close = props.on_close.clone();
+        Callback::from(move |event: SubmitEvent| {
+            event.prevent_default();
+            dispatch.emit(Action::Import(settings.to_json()));
+            on_close.emit(());
+        })
+    };
+    let close = props.on_close.reform(|_: MouseEvent| ());
+    let s = &*settings;
+    let field = |label: &'static str,
+                 testid: &'static str,
+                 value: u64,
+                 min: u64,
+                 max: u64,
+                 onchange: Callback<Event>| {
+        html! {
+            <label class="field">
+                <span>{ label }</span>
+                <input type="number" data-testid={testid} value={value.to_string()}
+                    min={min.to_string()} max={max.to_string()} {onchange} />
+            </label>
+        }
+    };
+    html! {
+        <div class="dialog-backdrop">
+            <form class="dialog builder" role="dialog" aria-modal="true" aria-labelledby="builder-title"
+                data-testid="builder" {onsubmit}>
+                <h2 id="builder-title">{ "Build a scenario" }</h2>
+                <p class="muted">{ "Clients take turns doing a job under the lock, again and again, \
+                    retrying after a random delay when it is taken. Then pause, crash and cut them." }</p>
+                { field("Clients (1–8)", "build-clients", u64::from(s.clients), 1, 8,
+                    number(|s, v| s.clients = u8::try_from(v).unwrap_or(u8::MAX))) }
+                <label class="field">
+                    <span>{ "Behaviour" }</span>
+                    <select data-testid="build-behaviour" onchange={on_behaviour}>
+                        { for Behaviour::ALL.iter().map(|b| html! {
+                            <option value={b.id()} selected={*b == s.behaviour}>{ b.label() }</option>
+                        }) }
+                    </select>
+                </label>
+                <label class="field">
+                    <span>{ "Lock service" }</span>
+                    <select data-testid="build-backend" onchange={on_backend}>
+                        { for BackendChoice::ALL.iter().map(|b| html! {
+                            <option value={b.id()} selected={*b == s.backend}>{ b.label() }</option>
+                        }) }
+                    </select>
+                </label>
+                <label class="field check">
+                    <input type="checkbox" data-testid="build-fencing" checked={s.fencing} onchange={on_fencing} />
+                    <span>{ "The resource checks fencing tokens" }</span>
+                </label>
+                { field("Lease TTL (ms)", "build-ttl", s.ttl_ms, 1, 600_000, number(|s, v| s.ttl_ms = v)) }
+                { field("Work per job (ms)", "build-work", s.work_ms, 0, 600_000, number(|s, v| s.work_ms = v)) }
+                { field("Network latency from (ms)", "build-latency-min", s.latency_min_ms, 0, 60_000, number(|s, v| s.latency_min_ms = v)) }
+                { field("to (ms)", "build-latency-max", s.latency_max_ms, 0, 60_000, number(|s, v| s.latency_max_ms = v)) }
+                { field("Seed", "build-seed", s.seed, 0, u64::MAX, number(|s, v| s.seed = v)) }
+                { field("Run length (ms)", "build-run", s.run_ms, 1, 3_600_000, number(|s, v| s.run_ms = v)) }
+                <div class="dialog-buttons">
+                    <button type="button" class="tool" onclick={close}>{ "Cancel" }</button>
+                    <button type="submit" class="control primary" data-testid="build-run-it">{ "Run it" }</button>
+                </div>
+            </form>
+        </div>
+    }
+}

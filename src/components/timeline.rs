@@ -1,0 +1,504 @@
+//! The timeline: one lane per client, lock service node and resource, drawn as SVG from the
+//! pure [`frame`] of the playground's layout. Leases (truth) and beliefs, pauses, crashes,
+//! messages, writes and broken invariants; zoom, pan and "follow the present".
+//!
+//! The viewport is this component's own view state (it changes nothing in the run); everything
+//! the user does to the run — selecting a lane or a message, opening an event — is dispatched to
+//! the reducer. Geometry is never computed here: only the frame's shapes are turned into tags.
+
+use crate::components::Shared;
+use crate::layout::frame::{
+    AXIS_HEIGHT, ArrowShape, ArrowState, BandShape, BarShape, Frame, LANE_HEIGHT, MarkShape,
+    Viewport, frame, time_label,
+};
+use crate::layout::{Lane, LaneRole, Layout, MarkKind, SpanKind, refusal_text};
+use crate::state::{Action, Selection};
+use crate::words::{lane_badge, mark_kind, mark_words};
+use lockstep_sim::sim::Sim;
+use std::rc::Rc;
+use web_sys::Element;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct TimelineProps {
+    pub layout: Shared<Layout>,
+    /// The simulation at the shown position (for lane badges).
+    pub sim: Shared<Sim>,
+    pub position: usize,
+    pub now: u64,
+    pub selection: Selection,
+    pub dispatch: Callback<Action>,
+    /// Names this timeline for tests and screen readers ("main", "twin").
+    pub name: AttrValue,
+    pub caption: AttrValue,
+}
+
+/// Px across the plot before the element has been measured.
+const DEFAULT_WIDTH: f64 = 800.0;
+
+#[component]
+pub fn Timeline(props: &TimelineProps) -> Html {
+    let plot = use_node_ref();
+    let width = use_state(|| DEFAULT_WIDTH);
+    let end = props.layout.end;
+    let view = use_state(|| Viewport::whole(end, DEFAULT_WIDTH));
+    let follow = use_state(|| true);
+    let drag = use_mut_ref(|| None::<(f64, Viewport)>);
+
+    // Measure the plot, and again whenever the window is resized.
+    {
+        let plot = plot.clone();
+        let width = width.clone();
+        use_effect_with((), move |_| {
+            let measure = move || {
+                if let Some(element) = plot.cast::<Element>() {
+                    let w = f64::from(element.client_width()).max(200.0);
+                    width.set(w);
+                }
+            };
+            measure();
+            let listener = web_sys::window().map(|window| {
+                gloo_events::EventListener::new(&window, "resize", move |_| measure())
+            });
+            move || drop(listener)
+        });
+    }
+    // A new run (another scenario, an intervention) shows the whole of it again.
+    {
+        let view = view.clone();
+        let follow = follow.clone();
+        let width = *width;
+        use_effect_with((Rc::as_ptr(&props.layout.0) as usize, width), move |_| {
+            view.set(Viewport::whole(end, width));
+            follow.set(true);
+        });
+    }
+    let current = Viewport {
+        width: *width,
+        ..*view
+    };
+    let shown_view = if *follow {
+        current.following(props.now, end)
+    } else {
+        current
+    };
+    let frame = frame(&props.layout, props.position, props.now, shown_view);
+
+    let set_view = {
+        let view = view.clone();
+        let follow = follow.clone();
+        move |next: Viewport, keep_following: bool| {
+            view.set(next);
+            follow.set(keep_following);
+        }
+    };
+    let zoom = |factor: f64| {
+        let set_view = set_view.clone();
+        let following = *follow;
+        Callback::from(move |_: MouseEvent| {
+            set_view(
+                shown_view.zoomed(factor, shown_view.width / 2.0, end),
+                following,
+            )
+        })
+    };
+    let fit = {
+        let set_view = set_view.clone();
+        Callback::from(move |_: MouseEvent| set_view(Viewport::whole(end, shown_view.width), true))
+    };
+    let pan = |fraction: f64| {
+        let set_view = set_view.clone();
+        Callback::from(move |_: MouseEvent| {
+            set_view(shown_view.panned(shown_view.span * fraction, end), false)
+        })
+    };
+    let toggle_follow = {
+        let follow = follow.clone();
+        Callback::from(move |_: MouseEvent| follow.set(!*follow))
+    };
+    let onwheel = {
+        let set_view = set_view.clone();
+        let following = *follow;
+        Callback::from(move |event: WheelEvent| {
+            // Plain scrolling scrolls the page; with Ctrl (or a pinch on a touchpad) it zooms,
+            // with Shift it pans.
+            if event.ctrl_key() {
+                event.prevent_default();
+                let factor = if event.delta_y() < 0.0 { 1.25 } else { 0.8 };
+                set_view(
+                    shown_view.zoomed(factor, f64::from(event.offset_x()), end),
+                    following,
+                );
+            } else if event.shift_key() {
+                event.prevent_default();
+                let by = (event.delta_y() + event.delta_x()) * shown_view.span / shown_view.width;
+                set_view(shown_view.panned(by, end), false);
+            }
+        })
+    };
+    let onpointerdown = {
+        let drag = drag.clone();
+        Callback::from(move |event: PointerEvent| {
+            if event.is_primary() && event.button() == 0 {
+                *drag.borrow_mut() = Some((f64::from(event.client_x()), shown_view));
+            }
+        })
+    };
+    let onpointermove = {
+        let drag = drag.clone();
+        let set_view = set_view.clone();
+        Callback::from(move |event: PointerEvent| {
+            let Some((x0, from)) = *drag.borrow() else {
+                return;
+            };
+            let dx = f64::from(event.client_x()) - x0;
+            if dx.abs() > 4.0 {
+                set_view(from.panned(-dx * from.span / from.width, end), false);
+            }
+        })
+    };
+    let onpointerup = {
+        let drag = drag.clone();
+        Callback::from(move |_: PointerEvent| *drag.borrow_mut() = None)
+    };
+
+    let name = props.name.clone();
+    let lanes_height = props.layout.lanes.len() as f64 * LANE_HEIGHT;
+    html! {
+        <section class="timeline" data-testid={format!("timeline-{name}")} aria-label={props.caption.clone()}>
+            <div class="timeline-toolbar" role="toolbar" aria-label={format!("{} view", props.caption)}>
+                <span class="timeline-caption">{ props.caption.clone() }</span>
+                <button type="button" class="tool" data-testid="zoom-in" onclick={zoom(2.0)} aria-label="Zoom in">{ "＋" }</button>
+                <button type="button" class="tool" data-testid="zoom-out" onclick={zoom(0.5)} aria-label="Zoom out">{ "－" }</button>
+                <button type="button" class="tool" data-testid="pan-left" onclick={pan(-0.25)} aria-label="Earlier">{ "◀" }</button>
+                <button type="button" class="tool" data-testid="pan-right" onclick={pan(0.25)} aria-label="Later">{ "▶" }</button>
+                <button type="button" class="tool" data-testid="zoom-fit" onclick={fit}>{ "Whole run" }</button>
+                <button type="button" class="tool" data-testid="follow" aria-pressed={follow.to_string()} onclick={toggle_follow}>
+                    { "Follow now" }
+                </button>
+                <span class="view-range" data-testid="view-range">
+                    { format!("{} – {}", time_label(shown_view.start.max(0.0) as u64),
+                        time_label((shown_view.start + shown_view.span) as u64)) }
+                </span>
+            </div>
+            <div class="timeline-body">
+                <ul class="lane-labels" style={format!("height: {lanes_height}px")}>
+                    { for props.layout.lanes.iter().map(|lane| lane_label(lane, props)) }
+                </ul>
+                <div class="timeline-plot" ref={plot} {onwheel} {onpointerdown} {onpointermove}
+                    onpointerup={onpointerup.clone()} onpointerleave={onpointerup}>
+                    { svg(&frame, props) }
+                </div>
+            </div>
+        </section>
+    }
+}
+
+fn lane_label(lane: &Lane, props: &TimelineProps) -> Html {
+    let node = lane.node;
+    let selected = props.selection == Selection::Node(node);
+    let dispatch = props.dispatch.clone();
+    let onclick = Callback::from(move |_: MouseEvent| {
+        dispatch.emit(Action::Select(if selected {
+            Selection::Nothing
+        } else {
+            Selection::Node(node)
+        }))
+    });
+    let badge = lane_badge(&props.sim, node);
+    let role = match lane.role {
+        LaneRole::Client => "client",
+        LaneRole::Service => "service",
+        LaneRole::Resource => "resource",
+    };
+    html! {
+        <li class={classes!("lane-label", role)} style={format!("height: {LANE_HEIGHT}px")}>
+            <button type="button" data-testid="lane-label" data-node={lane.name.clone()}
+                aria-pressed={selected.to_string()} {onclick}
+                aria-label={format!("{}, {}: select to act on it", lane.name, badge)}>
+                <span class="lane-name">{ lane.name.clone() }</span>
+                <span class={classes!("badge", format!("badge-{}", badge.replace(' ', "-")))}>{ badge }</span>
+            </button>
+        </li>
+    }
+}
+
+fn svg(frame: &Frame, props: &TimelineProps) -> Html {
+    let lanes_height = frame.height - AXIS_HEIGHT;
+    let name = &props.name;
+    html! {
+        <svg class="timeline-svg" width={frame.width.to_string()} height={frame.height.to_string()}
+            viewBox={format!("0 0 {} {}", frame.width, frame.height)}
+            role="group" aria-label={format!("{}: lanes over virtual time", props.caption)}>
+            <defs>
+                <pattern id={format!("hatch-{name}")} width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
+                    <line x1="0" y1="0" x2="0" y2="6" class="hatch-line" stroke-width="3" />
+                </pattern>
+                <pattern id={format!("overhang-{name}")} width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(-45)">
+                    <line x1="0" y1="0" x2="0" y2="6" class="overhang-line" stroke-width="3" />
+                </pattern>
+                <marker id={format!("head-{name}")} viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+                    <path d="M 0 0 L 10 5 L 0 10 z" class="arrow-head" />
+                </marker>
+            </defs>
+            { for props.layout.lanes.iter().enumerate().map(|(i, lane)| html! {
+                <rect class={classes!("lane", (i % 2 == 1).then_some("odd"))} data-testid="lane" data-node={lane.name.clone()}
+                    x="0" y={(i as f64 * LANE_HEIGHT).to_string()} width={frame.width.to_string()} height={LANE_HEIGHT.to_string()} />
+            }) }
+            { for frame.ticks.iter().map(|tick| html! {
+                <g class="tick">
+                    <line x1={tick.x.to_string()} x2={tick.x.to_string()} y1="0" y2={lanes_height.to_string()} />
+                    <text x={tick.x.to_string()} y={(lanes_height + 16.0).to_string()} text-anchor="middle">{ tick.label.clone() }</text>
+                </g>
+            }) }
+            { for frame.bands.iter().map(|band| band_view(band, lanes_height, props)) }
+            { for frame.bars.iter().map(|bar| bar_view(bar, props)) }
+            { for frame.arrows.iter().map(|arrow| arrow_view(arrow, props)) }
+            { for frame.marks.iter().map(|mark| mark_view(mark, props)) }
+            if let Some(x) = frame.now_x {
+                <g class="now" data-testid="now-line">
+                    <line x1={x.to_string()} x2={x.to_string()} y1="0" y2={lanes_height.to_string()} />
+                    <text x={x.to_string()} y={(lanes_height + 16.0).to_string()} text-anchor="middle" class="now-label">{ "now" }</text>
+                </g>
+            }
+        </svg>
+    }
+}
+
+/// Activating an event's mark opens the moment just after it.
+fn open_event(
+    props: &TimelineProps,
+    event: usize,
+) -> (Callback<MouseEvent>, Callback<KeyboardEvent>) {
+    let dispatch = props.dispatch.clone();
+    let onclick = Callback::from(move |event_: MouseEvent| {
+        event_.stop_propagation();
+        dispatch.emit(Action::SeekTo(event + 1))
+    });
+    let dispatch = props.dispatch.clone();
+    let onkeydown = Callback::from(move |key: KeyboardEvent| {
+        if key.key() == "Enter" || key.key() == " " {
+            key.prevent_default();
+            key.stop_propagation();
+            dispatch.emit(Action::SeekTo(event + 1))
+        }
+    });
+    (onclick, onkeydown)
+}
+
+fn bar_view(bar: &BarShape, props: &TimelineProps) -> Html {
+    let (x, y, w, h) = (bar.x, bar.y, bar.width, bar.height);
+    let name = &props.name;
+    let (class, testid, label, fill) = match bar.kind {
+        SpanKind::Lease { holder, token } => {
+            let hue = props
+                .layout
+                .lanes
+                .iter()
+                .position(|l| l.node == holder)
+                .unwrap_or(0);
+            let holder_name = props.layout.lanes.get(hue).map_or("?", |l| l.name.as_str());
+            let token = token.map_or(String::new(), |t| format!("token {} · ", t.0));
+            (
+                format!("bar lease hue-{hue}"),
+                "lease-bar",
+                format!("{token}{holder_name}"),
+                None,
+            )
+        }
+        SpanKind::Belief { token } => (
+            format!("bar belief hue-{}", bar.lane),
+            "belief-bar",
+            token.map_or("believes it holds".to_owned(), |t| {
+                format!("believes: token {}", t.0)
+            }),
+            None,
+        ),
+        SpanKind::Overhang => (
+            "bar overhang".to_owned(),
+            "overhang",
+            "belief outlives the lease".to_owned(),
+            Some(format!("url(#overhang-{name})")),
+        ),
+        SpanKind::Pause => (
+            "bar pause".to_owned(),
+            "pause-band",
+            "⏸ paused".to_owned(),
+            Some(format!("url(#hatch-{name})")),
+        ),
+        SpanKind::Crash => (
+            "bar crash".to_owned(),
+            "crash-band",
+            "✕ crashed".to_owned(),
+            None,
+        ),
+    };
+    let (onclick, onkeydown) = open_event(props, bar.from_event);
+    // Text only where it fits: about 6.5 px a character at 11 px.
+    let text = (w > label.chars().count() as f64 * 6.5 + 8.0).then(|| label.clone());
+    let token = match bar.kind {
+        SpanKind::Lease { token, .. } | SpanKind::Belief { token } => {
+            token.map(|t| t.0.to_string())
+        }
+        _ => None,
+    };
+    html! {
+        <g class={class} data-testid={testid} data-event-id={bar.from_event.to_string()}
+            data-token={token} data-open={bar.open.to_string()} tabindex="-1" {onclick} {onkeydown}>
+            <title>{ label }</title>
+            <rect x={x.to_string()} y={y.to_string()} width={w.to_string()} height={h.to_string()} rx="3"
+                style={fill.map(|f| format!("fill: {f}"))} />
+            if let Some(text) = text {
+                <text x={(x + 4.0).to_string()} y={(y + h / 2.0 + 4.0).to_string()} class="bar-label">{ text }</text>
+            }
+        </g>
+    }
+}
+
+fn arrow_view(arrow: &ArrowShape, props: &TimelineProps) -> Html {
+    let selected = props.selection == Selection::Message(arrow.message);
+    let state = match arrow.state {
+        ArrowState::InFlight => "in_flight",
+        ArrowState::Held => "held",
+        ArrowState::Delivered => "delivered",
+        ArrowState::Lost => "lost",
+    };
+    let actionable = matches!(arrow.state, ArrowState::InFlight | ArrowState::Held);
+    let message = arrow.message;
+    let dispatch = props.dispatch.clone();
+    let select = move || {
+        dispatch.emit(Action::Select(if selected {
+            Selection::Nothing
+        } else {
+            Selection::Message(message)
+        }))
+    };
+    let onclick = {
+        let select = select.clone();
+        Callback::from(move |event: MouseEvent| {
+            event.stop_propagation();
+            select()
+        })
+    };
+    let onkeydown = Callback::from(move |key: KeyboardEvent| {
+        if key.key() == "Enter" || key.key() == " " {
+            key.prevent_default();
+            key.stop_propagation();
+            select()
+        }
+    });
+    let description = format!(
+        "message {}: {}, {}",
+        message.0,
+        arrow.label,
+        state.replace('_', " ")
+    );
+    let (x1, y1, x2, y2) = (arrow.x1, arrow.y1, arrow.x2, arrow.y2);
+    let end_glyph = match arrow.state {
+        ArrowState::Lost => Some("✕"),
+        ArrowState::Held => Some("⏸"),
+        _ => None,
+    };
+    html! {
+        <g class={classes!("message", format!("message-{state}"), selected.then_some("selected"))}
+            data-testid="message" data-message-id={message.0.to_string()} data-state={state}
+            data-label={arrow.label}
+            tabindex={if actionable { "0" } else { "-1" }}
+            role={actionable.then_some("button")}
+            aria-label={actionable.then(|| format!("{description}: select to hold, release or drop it"))}
+            aria-pressed={actionable.then(|| selected.to_string())}
+            onclick={actionable.then_some(onclick)} onkeydown={actionable.then_some(onkeydown)}>
+            <title>{ description }</title>
+            <line class="hit" x1={x1.to_string()} y1={y1.to_string()} x2={x2.to_string()} y2={y2.to_string()} />
+            <line class="shaft" x1={x1.to_string()} y1={y1.to_string()} x2={x2.to_string()} y2={y2.to_string()}
+                marker-end={(arrow.state == ArrowState::Delivered || arrow.state == ArrowState::InFlight)
+                    .then(|| format!("url(#head-{})", props.name))} />
+            if let Some(glyph) = end_glyph {
+                <text x={x2.to_string()} y={(y2 + 4.0).to_string()} text-anchor="middle" class="arrow-glyph">{ glyph }</text>
+            }
+        </g>
+    }
+}
+
+fn mark_view(mark: &MarkShape, props: &TimelineProps) -> Html {
+    let (x, y) = (mark.x, mark.y);
+    let words = mark_words(mark.kind);
+    let (outcome, token) = match mark.kind {
+        MarkKind::Accepted { token } => ("accepted", token.map(|t| t.0.to_string())),
+        MarkKind::Rejected { refusal } => (
+            "rejected",
+            match refusal {
+                lockstep_sim::message::Refusal::StaleToken { presented, .. }
+                | lockstep_sim::message::Refusal::SequencerInvalid { presented } => {
+                    Some(presented.0.to_string())
+                }
+                _ => None,
+            },
+        ),
+        MarkKind::Duplicated => ("duplicated", None),
+        MarkKind::ClockJump { .. } | MarkKind::Intervention => ("none", None),
+    };
+    let (onclick, onkeydown) = open_event(props, mark.event);
+    let shape = match mark.kind {
+        MarkKind::Accepted { token } => html! {
+            <>
+                <circle cx={x.to_string()} cy={y.to_string()} r="8" class="disc" />
+                <text x={x.to_string()} y={(y + 4.0).to_string()} text-anchor="middle" class="glyph">{ "✓" }</text>
+                if let Some(token) = token {
+                    <text x={(x + 11.0).to_string()} y={(y - 8.0).to_string()} class="mark-label">{ token.0.to_string() }</text>
+                }
+            </>
+        },
+        MarkKind::Rejected { refusal } => html! {
+            <>
+                <rect x={(x - 7.0).to_string()} y={(y - 7.0).to_string()} width="14" height="14" class="square" />
+                <text x={x.to_string()} y={(y + 4.0).to_string()} text-anchor="middle" class="glyph">{ "✕" }</text>
+                <text x={(x + 11.0).to_string()} y={(y + 16.0).to_string()} class="mark-label">{ refusal_text(refusal) }</text>
+            </>
+        },
+        MarkKind::Duplicated => html! {
+            <>
+                <rect x={(x - 7.0).to_string()} y={(y - 7.0).to_string()} width="14" height="14" class="square" />
+                <text x={x.to_string()} y={(y + 4.0).to_string()} text-anchor="middle" class="glyph">{ "2" }</text>
+            </>
+        },
+        MarkKind::ClockJump { by_ms } => html! {
+            <>
+                <polyline class="zigzag" points={format!("{},{} {},{} {},{} {},{} {},{}",
+                    x - 6.0, y + 10.0, x - 3.0, y - 10.0, x, y + 10.0, x + 3.0, y - 10.0, x + 6.0, y + 10.0)} />
+                <text x={(x + 9.0).to_string()} y={(y - 8.0).to_string()} class="mark-label">
+                    { format!("{}{} ms", if by_ms >= 0 { "+" } else { "−" }, by_ms.unsigned_abs()) }
+                </text>
+            </>
+        },
+        MarkKind::Intervention => html! {
+            <path class="intervention" d={format!("M {} {} l 6 -9 l -12 0 z", x, y - LANE_HEIGHT / 2.0 + 11.0)} />
+        },
+    };
+    html! {
+        <g class={classes!("mark", format!("mark-{}", mark_kind(mark.kind)))} data-testid="event-mark"
+            data-kind={mark_kind(mark.kind)} data-outcome={outcome} data-token={token}
+            data-event-id={mark.event.to_string()}
+            tabindex="0" role="button" aria-label={format!("{words}: open the moment after it")}
+            {onclick} {onkeydown}>
+            <title>{ words }</title>
+            { shape }
+        </g>
+    }
+}
+
+fn band_view(band: &BandShape, lanes_height: f64, props: &TimelineProps) -> Html {
+    let (onclick, onkeydown) = open_event(props, band.from_event);
+    let label = format!("✗ {}", band.invariant.statement());
+    html! {
+        <g class={classes!("band", band.invariant.is_history().then_some("history"))}
+            data-testid="violation-band" data-invariant={band.invariant.id()}
+            data-event-id={band.from_event.to_string()} data-open={band.open.to_string()}
+            tabindex="0" role="button" aria-label={format!("Violated: {}. Open the event that broke it.", band.invariant.statement())}
+            {onclick} {onkeydown}>
+            <title>{ label.clone() }</title>
+            <rect x={band.x.to_string()} y="0" width={band.width.to_string()} height={lanes_height.to_string()} />
+            <text x={(band.x + 4.0).to_string()} y="11" class="band-label">{ label }</text>
+        </g>
+    }
+}

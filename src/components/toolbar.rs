@@ -1,0 +1,222 @@
+//! The setup bar: which scenario, which seed, fencing on or off, compare, share, import and
+//! export, and the shortcut sheet. A file that cannot be read, like a bad link, becomes a
+//! message; the current run stays as it was.
+
+use crate::browser;
+use crate::components::scenario_picker::ScenarioPicker;
+use crate::link;
+use crate::state::{Action, Playground};
+use gloo_file::callbacks::FileReader;
+use lockstep_sim::resource::Fencing;
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct ToolbarProps {
+    pub playground: UseReducerHandle<Playground>,
+    pub dispatch: Callback<Action>,
+    pub on_help: Callback<()>,
+    pub on_build: Callback<()>,
+}
+
+/// The styles an exported SVG needs to stand alone (the page's own use CSS variables).
+const EXPORT_STYLE: &str = "<style>\
+text{font:11px system-ui,sans-serif;fill:#1b1f25}\
+.lane{fill:#fff}.lane.odd{fill:#f5f6f8}.tick line{stroke:#d9dde3}\
+.bar rect{stroke-width:1.5}.lease rect{fill-opacity:.85}.belief rect{fill:none;stroke-width:2}\
+.hatch-line{stroke:#5b6470}.overhang-line{stroke:#b84700}.crash rect{fill:#5b6470;fill-opacity:.4}\
+.hue-0 rect{fill:#0072b2;stroke:#0072b2}.hue-1 rect{fill:#e69f00;stroke:#e69f00}\
+.hue-2 rect{fill:#009e73;stroke:#009e73}.hue-3 rect{fill:#cc79a7;stroke:#cc79a7}\
+.hue-4 rect{fill:#56b4e9;stroke:#56b4e9}.hue-5 rect{fill:#d55e00;stroke:#d55e00}\
+.hue-6 rect{fill:#f0e442;stroke:#f0e442}.hue-7 rect{fill:#000;stroke:#000}\
+.belief rect{fill:none}.message .shaft{stroke:#5b6470;stroke-width:1.5}.message .hit{stroke:none}\
+.message-in_flight .shaft{stroke-dasharray:5 4}.arrow-head{fill:#5b6470}\
+.mark-write_accepted .disc{fill:#007a59}.square{fill:#b84700}.glyph{fill:#fff;font-weight:700}\
+.band rect{fill:#d55e00;fill-opacity:.15}.band.history rect{fill-opacity:.6}.band-label{fill:#b84700;font-weight:600}\
+.now line{stroke:#0072b2;stroke-width:2}.zigzag{fill:none;stroke:#1b1f25;stroke-width:1.5}\
+.intervention{fill:#e69f00}</style>";
+
+#[component]
+pub fn Toolbar(props: &ToolbarProps) -> Html {
+    let playground = &props.playground;
+    let reader = use_mut_ref(|| None::<FileReader>);
+    let shared = use_state(|| None::<String>);
+    let dispatch = &props.dispatch;
+
+    let onseed = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |event: Event| {
+            let input: HtmlInputElement = event.target_unchecked_into();
+            match input.value().trim().parse::<u64>() {
+                Ok(seed) => dispatch.emit(Action::SetSeed(seed)),
+                Err(_) => dispatch.emit(Action::Report(format!(
+                    "The seed must be a whole number from 0 to {}; `{}` is not.",
+                    u64::MAX,
+                    input.value()
+                ))),
+            }
+        })
+    };
+    let fencing = playground.fencing();
+    let onfencing = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |_: MouseEvent| {
+            let next = if fencing == Some(Fencing::Off) {
+                Fencing::On
+            } else {
+                Fencing::Off
+            };
+            dispatch.emit(Action::SetFencing(next));
+        })
+    };
+    let oncompare = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |_: MouseEvent| dispatch.emit(Action::ToggleCompare))
+    };
+    let onshare = {
+        let shared = shared.clone();
+        let moment = playground.moment();
+        Callback::from(move |_: MouseEvent| {
+            if let Some(moment) = &moment {
+                let url = browser::link_with(&link::encode(moment));
+                browser::copy(&url);
+                shared.set(Some(url));
+            }
+        })
+    };
+    let onimport = {
+        let dispatch = dispatch.clone();
+        let reader = reader.clone();
+        Callback::from(move |event: Event| {
+            let input: HtmlInputElement = event.target_unchecked_into();
+            let Some(file) = input.files().and_then(|files| files.get(0)) else {
+                return;
+            };
+            let name = file.name();
+            let dispatch = dispatch.clone();
+            let task =
+                gloo_file::callbacks::read_as_text(&gloo_file::File::from(file), move |text| {
+                    match text {
+                        Ok(text) => dispatch.emit(Action::Import(text)),
+                        Err(e) => {
+                            dispatch.emit(Action::Report(format!("{name} cannot be read: {e}")))
+                        }
+                    }
+                });
+            *reader.borrow_mut() = Some(task);
+            input.set_value("");
+        })
+    };
+    let report = |dispatch: &Callback<Action>, result: Result<(), String>| {
+        if let Err(e) = result {
+            dispatch.emit(Action::Report(format!("The download failed: {e}")));
+        }
+    };
+    let export_scenario = {
+        let dispatch = dispatch.clone();
+        let file = playground.scenario_file();
+        Callback::from(move |_: MouseEvent| {
+            if let Some(file) = &file {
+                report(
+                    &dispatch,
+                    browser::download(
+                        &format!("{}.json", file.id),
+                        "application/json",
+                        &file.to_json(),
+                    ),
+                );
+            }
+        })
+    };
+    let export_trace = {
+        let dispatch = dispatch.clone();
+        let export = playground.run().sim.export(playground.scenario_id());
+        Callback::from(move |_: MouseEvent| {
+            let text = serde_json::to_string_pretty(&export).unwrap_or_default();
+            report(
+                &dispatch,
+                browser::download(
+                    &format!("{}-trace.json", export.scenario),
+                    "application/json",
+                    &text,
+                ),
+            );
+        })
+    };
+    let export_svg = {
+        let dispatch = dispatch.clone();
+        let id = playground.scenario_id().to_owned();
+        Callback::from(move |_: MouseEvent| {
+            let svg = web_sys::window()
+                .and_then(|w| w.document())
+                .and_then(|d| {
+                    d.query_selector("[data-testid=timeline-main] svg")
+                        .ok()
+                        .flatten()
+                })
+                .map(|e| e.outer_html());
+            match svg {
+                Some(svg) => {
+                    let standalone = svg.replacen(
+                        '>',
+                        &format!(" xmlns=\"http://www.w3.org/2000/svg\">{EXPORT_STYLE}"),
+                        1,
+                    );
+                    report(
+                        &dispatch,
+                        browser::download(
+                            &format!("{id}-timeline.svg"),
+                            "image/svg+xml",
+                            &standalone,
+                        ),
+                    );
+                }
+                None => dispatch.emit(Action::Report("There is no timeline to export.".to_owned())),
+            }
+        })
+    };
+    let on_help = props.on_help.reform(|_: MouseEvent| ());
+    let on_build = props.on_build.reform(|_: MouseEvent| ());
+    html! {
+        <div class="toolbar" role="toolbar" aria-label="Scenario">
+            <ScenarioPicker playground={playground.clone()} dispatch={dispatch.clone()} />
+            <button type="button" class="tool" data-testid="build-scenario" onclick={on_build}>{ "Build your own…" }</button>
+            <label class="seed-field">
+                <span>{ "Seed" }</span>
+                // Keyed by the seed, so a rejected entry goes back to the seed in use.
+                <input key={playground.seed().to_string()} type="text" inputmode="numeric" data-testid="seed"
+                    value={playground.seed().to_string()} onchange={onseed} size="8" />
+            </label>
+            if let Some(fencing) = fencing {
+                <button type="button" class={classes!("tool", "toggle", (fencing != Fencing::Off).then_some("on"))}
+                    data-testid="fencing-toggle" aria-pressed={(fencing != Fencing::Off).to_string()} onclick={onfencing}>
+                    { format!("Fencing {}", if fencing == Fencing::Off { "off" } else { link::fencing_word(fencing) }) }
+                </button>
+                <button type="button" class="tool toggle" data-testid="compare-toggle"
+                    aria-pressed={playground.twin().is_some().to_string()} onclick={oncompare}>
+                    { "Compare fencing on/off" }
+                </button>
+            }
+            <button type="button" class="tool" data-testid="share" onclick={onshare}>{ "Share link" }</button>
+            <label class="tool file">
+                { "Import scenario…" }
+                <input type="file" accept=".json,application/json" data-testid="import" onchange={onimport} />
+            </label>
+            <details class="export">
+                <summary class="tool" data-testid="export-menu">{ "Export" }</summary>
+                <div class="export-menu">
+                    <button type="button" class="tool" data-testid="export-scenario" onclick={export_scenario}>{ "Scenario file (JSON)" }</button>
+                    <button type="button" class="tool" data-testid="export-trace" onclick={export_trace}>{ "Trace (JSON)" }</button>
+                    <button type="button" class="tool" data-testid="export-svg" onclick={export_svg}>{ "Timeline (SVG)" }</button>
+                </div>
+            </details>
+            <button type="button" class="tool" data-testid="help" onclick={on_help} aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)">{ "?" }</button>
+            if let Some(url) = &*shared {
+                <p class="shared" role="status">
+                    { "Link copied: " }
+                    <input type="text" readonly=true value={url.clone()} data-testid="share-link" aria-label="Link to this moment" />
+                </p>
+            }
+        </div>
+    }
+}

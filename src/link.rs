@@ -1,0 +1,274 @@
+//! Shareable links: a [`Moment`] written into the URL's fragment and read back.
+//!
+//! `#s=s2-gc-pause-fenced&seed=7&fencing=off&log=…&at=17&compare=1`: a built-in scenario by id
+//! (with the fencing the user chose), or a whole custom scenario (`scenario=`, base64url JSON);
+//! the seed when it differs from the scenario's; the user's interventions (`log=`, base64url
+//! JSON); the position. Reading never panics: a bad link is a [`LinkError`] naming the
+//! parameter and what is wrong with it. This module does not touch the browser.
+
+use crate::state::{Moment, Origin};
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use lockstep_sim::catalogue;
+use lockstep_sim::intervention::Intervention;
+use lockstep_sim::resource::Fencing;
+use lockstep_sim::scenario::Scenario;
+use std::fmt;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LinkError {
+    /// The link names no scenario at all.
+    NoScenario,
+    UnknownScenario(String),
+    /// A parameter is there but its value cannot be used.
+    Bad {
+        parameter: &'static str,
+        reason: String,
+    },
+    UnknownParameter(String),
+}
+
+impl fmt::Display for LinkError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LinkError::NoScenario => f.write_str("it names no scenario (`s=` or `scenario=`)"),
+            LinkError::UnknownScenario(id) => {
+                write!(f, "`s={id}`: there is no built-in scenario with that id")
+            }
+            LinkError::Bad { parameter, reason } => write!(f, "`{parameter}=`: {reason}"),
+            LinkError::UnknownParameter(name) => {
+                write!(f, "`{name}`: this parameter means nothing to Lockstep")
+            }
+        }
+    }
+}
+
+/// The fragment (without `#`) that reproduces `moment`.
+pub fn encode(moment: &Moment) -> String {
+    let mut parts = Vec::new();
+    let original = match &moment.origin {
+        Origin::BuiltIn(id) => {
+            parts.push(format!("s={id}"));
+            catalogue::find(id).and_then(|b| b.load().ok())
+        }
+        Origin::Custom => {
+            parts.push(format!(
+                "scenario={}",
+                URL_SAFE_NO_PAD.encode(moment.scenario.to_json())
+            ));
+            Some(moment.scenario.clone())
+        }
+    };
+    if let Some(original) = &original {
+        if moment.seed != original.seed {
+            parts.push(format!("seed={}", moment.seed));
+        }
+        if original.resource != moment.scenario.resource
+            && let Some(fencing) = moment.scenario.resource.fencing()
+        {
+            parts.push(format!("fencing={}", fencing_word(fencing)));
+        }
+    }
+    if !moment.log.is_empty() {
+        let json = serde_json::to_string(&moment.log).unwrap_or_default();
+        parts.push(format!("log={}", URL_SAFE_NO_PAD.encode(json)));
+    }
+    parts.push(format!("at={}", moment.position));
+    if moment.compare {
+        parts.push("compare=1".to_owned());
+    }
+    parts.join("&")
+}
+
+/// The moment a fragment (with or without `#`) describes.
+pub fn decode(fragment: &str) -> Result<Moment, LinkError> {
+    let fragment = fragment.strip_prefix('#').unwrap_or(fragment);
+    let mut origin = None;
+    let mut scenario = None;
+    let mut seed = None;
+    let mut fencing = None;
+    let mut log = Vec::new();
+    let mut position = None;
+    let mut compare = false;
+    for pair in fragment.split('&').filter(|p| !p.is_empty()) {
+        let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+        match name {
+            "s" => {
+                let built_in = catalogue::find(value)
+                    .ok_or_else(|| LinkError::UnknownScenario(value.to_owned()))?;
+                let loaded = built_in.load().map_err(|e| LinkError::Bad {
+                    parameter: "s",
+                    reason: format!("the built-in scenario is broken: {e}"),
+                })?;
+                origin = Some(Origin::BuiltIn(built_in.id));
+                scenario = Some(loaded);
+            }
+            "scenario" => {
+                let json = text_of("scenario", value)?;
+                let parsed = Scenario::parse(&json).map_err(|e| LinkError::Bad {
+                    parameter: "scenario",
+                    reason: e.to_string(),
+                })?;
+                origin = Some(Origin::Custom);
+                scenario = Some(parsed);
+            }
+            "seed" => seed = Some(number::<u64>("seed", value)?),
+            "fencing" => {
+                fencing = Some(match value {
+                    "on" => Fencing::On,
+                    "off" => Fencing::Off,
+                    "sequencer" => Fencing::Sequencer,
+                    "check_and_set" => Fencing::CheckAndSet,
+                    _ => {
+                        return Err(LinkError::Bad {
+                            parameter: "fencing",
+                            reason: format!(
+                                "`{value}` is not one of on, off, sequencer, check_and_set"
+                            ),
+                        });
+                    }
+                })
+            }
+            "log" => {
+                let json = text_of("log", value)?;
+                log = serde_json::from_str::<Vec<Intervention<String>>>(&json).map_err(|e| {
+                    LinkError::Bad {
+                        parameter: "log",
+                        reason: format!("the interventions cannot be read: {e}"),
+                    }
+                })?;
+            }
+            "at" => position = Some(number::<usize>("at", value)?),
+            "compare" => compare = value == "1",
+            other => return Err(LinkError::UnknownParameter(other.to_owned())),
+        }
+    }
+    let (Some(origin), Some(mut scenario)) = (origin, scenario) else {
+        return Err(LinkError::NoScenario);
+    };
+    if let Some(fencing) = fencing {
+        if scenario.resource.fencing().is_none() {
+            return Err(LinkError::Bad {
+                parameter: "fencing",
+                reason: "this scenario's resource has no fencing to set".to_owned(),
+            });
+        }
+        scenario.resource = scenario.resource.with_fencing(fencing);
+    }
+    Ok(Moment {
+        origin,
+        seed: seed.unwrap_or(scenario.seed),
+        scenario,
+        log,
+        position: position.unwrap_or(0),
+        compare,
+    })
+}
+
+pub fn fencing_word(fencing: Fencing) -> &'static str {
+    match fencing {
+        Fencing::On => "on",
+        Fencing::Off => "off",
+        Fencing::Sequencer => "sequencer",
+        Fencing::CheckAndSet => "check_and_set",
+    }
+}
+
+fn text_of(parameter: &'static str, value: &str) -> Result<String, LinkError> {
+    let bytes = URL_SAFE_NO_PAD.decode(value).map_err(|e| LinkError::Bad {
+        parameter,
+        reason: format!("not base64url: {e}"),
+    })?;
+    String::from_utf8(bytes).map_err(|_| LinkError::Bad {
+        parameter,
+        reason: "not UTF-8 text".to_owned(),
+    })
+}
+
+fn number<T: std::str::FromStr>(parameter: &'static str, value: &str) -> Result<T, LinkError> {
+    value.parse().map_err(|_| LinkError::Bad {
+        parameter,
+        reason: format!("`{value}` is not a whole number in range"),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lockstep_sim::intervention::Action;
+    use lockstep_sim::time::{Millis, VirtualTime};
+
+    fn moment(id: &'static str) -> Moment {
+        let scenario = catalogue::find(id)
+            .and_then(|b| b.load().ok())
+            .unwrap_or_else(|| panic!("{id} is built in"));
+        Moment {
+            origin: Origin::BuiltIn(id),
+            seed: scenario.seed,
+            scenario,
+            log: Vec::new(),
+            position: 5,
+            compare: false,
+        }
+    }
+
+    #[test]
+    fn a_built_in_scenario_makes_a_short_readable_link() {
+        let m = moment("s2-gc-pause-fenced");
+        assert_eq!(encode(&m), "s=s2-gc-pause-fenced&at=5");
+        assert_eq!(decode("#s=s2-gc-pause-fenced&at=5"), Ok(m));
+    }
+
+    #[test]
+    fn seed_fencing_log_position_and_compare_survive_the_round_trip() {
+        let mut m = moment("s2-gc-pause-fenced");
+        m.seed = 7;
+        m.scenario.resource = m.scenario.resource.with_fencing(Fencing::Off);
+        m.log.push(Intervention {
+            at_ms: VirtualTime(51),
+            action: Action::Pause {
+                node: "client-b".to_owned(),
+                for_ms: Some(Millis(900)),
+            },
+        });
+        m.compare = true;
+        let link = encode(&m);
+        assert!(link.contains("seed=7") && link.contains("fencing=off"));
+        assert_eq!(decode(&link), Ok(m));
+    }
+
+    #[test]
+    fn a_custom_scenario_travels_whole() {
+        let mut m = moment("s1-gc-pause-unfenced");
+        m.origin = Origin::Custom;
+        m.scenario.title = "Mine".to_owned();
+        let link = encode(&m);
+        assert!(link.starts_with("scenario="));
+        assert_eq!(decode(&link), Ok(m));
+    }
+
+    #[test]
+    fn bad_links_name_the_parameter_and_the_reason() {
+        let message = |link: &str| decode(link).map(|_| ()).unwrap_err().to_string();
+        assert!(message("s=nope").contains("s=nope"));
+        assert!(message("s=s2-gc-pause-fenced&seed=-3").contains("`seed=`"));
+        assert!(message("s=s2-gc-pause-fenced&at=x").contains("`at=`"));
+        assert!(message("s=s2-gc-pause-fenced&fencing=maybe").contains("`fencing=`"));
+        assert!(message("s=s2-gc-pause-fenced&log=!!").contains("`log=`"));
+        let bad_log = URL_SAFE_NO_PAD.encode(r#"[{"at_ms": 5, "do": {"action": "explode"}}]"#);
+        assert!(message(&format!("s=s2-gc-pause-fenced&log={bad_log}")).contains("`log=`"));
+        let bad_scenario = URL_SAFE_NO_PAD.encode(r#"{"format": 1}"#);
+        assert!(message(&format!("scenario={bad_scenario}")).contains("`scenario=`"));
+        assert!(message("at=3").contains("names no scenario"));
+        assert!(message("s=s2-gc-pause-fenced&zoom=3").contains("`zoom`"));
+        assert!(message("s=a3-idempotency-keys&fencing=on").contains("no fencing"));
+    }
+
+    proptest::proptest! {
+        /// Whatever is pasted after the `#`, decoding returns, never panics.
+        #[test]
+        fn decoding_any_text_never_panics(text in ".{0,200}") {
+            let _ = decode(&text);
+        }
+    }
+}

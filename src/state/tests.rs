@@ -1,0 +1,351 @@
+use super::*;
+use lockstep_sim::happening::Direction;
+use lockstep_sim::invariant::Invariant;
+use lockstep_sim::time::Millis;
+
+fn start() -> Rc<Playground> {
+    Rc::new(Playground::default_scenario())
+}
+
+fn open(id: &'static str) -> Rc<Playground> {
+    start().reduce(Action::Open(id))
+}
+
+fn apply(state: Rc<Playground>, actions: impl IntoIterator<Item = Action>) -> Rc<Playground> {
+    actions.into_iter().fold(state, |s, a| s.reduce(a))
+}
+
+fn kinds(events: &[TraceEvent]) -> Vec<String> {
+    events.iter().map(|e| e.happening.kind()).collect()
+}
+
+#[test]
+fn opens_at_the_start_with_the_first_events_shown() {
+    let playground = Playground::default_scenario();
+    assert!(!playground.shown().is_empty());
+    assert!(playground.shown().iter().all(|e| e.time.0 == 0));
+    assert!(playground.can_step());
+    assert_eq!(playground.problem(), None);
+}
+
+#[test]
+fn step_shows_exactly_the_next_event_of_the_full_run() {
+    let start = start();
+    let before = start.position();
+    let next = start.clone().reduce(Action::Step);
+    assert_eq!(next.position(), before + 1);
+    assert_eq!(next.shown()[before], start.run().sim.trace()[before]);
+}
+
+#[test]
+fn back_and_seek_replay_to_the_same_state_and_no_ops_keep_the_same_rc() {
+    let start = start();
+    let stepped = start.clone().reduce(Action::Step);
+    let back = stepped.reduce(Action::Back);
+    assert_eq!(back.shown(), start.shown());
+    let end = start.clone().reduce(Action::SeekTo(usize::MAX));
+    assert_eq!(end.position(), end.total());
+    let same = end.clone().reduce(Action::Step);
+    assert!(
+        Rc::ptr_eq(&end, &same),
+        "stepping past the end changes nothing"
+    );
+    let middle = end.reduce(Action::SeekTo(7));
+    let walked = apply(start.clone(), vec![Action::Step; 7 - start.position()]);
+    assert_eq!(
+        middle.shown(),
+        walked.shown(),
+        "seeking back replays exactly"
+    );
+    assert_eq!(middle.sim().now(), walked.sim().now());
+}
+
+#[test]
+fn open_switches_scenario_and_an_unknown_id_keeps_the_state() {
+    let other = open("s1-gc-pause-unfenced");
+    assert_eq!(other.scenario_id(), "s1-gc-pause-unfenced");
+    let stepped = start().reduce(Action::Step);
+    let kept = stepped.clone().reduce(Action::Open("no-such-scenario"));
+    assert_eq!(kept.shown(), stepped.shown(), "the current state survives");
+    assert!(
+        kept.problem()
+            .is_some_and(|p| p.contains("no-such-scenario"))
+    );
+}
+
+#[test]
+fn an_intervention_changes_the_future_and_keeps_the_past() {
+    // S2 with client-b paused before it can ask for the lock.
+    let before = apply(start(), [Action::SeekTo(3)]);
+    let paused = before.clone().reduce(Action::Intervene(Act::Pause {
+        node: "client-b".to_owned(),
+        for_ms: Some(Millis(5000)),
+    }));
+    assert_eq!(paused.problem(), None);
+    assert_eq!(
+        &paused.shown()[..3],
+        before.shown(),
+        "the shown past is unchanged"
+    );
+    let last = paused.shown().last().expect("the intervention is shown");
+    assert_eq!(last.happening.kind(), "paused");
+    assert!(matches!(last.cause, Cause::Intervention(_)));
+    assert_eq!(
+        last.time.0,
+        before.now().0 + 1,
+        "just after the last shown event"
+    );
+    assert_ne!(paused.full_hash(), before.full_hash());
+    assert_eq!(paused.log().len(), 1);
+    // Forgetting it gives the original run back.
+    let forgotten = paused.reduce(Action::Forget(0));
+    assert_eq!(forgotten.full_hash(), before.full_hash());
+}
+
+#[test]
+fn acting_in_the_past_forks_the_run() {
+    let later = apply(
+        start(),
+        [
+            Action::SeekTo(12),
+            Action::Intervene(Act::Crash {
+                node: "client-b".to_owned(),
+            }),
+            Action::SeekTo(4),
+        ],
+    );
+    assert_eq!(later.log().len(), 1);
+    let forked = later.reduce(Action::Intervene(Act::ForceExpire {}));
+    assert_eq!(forked.log().len(), 1, "the later crash is gone");
+    assert!(matches!(forked.log()[0].action, Act::ForceExpire {}));
+    assert!(matches!(forked.notice(), Some(Notice::Info(text)) if text.contains("forked")));
+}
+
+#[test]
+fn an_intervention_naming_an_unknown_node_says_so_and_keeps_the_state() {
+    let state = apply(start(), [Action::Step, Action::Step]);
+    let after = state.clone().reduce(Action::Intervene(Act::Partition {
+        from: "client-z".to_owned(),
+        to: "lock-service".to_owned(),
+        direction: Direction::Both,
+    }));
+    assert!(after.problem().is_some_and(|p| p.contains("client-z")));
+    assert_eq!(after.shown(), state.shown());
+    assert!(after.log().is_empty());
+}
+
+#[test]
+fn fencing_off_lets_the_checker_catch_the_stale_write() {
+    let fenced = start();
+    assert_eq!(fenced.fencing(), Some(Fencing::On));
+    let unfenced = fenced.clone().reduce(Action::SetFencing(Fencing::Off));
+    let broke = |p: &Playground, invariant| {
+        p.run()
+            .sim
+            .trace()
+            .iter()
+            .any(|e| e.broke.contains(invariant))
+    };
+    assert!(!broke(&fenced, Invariant::NoStaleWrite));
+    assert!(broke(&unfenced, Invariant::NoStaleWrite));
+    assert_eq!(unfenced.position(), fenced.position(), "the place is kept");
+}
+
+#[test]
+fn compare_runs_the_other_fencing_to_the_same_moment() {
+    let both = apply(start(), [Action::ToggleCompare, Action::SeekTo(usize::MAX)]);
+    let twin = both.twin().expect("a twin");
+    assert_eq!(twin.fencing, Fencing::Off);
+    assert!(twin.at.trace().iter().all(|e| e.time <= both.now()));
+    assert!(
+        kinds(twin.at.trace()).contains(&"write_accepted".to_owned())
+            && twin
+                .at
+                .trace()
+                .iter()
+                .any(|e| e.broke.contains(Invariant::NoStaleWrite)),
+        "the twin shows the data corrupted"
+    );
+    let back = both.reduce(Action::SeekTo(5));
+    let twin = back.twin().expect("still comparing");
+    assert!(twin.at.trace().iter().all(|e| e.time <= back.now()));
+    assert_eq!(
+        kinds(&twin.at.trace()[..3]),
+        kinds(&back.shown()[..3]),
+        "the shared past"
+    );
+    let payments = open("a3-idempotency-keys").reduce(Action::ToggleCompare);
+    assert!(payments.twin().is_none());
+    assert!(matches!(payments.notice(), Some(Notice::Info(_))));
+}
+
+#[test]
+fn jumps_land_just_after_the_event_that_broke_an_invariant() {
+    let first = start().reduce(Action::JumpToViolation(Jump::First));
+    let last = first.shown().last().expect("an event");
+    assert!(!last.broke.is_empty());
+    let none = first.clone().reduce(Action::JumpToViolation(Jump::Next));
+    assert!(matches!(none.notice(), Some(Notice::Info(_))));
+    assert_eq!(none.position(), first.position());
+}
+
+#[test]
+fn autoplay_advances_on_ticks_and_stops_at_the_end() {
+    let playing = start().reduce(Action::Play);
+    assert_eq!(playing.play(), Play::Playing);
+    let ticked = playing.clone().reduce(Action::Tick);
+    assert_eq!(ticked.position(), playing.position() + 1);
+    let idle = start().reduce(Action::Tick);
+    assert_eq!(idle.position(), start().position(), "no ticks while paused");
+    let fast = apply(start(), [Action::SetSpeed(Speed(300)), Action::Play]);
+    let mut state = fast;
+    for _ in 0..1000 {
+        state = state.reduce(Action::Tick);
+    }
+    assert_eq!(state.position(), state.total());
+    assert_eq!(state.play(), Play::Paused);
+    assert_eq!(Speed(300).events_per_tick(), 10);
+    assert_eq!(Speed(2).tick_ms(), 500);
+}
+
+#[test]
+fn a_bad_scenario_file_says_where_and_keeps_the_state() {
+    let state = apply(start(), [Action::Step]);
+    let after = state.clone().reduce(Action::Import(
+        r#"{"format": 1, "id": "x", "colour": 3}"#.to_owned(),
+    ));
+    assert!(after.problem().is_some(), "{:?}", after.notice());
+    assert_eq!(after.shown(), state.shown());
+    let good = catalogue::find("s1-gc-pause-unfenced")
+        .expect("built in")
+        .load()
+        .expect("loads");
+    let imported = after.reduce(Action::Import(good.to_json()));
+    assert_eq!(imported.scenario_id(), "s1-gc-pause-unfenced");
+    assert_eq!(imported.origin(), &Origin::Custom);
+    assert_eq!(imported.problem(), None);
+}
+
+#[test]
+fn a_moment_restores_the_exact_state() {
+    let state = apply(
+        start(),
+        [
+            Action::SeekTo(6),
+            Action::Intervene(Act::ClockJump {
+                node: "lock-service".to_owned(),
+                by_ms: 500,
+            }),
+            Action::SetSeed(7),
+            Action::ToggleCompare,
+            Action::Step,
+        ],
+    );
+    let moment = state.moment().expect("a scenario is open");
+    let restored = start().reduce(Action::Restore(Box::new(moment)));
+    assert_eq!(restored.full_hash(), state.full_hash());
+    assert_eq!(restored.shown(), state.shown());
+    assert_eq!(restored.seed(), 7);
+    assert!(restored.twin().is_some());
+    // The exported scenario file reproduces the run on its own.
+    let file = state.scenario_file().expect("a scenario is open");
+    let mut sim = Sim::new(&file).expect("runs");
+    sim.run_to_end();
+    assert_eq!(sim.hash(), state.full_hash());
+}
+
+fn action() -> impl proptest::strategy::Strategy<Value = Action> {
+    use proptest::prelude::*;
+    let ids: Vec<&'static str> = catalogue::BUILT_IN
+        .iter()
+        .map(|b| b.id)
+        .chain(["no-such-scenario"])
+        .collect();
+    let names = proptest::sample::select(vec![
+        "client-a",
+        "client-b",
+        "client-c",
+        "lock-service",
+        "redis-1",
+        "node-1",
+        "resource",
+        "nobody",
+    ])
+    .prop_map(str::to_owned);
+    let intervention = prop_oneof![
+        (names.clone(), proptest::option::of(0u64..5000)).prop_map(|(node, ms)| Act::Pause {
+            node,
+            for_ms: ms.map(Millis)
+        }),
+        names.clone().prop_map(|node| Act::Resume { node }),
+        names.clone().prop_map(|node| Act::Crash { node }),
+        names.clone().prop_map(|node| Act::Restart { node }),
+        (names.clone(), -5000i64..5000).prop_map(|(node, by_ms)| Act::ClockJump { node, by_ms }),
+        (names.clone(), names.clone(), any::<bool>()).prop_map(|(from, to, both)| {
+            Act::Partition {
+                from,
+                to,
+                direction: if both {
+                    Direction::Both
+                } else {
+                    Direction::OneWay
+                },
+            }
+        }),
+        (names.clone(), names).prop_map(|(a, b)| Act::Heal { a, b }),
+        (0u32..40).prop_map(|m| Act::Hold {
+            message: MessageId(m)
+        }),
+        (0u32..40).prop_map(|m| Act::Release {
+            message: MessageId(m)
+        }),
+        (0u32..40).prop_map(|m| Act::Drop {
+            message: MessageId(m)
+        }),
+        Just(Act::ForceExpire {}),
+        Just(Act::Failover {}),
+    ];
+    prop_oneof![
+        8 => Just(Action::Step),
+        3 => Just(Action::Back),
+        1 => Just(Action::Reset),
+        2 => (0usize..80).prop_map(Action::SeekTo),
+        1 => proptest::sample::select(ids).prop_map(Action::Open),
+        1 => Just(Action::TogglePlay),
+        3 => Just(Action::Tick),
+        1 => proptest::sample::select(Speed::CHOICES.to_vec()).prop_map(Action::SetSpeed),
+        1 => proptest::sample::select(vec![Jump::First, Jump::Next, Jump::Previous])
+            .prop_map(Action::JumpToViolation),
+        3 => intervention.prop_map(Action::Intervene),
+        1 => (0usize..4).prop_map(Action::Forget),
+        1 => proptest::sample::select(vec![Fencing::On, Fencing::Off, Fencing::Sequencer])
+            .prop_map(Action::SetFencing),
+        1 => (0u64..1000).prop_map(Action::SetSeed),
+        1 => Just(Action::ToggleCompare),
+        1 => Just(Action::Dismiss),
+        1 => Just(Action::Select(Selection::Node(NodeId(1)))),
+    ]
+}
+
+proptest::proptest! {
+    #![proptest_config(proptest::test_runner::Config { cases: 2_000, ..Default::default() })]
+
+    /// Any sequence of user actions leaves a consistent state and never panics (in wasm a
+    /// panic would kill the page). 2,000 sequences of up to 40 actions.
+    #[test]
+    fn random_action_sequences_keep_the_playground_consistent(
+        actions in proptest::collection::vec(action(), 0..40)
+    ) {
+        let mut state = start();
+        for action in actions {
+            state = state.reduce(action);
+            proptest::prop_assert!(state.position() <= state.total());
+            let full = state.run().sim.trace();
+            proptest::prop_assert_eq!(state.shown(), &full[..state.position()]);
+            proptest::prop_assert_eq!(state.can_step(), state.position() < state.total());
+            if let Some(twin) = state.twin() {
+                proptest::prop_assert!(twin.at.trace().iter().all(|e| e.time <= state.now()));
+            }
+        }
+    }
+}

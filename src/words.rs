@@ -1,0 +1,75 @@
+//! Short words for states and marks, shared by the timeline, the inspector and the narration.
+//! They name what the simulation reports; they must not decide anything.
+
+use crate::layout::MarkKind;
+use crate::layout::refusal_text;
+use lockstep_sim::client::{Client, ClientState};
+use lockstep_sim::ids::NodeId;
+use lockstep_sim::sim::{Node, Process, Sim};
+use lockstep_sim::token::FencingToken;
+
+pub fn token_text(token: Option<FencingToken>, none: &str) -> String {
+    token.map_or_else(|| none.to_owned(), |t| t.0.to_string())
+}
+
+pub fn process_word(process: Process) -> &'static str {
+    match process {
+        Process::Running => "running",
+        Process::Paused { .. } => "paused",
+        Process::Crashed { .. } => "crashed",
+    }
+}
+
+pub fn client_state_word(client: &Client) -> &'static str {
+    match client.state {
+        ClientState::NotStarted => "not started",
+        ClientState::Acquiring { .. } => "acquiring",
+        ClientState::Backoff => "waiting to retry",
+        ClientState::Reading => "reading",
+        ClientState::Working { .. } => "working",
+        ClientState::AboutToWrite { .. } => "about to write",
+        ClientState::Writing { .. } => "writing",
+        ClientState::Releasing { .. } => "releasing",
+        ClientState::Finished { .. } => "finished",
+        ClientState::Crashed => "crashed",
+    }
+}
+
+/// The badge beside a lane's name: a paused or crashed process first, then a client's belief.
+pub fn lane_badge(sim: &Sim, node: NodeId) -> &'static str {
+    let Some(slot) = sim.slot(node) else {
+        return "";
+    };
+    match (slot.process, &slot.node) {
+        (Process::Paused { .. }, _) => "paused",
+        (Process::Crashed { .. }, _) => "crashed",
+        (Process::Running, Node::Client(client)) if client.believes_it_holds_the_lock() => {
+            "holding"
+        }
+        (Process::Running, Node::Client(client)) => client_state_word(client),
+        (Process::Running, _) => "up",
+    }
+}
+
+/// The machine name of a mark's kind, as test hooks and the trace name it.
+pub fn mark_kind(kind: MarkKind) -> &'static str {
+    match kind {
+        MarkKind::Accepted { .. } => "write_accepted",
+        MarkKind::Rejected { .. } => "write_rejected",
+        MarkKind::Duplicated => "charged_twice",
+        MarkKind::ClockJump { .. } => "clock_jumped",
+        MarkKind::Intervention => "intervention",
+    }
+}
+
+/// A mark in words, for its tooltip and its screen-reader label.
+pub fn mark_words(kind: MarkKind) -> String {
+    match kind {
+        MarkKind::Accepted { token: Some(t) } => format!("Write accepted with token {}", t.0),
+        MarkKind::Accepted { token: None } => "Write accepted".to_owned(),
+        MarkKind::Rejected { refusal } => format!("Write rejected ({})", refusal_text(refusal)),
+        MarkKind::Duplicated => "A request charged twice".to_owned(),
+        MarkKind::ClockJump { by_ms } => format!("Clock jumped by {by_ms} ms"),
+        MarkKind::Intervention => "An intervention".to_owned(),
+    }
+}
