@@ -23,11 +23,12 @@ const ARGS = [
 ];
 
 /**
- * Starts headless Chromium with a new, empty profile directory.
+ * Starts headless Chromium with a new, empty profile directory. `options` go to Playwright's
+ * launchPersistentContext (a phone's viewport and touch screen, say).
  * @returns {Promise<{context: import('playwright-core').BrowserContext, close: () => Promise<void>}>}
  *   `close` stops the browser and deletes the profile.
  */
-export async function launchChromium() {
+export async function launchChromium(options = {}) {
   const userDataDir = await mkdtemp(join(tmpdir(), 'lockstep-chromium-'));
   try {
     const context = await chromium.launchPersistentContext(userDataDir, {
@@ -36,6 +37,7 @@ export async function launchChromium() {
       args: ARGS,
       viewport: { width: 1280, height: 800 },
       timeout: 60_000,
+      ...options,
     });
     return {
       context,

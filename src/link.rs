@@ -73,7 +73,9 @@ pub fn encode(moment: &Moment) -> String {
         let json = serde_json::to_string(&moment.log).unwrap_or_default();
         parts.push(format!("log={}", URL_SAFE_NO_PAD.encode(json)));
     }
-    parts.push(format!("at={}", moment.position));
+    if let Some(position) = moment.position {
+        parts.push(format!("at={position}"));
+    }
     if moment.compare {
         parts.push("compare=1".to_owned());
     }
@@ -160,7 +162,7 @@ pub fn decode(fragment: &str) -> Result<Moment, LinkError> {
         seed: seed.unwrap_or(scenario.seed),
         scenario,
         log,
-        position: position.unwrap_or(0),
+        position,
         compare,
     })
 }
@@ -207,7 +209,7 @@ mod tests {
             seed: scenario.seed,
             scenario,
             log: Vec::new(),
-            position: 5,
+            position: Some(5),
             compare: false,
         }
     }
@@ -245,6 +247,13 @@ mod tests {
         let link = encode(&m);
         assert!(link.starts_with("scenario="));
         assert_eq!(decode(&link), Ok(m));
+    }
+
+    #[test]
+    fn a_link_without_a_position_opens_at_the_start() {
+        let moment = decode("s=s2-gc-pause-fenced").expect("valid");
+        assert_eq!(moment.position, None);
+        assert_eq!(encode(&moment), "s=s2-gc-pause-fenced");
     }
 
     #[test]

@@ -107,7 +107,8 @@ pub struct Moment {
     pub scenario: Scenario,
     pub seed: u64,
     pub log: Vec<Intervention<String>>,
-    pub position: usize,
+    /// How many events are shown; `None`: the start (every event at t = 0).
+    pub position: Option<usize>,
     pub compare: bool,
 }
 
@@ -212,7 +213,7 @@ impl Playground {
             moment.scenario,
             moment.seed,
             moment.log,
-            Some(moment.position),
+            moment.position,
             moment.compare,
         )
     }
@@ -390,7 +391,7 @@ impl Playground {
             scenario: self.scenario()?.clone(),
             seed: self.seed,
             log: self.log.to_vec(),
-            position: self.position(),
+            position: Some(self.position()),
             compare: self.twin.is_some(),
         })
     }

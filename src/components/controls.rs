@@ -42,17 +42,16 @@ pub fn Controls(props: &ControlsProps) -> Html {
         <section class="controls" aria-label="Playback">
             <div class="buttons">
                 <button type="button" class="control" data-testid="reset" onclick={send(Action::Reset)}
-                    aria-label="Reset to the start" title="Reset (Home)">{ "⏮" }</button>
+                    title="Reset to the start (Home)">{ "Reset" }</button>
                 <button type="button" class="control" data-testid="back" disabled={!playground.can_go_back()}
-                    onclick={send(Action::Back)} aria-label="Step back" title="Step back (←)">{ "◀" }</button>
+                    onclick={send(Action::Back)} title="Step back (←)">{ "◀ Back" }</button>
                 <button type="button" class="control primary" data-testid="play"
-                    aria-pressed={playing.to_string()}
-                    onclick={send(Action::TogglePlay)} aria-label={if playing { "Pause" } else { "Play" }}
+                                        data-playing={playing.to_string()} onclick={send(Action::TogglePlay)}
                     title="Play or pause (space)">
-                    { if playing { "⏸ Pause" } else { "▶ Play" } }
+                    { if playing { "Pause" } else { "Play" } }
                 </button>
                 <button type="button" class="control" data-testid="step" disabled={!playground.can_step()}
-                    onclick={send(Action::Step)} aria-label="Step forward" title="Step (→)">{ "▶|" }</button>
+                    onclick={send(Action::Step)} title="Step forward (→)">{ "Step ▶" }</button>
                 <label class="speed">
                     <span>{ "Speed" }</span>
                     <select data-testid="speed" onchange={onspeed}>

@@ -168,8 +168,8 @@ pub fn Timeline(props: &TimelineProps) -> Html {
         <section class="timeline" data-testid={format!("timeline-{name}")} aria-label={props.caption.clone()}>
             <div class="timeline-toolbar" role="toolbar" aria-label={format!("{} view", props.caption)}>
                 <span class="timeline-caption">{ props.caption.clone() }</span>
-                <button type="button" class="tool" data-testid="zoom-in" onclick={zoom(2.0)} aria-label="Zoom in">{ "＋" }</button>
-                <button type="button" class="tool" data-testid="zoom-out" onclick={zoom(0.5)} aria-label="Zoom out">{ "－" }</button>
+                <button type="button" class="tool" data-testid="zoom-in" onclick={zoom(2.0)} aria-label="Zoom in">{ "+" }</button>
+                <button type="button" class="tool" data-testid="zoom-out" onclick={zoom(0.5)} aria-label="Zoom out">{ "−" }</button>
                 <button type="button" class="tool" data-testid="pan-left" onclick={pan(-0.25)} aria-label="Earlier">{ "◀" }</button>
                 <button type="button" class="tool" data-testid="pan-right" onclick={pan(0.25)} aria-label="Later">{ "▶" }</button>
                 <button type="button" class="tool" data-testid="zoom-fit" onclick={fit}>{ "Whole run" }</button>
@@ -178,7 +178,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                 </button>
                 <span class="view-range" data-testid="view-range">
                     { format!("{} – {}", time_label(shown_view.start.max(0.0) as u64),
-                        time_label((shown_view.start + shown_view.span) as u64)) }
+                        time_label(((shown_view.start + shown_view.span) as u64).min(end))) }
                 </span>
             </div>
             <div class="timeline-body">
@@ -213,10 +213,10 @@ fn lane_label(lane: &Lane, props: &TimelineProps) -> Html {
     };
     html! {
         <li class={classes!("lane-label", role)} style={format!("height: {LANE_HEIGHT}px")}>
-            <button type="button" data-testid="lane-label" data-node={lane.name.clone()}
-                aria-pressed={selected.to_string()} {onclick}
-                aria-label={format!("{}, {}: select to act on it", lane.name, badge)}>
+                        <button type="button" data-testid="lane-label" data-node={lane.name.clone()}
+                aria-pressed={selected.to_string()} {onclick} title="Select to act on it">
                 <span class="lane-name">{ lane.name.clone() }</span>
+                <span class="visually-hidden">{ ", " }</span>
                 <span class={classes!("badge", format!("badge-{}", badge.replace(' ', "-")))}>{ badge }</span>
             </button>
         </li>
@@ -254,15 +254,31 @@ fn svg(frame: &Frame, props: &TimelineProps) -> Html {
             { for frame.bands.iter().map(|band| band_view(band, lanes_height, props)) }
             { for frame.bars.iter().map(|bar| bar_view(bar, props)) }
             { for frame.arrows.iter().map(|arrow| arrow_view(arrow, props)) }
-            { for frame.marks.iter().map(|mark| mark_view(mark, props)) }
+                        { for frame.marks.iter().map(|mark| mark_view(mark, props)) }
             if let Some(x) = frame.now_x {
                 <g class="now" data-testid="now-line">
                     <line x1={x.to_string()} x2={x.to_string()} y1="0" y2={lanes_height.to_string()} />
+                    <rect class="now-tag" x={(x - 16.0).to_string()} y={(lanes_height + 3.0).to_string()} width="32" height="17" rx="3" />
                     <text x={x.to_string()} y={(lanes_height + 16.0).to_string()} text-anchor="middle" class="now-label">{ "now" }</text>
                 </g>
             }
+            // Violation names last, so no bar covers them.
+            { for frame.bands.iter().map(|band| html! {
+                                <text x={(band.x + 4.0).to_string()} y={(11.0 + 13.0 * band.label_row as f64).to_string()}
+                    class="band-label" aria-hidden="true">
+                    { format!("✗ {}", band.invariant.statement()) }
+                </text>
+            }) }
         </svg>
     }
+}
+
+fn lane_name(props: &TimelineProps, lane: usize) -> String {
+    props
+        .layout
+        .lanes
+        .get(lane)
+        .map_or_else(String::new, |l| l.name.clone())
 }
 
 /// Activating an event's mark opens the moment just after it.
@@ -323,7 +339,7 @@ fn bar_view(bar: &BarShape, props: &TimelineProps) -> Html {
         SpanKind::Pause => (
             "bar pause".to_owned(),
             "pause-band",
-            "⏸ paused".to_owned(),
+            "paused".to_owned(),
             Some(format!("url(#hatch-{name})")),
         ),
         SpanKind::Crash => (
@@ -334,8 +350,22 @@ fn bar_view(bar: &BarShape, props: &TimelineProps) -> Html {
         ),
     };
     let (onclick, onkeydown) = open_event(props, bar.from_event);
-    // Text only where it fits: about 6.5 px a character at 11 px.
-    let text = (w > label.chars().count() as f64 * 6.5 + 8.0).then(|| label.clone());
+    // Text only where it fits (about 6.5 px a character at 11 px), and only on the bars that
+    // sit in the middle of a lane: a pause or an overhang shares the lane with a belief.
+    let labelled = matches!(
+        bar.kind,
+        SpanKind::Lease { .. } | SpanKind::Belief { .. } | SpanKind::Crash
+    );
+    let text = (labelled && w > label.chars().count() as f64 * 6.5 + 8.0).then(|| label.clone());
+    // A pause carries the pause sign (two bars) at its start, drawn, not a font glyph.
+    let pause_sign = (bar.kind == SpanKind::Pause).then(|| {
+        html! {
+            <g class="pause-sign" aria-hidden="true">
+                <rect x={(x + 3.0).to_string()} y={(y + 3.0).to_string()} width="3" height="9" />
+                <rect x={(x + 8.0).to_string()} y={(y + 3.0).to_string()} width="3" height="9" />
+            </g>
+        }
+    });
     let token = match bar.kind {
         SpanKind::Lease { token, .. } | SpanKind::Belief { token } => {
             token.map(|t| t.0.to_string())
@@ -343,14 +373,16 @@ fn bar_view(bar: &BarShape, props: &TimelineProps) -> Html {
         _ => None,
     };
     html! {
-        <g class={class} data-testid={testid} data-event-id={bar.from_event.to_string()}
+                <g class={class} data-testid={testid} data-event-id={bar.from_event.to_string()}
+            data-lane={lane_name(props, bar.lane)}
             data-token={token} data-open={bar.open.to_string()} tabindex="-1" {onclick} {onkeydown}>
             <title>{ label }</title>
             <rect x={x.to_string()} y={y.to_string()} width={w.to_string()} height={h.to_string()} rx="3"
                 style={fill.map(|f| format!("fill: {f}"))} />
-            if let Some(text) = text {
+                        if let Some(text) = text {
                 <text x={(x + 4.0).to_string()} y={(y + h / 2.0 + 4.0).to_string()} class="bar-label">{ text }</text>
             }
+            { for pause_sign }
         </g>
     }
 }
@@ -409,7 +441,12 @@ fn arrow_view(arrow: &ArrowShape, props: &TimelineProps) -> Html {
             aria-pressed={actionable.then(|| selected.to_string())}
             onclick={actionable.then_some(onclick)} onkeydown={actionable.then_some(onkeydown)}>
             <title>{ description }</title>
-            <line class="hit" x1={x1.to_string()} y1={y1.to_string()} x2={x2.to_string()} y2={y2.to_string()} />
+                        if let Some((xd, yd)) = arrow.due {
+                <line class="hit" x1={x1.to_string()} y1={y1.to_string()} x2={xd.to_string()} y2={yd.to_string()} />
+                <line class="ahead" x1={x2.to_string()} y1={y2.to_string()} x2={xd.to_string()} y2={yd.to_string()} />
+            } else {
+                <line class="hit" x1={x1.to_string()} y1={y1.to_string()} x2={x2.to_string()} y2={y2.to_string()} />
+            }
             <line class="shaft" x1={x1.to_string()} y1={y1.to_string()} x2={x2.to_string()} y2={y2.to_string()}
                 marker-end={(arrow.state == ArrowState::Delivered || arrow.state == ArrowState::InFlight)
                     .then(|| format!("url(#head-{})", props.name))} />
@@ -443,30 +480,30 @@ fn mark_view(mark: &MarkShape, props: &TimelineProps) -> Html {
         MarkKind::Accepted { token } => html! {
             <>
                 <circle cx={x.to_string()} cy={y.to_string()} r="8" class="disc" />
-                <text x={x.to_string()} y={(y + 4.0).to_string()} text-anchor="middle" class="glyph">{ "✓" }</text>
+                <text x={x.to_string()} y={(y + 4.0).to_string()} text-anchor="middle" class="glyph" aria-hidden="true">{ "✓" }</text>
                 if let Some(token) = token {
-                    <text x={(x + 11.0).to_string()} y={(y - 8.0).to_string()} class="mark-label">{ token.0.to_string() }</text>
+                    <text x={(x + 11.0).to_string()} y={(y - 8.0).to_string()} class="mark-label" aria-hidden="true">{ token.0.to_string() }</text>
                 }
             </>
         },
         MarkKind::Rejected { refusal } => html! {
             <>
                 <rect x={(x - 7.0).to_string()} y={(y - 7.0).to_string()} width="14" height="14" class="square" />
-                <text x={x.to_string()} y={(y + 4.0).to_string()} text-anchor="middle" class="glyph">{ "✕" }</text>
-                <text x={(x + 11.0).to_string()} y={(y + 16.0).to_string()} class="mark-label">{ refusal_text(refusal) }</text>
+                <text x={x.to_string()} y={(y + 4.0).to_string()} text-anchor="middle" class="glyph" aria-hidden="true">{ "✕" }</text>
+                <text x={(x + 11.0).to_string()} y={(y + 16.0).to_string()} class="mark-label" aria-hidden="true">{ refusal_text(refusal) }</text>
             </>
         },
         MarkKind::Duplicated => html! {
             <>
                 <rect x={(x - 7.0).to_string()} y={(y - 7.0).to_string()} width="14" height="14" class="square" />
-                <text x={x.to_string()} y={(y + 4.0).to_string()} text-anchor="middle" class="glyph">{ "2" }</text>
+                <text x={x.to_string()} y={(y + 4.0).to_string()} text-anchor="middle" class="glyph" aria-hidden="true">{ "2" }</text>
             </>
         },
         MarkKind::ClockJump { by_ms } => html! {
             <>
                 <polyline class="zigzag" points={format!("{},{} {},{} {},{} {},{} {},{}",
                     x - 6.0, y + 10.0, x - 3.0, y - 10.0, x, y + 10.0, x + 3.0, y - 10.0, x + 6.0, y + 10.0)} />
-                <text x={(x + 9.0).to_string()} y={(y - 8.0).to_string()} class="mark-label">
+                <text x={(x + 9.0).to_string()} y={(y - 8.0).to_string()} class="mark-label" aria-hidden="true">
                     { format!("{}{} ms", if by_ms >= 0 { "+" } else { "−" }, by_ms.unsigned_abs()) }
                 </text>
             </>
@@ -477,11 +514,14 @@ fn mark_view(mark: &MarkShape, props: &TimelineProps) -> Html {
     };
     html! {
         <g class={classes!("mark", format!("mark-{}", mark_kind(mark.kind)))} data-testid="event-mark"
-            data-kind={mark_kind(mark.kind)} data-outcome={outcome} data-token={token}
+                        data-kind={mark_kind(mark.kind)} data-outcome={outcome} data-token={token}
+            data-lane={lane_name(props, mark.lane)}
             data-event-id={mark.event.to_string()}
-            tabindex="0" role="button" aria-label={format!("{words}: open the moment after it")}
+                        tabindex="0" role="button" aria-label={format!("{words}: open the moment after it")}
             {onclick} {onkeydown}>
             <title>{ words }</title>
+            // Covers the glyph and its label, so a click anywhere on them lands here.
+            <rect class="hit" x={(x - 10.0).to_string()} y={(y - 20.0).to_string()} width="56" height="40" />
             { shape }
         </g>
     }
@@ -497,8 +537,7 @@ fn band_view(band: &BandShape, lanes_height: f64, props: &TimelineProps) -> Html
             tabindex="0" role="button" aria-label={format!("Violated: {}. Open the event that broke it.", band.invariant.statement())}
             {onclick} {onkeydown}>
             <title>{ label.clone() }</title>
-            <rect x={band.x.to_string()} y="0" width={band.width.to_string()} height={lanes_height.to_string()} />
-            <text x={(band.x + 4.0).to_string()} y="11" class="band-label">{ label }</text>
+                        <rect x={band.x.to_string()} y="0" width={band.width.to_string()} height={lanes_height.to_string()} />
         </g>
     }
 }

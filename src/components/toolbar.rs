@@ -40,6 +40,16 @@ text{font:11px system-ui,sans-serif;fill:#1b1f25}\
 pub fn Toolbar(props: &ToolbarProps) -> Html {
     let playground = &props.playground;
     let reader = use_mut_ref(|| None::<FileReader>);
+    let export_menu = use_node_ref();
+    // Choosing an export closes the menu, as a menu does.
+    let close_menu = {
+        let export_menu = export_menu.clone();
+        move || {
+            if let Some(details) = export_menu.cast::<web_sys::HtmlDetailsElement>() {
+                details.set_open(false);
+            }
+        }
+    };
     let shared = use_state(|| None::<String>);
     let dispatch = &props.dispatch;
 
@@ -115,7 +125,9 @@ pub fn Toolbar(props: &ToolbarProps) -> Html {
     let export_scenario = {
         let dispatch = dispatch.clone();
         let file = playground.scenario_file();
+        let close_menu = close_menu.clone();
         Callback::from(move |_: MouseEvent| {
+            close_menu();
             if let Some(file) = &file {
                 report(
                     &dispatch,
@@ -131,7 +143,9 @@ pub fn Toolbar(props: &ToolbarProps) -> Html {
     let export_trace = {
         let dispatch = dispatch.clone();
         let export = playground.run().sim.export(playground.scenario_id());
+        let close_menu = close_menu.clone();
         Callback::from(move |_: MouseEvent| {
+            close_menu();
             let text = serde_json::to_string_pretty(&export).unwrap_or_default();
             report(
                 &dispatch,
@@ -147,6 +161,7 @@ pub fn Toolbar(props: &ToolbarProps) -> Html {
         let dispatch = dispatch.clone();
         let id = playground.scenario_id().to_owned();
         Callback::from(move |_: MouseEvent| {
+            close_menu();
             let svg = web_sys::window()
                 .and_then(|w| w.document())
                 .and_then(|d| {
@@ -202,7 +217,7 @@ pub fn Toolbar(props: &ToolbarProps) -> Html {
                 { "Import scenario…" }
                 <input type="file" accept=".json,application/json" data-testid="import" onchange={onimport} />
             </label>
-            <details class="export">
+                        <details class="export" ref={export_menu}>
                 <summary class="tool" data-testid="export-menu">{ "Export" }</summary>
                 <div class="export-menu">
                     <button type="button" class="tool" data-testid="export-scenario" onclick={export_scenario}>{ "Scenario file (JSON)" }</button>

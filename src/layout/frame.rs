@@ -28,11 +28,13 @@ pub struct Viewport {
 }
 
 impl Viewport {
-    /// The whole run, from 0 to `end`.
+    /// The whole run, from 0 to `end`, with a margin at each edge so that nothing that
+    /// happens at t = 0 or at the end sits on the border.
     pub fn whole(end: u64, width: f64) -> Viewport {
+        let margin = edge(end);
         Viewport {
-            start: 0.0,
-            span: (end as f64).max(1.0),
+            start: -margin,
+            span: (end as f64).max(1.0) + 2.0 * margin,
             width: width.max(1.0),
         }
     }
@@ -50,7 +52,7 @@ impl Viewport {
     /// between 10 ms and `end`, and the view inside `0..end`.
     pub fn zoomed(self, factor: f64, x: f64, end: u64) -> Viewport {
         let anchor = self.time_at(x);
-        let span = (self.span / factor).clamp(10.0, (end as f64).max(10.0));
+        let span = (self.span / factor).clamp(10.0, (end as f64).max(10.0) + 2.0 * edge(end));
         Viewport {
             start: anchor - x * span / self.width,
             span,
@@ -83,12 +85,18 @@ impl Viewport {
     }
 
     fn clamped(self, end: u64) -> Viewport {
-        let end = (end as f64).max(self.span);
+        let margin = edge(end);
+        let last = (end as f64 + margin - self.span).max(-margin);
         Viewport {
-            start: self.start.clamp(0.0, end - self.span),
+            start: self.start.clamp(-margin, last),
             ..self
         }
     }
+}
+
+/// The margin shown beyond each end of the run: 2 % of it.
+fn edge(end: u64) -> f64 {
+    end as f64 * 0.02
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -132,6 +140,9 @@ pub struct ArrowShape {
     pub y1: f64,
     pub x2: f64,
     pub y2: f64,
+    /// Where a message still on its way is due to arrive (`None` once it arrived or was lost):
+    /// the rest of its path is drawn faint, and can be clicked from the moment it is sent.
+    pub due: Option<(f64, f64)>,
     pub sent_event: usize,
 }
 
@@ -143,6 +154,8 @@ pub struct BandShape {
     pub from_event: usize,
     /// Still broken at the current position.
     pub open: bool,
+    /// Which line the invariant's name goes on (0: the top), so names never overlap.
+    pub label_row: usize,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -248,7 +261,12 @@ pub fn frame(layout: &Layout, position: usize, now: u64, view: Viewport) -> Fram
         };
         let x1 = view.x(arrow.sent.time);
         let x2 = view.x(until);
-        if !visible(x1.min(x2), x1.max(x2)) {
+        let x_far = if ended.is_none() {
+            view.x(arrow.due).max(x2)
+        } else {
+            x2
+        };
+        if !visible(x1.min(x2), x1.max(x_far)) {
             continue;
         }
         frame.arrows.push(ArrowShape {
@@ -259,6 +277,8 @@ pub fn frame(layout: &Layout, position: usize, now: u64, view: Viewport) -> Fram
             y1,
             x2,
             y2: y1 + (y_to - y1) * fraction,
+            due: matches!(state, ArrowState::InFlight | ArrowState::Held)
+                .then(|| (view.x(arrow.due), y_to)),
             sent_event: arrow.sent.event,
         });
     }
@@ -267,6 +287,7 @@ pub fn frame(layout: &Layout, position: usize, now: u64, view: Viewport) -> Fram
             .bands
             .extend(band_shape(band, end_of(band.to), now, view));
     }
+    stack_band_labels(&mut frame.bands);
     frame.ticks = ticks(view);
     let now_x = view.x(now);
     frame.now_x = visible(now_x, now_x).then_some(now_x);
@@ -287,7 +308,32 @@ fn band_shape(band: &Band, end: Option<u64>, now: u64, view: Viewport) -> Option
         width: x1 - x0,
         from_event: band.from.event,
         open: end.is_none(),
+        label_row: 0,
     })
+}
+
+/// About how wide a band's label is: its name at 11 px, with the ✗ in front.
+pub fn band_label_width(band: &BandShape) -> f64 {
+    (band.invariant.statement().chars().count() + 2) as f64 * 6.2
+}
+
+/// Puts each band's label on the first line where it overlaps no earlier label.
+fn stack_band_labels(bands: &mut [BandShape]) {
+    let mut order: Vec<usize> = (0..bands.len()).collect();
+    order.sort_by(|&a, &b| bands[a].x.total_cmp(&bands[b].x));
+    let mut line_ends: Vec<f64> = Vec::new();
+    for index in order {
+        let x = bands[index].x;
+        let row = match line_ends.iter().position(|&end| end <= x) {
+            Some(row) => row,
+            None => {
+                line_ends.push(f64::NEG_INFINITY);
+                line_ends.len() - 1
+            }
+        };
+        line_ends[row] = x + band_label_width(&bands[index]);
+        bands[index].label_row = row;
+    }
 }
 
 /// Round-numbered ticks about every 100 px.

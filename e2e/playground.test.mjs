@@ -1,0 +1,414 @@
+// The playground in headless Chromium, driven as a user drives it: clicks, keys and taps on what
+// is on screen. One test per capability of the playground issue: the timeline, the controls,
+// interventions, the inspector, narration and invariants, compare, the sandbox (build, import,
+// export), shareable links, keyboard and small screens, and an accessibility scan. Screenshots
+// land in e2e/artifacts/.
+//
+// The scenario is S2 (`s2-gc-pause-fenced`): client-a takes token 33, is paused for 2 s; its
+// lease expires; client-b takes token 34 and writes; client-a wakes and writes with 33, which the
+// resource rejects (33 < 34). Its 24 events are pinned by the simulation's golden tests.
+
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { startApp } from './harness.mjs';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const S2 = 's=s2-gc-pause-fenced';
+const S2_END = `${S2}&at=24`;
+
+const sel = {
+  mark: (kind) => `[data-testid="timeline-main"] [data-testid="event-mark"][data-kind="${kind}"]`,
+  main: (testid) => `[data-testid="timeline-main"] [data-testid="${testid}"]`,
+};
+
+describe('the playground, as a user uses it', () => {
+  let app;
+  let page;
+
+  before(async () => {
+    app = await startApp({ acceptDownloads: true });
+    page = app.page;
+  });
+
+  after(async () => {
+    await app?.close();
+  });
+
+  it('draws lanes, leases, beliefs, the overhang, the pause, writes and the broken invariant', async () => {
+    await app.open(S2_END);
+    const lanes = await page.locator(sel.main('lane')).evaluateAll((rects) => rects.map((r) => r.dataset.node));
+    assert.deepEqual(lanes, ['client-a', 'client-b', 'lock-service', 'resource']);
+    const leases = await page.locator(sel.main('lease-bar')).evaluateAll((bars) => bars.map((b) => [b.dataset.lane, b.dataset.token]));
+    assert.deepEqual(leases, [['lock-service', '33'], ['lock-service', '34']]);
+    const beliefs = await page.locator(sel.main('belief-bar')).evaluateAll((bars) => bars.map((b) => [b.dataset.lane, b.dataset.token]));
+    assert.deepEqual(beliefs, [['client-a', '33'], ['client-b', '34']]);
+    assert.equal(await page.locator(`${sel.main('overhang')}[data-lane="client-a"]`).count(), 1, 'belief outlives truth');
+    assert.equal(await page.locator(`${sel.main('pause-band')}[data-lane="client-a"]`).count(), 1);
+    const accepted = page.locator(sel.mark('write_accepted'));
+    assert.equal(await accepted.getAttribute('data-token'), '34');
+    assert.equal(await accepted.getAttribute('data-outcome'), 'accepted');
+    const rejected = page.locator(sel.mark('write_rejected'));
+    assert.equal(await rejected.getAttribute('data-token'), '33');
+    assert.match(await rejected.textContent(), /33 < 34/);
+    const band = page.locator(sel.main('violation-band'));
+    assert.equal(await band.getAttribute('data-invariant'), 'one_believer');
+    assert.ok((await page.locator(`${sel.main('message')}[data-state="delivered"]`).count()) >= 10);
+    assert.equal(await page.locator(sel.main('now-line')).count(), 1);
+    await app.screenshot('timeline-s2');
+  });
+
+  it('shows only what has happened: in-flight messages, an open lease, no write yet', async () => {
+    await app.open(`${S2}&at=2`);
+    const lease = page.locator(sel.main('lease-bar'));
+    assert.equal(await lease.count(), 1);
+    assert.equal(await lease.getAttribute('data-open'), 'true');
+    assert.equal(await page.locator(`${sel.main('message')}[data-state="in_flight"]`).count(), 1, 'the grant is on its way');
+    assert.equal(await page.locator(sel.mark('write_accepted')).count(), 0);
+  });
+
+  it('zooms, pans and shows the whole run again', async () => {
+    await app.open(S2_END);
+    const range = page.locator(sel.main('view-range'));
+    assert.equal(await range.innerText(), '0 ms – 4 s');
+    await page.locator(sel.main('zoom-in')).click();
+    await page.locator(sel.main('zoom-in')).click();
+    const zoomed = await range.innerText();
+    assert.notEqual(zoomed, '0 ms – 4 s');
+    await page.locator(sel.main('pan-left')).click();
+    assert.notEqual(await range.innerText(), zoomed, 'panning moves the view');
+    await page.locator(sel.main('zoom-fit')).click();
+    assert.equal(await range.innerText(), '0 ms – 4 s');
+    // Dragging the plot pans it too.
+    await page.locator(sel.main('zoom-in')).click();
+    const before = await range.innerText();
+    const plot = await page.locator('[data-testid="timeline-main"] .timeline-plot').boundingBox();
+    await page.mouse.move(plot.x + plot.width / 2, plot.y + 20);
+    await page.mouse.down();
+    await page.mouse.move(plot.x + plot.width / 2 + 200, plot.y + 20, { steps: 5 });
+    await page.mouse.up();
+    assert.notEqual(await range.innerText(), before, 'dragging pans');
+  });
+
+  it('plays, pauses, steps back, scrubs and jumps to violations, replaying the same events', async () => {
+    await app.open(S2);
+    assert.deepEqual(await app.position(), { at: 1, of: 24 });
+    await page.locator('[data-testid="speed"]').selectOption('30');
+    await page.locator('[data-testid="play"]').click();
+    await page.waitForFunction(() => /event (1\d|2\d) of/.test(document.querySelector('[data-testid="position"]').textContent));
+    await page.locator('[data-testid="play"]').click();
+    assert.equal(await page.locator('[data-testid="play"]').getAttribute('data-playing'), 'false');
+    const paused = (await app.position()).at;
+    await app.settle();
+    assert.equal((await app.position()).at, paused, 'paused means paused');
+    const narrationAt = async () => page.locator('[data-testid="narration"]').innerText();
+    await page.locator('[data-testid="scrubber"]').fill('8');
+    await app.waitForPosition(8);
+    const atEight = await narrationAt();
+    await page.locator('[data-testid="step"]').click();
+    await app.waitForPosition(9);
+    await page.locator('[data-testid="back"]').click();
+    await app.waitForPosition(8);
+    assert.equal(await narrationAt(), atEight, 'stepping back replays to the same moment');
+    await page.locator('[data-testid="first-violation"]').click();
+    await app.waitForPosition(11);
+    assert.match(await narrationAt(), /breaks an invariant: At most one client believes it holds the lock/);
+    await page.locator('[data-testid="next-violation"]').click();
+    assert.match(await page.locator('[data-testid="notice"]').innerText(), /No invariant breaks after this point/);
+    await page.locator('[data-testid="reset"]').click();
+    await app.waitForPosition(1);
+  });
+
+  it('pauses autoplay when the tab is hidden', async () => {
+    await app.open(S2);
+    await page.locator('[data-testid="speed"]').selectOption('1');
+    await page.locator('[data-testid="play"]').click();
+    assert.equal(await page.locator('[data-testid="play"]').getAttribute('data-playing'), 'true');
+    await page.evaluate(() => {
+      Object.defineProperty(document, 'hidden', { value: true, configurable: true });
+      document.dispatchEvent(new Event('visibilitychange'));
+    });
+    await page.waitForFunction(() => document.querySelector('[data-testid="play"]').dataset.playing === 'false');
+  });
+
+  it('pauses a client from its lane, and the pause is logged, drawn and replayed', async () => {
+    await app.open(`${S2}&at=8`);
+    await page.locator('[data-testid="lane-label"][data-node="client-b"]').click();
+    assert.equal(await page.locator('[data-testid="node-actions"]').getAttribute('data-node'), 'client-b');
+    await page.locator('[data-testid="pause-ms"]').fill('3000');
+    await page.locator('[data-testid="pause-ms"]').press('Tab');
+    await page.locator('[data-testid="act-pause"]').click();
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="logged-intervention"]').length === 1);
+    assert.match(await page.locator('[data-testid="narration"]').innerText(), /client-b is paused for 3000 ms/);
+    assert.equal(await page.locator(`${sel.main('pause-band')}[data-lane="client-b"]`).count(), 1);
+    assert.ok((await page.locator(`${sel.mark('intervention')}[data-lane="client-b"]`).count()) >= 1);
+    assert.equal(await page.locator('[data-testid="lane-label"][data-node="client-b"] .badge').innerText(), 'paused');
+    // Taking it back restores the scenario's own run.
+    await page.locator('[data-testid="logged-intervention"] button').click();
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="logged-intervention"]').length === 0);
+    assert.equal(await page.locator(`${sel.main('pause-band')}[data-lane="client-b"]`).count(), 0);
+  });
+
+  it('expires the lease, crashes and restarts a node, cuts and heals a link, and switches fencing', async () => {
+    await app.open(`${S2}&at=3`);
+    await page.locator('[data-testid="lane-label"][data-node="lock-service"]').click();
+    await page.locator('[data-testid="act-force-expire"]').click();
+    await page.waitForFunction(() => /expire/i.test(document.querySelector('[data-testid="narration"]').textContent));
+    await page.locator('[data-testid="act-crash"]').click();
+    await page.waitForFunction(() => document.querySelector('[data-testid="lane-label"][data-node="lock-service"] .badge').textContent === 'crashed');
+    assert.equal(await page.locator(`${sel.main('crash-band')}[data-lane="lock-service"]`).count(), 1);
+    await page.locator('[data-testid="act-restart"]').click();
+    await page.waitForFunction(() => document.querySelector('[data-testid="lane-label"][data-node="lock-service"] .badge').textContent === 'up');
+    await page.locator('[data-testid="partition-peer"]').selectOption({ label: 'client-b' });
+    await page.locator('[data-testid="act-partition"]').click();
+    await page.waitForFunction(() => /lock-service → client-b/.test(document.querySelector('[data-testid="network"]').textContent));
+    await page.locator('[data-testid="act-heal"]').click();
+    await page.waitForFunction(() => /cut links\s*none/.test(document.querySelector('[data-testid="network"]').innerText));
+    assert.equal(await page.locator('[data-testid="logged-intervention"]').count(), 5);
+    await page.locator('[data-testid="lane-label"][data-node="resource"]').click();
+    await page.locator('[data-testid="act-fencing"]').click();
+    await page.waitForFunction(() => /fencing off/.test(document.querySelector('[data-testid="resource-row"]').textContent));
+    assert.equal(await page.locator('[data-testid="fencing-toggle"]').getAttribute('aria-pressed'), 'false');
+    await app.screenshot('interventions');
+  });
+
+  it('holds, releases and drops a message in flight', async () => {
+    await app.open(`${S2}&at=1`);
+    const message = page.locator(`${sel.main('message')}[data-state="in_flight"]`);
+    const id = await message.getAttribute('data-message-id');
+    await message.click();
+    await page.locator('[data-testid="act-hold"]').click();
+    const held = page.locator(`${sel.main('message')}[data-message-id="${id}"]`);
+    await page.waitForFunction((m) => document.querySelector(`[data-testid="timeline-main"] [data-message-id="${m}"]`)?.dataset.state === 'held', id);
+    assert.match(await page.locator('[data-testid="network"]').innerText(), new RegExp(`#${id} acquire`));
+    // Time passes; the held message stays where it is.
+    await page.locator('[data-testid="step"]').click();
+    await page.locator('[data-testid="step"]').click();
+        assert.equal(await held.getAttribute('data-state'), 'held');
+    assert.equal(await page.locator('[data-testid="message-actions"]').getAttribute('data-message-id'), id, 'still selected');
+    await page.locator('[data-testid="act-release"]').click();
+    await page.waitForFunction((m) => document.querySelector(`[data-testid="timeline-main"] [data-message-id="${m}"]`)?.dataset.state !== 'held', id);
+    // Drop the next request in flight: it never arrives.
+    await app.open(`${S2}&at=1`);
+    await page.locator(`${sel.main('message')}[data-state="in_flight"]`).click();
+    await page.locator('[data-testid="act-drop"]').click();
+    await page.waitForFunction((m) => document.querySelector(`[data-testid="timeline-main"] [data-message-id="${m}"]`)?.dataset.state === 'lost', id);
+  });
+
+  it('inspects the SQL row, the clients and the resource, and opens the moment after a chosen event', async () => {
+    await app.open(S2_END);
+    const columns = await page.locator('[data-testid="lock-row"] td').evaluateAll((cells) => cells.map((c) => c.dataset.column));
+    assert.deepEqual(columns, ['lock_name', 'holder_id', 'fencing_token', 'expires_at']);
+    assert.equal(await page.locator('[data-testid="client-row"]').count(), 2);
+    assert.match(await page.locator('[data-testid="client-row"]').first().innerText(), /heldSafely\(\)[\s\S]*renewals left/);
+    // Open the moment just after client-b's write was accepted.
+    const accepted = page.locator(sel.mark('write_accepted'));
+    const event = Number(await accepted.getAttribute('data-event-id'));
+    await accepted.click();
+    await app.waitForPosition(event + 1);
+    assert.match(await page.locator('[data-testid="resource-row"] td[data-column="fencing_token"]').innerText(), /34/);
+    assert.match(await page.locator('[data-testid="lock-row"] td[data-column="holder_id"]').innerText(), /client-b/);
+    // The log links back: choosing an entry opens its moment.
+    await page.locator('[data-testid="event"] button').first().click();
+    await app.waitForPosition(1);
+  });
+
+  it('narrates each step in a live region and shows every invariant at the current step', async () => {
+    await app.open(`${S2}&at=10`);
+    assert.equal(await page.locator('[data-testid="narration"]').getAttribute('aria-live'), 'polite');
+    const invariant = page.locator('[data-testid="invariants"] [data-invariant="one_believer"]');
+    assert.doesNotMatch((await invariant.getAttribute('class')) ?? '', /broken/);
+    await page.locator('[data-testid="step"]').click();
+    await app.waitForPosition(11);
+    assert.match(await page.locator('[data-testid="narration"]').innerText(), /client-b learns it holds the lock with token 34/);
+    assert.match((await invariant.getAttribute('class')) ?? '', /broken/);
+    await page.keyboard.press('End');
+    await app.waitForPosition(24);
+    assert.doesNotMatch((await invariant.getAttribute('class')) ?? '', /broken/, 'it holds again once client-a learns');
+  });
+
+  it('compares fencing on and off side by side: one rejects the stale write, the other is corrupted', async () => {
+    await app.open(S2_END);
+    await page.locator('[data-testid="compare-toggle"]').click();
+    const twin = page.locator('[data-testid="timeline-twin"]');
+    await twin.waitFor();
+    const stale = twin.locator('[data-testid="event-mark"][data-kind="write_accepted"][data-token="33"]');
+    assert.equal(await stale.count(), 1, 'without fencing the zombie write with 33 is accepted');
+    assert.equal(await twin.locator('[data-testid="violation-band"][data-invariant="no_stale_write"]').count(), 1);
+    assert.equal(await page.locator(sel.mark('write_rejected')).getAttribute('data-token'), '33');
+    assert.match(await page.locator('[data-testid="twin-invariants"] [data-invariant="no_stale_write"]').getAttribute('class'), /broken/);
+    // Stepped together: going back before the write takes both back.
+    await page.locator('[data-testid="scrubber"]').fill('12');
+    await app.waitForPosition(12);
+    assert.equal(await twin.locator('[data-testid="event-mark"][data-kind="write_accepted"]').count(), 0);
+    await page.locator('[data-testid="scrubber"]').fill('24');
+    await app.waitForPosition(24);
+    await app.screenshot('compare');
+  });
+
+  it('builds a scenario from the sandbox form and runs it', async () => {
+    await app.open(S2);
+    await page.locator('[data-testid="build-scenario"]').click();
+    await page.locator('[data-testid="build-clients"]').fill('4');
+    await page.locator('[data-testid="build-clients"]').press('Tab');
+    await page.locator('[data-testid="build-backend"]').selectOption('consensus');
+    await page.locator('[data-testid="build-behaviour"]').selectOption('renewing');
+    await page.locator('[data-testid="build-run-it"]').click();
+    await page.waitForFunction(() => /Sandbox · 4 clients/.test(document.querySelector('[data-testid="scenario-name"]').textContent));
+    const lanes = await page.locator(sel.main('lane')).evaluateAll((rects) => rects.map((r) => r.dataset.node));
+    assert.deepEqual(lanes, ['client-a', 'client-b', 'client-c', 'client-d', 'etcd-1', 'etcd-2', 'etcd-3', 'resource']);
+    assert.ok((await app.position()).of > 50);
+  });
+
+  it('imports a scenario file, and a broken one says what is wrong and keeps the current run', async () => {
+    await app.open(`${S2}&at=6`);
+    await page.locator('[data-testid="import"]').setInputFiles({
+      name: 'broken.json',
+      mimeType: 'application/json',
+      buffer: Buffer.from('{ "format": 1, "id": "x", "title": "t", "seed": 1, "end_ms": 100, "colour": "red" }'),
+    });
+    const notice = page.locator('[data-testid="notice"]');
+    await notice.waitFor();
+    assert.equal(await notice.getAttribute('role'), 'alert');
+    assert.match(await notice.innerText(), /colour/);
+    assert.match(await page.locator('[data-testid="scenario-name"]').innerText(), /^S2/);
+    assert.equal((await app.position()).at, 6, 'the current state survives');
+    const s1 = await readFile(resolve(HERE, '..', 'scenarios', 's1-gc-pause-unfenced.json'));
+    await page.locator('[data-testid="import"]').setInputFiles({ name: 's1.json', mimeType: 'application/json', buffer: s1 });
+    await page.waitForFunction(() => /^S1/.test(document.querySelector('[data-testid="scenario-name"]').textContent));
+  });
+
+  it('exports the scenario with the interventions, the trace and the timeline as SVG', async () => {
+    await app.open(`${S2}&at=3`);
+    await page.locator('[data-testid="lane-label"][data-node="client-b"]').click();
+    await page.locator('[data-testid="act-crash"]').click();
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="logged-intervention"]').length === 1);
+    const download = async (testid) => {
+      await page.locator('[data-testid="export-menu"]').click();
+      const [file] = await Promise.all([page.waitForEvent('download'), page.locator(`[data-testid="${testid}"]`).click()]);
+      return readFile(await file.path(), 'utf8');
+    };
+    const scenario = JSON.parse(await download('export-scenario'));
+    assert.equal(scenario.id, 's2-gc-pause-fenced');
+    assert.deepEqual(scenario.interventions.map((i) => i.do.action), ['pause', 'crash']);
+    const trace = JSON.parse(await download('export-trace'));
+    assert.equal(trace.hash, await page.locator('[data-testid="trace-hash"]').innerText());
+    const svg = await download('export-svg');
+    assert.match(svg, /^<svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
+    assert.match(svg, /data-testid="lease-bar"/);
+    // The exported file imports back to the same run.
+    await page.locator('[data-testid="import"]').setInputFiles({ name: 'again.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(scenario)) });
+    await page.waitForFunction((hash) => document.querySelector('[data-testid="trace-hash"]').textContent === hash, trace.hash);
+  });
+
+  it('keeps the exact moment in the URL: a reload reproduces it, a bad link opens the default with a message', async () => {
+    await app.open(`${S2}&at=4`);
+    await page.locator('[data-testid="lane-label"][data-node="client-a"]').click();
+    await page.locator('[data-testid="act-clock-jump"]').click();
+    await page.locator('[data-testid="fencing-toggle"]').click();
+    await page.locator('[data-testid="step"]').click();
+    await app.settle();
+    const hash = await page.locator('[data-testid="trace-hash"]').innerText();
+    const position = await app.position();
+    const url = page.url();
+    assert.match(url, /fencing=off/);
+    assert.match(url, /log=/);
+    await page.reload();
+    await page.locator('[data-testid="timeline-main"] svg').waitFor();
+    assert.equal(await page.locator('[data-testid="trace-hash"]').innerText(), hash);
+    assert.deepEqual(await app.position(), position);
+    assert.equal(await page.locator('[data-testid="logged-intervention"]').count(), 1);
+    await page.locator('[data-testid="share"]').click();
+    assert.equal(await page.locator('[data-testid="share-link"]').inputValue(), page.url());
+    await app.open('s=no-such-scenario&at=3');
+    const notice = page.locator('[data-testid="notice"]');
+    assert.match(await notice.innerText(), /s=no-such-scenario/);
+    assert.match(await page.locator('[data-testid="scenario-name"]').innerText(), /^S2/);
+    await app.open(`${S2}&at=2&log=%%%`);
+    assert.match(await notice.innerText(), /`log=`/);
+  });
+
+  it('does everything from the keyboard: space, arrows, ? and Escape, with a visible focus', async () => {
+    await app.open(S2);
+    await page.locator('.summary').click();
+    await page.keyboard.press('ArrowRight');
+    await app.waitForPosition(2);
+    await page.keyboard.press('ArrowLeft');
+    await app.waitForPosition(1);
+    await page.keyboard.press('?');
+    await page.locator('[data-testid="shortcuts"]').waitFor();
+    await app.screenshot('shortcuts');
+    await page.keyboard.press('Escape');
+    await page.locator('[data-testid="shortcuts"]').waitFor({ state: 'detached' });
+    await page.keyboard.press(' ');
+    await page.waitForFunction(() => document.querySelector('[data-testid="play"]').dataset.playing === 'true');
+    await page.keyboard.press(' ');
+    await page.waitForFunction(() => document.querySelector('[data-testid="play"]').dataset.playing === 'false');
+    // Tab reaches a lane, Enter selects it; its actions are buttons.
+    const lane = page.locator('[data-testid="lane-label"][data-node="client-a"]');
+    await lane.focus();
+    const outline = await lane.evaluate((el) => getComputedStyle(el).outlineStyle);
+    assert.notEqual(outline, 'none', 'focus is visible');
+    await page.keyboard.press('Enter');
+    await page.locator('[data-testid="node-actions"]').waitFor();
+        await page.keyboard.press('End');
+    await app.waitForPosition(24);
+    const mark = page.locator(sel.mark('write_rejected'));
+    await mark.focus();
+    await page.keyboard.press('Enter');
+    await app.waitForPosition(Number(await mark.getAttribute('data-event-id')) + 1);
+  });
+
+  it('has no serious or critical accessibility findings, in light and dark', async () => {
+    await app.open(S2_END);
+    await page.locator('[data-testid="lane-label"][data-node="client-a"]').click();
+    await page.locator('[data-testid="compare-toggle"]').click();
+    await page.locator('[data-testid="timeline-twin"]').waitFor();
+    for (const scheme of ['light', 'dark']) {
+      await page.emulateMedia({ colorScheme: scheme });
+      const findings = await app.axe();
+      assert.deepEqual(findings, [], `${scheme}: ${findings.join('\n')}`);
+    }
+    await app.screenshot('dark');
+    const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    assert.equal(background, 'rgb(17, 20, 24)', 'the dark palette is in use');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.locator('[data-testid="help"]').click();
+    assert.deepEqual(await app.axe(), [], 'the shortcut sheet');
+  });
+
+  it('reported no console error, page error or failed request', () => {
+    assert.deepEqual(app.problems, []);
+  });
+});
+
+describe('the playground on a 375-px touch screen', () => {
+  let app;
+
+  before(async () => {
+    app = await startApp({ viewport: { width: 375, height: 740 }, hasTouch: true, isMobile: true });
+  });
+
+  after(async () => {
+    await app?.close();
+  });
+
+  it('fits the width, and taps step, select and act', async () => {
+    const { page } = app;
+    await app.open(S2);
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert.ok(width <= 376, `the page is ${width} px wide: it scrolls sideways`);
+    await page.locator('[data-testid="step"]').tap();
+    await app.waitForPosition(2);
+    const box = await page.locator('[data-testid="step"]').boundingBox();
+    assert.ok(box.height >= 44 && box.width >= 44, 'a touch target of at least 44 px');
+    await page.locator('[data-testid="lane-label"][data-node="client-b"]').tap();
+    await page.locator('[data-testid="act-crash"]').tap();
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="logged-intervention"]').length === 1);
+    await app.screenshot('phone');
+    assert.deepEqual(app.problems, []);
+  });
+});
