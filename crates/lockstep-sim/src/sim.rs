@@ -128,13 +128,19 @@ impl Sim {
                     .try_map(|name| cast.resolve(&name, &path))?,
             });
         }
+        // Interventions are queued first, so that one due at the same millisecond as a node's
+        // own input takes effect before it: "pause at t" means the node does nothing at t.
+        let queue = EventQueue::with_upfront(interventions.iter().enumerate().map(|(i, entry)| {
+            let index = u32::try_from(i).unwrap_or(u32::MAX);
+            (entry.at_ms, Due::Intervention(index))
+        }));
         let mut network = build_network(scenario, &cast)?;
         network.reserve(expected_events(scenario));
         let mut sim = Sim {
             seed,
             now: VirtualTime::ZERO,
             end: VirtualTime(scenario.end_ms.0),
-            queue: EventQueue::default(),
+            queue,
             rng: SimRng::from_seed(seed),
             network,
             slots: build_slots(scenario, &cast),
@@ -153,13 +159,6 @@ impl Sim {
             if let Some(node) = sim.cast.find(&clock.node) {
                 sim.slots[node.index()].clock = LocalClock::new(clock.offset_ms, clock.drift_ppm);
             }
-        }
-        // Interventions are queued first, so that one due at the same millisecond as a node's
-        // own input takes effect before it: "pause at t" means the node does nothing at t.
-        for (i, intervention) in sim.interventions.iter().enumerate() {
-            let index = u32::try_from(i).unwrap_or(u32::MAX);
-            sim.queue
-                .schedule(intervention.at_ms, Due::Intervention(index));
         }
         for node in sim.cast.services().collect::<Vec<_>>() {
             sim.act_on(node, |node, ctx| {
