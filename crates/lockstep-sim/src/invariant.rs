@@ -142,6 +142,8 @@ impl<'de> Deserialize<'de> for InvariantSet {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct StateView {
     pub believers: u32,
+    /// How many holders have a live lease. The engine counts only where two could (see
+    /// `Sim::leases_can_clash`) and gives 0 elsewhere, since only a count above 1 matters.
     pub live_leases: u32,
 }
 

@@ -93,6 +93,11 @@ pub struct Sim {
     protocol: Protocol,
     /// A service of one node: every request goes there, with no routing to work out.
     single_node_service: bool,
+    /// Whether two holders could each have a live lease by the service's own rule (see
+    /// `state_view`). Each service node answers for one holder at most, so this takes at least
+    /// twice the quorum of nodes: never for a single node, never for Redlock's majority of N.
+    /// Where it cannot happen, `one_lease` cannot break and the leases go uncounted.
+    leases_can_clash: bool,
 }
 
 /// What handling one due input produced, before it becomes a trace event.
@@ -128,13 +133,20 @@ impl Sim {
                     .try_map(|name| cast.resolve(&name, &path))?,
             });
         }
+        // Interventions are queued first, so that one due at the same millisecond as a node's
+        // own input takes effect before it: "pause at t" means the node does nothing at t.
+        let queue = EventQueue::with_upfront(interventions.iter().enumerate().map(|(i, entry)| {
+            let index = u32::try_from(i).unwrap_or(u32::MAX);
+            (entry.at_ms, Due::Intervention(index))
+        }));
+        let protocol = scenario.lock_service.protocol();
         let mut network = build_network(scenario, &cast)?;
         network.reserve(expected_events(scenario));
         let mut sim = Sim {
             seed,
             now: VirtualTime::ZERO,
             end: VirtualTime(scenario.end_ms.0),
-            queue: EventQueue::default(),
+            queue,
             rng: SimRng::from_seed(seed),
             network,
             slots: build_slots(scenario, &cast),
@@ -145,21 +157,15 @@ impl Sim {
             trace: Vec::with_capacity(expected_events(scenario)),
             commands: Vec::new(),
             believers: 0,
-            protocol: scenario.lock_service.protocol(),
+            protocol,
             single_node_service: cast.services().count() == 1,
+            leases_can_clash: cast.services().count() >= 2 * usize::from(quorum(protocol)),
             cast,
         };
         for clock in &scenario.clocks {
             if let Some(node) = sim.cast.find(&clock.node) {
                 sim.slots[node.index()].clock = LocalClock::new(clock.offset_ms, clock.drift_ppm);
             }
-        }
-        // Interventions are queued first, so that one due at the same millisecond as a node's
-        // own input takes effect before it: "pause at t" means the node does nothing at t.
-        for (i, intervention) in sim.interventions.iter().enumerate() {
-            let index = u32::try_from(i).unwrap_or(u32::MAX);
-            sim.queue
-                .schedule(intervention.at_ms, Due::Intervention(index));
         }
         for node in sim.cast.services().collect::<Vec<_>>() {
             sim.act_on(node, |node, ctx| {
@@ -208,6 +214,7 @@ impl Sim {
             believers: 0,
             protocol: Protocol::Single,
             single_node_service: false,
+            leases_can_clash: false,
         }
     }
 
@@ -875,13 +882,23 @@ impl Sim {
     }
 
     fn state_view(&self) -> StateView {
+        let live_leases = if self.leases_can_clash {
+            self.live_leases()
+        } else {
+            debug_assert!(self.live_leases() <= 1, "two holders where one can be");
+            0
+        };
+        StateView {
+            believers: self.believers,
+            live_leases,
+        }
+    }
+
+    fn live_leases(&self) -> u32 {
         // Who holds a live lease, in the service's own terms: a client holding keys on a
         // majority of Redlock's nodes, or the holder at a front node (a single node, or the
         // primary of a pair; a crashed node's copy or a lagging replica's is no lease).
-        let quorum = match self.protocol {
-            Protocol::Redlock(params) => params.quorum(),
-            Protocol::Single | Protocol::Session => 1,
-        };
+        let quorum = quorum(self.protocol);
         // At most one entry per service node (seven at most): counted on the stack, since this
         // runs after every event.
         let mut counts = [(NodeId(0), 0u8); 8];
@@ -910,11 +927,16 @@ impl Sim {
             .iter()
             .filter(|&&(_, count)| count >= quorum)
             .count();
-        let live_leases = u32::try_from(holders).unwrap_or(u32::MAX);
-        StateView {
-            believers: self.believers,
-            live_leases,
-        }
+        u32::try_from(holders).unwrap_or(u32::MAX)
+    }
+}
+
+/// How many service nodes must agree that a client holds the lock: a majority of Redlock's
+/// nodes, or one front node.
+fn quorum(protocol: Protocol) -> u8 {
+    match protocol {
+        Protocol::Redlock(params) => params.quorum(),
+        Protocol::Single | Protocol::Session => 1,
     }
 }
 
