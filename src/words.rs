@@ -67,7 +67,7 @@ pub fn mark_words(kind: MarkKind) -> String {
     match kind {
         MarkKind::Accepted { token: Some(t) } => format!("Write accepted with token {}", t.0),
         MarkKind::Accepted { token: None } => "Write accepted".to_owned(),
-        MarkKind::Rejected { refusal } => format!("Write rejected ({})", refusal_text(refusal)),
+        MarkKind::Rejected { refusal } => format!("Write rejected, {}", refusal_text(refusal)),
         MarkKind::Duplicated => "A request charged twice".to_owned(),
         MarkKind::ClockJump { by_ms } => format!("Clock jumped by {by_ms} ms"),
         MarkKind::Intervention => "An intervention".to_owned(),

@@ -460,6 +460,8 @@ fn arrow_view(arrow: &ArrowShape, props: &TimelineProps) -> Html {
 fn mark_view(mark: &MarkShape, props: &TimelineProps) -> Html {
     let (x, y) = (mark.x, mark.y);
     let words = mark_words(mark.kind);
+    // The tooltip says what the screen reader says, word for word.
+    let label = format!("{words}: open the moment after it");
     let (outcome, token) = match mark.kind {
         MarkKind::Accepted { token } => ("accepted", token.map(|t| t.0.to_string())),
         MarkKind::Rejected { refusal } => (
@@ -517,9 +519,9 @@ fn mark_view(mark: &MarkShape, props: &TimelineProps) -> Html {
                         data-kind={mark_kind(mark.kind)} data-outcome={outcome} data-token={token}
             data-lane={lane_name(props, mark.lane)}
             data-event-id={mark.event.to_string()}
-                        tabindex="0" role="button" aria-label={format!("{words}: open the moment after it")}
+                                                tabindex="0" role="button" aria-label={label.clone()}
             {onclick} {onkeydown}>
-            <title>{ words }</title>
+            <title>{ label }</title>
             // Covers the glyph and its label, so a click anywhere on them lands here.
             <rect class="hit" x={(x - 10.0).to_string()} y={(y - 20.0).to_string()} width="56" height="40" />
             { shape }
