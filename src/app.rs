@@ -70,6 +70,7 @@ pub fn App() -> Html {
             <div class="twin" data-testid="twin">
                 <Timeline layout={Shared(twin.layout.clone())} sim={Shared(twin.at.clone())} position={twin.at.trace().len()}
                     now={now} selection={playground.selection()} dispatch={dispatch.clone()} name="twin"
+                    scope={playground.scenario_id().to_owned()}
                     caption={format!("The same run with fencing {} (stepped to the same time)", fencing_word(twin.fencing))} />
                 <section class="card twin-invariants" data-testid="twin-invariants">
                     <h2>{ format!("invariants now, fencing {}", fencing_word(twin.fencing)) }</h2>
@@ -97,6 +98,7 @@ pub fn App() -> Html {
                     <Timeline layout={Shared(playground.layout().clone())} sim={Shared(playground.sim_rc())}
                         position={playground.position()} now={playground.now().0}
                         selection={playground.selection()} dispatch={dispatch.clone()} name="main"
+                        scope={playground.scenario_id().to_owned()}
                         caption={main_caption} />
                     { for twin }
                     <Controls playground={playground.clone()} dispatch={dispatch.clone()} />

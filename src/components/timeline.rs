@@ -15,7 +15,6 @@ use crate::layout::{Lane, LaneRole, Layout, MarkKind, SpanKind, refusal_text};
 use crate::state::{Action, Selection};
 use crate::words::{lane_badge, mark_kind, mark_words};
 use lockstep_sim::sim::Sim;
-use std::rc::Rc;
 use web_sys::Element;
 use yew::prelude::*;
 
@@ -31,6 +30,9 @@ pub struct TimelineProps {
     /// Names this timeline for tests and screen readers ("main", "twin").
     pub name: AttrValue,
     pub caption: AttrValue,
+    /// What the view belongs to (the scenario): a new one opens with a fresh view; a new run of
+    /// the same one (after an intervention) keeps the user's zoom.
+    pub scope: AttrValue,
 }
 
 /// Px across the plot before the element has been measured.
@@ -41,7 +43,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     let plot = use_node_ref();
     let width = use_state(|| DEFAULT_WIDTH);
     let end = props.layout.end;
-    let view = use_state(|| Viewport::whole(end, DEFAULT_WIDTH));
+    let view = use_state(|| Viewport::opening(&props.layout, DEFAULT_WIDTH));
     let follow = use_state(|| true);
     let drag = use_mut_ref(|| None::<(f64, Viewport)>);
 
@@ -68,8 +70,9 @@ pub fn Timeline(props: &TimelineProps) -> Html {
         let view = view.clone();
         let follow = follow.clone();
         let width = *width;
-        use_effect_with((Rc::as_ptr(&props.layout.0) as usize, width), move |_| {
-            view.set(Viewport::whole(end, width));
+        let layout = props.layout.clone();
+        use_effect_with((props.scope.clone(), width), move |_| {
+            view.set(Viewport::opening(&layout, width));
             follow.set(true);
         });
     }
@@ -176,6 +179,9 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                 <button type="button" class="tool" data-testid="follow" aria-pressed={follow.to_string()} onclick={toggle_follow}>
                     { "Follow now" }
                 </button>
+                                if frame.simplified {
+                    <span class="overview-hint" data-testid="overview-hint">{ "Overview: zoom in to see every message and token" }</span>
+                }
                 <span class="view-range" data-testid="view-range">
                     { format!("{} – {}", time_label(shown_view.start.max(0.0) as u64),
                         time_label(((shown_view.start + shown_view.span) as u64).min(end))) }

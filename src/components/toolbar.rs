@@ -85,9 +85,9 @@ pub fn Toolbar(props: &ToolbarProps) -> Html {
     };
     let onshare = {
         let shared = shared.clone();
-        let moment = playground.moment();
+        let playground = playground.clone();
         Callback::from(move |_: MouseEvent| {
-            if let Some(moment) = &moment {
+            if let Some(moment) = &playground.moment() {
                 let url = browser::link_with(&link::encode(moment));
                 browser::copy(&url);
                 shared.set(Some(url));
@@ -122,13 +122,14 @@ pub fn Toolbar(props: &ToolbarProps) -> Html {
             dispatch.emit(Action::Report(format!("The download failed: {e}")));
         }
     };
+    // Exports are computed when chosen, not on every render: a long trace's export is large.
     let export_scenario = {
         let dispatch = dispatch.clone();
-        let file = playground.scenario_file();
+        let playground = playground.clone();
         let close_menu = close_menu.clone();
         Callback::from(move |_: MouseEvent| {
             close_menu();
-            if let Some(file) = &file {
+            if let Some(file) = &playground.scenario_file() {
                 report(
                     &dispatch,
                     browser::download(
@@ -142,10 +143,11 @@ pub fn Toolbar(props: &ToolbarProps) -> Html {
     };
     let export_trace = {
         let dispatch = dispatch.clone();
-        let export = playground.run().sim.export(playground.scenario_id());
+        let playground = playground.clone();
         let close_menu = close_menu.clone();
         Callback::from(move |_: MouseEvent| {
             close_menu();
+            let export = playground.run().sim.export(playground.scenario_id());
             let text = serde_json::to_string_pretty(&export).unwrap_or_default();
             report(
                 &dispatch,

@@ -15,6 +15,14 @@ pub const LANE_HEIGHT: f64 = 44.0;
 pub const AXIS_HEIGHT: f64 = 24.0;
 /// Narrowest a bar is drawn, so that a one-millisecond lease is still visible and clickable.
 const MIN_BAR: f64 = 2.0;
+/// Beyond these many shapes of a kind in view, the frame becomes an overview (see
+/// [`Frame::simplified`]): thousands of SVG elements cost a browser far more than a frame, and
+/// at that zoom nobody can tell them apart anyway.
+pub const MAX_ARROWS: usize = 300;
+pub const MAX_MARKS: usize = 400;
+pub const MAX_BARS: usize = 600;
+/// How many events a run may have before it opens zoomed in on its start rather than whole.
+const OVERVIEW_EVENTS: usize = 400;
 
 /// The stretch of virtual time on screen, and how wide the screen is.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -59,6 +67,19 @@ impl Viewport {
             ..self
         }
         .clamped(end)
+    }
+
+    /// How a run opens: whole, unless it is long; then a stretch of it that holds about
+    /// `OVERVIEW_EVENTS` events (at least a second), starting at 0, for "follow now" to move.
+    pub fn opening(layout: &Layout, width: f64) -> Viewport {
+        let whole = Viewport::whole(layout.end, width);
+        if layout.events <= OVERVIEW_EVENTS {
+            return whole;
+        }
+        let span = (layout.end as f64 * OVERVIEW_EVENTS as f64 / layout.events as f64)
+            .max(1000.0)
+            .min(whole.span);
+        Viewport { span, ..whole }
     }
 
     /// Moved by `by` virtual ms (negative: to the left), kept inside `0..end`.
@@ -176,6 +197,10 @@ pub struct Frame {
     pub ticks: Vec<Tick>,
     /// The "now" line, when the present is in view.
     pub now_x: Option<f64>,
+    /// Too much was in view to draw one by one: delivered messages are left out, marks that
+    /// would sit on top of each other are drawn once (the most telling one: a rejection before
+    /// an acceptance), and touching bars of a kind are drawn as one. Zooming in shows all.
+    pub simplified: bool,
 }
 
 /// The centre line of lane `lane`.
@@ -288,6 +313,7 @@ pub fn frame(layout: &Layout, position: usize, now: u64, view: Viewport) -> Fram
             .extend(band_shape(band, end_of(band.to), now, view));
     }
     stack_band_labels(&mut frame.bands);
+    simplify(&mut frame);
     frame.ticks = ticks(view);
     let now_x = view.x(now);
     frame.now_x = visible(now_x, now_x).then_some(now_x);
@@ -310,6 +336,81 @@ fn band_shape(band: &Band, end: Option<u64>, now: u64, view: Viewport) -> Option
         open: end.is_none(),
         label_row: 0,
     })
+}
+
+/// Thins a frame with too much in view (see [`Frame::simplified`]).
+fn simplify(frame: &mut Frame) {
+    if frame.arrows.len() > MAX_ARROWS {
+        frame.arrows.retain(|a| a.state != ArrowState::Delivered);
+        frame.arrows.truncate(MAX_ARROWS);
+        frame.simplified = true;
+    }
+    if frame.marks.len() > MAX_MARKS {
+        // One mark per lane and 4-px column: the most telling of those that fall there.
+        let column = |m: &MarkShape| (m.lane, (m.x / 4.0).floor() as i64);
+        frame.marks.sort_by(|a, b| {
+            column(a)
+                .cmp(&column(b))
+                .then(importance(b.kind).cmp(&importance(a.kind)))
+                .then(a.event.cmp(&b.event))
+        });
+        frame
+            .marks
+            .dedup_by(|later, kept| column(later) == column(kept));
+        frame.marks.sort_by_key(|m| m.event);
+        frame.simplified = true;
+    }
+    if frame.bars.len() > MAX_BARS {
+        // Bars of one kind on one lane that touch (within a pixel) become one.
+        let kind = |b: &BarShape| std::mem::discriminant(&b.kind);
+        let mut order: Vec<usize> = (0..frame.bars.len()).collect();
+        order.sort_by(|&a, &b| {
+            let (a, b) = (&frame.bars[a], &frame.bars[b]);
+            (a.lane, span_rank(a.kind), a.x.to_bits()).cmp(&(
+                b.lane,
+                span_rank(b.kind),
+                b.x.to_bits(),
+            ))
+        });
+        let mut merged: Vec<BarShape> = Vec::new();
+        for index in order {
+            let bar = frame.bars[index].clone();
+            match merged.last_mut() {
+                Some(last)
+                    if last.lane == bar.lane
+                        && kind(last) == kind(&bar)
+                        && bar.x <= last.x + last.width + 1.0 =>
+                {
+                    last.width = last.width.max(bar.x + bar.width - last.x);
+                    last.open |= bar.open;
+                }
+                _ => merged.push(bar),
+            }
+        }
+        frame.bars = merged;
+        frame.simplified = true;
+    }
+}
+
+/// Which mark to keep where several fall on one spot: what went wrong first.
+fn importance(kind: MarkKind) -> u8 {
+    match kind {
+        MarkKind::Rejected { .. } | MarkKind::Duplicated => 4,
+        MarkKind::Intervention => 3,
+        MarkKind::ClockJump { .. } => 2,
+        MarkKind::Accepted { .. } => 1,
+    }
+}
+
+/// Orders bar kinds for merging; also their drawing order, background first.
+fn span_rank(kind: SpanKind) -> u8 {
+    match kind {
+        SpanKind::Pause => 0,
+        SpanKind::Crash => 1,
+        SpanKind::Lease { .. } => 2,
+        SpanKind::Belief { .. } => 3,
+        SpanKind::Overhang => 4,
+    }
 }
 
 /// About how wide a band's label is: its name at 11 px, with the ✗ in front.

@@ -137,6 +137,8 @@ pub struct Layout {
     pub bands: Vec<Band>,
     /// When the run ends (the scenario's `end_ms`), the right edge of the whole timeline.
     pub end: u64,
+    /// How many events the run has.
+    pub events: usize,
 }
 
 impl Layout {
@@ -166,6 +168,7 @@ impl Layout {
         let lane = |node: NodeId| lane_of.get(node.index()).copied().unwrap_or(usize::MAX);
         let mut layout = Layout {
             end: sim.end().0,
+            events: trace.len(),
             ..Layout::default()
         };
         layout.spans = state_spans(run, &lane);

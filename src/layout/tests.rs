@@ -283,3 +283,47 @@ fn ticks_are_round_and_labels_read_naturally() {
     );
     assert_eq!(time_label(1250), "1.25 s");
 }
+
+#[test]
+fn a_long_run_in_one_view_is_an_overview_that_keeps_what_went_wrong() {
+    use super::frame::{MAX_ARROWS, MAX_BARS, MAX_MARKS};
+    use crate::builder::Settings;
+    let settings = Settings {
+        clients: 8,
+        run_ms: 180_000,
+        fencing: false,
+        ..Settings::default()
+    };
+    let scenario = lockstep_sim::Scenario::parse(&settings.to_json()).expect("valid");
+    let run = Run::record(&scenario, scenario.seed, &[]).expect("runs");
+    let layout = Layout::of(&run);
+    let whole = Viewport::whole(layout.end, 800.0);
+    let f = frame(&layout, layout.events, run.sim.now().0, whole);
+    assert!(f.simplified);
+    assert!(f.arrows.len() <= MAX_ARROWS && f.marks.len() <= MAX_MARKS && f.bars.len() <= MAX_BARS);
+    let rejected_in_layout = layout
+        .marks
+        .iter()
+        .any(|m| matches!(m.kind, MarkKind::Rejected { .. }));
+    let rejected_in_frame = f
+        .marks
+        .iter()
+        .any(|m| matches!(m.kind, MarkKind::Rejected { .. }));
+    assert_eq!(
+        rejected_in_frame, rejected_in_layout,
+        "a rejection is never thinned away"
+    );
+    // It opens on a stretch of itself, drawn in full.
+    let opening = Viewport::opening(&layout, 800.0);
+    assert!(opening.span < whole.span / 10.0);
+    let near_start = frame(&layout, 2000, run.sim.trace()[1999].time.0, opening);
+    assert!(
+        !near_start.simplified,
+        "a stretch of ~400 events is drawn in full"
+    );
+    let short = build("s2-gc-pause-fenced").1;
+    assert_eq!(
+        Viewport::opening(&short, 800.0),
+        Viewport::whole(short.end, 800.0)
+    );
+}
