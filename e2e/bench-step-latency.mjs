@@ -19,6 +19,9 @@
 //   in a microtask after it);
 // - "DOM updated": until the position shown says the new event number (a MutationObserver sees
 //   it in the microtask after Yew's render and its effects);
+// - "the frame's own rendering": from the next animation-frame callback to the end of that
+//   frame's style, layout and paint (software rendering: the tests run Chromium without a GPU);
+// - "work": the two together, the time the input costs: what must fit in a 16.7-ms frame;
 // - "next frame": until the browser has rendered the first frame after that: what a user sees.
 //   Each input is dispatched right after a frame, so this includes the wait for the next one.
 //
@@ -60,6 +63,8 @@ const INPUT_TIMEOUT_MS = 10_000;
 const PHASES = [
   ['handler', 'handler returns'],
   ['dom', 'DOM updated'],
+  ['render', "the frame's own rendering"],
+  ['work', 'work: DOM updated + rendering'],
   ['frame', 'next frame rendered'],
 ];
 
@@ -73,12 +78,16 @@ function installInPage({ timeoutMs }) {
   const position = () => document.querySelector('[data-testid="position"]');
   const at = () => Number(/event (\d+) of/.exec(position().textContent)[1]);
 
-  /** Resolves after the next animation frame has been rendered (style, layout, paint). */
+    /**
+   * Resolves after the next animation frame has been rendered (style, layout, paint), with when
+   * its rendering began (the animation-frame callback) and when it was done.
+   */
   function frameRendered() {
     return new Promise((done) =>
       requestAnimationFrame(() => {
+        const began = now();
         const channel = new MessageChannel();
-        channel.port1.onmessage = () => done(now());
+        channel.port1.onmessage = () => done({ began, rendered: now() });
         channel.port2.postMessage(null);
       }),
     );
@@ -95,7 +104,9 @@ function installInPage({ timeoutMs }) {
         const dom = now() - start;
         observer.disconnect();
         clearTimeout(timer);
-        frameRendered().then((rendered) => resolveSample({ handler, dom, frame: rendered - start }));
+                frameRendered().then(({ began, rendered }) =>
+          resolveSample({ handler, dom, render: rendered - began, work: dom + (rendered - began), frame: rendered - start }),
+        );
       });
       observer.observe(position(), { childList: true, characterData: true, subtree: true });
       const timer = setTimeout(() => {

@@ -45,6 +45,8 @@ pub struct Run {
     pub sim: Sim,
     pub leases: Vec<LeaseChange>,
     pub beliefs: Vec<BeliefChange>,
+    /// The trace's hash, computed once: it serialises every event, too dear for every render.
+    pub hash: String,
 }
 
 impl Run {
@@ -84,6 +86,7 @@ impl Run {
             }
         }
         Ok(Run {
+            hash: sim.hash(),
             sim,
             leases,
             beliefs,
@@ -92,8 +95,10 @@ impl Run {
 
     /// A run of nothing, for when no scenario could be loaded.
     pub fn idle() -> Run {
+        let sim = Sim::idle();
         Run {
-            sim: Sim::idle(),
+            hash: sim.hash(),
+            sim,
             leases: Vec::new(),
             beliefs: Vec::new(),
         }

@@ -6,7 +6,6 @@
 use crate::state::{Action, Playground};
 use lockstep_sim::describe::describe;
 use lockstep_sim::happening::Outcome;
-use web_sys::Element;
 use yew::prelude::*;
 
 /// How many of the latest events the log shows.
@@ -24,15 +23,6 @@ pub fn Narration(props: &NarrationProps) -> Html {
     let cast = sim.cast();
     let trace = sim.trace();
     let latest = trace.len().checked_sub(1);
-    let panel = use_node_ref();
-    {
-        let panel = panel.clone();
-        use_effect_with(trace.len(), move |_| {
-            if let Some(panel) = panel.cast::<Element>() {
-                panel.set_scroll_top(panel.scroll_height());
-            }
-        });
-    }
     let now_words = trace.last().map_or_else(
         || "Nothing has happened yet. Press Step or Play.".to_owned(),
         |event| {
@@ -54,7 +44,10 @@ pub fn Narration(props: &NarrationProps) -> Html {
                 <span class="narration-label">{ "Now" }</span>
                 { now_words }
             </p>
-            <div class="log" ref={panel}>
+            // The log keeps its newest entry in view by itself (see `.log` in the stylesheet): no
+            // script scrolls it, which would force a layout on every step.
+            <div class="log">
+                <div class="log-content">
                 if first > 0 {
                     <p class="muted">{ format!("{first} earlier events are on the timeline.") }</p>
                 }
@@ -95,6 +88,7 @@ pub fn Narration(props: &NarrationProps) -> Html {
                         }
                     }) }
                 </ol>
+                </div>
             </div>
         </section>
     }

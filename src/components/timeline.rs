@@ -9,7 +9,7 @@
 use crate::components::Shared;
 use crate::layout::frame::{
     AXIS_HEIGHT, ArrowShape, ArrowState, BandShape, BarShape, Frame, LANE_HEIGHT, MarkShape,
-    Viewport, frame, time_label,
+    Viewport, frame, span_rank, time_label,
 };
 use crate::layout::{Lane, LaneRole, Layout, MarkKind, SpanKind, refusal_text};
 use crate::state::{Action, Selection};
@@ -251,30 +251,39 @@ fn svg(frame: &Frame, props: &TimelineProps) -> Html {
                 <rect class={classes!("lane", (i % 2 == 1).then_some("odd"))} data-testid="lane" data-node={lane.name.clone()}
                     x="0" y={(i as f64 * LANE_HEIGHT).to_string()} width={frame.width.to_string()} height={LANE_HEIGHT.to_string()} />
             }) }
-            { for frame.ticks.iter().map(|tick| html! {
-                <g class="tick">
-                    <line x1={tick.x.to_string()} x2={tick.x.to_string()} y1="0" y2={lanes_height.to_string()} />
-                    <text x={tick.x.to_string()} y={(lanes_height + 16.0).to_string()} text-anchor="middle">{ tick.label.clone() }</text>
+                        // Each keyed list in an element of its own: Yew diffs a list by key only when all of
+            // its siblings are keyed, and moves what it can instead of rebuilding it.
+            <g transform={format!("translate({},0)", -frame.offset)}>
+                <g class="ticks">
+                    { for frame.ticks.iter().map(|tick| html! {
+                        <g class="tick" key={tick.label.clone()}>
+                            <line x1={tick.x.to_string()} x2={tick.x.to_string()} y1="0" y2={lanes_height.to_string()} />
+                            <text x={tick.x.to_string()} y={(lanes_height + 16.0).to_string()} text-anchor="middle">{ tick.label.clone() }</text>
+                        </g>
+                    }) }
                 </g>
-            }) }
-            { for frame.bands.iter().map(|band| band_view(band, lanes_height, props)) }
-            { for frame.bars.iter().map(|bar| bar_view(bar, props)) }
-            { for frame.arrows.iter().map(|arrow| arrow_view(arrow, props)) }
-                        { for frame.marks.iter().map(|mark| mark_view(mark, props)) }
-            if let Some(x) = frame.now_x {
-                <g class="now" data-testid="now-line">
-                    <line x1={x.to_string()} x2={x.to_string()} y1="0" y2={lanes_height.to_string()} />
-                    <rect class="now-tag" x={(x - 16.0).to_string()} y={(lanes_height + 3.0).to_string()} width="32" height="17" rx="3" />
-                    <text x={x.to_string()} y={(lanes_height + 16.0).to_string()} text-anchor="middle" class="now-label">{ "now" }</text>
+                <g class="bands">{ for frame.bands.iter().map(|band| band_view(band, lanes_height, props)) }</g>
+                <g class="bars">{ for frame.bars.iter().map(|bar| bar_view(bar, props)) }</g>
+                <g class="messages">{ for frame.arrows.iter().map(|arrow| arrow_view(arrow, props)) }</g>
+                <g class="marks">{ for frame.marks.iter().map(|mark| mark_view(mark, props)) }</g>
+                if let Some(x) = frame.now_x {
+                    <g class="now" data-testid="now-line">
+                        <line x1={x.to_string()} x2={x.to_string()} y1="0" y2={lanes_height.to_string()} />
+                        <rect class="now-tag" x={(x - 16.0).to_string()} y={(lanes_height + 3.0).to_string()} width="32" height="17" rx="3" />
+                        <text x={x.to_string()} y={(lanes_height + 16.0).to_string()} text-anchor="middle" class="now-label">{ "now" }</text>
+                    </g>
+                }
+                // Violation names last, so no bar covers them.
+                <g class="band-labels">
+                    { for frame.bands.iter().map(|band| html! {
+                        <text key={format!("{}-{}", band.from_event, band.invariant.id())}
+                            x={(band.x + 4.0).to_string()} y={(11.0 + 13.0 * band.label_row as f64).to_string()}
+                            class="band-label" aria-hidden="true">
+                            { format!("✗ {}", band.invariant.statement()) }
+                        </text>
+                    }) }
                 </g>
-            }
-            // Violation names last, so no bar covers them.
-            { for frame.bands.iter().map(|band| html! {
-                                <text x={(band.x + 4.0).to_string()} y={(11.0 + 13.0 * band.label_row as f64).to_string()}
-                    class="band-label" aria-hidden="true">
-                    { format!("✗ {}", band.invariant.statement()) }
-                </text>
-            }) }
+            </g>
         </svg>
     }
 }
@@ -379,7 +388,8 @@ fn bar_view(bar: &BarShape, props: &TimelineProps) -> Html {
         _ => None,
     };
     html! {
-                <g class={class} data-testid={testid} data-event-id={bar.from_event.to_string()}
+                        <g key={format!("{}-{}-{}", bar.lane, span_rank(bar.kind), bar.from_event)}
+            class={class} data-testid={testid} data-event-id={bar.from_event.to_string()}
             data-lane={lane_name(props, bar.lane)}
             data-token={token} data-open={bar.open.to_string()} tabindex="-1" {onclick} {onkeydown}>
             <title>{ label }</title>
@@ -438,7 +448,7 @@ fn arrow_view(arrow: &ArrowShape, props: &TimelineProps) -> Html {
         _ => None,
     };
     html! {
-        <g class={classes!("message", format!("message-{state}"), selected.then_some("selected"))}
+                <g key={message.0} class={classes!("message", format!("message-{state}"), selected.then_some("selected"))}
             data-testid="message" data-message-id={message.0.to_string()} data-state={state}
             data-label={arrow.label}
             tabindex={if actionable { "0" } else { "-1" }}
@@ -447,11 +457,10 @@ fn arrow_view(arrow: &ArrowShape, props: &TimelineProps) -> Html {
             aria-pressed={actionable.then(|| selected.to_string())}
             onclick={actionable.then_some(onclick)} onkeydown={actionable.then_some(onkeydown)}>
             <title>{ description }</title>
-                        if let Some((xd, yd)) = arrow.due {
+                                    // Only a message still on its way can be acted on, so only it needs a wide hit area.
+            if let Some((xd, yd)) = arrow.due {
                 <line class="hit" x1={x1.to_string()} y1={y1.to_string()} x2={xd.to_string()} y2={yd.to_string()} />
                 <line class="ahead" x1={x2.to_string()} y1={y2.to_string()} x2={xd.to_string()} y2={yd.to_string()} />
-            } else {
-                <line class="hit" x1={x1.to_string()} y1={y1.to_string()} x2={x2.to_string()} y2={y2.to_string()} />
             }
             <line class="shaft" x1={x1.to_string()} y1={y1.to_string()} x2={x2.to_string()} y2={y2.to_string()}
                 marker-end={(arrow.state == ArrowState::Delivered || arrow.state == ArrowState::InFlight)
@@ -521,7 +530,8 @@ fn mark_view(mark: &MarkShape, props: &TimelineProps) -> Html {
         },
     };
     html! {
-        <g class={classes!("mark", format!("mark-{}", mark_kind(mark.kind)))} data-testid="event-mark"
+                <g key={format!("{}-{}-{}", mark.event, mark.lane, mark_kind(mark.kind))}
+            class={classes!("mark", format!("mark-{}", mark_kind(mark.kind)))} data-testid="event-mark"
                         data-kind={mark_kind(mark.kind)} data-outcome={outcome} data-token={token}
             data-lane={lane_name(props, mark.lane)}
             data-event-id={mark.event.to_string()}
@@ -539,7 +549,8 @@ fn band_view(band: &BandShape, lanes_height: f64, props: &TimelineProps) -> Html
     let (onclick, onkeydown) = open_event(props, band.from_event);
     let label = format!("✗ {}", band.invariant.statement());
     html! {
-        <g class={classes!("band", band.invariant.is_history().then_some("history"))}
+                <g key={format!("{}-{}", band.from_event, band.invariant.id())}
+            class={classes!("band", band.invariant.is_history().then_some("history"))}
             data-testid="violation-band" data-invariant={band.invariant.id()}
             data-event-id={band.from_event.to_string()} data-open={band.open.to_string()}
             tabindex="0" role="button" aria-label={format!("Violated: {}. Open the event that broke it.", band.invariant.statement())}

@@ -189,6 +189,8 @@ pub struct Tick {
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Frame {
     pub width: f64,
+    /// How far the drawing is shifted left: a shape at `x` appears at `x - offset`.
+    pub offset: f64,
     pub height: f64,
     pub bars: Vec<BarShape>,
     pub marks: Vec<MarkShape>,
@@ -214,16 +216,23 @@ pub fn frame(layout: &Layout, position: usize, now: u64, view: Viewport) -> Fram
     // Something that ends at an event not shown yet is still going now.
     let end_of = |to: Option<Moment>| to.filter(|m| shown(*m)).map(|m| m.time);
     let lanes_height = layout.lanes.len() as f64 * LANE_HEIGHT;
-    let visible = |x0: f64, x1: f64| x1 >= 0.0 && x0 <= view.width;
+    // Shapes are placed on an absolute axis (x = time × scale) and the whole drawing is shifted
+    // by `offset`: panning — which "follow now" does on every step — then changes one
+    // transform, not every shape's coordinates.
+    let scale = view.width / view.span;
+    let offset = view.start * scale;
+    let ax = |time: u64| time as f64 * scale;
+    let visible = |x0: f64, x1: f64| x1 - offset >= 0.0 && x0 - offset <= view.width;
     let mut frame = Frame {
         width: view.width,
+        offset,
         height: lanes_height + AXIS_HEIGHT,
         ..Frame::default()
     };
     for span in layout.spans.iter().filter(|s| shown(s.from)) {
         let end = end_of(span.to);
-        let x0 = view.x(span.from.time);
-        let x1 = view.x(end.unwrap_or(now)).max(x0 + MIN_BAR);
+        let x0 = ax(span.from.time);
+        let x1 = ax(end.unwrap_or(now)).max(x0 + MIN_BAR);
         if !visible(x0, x1) {
             continue;
         }
@@ -246,7 +255,7 @@ pub fn frame(layout: &Layout, position: usize, now: u64, view: Viewport) -> Fram
         });
     }
     for mark in layout.marks.iter().filter(|m| shown(m.at)) {
-        let x = view.x(mark.at.time);
+        let x = ax(mark.at.time);
         if visible(x, x) {
             frame.marks.push(MarkShape {
                 lane: mark.lane,
@@ -284,10 +293,10 @@ pub fn frame(layout: &Layout, position: usize, now: u64, view: Viewport) -> Fram
             (None, Some((hold, _))) => (ArrowState::Held, hold.time, along(hold.time)),
             (None, None) => (ArrowState::InFlight, now, along(now)),
         };
-        let x1 = view.x(arrow.sent.time);
-        let x2 = view.x(until);
+        let x1 = ax(arrow.sent.time);
+        let x2 = ax(until);
         let x_far = if ended.is_none() {
-            view.x(arrow.due).max(x2)
+            ax(arrow.due).max(x2)
         } else {
             x2
         };
@@ -303,32 +312,38 @@ pub fn frame(layout: &Layout, position: usize, now: u64, view: Viewport) -> Fram
             x2,
             y2: y1 + (y_to - y1) * fraction,
             due: matches!(state, ArrowState::InFlight | ArrowState::Held)
-                .then(|| (view.x(arrow.due), y_to)),
+                .then(|| (ax(arrow.due), y_to)),
             sent_event: arrow.sent.event,
         });
     }
     for band in layout.bands.iter().filter(|b| shown(b.from)) {
         frame
             .bands
-            .extend(band_shape(band, end_of(band.to), now, view));
+            .extend(band_shape(band, end_of(band.to), now, ax, visible));
     }
     stack_band_labels(&mut frame.bands);
     simplify(&mut frame);
-    frame.ticks = ticks(view);
-    let now_x = view.x(now);
+    frame.ticks = ticks(view, ax);
+    let now_x = ax(now);
     frame.now_x = visible(now_x, now_x).then_some(now_x);
     frame
 }
 
-fn band_shape(band: &Band, end: Option<u64>, now: u64, view: Viewport) -> Option<BandShape> {
-    let x0 = view.x(band.from.time);
+fn band_shape(
+    band: &Band,
+    end: Option<u64>,
+    now: u64,
+    ax: impl Fn(u64) -> f64,
+    visible: impl Fn(f64, f64) -> bool,
+) -> Option<BandShape> {
+    let x0 = ax(band.from.time);
     // A history invariant stays broken: it is marked where it broke, not washed over the rest.
     let x1 = if band.invariant.is_history() {
         x0 + MIN_BAR * 2.0
     } else {
-        view.x(end.unwrap_or(now)).max(x0 + MIN_BAR * 2.0)
+        ax(end.unwrap_or(now)).max(x0 + MIN_BAR * 2.0)
     };
-    (x1 >= 0.0 && x0 <= view.width).then_some(BandShape {
+    visible(x0, x1).then_some(BandShape {
         invariant: band.invariant,
         x: x0,
         width: x1 - x0,
@@ -403,7 +418,7 @@ fn importance(kind: MarkKind) -> u8 {
 }
 
 /// Orders bar kinds for merging; also their drawing order, background first.
-fn span_rank(kind: SpanKind) -> u8 {
+pub fn span_rank(kind: SpanKind) -> u8 {
     match kind {
         SpanKind::Pause => 0,
         SpanKind::Crash => 1,
@@ -438,7 +453,7 @@ fn stack_band_labels(bands: &mut [BandShape]) {
 }
 
 /// Round-numbered ticks about every 100 px.
-fn ticks(view: Viewport) -> Vec<Tick> {
+fn ticks(view: Viewport, ax: impl Fn(u64) -> f64) -> Vec<Tick> {
     let wanted = (view.width / 100.0).max(1.0);
     let raw = view.span / wanted;
     let magnitude = 10f64.powf(raw.log10().floor());
@@ -453,7 +468,7 @@ fn ticks(view: Viewport) -> Vec<Tick> {
     let mut t = first;
     while t <= view.start + view.span && ticks.len() < 64 {
         ticks.push(Tick {
-            x: view.x(t as u64),
+            x: ax(t as u64),
             label: time_label(t as u64),
         });
         t += step;
