@@ -259,7 +259,8 @@ describe('the playground, as a user uses it', () => {
     await page.locator('[data-testid="build-run-it"]').click();
     await page.waitForFunction(() => /Sandbox · 4 clients/.test(document.querySelector('[data-testid="scenario-name"]').textContent));
     const lanes = await page.locator(sel.main('lane')).evaluateAll((rects) => rects.map((r) => r.dataset.node));
-    assert.deepEqual(lanes, ['client-a', 'client-b', 'client-c', 'client-d', 'etcd-1', 'etcd-2', 'etcd-3', 'resource']);
+        assert.deepEqual(lanes, ['client-a', 'client-b', 'client-c', 'client-d', 'etcd-1', 'etcd-2', 'etcd-3', 'resource']);
+    assert.match(await page.locator('[data-testid="scenario-picker"] option:checked').innerText(), /^Your own: Sandbox/);
     assert.ok((await app.position()).of > 50);
   });
 
@@ -299,9 +300,21 @@ describe('the playground, as a user uses it', () => {
     const svg = await download('export-svg');
     assert.match(svg, /^<svg[^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
     assert.match(svg, /data-testid="lease-bar"/);
-    // The exported file imports back to the same run.
+        assert.deepEqual(trace.source, scenario, 'the trace carries the scenario file that reproduces it');
+    // The exported files import back to the same run: the scenario, and the trace by replay.
+    await app.open('s=s1-gc-pause-unfenced');
     await page.locator('[data-testid="import"]').setInputFiles({ name: 'again.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(scenario)) });
     await page.waitForFunction((hash) => document.querySelector('[data-testid="trace-hash"]').textContent === hash, trace.hash);
+    await app.open('s=s1-gc-pause-unfenced');
+    await page.locator('[data-testid="import"]').setInputFiles({ name: 'trace.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(trace)) });
+    await page.waitForFunction((hash) => document.querySelector('[data-testid="trace-hash"]').textContent === hash, trace.hash);
+    assert.match(await page.locator('[data-testid="notice"]').innerText(), /same hash/);
+    assert.deepEqual(await app.position(), { at: trace.events.length, of: trace.events.length });
+    // A trace that was changed is refused, and says why.
+    const changed = { ...trace, events: trace.events.slice(0, 5) };
+    await page.locator('[data-testid="import"]').setInputFiles({ name: 'changed.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(changed)) });
+    await page.waitForFunction(() => /does not replay/.test(document.querySelector('[data-testid="notice"]')?.textContent ?? ''));
+    assert.equal(await page.locator('[data-testid="trace-hash"]').innerText(), trace.hash, 'the current run survives');
   });
 
   it('keeps the exact moment in the URL: a reload reproduces it, a bad link opens the default with a message', async () => {

@@ -19,7 +19,7 @@ use lockstep_sim::resource::Fencing;
 use lockstep_sim::scenario::Scenario;
 use lockstep_sim::sim::Sim;
 use lockstep_sim::time::VirtualTime;
-use lockstep_sim::trace::{Cause, TraceEvent};
+use lockstep_sim::trace::{Cause, TRACE_FORMAT_VERSION, TraceEvent, TraceExport};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -525,6 +525,110 @@ impl Playground {
         }
     }
 
+    /// A scenario file, or a trace exported by the app (told apart by its `events`).
+    fn import(&self, text: &str) -> Playground {
+        let is_trace = serde_json::from_str::<serde_json::Value>(text)
+            .is_ok_and(|value| value.get("events").is_some());
+        if is_trace {
+            return self
+                .import_trace(text)
+                .unwrap_or_else(|problem| self.noticed(Notice::Problem(problem)));
+        }
+        match Scenario::parse(text) {
+            Ok(scenario) => self.opened(Origin::Custom, scenario),
+            Err(e) => self.noticed(Notice::Problem(format!(
+                "This scenario file cannot be read: {e}"
+            ))),
+        }
+    }
+
+    /// Replays an exported trace — from the scenario file inside it, or the built-in scenario it
+    /// names — and opens it at its end if the replay gives the same trace.
+    fn import_trace(&self, text: &str) -> Result<Playground, String> {
+        let export: ImportedTrace =
+            serde_json::from_str(text).map_err(|e| format!("This trace cannot be read: {e}"))?;
+        if export.format != TRACE_FORMAT_VERSION {
+            return Err(format!(
+                "This trace is in format {}; this build reads format {TRACE_FORMAT_VERSION}.",
+                export.format
+            ));
+        }
+        let (origin, scenario) = match export.source {
+            Some(scenario) => (Origin::Custom, scenario),
+            None => {
+                let built_in = catalogue::find(&export.scenario).ok_or_else(|| {
+                    format!(
+                        "This trace names the scenario \"{}\", which is not built in, and it \
+                         carries no scenario file (`source`) to replay: import that scenario's \
+                         file instead.",
+                        export.scenario
+                    )
+                })?;
+                let scenario = built_in
+                    .load()
+                    .map_err(|e| format!("The scenario {} is broken: {e}", built_in.id))?;
+                (Origin::BuiltIn(built_in.id), scenario)
+            }
+        };
+        let replayed = Playground::build(
+            origin,
+            scenario,
+            export.seed,
+            Vec::new(),
+            Some(export.events.len()),
+            false,
+        )
+        .map_err(|problem| format!("This trace's scenario cannot run: {problem}"))?;
+        // The hash covers every event; the events themselves are compared too, so that a file
+        // whose events were edited but whose hash was not is caught as well.
+        let trace = replayed.run.sim.trace();
+        let first_difference = export
+            .events
+            .iter()
+            .zip(trace)
+            .position(|(theirs, ours)| {
+                theirs.kind != ours.happening.kind() || theirs.time_ms != ours.time.0
+            })
+            .map(|i| format!("they first differ at event {i}"))
+            .or_else(|| {
+                (export.events.len() != trace.len()).then(|| {
+                    format!(
+                        "it has {} events, the replay {}",
+                        export.events.len(),
+                        trace.len()
+                    )
+                })
+            })
+            .or_else(|| {
+                (replayed.full_hash() != export.hash).then(|| "the hashes differ".to_owned())
+            });
+        if let Some(difference) = first_difference {
+            return Err(format!(
+                "This trace does not replay: its hash is {}, the replay's {} ({difference}). \
+                 It was changed, or made by another version of Lockstep.",
+                export.hash,
+                replayed.full_hash()
+            ));
+        }
+        Ok(Playground {
+            speed: self.speed,
+            notice: Some(Notice::Info(format!(
+                "Trace imported: the replay of its {} events gives the same hash, {}.",
+                export.events.len(),
+                export.hash
+            ))),
+            ..replayed
+        })
+    }
+
+    /// The trace as the app exports it: with the scenario file that reproduces it.
+    pub fn trace_export(&self) -> TraceExport {
+        TraceExport {
+            source: self.scenario_file(),
+            ..self.run.sim.export(self.scenario_id())
+        }
+    }
+
     fn intervene(&self, action: Act<String>) -> Playground {
         let Some(scenario) = self.scenario() else {
             return self.clone();
@@ -594,6 +698,26 @@ impl Playground {
     }
 }
 
+/// What an import reads of an exported trace (`TraceExport`): enough to replay it and to tell
+/// where a replay differs. Reading only this keeps the parser of every event's details out of
+/// the browser build; the rest of the file is ignored.
+#[derive(serde::Deserialize)]
+struct ImportedTrace {
+    format: u32,
+    scenario: String,
+    seed: u64,
+    hash: String,
+    events: Vec<ImportedEvent>,
+    #[serde(default)]
+    source: Option<Scenario>,
+}
+
+#[derive(serde::Deserialize)]
+struct ImportedEvent {
+    time_ms: u64,
+    kind: String,
+}
+
 /// The run of `scenario` replayed from the start to its first `position` events.
 fn replay(
     scenario: &Scenario,
@@ -644,12 +768,7 @@ impl Reducible for Playground {
                     "There is no built-in scenario called {id}."
                 ))),
             }),
-            Action::Import(text) => Some(match Scenario::parse(&text) {
-                Ok(scenario) => self.opened(Origin::Custom, scenario),
-                Err(e) => self.noticed(Notice::Problem(format!(
-                    "This scenario file cannot be read: {e}"
-                ))),
-            }),
+            Action::Import(text) => Some(self.import(&text)),
             Action::Restore(moment) => Some(match Playground::restore(*moment) {
                 Ok(restored) => restored,
                 Err(problem) => self.noticed(Notice::Problem(format!(

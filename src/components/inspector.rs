@@ -345,7 +345,8 @@ fn network_card(sim: &Sim) -> Html {
 fn invariant_item(invariant: Invariant, violated: InvariantSet) -> Html {
     let broken = violated.contains(invariant);
     html! {
-        <li class={classes!("invariant", broken.then_some("broken"))} data-invariant={invariant.id()}>
+        <li class={classes!("invariant", broken.then_some("broken"))} data-invariant={invariant.id()}
+            data-testid="invariant" data-status={if broken { "violated" } else { "holds" }}>
             <span class="verdict" aria-hidden="true">{ if broken { "✗" } else { "✓" } }</span>
             <span class="visually-hidden">{ if broken { "violated: " } else { "holds: " } }</span>
             { invariant.statement() }

@@ -1,14 +1,17 @@
 //! The scenario menu: every built-in scenario, failures first, then the alternatives that need
-//! no lock. Choosing one opens it at its start.
+//! no lock. Choosing one opens it at its start. It renders only when the open scenario changes.
 
-use crate::state::{Action, Playground};
+use crate::state::Action;
 use lockstep_sim::catalogue::{self, BuiltIn};
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct ScenarioPickerProps {
-    pub playground: UseReducerHandle<Playground>,
+    /// The open built-in scenario's id, or `None` for the user's own (built or imported).
+    pub current: Option<AttrValue>,
+    /// The title of the user's own scenario, shown as the menu's choice while it is open.
+    pub custom_title: AttrValue,
     pub dispatch: Callback<Action>,
 }
 
@@ -29,7 +32,7 @@ pub fn ScenarioPicker(props: &ScenarioPickerProps) -> Html {
             .map(|b| (*b, b.load().map_or_else(|_| b.id.to_owned(), |s| s.title)))
             .collect::<Vec<(BuiltIn, String)>>()
     });
-    let current = props.playground.scenario_id().to_owned();
+    let current = props.current.clone().unwrap_or_default();
     let option = |(built_in, title): &(BuiltIn, String)| {
         html! {
             <option value={built_in.id} selected={built_in.id == current}>{ title.clone() }</option>
@@ -40,6 +43,9 @@ pub fn ScenarioPicker(props: &ScenarioPickerProps) -> Html {
         <label class="picker">
             <span class="picker-label">{ "Scenario" }</span>
             <select data-testid="scenario-picker" {onchange}>
+                if props.current.is_none() {
+                    <option value="" selected=true disabled=true>{ format!("Your own: {}", props.custom_title) }</option>
+                }
                 <optgroup label="How locks fail">
                                         { for titles.iter().filter(|e| !is_alternative(e)).map(option) }
                 </optgroup>

@@ -5,7 +5,7 @@
 use crate::browser;
 use crate::components::scenario_picker::ScenarioPicker;
 use crate::link;
-use crate::state::{Action, Playground};
+use crate::state::{Action, Origin, Playground};
 use gloo_file::callbacks::FileReader;
 use lockstep_sim::resource::Fencing;
 use web_sys::HtmlInputElement;
@@ -147,7 +147,7 @@ pub fn Toolbar(props: &ToolbarProps) -> Html {
         let close_menu = close_menu.clone();
         Callback::from(move |_: MouseEvent| {
             close_menu();
-            let export = playground.run().sim.export(playground.scenario_id());
+            let export = playground.trace_export();
             let text = serde_json::to_string_pretty(&export).unwrap_or_default();
             report(
                 &dispatch,
@@ -196,7 +196,10 @@ pub fn Toolbar(props: &ToolbarProps) -> Html {
     let on_build = props.on_build.reform(|_: MouseEvent| ());
     html! {
         <div class="toolbar" role="toolbar" aria-label="Scenario">
-            <ScenarioPicker playground={playground.clone()} dispatch={dispatch.clone()} />
+                        <ScenarioPicker current={match playground.origin() {
+                    Origin::BuiltIn(id) => Some(AttrValue::Static(id)),
+                    Origin::Custom => None,
+                }} custom_title={playground.title().to_owned()} dispatch={dispatch.clone()} />
             <button type="button" class="tool" data-testid="build-scenario" onclick={on_build}>{ "Build your own…" }</button>
             <label class="seed-field">
                 <span>{ "Seed" }</span>
@@ -216,7 +219,7 @@ pub fn Toolbar(props: &ToolbarProps) -> Html {
             }
             <button type="button" class="tool" data-testid="share" onclick={onshare}>{ "Share link" }</button>
             <label class="tool file">
-                { "Import scenario…" }
+                { "Import scenario or trace…" }
                 <input type="file" accept=".json,application/json" data-testid="import" onchange={onimport} />
             </label>
                         <details class="export" ref={export_menu}>

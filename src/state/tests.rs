@@ -323,15 +323,16 @@ fn action() -> impl proptest::strategy::Strategy<Value = Action> {
         1 => (0u64..1000).prop_map(Action::SetSeed),
         1 => Just(Action::ToggleCompare),
         1 => Just(Action::Dismiss),
-        1 => Just(Action::Select(Selection::Node(NodeId(1)))),
+                1 => Just(Action::Select(Selection::Node(NodeId(1)))),
+        1 => "[{}\\[\\]\":a-z0-9 ,]{0,60}".prop_map(Action::Import),
     ]
 }
 
 proptest::proptest! {
-    #![proptest_config(proptest::test_runner::Config { cases: 2_000, ..Default::default() })]
+    #![proptest_config(proptest::test_runner::Config { cases: 5_000, ..Default::default() })]
 
     /// Any sequence of user actions leaves a consistent state and never panics (in wasm a
-    /// panic would kill the page). 2,000 sequences of up to 40 actions.
+    /// panic would kill the page). 5,000 sequences of up to 40 actions.
     #[test]
     fn random_action_sequences_keep_the_playground_consistent(
         actions in proptest::collection::vec(action(), 0..40)
@@ -348,4 +349,82 @@ proptest::proptest! {
             }
         }
     }
+}
+
+#[test]
+fn an_exported_trace_imports_back_by_replay_and_a_changed_one_is_refused() {
+    let state = apply(
+        start(),
+        [
+            Action::SeekTo(4),
+            Action::Intervene(Act::Crash {
+                node: "client-b".to_owned(),
+            }),
+        ],
+    );
+    let export = state.trace_export();
+    assert!(
+        export.source.is_some(),
+        "the app's export carries its scenario file"
+    );
+    let text = serde_json::to_string(&export).expect("serialises");
+    let other = open("s1-gc-pause-unfenced");
+    let imported = other.clone().reduce(Action::Import(text.clone()));
+    assert_eq!(imported.full_hash(), state.full_hash());
+    assert_eq!(imported.position(), imported.total(), "opened at its end");
+    assert!(matches!(imported.notice(), Some(Notice::Info(text)) if text.contains("same hash")));
+    // A built-in scenario's trace from the CLI (no `source`) replays from the catalogue.
+    let mut plain = start().run().sim.export("s2-gc-pause-fenced");
+    let cli = other
+        .clone()
+        .reduce(Action::Import(serde_json::to_string(&plain).expect("json")));
+    assert_eq!(cli.scenario_id(), "s2-gc-pause-fenced");
+    assert_eq!(cli.origin(), &Origin::BuiltIn("s2-gc-pause-fenced"));
+    // Tampering is caught, and the current state survives.
+    plain.hash = "0000000000000000".to_owned();
+    let tampered = other
+        .clone()
+        .reduce(Action::Import(serde_json::to_string(&plain).expect("json")));
+    assert!(
+        tampered
+            .problem()
+            .is_some_and(|p| p.contains("does not replay"))
+    );
+    assert_eq!(tampered.scenario_id(), "s1-gc-pause-unfenced");
+    plain.scenario = "not-built-in".to_owned();
+    let unknown = other.reduce(Action::Import(serde_json::to_string(&plain).expect("json")));
+    assert!(
+        unknown
+            .problem()
+            .is_some_and(|p| p.contains("not-built-in"))
+    );
+    let broken = start().reduce(Action::Import(r#"{"events": [1, 2]}"#.to_owned()));
+    assert!(
+        broken
+            .problem()
+            .is_some_and(|p| p.starts_with("This trace cannot be read"))
+    );
+}
+
+#[test]
+fn a_trace_with_events_cut_or_edited_does_not_import() {
+    let export = start().trace_export();
+    let mut cut = serde_json::to_value(&export).expect("json");
+    if let Some(events) = cut["events"].as_array_mut() {
+        events.truncate(5);
+    }
+    let refused = start().reduce(Action::Import(cut.to_string()));
+    assert!(
+        refused
+            .problem()
+            .is_some_and(|p| p.contains("it has 5 events"))
+    );
+    let mut edited = serde_json::to_value(&export).expect("json");
+    edited["events"][3]["time_ms"] = serde_json::json!(999_999);
+    let refused = start().reduce(Action::Import(edited.to_string()));
+    assert!(
+        refused
+            .problem()
+            .is_some_and(|p| p.contains("first differ at event 3"))
+    );
 }

@@ -5,10 +5,10 @@
 //!    profile tunes them for speed, where release builds are tuned for size). Extra arguments go
 //!    to cargo bench. Says so, and fails, when the crate has no benchmark yet.
 //! 2. The app's: the release site, built into `dist/` as `cargo xtask test` builds it, with the
-//!    size report of `cargo xtask dist`; then the latency of its playback controls (Step, Back,
-//!    the scenario menu) in headless Chromium, measured by `e2e/bench-step-latency.mjs` on the
-//!    built-in scenario with the longest trace, which it finds with the native CLI. It installs
-//!    what that needs first, as `cargo xtask test` does (see [`tools`]).
+//!    size report of `cargo xtask dist`; then the latency of its controls (Step, Back, the
+//!    scrubber) in headless Chromium, measured by `e2e/bench-step-latency.mjs` on an
+//!    18,000-event sandbox run, whose trace it checks against the native CLI's. It installs what
+//!    that needs first, as `cargo xtask test` does (see [`tools`]).
 
 use std::fs;
 
@@ -57,7 +57,7 @@ fn app(workspace: &Workspace) -> Result<(), Error> {
     dist::run(workspace, &[])?;
     tools::ensure_chromium(workspace)?;
     tools::ensure_e2e_harness(workspace)?;
-    say("building the native CLI, which finds the scenario with the longest trace");
+    say("building the native CLI, which checks the benchmark's run against the page's");
     process::run(workspace.cargo().args(["build", "-p", "lockstep-cli"]))?;
     let cli = workspace
         .target_dir()

@@ -271,6 +271,7 @@ impl Sim {
                 .iter()
                 .map(|e| export_event(e, &self.cast, &self.network))
                 .collect(),
+            source: None,
         }
     }
 

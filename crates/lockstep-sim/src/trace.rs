@@ -9,7 +9,7 @@ use crate::happening::{Happening, Input, Outcome};
 use crate::ids::{EventId, MessageId, NodeId};
 use crate::invariant::InvariantSet;
 use crate::network::Network;
-use crate::scenario::Cast;
+use crate::scenario::{Cast, Scenario};
 use crate::time::VirtualTime;
 use crate::token::FencingToken;
 use serde::{Deserialize, Serialize};
@@ -82,6 +82,11 @@ pub struct TraceExport {
     pub hash: String,
     pub nodes: Vec<String>,
     pub events: Vec<EventExport>,
+    /// The scenario file that reproduces the run, with every intervention in it, when the
+    /// exporter includes it (the app does, so that an imported trace can be replayed and
+    /// checked; the CLI does not: its argument is the file).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub source: Option<Scenario>,
 }
 
 pub const TRACE_FORMAT_VERSION: u32 = 1;
