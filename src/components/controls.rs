@@ -46,7 +46,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
                 <button type="button" class="control" data-testid="back" disabled={!playground.can_go_back()}
                     onclick={send(Action::Back)} title="Step back (←)">{ "◀ Back" }</button>
                 <button type="button" class="control primary" data-testid="play"
-                                        data-playing={playing.to_string()} onclick={send(Action::TogglePlay)}
+                    data-playing={playing.to_string()} onclick={send(Action::TogglePlay)}
                     title="Play or pause (space)">
                     { if playing { "Pause" } else { "Play" } }
                 </button>

@@ -47,10 +47,10 @@ pub fn ScenarioPicker(props: &ScenarioPickerProps) -> Html {
                     <option value="" selected=true disabled=true>{ format!("Your own: {}", props.custom_title) }</option>
                 }
                 <optgroup label="How locks fail">
-                                        { for titles.iter().filter(|e| !is_alternative(e)).map(option) }
+                    { for titles.iter().filter(|e| !is_alternative(e)).map(option) }
                 </optgroup>
                 <optgroup label="Alternatives that need no lock">
-                                        { for titles.iter().filter(is_alternative).map(option) }
+                    { for titles.iter().filter(is_alternative).map(option) }
                 </optgroup>
             </select>
         </label>

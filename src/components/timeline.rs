@@ -179,7 +179,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                 <button type="button" class="tool" data-testid="follow" aria-pressed={follow.to_string()} onclick={toggle_follow}>
                     { "Follow now" }
                 </button>
-                                if frame.simplified {
+                if frame.simplified {
                     <span class="overview-hint" data-testid="overview-hint">{ "Overview: zoom in to see every message and token" }</span>
                 }
                 <span class="view-range" data-testid="view-range">
@@ -219,7 +219,7 @@ fn lane_label(lane: &Lane, props: &TimelineProps) -> Html {
     };
     html! {
         <li class={classes!("lane-label", role)} style={format!("height: {LANE_HEIGHT}px")}>
-                        <button type="button" data-testid="lane-label" data-node={lane.name.clone()}
+            <button type="button" data-testid="lane-label" data-node={lane.name.clone()}
                 aria-pressed={selected.to_string()} {onclick} title="Select to act on it">
                 <span class="lane-name">{ lane.name.clone() }</span>
                 <span class="visually-hidden">{ ", " }</span>
@@ -251,7 +251,7 @@ fn svg(frame: &Frame, props: &TimelineProps) -> Html {
                 <rect class={classes!("lane", (i % 2 == 1).then_some("odd"))} data-testid="lane" data-node={lane.name.clone()}
                     x="0" y={(i as f64 * LANE_HEIGHT).to_string()} width={frame.width.to_string()} height={LANE_HEIGHT.to_string()} />
             }) }
-                        // Each keyed list in an element of its own: Yew diffs a list by key only when all of
+            // Each keyed list in an element of its own: Yew diffs a list by key only when all of
             // its siblings are keyed, and moves what it can instead of rebuilding it.
             <g transform={format!("translate({},0)", -frame.offset)}>
                 <g class="ticks">
@@ -388,7 +388,7 @@ fn bar_view(bar: &BarShape, props: &TimelineProps) -> Html {
         _ => None,
     };
     html! {
-                        <g key={format!("{}-{}-{}", bar.lane, span_rank(bar.kind), bar.from_event)}
+        <g key={format!("{}-{}-{}", bar.lane, span_rank(bar.kind), bar.from_event)}
             class={class} data-testid={testid} data-event-id={bar.from_event.to_string()}
             data-lane={lane_name(props, bar.lane)}
             data-token={token} data-open={bar.open.to_string()} tabindex="-1" {onclick} {onkeydown}>
@@ -448,7 +448,7 @@ fn arrow_view(arrow: &ArrowShape, props: &TimelineProps) -> Html {
         _ => None,
     };
     html! {
-                <g key={message.0} class={classes!("message", format!("message-{state}"), selected.then_some("selected"))}
+        <g key={message.0} class={classes!("message", format!("message-{state}"), selected.then_some("selected"))}
             data-testid="message" data-message-id={message.0.to_string()} data-state={state}
             data-label={arrow.label}
             tabindex={if actionable { "0" } else { "-1" }}
@@ -456,8 +456,11 @@ fn arrow_view(arrow: &ArrowShape, props: &TimelineProps) -> Html {
             aria-label={actionable.then(|| format!("{description}: select to hold, release or drop it"))}
             aria-pressed={actionable.then(|| selected.to_string())}
             onclick={actionable.then_some(onclick)} onkeydown={actionable.then_some(onkeydown)}>
-            <title>{ description }</title>
-                                    // Only a message still on its way can be acted on, so only it needs a wide hit area.
+            // A tooltip and a wide hit area only where the message can be acted on: a long run
+            // draws hundreds of delivered ones, and every node counts when the view moves.
+            if actionable {
+                <title>{ description }</title>
+            }
             if let Some((xd, yd)) = arrow.due {
                 <line class="hit" x1={x1.to_string()} y1={y1.to_string()} x2={xd.to_string()} y2={yd.to_string()} />
                 <line class="ahead" x1={x2.to_string()} y1={y2.to_string()} x2={xd.to_string()} y2={yd.to_string()} />
@@ -530,12 +533,12 @@ fn mark_view(mark: &MarkShape, props: &TimelineProps) -> Html {
         },
     };
     html! {
-                <g key={format!("{}-{}-{}", mark.event, mark.lane, mark_kind(mark.kind))}
+        <g key={format!("{}-{}-{}", mark.event, mark.lane, mark_kind(mark.kind))}
             class={classes!("mark", format!("mark-{}", mark_kind(mark.kind)))} data-testid="event-mark"
-                        data-kind={mark_kind(mark.kind)} data-outcome={outcome} data-token={token}
+            data-kind={mark_kind(mark.kind)} data-outcome={outcome} data-token={token}
             data-lane={lane_name(props, mark.lane)}
             data-event-id={mark.event.to_string()}
-                                                tabindex="0" role="button" aria-label={label.clone()}
+            tabindex="0" role="button" aria-label={label.clone()}
             {onclick} {onkeydown}>
             <title>{ label }</title>
             // Covers the glyph and its label, so a click anywhere on them lands here.
@@ -549,7 +552,7 @@ fn band_view(band: &BandShape, lanes_height: f64, props: &TimelineProps) -> Html
     let (onclick, onkeydown) = open_event(props, band.from_event);
     let label = format!("✗ {}", band.invariant.statement());
     html! {
-                <g key={format!("{}-{}", band.from_event, band.invariant.id())}
+        <g key={format!("{}-{}", band.from_event, band.invariant.id())}
             class={classes!("band", band.invariant.is_history().then_some("history"))}
             data-testid="violation-band" data-invariant={band.invariant.id()}
             data-event-id={band.from_event.to_string()} data-open={band.open.to_string()}

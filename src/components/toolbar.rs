@@ -192,14 +192,15 @@ pub fn Toolbar(props: &ToolbarProps) -> Html {
             }
         })
     };
+    let current = match playground.origin() {
+        Origin::BuiltIn(id) => Some(AttrValue::Static(id)),
+        Origin::Custom => None,
+    };
     let on_help = props.on_help.reform(|_: MouseEvent| ());
     let on_build = props.on_build.reform(|_: MouseEvent| ());
     html! {
         <div class="toolbar" role="toolbar" aria-label="Scenario">
-                        <ScenarioPicker current={match playground.origin() {
-                    Origin::BuiltIn(id) => Some(AttrValue::Static(id)),
-                    Origin::Custom => None,
-                }} custom_title={playground.title().to_owned()} dispatch={dispatch.clone()} />
+                        <ScenarioPicker {current} custom_title={playground.title().to_owned()} dispatch={dispatch.clone()} />
             <button type="button" class="tool" data-testid="build-scenario" onclick={on_build}>{ "Build your own…" }</button>
             <label class="seed-field">
                 <span>{ "Seed" }</span>
