@@ -42,7 +42,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
-import { launchChromium, watchForProblems } from './browser.mjs';
+import { buildScenario, launchChromium, watchForProblems } from './browser.mjs';
 import { serveDirectory } from './server.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -203,13 +203,7 @@ async function main() {
     await checked('the app never rendered', () => page.locator('[data-testid="timeline-main"] svg').waitFor({ timeout: 30_000 }));
     progress('building the 8-client, 180-second sandbox scenario with the form');
     await checked('building', async () => {
-      await page.locator('[data-testid="build-scenario"]').click();
-      await page.locator('[data-testid="build-clients"]').fill('8');
-      await page.locator('[data-testid="build-clients"]').press('Tab');
-      await page.locator('[data-testid="build-run"]').fill('180000');
-      await page.locator('[data-testid="build-run"]').press('Tab');
-      await page.locator('[data-testid="build-run-it"]').click();
-      await page.waitForFunction(() => /Sandbox · 8 clients/.test(document.querySelector('[data-testid="scenario-name"]').textContent));
+            await buildScenario(page, { numbers: { clients: 8, run: 180000 } });
     });
     await checked('preparing the page', () => page.evaluate(installInPage, { timeoutMs: INPUT_TIMEOUT_MS }));
     const total = await page.evaluate(() => window.lockstepBench.total());

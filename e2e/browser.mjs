@@ -68,3 +68,22 @@ export function watchForProblems(page, report) {
     if (response.status() >= 400) report(`HTTP ${response.status()}: ${response.url()}`);
   });
 }
+
+/**
+ * Builds a scenario with the "Build your own" form, as a user does: `numbers` fill the number
+ * fields (`{ clients: 8, run: 180000 }` fills `build-clients` and `build-run`), `menus` choose
+ * in the menus (`{ backend: 'consensus' }`). Resolves once the page shows the built scenario.
+ */
+export async function buildScenario(page, { numbers = {}, menus = {} }) {
+  await page.locator('[data-testid="build-scenario"]').click();
+  for (const [field, value] of Object.entries(numbers)) {
+    const input = page.locator(`[data-testid="build-${field}"]`);
+    await input.fill(String(value));
+    await input.press('Tab');
+  }
+  for (const [field, value] of Object.entries(menus)) {
+    await page.locator(`[data-testid="build-${field}"]`).selectOption(value);
+  }
+  await page.locator('[data-testid="build-run-it"]').click();
+  await page.waitForFunction(() => /^Sandbox/.test(document.querySelector('[data-testid="scenario-name"]').textContent));
+}

@@ -14,6 +14,7 @@ import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
+import { buildScenario } from './browser.mjs';
 import { startApp } from './harness.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -251,15 +252,10 @@ describe('the playground, as a user uses it', () => {
 
   it('builds a scenario from the sandbox form and runs it', async () => {
     await app.open(S2);
-    await page.locator('[data-testid="build-scenario"]').click();
-    await page.locator('[data-testid="build-clients"]').fill('4');
-    await page.locator('[data-testid="build-clients"]').press('Tab');
-    await page.locator('[data-testid="build-backend"]').selectOption('consensus');
-    await page.locator('[data-testid="build-behaviour"]').selectOption('renewing');
-    await page.locator('[data-testid="build-run-it"]').click();
-    await page.waitForFunction(() => /Sandbox · 4 clients/.test(document.querySelector('[data-testid="scenario-name"]').textContent));
+        await buildScenario(page, { numbers: { clients: 4 }, menus: { backend: 'consensus', behaviour: 'renewing' } });
+    assert.match(await page.locator('[data-testid="scenario-name"]').innerText(), /Sandbox · 4 clients, Consensus/);
     const lanes = await page.locator(sel.main('lane')).evaluateAll((rects) => rects.map((r) => r.dataset.node));
-        assert.deepEqual(lanes, ['client-a', 'client-b', 'client-c', 'client-d', 'etcd-1', 'etcd-2', 'etcd-3', 'resource']);
+    assert.deepEqual(lanes, ['client-a', 'client-b', 'client-c', 'client-d', 'etcd-1', 'etcd-2', 'etcd-3', 'resource']);
     assert.match(await page.locator('[data-testid="scenario-picker"] option:checked').innerText(), /^Your own: Sandbox/);
     assert.ok((await app.position()).of > 50);
   });

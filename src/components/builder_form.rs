@@ -27,36 +27,15 @@ pub fn BuilderForm(props: &BuilderFormProps) -> Html {
             }
         })
     };
-    let on_behaviour = {
-        let settings = settings.clone();
-        Callback::from(move |event: Event| {
-            let select: HtmlSelectElement = event.target_unchecked_into();
-            if let Some(b) = Behaviour::ALL
-                .into_iter()
-                .find(|b| b.id() == select.value())
-            {
-                settings.set(Settings {
-                    behaviour: b,
-                    ..(*settings).clone()
-                });
-            }
-        })
-    };
-    let on_backend = {
-        let settings = settings.clone();
-        Callback::from(move |event: Event| {
-            let select: HtmlSelectElement = event.target_unchecked_into();
-            if let Some(b) = BackendChoice::ALL
-                .into_iter()
-                .find(|b| b.id() == select.value())
-            {
-                settings.set(Settings {
-                    backend: b,
-                    ..(*settings).clone()
-                });
-            }
-        })
-    };
+    let on_behaviour = choice(settings.clone(), Behaviour::ALL, Behaviour::id, |s, b| {
+        s.behaviour = b
+    });
+    let on_backend = choice(
+        settings.clone(),
+        BackendChoice::ALL,
+        BackendChoice::id,
+        |s, b| s.backend = b,
+    );
     let on_fencing = {
         let settings = settings.clone();
         Callback::from(move |event: Event| {
@@ -135,4 +114,21 @@ pub fn BuilderForm(props: &BuilderFormProps) -> Html {
             </form>
         </div>
     }
+}
+
+/// A menu's change handler: the option whose id the menu now shows, applied to the settings.
+fn choice<T: Copy + 'static, const N: usize>(
+    settings: UseStateHandle<Settings>,
+    options: [T; N],
+    id: fn(T) -> &'static str,
+    apply: fn(&mut Settings, T),
+) -> Callback<Event> {
+    Callback::from(move |event: Event| {
+        let select: HtmlSelectElement = event.target_unchecked_into();
+        if let Some(chosen) = options.into_iter().find(|o| id(*o) == select.value()) {
+            let mut next = (*settings).clone();
+            apply(&mut next, chosen);
+            settings.set(next);
+        }
+    })
 }
