@@ -147,10 +147,25 @@ describe('the playground, as a user uses it', () => {
     assert.equal(await page.locator(`${sel.main('pause-band')}[data-lane="client-b"]`).count(), 1);
     assert.ok((await page.locator(`${sel.mark('intervention')}[data-lane="client-b"]`).count()) >= 1);
     assert.equal(await page.locator('[data-testid="lane-label"][data-node="client-b"] .badge').innerText(), 'paused');
-    // Taking it back restores the scenario's own run.
-    await page.locator('[data-testid="logged-intervention"] button').click();
-    await page.waitForFunction(() => document.querySelectorAll('[data-testid="logged-intervention"]').length === 0);
+        const logged = (n) =>
+      page.waitForFunction((count) => document.querySelectorAll('[data-testid="logged-intervention"]').length === count, n);
+    // Resume ends the pause early.
+    await page.locator('[data-testid="act-resume"]').click();
+    await logged(2);
+    assert.match(await page.locator('[data-testid="narration"]').innerText(), /client-b resumes/);
+    // Taking both back restores the scenario's own run.
+    await page.locator('[data-testid="logged-intervention"] button').nth(1).click();
+    await logged(1);
+    await page.locator('[data-testid="logged-intervention"] button').first().click();
+    await logged(0);
     assert.equal(await page.locator(`${sel.main('pause-band')}[data-lane="client-b"]`).count(), 0);
+    // Paused until resumed: it stays paused however far the run goes.
+    await page.locator('[data-testid="act-pause-until-resumed"]').click();
+    await logged(1);
+    await page.keyboard.press('End');
+    await app.settle();
+    assert.equal(await page.locator('[data-testid="lane-label"][data-node="client-b"] .badge').innerText(), 'paused');
+    assert.equal(await page.locator(`${sel.main('pause-band')}[data-lane="client-b"]`).getAttribute('data-open'), 'true');
   });
 
   it('expires the lease, crashes and restarts a node, cuts and heals a link, and switches fencing', async () => {
