@@ -1,19 +1,31 @@
-//! The page: the setup bar, the timeline (and its twin when comparing), the transport, the
-//! narration, the action panel and the inspector, plus the shortcut sheet and the builder.
+//! The page: a navigation bar and the page the route names. The playground: the setup bar, the
+//! timeline (and its twin when comparing), the transport, the narration, the action panel, the
+//! inspector and the monitoring plots, with the shortcut sheet and the builder. A lesson: the
+//! lesson player over the same timeline. The knowledge check, the interview deck, the guide.
 
 use crate::components::Shared;
 use crate::components::actions::Actions;
 use crate::components::builder_form::BuilderForm;
 use crate::components::controls::Controls;
+use crate::components::deck::Deck;
+use crate::components::guide::GuidePage;
 use crate::components::inspector::{Inspector, invariant_list};
+use crate::components::lessons::{LessonIndex, LessonPlayer, steps_of};
+use crate::components::monitor::Monitor;
 use crate::components::narration::Narration;
+use crate::components::quiz::Quiz;
 use crate::components::timeline::Timeline;
 use crate::components::toolbar::Toolbar;
+use crate::content::Content;
 use crate::hooks::{
-    SHORTCUTS, initial_playground, use_autoplay, use_keyboard, use_pause_when_hidden, use_url_sync,
+    SHORTCUTS, initial_playground, initial_route, use_autoplay, use_keyboard,
+    use_pause_when_hidden, use_url_sync,
 };
+use crate::link;
 use crate::link::fencing_word;
+use crate::route::Route;
 use crate::state::{Action, Notice};
+use std::rc::Rc;
 use yew::prelude::*;
 
 #[component]
@@ -23,6 +35,10 @@ pub fn App() -> Html {
         let handle = playground.dispatcher();
         Callback::from(move |action: Action| handle.dispatch(action))
     };
+    let route = use_state(initial_route);
+    // The guided material is checked by native tests; should it fail to load anyway, the
+    // lessons say why and the playground still works.
+    let content = use_memo((), |_| Content::load());
     let help = use_state(|| false);
     let building = use_state(|| false);
     let toggle_help = {
@@ -43,8 +59,37 @@ pub fn App() -> Html {
     };
     use_autoplay(playground.play(), playground.speed(), dispatch.clone());
     use_pause_when_hidden(dispatch.clone());
-    use_keyboard(dispatch.clone(), toggle_help.clone(), close_dialogs.clone());
-    use_url_sync(&playground, dispatch.clone());
+    let navigate = {
+        let route = route.clone();
+        Callback::from(move |to: Route| route.set(to))
+    };
+    // In a lesson the arrows move between steps.
+    let lesson_arrows = match (&*route, content.as_ref()) {
+        (Route::Lesson { id, step }, Ok(content)) => {
+            let last = steps_of(content, id).unwrap_or(1).saturating_sub(1);
+            let (id, step) = (id.clone(), *step);
+            let navigate = navigate.clone();
+            Some(Callback::from(move |next: bool| {
+                let to = if next {
+                    (step + 1).min(last)
+                } else {
+                    step.saturating_sub(1)
+                };
+                navigate.emit(Route::Lesson {
+                    id: id.clone(),
+                    step: to,
+                });
+            }))
+        }
+        _ => None,
+    };
+    use_keyboard(
+        dispatch.clone(),
+        toggle_help.clone(),
+        close_dialogs.clone(),
+        lesson_arrows,
+    );
+    use_url_sync(&playground, route.clone(), dispatch.clone());
 
     let notice = playground.notice().map(|notice| {
         let dismiss = dispatch.reform(|_: MouseEvent| Action::Dismiss);
@@ -80,35 +125,97 @@ pub fn App() -> Html {
         }
     });
     let close = close_dialogs.reform(|_: MouseEvent| ());
-    html! {
-        <main class="app" data-testid="app">
-            <header class="app-header">
-                <h1 class="brand">{ "Lockstep" }</h1>
-                <Toolbar playground={playground.clone()} dispatch={dispatch.clone()}
-                    on_help={toggle_help.clone()} on_build={open_builder} />
-            </header>
-            <p class="scenario">
-                <span class="scenario-name" data-testid="scenario-name">{ playground.title() }</span>
-                <span class="seed">{ format!("seed {}", playground.seed()) }</span>
-            </p>
-            <p class="summary">{ playground.summary() }</p>
-            { for notice }
+    let main_timeline = html! {
+        <Timeline layout={Shared(playground.layout().clone())} sim={Shared(playground.sim_rc())}
+            position={playground.position()} now={playground.now().0}
+            selection={playground.selection()} dispatch={dispatch.clone()} name="main"
+            scope={playground.scenario_id().to_owned()}
+            caption={main_caption} />
+    };
+    let material = |page: &dyn Fn(Shared<Content>) -> Html| match content.as_ref() {
+        Ok(content) => page(Shared(Rc::new(content.clone()))),
+        Err(e) => {
+            html! { <p class="notice problem" role="alert">{ format!("The guided material cannot be read: {e}") }</p> }
+        }
+    };
+    let body = match &*route {
+        Route::Playground => html! {
+            <>
+                <header class="app-header">
+                    <Toolbar playground={playground.clone()} dispatch={dispatch.clone()}
+                        on_help={toggle_help.clone()} on_build={open_builder} />
+                </header>
+                <p class="scenario">
+                    <span class="scenario-name" data-testid="scenario-name">{ playground.title() }</span>
+                    <span class="seed">{ format!("seed {}", playground.seed()) }</span>
+                </p>
+                <p class="summary">{ playground.summary() }</p>
+                { for notice }
+                <div class="workspace">
+                    <div class="main-column">
+                        { main_timeline }
+                        { for twin }
+                        <Controls playground={playground.clone()} dispatch={dispatch.clone()} />
+                        <Narration playground={playground.clone()} dispatch={dispatch.clone()} />
+                    </div>
+                    <aside class="inspector-panel" aria-label="Act and inspect">
+                        <Actions playground={playground.clone()} dispatch={dispatch.clone()} />
+                        <Monitor playground={playground.clone()} />
+                        <Inspector playground={playground.clone()} />
+                    </aside>
+                </div>
+            </>
+        },
+        Route::Lesson { id, step } => html! {
             <div class="workspace">
                 <div class="main-column">
-                    <Timeline layout={Shared(playground.layout().clone())} sim={Shared(playground.sim_rc())}
-                        position={playground.position()} now={playground.now().0}
-                        selection={playground.selection()} dispatch={dispatch.clone()} name="main"
-                        scope={playground.scenario_id().to_owned()}
-                        caption={main_caption} />
-                    { for twin }
-                    <Controls playground={playground.clone()} dispatch={dispatch.clone()} />
+                    { material(&|content| html! {
+                        <LessonPlayer {content} id={id.clone()} step={*step} playground={playground.clone()}
+                            dispatch={dispatch.clone()} navigate={navigate.clone()} />
+                    }) }
+                                        { main_timeline }
+                    <p class="muted lesson-position">
+                        <span data-testid="position">{ format!("event {} of {}", playground.position(), playground.total()) }</span>
+                        { format!(" · t = {} ms · {}", playground.now().0, playground.title()) }
+                    </p>
                     <Narration playground={playground.clone()} dispatch={dispatch.clone()} />
                 </div>
-                <aside class="inspector-panel" aria-label="Act and inspect">
-                    <Actions playground={playground.clone()} dispatch={dispatch.clone()} />
+                <aside class="inspector-panel" aria-label="Inspect">
+                    <Monitor playground={playground.clone()} />
                     <Inspector playground={playground.clone()} />
                 </aside>
             </div>
+        },
+        Route::Lessons => material(&|content| html! { <LessonIndex {content} /> }),
+        Route::Quiz => material(&|content| html! { <Quiz {content} /> }),
+        Route::Deck => material(&|content| html! { <Deck {content} /> }),
+        Route::Guide => material(&|content| html! { <GuidePage {content} /> }),
+    };
+    let playground_href = format!(
+        "#{}",
+        playground
+            .moment()
+            .map(|m| link::encode(&m))
+            .unwrap_or_default()
+    );
+    let tab = |href: String, label: &'static str, testid: &'static str, here: bool| {
+        html! {
+            <a {href} data-testid={testid} class={classes!("tab", here.then_some("here"))}
+                aria-current={here.then_some("page")}>{ label }</a>
+        }
+    };
+    let at = &*route;
+    html! {
+        <main class="app" data-testid="app">
+            <nav class="site-nav" aria-label="Sections">
+                <h1 class="brand">{ "Lockstep" }</h1>
+                { tab(playground_href, "Playground", "nav-playground", *at == Route::Playground) }
+                { tab("#learn".to_owned(), "Lessons", "nav-lessons", matches!(at, Route::Lessons | Route::Lesson { .. })) }
+                { tab("#quiz".to_owned(), "Knowledge check", "nav-quiz", *at == Route::Quiz) }
+                { tab("#deck".to_owned(), "Interview deck", "nav-deck", *at == Route::Deck) }
+                { tab("#guide".to_owned(), "Which mechanism?", "nav-guide", *at == Route::Guide) }
+            </nav>
+            { body }
             <footer class="app-footer">
                 <span>{ "trace hash " }<code data-testid="trace-hash">{ playground.full_hash() }</code></span>
                 <span>{ "Same scenario, seed and actions give the same trace, here and in the CLI." }</span>

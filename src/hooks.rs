@@ -4,6 +4,7 @@
 
 use crate::browser;
 use crate::link;
+use crate::route::Route;
 use crate::state::{Action, Jump, Play, Playground, Speed};
 use gloo_events::{EventListener, EventListenerOptions};
 use gloo_timers::callback::Interval;
@@ -63,11 +64,22 @@ fn shortcut(key: &str) -> Option<Shortcut> {
     })
 }
 
+/// The page a visit starts on.
+pub fn initial_route() -> Route {
+    Route::parse(&browser::fragment()).unwrap_or(Route::Playground)
+}
+
 /// The keys and what they do, for the shortcut sheet.
 pub const SHORTCUTS: [(&str, &str); 11] = [
     ("Space or k", "Play or pause"),
-    ("→ or l", "Step forward one event"),
-    ("← or j", "Step back one event"),
+    (
+        "→ or l",
+        "Step forward one event (in a lesson: the next step)",
+    ),
+    (
+        "← or j",
+        "Step back one event (in a lesson: the previous step)",
+    ),
     ("Home", "Back to the start"),
     ("End", "To the end of the run"),
     ("f", "First invariant violation"),
@@ -79,10 +91,17 @@ pub const SHORTCUTS: [(&str, &str); 11] = [
 ];
 
 /// Keyboard shortcuts for the whole page. Keys typed into a field, a menu or a slider stay
-/// theirs; Space and Enter on a focused button press the button, as everywhere else.
+/// theirs; Space and Enter on a focused button press the button, as everywhere else. In a
+/// lesson, ← and → go to the previous and next step (`lesson_arrows` gets `true` for next).
 #[hook]
-pub fn use_keyboard(dispatch: Callback<Action>, on_help: Callback<()>, on_close: Callback<()>) {
-    use_effect_with((), move |_| {
+pub fn use_keyboard(
+    dispatch: Callback<Action>,
+    on_help: Callback<()>,
+    on_close: Callback<()>,
+    lesson_arrows: Option<Callback<bool>>,
+) {
+    use_effect_with(lesson_arrows, move |lesson_arrows| {
+        let lesson_arrows = lesson_arrows.clone();
         let listener = web_sys::window()
             .and_then(|w| w.document())
             .map(|document| {
@@ -110,6 +129,13 @@ pub fn use_keyboard(dispatch: Callback<Action>, on_help: Callback<()>, on_close:
                     if on_control && (key == " " || key == "Enter") {
                         return;
                     }
+                    if let Some(arrows) = &lesson_arrows
+                        && (key == "ArrowLeft" || key == "ArrowRight")
+                    {
+                        event.prevent_default();
+                        arrows.emit(key == "ArrowRight");
+                        return;
+                    }
                     match shortcut(&key) {
                         Some(Shortcut::Act(action)) => {
                             event.prevent_default();
@@ -128,10 +154,17 @@ pub fn use_keyboard(dispatch: Callback<Action>, on_help: Callback<()>, on_close:
     });
 }
 
-/// Writes the moment into the URL as it changes, and follows links pasted into the address bar.
+/// Writes the page — or on the playground, the moment — into the URL as it changes, and follows
+/// links clicked or pasted into the address bar.
 #[hook]
-pub fn use_url_sync(playground: &Playground, dispatch: Callback<Action>) {
-    let fragment = playground.moment().map(|m| link::encode(&m));
+pub fn use_url_sync(
+    playground: &Playground,
+    route: UseStateHandle<Route>,
+    dispatch: Callback<Action>,
+) {
+    let fragment = route
+        .fragment()
+        .or_else(|| playground.moment().map(|m| link::encode(&m)));
     use_effect_with(fragment, |fragment| {
         if let Some(fragment) = fragment
             && browser::fragment() != *fragment
@@ -142,10 +175,18 @@ pub fn use_url_sync(playground: &Playground, dispatch: Callback<Action>) {
     use_effect_with((), move |_| {
         let listener = web_sys::window().map(|window| {
             EventListener::new(&window, "hashchange", move |_| {
-                dispatch.emit(match link::decode(&browser::fragment()) {
-                    Ok(moment) => Action::Restore(Box::new(moment)),
-                    Err(e) => Action::Report(format!("This link cannot be opened: {e}")),
-                });
+                let fragment = browser::fragment();
+                if let Some(page) = Route::parse(&fragment) {
+                    route.set(page);
+                    return;
+                }
+                route.set(Route::Playground);
+                if !fragment.is_empty() {
+                    dispatch.emit(match link::decode(&fragment) {
+                        Ok(moment) => Action::Restore(Box::new(moment)),
+                        Err(e) => Action::Report(format!("This link cannot be opened: {e}")),
+                    });
+                }
             })
         });
         move || drop(listener)
@@ -156,7 +197,7 @@ pub fn use_url_sync(playground: &Playground, dispatch: Callback<Action>) {
 /// message saying what is wrong with the link.
 pub fn initial_playground() -> Playground {
     let fragment = browser::fragment();
-    if fragment.is_empty() {
+    if fragment.is_empty() || Route::parse(&fragment).is_some() {
         return Playground::default_scenario();
     }
     match link::decode(&fragment)

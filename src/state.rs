@@ -147,6 +147,8 @@ pub enum Action {
     Dismiss,
     /// Show a problem found outside the reducer (a bad link, an unreadable file).
     Report(String),
+    /// Show information from outside the reducer (a lesson's suggestion).
+    Inform(String),
 }
 
 #[derive(Clone)]
@@ -866,6 +868,7 @@ impl Reducible for Playground {
             }),
             Action::Dismiss => None,
             Action::Report(problem) => Some(self.noticed(Notice::Problem(problem))),
+            Action::Inform(text) => Some(self.noticed(Notice::Info(text))),
         };
         next.map_or(self, Rc::new)
     }

@@ -4,8 +4,13 @@
 pub mod actions;
 pub mod builder_form;
 pub mod controls;
+pub mod deck;
+pub mod guide;
 pub mod inspector;
+pub mod lessons;
+pub mod monitor;
 pub mod narration;
+pub mod quiz;
 pub mod scenario_picker;
 pub mod timeline;
 pub mod toolbar;

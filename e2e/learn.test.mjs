@@ -1,0 +1,166 @@
+// The guided material in headless Chromium: every lesson walked from its first step to its last
+// and back, predictions answered before the reveal, deep links to a step, the arrows, "Now break
+// it yourself"; the knowledge check with its score kept across a reload; the interview deck; the
+// decision guide; the monitoring plots; and an accessibility scan of each page.
+
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { startApp } from './harness.mjs';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const lessons = JSON.parse(await readFile(resolve(HERE, '..', 'content', 'lessons.json'), 'utf8')).lessons;
+
+describe('the guided material, as a learner uses it', () => {
+  let app;
+  let page;
+
+  before(async () => {
+    app = await startApp();
+    page = app.page;
+  });
+
+  after(async () => {
+    await app?.close();
+  });
+
+  /** Opens a guided page (no timeline on most of them). */
+  async function openPage(fragment, testid) {
+    await page.goto('about:blank');
+    await page.goto(`${app.site.url}#${fragment}`);
+    await page.locator(`[data-testid="${testid}"]`).waitFor({ timeout: 30_000 });
+  }
+
+  const stepShown = async (lesson, index) => {
+    await page.waitForFunction(
+      ([n]) => document.querySelector('[data-testid="lesson"]')?.dataset.step === String(n),
+      [index + 1],
+    );
+  };
+
+  it('lists every lesson and walks each from its first step to its last and back', async () => {
+    await openPage('learn', 'lessons');
+    const listed = await page.locator('[data-testid="lesson-link"]').evaluateAll((links) => links.map((a) => a.dataset.lesson));
+    assert.deepEqual(listed, lessons.map((l) => l.id));
+    for (const lesson of lessons) {
+      await openPage(`learn=${lesson.id}&step=1`, 'lesson');
+      for (let i = 0; i < lesson.steps.length; i += 1) {
+        const step = lesson.steps[i];
+        await stepShown(lesson, i);
+        if (step.predict) {
+          // Asked before the reveal: the playground stands just before the event.
+          await page.locator('[data-testid="predict"]').waitFor();
+          await app.waitForPosition(step.event);
+          assert.equal(await page.locator('[data-testid="lesson-next"]').isDisabled().catch(() => true), true);
+          await page.locator(`[data-testid="predict-choice"][data-index="${step.predict.answer}"]`).click();
+          assert.equal(await page.locator('[data-testid="predict-result"]').getAttribute('data-correct'), 'true');
+        }
+        await app.waitForPosition(step.event + 1);
+        assert.equal((await page.locator('[data-testid="lesson-text"]').innerText()).trim(), step.text.trim(), `${lesson.id} step ${i + 1}`);
+        if (i + 1 < lesson.steps.length) await page.locator('[data-testid="lesson-next"]').click();
+      }
+      assert.equal(await page.locator('[data-testid="lesson-done"]').count(), 1, `${lesson.id} ends`);
+      for (let i = lesson.steps.length - 1; i > 0; i -= 1) {
+        await page.locator('[data-testid="lesson-back"]').click();
+        await stepShown(lesson, i - 1);
+        // Going back shows the step as it was left, answered.
+        await app.waitForPosition(lesson.steps[i - 1].event + 1);
+      }
+      assert.equal(await page.locator('[data-testid="lesson-back"]').isDisabled(), true);
+    }
+    assert.deepEqual(app.problems, []);
+  });
+
+  it('opens any step from its link, moves with the arrows, and opens the sandbox at that moment', async () => {
+    const lesson = lessons.find((l) => l.steps.length >= 3 && !l.steps[2].predict && !l.steps[1].predict) ?? lessons[0];
+    await openPage(`learn=${lesson.id}&step=3`, 'lesson');
+    assert.equal(await page.locator('[data-testid="lesson-progress"]').getAttribute('aria-valuenow'), '3');
+    await app.waitForPosition(lesson.steps[2].event + 1);
+    await page.locator('.step-text').click();
+    await page.keyboard.press('ArrowLeft');
+    await stepShown(lesson, 1);
+    assert.match(page.url(), new RegExp(`learn=${lesson.id}&step=2`));
+    await page.keyboard.press('ArrowRight');
+    await stepShown(lesson, 2);
+    await page.locator('[data-testid="break-it"]').click();
+    await page.locator('[data-testid="timeline-main"] [data-testid="lane"]').first().waitFor();
+    await page.locator('[data-testid="step"]').waitFor();
+    assert.equal((await app.position()).at, lesson.steps[2].event + 1, 'the sandbox opens at the lesson moment');
+    assert.equal(await page.locator('[data-testid="notice"]').getAttribute('role'), 'status');
+    await app.screenshot('break-it');
+  });
+
+  it('keeps the knowledge check score across a reload, reviews wrong answers, and starts again', async () => {
+    await openPage('quiz', 'quiz');
+    await page.locator('[data-testid="quiz-reset"]').click();
+    const answerOf = async () => {
+      const id = await page.locator('[data-testid="question"]').getAttribute('data-question');
+      return { id };
+    };
+    const first = await answerOf();
+    // Answer the first question wrongly and the second rightly, with the explanation shown.
+    const choices = await page.locator('[data-testid="choice"]').count();
+    let wrong = 0;
+    for (; wrong < choices; wrong += 1) {
+      await page.locator(`[data-testid="choice"][data-index="${wrong}"]`).click();
+      if ((await page.locator('[data-testid="explanation"]').getAttribute('data-correct')) === 'false') break;
+      await page.locator('[data-testid="quiz-reset"]').click();
+    }
+    assert.match(await page.locator('[data-testid="explanation"]').innerText(), /See it happen/);
+    await page.locator('[data-testid="question-next"]').click();
+    const right = await page.locator('[data-testid="choice"].right').count();
+    assert.equal(right, 0, 'nothing is marked before answering');
+    for (let i = 0; i < 5; i += 1) {
+      await page.locator(`[data-testid="choice"][data-index="${i}"]`).click();
+      if ((await page.locator('[data-testid="explanation"]').getAttribute('data-correct')) === 'true') break;
+    }
+    await page.reload();
+    await page.locator('[data-testid="quiz"]').waitFor();
+    const score = page.locator('[data-testid="score"]');
+    assert.equal(await score.getAttribute('data-answered'), '2');
+    assert.equal(await score.getAttribute('data-right'), '1');
+    await page.locator('[data-testid="review"]').click();
+    assert.equal(await page.locator('[data-testid="question"]').getAttribute('data-question'), first.id, 'the wrong one to review');
+    await app.screenshot('quiz');
+    await page.locator('[data-testid="quiz-reset"]').click();
+    assert.equal(await score.getAttribute('data-answered'), '0');
+    assert.ok(Number((await score.innerText()).match(/(\d+) questions/)[1]) >= 30);
+  });
+
+  it('hides interview answers in practice until asked, and the guide links a consequence to its lesson', async () => {
+    await openPage('deck', 'deck');
+    const card = page.locator('[data-testid="card"]').first();
+    assert.equal(await card.locator('[data-testid="card-answer"]').count(), 0);
+    await card.locator('[data-testid="show-answer"]').click();
+    assert.match(await card.locator('[data-testid="card-answer"]').innerText(), /Follow-up/i);
+    await openPage('guide', 'guide');
+    await page.locator('[data-testid="consequence"]').nth(2).check();
+    const recommendation = page.locator('[data-testid="recommendation"]');
+    assert.match(await recommendation.getAttribute('data-verdict'), /^(efficiency|correctness)$/);
+    await recommendation.locator('[data-testid="guide-lesson"]').click();
+    await page.locator('[data-testid="lesson"]').waitFor();
+  });
+
+  it('plots what an operator watches as the run advances', async () => {
+    await openPage('s=s2-gc-pause-fenced&at=5', 'monitor');
+    const count = (metric) => page.locator(`[data-testid="metric"][data-metric="${metric}"]`).getAttribute('data-count');
+    assert.equal(await count('fenced-writes'), '0');
+    await page.keyboard.press('End');
+    await app.waitForPosition(24);
+    assert.equal(await count('fenced-writes'), '1');
+    assert.equal(await count('expired-while-held'), '1');
+    assert.equal(await count('wait'), '2');
+  });
+
+  it('has no serious or critical accessibility findings on the guided pages', async () => {
+    for (const [fragment, testid] of [[`learn=${lessons[0].id}&step=1`, 'lesson'], ['learn', 'lessons'], ['quiz', 'quiz'], ['deck', 'deck'], ['guide', 'guide']]) {
+      await openPage(fragment, testid);
+      const findings = await app.axe();
+      assert.deepEqual(findings, [], `${fragment}: ${findings.join('\n')}`);
+    }
+    assert.deepEqual(app.problems, []);
+  });
+});

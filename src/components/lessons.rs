@@ -1,0 +1,241 @@
+//! The lessons: an index, and a player that walks one lesson step by step over a live scenario.
+//!
+//! Each step stands the playground just after one event of its scenario. A step that asks for a
+//! prediction first stands just *before* that event, asks, and only then plays it and says why.
+//! Back and Next (and ← →) move one step; the address names the lesson and step, so every step
+//! can be linked to and Back never loses the place. "Now break it yourself" opens the sandbox at
+//! exactly this moment. The player changes the run only by dispatching actions.
+
+use crate::components::Shared;
+use crate::content::{Content, Lesson};
+use crate::route::Route;
+use crate::state::{Action, Moment, Origin, Playground};
+use lockstep_sim::catalogue;
+use std::collections::BTreeMap;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct LessonIndexProps {
+    pub content: Shared<Content>,
+}
+
+#[component]
+pub fn LessonIndex(props: &LessonIndexProps) -> Html {
+    html! {
+        <section class="page lessons-index" data-testid="lessons">
+            <h2>{ "Lessons" }</h2>
+            <p class="muted">{ "Each lesson walks a live scenario one event at a time. Before the decisive \
+                moments it asks what you expect; then it shows you. From any step you can open the \
+                sandbox at that moment and break it yourself." }</p>
+            <ol class="lesson-list">
+                { for props.content.lessons.iter().map(|lesson| html! {
+                    <li>
+                        <a href={format!("#learn={}&step=1", lesson.id)} data-testid="lesson-link" data-lesson={lesson.id.clone()}>
+                            { lesson.title.clone() }
+                        </a>
+                        <span class="muted">{ format!(" · {} steps · ", lesson.steps.len()) }{ lesson.summary.clone() }</span>
+                    </li>
+                }) }
+            </ol>
+        </section>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct LessonPlayerProps {
+    pub content: Shared<Content>,
+    pub id: AttrValue,
+    pub step: usize,
+    pub playground: UseReducerHandle<Playground>,
+    pub dispatch: Callback<Action>,
+    pub navigate: Callback<Route>,
+}
+
+/// Where the player stands on a step that asks for a prediction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Reveal {
+    Asking,
+    /// Shown, after the user chose this answer (`None`: they asked to be shown).
+    Shown(Option<usize>),
+}
+
+/// The predictions answered so far, by lesson and step: going back to a step shows it as it
+/// was left, answered.
+type Answered = BTreeMap<(AttrValue, usize), Option<usize>>;
+
+#[component]
+pub fn LessonPlayer(props: &LessonPlayerProps) -> Html {
+    let answered = use_state(Answered::new);
+    let content = &props.content;
+    let lesson = content.lesson(&props.id);
+    let step_index = lesson.map_or(0, |l| props.step.min(l.steps.len().saturating_sub(1)));
+    let asks = lesson
+        .and_then(|l| l.steps.get(step_index))
+        .is_some_and(|s| s.predict.is_some());
+    // A step asks until it is answered; an answered step stays answered.
+    let reveal = answered
+        .get(&(props.id.clone(), step_index))
+        .map_or(Reveal::Asking, |choice| Reveal::Shown(*choice));
+    let showing = !asks || reveal != Reveal::Asking;
+    // Stand the playground where this step is: just after its event, or just before it while
+    // the prediction is open.
+    {
+        let dispatch = props.dispatch.clone();
+        let playground = props.playground.clone();
+        let target = lesson.and_then(|l| {
+            let step = l.steps.get(step_index)?;
+            Some((
+                l.scenario_of(step_index).to_owned(),
+                step.event + usize::from(showing),
+            ))
+        });
+        use_effect_with(target, move |target| {
+            if let Some((scenario_id, position)) = target {
+                dispatch.emit(stand_at(&playground, scenario_id, *position));
+            }
+        });
+    }
+    let Some(lesson) = lesson else {
+        return html! {
+            <section class="page" data-testid="lesson-missing">
+                <h2>{ "No such lesson" }</h2>
+                <p>{ format!("There is no lesson called \u{201c}{}\u{201d}.", props.id) }</p>
+                <a href="#learn">{ "All lessons" }</a>
+            </section>
+        };
+    };
+    let total = lesson.steps.len();
+    let step = &lesson.steps[step_index];
+    let go = |index: usize| {
+        let navigate = props.navigate.clone();
+        let id = lesson.id.clone();
+        Callback::from(move |_: MouseEvent| {
+            navigate.emit(Route::Lesson {
+                id: id.clone(),
+                step: index,
+            })
+        })
+    };
+    let choose = |choice: Option<usize>| {
+        let answered = answered.clone();
+        let id = props.id.clone();
+        Callback::from(move |_: MouseEvent| {
+            let mut next = (*answered).clone();
+            next.insert((id.clone(), step_index), choice);
+            answered.set(next);
+        })
+    };
+    let break_it = {
+        let navigate = props.navigate.clone();
+        let dispatch = props.dispatch.clone();
+        let hint = step.break_it.clone();
+        Callback::from(move |_: MouseEvent| {
+            dispatch.emit(Action::Inform(hint.clone().map_or_else(
+                || "You are in the sandbox at the lesson's moment: select a lane or a message to act on it.".to_owned(),
+                |hint| format!("Try this: {hint}"),
+            )));
+            navigate.emit(Route::Playground);
+        })
+    };
+    let body = match (&step.predict, reveal, showing) {
+        (Some(predict), Reveal::Asking, false) => html! {
+            <fieldset class="predict" data-testid="predict">
+                <legend>{ predict.question.clone() }</legend>
+                <p class="muted">{ "Predict first: the next event plays once you have chosen." }</p>
+                <div class="predict-choices">
+                    { for predict.choices.iter().enumerate().map(|(i, c)| html! {
+                        <button type="button" class="act" data-testid="predict-choice" data-index={i.to_string()}
+                            onclick={choose(Some(i))}>{ c.text.clone() }</button>
+                    }) }
+                </div>
+                <button type="button" class="link" data-testid="predict-skip" onclick={choose(None)}>{ "Just show me" }</button>
+            </fieldset>
+        },
+        _ => {
+            let verdict = match (&step.predict, reveal) {
+                (Some(predict), Reveal::Shown(Some(chosen))) => {
+                    let right = chosen == predict.answer;
+                    Some(html! {
+                        <p class={classes!("predict-result", if right { "right" } else { "wrong" })}
+                            data-testid="predict-result" data-correct={right.to_string()}>
+                            <strong>{ if right { "✓ Right. " } else { "✗ Not quite. " } }</strong>
+                            { predict.why.clone() }
+                        </p>
+                    })
+                }
+                (Some(predict), Reveal::Shown(None)) => Some(html! {
+                    <p class="predict-result" data-testid="predict-result" data-correct="skipped">
+                        <strong>{ format!("The answer: {}. ", predict.choices.get(predict.answer).map_or("", |c| c.text.as_str())) }</strong>
+                        { predict.why.clone() }
+                    </p>
+                }),
+                _ => None,
+            };
+            html! {
+                <>
+                    <p class="step-text" data-testid="lesson-text" aria-live="polite">{ step.text.clone() }</p>
+                    { for verdict }
+                </>
+            }
+        }
+    };
+    html! {
+        <section class="page lesson" data-testid="lesson" data-lesson={lesson.id.clone()}
+            data-step={(step_index + 1).to_string()}>
+            <p class="breadcrumbs"><a href="#learn">{ "Lessons" }</a>{ " › " }{ lesson.title.clone() }</p>
+            <h2>{ lesson.title.clone() }</h2>
+            <div class="lesson-progress" role="progressbar" aria-valuemin="1" aria-valuemax={total.to_string()}
+                aria-valuenow={(step_index + 1).to_string()} aria-label="Lesson progress" data-testid="lesson-progress">
+                <span>{ format!("Step {} of {total}", step_index + 1) }</span>
+                <span class="bar"><span class="fill" style={format!("width: {}%", (step_index + 1) * 100 / total.max(1))}></span></span>
+            </div>
+            { body }
+            <div class="lesson-buttons">
+                <button type="button" class="control" data-testid="lesson-back" disabled={step_index == 0}
+                    onclick={go(step_index.saturating_sub(1))}>{ "◀ Back" }</button>
+                if step_index + 1 < total {
+                    <button type="button" class="control primary" data-testid="lesson-next" disabled={!showing}
+                        onclick={go(step_index + 1)}>{ "Next ▶" }</button>
+                } else {
+                    <a class="control primary" data-testid="lesson-done" href="#learn">{ "All lessons" }</a>
+                }
+                <button type="button" class="control" data-testid="break-it" onclick={break_it}>{ "Now break it yourself" }</button>
+            </div>
+            if let Some(hint) = &step.break_it {
+                <p class="muted break-hint">{ format!("Try: {hint}") }</p>
+            }
+        </section>
+    }
+}
+
+/// The action that stands the playground at `position` of the built-in scenario `id`: a seek if
+/// it already shows that scenario untouched, else a fresh open.
+fn stand_at(playground: &Playground, id: &str, position: usize) -> Action {
+    let built_in = catalogue::find(id).and_then(|b| b.load().ok().map(|s| (b.id, s)));
+    let Some((id, scenario)) = built_in else {
+        return Action::Report(format!(
+            "The lesson's scenario {id} is missing from this build."
+        ));
+    };
+    let untouched = playground.origin() == &Origin::BuiltIn(id)
+        && playground.scenario() == Some(&scenario)
+        && playground.seed() == scenario.seed
+        && playground.log().is_empty();
+    if untouched {
+        Action::SeekTo(position)
+    } else {
+        Action::Restore(Box::new(Moment {
+            origin: Origin::BuiltIn(id),
+            seed: scenario.seed,
+            scenario,
+            log: Vec::new(),
+            position: Some(position),
+            compare: false,
+        }))
+    }
+}
+
+/// The lesson's steps, for tests and keys: how many there are.
+pub fn steps_of(content: &Content, id: &str) -> Option<usize> {
+    content.lesson(id).map(|l: &Lesson| l.steps.len())
+}

@@ -1,0 +1,148 @@
+//! The knowledge check: one question at a time, the explanation and the scenario that shows the
+//! answer after each, a score, a review of the wrong answers. Answers are kept in the browser's
+//! local storage (`lockstep-quiz-1`), so progress survives a reload; "Start again" clears it.
+
+use crate::components::Shared;
+use crate::content::{Content, Question};
+use std::collections::BTreeMap;
+use yew::prelude::*;
+
+const STORAGE_KEY: &str = "lockstep-quiz-1";
+
+#[derive(Properties, PartialEq)]
+pub struct QuizProps {
+    pub content: Shared<Content>,
+}
+
+/// The user's answers by question id.
+type Answers = BTreeMap<String, usize>;
+
+fn load() -> Answers {
+    web_sys::window()
+        .and_then(|w| w.local_storage().ok().flatten())
+        .and_then(|s| s.get_item(STORAGE_KEY).ok().flatten())
+        .and_then(|text| serde_json::from_str(&text).ok())
+        .unwrap_or_default()
+}
+
+fn save(answers: &Answers) {
+    if let Some(storage) = web_sys::window().and_then(|w| w.local_storage().ok().flatten()) {
+        let _ = storage.set_item(
+            STORAGE_KEY,
+            &serde_json::to_string(answers).unwrap_or_default(),
+        );
+    }
+}
+
+#[component]
+pub fn Quiz(props: &QuizProps) -> Html {
+    let answers = use_state(load);
+    let current = use_state(|| 0usize);
+    let reviewing = use_state(|| false);
+    let questions = &props.content.questions;
+    let right = questions
+        .iter()
+        .filter(|q| answers.get(&q.id) == Some(&q.answer))
+        .count();
+    // In review, only the questions answered wrongly.
+    let shown: Vec<&Question> = questions
+        .iter()
+        .filter(|q| !*reviewing || answers.get(&q.id).is_some_and(|a| *a != q.answer))
+        .collect();
+    let index = (*current).min(shown.len().saturating_sub(1));
+    let go = |to: usize| {
+        let current = current.clone();
+        Callback::from(move |_: MouseEvent| current.set(to))
+    };
+    let toggle_review = {
+        let reviewing = reviewing.clone();
+        let current = current.clone();
+        Callback::from(move |_: MouseEvent| {
+            reviewing.set(!*reviewing);
+            current.set(0);
+        })
+    };
+    let reset = {
+        let answers = answers.clone();
+        let current = current.clone();
+        let reviewing = reviewing.clone();
+        Callback::from(move |_: MouseEvent| {
+            let empty = Answers::new();
+            save(&empty);
+            answers.set(empty);
+            current.set(0);
+            reviewing.set(false);
+        })
+    };
+    let question = shown.get(index).copied();
+    let card = question.map(|q| {
+        let chosen = answers.get(&q.id).copied();
+        let choose = |i: usize| {
+            let answers = answers.clone();
+            let id = q.id.clone();
+            Callback::from(move |_: MouseEvent| {
+                let mut next = (*answers).clone();
+                next.insert(id.clone(), i);
+                save(&next);
+                answers.set(next);
+            })
+        };
+        html! {
+            <article class="card question" data-testid="question" data-question={q.id.clone()}>
+                <h3>{ q.question.clone() }</h3>
+                <ol class="choices" type="A">
+                    { for q.choices.iter().enumerate().map(|(i, text)| {
+                        let state = match chosen {
+                            Some(_) if i == q.answer => "right",
+                            Some(c) if i == c => "wrong",
+                            _ => "",
+                        };
+                        html! {
+                            <li>
+                                <button type="button" class={classes!("act", "choice", state)} data-testid="choice"
+                                    data-index={i.to_string()} aria-pressed={(chosen == Some(i)).to_string()}
+                                    onclick={choose(i)}>
+                                    { if state == "right" { "✓ " } else if state == "wrong" { "✗ " } else { "" } }
+                                    { text.clone() }
+                                </button>
+                            </li>
+                        }
+                    }) }
+                </ol>
+                if let Some(c) = chosen {
+                    <div class="explanation" data-testid="explanation" data-correct={(c == q.answer).to_string()} aria-live="polite">
+                        <p><strong>{ if c == q.answer { "Right. " } else { "Not quite. " } }</strong>{ q.explanation.clone() }</p>
+                        <p>
+                            <a href={format!("#s={}", q.scenario)} data-testid="see-it">{ "See it happen in the playground" }</a>
+                            if let Some(lesson) = &q.lesson {
+                                { " · " }<a href={format!("#learn={lesson}&step=1")}>{ "The lesson" }</a>
+                            }
+                        </p>
+                    </div>
+                }
+            </article>
+        }
+    });
+    html! {
+        <section class="page quiz" data-testid="quiz">
+            <h2>{ "Knowledge check" }</h2>
+            <p class="score" data-testid="score" data-right={right.to_string()} data-answered={answers.len().to_string()}>
+                { format!("{right} right of {} answered · {} questions", answers.len(), questions.len()) }
+            </p>
+            if *reviewing && shown.is_empty() {
+                <p data-testid="no-wrong">{ "No wrong answers to review." }</p>
+            }
+            { for card }
+            <div class="lesson-buttons">
+                <button type="button" class="control" data-testid="question-back" disabled={index == 0}
+                    onclick={go(index.saturating_sub(1))}>{ "◀ Previous" }</button>
+                <span class="muted">{ format!("{} of {}", (index + 1).min(shown.len()), shown.len()) }</span>
+                <button type="button" class="control primary" data-testid="question-next" disabled={index + 1 >= shown.len()}
+                    onclick={go(index + 1)}>{ "Next ▶" }</button>
+                <button type="button" class="control" data-testid="review" aria-pressed={reviewing.to_string()}
+                    onclick={toggle_review}>{ "Review wrong answers" }</button>
+                <button type="button" class="control" data-testid="quiz-reset" onclick={reset}>{ "Start again" }</button>
+            </div>
+        </section>
+    }
+}

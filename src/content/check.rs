@@ -1,0 +1,379 @@
+//! Checks the guided material against the simulation: references resolve, lesson steps name
+//! events that occur, predictions are right. Every problem is reported, each with where it is.
+
+use super::{Choice, Content, Lesson, Predict};
+use crate::run::Run;
+use lockstep_sim::catalogue;
+use std::collections::BTreeMap;
+use std::fmt;
+
+/// One problem in the content: the file and place, and what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ContentError {
+    pub place: String,
+    pub problem: String,
+}
+
+impl ContentError {
+    pub fn new(place: impl Into<String>, problem: impl Into<String>) -> ContentError {
+        ContentError {
+            place: place.into(),
+            problem: problem.into(),
+        }
+    }
+}
+
+impl fmt::Display for ContentError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.place, self.problem)
+    }
+}
+
+/// Every problem in `content`; empty when it is sound.
+pub fn check(content: &Content) -> Vec<ContentError> {
+    let mut errors = Vec::new();
+    let mut runs = Runs::default();
+    let lesson_ids: Vec<&str> = content.lessons.iter().map(|l| l.id.as_str()).collect();
+    let mut error = |place: String, problem: String| errors.push(ContentError::new(place, problem));
+    unique_slugs("lessons.json lessons", &lesson_ids, &mut error);
+    for (i, lesson) in content.lessons.iter().enumerate() {
+        check_lesson(
+            &format!("lessons.json lessons[{i}] ({})", lesson.id),
+            lesson,
+            &mut runs,
+            &mut error,
+        );
+    }
+    let question_ids: Vec<&str> = content.questions.iter().map(|q| q.id.as_str()).collect();
+    unique_slugs("questions.json questions", &question_ids, &mut error);
+    if content.questions.len() < 30 {
+        error(
+            "questions.json".to_owned(),
+            format!(
+                "{} questions; the knowledge check needs at least 30",
+                content.questions.len()
+            ),
+        );
+    }
+    for (i, q) in content.questions.iter().enumerate() {
+        let place = format!("questions.json questions[{i}] ({})", q.id);
+        if !(2..=5).contains(&q.choices.len()) {
+            error(
+                place.clone(),
+                format!("{} choices; 2 to 5 are allowed", q.choices.len()),
+            );
+        }
+        if q.answer >= q.choices.len() {
+            error(
+                place.clone(),
+                format!("answer {} is not one of the choices", q.answer),
+            );
+        }
+        reference(&place, "scenario", Some(&q.scenario), &[], &mut error);
+        reference(
+            &place,
+            "lesson",
+            q.lesson.as_deref(),
+            &lesson_ids,
+            &mut error,
+        );
+    }
+    let card_ids: Vec<&str> = content.cards.iter().map(|c| c.id.as_str()).collect();
+    unique_slugs("cards.json cards", &card_ids, &mut error);
+    for (i, card) in content.cards.iter().enumerate() {
+        let place = format!("cards.json cards[{i}] ({})", card.id);
+        if card.strong_answer.is_empty() {
+            error(
+                place.clone(),
+                "a strong answer needs at least one point".to_owned(),
+            );
+        }
+        reference(&place, "scenario", Some(&card.scenario), &[], &mut error);
+    }
+    let answer_ids: Vec<&str> = content
+        .guide
+        .answers
+        .iter()
+        .map(|a| a.id.as_str())
+        .collect();
+    unique_slugs("guide.json answers", &answer_ids, &mut error);
+    for (i, answer) in content.guide.answers.iter().enumerate() {
+        let place = format!("guide.json answers[{i}] ({})", answer.id);
+        reference(&place, "scenario", Some(&answer.scenario), &[], &mut error);
+        reference(
+            &place,
+            "lesson",
+            Some(&answer.lesson),
+            &lesson_ids,
+            &mut error,
+        );
+    }
+    errors
+}
+
+/// Each scenario run once, however many steps walk it.
+#[derive(Default)]
+struct Runs(BTreeMap<String, Option<Run>>);
+
+impl Runs {
+    fn get(&mut self, id: &str) -> Option<&Run> {
+        self.0
+            .entry(id.to_owned())
+            .or_insert_with(|| {
+                let scenario = catalogue::find(id)?.load().ok()?;
+                Run::record(&scenario, scenario.seed, &[]).ok()
+            })
+            .as_ref()
+    }
+}
+
+fn check_lesson(
+    place: &str,
+    lesson: &Lesson,
+    runs: &mut Runs,
+    error: &mut impl FnMut(String, String),
+) {
+    if lesson.steps.is_empty() {
+        error(
+            place.to_owned(),
+            "a lesson needs at least one step".to_owned(),
+        );
+    }
+    let mut previous: Option<(&str, usize)> = None;
+    for (i, step) in lesson.steps.iter().enumerate() {
+        let here = format!("{place}.steps[{i}]");
+        let scenario = lesson.scenario_of(i);
+        let Some(run) = runs.get(scenario) else {
+            error(
+                here,
+                format!("`{scenario}` is not a built-in scenario that runs"),
+            );
+            continue;
+        };
+        let trace = run.sim.trace();
+        match trace.get(step.event) {
+            None => error(
+                here.clone(),
+                format!(
+                    "event {} does not occur: `{scenario}` has {} events",
+                    step.event,
+                    trace.len()
+                ),
+            ),
+            Some(event) if event.happening.kind() != step.kind => error(
+                here.clone(),
+                format!(
+                    "event {} of `{scenario}` is `{}`, not `{}`",
+                    step.event,
+                    event.happening.kind(),
+                    step.kind
+                ),
+            ),
+            Some(_) => {}
+        }
+        if let Some((before, event)) = previous
+            && before == scenario
+            && event >= step.event
+        {
+            error(
+                here.clone(),
+                format!(
+                    "event {} does not come after the previous step's {event}",
+                    step.event
+                ),
+            );
+        }
+        previous = Some((scenario, step.event));
+        if let Some(predict) = &step.predict {
+            check_predict(&here, predict, run, step.event, error);
+        }
+    }
+}
+
+fn check_predict(
+    place: &str,
+    predict: &Predict,
+    run: &Run,
+    event: usize,
+    error: &mut impl FnMut(String, String),
+) {
+    if !(2..=4).contains(&predict.choices.len()) {
+        error(
+            place.to_owned(),
+            format!("{} choices; 2 to 4 are allowed", predict.choices.len()),
+        );
+    }
+    if predict.answer >= predict.choices.len() {
+        error(
+            place.to_owned(),
+            format!("answer {} is not one of the choices", predict.answer),
+        );
+    }
+    for (i, choice) in predict.choices.iter().enumerate() {
+        let here = format!("{place}.predict.choices[{i}]");
+        match claim_holds(choice, run, event) {
+            Err(problem) => error(here, problem),
+            Ok(holds) if holds != (i == predict.answer) => error(
+                here,
+                if holds {
+                    "this wrong choice is what the simulation does".to_owned()
+                } else {
+                    "the answer is not what the simulation does".to_owned()
+                },
+            ),
+            Ok(_) => {}
+        }
+    }
+}
+
+/// Whether a choice's claim is true of the run just after `event`.
+pub fn claim_holds(choice: &Choice, run: &Run, event: usize) -> Result<bool, String> {
+    match (&choice.kind, &choice.holder) {
+        (Some(kind), None) => Ok(run
+            .sim
+            .trace()
+            .get(event)
+            .is_some_and(|e| e.happening.kind() == *kind)),
+        (None, Some(holder)) => Ok(holder_after(run, event) == *holder),
+        _ => Err("a choice claims exactly one thing: `kind` or `holder`".to_owned()),
+    }
+}
+
+/// Who the lock service grants the lock to just after `event`: the client with a live lease on
+/// the most service nodes, or `nobody` (also on a tie: the service gives no single answer).
+pub fn holder_after(run: &Run, event: usize) -> String {
+    let cast = run.sim.cast();
+    let mut at_node = BTreeMap::new();
+    for change in run.leases.iter().take_while(|c| c.event <= event) {
+        at_node.insert(change.node, change.lease.map(|l| l.holder));
+    }
+    let mut counts: BTreeMap<_, usize> = BTreeMap::new();
+    for holder in at_node.values().flatten() {
+        *counts.entry(*holder).or_default() += 1;
+    }
+    let best = counts.values().copied().max().unwrap_or(0);
+    let leaders: Vec<_> = counts.iter().filter(|(_, n)| **n == best).collect();
+    match leaders.as_slice() {
+        [(holder, _)] if best > 0 => cast.name(**holder).to_owned(),
+        _ => "nobody".to_owned(),
+    }
+}
+
+fn unique_slugs(place: &str, ids: &[&str], error: &mut impl FnMut(String, String)) {
+    for (i, id) in ids.iter().enumerate() {
+        let slug = !id.is_empty()
+            && id
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+        if !slug {
+            error(
+                format!("{place}[{i}]"),
+                format!("`{id}` is not a slug (a-z, 0-9, -)"),
+            );
+        }
+        if ids[..i].contains(id) {
+            error(
+                format!("{place}[{i}]"),
+                format!("the id `{id}` is used twice"),
+            );
+        }
+    }
+}
+
+/// Checks that `value` names a built-in scenario (`among` empty) or one of `among`.
+fn reference(
+    place: &str,
+    field: &str,
+    value: Option<&str>,
+    among: &[&str],
+    error: &mut impl FnMut(String, String),
+) {
+    let Some(value) = value else { return };
+    let found = if among.is_empty() {
+        catalogue::find(value).is_some()
+    } else {
+        among.contains(&value)
+    };
+    if !found {
+        error(
+            place.to_owned(),
+            format!("{field} `{value}` does not exist"),
+        );
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn content() -> Content {
+        Content::load().unwrap_or_else(|e| panic!("{e}"))
+    }
+
+    #[test]
+    fn the_embedded_content_is_sound() {
+        let errors = check(&content());
+        let report: Vec<String> = errors.iter().map(ToString::to_string).collect();
+        assert!(report.is_empty(), "{}", report.join("\n"));
+    }
+
+    #[test]
+    fn a_wrong_event_a_wrong_prediction_and_a_dangling_link_are_caught() {
+        let mut broken = content();
+        let lesson = &mut broken.lessons[0];
+        lesson.steps[0].kind = "no_such_kind".to_owned();
+        let errors = check(&broken);
+        assert!(
+            errors
+                .iter()
+                .any(|e| e.problem.contains("not `no_such_kind`")),
+            "{errors:?}"
+        );
+        let mut broken = content();
+        broken.questions[0].scenario = "s99-nothing".to_owned();
+        broken.guide.answers[0].lesson = "no-such-lesson".to_owned();
+        let errors = check(&broken);
+        assert!(
+            errors
+                .iter()
+                .any(|e| e.problem.contains("`s99-nothing` does not exist"))
+        );
+        assert!(
+            errors
+                .iter()
+                .any(|e| e.problem.contains("`no-such-lesson` does not exist"))
+        );
+        let mut broken = content();
+        let predict = broken
+            .lessons
+            .iter_mut()
+            .flat_map(|l| l.steps.iter_mut())
+            .find_map(|s| s.predict.as_mut())
+            .expect("some lesson asks for a prediction");
+        predict.answer = (predict.answer + 1) % predict.choices.len();
+        let errors = check(&broken);
+        assert!(
+            errors
+                .iter()
+                .any(|e| e.problem.contains("not what the simulation does")),
+            "{errors:?}"
+        );
+    }
+
+    #[test]
+    fn the_holder_is_read_from_the_service() {
+        let scenario = catalogue::find("s2-gc-pause-fenced")
+            .and_then(|b| b.load().ok())
+            .expect("built in");
+        let run = Run::record(&scenario, scenario.seed, &[]).expect("runs");
+        let kinds: Vec<String> = run.sim.trace().iter().map(|e| e.happening.kind()).collect();
+        let first_grant = kinds.iter().position(|k| k == "granted").expect("a grant");
+        assert_eq!(holder_after(&run, 0), "nobody");
+        assert_eq!(holder_after(&run, first_grant), "client-a");
+        let expiry = kinds
+            .iter()
+            .position(|k| k == "lease_expired")
+            .expect("expires");
+        assert_eq!(holder_after(&run, expiry), "nobody");
+    }
+}

@@ -1,0 +1,198 @@
+//! The guided material — lessons, the knowledge check, the interview deck and the decision
+//! guide — as data (`content/*.json`, format in `docs/content-format.md`), embedded at build time.
+//!
+//! [`Content::load`] parses the files; [`check`] validates them against the simulation: every
+//! reference resolves, every lesson step names an event that really occurs in its scenario's
+//! trace, every "predict" answer is what the simulation does. Native tests run the check, so a
+//! lesson cannot drift from the scenarios it walks. Nothing here touches the browser.
+
+mod check;
+
+pub use check::{ContentError, check};
+
+use serde::Deserialize;
+
+/// The content format this build reads.
+pub const FORMAT_VERSION: u32 = 1;
+
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Lessons {
+    pub format: u32,
+    pub lessons: Vec<Lesson>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Lesson {
+    pub id: String,
+    pub title: String,
+    pub summary: String,
+    /// The built-in scenario its steps play, unless a step names another.
+    pub scenario: String,
+    pub steps: Vec<Step>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Step {
+    #[serde(default)]
+    pub scenario: Option<String>,
+    /// The trace index of the event this step shows; the playground stands just after it.
+    pub event: usize,
+    /// That event's kind, checked against the trace.
+    pub kind: String,
+    pub text: String,
+    #[serde(default)]
+    pub predict: Option<Predict>,
+    #[serde(default)]
+    pub break_it: Option<String>,
+}
+
+impl Lesson {
+    /// The scenario step `index` plays.
+    pub fn scenario_of(&self, index: usize) -> &str {
+        self.steps
+            .get(index)
+            .and_then(|s| s.scenario.as_deref())
+            .unwrap_or(&self.scenario)
+    }
+}
+
+/// A question asked before a step's event is shown; the event is the reveal.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Predict {
+    pub question: String,
+    pub choices: Vec<Choice>,
+    pub answer: usize,
+    pub why: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Choice {
+    pub text: String,
+    /// The step's event is of this kind.
+    #[serde(default)]
+    pub kind: Option<String>,
+    /// After the step's event, the lock service grants the lock to this client (`nobody`).
+    #[serde(default)]
+    pub holder: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Questions {
+    pub format: u32,
+    pub questions: Vec<Question>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Question {
+    pub id: String,
+    pub question: String,
+    pub choices: Vec<String>,
+    pub answer: usize,
+    pub explanation: String,
+    pub scenario: String,
+    #[serde(default)]
+    pub lesson: Option<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Cards {
+    pub format: u32,
+    pub cards: Vec<Card>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Card {
+    pub id: String,
+    pub question: String,
+    pub strong_answer: Vec<String>,
+    pub follow_up: String,
+    pub scenario: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Guide {
+    pub format: u32,
+    pub question: String,
+    pub answers: Vec<GuideAnswer>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Verdict {
+    /// A lock is enough: two holders cost time, not correctness.
+    Efficiency,
+    /// The resource itself must check.
+    Correctness,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct GuideAnswer {
+    pub id: String,
+    pub consequence: String,
+    pub verdict: Verdict,
+    pub recommendation: String,
+    pub lesson: String,
+    pub scenario: String,
+}
+
+/// All the guided material.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Content {
+    pub lessons: Vec<Lesson>,
+    pub questions: Vec<Question>,
+    pub cards: Vec<Card>,
+    pub guide: Guide,
+}
+
+const LESSONS: &str = include_str!("../../content/lessons.json");
+const QUESTIONS: &str = include_str!("../../content/questions.json");
+const CARDS: &str = include_str!("../../content/cards.json");
+const GUIDE: &str = include_str!("../../content/guide.json");
+
+impl Content {
+    /// The embedded content, or which file cannot be read and why.
+    pub fn load() -> Result<Content, ContentError> {
+        let lessons: Lessons = parse("lessons.json", LESSONS)?;
+        let questions: Questions = parse("questions.json", QUESTIONS)?;
+        let cards: Cards = parse("cards.json", CARDS)?;
+        let guide: Guide = parse("guide.json", GUIDE)?;
+        for (file, format) in [
+            ("lessons.json", lessons.format),
+            ("questions.json", questions.format),
+            ("cards.json", cards.format),
+            ("guide.json", guide.format),
+        ] {
+            if format != FORMAT_VERSION {
+                return Err(ContentError::new(
+                    file,
+                    format!("format {format}; this build reads {FORMAT_VERSION}"),
+                ));
+            }
+        }
+        Ok(Content {
+            lessons: lessons.lessons,
+            questions: questions.questions,
+            cards: cards.cards,
+            guide,
+        })
+    }
+
+    pub fn lesson(&self, id: &str) -> Option<&Lesson> {
+        self.lessons.iter().find(|l| l.id == id)
+    }
+}
+
+fn parse<T: for<'de> Deserialize<'de>>(file: &'static str, text: &str) -> Result<T, ContentError> {
+    serde_json::from_str(text).map_err(|e| ContentError::new(file, e.to_string()))
+}
