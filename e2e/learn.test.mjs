@@ -144,6 +144,19 @@ describe('the guided material, as a learner uses it', () => {
     await page.locator('[data-testid="lesson"]').waitFor();
   });
 
+    it('runs the seed\'s three tests in the page: the SQL row passes, Redlock fails the fencing one', async () => {
+    await openPage('learn=verification&step=1', 'seed-tests');
+    await page.locator('[data-testid="seed-tests-run"]').click();
+    const results = () => page.locator('[data-testid="seed-test"]').evaluateAll((items) => items.map((i) => i.dataset.result));
+    await page.locator('[data-testid="seed-test"]').first().waitFor();
+    assert.deepEqual(await results(), ['pass', 'pass', 'pass']);
+    await page.locator('[data-testid="seed-tests-backend"]').selectOption({ label: 'Redlock, 5 nodes' });
+    await page.locator('[data-testid="seed-tests-run"]').click();
+    await page.waitForFunction(() => document.querySelector('[data-testid="seed-test"]')?.textContent.includes('Redlock'));
+    assert.equal((await results())[0], 'fail', 'no fencing token, no fencing');
+    await app.screenshot('seed-tests');
+  });
+
   it('plots what an operator watches as the run advances', async () => {
     await openPage('s=s2-gc-pause-fenced&at=5', 'monitor');
     const count = (metric) => page.locator(`[data-testid="metric"][data-metric="${metric}"]`).getAttribute('data-count');

@@ -7,6 +7,7 @@
 //! exactly this moment. The player changes the run only by dispatching actions.
 
 use crate::components::Shared;
+use crate::components::seed_tests::SeedTests;
 use crate::content::{Content, Lesson};
 use crate::route::Route;
 use crate::state::{Action, Moment, Origin, Playground};
@@ -201,8 +202,11 @@ pub fn LessonPlayer(props: &LessonPlayerProps) -> Html {
                 }
                 <button type="button" class="control" data-testid="break-it" onclick={break_it}>{ "Now break it yourself" }</button>
             </div>
-            if let Some(hint) = &step.break_it {
+                        if let Some(hint) = &step.break_it {
                 <p class="muted break-hint">{ format!("Try: {hint}") }</p>
+            }
+            if lesson.id == "verification" {
+                <SeedTests />
             }
         </section>
     }

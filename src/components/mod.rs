@@ -12,6 +12,7 @@ pub mod monitor;
 pub mod narration;
 pub mod quiz;
 pub mod scenario_picker;
+pub mod seed_tests;
 pub mod timeline;
 pub mod toolbar;
 

@@ -6,7 +6,7 @@
 //! trace, every "predict" answer is what the simulation does. Native tests run the check, so a
 //! lesson cannot drift from the scenarios it walks. Nothing here touches the browser.
 
-mod check;
+pub mod check;
 
 pub use check::{ContentError, check};
 
