@@ -9,9 +9,10 @@ use lockstep_sim::ids::NodeId;
 use lockstep_sim::message::Refusal;
 use std::collections::BTreeMap;
 
-/// A value observed at a moment of virtual time.
+/// A value observed at a moment of virtual time, by the event with index `event`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Sample {
+    pub event: usize,
     pub time: u64,
     pub value: u64,
 }
@@ -24,15 +25,38 @@ pub struct Metrics {
     /// Time from getting the lock to letting it go (release, abandon, finish or crash).
     pub holds: Vec<Sample>,
     /// When a lease expired (or was expired) while its holder still believed it held it.
-    pub expired_while_held: Vec<u64>,
+    pub expired_while_held: Vec<Sample>,
     /// When the service refused a renewal.
-    pub renewals_refused: Vec<u64>,
+    pub renewals_refused: Vec<Sample>,
     /// When the resource refused a write for its token or claim.
-    pub fenced_writes: Vec<u64>,
+    pub fenced_writes: Vec<Sample>,
 }
 
+impl Metrics {
+    /// The figures as they stood after the first `position` events: a cut of the whole run's,
+    /// so stepping costs a few binary searches, not a pass over the trace.
+    pub fn until(&self, position: usize) -> Metrics {
+        let cut = |samples: &[Sample]| {
+            samples[..samples.partition_point(|s| s.event < position)].to_vec()
+        };
+        Metrics {
+            waits: cut(&self.waits),
+            holds: cut(&self.holds),
+            expired_while_held: cut(&self.expired_while_held),
+            renewals_refused: cut(&self.renewals_refused),
+            fenced_writes: cut(&self.fenced_writes),
+        }
+    }
+}
+
+/// The figures of the first `position` events of `run`.
 pub fn metrics(run: &Run, position: usize) -> Metrics {
-    let trace = &run.sim.trace()[..position.min(run.sim.trace().len())];
+    of_run(run).until(position)
+}
+
+/// The figures of the whole run, each sample tagged with its event.
+pub fn of_run(run: &Run) -> Metrics {
+    let trace = run.sim.trace();
     let mut m = Metrics::default();
     let mut asked: BTreeMap<NodeId, u64> = BTreeMap::new();
     let mut holding: BTreeMap<NodeId, u64> = BTreeMap::new();
@@ -40,12 +64,17 @@ pub fn metrics(run: &Run, position: usize) -> Metrics {
     let mut beliefs = run.beliefs.iter().peekable();
     for (index, event) in trace.iter().enumerate() {
         let time = event.time.0;
+        let at = |value: u64| Sample {
+            event: index,
+            time,
+            value,
+        };
         // Belief as it stood before this event.
         match event.happening {
             Happening::LeaseExpired { holder, .. } | Happening::LeaseForcedToExpire { holder }
                 if believes.get(&holder).copied().unwrap_or(false) =>
             {
-                m.expired_while_held.push(time);
+                m.expired_while_held.push(at(0));
             }
             _ => {}
         }
@@ -63,10 +92,7 @@ pub fn metrics(run: &Run, position: usize) -> Metrics {
         };
         if let Some(client) = got {
             if let Some(since) = asked.remove(&client) {
-                m.waits.push(Sample {
-                    time,
-                    value: time - since,
-                });
+                m.waits.push(at(time - since));
             }
             holding.insert(client, time);
         }
@@ -82,10 +108,7 @@ pub fn metrics(run: &Run, position: usize) -> Metrics {
             | Happening::Finished { client, .. }
             | Happening::Crashed { node: client, .. } => {
                 if let Some(since) = holding.remove(&client) {
-                    m.holds.push(Sample {
-                        time,
-                        value: time - since,
-                    });
+                    m.holds.push(at(time - since));
                 }
                 if matches!(
                     event.happening,
@@ -94,7 +117,7 @@ pub fn metrics(run: &Run, position: usize) -> Metrics {
                     asked.remove(&client);
                 }
             }
-            Happening::RenewRefused { .. } => m.renewals_refused.push(time),
+            Happening::RenewRefused { .. } => m.renewals_refused.push(at(0)),
             Happening::WriteRejected {
                 refusal:
                     Refusal::StaleToken { .. }
@@ -102,7 +125,7 @@ pub fn metrics(run: &Run, position: usize) -> Metrics {
                     | Refusal::ClaimedByAnother
                     | Refusal::SequencerInvalid { .. },
                 ..
-            } => m.fenced_writes.push(time),
+            } => m.fenced_writes.push(at(0)),
             _ => {}
         }
     }

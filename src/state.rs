@@ -330,6 +330,11 @@ impl Playground {
         &self.run
     }
 
+    /// The same, shared: for what a component computes once per run.
+    pub fn run_rc(&self) -> Rc<Run> {
+        Rc::clone(&self.run)
+    }
+
     pub fn layout(&self) -> &Rc<Layout> {
         &self.layout
     }

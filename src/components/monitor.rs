@@ -2,7 +2,8 @@
 //! per acquisition), and leases expired while held, renewals refused and writes fenced off (a
 //! running count). The numbers come from [`crate::metrics`]; this only draws them.
 
-use crate::metrics::{Metrics, Sample, metrics};
+use crate::components::Shared;
+use crate::metrics::{Metrics, Sample, of_run};
 use crate::state::Playground;
 use yew::prelude::*;
 
@@ -17,8 +18,13 @@ const HEIGHT: f64 = 28.0;
 #[component]
 pub fn Monitor(props: &MonitorProps) -> Html {
     let playground = &props.playground;
-    let m: Metrics = metrics(playground.run(), playground.position());
-    let end = playground.now().0.max(1);
+    // The whole run's figures once per run; each step only cuts them at its position.
+    // Keyed by the run itself (held, so its address cannot be reused by another).
+    let whole = use_memo(Shared(playground.run_rc()), |run| of_run(run));
+    let m: Metrics = whole.until(playground.position());
+    // A fixed time axis (the whole run) keeps the dots already drawn where they are: a step
+    // only adds to the plot's right end.
+    let end = playground.layout().end.max(1);
     html! {
         <section class="card monitor" data-testid="monitor" aria-label="What an operator would watch">
             <h2>{ "monitoring" }</h2>
@@ -49,9 +55,9 @@ fn durations(id: &'static str, label: &'static str, samples: &[Sample], end: u64
             <svg width={WIDTH.to_string()} height={HEIGHT.to_string()} viewBox={format!("0 0 {WIDTH} {HEIGHT}")}
                 role="img" aria-label={format!("{label}: {summary}")}>
                 <line class="axis" x1="0" x2={WIDTH.to_string()} y1={HEIGHT.to_string()} y2={HEIGHT.to_string()} />
-                { for samples.iter().map(|s| html! {
-                    <circle cx={x(s.time, end).to_string()}
-                        cy={(HEIGHT - 2.0 - (HEIGHT - 4.0) * s.value as f64 / max as f64).to_string()} r="2" />
+                { for columns(samples, end).into_iter().map(|(column, value)| html! {
+                    <circle cx={(column as f64 + 0.5).to_string()}
+                        cy={(HEIGHT - 2.0 - (HEIGHT - 4.0) * value as f64 / max as f64).to_string()} r="1.5" />
                 }) }
             </svg>
             <span class="metric-value">{ summary }</span>
@@ -59,7 +65,21 @@ fn durations(id: &'static str, label: &'static str, samples: &[Sample], end: u64
     }
 }
 
-fn counts(id: &'static str, label: &'static str, times: &[u64], end: u64) -> Html {
+/// The samples as at most one dot per pixel column: the longest there.
+fn columns(samples: &[Sample], end: u64) -> Vec<(usize, u64)> {
+    let mut dots: Vec<(usize, u64)> = Vec::new();
+    for sample in samples {
+        let column = (x(sample.time, end) as usize).min(WIDTH as usize - 1);
+        match dots.last_mut() {
+            Some((c, value)) if *c == column => *value = (*value).max(sample.value),
+            _ => dots.push((column, sample.value)),
+        }
+    }
+    dots
+}
+
+fn counts(id: &'static str, label: &'static str, samples: &[Sample], end: u64) -> Html {
+    let times: Vec<u64> = samples.iter().map(|s| s.time).collect();
     let total = times.len();
     let step_to =
         |n: usize| (HEIGHT - 2.0 - (HEIGHT - 4.0) * n as f64 / total.max(1) as f64).to_string();
