@@ -11,6 +11,7 @@ use lockstep_sim::happening::Happening;
 use lockstep_sim::invariant::Invariant;
 use lockstep_sim::resource::Fencing;
 use lockstep_sim::scenario::Scenario;
+use lockstep_sim::seed_test;
 
 /// The lock services the tests can run against.
 pub const BACKENDS: [(ChaosBackend, &str); 3] = [
@@ -18,8 +19,6 @@ pub const BACKENDS: [(ChaosBackend, &str); 3] = [
     (ChaosBackend::Redlock, "Redlock, 5 nodes"),
     (ChaosBackend::Consensus, "Consensus, 3 replicas"),
 ];
-
-const TTL: u64 = 1_000;
 
 /// One test's outcome.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -46,29 +45,9 @@ fn service_json(backend: ChaosBackend) -> &'static str {
     }
 }
 
-/// Two clients on one lock: `client-a` starts at once and is paused for twice the TTL 20 ms in;
-/// `client-b` starts once `a`'s lease has run out and works for `b_work` ms.
+/// The seed's two-client scenario on `backend` (see `lockstep_sim::seed_test`).
 fn two_clients(backend: ChaosBackend, b_work: u64) -> Option<Scenario> {
-    let json = format!(
-        r#"{{
-        "format": 1, "id": "seed-test", "title": "The seed's test", "seed": 7, "end_ms": 10000,
-        "lock_service": {service},
-        "resource": {{ "kind": "register", "fencing": "on" }},
-        "network": {{ "latency_ms": [1, 5] }},
-        "clients": [
-          {{ "name": "client-a", "start_ms": 0, "ttl_ms": {TTL}, "work_ms": 100,
-             "access": {{ "kind": "read_modify_write" }} }},
-          {{ "name": "client-b", "start_ms": 1500, "ttl_ms": {TTL}, "work_ms": {b_work},
-             "access": {{ "kind": "read_modify_write" }} }}
-        ],
-        "interventions": [
-          {{ "at_ms": 20, "do": {{ "action": "pause", "node": "client-a", "for_ms": {pause} }} }}
-        ]
-      }}"#,
-        service = service_json(backend),
-        pause = 2 * TTL,
-    );
-    Scenario::parse(&json).ok()
+    seed_test::two_clients(service_json(backend), "", b_work).ok()
 }
 
 fn record(scenario: &Scenario) -> Option<Run> {

@@ -41,6 +41,7 @@ pub mod queue;
 pub mod resource;
 pub mod rng;
 pub mod scenario;
+pub mod seed_test;
 pub mod sim;
 pub mod time;
 pub mod token;

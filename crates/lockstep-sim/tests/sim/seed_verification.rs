@@ -6,30 +6,13 @@ use lockstep_sim::happening::Happening;
 use lockstep_sim::invariant::Invariant;
 use lockstep_sim::message::Refusal;
 use lockstep_sim::resource::Fencing;
+use lockstep_sim::seed_test;
 use lockstep_sim::sim::Node;
 use lockstep_sim::{Scenario, Sim};
 
-const TTL: u64 = 1_000;
-
-/// Two clients on one lock; `a` starts at once, `b` after `a`'s lease has run out and works
-/// for `b_work` ms.
-fn two_clients(service: &str, a_extra: &str, b_work: u64, interventions: &str) -> Scenario {
-    let json = format!(
-        r#"{{
-        "format": 1, "id": "verification", "title": "verification", "seed": 7, "end_ms": 10000,
-        "lock_service": {service},
-        "resource": {{ "kind": "register", "fencing": "on" }},
-        "network": {{ "latency_ms": [1, 5] }},
-        "clients": [
-          {{ "name": "client-a", "start_ms": 0, "ttl_ms": {TTL}, "work_ms": 100,
-             "access": {{ "kind": "read_modify_write" }} {a_extra} }},
-          {{ "name": "client-b", "start_ms": 1500, "ttl_ms": {TTL}, "work_ms": {b_work},
-             "access": {{ "kind": "read_modify_write" }} }}
-        ],
-        "interventions": [{interventions}]
-      }}"#
-    );
-    Scenario::parse(&json).unwrap_or_else(|e| panic!("{e}\n{json}"))
+/// The seed's two-client scenario (see `lockstep_sim::seed_test`).
+fn two_clients(service: &str, a_extra: &str, b_work: u64) -> Scenario {
+    seed_test::two_clients(service, a_extra, b_work).unwrap_or_else(|e| panic!("{e}"))
 }
 
 fn granted_token(sim: &Sim, client: &str) -> u64 {
@@ -49,11 +32,7 @@ fn granted_token(sim: &Sim, client: &str) -> u64 {
 
 #[test]
 fn rejects_work_from_a_client_that_paused_past_expiry() {
-    let pause = format!(
-        r#"{{ "at_ms": 20, "do": {{ "action": "pause", "node": "client-a", "for_ms": {} }} }}"#,
-        2 * TTL
-    );
-    let sim = run(&two_clients(r#"{ "kind": "sql_row" }"#, "", 100, &pause));
+    let sim = run(&two_clients(r#"{ "kind": "sql_row" }"#, "", 100));
     let stale = granted_token(&sim, "client-a");
     assert!(granted_token(&sim, "client-b") > stale);
     let a = sim.cast().find("client-a").expect("client-a");
@@ -95,17 +74,13 @@ fn holder_after_stale_release(scenario: &Scenario) -> (Option<String>, Sim) {
 
 #[test]
 fn does_not_release_a_lock_held_by_another_client() {
-    // client-a "sleeps" past its TTL (a pause of TTL + 100 ms), client-b takes the lock, then
+    // client-a "sleeps" past its TTL (a pause of twice the TTL), client-b takes the lock, then
     // client-a's finally block releases.
-    let sleep = format!(
-        r#"{{ "at_ms": 20, "do": {{ "action": "pause", "node": "client-a", "for_ms": {} }} }}"#,
-        2 * TTL
-    );
     for service in [
         r#"{ "kind": "sql_row" }"#,
         r#"{ "kind": "cache", "tokens": "counter" }"#,
     ] {
-        let (holder, sim) = holder_after_stale_release(&two_clients(service, "", 2_000, &sleep));
+        let (holder, sim) = holder_after_stale_release(&two_clients(service, "", 2_000));
         assert_eq!(
             holder.as_deref(),
             Some("client-b"),
@@ -117,16 +92,11 @@ fn does_not_release_a_lock_held_by_another_client() {
 
 #[test]
 fn the_release_test_catches_a_plain_del() {
-    let sleep = format!(
-        r#"{{ "at_ms": 20, "do": {{ "action": "pause", "node": "client-a", "for_ms": {} }} }}"#,
-        2 * TTL
-    );
     let plain_del = r#", "release": "plain_delete""#;
     let scenario = two_clients(
         r#"{ "kind": "cache", "tokens": "counter" }"#,
         plain_del,
         2_000,
-        &sleep,
     );
     let (holder, sim) = holder_after_stale_release(&scenario);
     assert_eq!(
