@@ -93,6 +93,22 @@ describe('the guided material, as a learner uses it', () => {
     await app.screenshot('break-it');
   });
 
+    it('does not let → skip an open question', async () => {
+    const lesson = lessons.find((l) => l.steps[0].predict) ?? lessons.find((l) => l.steps.some((s) => s.predict));
+    const index = lesson.steps.findIndex((s) => s.predict);
+    await openPage(`learn=${lesson.id}&step=${index + 1}`, 'predict');
+    await page.locator('.lesson h2').click();
+    await page.keyboard.press('ArrowRight');
+    await app.settle();
+    assert.equal(await page.locator('[data-testid="lesson"]').getAttribute('data-step'), String(index + 1), 'still asking');
+    await page.locator('[data-testid="predict-skip"]').click();
+    await page.locator('[data-testid="predict-result"]').waitFor();
+    if (index + 1 < lesson.steps.length) {
+      await page.keyboard.press('ArrowRight');
+      await stepShown(lesson, index + 1);
+    }
+  });
+
   it('keeps the knowledge check score across a reload, reviews wrong answers, and starts again', async () => {
     await openPage('quiz', 'quiz');
     await page.locator('[data-testid="quiz-reset"]').click();

@@ -10,7 +10,7 @@ use crate::components::controls::Controls;
 use crate::components::deck::Deck;
 use crate::components::guide::GuidePage;
 use crate::components::inspector::{Inspector, invariant_list};
-use crate::components::lessons::{LessonIndex, LessonPlayer, steps_of};
+use crate::components::lessons::{Answered, LessonIndex, LessonPlayer, asking};
 use crate::components::monitor::Monitor;
 use crate::components::narration::Narration;
 use crate::components::quiz::Quiz;
@@ -63,24 +63,35 @@ pub fn App() -> Html {
         let route = route.clone();
         Callback::from(move |to: Route| route.set(to))
     };
-    // In a lesson the arrows move between steps.
+    let answered = use_state(Answered::new);
+    let on_answer = {
+        let answered = answered.clone();
+        Callback::from(move |(key, choice)| {
+            let mut next = (*answered).clone();
+            next.insert(key, choice);
+            answered.set(next);
+        })
+    };
+    // In a lesson the arrows move between steps, as Back and Next do: → waits while the step's
+    // question is open.
     let lesson_arrows = match (&*route, content.as_ref()) {
-        (Route::Lesson { id, step }, Ok(content)) => {
-            let last = steps_of(content, id).unwrap_or(1).saturating_sub(1);
+        (Route::Lesson { id, step }, Ok(content)) => content.lesson(id).map(|lesson| {
+            let last = lesson.steps.len().saturating_sub(1);
+            let open_question = asking(lesson, *step, &answered);
             let (id, step) = (id.clone(), *step);
             let navigate = navigate.clone();
-            Some(Callback::from(move |next: bool| {
-                let to = if next {
-                    (step + 1).min(last)
-                } else {
-                    step.saturating_sub(1)
+            Callback::from(move |next: bool| {
+                let to = match (next, open_question) {
+                    (true, true) => return,
+                    (true, false) => (step + 1).min(last),
+                    (false, _) => step.saturating_sub(1),
                 };
                 navigate.emit(Route::Lesson {
                     id: id.clone(),
                     step: to,
                 });
-            }))
-        }
+            })
+        }),
         _ => None,
     };
     use_keyboard(
@@ -170,8 +181,9 @@ pub fn App() -> Html {
             <div class="workspace">
                 <div class="main-column">
                     { material(&|content| html! {
-                        <LessonPlayer {content} id={id.clone()} step={*step} playground={playground.clone()}
-                            dispatch={dispatch.clone()} navigate={navigate.clone()} />
+                                                <LessonPlayer {content} id={id.clone()} step={*step} playground={playground.clone()}
+                            dispatch={dispatch.clone()} navigate={navigate.clone()}
+                            answered={(*answered).clone()} on_answer={on_answer.clone()} />
                     }) }
                                         { main_timeline }
                     <p class="muted lesson-position">

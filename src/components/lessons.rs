@@ -50,6 +50,10 @@ pub struct LessonPlayerProps {
     pub playground: UseReducerHandle<Playground>,
     pub dispatch: Callback<Action>,
     pub navigate: Callback<Route>,
+    /// The predictions answered so far in this visit (kept by the app, whose arrow keys must
+    /// not skip an open question either).
+    pub answered: Answered,
+    pub on_answer: Callback<((AttrValue, usize), Option<usize>)>,
 }
 
 /// Where the player stands on a step that asks for a prediction.
@@ -60,13 +64,18 @@ enum Reveal {
     Shown(Option<usize>),
 }
 
-/// The predictions answered so far, by lesson and step: going back to a step shows it as it
-/// was left, answered.
-type Answered = BTreeMap<(AttrValue, usize), Option<usize>>;
+/// The predictions answered so far, by lesson and step, with the choice (`None`: "just show
+/// me"): going back to a step shows it as it was left, answered.
+pub type Answered = BTreeMap<(AttrValue, usize), Option<usize>>;
+
+/// Whether step `step` of `lesson` still waits for a prediction.
+pub fn asking(lesson: &Lesson, step: usize, answered: &Answered) -> bool {
+    lesson.steps.get(step).is_some_and(|s| s.predict.is_some())
+        && !answered.contains_key(&(AttrValue::from(lesson.id.clone()), step))
+}
 
 #[component]
 pub fn LessonPlayer(props: &LessonPlayerProps) -> Html {
-    let answered = use_state(Answered::new);
     let content = &props.content;
     let lesson = content.lesson(&props.id);
     let step_index = lesson.map_or(0, |l| props.step.min(l.steps.len().saturating_sub(1)));
@@ -74,7 +83,8 @@ pub fn LessonPlayer(props: &LessonPlayerProps) -> Html {
         .and_then(|l| l.steps.get(step_index))
         .is_some_and(|s| s.predict.is_some());
     // A step asks until it is answered; an answered step stays answered.
-    let reveal = answered
+    let reveal = props
+        .answered
         .get(&(props.id.clone(), step_index))
         .map_or(Reveal::Asking, |choice| Reveal::Shown(*choice));
     let showing = !asks || reveal != Reveal::Asking;
@@ -118,13 +128,9 @@ pub fn LessonPlayer(props: &LessonPlayerProps) -> Html {
         })
     };
     let choose = |choice: Option<usize>| {
-        let answered = answered.clone();
+        let on_answer = props.on_answer.clone();
         let id = props.id.clone();
-        Callback::from(move |_: MouseEvent| {
-            let mut next = (*answered).clone();
-            next.insert((id.clone(), step_index), choice);
-            answered.set(next);
-        })
+        Callback::from(move |_: MouseEvent| on_answer.emit(((id.clone(), step_index), choice)))
     };
     let break_it = {
         let navigate = props.navigate.clone();
@@ -237,9 +243,4 @@ fn stand_at(playground: &Playground, id: &str, position: usize) -> Action {
             compare: false,
         }))
     }
-}
-
-/// The lesson's steps, for tests and keys: how many there are.
-pub fn steps_of(content: &Content, id: &str) -> Option<usize> {
-    content.lesson(id).map(|l: &Lesson| l.steps.len())
 }
