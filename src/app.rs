@@ -100,7 +100,9 @@ pub fn App() -> Html {
         close_dialogs.clone(),
         lesson_arrows,
     );
-    use_url_sync(&playground, route.clone(), dispatch.clone());
+    // The playground's address, encoded once per render: the URL and the Playground tab share it.
+    let moment_fragment = playground.moment().map(|m| link::encode(&m));
+    use_url_sync(moment_fragment.clone(), route.clone(), dispatch.clone());
 
     let notice = playground.notice().map(|notice| {
         let dismiss = dispatch.reform(|_: MouseEvent| Action::Dismiss);
@@ -203,13 +205,7 @@ pub fn App() -> Html {
         Route::Deck => material(&|content| html! { <Deck {content} /> }),
         Route::Guide => material(&|content| html! { <GuidePage {content} /> }),
     };
-    let playground_href = format!(
-        "#{}",
-        playground
-            .moment()
-            .map(|m| link::encode(&m))
-            .unwrap_or_default()
-    );
+    let playground_href = format!("#{}", moment_fragment.unwrap_or_default());
     let tab = |href: String, label: &'static str, testid: &'static str, here: bool| {
         html! {
             <a {href} data-testid={testid} class={classes!("tab", here.then_some("here"))}

@@ -154,17 +154,16 @@ pub fn use_keyboard(
     });
 }
 
-/// Writes the page — or on the playground, the moment — into the URL as it changes, and follows
-/// links clicked or pasted into the address bar.
+/// Writes the page — or on the playground, its moment (`moment_fragment`, from
+/// `link::encode`) — into the URL as it changes, and follows links clicked or pasted into the
+/// address bar.
 #[hook]
 pub fn use_url_sync(
-    playground: &Playground,
+    moment_fragment: Option<String>,
     route: UseStateHandle<Route>,
     dispatch: Callback<Action>,
 ) {
-    let fragment = route
-        .fragment()
-        .or_else(|| playground.moment().map(|m| link::encode(&m)));
+    let fragment = route.fragment().or(moment_fragment);
     use_effect_with(fragment, |fragment| {
         if let Some(fragment) = fragment
             && browser::fragment() != *fragment

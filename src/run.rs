@@ -13,6 +13,7 @@ use lockstep_sim::intervention::Intervention;
 use lockstep_sim::scenario::{Scenario, ScenarioError};
 use lockstep_sim::sim::{Node, Process, Sim};
 use lockstep_sim::token::FencingToken;
+use std::collections::BTreeMap;
 
 /// A lease as one service node sees it: the holder and the token it was granted with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,6 +48,9 @@ pub struct Run {
     pub beliefs: Vec<BeliefChange>,
     /// The trace's hash, computed once: it serialises every event, too dear for every render.
     pub hash: String,
+    /// The events that broke an invariant, found once: the transport shows their count and
+    /// jumps between them.
+    violations: Vec<usize>,
 }
 
 impl Run {
@@ -85,12 +89,41 @@ impl Run {
                 }
             }
         }
+        let violations = (0..sim.trace().len())
+            .filter(|&i| !sim.trace()[i].broke.is_empty())
+            .collect();
         Ok(Run {
             hash: sim.hash(),
+            violations,
             sim,
             leases,
             beliefs,
         })
+    }
+
+    /// Who the lock service grants the lock to just after the event with index `event`: the
+    /// client with a live lease on the most service nodes, or `nobody` (also on a tie: the
+    /// service gives no single answer).
+    pub fn holder_after(&self, event: usize) -> String {
+        let mut at_node = BTreeMap::new();
+        for change in self.leases.iter().take_while(|c| c.event <= event) {
+            at_node.insert(change.node, change.lease.map(|l| l.holder));
+        }
+        let mut counts: BTreeMap<NodeId, usize> = BTreeMap::new();
+        for holder in at_node.values().flatten() {
+            *counts.entry(*holder).or_default() += 1;
+        }
+        let best = counts.values().copied().max().unwrap_or(0);
+        let leaders: Vec<_> = counts.iter().filter(|(_, n)| **n == best).collect();
+        match leaders.as_slice() {
+            [(holder, _)] if best > 0 => self.sim.cast().name(**holder).to_owned(),
+            _ => "nobody".to_owned(),
+        }
+    }
+
+    /// Indices of the events that broke an invariant.
+    pub fn violations(&self) -> &[usize] {
+        &self.violations
     }
 
     /// A run of nothing, for when no scenario could be loaded.
@@ -98,6 +131,7 @@ impl Run {
         let sim = Sim::idle();
         Run {
             hash: sim.hash(),
+            violations: Vec::new(),
             sim,
             leases: Vec::new(),
             beliefs: Vec::new(),

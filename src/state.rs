@@ -413,14 +413,8 @@ impl Playground {
     }
 
     /// Indices of the events that broke an invariant.
-    pub fn violations(&self) -> impl Iterator<Item = usize> + '_ {
-        self.run
-            .sim
-            .trace()
-            .iter()
-            .enumerate()
-            .filter(|(_, e)| !e.broke.is_empty())
-            .map(|(i, _)| i)
+    pub fn violations(&self) -> &[usize] {
+        self.run.violations()
     }
 
     /// The same state with a notice.
@@ -682,9 +676,9 @@ impl Playground {
         let here = self.position();
         // A violation is "at" the position just after its event.
         let target = match jump {
-            Jump::First => self.violations().next(),
-            Jump::Next => self.violations().find(|&i| i + 1 > here),
-            Jump::Previous => self.violations().filter(|&i| i + 1 < here).last(),
+            Jump::First => self.violations().first().copied(),
+            Jump::Next => self.violations().iter().copied().find(|&i| i + 1 > here),
+            Jump::Previous => self.violations().iter().copied().rfind(|&i| i + 1 < here),
         };
         match target {
             Some(index) => self.at_position(index + 1).map(|p| Playground {

@@ -4,7 +4,6 @@
 //! most one writer is accepted per token and no stale write is accepted. Each verdict says why.
 //! Pure and deterministic: the same backend always gives the same verdicts.
 
-use crate::content::check::holder_after;
 use crate::run::Run;
 use lockstep_sim::chaos::{Chaos, ChaosBackend};
 use lockstep_sim::happening::Happening;
@@ -113,7 +112,7 @@ fn stale_release_refused(backend: ChaosBackend) -> Verdict {
             why: "client-a's release never reached the lock service".to_owned(),
         };
     };
-    let holder = holder_after(&run, release);
+    let holder = run.holder_after(release);
     Verdict {
         test: STALE_RELEASE,
         passed: holder == "client-b",

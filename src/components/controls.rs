@@ -37,7 +37,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
             }
         })
     };
-    let violations = playground.violations().count();
+    let violations = playground.violations().len();
     html! {
         <section class="controls" aria-label="Playback">
             <div class="buttons">

@@ -234,28 +234,8 @@ pub fn claim_holds(choice: &Choice, run: &Run, event: usize) -> Result<bool, Str
             .trace()
             .get(event)
             .is_some_and(|e| e.happening.kind() == *kind)),
-        (None, Some(holder)) => Ok(holder_after(run, event) == *holder),
+        (None, Some(holder)) => Ok(run.holder_after(event) == *holder),
         _ => Err("a choice claims exactly one thing: `kind` or `holder`".to_owned()),
-    }
-}
-
-/// Who the lock service grants the lock to just after `event`: the client with a live lease on
-/// the most service nodes, or `nobody` (also on a tie: the service gives no single answer).
-pub fn holder_after(run: &Run, event: usize) -> String {
-    let cast = run.sim.cast();
-    let mut at_node = BTreeMap::new();
-    for change in run.leases.iter().take_while(|c| c.event <= event) {
-        at_node.insert(change.node, change.lease.map(|l| l.holder));
-    }
-    let mut counts: BTreeMap<_, usize> = BTreeMap::new();
-    for holder in at_node.values().flatten() {
-        *counts.entry(*holder).or_default() += 1;
-    }
-    let best = counts.values().copied().max().unwrap_or(0);
-    let leaders: Vec<_> = counts.iter().filter(|(_, n)| **n == best).collect();
-    match leaders.as_slice() {
-        [(holder, _)] if best > 0 => cast.name(**holder).to_owned(),
-        _ => "nobody".to_owned(),
     }
 }
 
@@ -368,12 +348,12 @@ mod tests {
         let run = Run::record(&scenario, scenario.seed, &[]).expect("runs");
         let kinds: Vec<String> = run.sim.trace().iter().map(|e| e.happening.kind()).collect();
         let first_grant = kinds.iter().position(|k| k == "granted").expect("a grant");
-        assert_eq!(holder_after(&run, 0), "nobody");
-        assert_eq!(holder_after(&run, first_grant), "client-a");
+        assert_eq!(run.holder_after(0), "nobody");
+        assert_eq!(run.holder_after(first_grant), "client-a");
         let expiry = kinds
             .iter()
             .position(|k| k == "lease_expired")
             .expect("expires");
-        assert_eq!(holder_after(&run, expiry), "nobody");
+        assert_eq!(run.holder_after(expiry), "nobody");
     }
 }
