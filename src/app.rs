@@ -1,7 +1,8 @@
 //! The page: a navigation bar and the page the route names. The playground: the setup bar, the
 //! timeline (and its twin when comparing), the transport, the narration, the action panel, the
 //! inspector and the monitoring plots, with the shortcut sheet and the builder. A lesson: the
-//! lesson player over the same timeline. The knowledge check, the interview deck, the guide.
+//! lesson player over the same timeline. The knowledge check, the interview deck, the guide, the
+//! sources.
 
 use crate::components::Shared;
 use crate::components::actions::Actions;
@@ -14,6 +15,7 @@ use crate::components::lessons::{Answered, LessonIndex, LessonPlayer, asking};
 use crate::components::monitor::Monitor;
 use crate::components::narration::Narration;
 use crate::components::quiz::Quiz;
+use crate::components::sources::{SourcesPage, citation_list};
 use crate::components::timeline::Timeline;
 use crate::components::toolbar::Toolbar;
 use crate::content::Content;
@@ -163,6 +165,7 @@ pub fn App() -> Html {
                     <span class="seed">{ format!("seed {}", playground.seed()) }</span>
                 </p>
                 <p class="summary">{ playground.summary() }</p>
+                { citation_list(playground.scenario().map_or(&[], |s| s.sources.as_slice())) }
                 { for notice }
                 <div class="workspace">
                     <div class="main-column">
@@ -204,6 +207,7 @@ pub fn App() -> Html {
         Route::Quiz => material(&|content| html! { <Quiz {content} /> }),
         Route::Deck => material(&|content| html! { <Deck {content} /> }),
         Route::Guide => material(&|content| html! { <GuidePage {content} /> }),
+        Route::Sources => html! { <SourcesPage /> },
     };
     let playground_href = format!("#{}", moment_fragment.unwrap_or_default());
     let tab = |href: String, label: &'static str, testid: &'static str, here: bool| {
@@ -222,6 +226,7 @@ pub fn App() -> Html {
                 { tab("#quiz".to_owned(), "Knowledge check", "nav-quiz", *at == Route::Quiz) }
                 { tab("#deck".to_owned(), "Interview deck", "nav-deck", *at == Route::Deck) }
                 { tab("#guide".to_owned(), "Which mechanism?", "nav-guide", *at == Route::Guide) }
+                { tab("#sources".to_owned(), "Sources", "nav-sources", *at == Route::Sources) }
             </nav>
             { body }
             <footer class="app-footer">

@@ -1,6 +1,7 @@
 //! Which page the app shows, and its address: the playground (whose address is a moment, see
-//! [`crate::link`]), the lessons, one step of one lesson, the knowledge check, the interview deck
-//! and the decision guide. Pure: parsing never panics; this module does not touch the browser.
+//! [`crate::link`]), the lessons, one step of one lesson, the knowledge check, the interview deck,
+//! the decision guide and the sources. Pure: parsing never panics; this module does not touch the
+//! browser.
 
 /// A page of the app.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -15,6 +16,8 @@ pub enum Route {
     Quiz,
     Deck,
     Guide,
+    /// The bibliography.
+    Sources,
 }
 
 impl Route {
@@ -38,6 +41,7 @@ impl Route {
             "quiz" => Route::Quiz,
             "deck" => Route::Deck,
             "guide" => Route::Guide,
+            "sources" => Route::Sources,
             _ => return None,
         })
     }
@@ -52,6 +56,7 @@ impl Route {
             Route::Quiz => "quiz".to_owned(),
             Route::Deck => "deck".to_owned(),
             Route::Guide => "guide".to_owned(),
+            Route::Sources => "sources".to_owned(),
         })
     }
 }
@@ -71,6 +76,7 @@ mod tests {
             Route::Quiz,
             Route::Deck,
             Route::Guide,
+            Route::Sources,
         ] {
             let fragment = route.fragment().expect("a page has a fragment");
             assert_eq!(Route::parse(&format!("#{fragment}")), Some(route));

@@ -3,6 +3,7 @@
 //! practice mode each answer stays hidden until asked for.
 
 use crate::components::Shared;
+use crate::components::sources::citation_list;
 use crate::content::Content;
 use std::collections::BTreeSet;
 use web_sys::HtmlInputElement;
@@ -54,6 +55,7 @@ pub fn Deck(props: &DeckProps) -> Html {
                                     <ul>{ for card.strong_answer.iter().map(|point| html! { <li>{ point.clone() }</li> }) }</ul>
                                     <h4>{ "Follow-up" }</h4>
                                     <p>{ card.follow_up.clone() }</p>
+                                    { citation_list(&card.sources) }
                                     <a href={format!("#s={}", card.scenario)}>{ "Show it in the playground" }</a>
                                 </div>
                             } else {

@@ -8,6 +8,7 @@
 
 use crate::components::Shared;
 use crate::components::seed_tests::SeedTests;
+use crate::components::sources::citation_list;
 use crate::content::{Content, Lesson};
 use crate::route::Route;
 use crate::state::{Action, Moment, Origin, Playground};
@@ -182,6 +183,7 @@ pub fn LessonPlayer(props: &LessonPlayerProps) -> Html {
                 <>
                     <p class="step-text" data-testid="lesson-text" aria-live="polite">{ step.text.clone() }</p>
                     { for verdict }
+                    { citation_list(&step.sources) }
                 </>
             }
         }

@@ -13,6 +13,7 @@ pub mod narration;
 pub mod quiz;
 pub mod scenario_picker;
 pub mod seed_tests;
+pub mod sources;
 pub mod timeline;
 pub mod toolbar;
 

@@ -3,6 +3,7 @@
 //! local storage (`lockstep-quiz-1`), so progress survives a reload; "Start again" clears it.
 
 use crate::components::Shared;
+use crate::components::sources::citation_list;
 use crate::content::{Content, Question};
 use std::collections::BTreeMap;
 use yew::prelude::*;
@@ -112,6 +113,7 @@ pub fn Quiz(props: &QuizProps) -> Html {
                 if let Some(c) = chosen {
                     <div class="explanation" data-testid="explanation" data-correct={(c == q.answer).to_string()} aria-live="polite">
                         <p><strong>{ if c == q.answer { "Right. " } else { "Not quite. " } }</strong>{ q.explanation.clone() }</p>
+                        { citation_list(&q.sources) }
                         <p>
                             <a href={format!("#s={}", q.scenario)} data-testid="see-it">{ "See it happen in the playground" }</a>
                             if let Some(lesson) = &q.lesson {

@@ -1,9 +1,11 @@
 //! Checks the guided material against the simulation: references resolve, lesson steps name
-//! events that occur, predictions are right. Every problem is reported, each with where it is.
+//! events that occur, predictions are right, every claim cites a public source
+//! ([`super::citations`]). Every problem is reported, each with where it is.
 
 use super::{Choice, Content, Lesson, Predict};
 use crate::run::Run;
 use lockstep_sim::catalogue;
+use lockstep_sim::sources::Bibliography;
 use std::collections::BTreeMap;
 use std::fmt;
 
@@ -107,6 +109,19 @@ pub fn check(content: &Content) -> Vec<ContentError> {
             &lesson_ids,
             &mut error,
         );
+    }
+    let scenarios: Vec<_> = catalogue::BUILT_IN
+        .iter()
+        .filter_map(|b| b.load().ok())
+        .collect();
+    match Bibliography::embedded() {
+        Ok(bibliography) => errors.extend(super::citations::check(
+            content,
+            &scenarios,
+            bibliography,
+            &super::product_texts(),
+        )),
+        Err(e) => errors.push(ContentError::new("sources.json", e.to_string())),
     }
     errors
 }

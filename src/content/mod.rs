@@ -7,9 +7,12 @@
 //! lesson cannot drift from the scenarios it walks. Nothing here touches the browser.
 
 pub mod check;
+pub mod citations;
 
 pub use check::{ContentError, check};
 
+use lockstep_sim::catalogue;
+use lockstep_sim::sources::{self, Citation};
 use serde::Deserialize;
 
 /// The content format this build reads.
@@ -47,6 +50,9 @@ pub struct Step {
     pub predict: Option<Predict>,
     #[serde(default)]
     pub break_it: Option<String>,
+    /// The public sources of the facts this step states (none for a step that only narrates).
+    #[serde(default)]
+    pub sources: Vec<Citation>,
 }
 
 impl Lesson {
@@ -99,6 +105,9 @@ pub struct Question {
     pub scenario: String,
     #[serde(default)]
     pub lesson: Option<String>,
+    /// The public sources of the explanation.
+    #[serde(default)]
+    pub sources: Vec<Citation>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
@@ -116,6 +125,9 @@ pub struct Card {
     pub strong_answer: Vec<String>,
     pub follow_up: String,
     pub scenario: String,
+    /// The public sources of the strong answer.
+    #[serde(default)]
+    pub sources: Vec<Citation>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
@@ -191,6 +203,20 @@ impl Content {
     pub fn lesson(&self, id: &str) -> Option<&Lesson> {
         self.lessons.iter().find(|l| l.id == id)
     }
+}
+
+/// Every product text shipped as data, by file: the guided material, the scenario catalogue and
+/// the bibliography (checked for words that point at internal notes).
+pub fn product_texts() -> Vec<(&'static str, &'static str)> {
+    let mut texts = vec![
+        ("lessons.json", LESSONS),
+        ("questions.json", QUESTIONS),
+        ("cards.json", CARDS),
+        ("guide.json", GUIDE),
+        ("sources.json", sources::EMBEDDED_JSON),
+    ];
+    texts.extend(catalogue::BUILT_IN.iter().map(|b| (b.id, b.json)));
+    texts
 }
 
 fn parse<T: for<'de> Deserialize<'de>>(file: &'static str, text: &str) -> Result<T, ContentError> {

@@ -12,7 +12,7 @@
 mod args;
 
 use args::{Command, Format, Source, UsageError};
-use lockstep_sim::{Scenario, Sim, catalogue};
+use lockstep_sim::{Scenario, Sim, catalogue, sources};
 use std::fmt;
 use std::process::ExitCode;
 
@@ -78,8 +78,9 @@ fn run(arguments: Vec<String>) -> Result<String, CliError> {
             sim.run_to_end();
             let output = match format {
                 Format::Text => format!(
-                    "{} (seed {seed})\n{}hash {}\n",
+                    "{} (seed {seed})\n{}{}hash {}\n",
                     scenario.title,
+                    source_lines(&scenario),
                     sim.render_text(),
                     sim.hash()
                 ),
@@ -101,6 +102,15 @@ fn run(arguments: Vec<String>) -> Result<String, CliError> {
             }
         }
     }
+}
+
+/// The scenario's citations, resolved against the bibliography: one "source:" line each.
+fn source_lines(scenario: &Scenario) -> String {
+    scenario
+        .sources
+        .iter()
+        .map(|citation| format!("source: {}\n", sources::cite(citation)))
+        .collect()
 }
 
 fn list() -> String {
@@ -136,4 +146,19 @@ fn load(source: &Source) -> Result<Scenario, CliError> {
         source: source.describe(),
         reason: e.to_string(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_text_run_names_its_sources_resolved() {
+        let output = run(vec!["run".to_owned(), "s2-gc-pause-fenced".to_owned()])
+            .expect("S2 meets its expectations");
+        assert!(output.contains(
+            "source: Martin Kleppmann (2016), \u{201c}How to do distributed locking\u{201d}, \
+             § Making the lock safe with fencing\n"
+        ));
+    }
 }

@@ -17,6 +17,7 @@ use crate::rng::SimRng;
 use crate::scenario::{
     ClientSpec, LockServiceSpec, NetworkSpec, RESOURCE_NAME, ResourceSpec, Scenario,
 };
+use crate::sources::Citation;
 use crate::time::{Millis, VirtualTime};
 
 /// How often a fault of one kind strikes.
@@ -186,9 +187,11 @@ impl Chaos {
             summary:
                 "Clients contend for the lock again and again while processes pause and links fail."
                     .to_owned(),
-            source:
-                "The seed article's verification test \"maintains at most one holder under chaos\"."
+            sources: vec![Citation {
+                source: "the-article".to_owned(),
+                at: "§ Verification, the test \"maintains at most one holder under chaos\""
                     .to_owned(),
+            }],
             seed: self.seed,
             end_ms: self.duration,
             lock_service: self.backend.spec(),

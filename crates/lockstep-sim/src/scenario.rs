@@ -17,6 +17,7 @@ use crate::lock_service::{KnownBug, Persistence, TokenSource, Waiting};
 use crate::message::ReleaseMethod;
 use crate::resource::Fencing;
 use crate::resource::Idempotency;
+use crate::sources::{Citation, check_citations};
 use crate::time::Millis;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -39,9 +40,10 @@ pub struct Scenario {
     pub title: String,
     #[serde(default)]
     pub summary: String,
-    /// Where the sequence comes from (an article, a paper, an issue).
+    /// The public sources the sequence comes from, by bibliography id with a locator
+    /// (`crate::sources`).
     #[serde(default)]
-    pub source: String,
+    pub sources: Vec<Citation>,
     pub seed: u64,
     pub end_ms: Millis,
     pub lock_service: LockServiceSpec,
@@ -556,6 +558,8 @@ impl Scenario {
             ));
         }
         check_latency("network.latency_ms", self.network.latency_ms)?;
+        check_citations(&self.sources)
+            .map_err(|(i, reason)| invalid(format!("sources[{i}]"), reason.to_string()))?;
         if let LockServiceSpec::Redlock { nodes, .. } = self.lock_service
             && !(1..=7).contains(&nodes)
         {

@@ -303,7 +303,7 @@ fn random_scenario(
         id: "random".into(),
         title: "random".into(),
         summary: String::new(),
-        source: String::new(),
+        sources: Vec::new(),
         seed,
         end_ms: Millis(END_MS),
         lock_service,

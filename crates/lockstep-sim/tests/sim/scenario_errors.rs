@@ -106,3 +106,36 @@ fn semantic_errors_name_the_path_and_the_reason() {
         &["interventions[0].at_ms", "after the end"],
     );
 }
+
+#[test]
+fn a_citation_must_name_a_bibliography_entry_and_say_where() {
+    let cite =
+        |sources: &str| VALID.replace(r#""seed":1"#, &format!(r#""sources":{sources},"seed":1"#));
+    assert!(
+        Scenario::parse(&cite(
+            r#"[{"source":"kleppmann-2016","at":"§ Protecting a resource with a lock"}]"#
+        ))
+        .is_ok()
+    );
+    let dangling = Scenario::parse(&cite(
+        r#"[{"source":"chubby-2006","at":"§2.4"},{"source":"no-such-source","at":"§1"}]"#,
+    ))
+    .expect_err("a dangling id is refused")
+    .to_string();
+    assert!(
+        dangling.contains("sources[1]") && dangling.contains("no source \"no-such-source\""),
+        "{dangling}"
+    );
+    let nowhere = Scenario::parse(&cite(r#"[{"source":"chubby-2006","at":""}]"#))
+        .expect_err("a citation without a locator is refused")
+        .to_string();
+    assert!(
+        nowhere.contains("sources[0]") && nowhere.contains("`at`"),
+        "{nowhere}"
+    );
+    check(
+        r#""seed":1"#,
+        r#""source":"free text","seed":1"#,
+        &["unknown field `source`"],
+    );
+}
