@@ -2,6 +2,7 @@
 //! the mechanism to use, linked to the lesson that demonstrates it.
 
 use crate::components::Shared;
+use crate::components::sources::citation_list;
 use crate::content::{Content, Verdict};
 use yew::prelude::*;
 
@@ -45,6 +46,7 @@ pub fn GuidePage(props: &GuideProps) -> Html {
                         Verdict::Correctness => "Correctness is at stake: the resource must check",
                     } }</h3>
                     <p>{ a.recommendation.clone() }</p>
+                    { citation_list(&a.sources) }
                     <p>
                         <a href={format!("#learn={}&step=1", a.lesson)} data-testid="guide-lesson">{ "The lesson that shows it" }</a>
                         { " · " }

@@ -76,8 +76,8 @@ pub fn SourcesPage() -> Html {
     html! {
         <section class="page sources" data-testid="sources">
             <h2>{ "Sources" }</h2>
-            <p class="muted">{ "Every scenario, interview card, question and fact-stating lesson step cites the public \
-                sources below, with the section, figure or page it relies on. Links open in a new tab." }</p>
+            <p class="muted">{ "Every scenario, interview card, question, guide answer and fact-stating lesson step cites the \
+                public sources below, with the section, figure or page it relies on. Links open in a new tab." }</p>
             { body }
         </section>
     }

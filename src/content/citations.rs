@@ -1,5 +1,5 @@
-//! Checks that every claim Lockstep teaches is sourced: every scenario, interview card and
-//! question cites at least one public source, every lesson step that names a source cites one,
+//! Checks that every claim Lockstep teaches is sourced: every scenario, interview card,
+//! question and guide answer cites at least one public source, every lesson step that names a source cites one,
 //! every citation resolves to a bibliography entry with a locator, every entry is cited at
 //! least once (no dead entries), and no product text points at our internal notes.
 //!
@@ -89,6 +89,13 @@ pub fn check(
         judge(
             format!("questions.json questions[{i}] ({})", q.id),
             &q.sources,
+            true,
+        );
+    }
+    for (i, answer) in content.guide.answers.iter().enumerate() {
+        judge(
+            format!("guide.json answers[{i}] ({})", answer.id),
+            &answer.sources,
             true,
         );
     }
@@ -204,6 +211,7 @@ mod tests {
         let mut broken = content();
         broken.questions[1].sources.clear();
         broken.cards[2].sources.clear();
+        broken.guide.answers[0].sources.clear();
         let step = &mut broken.lessons[0].steps[1];
         step.sources.clear();
         step.text = "As Kleppmann notes, the lease is a belief.".to_owned();
@@ -211,6 +219,7 @@ mod tests {
         for place in [
             "questions.json questions[1]",
             "cards.json cards[2]",
+            "guide.json answers[0]",
             "lessons.json lessons[0] (not-a-mutex) steps[1]",
         ] {
             assert!(

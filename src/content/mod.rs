@@ -156,6 +156,9 @@ pub struct GuideAnswer {
     pub recommendation: String,
     pub lesson: String,
     pub scenario: String,
+    /// The public sources of the recommendation.
+    #[serde(default)]
+    pub sources: Vec<Citation>,
 }
 
 /// All the guided material.
