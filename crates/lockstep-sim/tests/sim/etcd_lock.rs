@@ -52,10 +52,17 @@ fn the_3_4_3_bug_tells_the_expired_waiter_its_own_revision() {
         .iter()
         .find(|e| matches!(e.happening, Happening::GrantedWithoutLease { .. }))
         .expect("the bug shows");
-    assert_eq!(bug.happening.token().map(|t| t.0), Some(2), "its own key's revision");
+    assert_eq!(
+        bug.happening.token().map(|t| t.0),
+        Some(2),
+        "its own key's revision"
+    );
     assert!(never_violated(&sim, Invariant::TokensIncrease));
     assert!(never_violated(&sim, Invariant::OneWriterPerToken));
-    assert!(!never_violated(&sim, Invariant::OneBeliever), "two holders all the same");
+    assert!(
+        !never_violated(&sim, Invariant::OneBeliever),
+        "two holders all the same"
+    );
 }
 
 #[test]
@@ -65,7 +72,9 @@ fn the_waiters_key_is_deleted_when_its_lease_expires_not_when_the_lock_frees() {
     let expired = sim
         .trace()
         .iter()
-        .find(|e| matches!(e.happening, Happening::LeaseExpired { holder, .. } if holder == client_1))
+        .find(
+            |e| matches!(e.happening, Happening::LeaseExpired { holder, .. } if holder == client_1),
+        )
         .expect("client-1's lease expires while it waits");
     assert_eq!(expired.happening.token().map(|t| t.0), Some(2));
     let released = sim
@@ -111,6 +120,10 @@ fn a_fair_queue_grants_each_waiter_the_revision_of_the_key_it_put() {
     let told = told_grants(&sim);
     assert!(told.len() > 1, "{}", sim.render_text());
     for grant in &told {
-        assert!(put.contains(grant), "{grant:?} was never put as a key\n{}", sim.render_text());
+        assert!(
+            put.contains(grant),
+            "{grant:?} was never put as a key\n{}",
+            sim.render_text()
+        );
     }
 }

@@ -7,8 +7,8 @@ use lockstep_sim::Sim;
 use lockstep_sim::happening::Happening;
 use lockstep_sim::ids::NodeId;
 use lockstep_sim::intervention::{Action, Intervention};
-use lockstep_sim::time::VirtualTime;
 use lockstep_sim::scenario::LockServiceSpec;
+use lockstep_sim::time::VirtualTime;
 
 /// The one client's renewals are cut from 50 ms to 450 ms; its 300 ms lease runs out at about
 /// 310 ms, and its first renewal after the heal arrives at about 510 ms.
@@ -61,8 +61,9 @@ fn refused_late_renewal(lock_service: &str) {
     let sim = late_renewal(lock_service);
     assert_eq!(renewed_after_expiry(&sim), None, "{}", sim.render_text());
     assert!(
-        sim.trace().iter().any(|e| e.time.0 > 450
-            && matches!(e.happening, Happening::RenewRefused { .. })),
+        sim.trace()
+            .iter()
+            .any(|e| e.time.0 > 450 && matches!(e.happening, Happening::RenewRefused { .. })),
         "the late renewal is answered, and refused\n{}",
         sim.render_text()
     );

@@ -56,8 +56,7 @@ fn has_a_leader(sim: &Sim) -> bool {
                 backend: Backend::Consensus(replica),
                 ..
             }) => {
-                replica.role == RaftRole::Leader
-                    && replica.has_quorum(slot.clock.read(sim.now()))
+                replica.role == RaftRole::Leader && replica.has_quorum(slot.clock.read(sim.now()))
             }
             _ => false,
         }
