@@ -1029,6 +1029,8 @@ fn build_slots(scenario: &Scenario, cast: &Cast) -> Vec<Slot> {
             lock_delay_ms,
             waiters,
             bug,
+            // The system only names the replicas (`LockServiceSpec::node_names`).
+            system: _,
         } => {
             let config = ConsensusConfig {
                 replicas: *replicas,

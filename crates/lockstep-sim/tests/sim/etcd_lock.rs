@@ -3,11 +3,12 @@
 //! (etcd `clientv3/concurrency` `Mutex.Lock`, etcd issue #11456). The etcd 3.4.3 bug tells a
 //! waiter whose key has gone that it holds the lock — with its own revision, never another's.
 
-use crate::support::{built_in, run};
+use crate::support::{built_in, run, with_fencing};
 use lockstep_sim::Sim;
 use lockstep_sim::happening::Happening;
 use lockstep_sim::invariant::Invariant;
 use lockstep_sim::message::{AcquireReply, Payload};
+use lockstep_sim::resource::Fencing;
 
 /// Every grant the lock service told a client of, in the order it told them: (client, token).
 fn told_grants(sim: &Sim) -> Vec<(String, u64)> {
@@ -126,4 +127,34 @@ fn a_fair_queue_grants_each_waiter_the_revision_of_the_key_it_put() {
             sim.render_text()
         );
     }
+}
+
+/// The S18 summary's claim: fencing by revision does not stop client-1's write either, since
+/// token 2 reaches the resource before client-3's first write with token 3.
+#[test]
+fn with_revision_fencing_the_expired_waiters_write_still_lands_first() {
+    let scenario = with_fencing(built_in("s18-etcd-3-4-3-lock-bug"), Fencing::On);
+    let sim = run(&scenario);
+    let accepted: Vec<(String, u64)> = sim
+        .trace()
+        .iter()
+        .filter_map(|e| match e.happening {
+            Happening::WriteAccepted {
+                writer,
+                token: Some(token),
+                ..
+            } => Some((sim.cast().name(writer).to_owned(), token.0)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        accepted,
+        [
+            ("client-2".to_owned(), 1),
+            ("client-1".to_owned(), 2),
+            ("client-3".to_owned(), 3)
+        ],
+        "{}",
+        sim.render_text()
+    );
 }

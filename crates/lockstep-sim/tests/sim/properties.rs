@@ -12,7 +12,9 @@ use lockstep_sim::invariant::Invariant;
 use lockstep_sim::lock_service::{KnownBug, Persistence, TokenSource, Waiting};
 use lockstep_sim::message::ReleaseMethod;
 use lockstep_sim::resource::{Fencing, Idempotency};
-use lockstep_sim::scenario::{ClientSpec, LockServiceSpec, NetworkSpec, ResourceSpec, Scenario};
+use lockstep_sim::scenario::{
+    ClientSpec, ConsensusSystem, LockServiceSpec, NetworkSpec, ResourceSpec, Scenario,
+};
 use lockstep_sim::time::{Millis, VirtualTime};
 use lockstep_sim::{Sim, catalogue};
 use proptest::prelude::*;
@@ -196,6 +198,7 @@ fn consensus() -> impl Strategy<Value = LockServiceSpec> {
     )
         .prop_map(|(replicas, heartbeat_ms, factor, lock_delay_ms, waiters)| {
             LockServiceSpec::Consensus {
+                system: ConsensusSystem::Etcd,
                 replicas,
                 heartbeat_ms,
                 election_timeout_ms: Millis(heartbeat_ms.0 * (2 + factor)),
