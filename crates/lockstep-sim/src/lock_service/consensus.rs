@@ -114,6 +114,8 @@ pub enum RaftRole {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LockKey {
     pub client: NodeId,
+    /// The value of the acquire that put the key, which the answer names.
+    pub value: LockValue,
     pub revision: FencingToken,
     /// The TTL of the client's session.
     pub ttl: Millis,
@@ -429,20 +431,21 @@ impl Replica {
                 Op::Noop => applied,
                 Op::Grant {
                     client,
+                    value,
                     revision,
                     ttl,
-                    ..
                 }
                 | Op::Wait {
                     client,
+                    value,
                     revision,
                     ttl,
-                    ..
                 } => {
                     if self.table.key_of(client).is_none() {
                         let at = self.table.keys.partition_point(|k| k.revision < revision);
                         let key = LockKey {
                             client,
+                            value,
                             revision,
                             ttl,
                         };
@@ -618,27 +621,53 @@ impl Replica {
         self.next = vec![noop; usize::from(self.config.replicas)];
         // Sessions survive the change of leader: the new one gives every key's client a full
         // TTL.
-        let keys: Vec<(NodeId, Millis)> = self
+        let keys: Vec<LockKey> = self
             .table
             .keys
             .iter()
-            .map(|k| (k.client, k.ttl))
+            .copied()
             .chain(
                 self.log[self.commit as usize..]
                     .iter()
                     .filter_map(|e| match e.op {
-                        Op::Grant { client, ttl, .. } | Op::Wait { client, ttl, .. } => {
-                            Some((client, ttl))
+                        Op::Grant {
+                            client,
+                            value,
+                            revision,
+                            ttl,
                         }
+                        | Op::Wait {
+                            client,
+                            value,
+                            revision,
+                            ttl,
+                        } => Some(LockKey {
+                            client,
+                            value,
+                            revision,
+                            ttl,
+                        }),
                         _ => None,
                     }),
             )
             .collect();
         self.leases = keys
-            .into_iter()
-            .map(|(client, ttl)| Lease {
-                client,
-                until: ctx.local.after(ttl),
+            .iter()
+            .map(|k| Lease {
+                client: k.client,
+                until: ctx.local.after(k.ttl),
+            })
+            .collect();
+        // A `Lock` call outlives a change of leader (etcd's server waits on the store, not on
+        // one leader): every key behind the first is a waiter nobody has answered yet. Whether
+        // the first key's client was told is unknown here; it asks again if it was not.
+        self.waiters = keys
+            .iter()
+            .skip(1)
+            .map(|k| Waiter {
+                client: k.client,
+                value: k.value,
+                revision: k.revision,
             })
             .collect();
         if let Some((timer, _)) = self.session_timer.take() {
@@ -1284,6 +1313,7 @@ mod tests {
             leader.table.holder(),
             Some(LockKey {
                 client: NodeId(4),
+                value: LockValue(1),
                 revision: FencingToken(1),
                 ttl: Millis(1000)
             })
@@ -1349,6 +1379,7 @@ mod tests {
         let mut leader = Replica::new(0, config());
         leader.table.keys.push(LockKey {
             client: NodeId(4),
+            value: LockValue(1),
             revision: FencingToken(1),
             ttl: Millis(1000),
         });

@@ -158,3 +158,30 @@ fn with_revision_fencing_the_expired_waiters_write_still_lands_first() {
         sim.render_text()
     );
 }
+
+/// A `Lock` call outlives a change of leader: client-b's key was committed while it waited;
+/// the leader then crashes, and when client-a releases, the new leader answers client-b with
+/// its key's revision (client-b never asks again: it has no request timeout).
+#[test]
+fn a_waiter_is_answered_by_the_next_leader() {
+    let sim = crate::support::run_json(
+        r#"{"format":1,"id":"t","title":"t","seed":5,"end_ms":6000,
+          "lock_service":{"kind":"consensus"},
+          "resource":{"kind":"register","fencing":"on"},
+          "network":{"latency_ms":[2,8]},
+          "clients":[
+            {"name":"client-a","start_ms":0,"ttl_ms":2000,"work_ms":2000,
+             "access":{"kind":"blind_write","value":1},
+             "renewal":{"kind":"every","max_renewals":20}},
+            {"name":"client-b","start_ms":100,"ttl_ms":2000,"work_ms":100,
+             "access":{"kind":"blind_write","value":2},
+             "renewal":{"kind":"every","max_renewals":20}}],
+          "interventions":[{"at_ms":500,"do":{"action":"crash","node":"etcd-1"}}]}"#,
+    );
+    assert_eq!(
+        told_grants(&sim),
+        [("client-a".to_owned(), 1), ("client-b".to_owned(), 2)],
+        "{}",
+        sim.render_text()
+    );
+}
