@@ -390,15 +390,17 @@ pub fn describe(actor: NodeId, happening: &Happening, cast: &Cast, network: &Net
             until,
         } => match until {
             Some(until) => format!(
-                "{} has {}'s key: it waits, because the lock is in its lock-delay until {} ms by {}'s clock (its last holder failed).",
+                "{} has {}'s key. {} waits: the lock is in its lock-delay until {} ms by {}'s clock, because its last holder failed.",
                 n(node),
+                n(client),
                 n(client),
                 until.0,
                 n(node)
             ),
             None => format!(
-                "{} has {}'s key: it waits in the queue for the lock ({ahead} ahead of it besides the holder) and is granted the lock when every lower key is gone.",
+                "{} has {}'s key. {} waits in the queue ({ahead} ahead of it besides the holder); its turn comes when every lower key is gone.",
                 n(node),
+                n(client),
                 n(client)
             ),
         },
