@@ -100,12 +100,9 @@ fn lock_card(
                 RaftRole::Follower => "follower",
                 RaftRole::Candidate => "candidate",
             };
-            let holder = replica
-                .table
-                .holder
-                .map_or("—".to_owned(), |(h, revision, _)| {
-                    format!("{} (revision {})", cast.name(h), revision.0)
-                });
+            let holder = replica.table.holder().map_or("—".to_owned(), |key| {
+                format!("{} (revision {})", cast.name(key.client), key.revision.0)
+            });
             row_card(
                 "lock-row",
                 format!("{} ({role}, term {})", cast.name(node), replica.term),

@@ -15,7 +15,8 @@ use crate::message::ReleaseMethod;
 use crate::resource::Fencing;
 use crate::rng::SimRng;
 use crate::scenario::{
-    ClientSpec, LockServiceSpec, NetworkSpec, RESOURCE_NAME, ResourceSpec, Scenario,
+    ClientSpec, ConsensusSystem, LockServiceSpec, NetworkSpec, RESOURCE_NAME, ResourceSpec,
+    Scenario,
 };
 use crate::sources::Citation;
 use crate::time::{Millis, VirtualTime};
@@ -68,6 +69,7 @@ impl ChaosBackend {
                 node_timeout_ms: Millis(50),
             },
             ChaosBackend::Consensus => LockServiceSpec::Consensus {
+                system: ConsensusSystem::Etcd,
                 replicas: 3,
                 heartbeat_ms: Millis(100),
                 election_timeout_ms: Millis(500),

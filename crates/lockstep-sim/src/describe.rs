@@ -6,7 +6,7 @@
 use crate::client::NextStep;
 use crate::happening::{
     AbandonReason, AfterTimeout, Direction, Happening, Input, NoEffect, RedlockOutcome, Request,
-    Then, WorkResult,
+    StepDown, Then, WorkResult,
 };
 use crate::ids::{MessageId, NodeId};
 use crate::lock_service::Op;
@@ -390,14 +390,17 @@ pub fn describe(actor: NodeId, happening: &Happening, cast: &Cast, network: &Net
             until,
         } => match until {
             Some(until) => format!(
-                "{} puts {} in the queue: the lock is in its lock-delay until {} ms by its clock, because its last holder failed.",
+                "{} has {}'s key. {} waits: the lock is in its lock-delay until {} ms by {}'s clock, because its last holder failed.",
                 n(node),
                 n(client),
-                until.0
+                n(client),
+                until.0,
+                n(node)
             ),
             None => format!(
-                "{} puts {} in the queue for the lock ({ahead} ahead of it); it will be granted in turn.",
+                "{} has {}'s key. {} waits in the queue ({ahead} ahead of it besides the holder); its turn comes when every lower key is gone.",
                 n(node),
+                n(client),
                 n(client)
             ),
         },
@@ -415,13 +418,20 @@ pub fn describe(actor: NodeId, happening: &Happening, cast: &Cast, network: &Net
             n(node)
         ),
         Happening::WaiterExpired { node, client } => format!(
-            "{}'s session expired while it waited, so {} drops it from the queue.",
+            "{}'s turn has come, but {} finds its key gone: its session expired while it waited. {} tells it the session expired instead of granting the lock.",
             n(client),
+            n(node),
             n(node)
         ),
-        Happening::GrantedWithoutLease { node, client } => format!(
-            "{} tells {} it holds the lock without checking that its lease is still alive (the etcd 3.4.3 bug). The lease is gone, so the lock is in fact free.",
+        Happening::GrantedWithoutLease {
+            node,
+            client,
+            token,
+        } => format!(
+            "{} tells {} it holds the lock with token {token}, the revision of the key {} put when it started waiting, without checking that the key still exists (the etcd 3.4.3 bug). {}'s session expired while it waited and its key is gone, so the lock is in fact free.",
             n(node),
+            n(client),
+            n(client),
             n(client)
         ),
         Happening::Woken { client } => {
@@ -460,8 +470,20 @@ pub fn describe(actor: NodeId, happening: &Happening, cast: &Cast, network: &Net
             "{} wins a majority of votes and leads term {term}. Its log has every committed grant.",
             n(node)
         ),
-        Happening::SteppedDown { node, term } => format!(
+        Happening::SteppedDown {
+            node,
+            term,
+            why: StepDown::LostQuorum,
+        } => format!(
             "{} stops leading (term {term}): it cannot reach a majority, so it must not answer for the lock.",
+            n(node)
+        ),
+        Happening::SteppedDown {
+            node,
+            term,
+            why: StepDown::LaterTerm,
+        } => format!(
+            "{} stops leading: another replica speaks of term {term}, later than its own, so it becomes a follower.",
             n(node)
         ),
         Happening::Silent => String::new(),
@@ -737,6 +759,12 @@ fn op_words(op: Op, cast: &Cast) -> String {
             client, revision, ..
         } => format!(
             "grant the lock to {} with revision {revision}",
+            cast.name(client)
+        ),
+        Op::Wait {
+            client, revision, ..
+        } => format!(
+            "{} puts its key with revision {revision} and waits for every lower key to go",
             cast.name(client)
         ),
         Op::Release { client } => format!("{} releases the lock", cast.name(client)),

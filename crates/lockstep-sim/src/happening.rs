@@ -85,6 +85,16 @@ pub enum RedlockOutcome {
     TooSlow,
 }
 
+/// Why a consensus leader stopped leading.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StepDown {
+    /// It has not heard from a majority for an election timeout ("check quorum").
+    LostQuorum,
+    /// Another replica spoke of a later term: an election it was not part of, or a newer leader.
+    LaterTerm,
+}
+
 /// What a client does after its write is answered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -357,15 +367,18 @@ pub enum Happening {
         node: NodeId,
         woken: u32,
     },
-    /// A waiter's session expired while it waited: it is dropped from the queue.
+    /// A waiter's turn came, but its key had gone with its expired session: its `Lock` call
+    /// fails ("session expired") instead of granting it the lock (the etcd fix, PR #11408).
     WaiterExpired {
         node: NodeId,
         client: NodeId,
     },
-    /// The etcd 3.4.3 bug: a waiter whose lease had expired was told it holds the lock.
+    /// The etcd 3.4.3 bug: a waiter whose key had gone with its expired session was told it
+    /// holds the lock, with `token`, the revision of the key it had put.
     GrantedWithoutLease {
         node: NodeId,
         client: NodeId,
+        token: FencingToken,
     },
     /// A watching client heard the lock was freed and asks again.
     Woken {
@@ -388,6 +401,7 @@ pub enum Happening {
     SteppedDown {
         node: NodeId,
         term: u32,
+        why: StepDown,
     },
     /// Internal bookkeeping (a heartbeat, a timer re-armed): never recorded in the trace.
     Silent,
@@ -524,6 +538,7 @@ impl Happening {
             | Happening::LeaseExpired { token, .. }
             | Happening::WriteAccepted { token, .. }
             | Happening::StockTaken { token, .. } => token,
+            Happening::GrantedWithoutLease { token, .. } => Some(token),
             Happening::WriteRejected {
                 refusal: Refusal::StaleToken { presented, .. },
                 ..

@@ -20,7 +20,8 @@ pub enum Invariant {
     OneBeliever,
     /// At most one unexpired lease exists at the lock service.
     OneLease,
-    /// Every token the service issues is larger than all it issued before.
+    /// Every token the service tells a client it holds the lock with is larger than all it told
+    /// before (telling the same holder its own token again is not a new token).
     TokensIncrease,
     /// No write is accepted with a token older than one the resource already accepted.
     NoStaleWrite,
@@ -147,10 +148,18 @@ pub struct StateView {
     pub live_leases: u32,
 }
 
+/// A grant a client was told of: the service sent it a message saying it holds the lock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ToldGrant {
+    pub client: NodeId,
+    pub token: FencingToken,
+}
+
 /// Tracks what history invariants need to remember, and judges each event.
 #[derive(Clone, Debug, Default)]
 pub struct InvariantChecker {
-    highest_issued: Option<FencingToken>,
+    /// The highest token a client was told of, and the client.
+    highest_told: Option<ToldGrant>,
     highest_accepted: Option<FencingToken>,
     writer_of_token: BTreeMap<FencingToken, NodeId>,
     broken_history: InvariantSet,
@@ -167,7 +176,18 @@ pub struct Verdict {
 }
 
 impl InvariantChecker {
-    pub fn judge(&mut self, happening: &Happening, state: StateView) -> Verdict {
+    /// Judges one event: what happened, every grant the event told a client of (read from the
+    /// messages it sent, so no kind of event can tell a client of a token unchecked), and the
+    /// state after it.
+    pub fn judge(
+        &mut self,
+        happening: &Happening,
+        told: impl IntoIterator<Item = ToldGrant>,
+        state: StateView,
+    ) -> Verdict {
+        for grant in told {
+            self.tell(grant);
+        }
         self.observe(happening);
         let mut now_violated = self.broken_history;
         if state.believers > 1 {
@@ -184,17 +204,20 @@ impl InvariantChecker {
         }
     }
 
+    /// A token must be above every token told before, unless it is the highest one told again to
+    /// the same client (a holder that asked again is told its own token).
+    fn tell(&mut self, grant: ToldGrant) {
+        match self.highest_told {
+            Some(highest) if grant == highest => {}
+            Some(highest) if grant.token <= highest.token => {
+                self.break_history(Invariant::TokensIncrease)
+            }
+            _ => self.highest_told = Some(grant),
+        }
+    }
+
     fn observe(&mut self, happening: &Happening) {
         match *happening {
-            Happening::Granted {
-                token: Some(token), ..
-            } => {
-                if self.highest_issued.is_some_and(|seen| token <= seen) {
-                    self.break_history(Invariant::TokensIncrease);
-                }
-                self.highest_issued =
-                    Some(self.highest_issued.map_or(token, |seen| seen.max(token)));
-            }
             Happening::WriteAccepted {
                 writer,
                 token,
@@ -247,14 +270,14 @@ impl InvariantChecker {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::time::Millis;
 
-    fn granted(token: u64) -> Happening {
-        Happening::Granted {
-            client: NodeId(2),
-            token: Some(FencingToken(token)),
-            ttl: Millis(100),
-        }
+    const QUIET: Happening = Happening::Silent;
+
+    fn told(client: u16, token: u64) -> [ToldGrant; 1] {
+        [ToldGrant {
+            client: NodeId(client),
+            token: FencingToken(token),
+        }]
     }
 
     fn accepted(writer: u16, token: u64) -> Happening {
@@ -277,47 +300,76 @@ mod tests {
             believers: 2,
             live_leases: 1,
         };
-        let verdict = checker.judge(&idle, two);
+        let verdict = checker.judge(&idle, [], two);
         assert_eq!(
             verdict.broke,
             InvariantSet::EMPTY.with(Invariant::OneBeliever)
         );
-        let verdict = checker.judge(&idle, two);
+        let verdict = checker.judge(&idle, [], two);
         assert!(verdict.broke.is_empty(), "reported once, when it breaks");
         assert!(verdict.violated.contains(Invariant::OneBeliever));
-        let verdict = checker.judge(&idle, StateView::default());
+        let verdict = checker.judge(&idle, [], StateView::default());
         assert!(verdict.violated.is_empty());
     }
 
     #[test]
     fn a_token_that_does_not_increase_is_caught_and_latches() {
         let mut checker = InvariantChecker::default();
-        checker.judge(&granted(5), StateView::default());
-        let verdict = checker.judge(&granted(5), StateView::default());
+        checker.judge(&QUIET, told(2, 5), StateView::default());
+        let verdict = checker.judge(&QUIET, told(3, 4), StateView::default());
         assert!(verdict.broke.contains(Invariant::TokensIncrease));
-        let verdict = checker.judge(&granted(9), StateView::default());
+        let verdict = checker.judge(&QUIET, told(2, 9), StateView::default());
         assert!(verdict.violated.contains(Invariant::TokensIncrease));
+    }
+
+    /// What S18 showed before etcd's per-waiter keys were modelled: client-2 (node 5) was told
+    /// token 1, then the etcd 3.4.3 bug told client-1 (node 4) token 1 as well — in an event
+    /// that was not a `Granted`. The checker reads the grant from the message, so it is caught.
+    #[test]
+    fn the_old_s18_reuse_of_a_token_is_caught_whatever_the_event() {
+        let mut checker = InvariantChecker::default();
+        checker.judge(&QUIET, told(5, 1), StateView::default());
+        let bug = Happening::GrantedWithoutLease {
+            node: NodeId(0),
+            client: NodeId(4),
+            token: FencingToken(1),
+        };
+        let verdict = checker.judge(&bug, told(4, 1), StateView::default());
+        assert!(verdict.broke.contains(Invariant::TokensIncrease));
+    }
+
+    #[test]
+    fn a_holder_told_its_own_token_again_is_not_a_reuse() {
+        let mut checker = InvariantChecker::default();
+        checker.judge(&QUIET, told(4, 3), StateView::default());
+        let verdict = checker.judge(&QUIET, told(4, 3), StateView::default());
+        assert!(verdict.violated.is_empty());
+        let verdict = checker.judge(&QUIET, told(5, 3), StateView::default());
+        assert!(
+            verdict.broke.contains(Invariant::TokensIncrease),
+            "another client"
+        );
     }
 
     #[test]
     fn a_lower_token_accepted_after_a_higher_one_is_a_stale_write() {
         let mut checker = InvariantChecker::default();
-        checker.judge(&accepted(3, 34), StateView::default());
+        checker.judge(&accepted(3, 34), [], StateView::default());
         assert!(
             checker
-                .judge(&accepted(3, 34), StateView::default())
+                .judge(&accepted(3, 34), [], StateView::default())
                 .violated
                 .is_empty()
         );
-        let verdict = checker.judge(&accepted(2, 33), StateView::default());
+        let verdict = checker.judge(&accepted(2, 33), [], StateView::default());
         assert!(verdict.broke.contains(Invariant::NoStaleWrite));
     }
 
     #[test]
     fn two_writers_with_one_token_are_caught() {
         let mut checker = InvariantChecker::default();
-        checker.judge(&accepted(2, 7), StateView::default());
-        let verdict = checker.judge(&accepted(3, 7), StateView::default());
+        checker.judge(&accepted(2, 7), [], StateView::default());
+        let verdict = checker.judge(&accepted(3, 7), [], StateView::default());
         assert!(verdict.broke.contains(Invariant::OneWriterPerToken));
     }
 

@@ -97,12 +97,16 @@ pub enum LockServiceSpec {
         #[serde(default = "default_grid_members")]
         members: u8,
     },
-    /// A consensus-replicated lock service (`etcd-1`, `etcd-2`, …; default 3 replicas), like
-    /// etcd, ZooKeeper, Chubby or Consul: a grant counts once a majority has it in its log; the
-    /// token is the log's revision; sessions live on keepalives (renewals); a leader that stays
-    /// silent for `election_timeout_ms` is replaced by election. With `lock_delay_ms`, a lock
-    /// whose holder's session expired is not granted again for that long (Chubby, Consul).
+    /// A consensus-replicated lock service (`etcd-1`, `etcd-2`, …, or `consul-1`, … with
+    /// `system: consul`; default 3 replicas), like etcd, ZooKeeper, Chubby or Consul: a grant
+    /// counts once a majority has it in its log; the token is the revision of the client's key;
+    /// sessions live on keepalives (renewals); a leader that stays silent for
+    /// `election_timeout_ms` is replaced by election. With `lock_delay_ms`, a lock whose holder's
+    /// session expired is not granted again for that long (Chubby, Consul; etcd has none).
     Consensus {
+        /// Which system the replicas are named after: `etcd` (default) or `consul`.
+        #[serde(default)]
+        system: ConsensusSystem,
         #[serde(default = "default_replicas")]
         replicas: u8,
         #[serde(default = "default_heartbeat")]
@@ -138,6 +142,25 @@ pub enum LockServiceSpec {
         #[serde(default = "default_node_timeout")]
         node_timeout_ms: Millis,
     },
+}
+
+/// The system a consensus service stands for, which names its replicas: a scenario about a
+/// feature only some systems have (lock-delay: Chubby and Consul, not etcd) names one that has it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ConsensusSystem {
+    #[default]
+    Etcd,
+    Consul,
+}
+
+impl ConsensusSystem {
+    fn replica_name(self, number: u8) -> String {
+        match self {
+            ConsensusSystem::Etcd => format!("etcd-{number}"),
+            ConsensusSystem::Consul => format!("consul-{number}"),
+        }
+    }
 }
 
 fn default_waiting() -> Waiting {
@@ -190,9 +213,9 @@ impl LockServiceSpec {
             LockServiceSpec::ReplicatedCache { .. } => {
                 vec!["redis-primary".to_owned(), "redis-replica".to_owned()]
             }
-            LockServiceSpec::Consensus { replicas, .. } => {
-                (1..=*replicas).map(|i| format!("etcd-{i}")).collect()
-            }
+            LockServiceSpec::Consensus {
+                system, replicas, ..
+            } => (1..=*replicas).map(|i| system.replica_name(i)).collect(),
             LockServiceSpec::DataGrid { members } => {
                 (1..=*members).map(|i| format!("member-{i}")).collect()
             }

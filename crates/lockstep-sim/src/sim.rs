@@ -14,12 +14,12 @@ use crate::clock::LocalClock;
 use crate::happening::{Direction, Happening, Input, NoEffect};
 use crate::ids::{EventId, MessageId, NodeId, TimerId};
 use crate::intervention::{Action, Intervention};
-use crate::invariant::{InvariantChecker, StateView};
+use crate::invariant::{InvariantChecker, StateView, ToldGrant};
 use crate::lock_service::{
     Backend, CacheLock, ConsensusConfig, GridMember, LockService, Replica, Replicated, Role,
     SqlRow, TokenSource,
 };
-use crate::message::Payload;
+use crate::message::{AcquireReply, Payload};
 use crate::network::{Arrival, LinkBehaviour, Loss, Network};
 use crate::node::{Command, Ctx, TimerKind, TimerSpan};
 use crate::queue::{Due, EventQueue};
@@ -835,7 +835,21 @@ impl Sim {
     fn record(&mut self, handled: Handled, sent_before: usize) -> &TraceEvent {
         self.refresh_belief(handled.actor);
         let view = self.state_view();
-        let verdict = self.checker.judge(&handled.happening, view);
+        let cast = &self.cast;
+        let told = self.network.messages()[sent_before.min(self.network.messages().len())..]
+            .iter()
+            .filter(|m| cast.is_service(m.from))
+            .filter_map(|m| match m.payload {
+                Payload::AcquireReply {
+                    reply: AcquireReply::Granted { token: Some(token) },
+                    ..
+                } => Some(ToldGrant {
+                    client: m.to,
+                    token,
+                }),
+                _ => None,
+            });
+        let verdict = self.checker.judge(&handled.happening, told, view);
         let id = EventId(u32::try_from(self.trace.len()).unwrap_or(u32::MAX));
         let sent = self.network.messages().len().saturating_sub(sent_before);
         let sent = u16::try_from(sent).unwrap_or(u16::MAX);
@@ -1015,6 +1029,8 @@ fn build_slots(scenario: &Scenario, cast: &Cast) -> Vec<Slot> {
             lock_delay_ms,
             waiters,
             bug,
+            // The system only names the replicas (`LockServiceSpec::node_names`).
+            system: _,
         } => {
             let config = ConsensusConfig {
                 replicas: *replicas,

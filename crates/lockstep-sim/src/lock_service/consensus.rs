@@ -4,17 +4,27 @@
 //! - A grant is acknowledged only once a majority of replicas has it in its log, so a new leader
 //!   always has every acknowledged grant: failover costs an election's unavailability, never
 //!   the lock (S15).
-//! - The fencing token is the log's revision counter, which never goes backwards.
-//! - Clients keep their session alive with keepalives (renewals) to the leader; when they stop,
-//!   the leader expires the session and frees the lock (S14) — after a lock-delay, if one is set
-//!   and the holder failed rather than released (S13).
-//! - Clients that find the lock taken wait in a fair queue and are granted it in turn.
+//! - The lock is etcd's (`clientv3/concurrency` `Mutex`, the server's `v3lock`): every contender
+//!   puts its own key, whose create revision is its fencing token; the key with the lowest
+//!   revision holds the lock, and the others wait for every lower key to go (a fair queue).
+//!   Revisions never go backwards and no two keys share one.
+//! - Each key lives as long as its client's lease (session), kept alive by keepalives
+//!   (renewals) to the leader; when they stop, the leader expires the lease, which deletes the
+//!   key and frees the lock if it held it (S14) — after a lock-delay, if one is set and the
+//!   holder failed rather than released (S13). An expired lease is gone: a late keepalive is
+//!   refused.
+//! - A waiter's `Lock` call is answered when no lower key is left. The fixed server first checks
+//!   that the waiter's own key is still there; etcd 3.4.3 did not, and told a waiter whose key
+//!   had gone with its lease that it holds the lock (S18, etcd issue #11456).
 //!
-//! What it leaves out: membership changes, snapshots, read indexes, pre-vote. A leader steps
-//! down when it has not heard from a majority for an election timeout ("check quorum"), so a
-//! deposed leader cannot keep serving.
+//! What it leaves out: membership changes, snapshots, read indexes, pre-vote, and etcd's
+//! revisions for deletions (here only keys take a revision, so tokens count 1, 2, 3). A leader
+//! steps down when it has not heard from a majority for an election timeout ("check quorum"), so
+//! a deposed leader cannot keep serving. Followers reset their election timer only when they
+//! hear from a current leader or grant a vote (Raft §5.2), so a cut-off replica that keeps
+//! calling elections it cannot win does not keep the others from electing a leader.
 
-use crate::happening::Happening;
+use crate::happening::{Happening, StepDown};
 use crate::ids::{NodeId, TimerId};
 use crate::message::LockValue;
 use crate::message::{AcquireReply, Payload};
@@ -29,7 +39,16 @@ use serde::{Deserialize, Serialize};
 pub enum Op {
     /// A new leader's first entry, which lets it commit what earlier leaders left.
     Noop,
+    /// `client` puts its key while no other key exists: it holds the lock once this commits.
     Grant {
+        client: NodeId,
+        value: LockValue,
+        revision: FencingToken,
+        ttl: Millis,
+    },
+    /// `client` puts its key behind the keys already there: it holds the lock once every key
+    /// with a lower revision is gone.
+    Wait {
         client: NodeId,
         value: LockValue,
         revision: FencingToken,
@@ -38,7 +57,7 @@ pub enum Op {
     Release {
         client: NodeId,
     },
-    /// The holder's session expired: it stopped sending keepalives.
+    /// The client's session expired (it stopped sending keepalives): its key is deleted.
     Expire {
         client: NodeId,
     },
@@ -91,12 +110,35 @@ pub enum RaftRole {
     Candidate,
 }
 
-/// The lock as the committed log says it is.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct LockTable {
-    /// The holder, its revision (the fencing token) and its session's TTL.
-    pub holder: Option<(NodeId, FencingToken, Millis)>,
+/// One contender's key (etcd's `prefix/<leaseID>`): its create revision is its fencing token.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LockKey {
+    pub client: NodeId,
+    /// The value of the acquire that put the key, which the answer names.
+    pub value: LockValue,
     pub revision: FencingToken,
+    /// The TTL of the client's session.
+    pub ttl: Millis,
+}
+
+/// The lock as the committed log says it is.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LockTable {
+    /// Every contender's key, lowest revision first: the first one holds the lock.
+    pub keys: Vec<LockKey>,
+    /// The highest revision ever given to a key.
+    pub revision: FencingToken,
+}
+
+impl LockTable {
+    /// The key that holds the lock: the one with the lowest revision.
+    pub fn holder(&self) -> Option<LockKey> {
+        self.keys.first().copied()
+    }
+
+    pub fn key_of(&self, client: NodeId) -> Option<LockKey> {
+        self.keys.iter().copied().find(|k| k.client == client)
+    }
 }
 
 /// Settings shared by every replica.
@@ -127,20 +169,28 @@ pub enum Waiting {
 #[serde(rename_all = "snake_case")]
 pub enum KnownBug {
     None,
-    /// etcd 3.4.3: a waiter whose lease expired while it waited is told it holds the lock,
-    /// without the server re-checking the lease (etcd issue #11456, fixed by PR #11408).
+    /// etcd 3.4.3: when a waiter's turn comes, the server tells it that it holds the lock
+    /// without checking that its key still exists, so a waiter whose lease expired while it
+    /// waited is told it holds the lock, with its own key's revision (etcd issue #11456, fixed
+    /// by PR #11408).
     #[serde(rename = "etcd_3_4_3")]
     Etcd343,
 }
 
-/// A client waiting in the fair queue.
+/// A client's `Lock` call the leader has not answered yet: it waits for every key below its own
+/// (`revision`) to go.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Waiter {
     pub client: NodeId,
     pub value: LockValue,
-    pub ttl: Millis,
-    /// When the waiter's own session runs out if nothing renews it while it waits.
-    pub session_until: LocalTime,
+    pub revision: FencingToken,
+}
+
+/// A client's session (etcd's lease), as the leader keeps it: over once `until` is past.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Lease {
+    pub client: NodeId,
+    pub until: LocalTime,
 }
 
 /// One replica.
@@ -164,8 +214,8 @@ pub struct Replica {
     pub heard_from: Vec<LocalTime>,
     /// Follower: when it last heard from a leader or granted a vote.
     pub last_heard: LocalTime,
-    /// Leader only: when the holder's session runs out.
-    pub session_until: Option<LocalTime>,
+    /// Leader only: the session of every client with a key, committed or on its way.
+    pub leases: Vec<Lease>,
     /// Leader only: no grant before this time (the lock-delay after a failed holder).
     pub delay_until: Option<LocalTime>,
     pub waiters: Vec<Waiter>,
@@ -173,7 +223,8 @@ pub struct Replica {
     pub watchers: Vec<NodeId>,
     heartbeat_timer: Option<TimerId>,
     election_timer: Option<TimerId>,
-    session_timer: Option<TimerId>,
+    /// The timer for the first session to run out, and that session's end.
+    session_timer: Option<(TimerId, LocalTime)>,
     delay_timer: Option<TimerId>,
 }
 
@@ -188,14 +239,13 @@ pub enum Acceptance {
 /// What committing entries changed, for the leader to answer clients.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Applied {
-    Granted {
+    /// A key was put (by a `Grant` or a `Wait`).
+    Put {
         client: NodeId,
-        value: LockValue,
-        revision: FencingToken,
-        ttl: Millis,
     },
     Released {
         client: NodeId,
+        revision: Option<FencingToken>,
     },
     Expired {
         client: NodeId,
@@ -225,7 +275,7 @@ impl Replica {
             next: vec![1; n],
             heard_from: vec![LocalTime(0); n],
             last_heard: LocalTime(0),
-            session_until: None,
+            leases: Vec::new(),
             delay_until: None,
             waiters: Vec::new(),
             watchers: Vec::new(),
@@ -267,31 +317,61 @@ impl Replica {
         fresh >= usize::from(self.majority())
     }
 
-    /// The live lease, as this replica would answer for it: only a leader with a quorum.
+    /// The live lease, as this replica would answer for it: only a leader with a quorum, out of
+    /// any lock-delay, whose holder's session has not run out.
     pub fn live_lease(&self, now: LocalTime) -> Option<(NodeId, FencingToken)> {
-        if !self.has_quorum(now) {
+        if !self.has_quorum(now) || self.delayed(now) {
             return None;
         }
-        let (holder, revision, _) = self.table.holder?;
-        self.session_until
+        let holder = self.table.holder()?;
+        self.session_of(holder.client)
             .filter(|&until| until >= now)
-            .map(|_| (holder, revision))
+            .map(|_| (holder.client, holder.revision))
     }
 
-    /// The revision the next grant gets: one past every grant in the log, committed or not.
+    /// When `client`'s session ends, if the leader keeps one for it.
+    pub fn session_of(&self, client: NodeId) -> Option<LocalTime> {
+        self.leases
+            .iter()
+            .find(|l| l.client == client)
+            .map(|l| l.until)
+    }
+
+    fn delayed(&self, now: LocalTime) -> bool {
+        self.delay_until.is_some_and(|until| now < until)
+    }
+
+    /// The keys on their way through the log (put, not yet committed).
+    fn pending_keys(&self) -> impl Iterator<Item = (NodeId, FencingToken)> + '_ {
+        self.log[self.commit as usize..]
+            .iter()
+            .filter_map(|e| match e.op {
+                Op::Grant {
+                    client, revision, ..
+                }
+                | Op::Wait {
+                    client, revision, ..
+                } => Some((client, revision)),
+                _ => None,
+            })
+    }
+
+    /// The revision of `client`'s key, committed or on its way.
+    fn revision_of(&self, client: NodeId) -> Option<FencingToken> {
+        self.table.key_of(client).map(|k| k.revision).or_else(|| {
+            self.pending_keys()
+                .find(|&(c, _)| c == client)
+                .map(|(_, r)| r)
+        })
+    }
+
+    /// The revision the next key gets: one past every key in the log, committed or not.
     pub fn next_revision(&self) -> FencingToken {
         let logged = self.log.iter().filter_map(|e| match e.op {
-            Op::Grant { revision, .. } => Some(revision),
+            Op::Grant { revision, .. } | Op::Wait { revision, .. } => Some(revision),
             _ => None,
         });
         logged.fold(self.table.revision, FencingToken::max).next()
-    }
-
-    /// Whether a grant is already on its way through the log.
-    pub fn grant_pending(&self) -> bool {
-        self.log[self.commit as usize..]
-            .iter()
-            .any(|e| matches!(e.op, Op::Grant { .. }))
     }
 
     pub fn append(&mut self, op: Op) -> u32 {
@@ -312,7 +392,7 @@ impl Replica {
             self.voted_for = None;
         }
         self.votes = 0;
-        self.session_until = None;
+        self.leases.clear();
         self.waiters.clear();
         self.watchers.clear();
     }
@@ -340,6 +420,7 @@ impl Replica {
     /// that matters to clients.
     pub fn commit_to(&mut self, index: u32, now: LocalTime) -> Applied {
         let mut applied = Applied::Nothing;
+        let leader = self.role == RaftRole::Leader;
         while self.commit < index.min(self.last_index()) {
             let entry = self.log[self.commit as usize];
             self.commit += 1;
@@ -353,33 +434,51 @@ impl Replica {
                     value,
                     revision,
                     ttl,
+                }
+                | Op::Wait {
+                    client,
+                    value,
+                    revision,
+                    ttl,
                 } => {
-                    self.table.holder = Some((client, revision, ttl));
+                    if self.table.key_of(client).is_none() {
+                        let at = self.table.keys.partition_point(|k| k.revision < revision);
+                        let key = LockKey {
+                            client,
+                            value,
+                            revision,
+                            ttl,
+                        };
+                        self.table.keys.insert(at, key);
+                    }
                     self.table.revision = self.table.revision.max(revision);
-                    if self.role == RaftRole::Leader {
-                        self.session_until = Some(now.after(ttl));
+                    if leader {
+                        let granted = matches!(entry.op, Op::Grant { .. });
+                        match self.leases.iter_mut().find(|l| l.client == client) {
+                            // A lock taken at once starts its session when the grant commits.
+                            Some(lease) if granted => lease.until = now.after(ttl),
+                            Some(_) => {}
+                            // A key an earlier leader put: its session starts afresh here.
+                            None => self.leases.push(Lease {
+                                client,
+                                until: now.after(ttl),
+                            }),
+                        }
                     }
-                    Applied::Granted {
-                        client,
-                        value,
-                        revision,
-                        ttl,
-                    }
+                    Applied::Put { client }
                 }
                 Op::Release { client } => {
-                    if self.table.holder.is_some_and(|(h, _, _)| h == client) {
-                        self.table.holder = None;
-                        self.session_until = None;
-                    }
-                    Applied::Released { client }
+                    let revision = self.table.key_of(client).map(|k| k.revision);
+                    self.table.keys.retain(|k| k.client != client);
+                    self.leases.retain(|l| l.client != client);
+                    Applied::Released { client, revision }
                 }
                 Op::Expire { client } => {
-                    if self.table.holder.is_some_and(|(h, _, _)| h == client) {
-                        self.table.holder = None;
-                        self.session_until = None;
-                        if self.role == RaftRole::Leader && self.config.lock_delay.0 > 0 {
-                            self.delay_until = Some(now.after(self.config.lock_delay));
-                        }
+                    let held = self.table.holder().is_some_and(|k| k.client == client);
+                    self.table.keys.retain(|k| k.client != client);
+                    self.leases.retain(|l| l.client != client);
+                    if held && leader && self.config.lock_delay.0 > 0 {
+                        self.delay_until = Some(now.after(self.config.lock_delay));
                     }
                     Applied::Expired { client }
                 }
@@ -432,6 +531,7 @@ impl Replica {
     pub fn restart(&mut self, ctx: &mut Ctx<'_>) {
         self.step_down(self.term);
         self.heartbeat_timer = None;
+        self.election_timer = None;
         self.session_timer = None;
         self.delay_timer = None;
         self.start(ctx);
@@ -452,21 +552,41 @@ impl Replica {
             Some(ctx.set_timer(TimerSpan::Fixed(Millis(wait)), TimerKind::ElectionCheck));
     }
 
-    fn arm_session(&mut self, ctx: &mut Ctx<'_>, ttl: Millis) {
-        if let Some(timer) = self.session_timer.take() {
-            ctx.cancel_timer(timer);
+    /// Becomes a follower of `term` on hearing of it from a replica that is not (yet) its
+    /// leader: a vote request or an answer. The election timer keeps running — only a current
+    /// leader or a granted vote resets it (Raft §5.2) — and a former leader starts one.
+    fn follow_term(&mut self, ctx: &mut Ctx<'_>, term: u32) {
+        self.step_down(term);
+        if self.election_timer.is_none() {
+            self.arm_election_check(ctx);
         }
-        self.session_timer =
-            Some(ctx.set_timer(TimerSpan::Fixed(Millis(ttl.0 + 1)), TimerKind::LeaseExpiry));
     }
 
-    /// Sets the session timer for whatever remains of the holder's session, by this replica's
-    /// clock.
-    fn arm_session_remaining(&mut self, ctx: &mut Ctx<'_>) {
-        if let Some(until) = self.session_until {
-            let left = u64::try_from(until.since(ctx.local)).unwrap_or(0);
-            self.arm_session(ctx, Millis(left));
+    /// Sets the session timer for the first session to run out, unless it is already set for
+    /// it. Expiry is strict (`until < now`), so the timer fires one millisecond after `until`.
+    fn arm_sessions(&mut self, ctx: &mut Ctx<'_>) {
+        let first = self.leases.iter().map(|l| l.until).min();
+        if first.is_some() && self.session_timer.map(|(_, until)| until) == first {
+            return;
         }
+        if let Some((timer, _)) = self.session_timer.take() {
+            ctx.cancel_timer(timer);
+        }
+        if let Some(until) = first {
+            let left = u64::try_from(until.since(ctx.local)).unwrap_or(0);
+            let timer = ctx.set_timer(TimerSpan::Fixed(Millis(left + 1)), TimerKind::LeaseExpiry);
+            self.session_timer = Some((timer, until));
+        }
+    }
+
+    /// Starts or extends `client`'s session to `ttl` from now.
+    fn keep_alive(&mut self, ctx: &mut Ctx<'_>, client: NodeId, ttl: Millis) {
+        let until = ctx.local.after(ttl);
+        match self.leases.iter_mut().find(|l| l.client == client) {
+            Some(lease) => lease.until = until,
+            None => self.leases.push(Lease { client, until }),
+        }
+        self.arm_sessions(ctx);
     }
 
     /// Sends follower `to` the next entry it lacks, or a heartbeat.
@@ -499,15 +619,61 @@ impl Replica {
         // Start optimistic: send each follower the new entry; one that lacks earlier ones says
         // so, and the leader backs up.
         self.next = vec![noop; usize::from(self.config.replicas)];
-        // Sessions survive the change of leader: the new one gives the holder a full TTL.
-        if let Some((_, _, ttl)) = self.table.holder {
-            self.session_until = Some(ctx.local.after(ttl));
-            self.arm_session(ctx, ttl);
-        } else if let Some(timer) = self.session_timer.take() {
-            // A timer from an earlier leadership would stand in for the one a holder learned
-            // later needs.
+        // Sessions survive the change of leader: the new one gives every key's client a full
+        // TTL.
+        let keys: Vec<LockKey> = self
+            .table
+            .keys
+            .iter()
+            .copied()
+            .chain(
+                self.log[self.commit as usize..]
+                    .iter()
+                    .filter_map(|e| match e.op {
+                        Op::Grant {
+                            client,
+                            value,
+                            revision,
+                            ttl,
+                        }
+                        | Op::Wait {
+                            client,
+                            value,
+                            revision,
+                            ttl,
+                        } => Some(LockKey {
+                            client,
+                            value,
+                            revision,
+                            ttl,
+                        }),
+                        _ => None,
+                    }),
+            )
+            .collect();
+        self.leases = keys
+            .iter()
+            .map(|k| Lease {
+                client: k.client,
+                until: ctx.local.after(k.ttl),
+            })
+            .collect();
+        // A `Lock` call outlives a change of leader (etcd's server waits on the store, not on
+        // one leader): every key behind the first is a waiter nobody has answered yet. Whether
+        // the first key's client was told is unknown here; it asks again if it was not.
+        self.waiters = keys
+            .iter()
+            .skip(1)
+            .map(|k| Waiter {
+                client: k.client,
+                value: k.value,
+                revision: k.revision,
+            })
+            .collect();
+        if let Some((timer, _)) = self.session_timer.take() {
             ctx.cancel_timer(timer);
         }
+        self.arm_sessions(ctx);
         self.broadcast_appends(ctx);
         self.arm_heartbeat(ctx);
     }
@@ -516,11 +682,20 @@ impl Replica {
         let me = ctx.me;
         match kind {
             TimerKind::Heartbeat if self.heartbeat_timer == Some(timer) => {
+                if self.role != RaftRole::Leader {
+                    // It stopped leading since the timer was set, and said so then.
+                    self.heartbeat_timer = None;
+                    return Happening::Silent;
+                }
                 if !self.has_quorum(ctx.local) {
                     let term = self.term;
-                    self.step_down(term);
-                    self.arm_election_check(ctx);
-                    return Happening::SteppedDown { node: me, term };
+                    self.heartbeat_timer = None;
+                    self.follow_term(ctx, term);
+                    return Happening::SteppedDown {
+                        node: me,
+                        term,
+                        why: StepDown::LostQuorum,
+                    };
                 }
                 self.broadcast_appends(ctx);
                 self.arm_heartbeat(ctx);
@@ -560,31 +735,37 @@ impl Replica {
                     term: self.term,
                 }
             }
-            TimerKind::LeaseExpiry if self.session_timer == Some(timer) => {
+            TimerKind::LeaseExpiry if self.session_timer.map(|(t, _)| t) == Some(timer) => {
                 self.session_timer = None;
-                match (self.role, self.table.holder, self.session_until) {
-                    (RaftRole::Leader, Some((holder, revision, _)), Some(until))
-                        if until < ctx.local =>
-                    {
-                        self.append(Op::Expire { client: holder });
+                let now = ctx.local;
+                let over = self
+                    .leases
+                    .iter()
+                    .filter(|l| l.until < now)
+                    .min_by_key(|l| l.until)
+                    .map(|l| l.client);
+                let happening = match over {
+                    Some(client) if self.role == RaftRole::Leader => {
+                        // Expired means gone: the session ends now, and its key goes with it.
+                        self.leases.retain(|l| l.client != client);
+                        let token = self.revision_of(client);
+                        self.append(Op::Expire { client });
                         self.broadcast_appends(ctx);
                         Happening::LeaseExpired {
-                            holder,
-                            token: Some(revision),
+                            holder: client,
+                            token,
                         }
                     }
-                    (RaftRole::Leader, Some(_), Some(_)) => {
-                        // The clock jumped back since the timer was set: by this clock the
-                        // session has time left, and nothing else would end it.
-                        self.arm_session_remaining(ctx);
-                        Happening::Silent
-                    }
+                    // The clock jumped back since the timer was set: by this clock the session
+                    // has time left; the timer is set again below.
                     _ => Happening::Silent,
-                }
+                };
+                self.arm_sessions(ctx);
+                happening
             }
             TimerKind::LockDelayOver if self.delay_timer == Some(timer) => {
                 self.delay_timer = None;
-                self.grant_next_waiter(ctx)
+                self.after_a_key_went(ctx)
             }
             _ => Happening::Silent,
         }
@@ -608,99 +789,40 @@ impl Replica {
                     client: from,
                 }
             }
-            Payload::Acquire { ttl, value } => {
-                let delayed = self.delay_until.is_some_and(|until| ctx.local < until);
-                let free = self.table.holder.is_none_or(|(h, _, _)| h == from);
-                if free && !delayed && !self.grant_pending() {
-                    let op = Op::Grant {
-                        client: from,
-                        value,
-                        revision: self.next_revision(),
-                        ttl,
-                    };
-                    let index = self.append(op);
-                    self.broadcast_appends(ctx);
-                    return Happening::Appended {
-                        node: me,
-                        index,
-                        op,
-                    };
-                }
-                if self.config.waiters == Waiting::Herd {
-                    ctx.send(
-                        from,
-                        Payload::AcquireReply {
-                            value,
-                            reply: AcquireReply::HeldElsewhere,
-                        },
-                    );
-                    if !self.watchers.contains(&from) {
-                        self.watchers.push(from);
-                    }
-                    return Happening::Watching {
-                        node: me,
-                        client: from,
-                        watchers: u32::try_from(self.watchers.len()).unwrap_or(u32::MAX),
-                    };
-                }
-                // A client asking again replaces its place with its latest attempt.
-                let waiter = Waiter {
-                    client: from,
-                    value,
-                    ttl,
-                    session_until: ctx.local.after(ttl),
-                };
-                match self.waiters.iter_mut().find(|w| w.client == from) {
-                    Some(place) => *place = waiter,
-                    None => self.waiters.push(waiter),
-                }
-                let position = self
-                    .waiters
-                    .iter()
-                    .position(|w| w.client == from)
-                    .unwrap_or(0);
-                Happening::Queued {
-                    node: me,
-                    client: from,
-                    ahead: u32::try_from(position).unwrap_or(u32::MAX),
-                    until: if delayed { self.delay_until } else { None },
-                }
-            }
-            Payload::Renew { ttl, .. }
-                if self.table.holder.is_none_or(|(h, _, _)| h != from)
-                    && self.waiters.iter().any(|w| w.client == from) =>
-            {
-                // A waiter's keepalive: its place in the queue stays valid.
-                for waiter in self.waiters.iter_mut().filter(|w| w.client == from) {
-                    waiter.session_until = ctx.local.after(ttl);
-                }
-                ctx.send(from, Payload::RenewReply { renewed: true });
-                Happening::Silent
-            }
+            Payload::Acquire { ttl, value } => self.on_acquire(ctx, from, ttl, value),
             Payload::Renew { token, ttl, .. } => {
-                let renewed = self.table.holder.is_some_and(|(h, _, _)| h == from);
-                ctx.send(from, Payload::RenewReply { renewed });
-                let token = if renewed {
-                    self.session_until = Some(ctx.local.after(ttl));
-                    self.arm_session(ctx, ttl);
-                    self.table.holder.map(|(_, revision, _)| revision)
-                } else {
-                    token
-                };
-                let holder = self.table.holder.map(|(h, _, _)| h);
-                super::renew_outcome(from, token, ttl, renewed, holder)
+                // A keepalive extends a session that has not run out; an expired one is gone
+                // ("lease not found"), even before the leader's expiry entry commits.
+                let live = self
+                    .session_of(from)
+                    .is_some_and(|until| until >= ctx.local);
+                ctx.send(from, Payload::RenewReply { renewed: live });
+                let holder = self.table.holder().map(|k| k.client);
+                if !live {
+                    return super::renew_outcome(from, token, ttl, false, holder);
+                }
+                self.keep_alive(ctx, from, ttl);
+                let waiting = self.waiters.iter().any(|w| w.client == from);
+                match self.table.holder() {
+                    Some(key) if key.client == from && !waiting => {
+                        super::renew_outcome(from, Some(key.revision), ttl, true, holder)
+                    }
+                    // A waiter's keepalive (its `Lock` call not answered yet, during a
+                    // lock-delay too): its key, and so its place in the queue, stays.
+                    _ => Happening::Silent,
+                }
             }
             Payload::Release { token, .. } => {
                 let current = self
                     .table
-                    .holder
-                    .is_some_and(|(h, revision, _)| h == from && token == Some(revision));
+                    .holder()
+                    .is_some_and(|k| k.client == from && token == Some(k.revision));
                 if !current {
                     ctx.send(from, Payload::ReleaseReply { released: false });
                     return Happening::ReleaseRefused {
                         client: from,
                         token,
-                        holder: self.table.holder.map(|(h, _, _)| h),
+                        holder: self.table.holder().map(|k| k.client),
                     };
                 }
                 let op = Op::Release { client: from };
@@ -713,6 +835,108 @@ impl Replica {
                 }
             }
             _ => ignored(ctx),
+        }
+    }
+
+    /// A client's `Lock` call: it puts its key (etcd reuses the key of a session that asks
+    /// again, so its revision and place stay), then waits until no lower key is left.
+    fn on_acquire(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        from: NodeId,
+        ttl: Millis,
+        value: LockValue,
+    ) -> Happening {
+        let me = ctx.me;
+        if let Some(revision) = self.revision_of(from) {
+            self.keep_alive(ctx, from, ttl);
+            self.await_turn(from, value, revision);
+            return match self.answer_waiters(ctx) {
+                Happening::Silent => self.queued(ctx, from),
+                answered => answered,
+            };
+        }
+        let free = self.table.keys.is_empty()
+            && self.pending_keys().next().is_none()
+            && !self.delayed(ctx.local);
+        if !free && self.config.waiters == Waiting::Herd {
+            ctx.send(
+                from,
+                Payload::AcquireReply {
+                    value,
+                    reply: AcquireReply::HeldElsewhere,
+                },
+            );
+            if !self.watchers.contains(&from) {
+                self.watchers.push(from);
+            }
+            return Happening::Watching {
+                node: me,
+                client: from,
+                watchers: u32::try_from(self.watchers.len()).unwrap_or(u32::MAX),
+            };
+        }
+        let revision = self.next_revision();
+        let op = if free {
+            Op::Grant {
+                client: from,
+                value,
+                revision,
+                ttl,
+            }
+        } else {
+            Op::Wait {
+                client: from,
+                value,
+                revision,
+                ttl,
+            }
+        };
+        let index = self.append(op);
+        self.keep_alive(ctx, from, ttl);
+        self.await_turn(from, value, revision);
+        self.broadcast_appends(ctx);
+        Happening::Appended {
+            node: me,
+            index,
+            op,
+        }
+    }
+
+    /// Records `client`'s `Lock` call as unanswered; a call asking again replaces its earlier
+    /// attempt.
+    fn await_turn(&mut self, client: NodeId, value: LockValue, revision: FencingToken) {
+        let waiter = Waiter {
+            client,
+            value,
+            revision,
+        };
+        match self.waiters.iter_mut().find(|w| w.client == client) {
+            Some(place) => *place = waiter,
+            None => self.waiters.push(waiter),
+        }
+    }
+
+    /// `client` waits: how many keys are ahead of it, not counting the holder's.
+    fn queued(&self, ctx: &Ctx<'_>, client: NodeId) -> Happening {
+        let revision = self.revision_of(client).unwrap_or_default();
+        let lower = self
+            .table
+            .keys
+            .iter()
+            .filter(|k| k.revision < revision)
+            .count();
+        let delayed = self.delayed(ctx.local);
+        let ahead = if delayed {
+            lower
+        } else {
+            lower.saturating_sub(1)
+        };
+        Happening::Queued {
+            node: ctx.me,
+            client,
+            ahead: u32::try_from(ahead).unwrap_or(u32::MAX),
+            until: if delayed { self.delay_until } else { None },
         }
     }
 
@@ -775,6 +999,7 @@ impl Replica {
                     return Happening::SteppedDown {
                         node: me,
                         term: self.term,
+                        why: StepDown::LaterTerm,
                     };
                 }
                 match acceptance {
@@ -793,10 +1018,13 @@ impl Replica {
             RaftMessage::Ack { term, matched, ok } => {
                 if term > self.term {
                     let was_leader = self.role == RaftRole::Leader;
-                    self.step_down(term);
-                    self.arm_election_check(ctx);
+                    self.follow_term(ctx, term);
                     return if was_leader {
-                        Happening::SteppedDown { node: me, term }
+                        Happening::SteppedDown {
+                            node: me,
+                            term,
+                            why: StepDown::LaterTerm,
+                        }
                     } else {
                         Happening::Silent
                     };
@@ -821,14 +1049,9 @@ impl Replica {
                 if target <= self.commit {
                     return Happening::Silent;
                 }
-                let holder_before = self.table.holder;
                 let applied = self.commit_to(target, ctx.local);
-                let learnt = self.table.holder.is_some() && self.table.holder != holder_before;
-                if learnt && !matches!(applied, Applied::Granted { .. }) {
-                    // A holder granted by an earlier leader, learnt only now: without a timer
-                    // its session would never expire if it has died.
-                    self.arm_session_remaining(ctx);
-                }
+                // Keys an earlier leader put, learnt only now, have sessions to watch.
+                self.arm_sessions(ctx);
                 self.answer(ctx, applied, target)
             }
             RaftMessage::Vote {
@@ -838,8 +1061,7 @@ impl Replica {
             } => {
                 let was_leader = self.role == RaftRole::Leader;
                 if term > self.term {
-                    self.step_down(term);
-                    self.arm_election_check(ctx);
+                    self.follow_term(ctx, term);
                 }
                 let granted = term == self.term
                     && self.voted_for.is_none_or(|v| v == from)
@@ -857,6 +1079,7 @@ impl Replica {
                     return Happening::SteppedDown {
                         node: me,
                         term: self.term,
+                        why: StepDown::LaterTerm,
                     };
                 }
                 Happening::Voted {
@@ -868,9 +1091,17 @@ impl Replica {
             }
             RaftMessage::VoteReply { term, granted } => {
                 if term > self.term {
-                    self.step_down(term);
-                    self.arm_election_check(ctx);
-                    return Happening::Silent;
+                    let was_leader = self.role == RaftRole::Leader;
+                    self.follow_term(ctx, term);
+                    return if was_leader {
+                        Happening::SteppedDown {
+                            node: me,
+                            term,
+                            why: StepDown::LaterTerm,
+                        }
+                    } else {
+                        Happening::Silent
+                    };
                 }
                 if self.role != RaftRole::Candidate || term != self.term || !granted {
                     return Happening::Silent;
@@ -888,140 +1119,145 @@ impl Replica {
         }
     }
 
-    /// The leader has committed entries: answer the client they were for, and hand a freed lock
-    /// to the next waiter.
+    /// The leader has committed entries: answer the `Lock` calls whose turn has come, wake a
+    /// herd, or say what the entry did.
     fn answer(&mut self, ctx: &mut Ctx<'_>, applied: Applied, index: u32) -> Happening {
+        let committed = Happening::Committed {
+            node: ctx.me,
+            index,
+        };
         match applied {
-            Applied::Granted {
-                client,
-                value,
-                revision,
-                ttl,
-            } => {
-                self.waiters.retain(|w| w.client != client);
-                self.arm_session(ctx, ttl);
-                let reply = Payload::AcquireReply {
-                    value,
-                    reply: AcquireReply::Granted {
-                        token: Some(revision),
-                    },
-                };
-                ctx.send(client, reply);
-                Happening::Granted {
-                    client,
-                    token: Some(revision),
-                    ttl,
+            Applied::Put { client } => match self.answer_waiters(ctx) {
+                Happening::Silent if self.waiters.iter().any(|w| w.client == client) => {
+                    self.queued(ctx, client)
                 }
-            }
-            Applied::Released { client } => {
+                Happening::Silent => committed,
+                answered => answered,
+            },
+            Applied::Released { client, revision } => {
                 ctx.send(client, Payload::ReleaseReply { released: true });
-                // What follows the release is the more telling event, when it is not routine.
-                match self.grant_next_waiter(ctx) {
-                    notable @ (Happening::HerdWoken { .. }
-                    | Happening::GrantedWithoutLease { .. }
-                    | Happening::WaiterExpired { .. }) => notable,
-                    _ => Happening::Released {
+                // What follows the release is the more telling event, when there is one.
+                match self.after_a_key_went(ctx) {
+                    Happening::Silent => Happening::Released {
                         client,
-                        token: Some(self.table.revision),
+                        token: revision,
                     },
+                    next => next,
                 }
             }
             Applied::Expired { .. } => {
-                match self.delay_until {
-                    Some(until) if until > ctx.local => {
-                        let wait = u64::try_from(until.since(ctx.local)).unwrap_or(0);
-                        self.delay_timer = Some(
-                            ctx.set_timer(TimerSpan::Fixed(Millis(wait)), TimerKind::LockDelayOver),
-                        );
-                    }
-                    _ => {
-                        // As after a release: what follows is the more telling event.
-                        if let notable @ (Happening::HerdWoken { .. }
-                        | Happening::GrantedWithoutLease { .. }
-                        | Happening::WaiterExpired { .. }) = self.grant_next_waiter(ctx)
-                        {
-                            return notable;
-                        }
-                    }
+                if let Some(until) = self.delay_until.filter(|&until| until > ctx.local) {
+                    let wait = u64::try_from(until.since(ctx.local)).unwrap_or(0);
+                    self.delay_timer = Some(
+                        ctx.set_timer(TimerSpan::Fixed(Millis(wait)), TimerKind::LockDelayOver),
+                    );
+                    return committed;
                 }
-                Happening::Committed {
-                    node: ctx.me,
-                    index,
+                match self.after_a_key_went(ctx) {
+                    Happening::Silent => committed,
+                    next => next,
                 }
             }
-            Applied::Nothing => Happening::Committed {
-                node: ctx.me,
-                index,
+            Applied::Nothing => match self.answer_waiters(ctx) {
+                Happening::Silent => committed,
+                answered => answered,
             },
         }
     }
 
-    /// Appends a grant for the first waiter, if the lock is free and may be granted.
-    fn grant_next_waiter(&mut self, ctx: &mut Ctx<'_>) -> Happening {
-        let delayed = self.delay_until.is_some_and(|until| ctx.local < until);
+    /// A key went (released, expired) or a lock-delay ended: answer the waiters whose turn has
+    /// come, or, in herd mode, wake every watcher if the lock is free.
+    fn after_a_key_went(&mut self, ctx: &mut Ctx<'_>) -> Happening {
+        let answered = self.answer_waiters(ctx);
+        if answered != Happening::Silent {
+            return answered;
+        }
+        let free = self.table.keys.is_empty() && self.pending_keys().next().is_none();
         if self.role != RaftRole::Leader
-            || self.table.holder.is_some()
-            || delayed
-            || self.grant_pending()
+            || !free
+            || self.delayed(ctx.local)
+            || self.watchers.is_empty()
         {
             return Happening::Silent;
         }
-        if !self.watchers.is_empty() {
-            let woken = std::mem::take(&mut self.watchers);
-            for &client in &woken {
-                ctx.send(client, Payload::LockFreed);
-            }
-            return Happening::HerdWoken {
-                node: ctx.me,
-                woken: u32::try_from(woken.len()).unwrap_or(u32::MAX),
-            };
+        let woken = std::mem::take(&mut self.watchers);
+        for &client in &woken {
+            ctx.send(client, Payload::LockFreed);
         }
-        let Some(waiter) = self.waiters.first().copied() else {
-            return Happening::Silent;
-        };
-        if waiter.session_until < ctx.local {
-            self.waiters.remove(0);
-            if self.config.bug == KnownBug::Etcd343 {
-                // The bug: the waiter is told it holds the lock, and nothing is written.
-                let reply = Payload::AcquireReply {
-                    value: waiter.value,
-                    reply: AcquireReply::Granted {
-                        token: Some(self.table.revision),
-                    },
-                };
-                ctx.send(waiter.client, reply);
-                return Happening::GrantedWithoutLease {
-                    node: ctx.me,
-                    client: waiter.client,
-                };
-            }
-            let reply = Payload::AcquireReply {
-                value: waiter.value,
-                reply: AcquireReply::HeldElsewhere,
-            };
-            ctx.send(waiter.client, reply);
-            let skipped = Happening::WaiterExpired {
-                node: ctx.me,
-                client: waiter.client,
-            };
-            return match self.grant_next_waiter(ctx) {
-                Happening::Silent => skipped,
-                next => next,
-            };
-        }
-        let op = Op::Grant {
-            client: waiter.client,
-            value: waiter.value,
-            revision: self.next_revision(),
-            ttl: waiter.ttl,
-        };
-        let index = self.append(op);
-        self.broadcast_appends(ctx);
-        Happening::Appended {
+        Happening::HerdWoken {
             node: ctx.me,
-            index,
-            op,
+            woken: u32::try_from(woken.len()).unwrap_or(u32::MAX),
         }
+    }
+
+    /// Answers every `Lock` call whose turn has come: no key with a lower revision is left, and
+    /// its own key has committed or gone. A waiter whose key is there holds the lock and is told
+    /// so with its key's revision. One whose key went with its expired session is told its
+    /// session expired — or, with the etcd 3.4.3 bug, that it holds the lock, with the revision
+    /// of the key it no longer has. Returns the most telling of the answers.
+    fn answer_waiters(&mut self, ctx: &mut Ctx<'_>) -> Happening {
+        if self.role != RaftRole::Leader || self.delayed(ctx.local) {
+            return Happening::Silent;
+        }
+        let mut told = (0, Happening::Silent);
+        let mut i = 0;
+        while i < self.waiters.len() {
+            let waiter = self.waiters[i];
+            let blocked = self.table.keys.iter().any(|k| k.revision < waiter.revision)
+                || self.pending_keys().any(|(_, r)| r <= waiter.revision);
+            if blocked {
+                i += 1;
+                continue;
+            }
+            self.waiters.remove(i);
+            let own = self
+                .table
+                .keys
+                .iter()
+                .copied()
+                .find(|k| k.client == waiter.client && k.revision == waiter.revision);
+            let (rank, reply, happening) = match own {
+                Some(key) => (
+                    1,
+                    AcquireReply::Granted {
+                        token: Some(key.revision),
+                    },
+                    Happening::Granted {
+                        client: waiter.client,
+                        token: Some(key.revision),
+                        ttl: key.ttl,
+                    },
+                ),
+                None if self.config.bug == KnownBug::Etcd343 => (
+                    3,
+                    AcquireReply::Granted {
+                        token: Some(waiter.revision),
+                    },
+                    Happening::GrantedWithoutLease {
+                        node: ctx.me,
+                        client: waiter.client,
+                        token: waiter.revision,
+                    },
+                ),
+                None => (
+                    2,
+                    AcquireReply::HeldElsewhere,
+                    Happening::WaiterExpired {
+                        node: ctx.me,
+                        client: waiter.client,
+                    },
+                ),
+            };
+            let answer = Payload::AcquireReply {
+                value: waiter.value,
+                reply,
+            };
+            ctx.send(waiter.client, answer);
+            if rank > told.0 {
+                told = (rank, happening);
+            }
+        }
+        told.1
     }
 
     /// The teaching control: the holder's session ends now.
@@ -1029,10 +1265,11 @@ impl Replica {
         if self.role != RaftRole::Leader {
             return None;
         }
-        let (holder, _, _) = self.table.holder?;
-        self.session_until = Some(LocalTime(ctx.local.0 - 1));
+        let holder = self.table.holder()?.client;
+        self.leases.retain(|l| l.client != holder);
         self.append(Op::Expire { client: holder });
         self.broadcast_appends(ctx);
+        self.arm_sessions(ctx);
         Some(holder)
     }
 }
@@ -1068,13 +1305,18 @@ mod tests {
         assert_eq!(leader.majority_index(), 0, "only the leader has it");
         leader.matched[1] = index;
         assert_eq!(leader.majority_index(), index);
-        assert!(matches!(
-            leader.commit_to(index, LocalTime(0)),
-            Applied::Granted { .. }
-        ));
         assert_eq!(
-            leader.table.holder,
-            Some((NodeId(4), FencingToken(1), Millis(1000)))
+            leader.commit_to(index, LocalTime(0)),
+            Applied::Put { client: NodeId(4) }
+        );
+        assert_eq!(
+            leader.table.holder(),
+            Some(LockKey {
+                client: NodeId(4),
+                value: LockValue(1),
+                revision: FencingToken(1),
+                ttl: Millis(1000)
+            })
         );
     }
 
@@ -1135,8 +1377,16 @@ mod tests {
     #[test]
     fn a_leader_without_a_quorum_answers_for_no_lease() {
         let mut leader = Replica::new(0, config());
-        leader.table.holder = Some((NodeId(4), FencingToken(1), Millis(1000)));
-        leader.session_until = Some(LocalTime(10_000));
+        leader.table.keys.push(LockKey {
+            client: NodeId(4),
+            value: LockValue(1),
+            revision: FencingToken(1),
+            ttl: Millis(1000),
+        });
+        leader.leases.push(Lease {
+            client: NodeId(4),
+            until: LocalTime(10_000),
+        });
         leader.heard_from[1] = LocalTime(100);
         assert!(leader.live_lease(LocalTime(200)).is_some());
         assert!(

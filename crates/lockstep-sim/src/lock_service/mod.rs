@@ -21,7 +21,8 @@ mod sql_row;
 
 pub use cache::{CacheEntry, CacheLock, Persistence, TokenSource};
 pub use consensus::{
-    ConsensusConfig, Entry, KnownBug, Op, RaftMessage, RaftRole, Replica, Waiting,
+    ConsensusConfig, Entry, KnownBug, Lease, LockKey, LockTable, Op, RaftMessage, RaftRole,
+    Replica, Waiter, Waiting,
 };
 pub use grid::GridMember;
 pub use replicated::{ReplicaWrite, Replicated, Role};
@@ -51,8 +52,8 @@ pub struct LockService {
     expiry_due: Option<LocalTime>,
     /// The SQL row keeps an expired lease in place until the next grant overwrites it: this
     /// remembers that its expiry was already announced, so a restart or a clock jump does not
-    /// announce the same expiry twice. Keyed by token and expiry, because a renewal of an expired
-    /// lease nobody took since gives that lease a new expiry to announce.
+    /// announce the same expiry twice. Keyed by token and expiry, because a renewal before the
+    /// expiry moves it.
     announced: Option<(FencingToken, Option<LocalTime>)>,
 }
 

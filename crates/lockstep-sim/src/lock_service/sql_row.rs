@@ -67,9 +67,9 @@ impl SqlRow {
         self.holder_id == Some(client) && token == Some(self.fencing_token)
     }
 
-    /// `UPDATE … SET expires_at = now + ttl WHERE holder_id = :client AND fencing_token = :token`.
-    /// An expired lease nobody has taken since still matches: no one else can have written with
-    /// a higher token in between.
+    /// `UPDATE … SET expires_at = now + ttl WHERE holder_id = :client AND fencing_token = :token
+    /// AND expires_at >= CURRENT_TIMESTAMP`. An expired lease is gone, even when nobody has taken
+    /// the lock since: the holder must acquire again (and gets a new token).
     pub(super) fn renew(
         &mut self,
         now: LocalTime,
@@ -77,7 +77,7 @@ impl SqlRow {
         token: Option<FencingToken>,
         ttl: Millis,
     ) -> bool {
-        let renewed = self.is_current(client, token);
+        let renewed = self.is_current(client, token) && !self.expired(now);
         if renewed {
             self.expires_at = Some(now.after(ttl));
         }
@@ -192,6 +192,18 @@ mod tests {
         assert!(row.renew(LocalTime(90), A, Some(token), Millis(100)));
         assert_eq!(row.live_holder(LocalTime(150)), Some(A));
         assert!(!row.renew(LocalTime(95), B, Some(token), Millis(100)));
+    }
+
+    #[test]
+    fn an_expired_lease_is_not_renewed_even_if_nobody_took_the_lock() {
+        let mut row = row();
+        let token = row.acquire(LocalTime(0), A, Millis(100)).unwrap();
+        assert!(
+            row.renew(LocalTime(100), A, Some(token), Millis(100)),
+            "not yet"
+        );
+        assert!(!row.renew(LocalTime(201), A, Some(token), Millis(100)));
+        assert_eq!(row.live_holder(LocalTime(201)), None);
     }
 
     #[test]

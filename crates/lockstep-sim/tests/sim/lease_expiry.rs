@@ -1,5 +1,5 @@
 //! The lock service announces each lease's expiry once: not again after a restart or a clock
-//! jump, but again when a renewal gave the same lease a new expiry.
+//! jump, nor after a late renewal (which is refused: an expired lease is gone).
 
 use crate::support::run_json;
 use lockstep_sim::happening::Happening;
@@ -27,9 +27,9 @@ fn a_restart_after_the_expiry_does_not_announce_it_again() {
 }
 
 #[test]
-fn a_renewed_lease_that_expires_again_is_announced_again() {
+fn a_renewal_after_the_expiry_is_refused_and_the_expiry_announced_once() {
     // client-b's grant reaches it 700 ms late, after its lease expired; nobody took the lock in
-    // between, so its renewal succeeds and the lease can expire a second time.
+    // between, yet its renewal is refused: an expired lease is gone.
     let json = r#"{"format":1,"id":"t","title":"t","seed":1,"end_ms":4000,
       "lock_service":{"kind":"sql_row"},
       "resource":{"kind":"register","fencing":"on"},
@@ -38,5 +38,11 @@ fn a_renewed_lease_that_expires_again_is_announced_again() {
       "clients":[{"name":"client-b","start_ms":0,"ttl_ms":300,"work_ms":2000,
                   "access":{"kind":"blind_write","value":2},
                   "renewal":{"kind":"every","max_renewals":1}}]}"#;
-    assert_eq!(expiries(json), 2);
+    assert_eq!(expiries(json), 1);
+    assert!(
+        run_json(json)
+            .trace()
+            .iter()
+            .any(|e| matches!(e.happening, Happening::RenewRefused { .. }))
+    );
 }

@@ -3,8 +3,11 @@
 mod backends;
 mod catalogue;
 mod consensus_recovery;
+mod etcd_lock;
+mod expired_leases;
 mod lease_expiry;
 mod properties;
+mod raft_liveness;
 mod scenario_errors;
 mod seed_verification;
 mod support;

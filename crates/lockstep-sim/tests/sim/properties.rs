@@ -5,14 +5,16 @@ use lockstep_sim::client::ElapsedCheck;
 use lockstep_sim::client::{
     Access, LeaseCheck, Locking, Renewal, Repeat, RequestTimeout, RetryPolicy, SafetyClock,
 };
-use lockstep_sim::happening::Direction;
+use lockstep_sim::happening::{Direction, Happening};
 use lockstep_sim::ids::MessageId;
 use lockstep_sim::intervention::{Action, Intervention};
 use lockstep_sim::invariant::Invariant;
 use lockstep_sim::lock_service::{KnownBug, Persistence, TokenSource, Waiting};
 use lockstep_sim::message::ReleaseMethod;
 use lockstep_sim::resource::{Fencing, Idempotency};
-use lockstep_sim::scenario::{ClientSpec, LockServiceSpec, NetworkSpec, ResourceSpec, Scenario};
+use lockstep_sim::scenario::{
+    ClientSpec, ConsensusSystem, LockServiceSpec, NetworkSpec, ResourceSpec, Scenario,
+};
 use lockstep_sim::time::{Millis, VirtualTime};
 use lockstep_sim::{Sim, catalogue};
 use proptest::prelude::*;
@@ -196,6 +198,7 @@ fn consensus() -> impl Strategy<Value = LockServiceSpec> {
     )
         .prop_map(|(replicas, heartbeat_ms, factor, lock_delay_ms, waiters)| {
             LockServiceSpec::Consensus {
+                system: ConsensusSystem::Etcd,
                 replicas,
                 heartbeat_ms,
                 election_timeout_ms: Millis(heartbeat_ms.0 * (2 + factor)),
@@ -455,11 +458,29 @@ proptest! {
 
     /// The consensus service never has two live grants, never issues a token that does not
     /// increase, and with fencing on nothing stale is written: under any crashes, partitions,
-    /// pauses and message loss.
+    /// pauses and message loss. A replica steps down only from a leadership it won (the first
+    /// replica leads at the start).
     #[test]
     fn consensus_keeps_exclusion_and_increasing_tokens(scenario in consensus_scenario()) {
         let mut sim = Sim::new(&scenario).expect("generated scenarios are valid");
         sim.run_to_end();
+        let mut leading = vec![false; sim.cast().len()];
+        leading[0] = true;
+        for event in sim.trace() {
+            match event.happening {
+                Happening::BecameLeader { node, .. } => leading[node.index()] = true,
+                Happening::SteppedDown { node, .. } => {
+                    prop_assert!(
+                        leading[node.index()],
+                        "stepped down twice without an election, event {}:\n{}",
+                        event.id,
+                        sim.render_text()
+                    );
+                    leading[node.index()] = false;
+                }
+                _ => {}
+            }
+        }
         for event in sim.trace() {
             for invariant in [Invariant::OneLease, Invariant::TokensIncrease, Invariant::NoStaleWrite] {
                 prop_assert!(
