@@ -5,8 +5,8 @@
 
 use crate::client::NextStep;
 use crate::happening::{
-    AbandonReason, AfterTimeout, Direction, Happening, Input, NoEffect, RedlockOutcome, Request,
-    Then, WorkResult,
+    AbandonReason, AfterTimeout, DeadlineCut, Direction, Happening, Input, NoEffect,
+    RedlockOutcome, Request, Then, WorkResult,
 };
 use crate::ids::{MessageId, NodeId};
 use crate::lock_service::Op;
@@ -290,6 +290,20 @@ pub fn describe(actor: NodeId, happening: &Happening, cast: &Cast, network: &Net
                 )
             }
         },
+        Happening::DeadlinePassed {
+            client,
+            since,
+            deadline,
+            cut,
+        } => format!(
+            "By its own clock, {deadline} have passed since {} sent the last request the lock service answered (at {since}), and no renewal has been acknowledged since: it gives the lock up by its own deadline. It no longer believes it holds the lock{}",
+            n(client),
+            match cut {
+                DeadlineCut::Work => " and stops its work without writing.",
+                DeadlineCut::WriteInFlight =>
+                    ", but its write has already gone out and cannot be called back.",
+            }
+        ),
         Happening::Releasing {
             client,
             token,
@@ -504,6 +518,10 @@ pub fn describe(actor: NodeId, happening: &Happening, cast: &Cast, network: &Net
             WorkResult::NoAnswer => format!("{} stops: it never got an answer.", n(client)),
             WorkResult::SequencerInvalid { presented } => format!(
                 "{} stops: fenced (the lock service no longer vouched for token {presented}).",
+                n(client)
+            ),
+            WorkResult::DeadlinePassed => format!(
+                "{} stops without writing: its own deadline passed.",
                 n(client)
             ),
             WorkResult::ClaimedByAnother => format!(
@@ -788,6 +806,7 @@ fn input_words(input: Input, network: &Network) -> String {
             TimerKind::LeaseExpiry => "A lease's expiry".to_owned(),
             TimerKind::Ship => "The replication timer".to_owned(),
             TimerKind::RoundTimeout => "The wait for the nodes' answers".to_owned(),
+            TimerKind::LocalDeadline => "Its local deadline".to_owned(),
             TimerKind::Heartbeat => "A heartbeat".to_owned(),
             TimerKind::ElectionCheck => "An election check".to_owned(),
             TimerKind::LockDelayOver => "The end of a lock-delay".to_owned(),

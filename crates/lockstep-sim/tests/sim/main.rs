@@ -4,6 +4,7 @@ mod backends;
 mod catalogue;
 mod consensus_recovery;
 mod lease_expiry;
+mod local_deadline;
 mod properties;
 mod scenario_errors;
 mod seed_verification;
