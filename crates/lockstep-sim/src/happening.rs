@@ -259,6 +259,9 @@ pub enum Happening {
     RenewAnswered {
         client: NodeId,
         renewals_left: u32,
+        /// Until when the client reckons the renewed lease lasts, by its own clock: a TTL from
+        /// when it sent the renewal.
+        lease_until: LocalTime,
     },
     Abandoned {
         client: NodeId,

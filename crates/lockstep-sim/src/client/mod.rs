@@ -1041,6 +1041,7 @@ impl Client {
             return Happening::RenewAnswered {
                 client: ctx.me,
                 renewals_left: lease.renewals_left,
+                lease_until: lease.confirmed_from.after(self.config.ttl),
             };
         }
         forget_timers(ctx, lease);

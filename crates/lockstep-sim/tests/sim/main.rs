@@ -5,6 +5,7 @@ mod catalogue;
 mod consensus_recovery;
 mod lease_expiry;
 mod local_deadline;
+mod narration;
 mod properties;
 mod scenario_errors;
 mod seed_verification;
