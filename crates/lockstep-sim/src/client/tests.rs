@@ -552,3 +552,40 @@ fn a_write_already_sent_when_the_deadline_passes_cannot_be_called_back() {
     ));
     assert!(h.sent().is_empty(), "nothing left to release");
 }
+
+#[test]
+fn an_optimistic_locker_past_its_deadline_does_not_retry_a_conflict_without_the_lock() {
+    let mut h = Harness::new(|c| {
+        c.access = Access::OptimisticUpdate { attempts: 3 };
+        c.work = Millis(100);
+        c.local_deadline = LocalDeadline::After { ms: Millis(1_000) };
+    });
+    h.start();
+    h.local = 10;
+    h.granted(5);
+    h.receive(Payload::ReadReply {
+        value: 1,
+        version: 0,
+    });
+    h.local = 120;
+    h.fire(TimerKind::WorkDone);
+    h.local = 1_000;
+    h.fire(TimerKind::LocalDeadline);
+    let conflict = h.receive(Payload::WriteReply(WriteOutcome::Rejected(
+        Refusal::VersionChanged {
+            expected: 0,
+            actual: 1,
+        },
+    )));
+    assert!(
+        matches!(
+            conflict,
+            Happening::WriteAnswered {
+                then: Then::Stops,
+                ..
+            }
+        ),
+        "{conflict:?}"
+    );
+    assert!(h.sent().is_empty(), "no second read: {:?}", h.sent());
+}
