@@ -500,15 +500,17 @@ impl Client {
                 if let Some(timer) = timeout {
                     ctx.cancel_timer(timer);
                 }
-                let retry_optimistic = matches!(self.config.access, Access::OptimisticUpdate { .. })
+                // A locking client that gave its lock up by its deadline does not start the
+                // read-modify-write again without it.
+                let may_go_on = self.config.locking == Locking::None || self.lease.is_some();
+                let retry_optimistic =
+                    matches!(self.config.access, Access::OptimisticUpdate { .. })
                         && matches!(
                             outcome,
                             WriteOutcome::Rejected(Refusal::VersionChanged { .. })
                         )
                         && self.tries_left > 0
-                        // A locking client that gave its lock up by its deadline does not start
-                        // the read-modify-write again without it.
-                        && (self.config.locking == Locking::None || self.lease.is_some());
+                        && may_go_on;
                 let token = self.token();
                 if retry_optimistic {
                     self.tries_left -= 1;
