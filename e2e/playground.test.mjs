@@ -239,7 +239,7 @@ describe('the playground, as a user uses it', () => {
     assert.doesNotMatch((await invariant.getAttribute('class')) ?? '', /broken/);
     await page.locator('[data-testid="step"]').click();
     await app.waitForPosition(11);
-    assert.match(await page.locator('[data-testid="narration"]').innerText(), /client-b learns it holds the lock with token 34/);
+    assert.match(await page.locator('[data-testid="narration"]').innerText(), /client-b is told it holds the lock with token 34/);
     assert.match((await invariant.getAttribute('class')) ?? '', /broken/);
     await page.keyboard.press('End');
     await app.waitForPosition(24);

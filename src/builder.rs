@@ -15,15 +15,19 @@ pub enum Behaviour {
     CheckThenWrite,
     /// The seed's renewing lock: renew every TTL/3, at most 10 times.
     Renewing,
+    /// The same, and give the lock up by the client's own clock when no renewal has been
+    /// acknowledged for a TTL (etcd's `Session.Done()`, Chubby's jeopardy, Curator's SUSPENDED).
+    RenewingWithDeadline,
     /// Work, then write a value without reading.
     BlindWrite,
 }
 
 impl Behaviour {
-    pub const ALL: [Behaviour; 4] = [
+    pub const ALL: [Behaviour; 5] = [
         Behaviour::ReadModifyWrite,
         Behaviour::CheckThenWrite,
         Behaviour::Renewing,
+        Behaviour::RenewingWithDeadline,
         Behaviour::BlindWrite,
     ];
 
@@ -32,6 +36,7 @@ impl Behaviour {
             Behaviour::ReadModifyWrite => "read_modify_write",
             Behaviour::CheckThenWrite => "check_then_write",
             Behaviour::Renewing => "renewing",
+            Behaviour::RenewingWithDeadline => "renewing_with_deadline",
             Behaviour::BlindWrite => "blind_write",
         }
     }
@@ -41,6 +46,9 @@ impl Behaviour {
             Behaviour::ReadModifyWrite => "Read, work, write back (read-modify-write)",
             Behaviour::CheckThenWrite => "Check the lease, then write (heldSafely)",
             Behaviour::Renewing => "Renew every TTL/3 (the seed's RenewingLock)",
+            Behaviour::RenewingWithDeadline => {
+                "Renew every TTL/3, give up at a local deadline of one TTL (etcd Session.Done)"
+            }
             Behaviour::BlindWrite => "Work, then write without reading",
         }
     }
@@ -165,6 +173,10 @@ impl Settings {
                     Behaviour::Renewing => {
                         client["renewal"] = json!({ "kind": "every", "max_renewals": 10 });
                     }
+                    Behaviour::RenewingWithDeadline => {
+                        client["renewal"] = json!({ "kind": "every", "max_renewals": 10 });
+                        client["local_deadline"] = json!({ "kind": "after", "ms": self.ttl_ms });
+                    }
                     Behaviour::BlindWrite => {
                         client["access"] = json!({ "kind": "blind_write", "value": i + 1 });
                     }
@@ -218,6 +230,37 @@ mod tests {
                 );
             }
         }
+    }
+
+    #[test]
+    fn the_deadline_behaviour_gives_every_client_a_local_deadline_of_one_ttl() {
+        use lockstep_sim::client::LocalDeadline;
+        use lockstep_sim::time::Millis;
+        let settings = Settings {
+            behaviour: Behaviour::RenewingWithDeadline,
+            ..Settings::default()
+        };
+        let scenario = Scenario::parse(&settings.to_json()).expect("valid");
+        for client in &scenario.clients {
+            assert_eq!(
+                client.local_deadline,
+                LocalDeadline::After {
+                    ms: Millis(settings.ttl_ms)
+                }
+            );
+        }
+        let renewing = Settings {
+            behaviour: Behaviour::Renewing,
+            ..Settings::default()
+        };
+        let scenario = Scenario::parse(&renewing.to_json()).expect("valid");
+        assert!(
+            scenario
+                .clients
+                .iter()
+                .all(|c| c.local_deadline == LocalDeadline::Never {}),
+            "the seed's renewing lock keeps no deadline"
+        );
     }
 
     #[test]

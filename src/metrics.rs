@@ -105,6 +105,7 @@ pub fn of_run(run: &Run) -> Metrics {
             }
             Happening::Releasing { client, .. }
             | Happening::Abandoned { client, .. }
+            | Happening::DeadlinePassed { client, .. }
             | Happening::Finished { client, .. }
             | Happening::Crashed { node: client, .. } => {
                 if let Some(since) = holding.remove(&client) {

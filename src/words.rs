@@ -44,7 +44,7 @@ pub fn lane_badge(sim: &Sim, node: NodeId) -> &'static str {
         (Process::Paused { .. }, _) => "paused",
         (Process::Crashed { .. }, _) => "crashed",
         (Process::Running, Node::Client(client)) if client.believes_it_holds_the_lock() => {
-            "holding"
+            "believes it holds"
         }
         (Process::Running, Node::Client(client)) => client_state_word(client),
         (Process::Running, _) => "up",

@@ -6,7 +6,8 @@
 //! scenario, and the scenario's own seed then drives the run.
 
 use crate::client::{
-    Access, ElapsedCheck, LeaseCheck, Locking, Renewal, Repeat, RequestTimeout, RetryPolicy,
+    Access, ElapsedCheck, LeaseCheck, LocalDeadline, Locking, Renewal, Repeat, RequestTimeout,
+    RetryPolicy,
 };
 use crate::happening::Direction;
 use crate::intervention::{Action, Intervention};
@@ -132,6 +133,7 @@ impl Chaos {
                     interval_ms: Millis(rng.between(50, 250)),
                 },
                 timeout: RequestTimeout::After { ms: Millis(200) },
+                local_deadline: LocalDeadline::Never {},
             })
             .collect();
         let mut interventions = Vec::new();

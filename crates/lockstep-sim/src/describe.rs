@@ -5,8 +5,8 @@
 
 use crate::client::NextStep;
 use crate::happening::{
-    AbandonReason, AfterTimeout, Direction, Happening, Input, NoEffect, RedlockOutcome, Request,
-    StepDown, Then, WorkResult,
+    AbandonReason, AfterTimeout, DeadlineCut, Direction, Happening, Input, NoEffect,
+    RedlockOutcome, Request, StepDown, Then, WorkResult,
 };
 use crate::ids::{MessageId, NodeId};
 use crate::lock_service::Op;
@@ -67,7 +67,7 @@ pub fn describe(actor: NodeId, happening: &Happening, cast: &Cast, network: &Net
             token,
             next,
         } => format!(
-            "{} learns it holds the lock{} and {}.",
+            "{} is told it holds the lock{} and {}.",
             n(client),
             grant_token(token),
             next_words(next, resource)
@@ -80,18 +80,21 @@ pub fn describe(actor: NodeId, happening: &Happening, cast: &Cast, network: &Net
             n(client),
             plural(retries_left, "retry", "retries")
         ),
-        Happening::GaveUp { client } => format!("{} gives up: lock held elsewhere.", n(client)),
+        Happening::GaveUp { client } => format!(
+            "{} gives up: it was told the lock is held elsewhere.",
+            n(client)
+        ),
         Happening::NoLeader {
             client,
             retries_left,
         } => match retries_left {
             Some(left) => format!(
-                "{} is told there is no leader to grant the lock and will try again ({left} {} left).",
+                "{} is told the replica it reached is not the leader, and will try again ({left} {} left).",
                 n(client),
                 plural(left, "retry", "retries")
             ),
             None => format!(
-                "{} is told there is no leader to grant the lock and gives up.",
+                "{} is told the replica it reached is not the leader, and gives up.",
                 n(client)
             ),
         },
@@ -120,7 +123,7 @@ pub fn describe(actor: NodeId, happening: &Happening, cast: &Cast, network: &Net
             margin,
             write_in,
         } => format!(
-            "{} checks its lease: {time_left} ms left by its own clock, more than its {margin} margin, so it goes ahead. The write goes out {write_in} later.",
+            "{} checks its lease: its check says {time_left} ms are left by its own clock, more than its {margin} margin, so it goes ahead. The write goes out {write_in} later.",
             n(client)
         ),
         Happening::WriteSkipped {
@@ -129,16 +132,16 @@ pub fn describe(actor: NodeId, happening: &Happening, cast: &Cast, network: &Net
             margin,
         } => match time_left {
             Some(left) => format!(
-                "{} checks its lease: {} by its own clock, so it does not write and releases the lock.",
+                "{} checks its lease: its check says the lease is {} by its own clock, so it does not write and sends its release.",
                 n(client),
                 if left <= 0 {
-                    format!("overdue by {} ms", left.unsigned_abs())
+                    format!("over by {} ms", left.unsigned_abs())
                 } else {
-                    format!("only {left} ms left, within its {margin} margin")
+                    format!("{left} ms from its end, within its {margin} margin")
                 }
             ),
             None => format!(
-                "{} no longer holds the lock, so it does not write and releases it.",
+                "{} no longer believes it holds the lock, so it does not write and sends its release.",
                 n(client)
             ),
         },
@@ -176,7 +179,7 @@ pub fn describe(actor: NodeId, happening: &Happening, cast: &Cast, network: &Net
                 n(client)
             ),
             AfterTimeout::Release => format!(
-                "{} hears nothing back in time, abandons the job and releases the lock.",
+                "{} hears nothing back in time, abandons the job and sends its release.",
                 n(client)
             ),
             AfterTimeout::Stop => format!(
@@ -207,11 +210,11 @@ pub fn describe(actor: NodeId, happening: &Happening, cast: &Cast, network: &Net
                 WriteOutcome::Rejected(Refusal::SoldOut { .. }) => "the item is sold out",
             };
             let next = match then {
-                Then::Releases => " and releases the lock in its finally block",
+                Then::Releases => " and sends its release in its finally block",
                 Then::Stops => "",
                 Then::ReadsAgain => " and reads again to retry",
             };
-            format!("{} learns {what}{next}.", n(client))
+            format!("{} is told {what}{next}.", n(client))
         }
         Happening::NodeAnswered {
             client,
@@ -236,19 +239,19 @@ pub fn describe(actor: NodeId, happening: &Happening, cast: &Cast, network: &Net
         } => {
             let verdict = match outcome {
                 RedlockOutcome::Acquired if validity > 0 => format!(
-                    "{yes} of {of} nodes granted the lock in {elapsed} ms, so {} holds it for another {validity} ms by its reckoning",
+                    "{yes} of {of} nodes said yes in {elapsed} ms, so {} believes it holds the lock for another {validity} ms by its own clock",
                     n(client)
                 ),
                 RedlockOutcome::Acquired => format!(
-                    "{yes} of {of} nodes granted the lock. It took {elapsed} ms, longer than the lock is valid, but without the elapsed-time check {} takes it anyway",
+                    "{yes} of {of} nodes said yes. It took {elapsed} ms, longer than the lock is valid, but without the elapsed-time check {} believes it holds the lock anyway",
                     n(client)
                 ),
                 RedlockOutcome::NoQuorum => format!(
-                    "only {yes} of {of} nodes granted the lock, not a majority, so {} unlocks them all",
+                    "only {yes} of {of} nodes said yes, not a majority, so {} unlocks them all",
                     n(client)
                 ),
                 RedlockOutcome::TooSlow => format!(
-                    "{yes} of {of} nodes granted the lock, but acquiring took {elapsed} ms and left no validity, so {} unlocks them all",
+                    "{yes} of {of} nodes said yes, but acquiring took {elapsed} ms and left no validity, so {} unlocks them all",
                     n(client)
                 ),
             };
@@ -272,34 +275,48 @@ pub fn describe(actor: NodeId, happening: &Happening, cast: &Cast, network: &Net
         Happening::RenewAnswered {
             client,
             renewals_left,
-            ..
+            lease_until,
         } => format!(
-            "{} learns its lease was renewed ({renewals_left} {} left).",
+            "{} is told its lease was renewed ({renewals_left} {} left): by its own clock, a TTL counted from when it sent the renewal ends at {lease_until}.",
             n(client),
             plural(renewals_left, "renewal", "renewals")
         ),
         Happening::Abandoned { client, reason } => match reason {
             AbandonReason::MaximumHoldTime => format!(
-                "{} has used all its renewals and abandons the lock: maximum hold time exceeded.",
+                "{} has used all its renewals, so it abandons the lock (maximum hold time exceeded): it no longer believes it holds it.",
                 n(client)
             ),
             AbandonReason::RenewalRefused => {
                 format!(
-                    "{} was refused a renewal and abandons the lock: it is no longer its own.",
+                    "{} is told its renewal was refused, so it abandons the lock: it no longer believes it holds it.",
                     n(client)
                 )
             }
         },
+        Happening::DeadlinePassed {
+            client,
+            since,
+            deadline,
+            cut,
+        } => format!(
+            "By its own clock, {deadline} have passed since {} sent the last request the lock service answered (at {since}), and no renewal has been acknowledged since: it gives the lock up by its own deadline. It no longer believes it holds the lock{}",
+            n(client),
+            match cut {
+                DeadlineCut::Work => " and stops its work without writing.",
+                DeadlineCut::WriteInFlight =>
+                    ", but its write has already gone out and cannot be called back.",
+            }
+        ),
         Happening::Releasing {
             client,
             token,
             method,
         } => match method {
             ReleaseMethod::IfStillMine => {
-                format!("{} releases the lock{}.", n(client), with_token(token))
+                format!("{} sends its release{}.", n(client), with_token(token))
             }
             ReleaseMethod::PlainDelete => {
-                format!("{} releases the lock with a plain DEL.", n(client))
+                format!("{} sends a plain DEL to release the lock.", n(client))
             }
         },
         Happening::Renewed { client, token, ttl } => format!(
@@ -507,8 +524,11 @@ pub fn describe(actor: NodeId, happening: &Happening, cast: &Cast, network: &Net
             n(holder)
         ),
         Happening::Finished { client, result, .. } => match result {
-            WorkResult::Done => format!("{} is done: its work was applied.", n(client)),
-            WorkResult::HeldElsewhere => format!("{} stops: lock held elsewhere.", n(client)),
+            WorkResult::Done => format!("{} is done: it was told its work was applied.", n(client)),
+            WorkResult::HeldElsewhere => format!(
+                "{} stops: it was told the lock is held elsewhere.",
+                n(client)
+            ),
             WorkResult::Fenced {
                 presented,
                 required,
@@ -518,7 +538,7 @@ pub fn describe(actor: NodeId, happening: &Happening, cast: &Cast, network: &Net
             ),
             WorkResult::NoToken => format!("{} stops: its write had no token.", n(client)),
             WorkResult::NotHeldSafely => format!(
-                "{} stops without writing: its lease was not safe.",
+                "{} stops without writing: its lease check said the lease was not safe.",
                 n(client)
             ),
             WorkResult::Conflict => format!("{} stops: the row kept changing under it.", n(client)),
@@ -526,6 +546,10 @@ pub fn describe(actor: NodeId, happening: &Happening, cast: &Cast, network: &Net
             WorkResult::NoAnswer => format!("{} stops: it never got an answer.", n(client)),
             WorkResult::SequencerInvalid { presented } => format!(
                 "{} stops: fenced (the lock service no longer vouched for token {presented}).",
+                n(client)
+            ),
+            WorkResult::DeadlinePassed => format!(
+                "{} stops without writing: its own deadline passed.",
                 n(client)
             ),
             WorkResult::ClaimedByAnother => format!(
@@ -675,7 +699,7 @@ pub fn describe(actor: NodeId, happening: &Happening, cast: &Cast, network: &Net
             paused_for,
             waiting,
         } => format!(
-            "{} resumes after {paused_for} with {waiting} {} waiting. It has no idea time passed.",
+            "{} resumes after {paused_for} with {waiting} {} waiting. Nothing marks the pause for it: unless it reads its clock, it carries on as if no time had passed.",
             n(node),
             plural(waiting, "input", "inputs")
         ),
@@ -816,6 +840,7 @@ fn input_words(input: Input, network: &Network) -> String {
             TimerKind::LeaseExpiry => "A lease's expiry".to_owned(),
             TimerKind::Ship => "The replication timer".to_owned(),
             TimerKind::RoundTimeout => "The wait for the nodes' answers".to_owned(),
+            TimerKind::LocalDeadline => "Its local deadline".to_owned(),
             TimerKind::Heartbeat => "A heartbeat".to_owned(),
             TimerKind::ElectionCheck => "An election check".to_owned(),
             TimerKind::LockDelayOver => "The end of a lock-delay".to_owned(),

@@ -35,6 +35,7 @@ pub enum ResultKind {
     NoAnswer,
     ClaimedByAnother,
     SequencerInvalid,
+    DeadlinePassed,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -220,6 +221,7 @@ impl ResultKind {
             ResultKind::NoAnswer => "no_answer",
             ResultKind::ClaimedByAnother => "claimed_by_another",
             ResultKind::SequencerInvalid => "sequencer_invalid",
+            ResultKind::DeadlinePassed => "deadline_passed",
         }
     }
 }
@@ -243,5 +245,6 @@ fn kind_of(result: WorkResult) -> ResultKind {
         WorkResult::NoAnswer => ResultKind::NoAnswer,
         WorkResult::ClaimedByAnother => ResultKind::ClaimedByAnother,
         WorkResult::SequencerInvalid { .. } => ResultKind::SequencerInvalid,
+        WorkResult::DeadlinePassed => ResultKind::DeadlinePassed,
     }
 }

@@ -40,6 +40,9 @@ pub enum WorkResult {
     SequencerInvalid {
         presented: FencingToken,
     },
+    /// The client's own deadline passed with no renewal acknowledged, so it stopped before
+    /// writing.
+    DeadlinePassed,
 }
 
 impl WorkResult {
@@ -72,6 +75,16 @@ pub enum AbandonReason {
     MaximumHoldTime,
     /// The service refused a renewal: the lease was gone.
     RenewalRefused,
+}
+
+/// What a client's local deadline cut short when it passed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DeadlineCut {
+    /// The work (or the read before it): the client stops and ends its job without writing.
+    Work,
+    /// Nothing: its write had already gone out, and a sent message cannot be called back.
+    WriteInFlight,
 }
 
 /// How a Redlock acquisition came out.
@@ -256,10 +269,21 @@ pub enum Happening {
     RenewAnswered {
         client: NodeId,
         renewals_left: u32,
+        /// Until when the client reckons the renewed lease lasts, by its own clock: a TTL from
+        /// when it sent the renewal.
+        lease_until: LocalTime,
     },
     Abandoned {
         client: NodeId,
         reason: AbandonReason,
+    },
+    /// No renewal was acknowledged within the client's local deadline, counted by its own clock
+    /// from `since` (when it sent the last acknowledged request): it gives the lock up.
+    DeadlinePassed {
+        client: NodeId,
+        since: LocalTime,
+        deadline: Millis,
+        cut: DeadlineCut,
     },
     Releasing {
         client: NodeId,
@@ -582,6 +606,11 @@ impl Happening {
                 client,
                 next: AfterTimeout::Stop,
             } => Some((client, WorkResult::NoAnswer)),
+            Happening::DeadlinePassed {
+                client,
+                cut: DeadlineCut::Work,
+                ..
+            } => Some((client, WorkResult::DeadlinePassed)),
             _ => None,
         }
     }
@@ -603,6 +632,7 @@ impl Happening {
             | Happening::WriteRejected { .. }
             | Happening::WriteSkipped { .. }
             | Happening::Abandoned { .. }
+            | Happening::DeadlinePassed { .. }
             | Happening::GaveUp { .. }
             | Happening::Lost { .. } => Some(Outcome::Refused),
             Happening::ChargeApplied { times, .. } => Some(if *times > 1 {
@@ -642,6 +672,7 @@ pub const KINDS: &[&str] = &[
     "renew_sent",
     "renew_answered",
     "abandoned",
+    "deadline_passed",
     "releasing",
     "finished",
     "granted",

@@ -29,6 +29,8 @@ pub enum TimerKind {
     Renew,
     /// A Redlock client stops waiting for the nodes that have not answered.
     RoundTimeout,
+    /// A client's local deadline may have passed (no renewal acknowledged in time).
+    LocalDeadline,
     /// A consensus leader's heartbeat.
     Heartbeat,
     /// A consensus follower checks whether it has heard from a leader lately.

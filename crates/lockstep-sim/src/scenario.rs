@@ -7,8 +7,8 @@
 //! error.
 
 use crate::client::{
-    Access, ElapsedCheck, LeaseCheck, Locking, Protocol, RedlockParams, Renewal, Repeat,
-    RequestTimeout, RetryPolicy,
+    Access, ElapsedCheck, LeaseCheck, LocalDeadline, Locking, Protocol, RedlockParams, Renewal,
+    Repeat, RequestTimeout, RetryPolicy,
 };
 use crate::expectation::Expectation;
 use crate::ids::NodeId;
@@ -342,6 +342,14 @@ pub struct ClientSpec {
     pub repeat: Repeat,
     #[serde(default = "default_timeout")]
     pub timeout: RequestTimeout,
+    /// `never` (the default) believes in the lock until told otherwise; `after` gives it up by
+    /// the client's own clock when no renewal is acknowledged in time.
+    #[serde(default = "default_local_deadline")]
+    pub local_deadline: LocalDeadline,
+}
+
+fn default_local_deadline() -> LocalDeadline {
+    LocalDeadline::Never {}
 }
 
 fn default_timeout() -> RequestTimeout {

@@ -1108,6 +1108,7 @@ fn build_slots(scenario: &Scenario, cast: &Cast) -> Vec<Slot> {
             renewal: spec.renewal,
             repeat: spec.repeat,
             timeout: spec.timeout,
+            local_deadline: spec.local_deadline,
         }))
     });
     services

@@ -7,11 +7,12 @@
 //! if the process pauses between the check and the write), retries, and the lock-free
 //! alternatives (optimistic concurrency, conditional decrement, idempotent requests).
 //!
-//! A client *believes* it holds the lock from the grant until it sends its release or abandons
-//! the lock. Belief is local state: nothing tells a paused client that its lease ran out.
+//! A client *believes* it holds the lock from the grant until it sends its release, abandons the
+//! lock, or its own local deadline passes. Belief is local state: the lock service does not tell
+//! a client that its lease ran out, so only the client's own clock can warn it.
 
 use crate::happening::{
-    AbandonReason, AfterTimeout, Happening, RedlockOutcome, Request, Then, WorkResult,
+    AbandonReason, AfterTimeout, DeadlineCut, Happening, RedlockOutcome, Request, Then, WorkResult,
 };
 use crate::ids::{NodeId, TimerId};
 use crate::message::{
@@ -119,6 +120,22 @@ pub enum RequestTimeout {
     After { ms: Millis },
 }
 
+/// Whether a client gives the lock up by its own clock when the lock service stops confirming its
+/// lease. Real clients do notice a lost session, late: etcd's `Session.Done()` closes when the
+/// keepalive's local deadline passes, a Chubby session goes into jeopardy when the client's own
+/// lease estimate runs out, Curator reports SUSPENDED. The seed's code never does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "kind", deny_unknown_fields)]
+pub enum LocalDeadline {
+    /// Believe the lock is held until the lock service says otherwise: a client cut off from
+    /// the service goes on believing.
+    Never {},
+    /// Give the lock up once `ms` have passed by the client's clock since it *sent* the last
+    /// request the service acknowledged (the acquire or the latest renewal): stop believing, stop
+    /// the work, do not write.
+    After { ms: Millis },
+}
+
 /// Whether a client does its job once or keeps coming back.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "kind", deny_unknown_fields)]
@@ -147,6 +164,7 @@ pub struct ClientConfig {
     pub renewal: Renewal,
     pub repeat: Repeat,
     pub timeout: RequestTimeout,
+    pub local_deadline: LocalDeadline,
 }
 
 /// What the client believes about its lease while it holds one.
@@ -163,6 +181,8 @@ pub struct LeaseBelief {
     pub renewals_left: u32,
     renew_timer: Option<TimerId>,
     renew_sent_at: Option<LocalTime>,
+    /// The timer that checks the local deadline, if the client has one.
+    deadline_timer: Option<TimerId>,
 }
 
 /// Where the client is in its job.
@@ -222,6 +242,9 @@ pub struct Client {
     round_timer: Option<TimerId>,
     /// The keepalive a waiting client sends while it has no lease yet.
     waiting_keepalive: Option<TimerId>,
+    /// The timer that ends the job's current step (the work's end, or the moment to write), so
+    /// that a client giving up by its deadline can call it off.
+    step_timer: Option<TimerId>,
 }
 
 impl Client {
@@ -248,6 +271,7 @@ impl Client {
             round: Round::default(),
             round_timer: None,
             waiting_keepalive: None,
+            step_timer: None,
         }
     }
 
@@ -298,8 +322,12 @@ impl Client {
                     Happening::Started { client: me, next }
                 }
             },
-            (ClientState::Working { read }, TimerKind::WorkDone) => self.finish_work(ctx, read),
+            (ClientState::Working { read }, TimerKind::WorkDone) => {
+                self.step_timer = None;
+                self.finish_work(ctx, read)
+            }
             (ClientState::AboutToWrite { read }, TimerKind::WriteNow) => {
+                self.step_timer = None;
                 self.write(ctx, read, None)
             }
             (ClientState::Writing { read, timeout }, TimerKind::RequestTimeout)
@@ -362,6 +390,11 @@ impl Client {
             }
             (_, TimerKind::Renew) if self.lease.is_some_and(|l| l.renew_timer == Some(timer)) => {
                 self.renew(ctx)
+            }
+            (_, TimerKind::LocalDeadline)
+                if self.lease.is_some_and(|l| l.deadline_timer == Some(timer)) =>
+            {
+                self.deadline_due(ctx)
             }
             (ClientState::Acquiring { .. }, TimerKind::Renew)
                 if self.waiting_keepalive == Some(timer) =>
@@ -452,7 +485,8 @@ impl Client {
             (ClientState::Reading, Payload::ReadReply { value, version }) => {
                 self.answered();
                 let read = ReadValue { value, version };
-                ctx.set_timer(TimerSpan::Fixed(self.config.work), TimerKind::WorkDone);
+                self.step_timer =
+                    Some(ctx.set_timer(TimerSpan::Fixed(self.config.work), TimerKind::WorkDone));
                 self.state = ClientState::Working { read: Some(read) };
                 Happening::ReadReturned {
                     client: me,
@@ -466,13 +500,17 @@ impl Client {
                 if let Some(timer) = timeout {
                     ctx.cancel_timer(timer);
                 }
+                // A locking client that gave its lock up by its deadline does not start the
+                // read-modify-write again without it.
+                let may_go_on = self.config.locking == Locking::None || self.lease.is_some();
                 let retry_optimistic =
                     matches!(self.config.access, Access::OptimisticUpdate { .. })
                         && matches!(
                             outcome,
                             WriteOutcome::Rejected(Refusal::VersionChanged { .. })
                         )
-                        && self.tries_left > 0;
+                        && self.tries_left > 0
+                        && may_go_on;
                 let token = self.token();
                 if retry_optimistic {
                     self.tries_left -= 1;
@@ -634,7 +672,9 @@ impl Client {
             },
             renew_timer,
             renew_sent_at: None,
+            deadline_timer: None,
         });
+        self.arm_deadline(ctx);
         self.start_access(ctx)
     }
 
@@ -791,15 +831,20 @@ impl Client {
                 NextStep::Read
             }
             Access::BlindWrite { .. } | Access::Decrement { .. } | Access::Charge { .. } => {
-                ctx.set_timer(TimerSpan::Fixed(self.config.work), TimerKind::WorkDone);
+                self.step_timer =
+                    Some(ctx.set_timer(TimerSpan::Fixed(self.config.work), TimerKind::WorkDone));
                 self.state = ClientState::Working { read: None };
                 NextStep::Work(self.config.work)
             }
         }
     }
 
-    /// The work is done: check the lease if configured, then write.
+    /// The work is done: give up if the local deadline has passed (its timer may not have been
+    /// handled yet, after a pause), check the lease if configured, then write.
     fn finish_work(&mut self, ctx: &mut Ctx<'_>, read: Option<ReadValue>) -> Happening {
+        if self.deadline_passed(ctx.local) {
+            return self.give_up_by_deadline(ctx);
+        }
         let LeaseCheck::BeforeWrite {
             margin_ms,
             gap_ms,
@@ -816,7 +861,8 @@ impl Client {
                 if gap_ms.0 == 0 {
                     return self.write(ctx, read, Some(left));
                 }
-                ctx.set_timer(TimerSpan::Fixed(gap_ms), TimerKind::WriteNow);
+                self.step_timer =
+                    Some(ctx.set_timer(TimerSpan::Fixed(gap_ms), TimerKind::WriteNow));
                 self.state = ClientState::AboutToWrite { read };
                 Happening::LeaseChecked {
                     client: ctx.me,
@@ -913,9 +959,7 @@ impl Client {
                 released: false,
             };
         };
-        if let Some(timer) = lease.renew_timer {
-            ctx.cancel_timer(timer);
-        }
+        forget_timers(ctx, lease);
         self.ask_lock_service(
             ctx,
             Payload::Release {
@@ -956,8 +1000,10 @@ impl Client {
             };
         };
         if lease.renewals_left == 0 {
-            lease.held = false;
             lease.renew_timer = None;
+            forget_timers(ctx, lease);
+            lease.held = false;
+            lease.deadline_timer = None;
             self.lease = Some(lease);
             return Happening::Abandoned {
                 client: ctx.me,
@@ -999,11 +1045,12 @@ impl Client {
             return Happening::RenewAnswered {
                 client: ctx.me,
                 renewals_left: lease.renewals_left,
+                lease_until: lease.confirmed_from.after(self.config.ttl),
             };
         }
-        if let Some(timer) = lease.renew_timer.take() {
-            ctx.cancel_timer(timer);
-        }
+        forget_timers(ctx, lease);
+        lease.renew_timer = None;
+        lease.deadline_timer = None;
         let was_held = lease.held;
         lease.held = false;
         self.lease = Some(lease);
@@ -1020,6 +1067,86 @@ impl Client {
         }
     }
 
+    /// Whether the local deadline has passed by the client's clock at `now`, while it still
+    /// believes it holds the lock.
+    ///
+    /// The deadline counts from when the last acknowledged request was *sent*, not from when its
+    /// answer arrived. The service started or extended the lease when it handled that request,
+    /// which was after the client sent it; so, with clocks that run at the same rate, the
+    /// service's lease lasts at least until `sent + ttl`, and a deadline of at most the TTL from
+    /// the send passes no later than the service's expiry. Counting from the answer's arrival (as
+    /// etcd's Go client sets its keepalive deadline, `now + TTL` on each response) adds the
+    /// answer's transit time, during which the client may believe in a lease the service has
+    /// already expired. Clocks that drift call for a deadline shorter than the TTL by the drift
+    /// (Chubby's conservative local lease estimate).
+    fn deadline_passed(&self, now: LocalTime) -> bool {
+        let LocalDeadline::After { ms } = self.config.local_deadline else {
+            return false;
+        };
+        self.lease
+            .is_some_and(|l| l.held && now.since(l.confirmed_from) >= ms.as_i64())
+    }
+
+    /// Arms the deadline's timer for when the deadline falls, counted from the last acknowledged
+    /// request. One timer per lease: a renewal moves the deadline on without re-arming it, and
+    /// the timer, when it fires early, waits again for the rest (as the request timeout does).
+    fn arm_deadline(&mut self, ctx: &mut Ctx<'_>) {
+        let LocalDeadline::After { ms } = self.config.local_deadline else {
+            return;
+        };
+        let Some(lease) = self.lease.as_mut() else {
+            return;
+        };
+        let due = lease.confirmed_from.after(ms);
+        let wait = u64::try_from(due.since(ctx.local)).unwrap_or(0);
+        lease.deadline_timer =
+            Some(ctx.set_timer(TimerSpan::Fixed(Millis(wait)), TimerKind::LocalDeadline));
+    }
+
+    /// The deadline's timer fired: give up if the deadline has passed, else wait for the rest.
+    fn deadline_due(&mut self, ctx: &mut Ctx<'_>) -> Happening {
+        if let Some(lease) = self.lease.as_mut() {
+            lease.deadline_timer = None;
+        }
+        if self.deadline_passed(ctx.local) {
+            return self.give_up_by_deadline(ctx);
+        }
+        self.arm_deadline(ctx);
+        Happening::Silent
+    }
+
+    /// No renewal was acknowledged within the local deadline: the client stops believing it holds
+    /// the lock and stops renewing. If its write has not gone out, it stops the work and ends the
+    /// job without writing; a write already sent cannot be called back. It sends no release: by
+    /// its own reckoning the lease is over.
+    fn give_up_by_deadline(&mut self, ctx: &mut Ctx<'_>) -> Happening {
+        let (Some(lease), LocalDeadline::After { ms }) =
+            (self.lease.take(), self.config.local_deadline)
+        else {
+            return Happening::Ignored {
+                node: ctx.me,
+                message: None,
+            };
+        };
+        forget_timers(ctx, lease);
+        let cut = if matches!(self.state, ClientState::Writing { .. }) {
+            DeadlineCut::WriteInFlight
+        } else {
+            if let Some(timer) = self.step_timer.take() {
+                ctx.cancel_timer(timer);
+            }
+            self.answered();
+            self.finish(ctx, WorkResult::DeadlinePassed);
+            DeadlineCut::Work
+        };
+        Happening::DeadlinePassed {
+            client: ctx.me,
+            since: lease.confirmed_from,
+            deadline: ms,
+            cut,
+        }
+    }
+
     /// A crash loses everything the process had in memory, including its belief.
     pub fn crash(&mut self) {
         self.lease = None;
@@ -1032,6 +1159,16 @@ impl Client {
         *self = Client::new(self.config);
         self.acquisitions = acquisitions;
         ctx.set_timer(TimerSpan::Fixed(Millis(0)), TimerKind::Start);
+    }
+}
+
+/// Cancels the timers that belong to a lease the client is letting go of.
+fn forget_timers(ctx: &mut Ctx<'_>, lease: LeaseBelief) {
+    for timer in [lease.renew_timer, lease.deadline_timer]
+        .into_iter()
+        .flatten()
+    {
+        ctx.cancel_timer(timer);
     }
 }
 

@@ -34,6 +34,7 @@ impl Harness {
             renewal: Renewal::Never {},
             repeat: Repeat::Once {},
             timeout: RequestTimeout::Never {},
+            local_deadline: LocalDeadline::Never {},
         };
         configure(&mut config);
         Harness {
@@ -379,4 +380,212 @@ fn a_crash_erases_belief_and_a_restart_begins_again() {
     h.with_ctx(|client, ctx| client.restart(ctx));
     assert!(h.timers.iter().any(|(_, kind)| *kind == TimerKind::Start));
     assert!(matches!(h.client.state, ClientState::NotStarted));
+}
+
+/// A client that renews every TTL/3, cut off from the lock service: its renewals go out and
+/// nothing comes back. Granted at 10 ms for a request sent at 0 ms; 3 s of work.
+fn cut_off(deadline: LocalDeadline) -> Harness {
+    let mut h = Harness::new(|c| {
+        c.renewal = Renewal::Every { max_renewals: 30 };
+        c.access = Access::BlindWrite { value: 1 };
+        c.work = Millis(3_000);
+        c.local_deadline = deadline;
+    });
+    h.start();
+    h.local = 10;
+    h.granted(5);
+    for at in [343, 676] {
+        h.local = at;
+        assert!(matches!(
+            h.fire(TimerKind::Renew),
+            Happening::RenewSent { .. }
+        ));
+    }
+    h
+}
+
+fn cancelled(h: &Harness) -> Vec<TimerId> {
+    h.commands
+        .iter()
+        .filter_map(|c| match c {
+            Command::CancelTimer(id) => Some(*id),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn with_a_local_deadline_a_cut_off_client_gives_the_lock_up_and_does_not_write() {
+    let mut h = cut_off(LocalDeadline::After { ms: Millis(1_000) });
+    let work = h
+        .timers
+        .iter()
+        .find(|(_, kind)| *kind == TimerKind::WorkDone)
+        .map(|(id, _)| *id)
+        .expect("work under way");
+    h.local = 1_000;
+    let gave_up = h.fire(TimerKind::LocalDeadline);
+    assert_eq!(
+        gave_up,
+        Happening::DeadlinePassed {
+            client: ME,
+            since: LocalTime(0),
+            deadline: Millis(1_000),
+            cut: DeadlineCut::Work,
+        },
+        "counted from the acquire's sending, the only acknowledged request"
+    );
+    assert!(!h.client.believes_it_holds_the_lock());
+    assert_eq!(gave_up.job_result(), Some((ME, WorkResult::DeadlinePassed)));
+    assert!(
+        h.sent().is_empty(),
+        "no write, and no release: {:?}",
+        h.sent()
+    );
+    assert!(
+        cancelled(&h).contains(&work),
+        "the work is called off, so it never ends in a write"
+    );
+}
+
+#[test]
+fn without_a_local_deadline_the_same_client_believes_on_and_writes() {
+    let mut h = cut_off(LocalDeadline::Never {});
+    assert!(
+        h.timers
+            .iter()
+            .all(|(_, kind)| *kind != TimerKind::LocalDeadline),
+        "no deadline, no timer: today's traces stay as they were"
+    );
+    h.local = 3_010;
+    assert!(h.client.believes_it_holds_the_lock());
+    assert!(matches!(
+        h.fire(TimerKind::WorkDone),
+        Happening::WriteSent { .. }
+    ));
+}
+
+#[test]
+fn the_deadline_counts_from_when_the_last_acknowledged_renewal_was_sent() {
+    let mut h = Harness::new(|c| {
+        c.renewal = Renewal::Every { max_renewals: 30 };
+        c.work = Millis(3_000);
+        c.local_deadline = LocalDeadline::After { ms: Millis(1_000) };
+    });
+    h.start();
+    h.local = 10;
+    h.granted(5);
+    h.local = 343;
+    h.fire(TimerKind::Renew);
+    h.local = 350;
+    h.receive(Payload::RenewReply { renewed: true });
+    h.local = 1_000;
+    assert_eq!(
+        h.fire(TimerKind::LocalDeadline),
+        Happening::Silent,
+        "the renewal moved the deadline on"
+    );
+    assert!(h.client.believes_it_holds_the_lock());
+    h.local = 1_343;
+    assert!(matches!(
+        h.fire(TimerKind::LocalDeadline),
+        Happening::DeadlinePassed {
+            since: LocalTime(343),
+            ..
+        }
+    ));
+}
+
+#[test]
+fn work_that_ends_past_the_deadline_gives_up_before_writing() {
+    let mut h = Harness::new(|c| {
+        c.access = Access::BlindWrite { value: 1 };
+        c.work = Millis(100);
+        c.local_deadline = LocalDeadline::After { ms: Millis(1_000) };
+    });
+    h.start();
+    h.local = 10;
+    h.granted(5);
+    // A pause held back both timers; the work's end is handled first.
+    h.local = 1_500;
+    assert!(matches!(
+        h.fire(TimerKind::WorkDone),
+        Happening::DeadlinePassed {
+            cut: DeadlineCut::Work,
+            ..
+        }
+    ));
+    assert!(h.sent().is_empty());
+}
+
+#[test]
+fn a_write_already_sent_when_the_deadline_passes_cannot_be_called_back() {
+    let mut h = Harness::new(|c| {
+        c.access = Access::BlindWrite { value: 1 };
+        c.work = Millis(100);
+        c.local_deadline = LocalDeadline::After { ms: Millis(1_000) };
+    });
+    h.start();
+    h.local = 10;
+    h.granted(5);
+    h.local = 110;
+    assert!(matches!(
+        h.fire(TimerKind::WorkDone),
+        Happening::WriteSent { .. }
+    ));
+    h.local = 1_000;
+    assert!(matches!(
+        h.fire(TimerKind::LocalDeadline),
+        Happening::DeadlinePassed {
+            cut: DeadlineCut::WriteInFlight,
+            ..
+        }
+    ));
+    assert!(!h.client.believes_it_holds_the_lock());
+    let answered = h.receive(Payload::WriteReply(WriteOutcome::Accepted { version: 1 }));
+    assert!(matches!(
+        answered,
+        Happening::WriteAnswered {
+            then: Then::Stops,
+            ..
+        }
+    ));
+    assert!(h.sent().is_empty(), "nothing left to release");
+}
+
+#[test]
+fn an_optimistic_locker_past_its_deadline_does_not_retry_a_conflict_without_the_lock() {
+    let mut h = Harness::new(|c| {
+        c.access = Access::OptimisticUpdate { attempts: 3 };
+        c.work = Millis(100);
+        c.local_deadline = LocalDeadline::After { ms: Millis(1_000) };
+    });
+    h.start();
+    h.local = 10;
+    h.granted(5);
+    h.receive(Payload::ReadReply {
+        value: 1,
+        version: 0,
+    });
+    h.local = 120;
+    h.fire(TimerKind::WorkDone);
+    h.local = 1_000;
+    h.fire(TimerKind::LocalDeadline);
+    let conflict = h.receive(Payload::WriteReply(WriteOutcome::Rejected(
+        Refusal::VersionChanged {
+            expected: 0,
+            actual: 1,
+        },
+    )));
+    assert!(
+        matches!(
+            conflict,
+            Happening::WriteAnswered {
+                then: Then::Stops,
+                ..
+            }
+        ),
+        "{conflict:?}"
+    );
+    assert!(h.sent().is_empty(), "no second read: {:?}", h.sent());
 }

@@ -6,6 +6,8 @@ mod consensus_recovery;
 mod etcd_lock;
 mod expired_leases;
 mod lease_expiry;
+mod local_deadline;
+mod narration;
 mod properties;
 mod raft_liveness;
 mod scenario_errors;

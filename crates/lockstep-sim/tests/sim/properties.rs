@@ -3,7 +3,8 @@
 
 use lockstep_sim::client::ElapsedCheck;
 use lockstep_sim::client::{
-    Access, LeaseCheck, Locking, Renewal, Repeat, RequestTimeout, RetryPolicy, SafetyClock,
+    Access, LeaseCheck, LocalDeadline, Locking, Renewal, Repeat, RequestTimeout, RetryPolicy,
+    SafetyClock,
 };
 use lockstep_sim::happening::{Direction, Happening};
 use lockstep_sim::ids::MessageId;
@@ -51,6 +52,10 @@ fn client(index: usize) -> impl Strategy<Value = ClientSpec> {
                 Just(RequestTimeout::Never {}),
                 ms(1..=1_000).prop_map(|ms| RequestTimeout::After { ms })
             ],
+            prop_oneof![
+                Just(LocalDeadline::Never {}),
+                ms(0..=1_500).prop_map(|ms| LocalDeadline::After { ms })
+            ],
         ),
         access(),
         prop_oneof![
@@ -93,7 +98,7 @@ fn client(index: usize) -> impl Strategy<Value = ClientSpec> {
     )
         .prop_map(
             move |(
-                (start_ms, locking, ttl_ms, work_ms, timeout),
+                (start_ms, locking, ttl_ms, work_ms, timeout, local_deadline),
                 access,
                 retry,
                 release,
@@ -114,6 +119,7 @@ fn client(index: usize) -> impl Strategy<Value = ClientSpec> {
                     renewal,
                     repeat,
                     timeout,
+                    local_deadline,
                 }
             },
         )

@@ -1,0 +1,87 @@
+//! The narration words what a client was told or believes as such: only the lock service's own
+//! events state who holds the lock. Walks every catalogue scenario's trace.
+
+use crate::support::run;
+use lockstep_sim::catalogue;
+
+/// Phrasings that state a client's belief as a fact, wherever they appear in a client's event.
+const TRUTH_CLAIMS: &[&str] = &[
+    "learns",
+    "by its reckoning",
+    "releases the lock",
+    "releases it",
+    "takes it anyway",
+    "no longer holds",
+    "is no longer its own",
+];
+
+/// Words about holding or renewing the lock: a sentence of a client's event that uses one must
+/// say that the client was told it, or believes it.
+const ABOUT_THE_LOCK: &[&str] = &[
+    "holds",
+    "holding",
+    "has the lock",
+    "was renewed",
+    "is renewed",
+];
+
+const HEDGES: &[&str] = &["told", "believe"];
+
+/// What is wrong with a client event's description, if anything. Quoted message labels (the
+/// "renewed" message) are names, not claims, and are left out.
+fn truth_claim(description: &str) -> Option<String> {
+    let unquoted: String = description
+        .split('"')
+        .enumerate()
+        .filter(|(i, _)| i % 2 == 0)
+        .map(|(_, part)| part)
+        .collect::<Vec<_>>()
+        .join("…")
+        .to_lowercase();
+    if let Some(claim) = TRUTH_CLAIMS.iter().find(|c| unquoted.contains(*c)) {
+        return Some(format!("says \"{claim}\""));
+    }
+    unquoted
+        .split(['.', ';', ':'])
+        .find(|sentence| {
+            ABOUT_THE_LOCK.iter().any(|w| sentence.contains(w))
+                && !HEDGES.iter().any(|h| sentence.contains(h))
+        })
+        .map(|sentence| format!("states as fact: \"{}\"", sentence.trim()))
+}
+
+#[test]
+fn no_client_event_states_a_belief_as_a_fact() {
+    let mut wrong = Vec::new();
+    for built_in in catalogue::BUILT_IN {
+        let scenario = built_in.load().expect("parses");
+        let sim = run(&scenario);
+        let clients: Vec<&str> = scenario.clients.iter().map(|c| c.name.as_str()).collect();
+        for event in sim.export(built_in.id).events {
+            if !clients.contains(&event.actor.as_str()) {
+                continue;
+            }
+            if let Some(why) = truth_claim(&event.description) {
+                wrong.push(format!(
+                    "{} #{} ({}): {why}\n    {}",
+                    built_in.id, event.id, event.kind, event.description
+                ));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "{} client events state beliefs as facts; the first ones:\n{}",
+        wrong.len(),
+        wrong[..wrong.len().min(30)].join("\n")
+    );
+}
+
+#[test]
+fn the_check_tells_a_claim_from_a_belief() {
+    assert!(truth_claim("client-a learns it holds the lock with token 33.").is_some());
+    assert!(truth_claim("client-a holds the lock for another 900 ms.").is_some());
+    assert!(truth_claim("client-a is told it holds the lock with token 33.").is_none());
+    assert!(truth_claim("client-a believes it holds the lock.").is_none());
+    assert!(truth_claim("client-a ignores the \"renewed\" message m12.").is_none());
+}
