@@ -428,3 +428,46 @@ fn a_trace_with_events_cut_or_edited_does_not_import() {
             .is_some_and(|p| p.contains("first differ at event 3"))
     );
 }
+
+#[test]
+fn a_trace_is_read_strictly_and_a_byte_order_mark_is_no_obstacle() {
+    let state = start();
+    let text = serde_json::to_string(&state.trace_export()).expect("json");
+    let other = open("s1-gc-pause-unfenced");
+    let with_mark = other
+        .clone()
+        .reduce(Action::Import(format!("\u{feff}{text}")));
+    assert_eq!(
+        with_mark.full_hash(),
+        state.full_hash(),
+        "{:?}",
+        with_mark.notice()
+    );
+    let trailing = other.clone().reduce(Action::Import(format!("{text}xyz")));
+    assert!(
+        trailing
+            .problem()
+            .is_some_and(|p| p.starts_with("This trace cannot be read: line 1")
+                && p.contains("after the end of the trace")),
+        "{:?}",
+        trailing.notice()
+    );
+    assert_eq!(trailing.scenario_id(), "s1-gc-pause-unfenced");
+    // Events written as arrays, in serde's sequence form, are not events.
+    let mut arrays = serde_json::to_value(state.trace_export()).expect("json");
+    let events: Vec<serde_json::Value> = arrays["events"]
+        .as_array()
+        .expect("events")
+        .iter()
+        .map(|e| serde_json::json!([e["time_ms"], e["kind"]]))
+        .collect();
+    arrays["events"] = serde_json::Value::Array(events);
+    let refused = other.reduce(Action::Import(arrays.to_string()));
+    assert!(
+        refused.problem().is_some_and(
+            |p| p.contains("events[0]") && p.contains("an array where an object belongs")
+        ),
+        "{:?}",
+        refused.notice()
+    );
+}

@@ -119,21 +119,67 @@ fn list() -> String {
 }
 
 fn load(source: &Source) -> Result<Scenario, CliError> {
-    let text = match source {
-        Source::File(path) => std::fs::read_to_string(path).map_err(|e| CliError::Read {
+    // Bytes, not a string: a file that is not UTF-8 is a scenario error with its position.
+    let bytes = match source {
+        Source::File(path) => std::fs::read(path).map_err(|e| CliError::Read {
             path: path.clone(),
             reason: e.to_string(),
         })?,
         Source::BuiltIn(id) => catalogue::find(id)
-            .map(|b| b.json.to_owned())
+            .map(|b| b.json.as_bytes().to_vec())
             .ok_or_else(|| CliError::Scenario {
                 source: id.clone(),
                 reason: "no such built-in scenario (see `lockstep-cli list`) and no such file"
                     .into(),
             })?,
     };
-    Scenario::parse(&text).map_err(|e| CliError::Scenario {
+    Scenario::parse_bytes(&bytes).map_err(|e| CliError::Scenario {
         source: source.describe(),
         reason: e.to_string(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Writes `bytes` to a file of this test's own and runs the CLI's `check` on it.
+    fn check_file(name: &str, bytes: &[u8]) -> Result<String, CliError> {
+        let path = std::env::temp_dir().join(format!("lockstep-cli-{}-{name}", std::process::id()));
+        std::fs::write(&path, bytes).expect("a temporary file");
+        let outcome = run(vec!["check".to_owned(), path.display().to_string()]);
+        let _ = std::fs::remove_file(&path);
+        outcome
+    }
+
+    #[test]
+    fn a_file_that_is_not_utf8_is_a_scenario_error_with_its_position() {
+        let mut bytes = catalogue::BUILT_IN[0].json.as_bytes().to_vec();
+        bytes.insert(1, 0xff);
+        let error = check_file("latin1.json", &bytes).expect_err("not UTF-8");
+        assert!(
+            matches!(&error, CliError::Scenario { reason, .. }
+                if reason.starts_with("line 1, column 2: byte 1 is not UTF-8")),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn a_seed_above_the_largest_is_named_with_the_range() {
+        let error = run([
+            "run",
+            "s2-gc-pause-fenced",
+            "--seed",
+            "18446744073709551616",
+        ]
+        .map(String::from)
+        .to_vec())
+        .expect_err("too large");
+        assert!(
+            error
+                .to_string()
+                .contains("is not a whole number from 0 to 18446744073709551615"),
+            "{error}"
+        );
+    }
 }

@@ -43,6 +43,7 @@ pub mod rng;
 pub mod scenario;
 pub mod seed_test;
 pub mod sim;
+pub mod strict_json;
 pub mod time;
 pub mod token;
 pub mod trace;

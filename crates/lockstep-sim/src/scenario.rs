@@ -17,6 +17,7 @@ use crate::lock_service::{KnownBug, Persistence, TokenSource, Waiting};
 use crate::message::ReleaseMethod;
 use crate::resource::Fencing;
 use crate::resource::Idempotency;
+use crate::strict_json::{self, JsonError};
 use crate::time::Millis;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -413,6 +414,17 @@ impl fmt::Display for ScenarioError {
 
 impl std::error::Error for ScenarioError {}
 
+impl From<JsonError> for ScenarioError {
+    fn from(error: JsonError) -> ScenarioError {
+        ScenarioError::Syntax {
+            line: error.line,
+            column: error.column,
+            path: error.path,
+            message: error.message,
+        }
+    }
+}
+
 fn invalid(path: impl Into<String>, reason: impl Into<String>) -> ScenarioError {
     ScenarioError::Invalid {
         path: path.into(),
@@ -502,29 +514,19 @@ impl Scenario {
         // The version first: a file of another format should say so, not list unknown fields.
         if let Ok(FormatProbe {
             format: Some(found),
-        }) = serde_json::from_str(json)
+        }) = strict_json::from_str(json, "scenario")
             && found != FORMAT_VERSION
         {
             return Err(ScenarioError::UnsupportedFormat { found });
         }
-        let mut reader = serde_json::Deserializer::from_str(json);
-        let scenario: Scenario = serde_path_to_error::deserialize(&mut reader).map_err(|e| {
-            let path = e.path().to_string();
-            let inner = e.into_inner();
-            ScenarioError::Syntax {
-                line: inner.line(),
-                column: inner.column(),
-                path: (path != ".").then_some(path),
-                message: inner
-                    .to_string()
-                    .split(" at line ")
-                    .next()
-                    .unwrap_or_default()
-                    .to_owned(),
-            }
-        })?;
+        let scenario: Scenario = strict_json::from_str(json, "scenario")?;
         scenario.cast()?;
         Ok(scenario)
+    }
+
+    /// Reads and validates a scenario file given as bytes, which must be UTF-8 text.
+    pub fn parse_bytes(bytes: &[u8]) -> Result<Scenario, ScenarioError> {
+        Scenario::parse(strict_json::text(bytes)?)
     }
 
     pub fn to_json(&self) -> String {
