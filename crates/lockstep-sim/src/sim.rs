@@ -33,6 +33,9 @@ use crate::trace::{
 };
 use std::collections::{BTreeMap, VecDeque};
 
+/// The shortest a timer runs, by the setting node's clock.
+pub const MIN_TIMER_SPAN: Millis = Millis(1);
+
 /// The state machine behind one node of the cast.
 #[derive(Clone, Debug)]
 pub enum Node {
@@ -519,6 +522,10 @@ impl Sim {
                         TimerSpan::Fixed(span) => span,
                         TimerSpan::Between(low, high) => Millis(self.rng.between(low.0, high.0)),
                     };
+                    // A timer never fires at the moment it is set: a node that re-arms a
+                    // zero-length timer (a retry after 0 ms, a renewal every TTL/3 of a 2 ms
+                    // lease) would otherwise loop at one virtual millisecond for ever.
+                    let local = local.max(MIN_TIMER_SPAN);
                     let span = self.slots[node.index()].clock.true_span(local);
                     self.queue
                         .schedule(self.now.after(span), Due::Timer(node, created));

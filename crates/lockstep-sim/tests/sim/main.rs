@@ -5,6 +5,7 @@ mod catalogue;
 mod consensus_recovery;
 mod lease_expiry;
 mod properties;
+mod runs_end;
 mod scenario_errors;
 mod seed_verification;
 mod support;
