@@ -76,6 +76,7 @@ fn run(arguments: Vec<String>) -> Result<String, CliError> {
                 reason: e.to_string(),
             })?;
             sim.run_to_end();
+            let spent = sim.stopped_by_budget();
             let output = match format {
                 Format::Text => format!(
                     "{} (seed {seed})\n{}hash {}\n",
@@ -88,6 +89,14 @@ fn run(arguments: Vec<String>) -> Result<String, CliError> {
                     serde_json::to_string_pretty(&export).unwrap_or_default() + "\n"
                 }
             };
+            if let Some(spent) = spent {
+                // What ran is shown; its expectations are not judged on half a run.
+                print!("{output}");
+                return Err(CliError::Scenario {
+                    source: source.describe(),
+                    reason: spent.to_string(),
+                });
+            }
             let failures: Vec<String> = scenario
                 .expectations
                 .iter()
@@ -160,6 +169,27 @@ mod tests {
         assert!(
             matches!(&error, CliError::Scenario { reason, .. }
                 if reason.starts_with("line 1, column 2: byte 1 is not UTF-8")),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn a_run_that_reaches_the_budget_says_so_and_is_an_input_error() {
+        let json = r#"{"format":1,"id":"x","title":"x","seed":1,"end_ms":3600000,
+          "lock_service":{"kind":"sql_row"},"resource":{"kind":"register","fencing":"on"},
+          "network":{"latency_ms":[1,2]},
+          "clients":[{"name":"client-a","start_ms":0,"ttl_ms":3,"work_ms":3600000,
+            "access":{"kind":"read_modify_write"},
+            "renewal":{"kind":"every","max_renewals":4294967295}}]}"#;
+        let path =
+            std::env::temp_dir().join(format!("lockstep-cli-{}-budget.json", std::process::id()));
+        std::fs::write(&path, json).expect("a temporary file");
+        let outcome = run(vec!["run".to_owned(), path.display().to_string()]);
+        let _ = std::fs::remove_file(&path);
+        let error = outcome.expect_err("stopped by the budget");
+        assert!(
+            matches!(&error, CliError::Scenario { reason, .. }
+                if reason.contains("stopped at") && reason.contains("budget")),
             "{error}"
         );
     }

@@ -6,6 +6,7 @@
 //! reason; `Scenario::parse` returns either a scenario that `Sim::new` will accept or such an
 //! error.
 
+use crate::budget::{self, BudgetSpent};
 use crate::client::{
     Access, ElapsedCheck, LeaseCheck, Locking, Protocol, RedlockParams, Renewal, Repeat,
     RequestTimeout, RetryPolicy,
@@ -383,6 +384,8 @@ pub enum ScenarioError {
         path: String,
         reason: String,
     },
+    /// The run reached its budget before its end (see `budget`).
+    BudgetSpent(BudgetSpent),
 }
 
 impl fmt::Display for ScenarioError {
@@ -408,6 +411,7 @@ impl fmt::Display for ScenarioError {
                 "format: this is format {found}, but this version of Lockstep reads format {FORMAT_VERSION}"
             ),
             ScenarioError::Invalid { path, reason } => write!(f, "{path}: {reason}"),
+            ScenarioError::BudgetSpent(spent) => write!(f, "{spent}"),
         }
     }
 }
@@ -682,6 +686,7 @@ impl Scenario {
         for (i, expectation) in self.expectations.iter().enumerate() {
             expectation.validate(&cast, &format!("expectations[{i}]"))?;
         }
+        budget::check(self)?;
         Ok(cast)
     }
 }

@@ -1,6 +1,7 @@
 //! Whole-run tests of the simulation (one test binary, one module per concern).
 
 mod backends;
+mod budget;
 mod catalogue;
 mod consensus_recovery;
 mod lease_expiry;
