@@ -39,6 +39,7 @@ pub mod message;
 pub mod network;
 pub mod node;
 pub mod queue;
+pub mod ranges;
 pub mod resource;
 pub mod rng;
 pub mod scenario;

@@ -16,6 +16,7 @@ use crate::ids::NodeId;
 use crate::intervention::{Action, Intervention};
 use crate::lock_service::{KnownBug, Persistence, TokenSource, Waiting};
 use crate::message::ReleaseMethod;
+use crate::ranges;
 use crate::resource::Fencing;
 use crate::resource::Idempotency;
 use crate::strict_json::{self, JsonError};
@@ -549,6 +550,7 @@ impl Scenario {
                 format!("must be between 1 and {MAX_END_MS}"),
             ));
         }
+        ranges::check(self)?;
         if self.clients.is_empty() {
             return Err(invalid("clients", "a scenario needs at least one client"));
         }

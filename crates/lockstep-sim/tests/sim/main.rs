@@ -4,6 +4,7 @@ mod backends;
 mod budget;
 mod catalogue;
 mod consensus_recovery;
+mod extremes;
 mod lease_expiry;
 mod properties;
 mod runs_end;

@@ -222,3 +222,53 @@ fn a_file_that_is_not_utf8_says_where_the_first_bad_byte_is() {
         "{error}"
     );
 }
+
+#[test]
+fn numbers_beyond_what_a_run_can_use_are_refused_with_the_field_and_its_range() {
+    check(
+        r#""ttl_ms":10"#,
+        r#""ttl_ms":18446744073709551615"#,
+        &["clients[0].ttl_ms", "from 1 to 3600000 ms"],
+    );
+    check(
+        r#""lock_service":{"kind":"sql_row"}"#,
+        r#""lock_service":{"kind":"consensus","heartbeat_ms":18446744073709551614,"election_timeout_ms":18446744073709551615}"#,
+        &["lock_service.heartbeat_ms", "from 1 to 3600000 ms"],
+    );
+    check(
+        r#""resource":{"kind":"register","fencing":"on"}"#,
+        r#""resource":{"kind":"inventory","fencing":"on","quantity":5}"#,
+        &["clients[0].access"],
+    );
+    let order = VALID
+        .replace(
+            r#""resource":{"kind":"register","fencing":"on"}"#,
+            r#""resource":{"kind":"inventory","fencing":"on","quantity":5}"#,
+        )
+        .replace(
+            r#""kind":"read_modify_write""#,
+            r#""kind":"decrement","amount":-9223372036854775808"#,
+        );
+    let error = Scenario::parse(&order).expect_err("i64::MIN").to_string();
+    assert!(
+        error.contains("clients[0].access.amount")
+            && error.contains("from -1000000000000 to 1000000000000"),
+        "{error}"
+    );
+    let charge = VALID
+        .replace(
+            r#""resource":{"kind":"register","fencing":"on"}"#,
+            r#""resource":{"kind":"payments","idempotency":"none"}"#,
+        )
+        .replace(
+            r#""kind":"read_modify_write""#,
+            r#""kind":"charge","key":1,"amount":9223372036854775807,"timeout_ms":5,"attempts":3"#,
+        );
+    let error = Scenario::parse(&charge).expect_err("i64::MAX").to_string();
+    assert!(error.contains("clients[0].access.amount"), "{error}");
+    check(
+        r#"{"action":"pause","node":"client-a","for_ms":10}"#,
+        r#"{"action":"clock_jump","node":"client-a","by_ms":-9223372036854775808}"#,
+        &["interventions[0].do.by_ms", "one day either way"],
+    );
+}
