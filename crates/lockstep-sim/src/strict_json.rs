@@ -84,7 +84,7 @@ pub fn from_str<T: DeserializeOwned>(json: &str, what: &str) -> Result<T, JsonEr
         line: e.line(),
         column: e.column(),
         path: None,
-        message: format!("unexpected text after the end of the {what} (a file holds one {what})"),
+        message: format!("unexpected text after the end of the {what}"),
     })?;
     Ok(value)
 }
