@@ -4,6 +4,7 @@
 //! the same parser and checks as an imported one, so the builder cannot make a scenario that a
 //! file could not express. Pure: tested natively.
 
+use lockstep_sim::scenario::MAX_CLIENTS;
 use serde_json::{Value, json};
 
 /// How the clients use the lock.
@@ -114,6 +115,29 @@ impl BackendChoice {
     }
 }
 
+/// The most clients the form offers: the most a scenario may have.
+pub const FORM_MAX_CLIENTS: u8 = {
+    assert!(MAX_CLIENTS <= u8::MAX as usize);
+    MAX_CLIENTS as u8
+};
+/// The longest TTL or work time the form offers.
+pub const MAX_FORM_MS: u64 = 600_000;
+/// The longest network latency the form offers.
+pub const MAX_FORM_LATENCY_MS: u64 = 60_000;
+
+/// The number of clients the form's field asks for, kept from 1 to the most a scenario may have.
+pub fn clients_from_form(value: u64) -> u8 {
+    u8::try_from(value.clamp(1, u64::from(FORM_MAX_CLIENTS))).unwrap_or(FORM_MAX_CLIENTS)
+}
+
+/// `client-a`, `client-b`, … and, past `z` (only settings beyond the form's reach), a number.
+fn client_name(index: u8) -> String {
+    match b'a'.checked_add(index).filter(u8::is_ascii_lowercase) {
+        Some(letter) => format!("client-{}", char::from(letter)),
+        None => format!("client-{}", u16::from(index) + 1),
+    }
+}
+
 /// Everything the builder asks.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Settings {
@@ -149,13 +173,14 @@ impl Default for Settings {
 
 impl Settings {
     /// The scenario file these settings describe. Out-of-range numbers are left for the parser
-    /// to reject, with its message naming the field.
+    /// to reject, with its message naming the field; the arithmetic here saturates, so that any
+    /// settings make a file (a saturated number is out of every range).
     pub fn to_json(&self) -> String {
         let clients: Vec<Value> = (0..self.clients)
             .map(|i| {
                 let mut client = json!({
-                    "name": format!("client-{}", (b'a' + i) as char),
-                    "start_ms": u64::from(i) * (self.work_ms / 2 + 1),
+                    "name": client_name(i),
+                    "start_ms": u64::from(i).saturating_mul(self.work_ms / 2 + 1),
                     "ttl_ms": self.ttl_ms,
                     "work_ms": self.work_ms,
                     "access": { "kind": "read_modify_write" },
@@ -178,7 +203,8 @@ impl Settings {
                         client["local_deadline"] = json!({ "kind": "after", "ms": self.ttl_ms });
                     }
                     Behaviour::BlindWrite => {
-                        client["access"] = json!({ "kind": "blind_write", "value": i + 1 });
+                        client["access"] =
+                            json!({ "kind": "blind_write", "value": u16::from(i) + 1 });
                     }
                 }
                 client
@@ -208,7 +234,7 @@ impl Settings {
 mod tests {
     use super::*;
     use lockstep_sim::Sim;
-    use lockstep_sim::scenario::Scenario;
+    use lockstep_sim::scenario::{MAX_CLIENTS, MAX_END_MS, Scenario};
 
     #[test]
     fn every_backend_and_behaviour_makes_a_scenario_that_runs() {
@@ -271,6 +297,64 @@ mod tests {
         };
         let error = Scenario::parse(&settings.to_json()).expect_err("nine clients is too many");
         assert!(error.to_string().contains("clients"), "{error}");
+    }
+
+    #[test]
+    fn the_largest_numbers_make_a_file_without_overflowing_and_the_parser_names_the_field() {
+        for behaviour in Behaviour::ALL {
+            let settings = Settings {
+                clients: u8::MAX,
+                behaviour,
+                ttl_ms: u64::MAX,
+                work_ms: u64::MAX,
+                latency_min_ms: u64::MAX,
+                latency_max_ms: u64::MAX,
+                seed: u64::MAX,
+                run_ms: u64::MAX,
+                ..Settings::default()
+            };
+            let error = Scenario::parse(&settings.to_json()).expect_err("out of range");
+            assert!(error.to_string().contains("end_ms"), "{error}");
+            let settings = Settings {
+                run_ms: MAX_END_MS,
+                ..settings
+            };
+            let error = Scenario::parse(&settings.to_json()).expect_err("out of range");
+            assert!(error.to_string().contains("clients"), "{error}");
+        }
+    }
+
+    #[test]
+    fn the_most_clients_with_the_largest_times_the_form_offers_run() {
+        for backend in BackendChoice::ALL {
+            let settings = Settings {
+                clients: FORM_MAX_CLIENTS,
+                backend,
+                ttl_ms: MAX_FORM_MS,
+                work_ms: MAX_FORM_MS,
+                latency_min_ms: MAX_FORM_LATENCY_MS,
+                latency_max_ms: MAX_FORM_LATENCY_MS,
+                seed: u64::MAX,
+                run_ms: MAX_END_MS,
+                ..Settings::default()
+            };
+            let scenario =
+                Scenario::parse(&settings.to_json()).unwrap_or_else(|e| panic!("{backend:?}: {e}"));
+            assert_eq!(scenario.clients.len(), MAX_CLIENTS);
+            let mut sim = Sim::new(&scenario).unwrap_or_else(|e| panic!("{backend:?}: {e}"));
+            sim.run_to_end();
+            assert_eq!(sim.stopped_by_budget(), None, "{backend:?}");
+        }
+    }
+
+    #[test]
+    fn the_form_keeps_the_clients_within_the_documented_maximum() {
+        assert_eq!(usize::from(FORM_MAX_CLIENTS), MAX_CLIENTS);
+        assert_eq!(clients_from_form(0), 1);
+        assert_eq!(clients_from_form(3), 3);
+        assert_eq!(clients_from_form(9), FORM_MAX_CLIENTS);
+        assert_eq!(clients_from_form(255), FORM_MAX_CLIENTS);
+        assert_eq!(clients_from_form(u64::MAX), FORM_MAX_CLIENTS);
     }
 
     #[test]

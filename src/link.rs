@@ -13,6 +13,7 @@ use lockstep_sim::catalogue;
 use lockstep_sim::intervention::Intervention;
 use lockstep_sim::resource::Fencing;
 use lockstep_sim::scenario::Scenario;
+use lockstep_sim::strict_json;
 use std::fmt;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -114,7 +115,12 @@ pub fn decode(fragment: &str) -> Result<Moment, LinkError> {
                 origin = Some(Origin::Custom);
                 scenario = Some(parsed);
             }
-            "seed" => seed = Some(number::<u64>("seed", value)?),
+            "seed" => {
+                seed = Some(value.parse::<u64>().map_err(|_| LinkError::Bad {
+                    parameter: "seed",
+                    reason: format!("the seed must be a whole number from 0 to {}", u64::MAX),
+                })?)
+            }
             "fencing" => {
                 fencing = Some(match value {
                     "on" => Fencing::On,
@@ -133,12 +139,11 @@ pub fn decode(fragment: &str) -> Result<Moment, LinkError> {
             }
             "log" => {
                 let json = text_of("log", value)?;
-                log = serde_json::from_str::<Vec<Intervention<String>>>(&json).map_err(|e| {
-                    LinkError::Bad {
+                log = strict_json::from_str::<Vec<Intervention<String>>>(&json, "interventions")
+                    .map_err(|e| LinkError::Bad {
                         parameter: "log",
                         reason: format!("the interventions cannot be read: {e}"),
-                    }
-                })?;
+                    })?;
             }
             "at" => position = Some(number::<usize>("at", value)?),
             "compare" => compare = value == "1",
@@ -181,10 +186,12 @@ fn text_of(parameter: &'static str, value: &str) -> Result<String, LinkError> {
         parameter,
         reason: format!("not base64url: {e}"),
     })?;
-    String::from_utf8(bytes).map_err(|_| LinkError::Bad {
-        parameter,
-        reason: "not UTF-8 text".to_owned(),
-    })
+    strict_json::text(&bytes)
+        .map(str::to_owned)
+        .map_err(|e| LinkError::Bad {
+            parameter,
+            reason: e.to_string(),
+        })
 }
 
 fn number<T: std::str::FromStr>(parameter: &'static str, value: &str) -> Result<T, LinkError> {
@@ -271,6 +278,29 @@ mod tests {
         assert!(message("at=3").contains("names no scenario"));
         assert!(message("s=s2-gc-pause-fenced&zoom=3").contains("`zoom`"));
         assert!(message("s=a3-idempotency-keys&fencing=on").contains("no fencing"));
+    }
+
+    #[test]
+    fn a_link_says_in_words_what_is_wrong_with_its_data() {
+        let message = |link: &str| decode(link).map(|_| ()).unwrap_err().to_string();
+        assert_eq!(
+            message("s=s2-gc-pause-fenced&seed=18446744073709551616"),
+            "`seed=`: the seed must be a whole number from 0 to 18446744073709551615"
+        );
+        let as_arrays = URL_SAFE_NO_PAD
+            .encode(r#"[[5, {"action": "pause", "node": "client-a", "for_ms": 10}]]"#);
+        let error = message(&format!("s=s2-gc-pause-fenced&log={as_arrays}"));
+        assert!(
+            error.contains("line 1, column 2")
+                && error.contains("an array where an object belongs"),
+            "{error}"
+        );
+        let trailing = URL_SAFE_NO_PAD.encode(r#"[]xyz"#);
+        let error = message(&format!("s=s2-gc-pause-fenced&log={trailing}"));
+        assert!(error.contains("line 1, column 3"), "{error}");
+        let latin1 = URL_SAFE_NO_PAD.encode(b"{\"title\": \"caf\xe9\"}");
+        let error = message(&format!("scenario={latin1}"));
+        assert!(error.contains("byte 14 is not UTF-8"), "{error}");
     }
 
     proptest::proptest! {

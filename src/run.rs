@@ -89,6 +89,11 @@ impl Run {
                 }
             }
         }
+        // Half a run would mislead (its end is not the scenario's): the caller keeps what it
+        // showed and says why.
+        if let Some(spent) = sim.stopped_by_budget() {
+            return Err(ScenarioError::BudgetSpent(spent));
+        }
         let violations = (0..sim.trace().len())
             .filter(|&i| !sim.trace()[i].broke.is_empty())
             .collect();

@@ -18,6 +18,7 @@ use lockstep_sim::intervention::{Action as Act, Intervention};
 use lockstep_sim::resource::Fencing;
 use lockstep_sim::scenario::Scenario;
 use lockstep_sim::sim::Sim;
+use lockstep_sim::strict_json;
 use lockstep_sim::time::VirtualTime;
 use lockstep_sim::trace::{Cause, TRACE_FORMAT_VERSION, TraceEvent, TraceExport};
 use std::rc::Rc;
@@ -528,8 +529,12 @@ impl Playground {
 
     /// A scenario file, or a trace exported by the app (told apart by its `events`).
     fn import(&self, text: &str) -> Playground {
-        let is_trace = serde_json::from_str::<serde_json::Value>(text)
-            .is_ok_and(|value| value.get("events").is_some());
+        // The first value decides, so that a trace with something after it is refused as a
+        // trace (the strict reading below says where), not as a scenario file.
+        let first = serde_json::Deserializer::from_str(text.trim_start_matches('\u{feff}'))
+            .into_iter::<serde_json::Value>()
+            .next();
+        let is_trace = matches!(first, Some(Ok(value)) if value.get("events").is_some());
         if is_trace {
             return self
                 .import_trace(text)
@@ -546,8 +551,8 @@ impl Playground {
     /// Replays an exported trace — from the scenario file inside it, or the built-in scenario it
     /// names — and opens it at its end if the replay gives the same trace.
     fn import_trace(&self, text: &str) -> Result<Playground, String> {
-        let export: ImportedTrace =
-            serde_json::from_str(text).map_err(|e| format!("This trace cannot be read: {e}"))?;
+        let export: ImportedTrace = strict_json::from_str(text, "trace")
+            .map_err(|e| format!("This trace cannot be read: {e}"))?;
         if export.format != TRACE_FORMAT_VERSION {
             return Err(format!(
                 "This trace is in format {}; this build reads format {TRACE_FORMAT_VERSION}.",

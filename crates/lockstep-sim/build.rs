@@ -9,14 +9,26 @@ fn main() {
     let manifest = PathBuf::from(std::env::var_os("CARGO_MANIFEST_DIR").unwrap_or_default());
     let folder = manifest.join("../../scenarios");
     println!("cargo:rerun-if-changed={}", folder.display());
-    let mut files: Vec<PathBuf> = std::fs::read_dir(&folder)
-        .map(|entries| {
-            entries
-                .filter_map(|entry| entry.ok().map(|e| e.path()))
-                .filter(|path| path.extension().is_some_and(|ext| ext == "json"))
-                .collect()
-        })
-        .unwrap_or_default();
+    // A catalogue that cannot be read must stop the build: an empty one would compile, and the
+    // app and the CLI would ship without their scenarios.
+    let entries = std::fs::read_dir(&folder).unwrap_or_else(|error| {
+        panic!("cannot read the scenarios in {}: {error}", folder.display())
+    });
+    let mut files: Vec<PathBuf> = Vec::new();
+    for entry in entries {
+        let path = entry
+            .unwrap_or_else(|error| panic!("cannot list {}: {error}", folder.display()))
+            .path();
+        if path.extension().is_some_and(|ext| ext == "json") {
+            files.push(path);
+        }
+    }
+    if files.is_empty() {
+        panic!(
+            "{} holds no scenario (*.json): the catalogue would be empty",
+            folder.display()
+        );
+    }
     // Catalogue order: s2 before s10 (the number in an id is compared as a number).
     files.sort_by_key(|path| {
         let name = path
@@ -37,7 +49,7 @@ fn main() {
         let id = path
             .file_stem()
             .and_then(|s| s.to_str())
-            .unwrap_or_default();
+            .unwrap_or_else(|| panic!("{}: a scenario's file name must be UTF-8", path.display()));
         println!("cargo:rerun-if-changed={}", path.display());
         let _ = writeln!(
             code,

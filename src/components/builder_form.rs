@@ -2,8 +2,12 @@
 //! run length. "Run it" imports the scenario file the settings make, through the same checks as
 //! any file, so a bad value comes back as a message naming the field.
 
-use crate::builder::{BackendChoice, Behaviour, Settings};
+use crate::builder::{
+    BackendChoice, Behaviour, FORM_MAX_CLIENTS, MAX_FORM_LATENCY_MS, MAX_FORM_MS, Settings,
+    clients_from_form,
+};
 use crate::state::Action;
+use lockstep_sim::scenario::MAX_END_MS;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
@@ -58,7 +62,7 @@ pub fn BuilderForm(props: &BuilderFormProps) -> Html {
     };
     let close = props.on_close.reform(|_: MouseEvent| ());
     let s = &*settings;
-    let field = |label: &'static str,
+    let field = |label: &str,
                  testid: &'static str,
                  value: u64,
                  min: u64,
@@ -79,8 +83,8 @@ pub fn BuilderForm(props: &BuilderFormProps) -> Html {
                 <h2 id="builder-title">{ "Build a scenario" }</h2>
                 <p class="muted">{ "Clients take turns doing a job under the lock, again and again, \
                     retrying after a random delay when it is taken. Then pause, crash and cut them." }</p>
-                { field("Clients (1–8)", "build-clients", u64::from(s.clients), 1, 8,
-                    number(|s, v| s.clients = u8::try_from(v).unwrap_or(u8::MAX))) }
+                { field(&format!("Clients (1–{FORM_MAX_CLIENTS})"), "build-clients", u64::from(s.clients), 1, u64::from(FORM_MAX_CLIENTS),
+                    number(|s, v| s.clients = clients_from_form(v))) }
                 <label class="field">
                     <span>{ "Behaviour" }</span>
                     <select data-testid="build-behaviour" onchange={on_behaviour}>
@@ -101,12 +105,12 @@ pub fn BuilderForm(props: &BuilderFormProps) -> Html {
                     <input type="checkbox" data-testid="build-fencing" checked={s.fencing} onchange={on_fencing} />
                     <span>{ "The resource checks fencing tokens" }</span>
                 </label>
-                { field("Lease TTL (ms)", "build-ttl", s.ttl_ms, 1, 600_000, number(|s, v| s.ttl_ms = v)) }
-                { field("Work per job (ms)", "build-work", s.work_ms, 0, 600_000, number(|s, v| s.work_ms = v)) }
-                { field("Network latency from (ms)", "build-latency-min", s.latency_min_ms, 0, 60_000, number(|s, v| s.latency_min_ms = v)) }
-                { field("to (ms)", "build-latency-max", s.latency_max_ms, 0, 60_000, number(|s, v| s.latency_max_ms = v)) }
+                { field("Lease TTL (ms)", "build-ttl", s.ttl_ms, 1, MAX_FORM_MS, number(|s, v| s.ttl_ms = v)) }
+                { field("Work per job (ms)", "build-work", s.work_ms, 0, MAX_FORM_MS, number(|s, v| s.work_ms = v)) }
+                { field("Network latency from (ms)", "build-latency-min", s.latency_min_ms, 0, MAX_FORM_LATENCY_MS, number(|s, v| s.latency_min_ms = v)) }
+                { field("to (ms)", "build-latency-max", s.latency_max_ms, 0, MAX_FORM_LATENCY_MS, number(|s, v| s.latency_max_ms = v)) }
                 { field("Seed", "build-seed", s.seed, 0, u64::MAX, number(|s, v| s.seed = v)) }
-                { field("Run length (ms)", "build-run", s.run_ms, 1, 3_600_000, number(|s, v| s.run_ms = v)) }
+                { field("Run length (ms)", "build-run", s.run_ms, 1, MAX_END_MS, number(|s, v| s.run_ms = v)) }
                 <div class="dialog-buttons">
                     <button type="button" class="tool" onclick={close}>{ "Cancel" }</button>
                     <button type="submit" class="control primary" data-testid="build-run-it">{ "Run it" }</button>

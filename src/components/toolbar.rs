@@ -8,6 +8,7 @@ use crate::link;
 use crate::state::{Action, Origin, Playground};
 use gloo_file::callbacks::FileReader;
 use lockstep_sim::resource::Fencing;
+use lockstep_sim::strict_json;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
@@ -104,8 +105,15 @@ pub fn Toolbar(props: &ToolbarProps) -> Html {
             };
             let name = file.name();
             let dispatch = dispatch.clone();
+            // Bytes, not text: the browser would quietly replace bytes that are not UTF-8, and
+            // the file's reader should hear where they are instead.
             let task =
-                gloo_file::callbacks::read_as_text(&gloo_file::File::from(file), move |text| {
+                gloo_file::callbacks::read_as_bytes(&gloo_file::File::from(file), move |bytes| {
+                    let text = bytes.map_err(|e| e.to_string()).and_then(|bytes| {
+                        strict_json::text(&bytes)
+                            .map(str::to_owned)
+                            .map_err(|e| e.to_string())
+                    });
                     match text {
                         Ok(text) => dispatch.emit(Action::Import(text)),
                         Err(e) => {

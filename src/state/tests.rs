@@ -428,3 +428,91 @@ fn a_trace_with_events_cut_or_edited_does_not_import() {
             .is_some_and(|p| p.contains("first differ at event 3"))
     );
 }
+
+#[test]
+fn a_trace_is_read_strictly_and_a_byte_order_mark_is_no_obstacle() {
+    let state = start();
+    let text = serde_json::to_string(&state.trace_export()).expect("json");
+    let other = open("s1-gc-pause-unfenced");
+    let with_mark = other
+        .clone()
+        .reduce(Action::Import(format!("\u{feff}{text}")));
+    assert_eq!(
+        with_mark.full_hash(),
+        state.full_hash(),
+        "{:?}",
+        with_mark.notice()
+    );
+    let trailing = other.clone().reduce(Action::Import(format!("{text}xyz")));
+    assert!(
+        trailing
+            .problem()
+            .is_some_and(|p| p.starts_with("This trace cannot be read: line 1")
+                && p.contains("after the end of the trace")),
+        "{:?}",
+        trailing.notice()
+    );
+    assert_eq!(trailing.scenario_id(), "s1-gc-pause-unfenced");
+    // Events written as arrays, in serde's sequence form, are not events.
+    let mut arrays = serde_json::to_value(state.trace_export()).expect("json");
+    let events: Vec<serde_json::Value> = arrays["events"]
+        .as_array()
+        .expect("events")
+        .iter()
+        .map(|e| serde_json::json!([e["time_ms"], e["kind"]]))
+        .collect();
+    arrays["events"] = serde_json::Value::Array(events);
+    let refused = other.reduce(Action::Import(arrays.to_string()));
+    assert!(
+        refused.problem().is_some_and(
+            |p| p.contains("events[0]") && p.contains("an array where an object belongs")
+        ),
+        "{:?}",
+        refused.notice()
+    );
+}
+
+#[test]
+fn a_run_over_the_budget_says_so_and_keeps_the_state() {
+    let state = apply(start(), [Action::Step]);
+    // A link to a scenario whose heartbeats alone are over the budget: refused before running.
+    let mut scenario = state.scenario().expect("open").clone();
+    scenario.lock_service =
+        serde_json::from_str(r#"{"kind":"consensus","heartbeat_ms":1,"election_timeout_ms":2}"#)
+            .expect("a lock service");
+    scenario.end_ms = Millis(100_000);
+    let moment = Moment {
+        origin: Origin::Custom,
+        seed: 1,
+        scenario,
+        log: Vec::new(),
+        position: None,
+        compare: false,
+    };
+    let refused = state.clone().reduce(Action::Restore(Box::new(moment)));
+    assert!(
+        refused.problem().is_some_and(|p| p.contains("budget")),
+        "{:?}",
+        refused.notice()
+    );
+    assert_eq!(refused.shown(), state.shown());
+    assert_eq!(refused.scenario_id(), state.scenario_id());
+    // A file the estimate lets through (renewals every millisecond for an hour): the engine
+    // stops at the budget, and the app keeps what it showed.
+    let file = r#"{"format":1,"id":"renew-forever","title":"x","seed":1,"end_ms":3600000,
+      "lock_service":{"kind":"sql_row"},"resource":{"kind":"register","fencing":"on"},
+      "network":{"latency_ms":[1,2]},
+      "clients":[{"name":"client-a","start_ms":0,"ttl_ms":3,"work_ms":3600000,
+        "access":{"kind":"read_modify_write"},
+        "renewal":{"kind":"every","max_renewals":4294967295}}]}"#;
+    let stopped = state.clone().reduce(Action::Import(file.to_owned()));
+    assert!(
+        stopped
+            .problem()
+            .is_some_and(|p| p.contains("stopped at") && p.contains("budget")),
+        "{:?}",
+        stopped.notice()
+    );
+    assert_eq!(stopped.shown(), state.shown());
+    assert_eq!(stopped.scenario_id(), state.scenario_id());
+}

@@ -76,6 +76,7 @@ fn run(arguments: Vec<String>) -> Result<String, CliError> {
                 reason: e.to_string(),
             })?;
             sim.run_to_end();
+            let spent = sim.stopped_by_budget();
             let output = match format {
                 Format::Text => format!(
                     "{} (seed {seed})\n{}{}hash {}\n",
@@ -89,6 +90,14 @@ fn run(arguments: Vec<String>) -> Result<String, CliError> {
                     serde_json::to_string_pretty(&export).unwrap_or_default() + "\n"
                 }
             };
+            if let Some(spent) = spent {
+                // What ran is shown; its expectations are not judged on half a run.
+                print!("{output}");
+                return Err(CliError::Scenario {
+                    source: source.describe(),
+                    reason: spent.to_string(),
+                });
+            }
             let failures: Vec<String> = scenario
                 .expectations
                 .iter()
@@ -129,20 +138,21 @@ fn list() -> String {
 }
 
 fn load(source: &Source) -> Result<Scenario, CliError> {
-    let text = match source {
-        Source::File(path) => std::fs::read_to_string(path).map_err(|e| CliError::Read {
+    // Bytes, not a string: a file that is not UTF-8 is a scenario error with its position.
+    let bytes = match source {
+        Source::File(path) => std::fs::read(path).map_err(|e| CliError::Read {
             path: path.clone(),
             reason: e.to_string(),
         })?,
         Source::BuiltIn(id) => catalogue::find(id)
-            .map(|b| b.json.to_owned())
+            .map(|b| b.json.as_bytes().to_vec())
             .ok_or_else(|| CliError::Scenario {
                 source: id.clone(),
                 reason: "no such built-in scenario (see `lockstep-cli list`) and no such file"
                     .into(),
             })?,
     };
-    Scenario::parse(&text).map_err(|e| CliError::Scenario {
+    Scenario::parse_bytes(&bytes).map_err(|e| CliError::Scenario {
         source: source.describe(),
         reason: e.to_string(),
     })
@@ -160,5 +170,66 @@ mod tests {
             "source: Martin Kleppmann (2016), \u{201c}How to do distributed locking\u{201d}, \
              § Making the lock safe with fencing\n"
         ));
+    }
+
+    /// Writes `bytes` to a file of this test's own and runs the CLI's `check` on it.
+    fn check_file(name: &str, bytes: &[u8]) -> Result<String, CliError> {
+        let path = std::env::temp_dir().join(format!("lockstep-cli-{}-{name}", std::process::id()));
+        std::fs::write(&path, bytes).expect("a temporary file");
+        let outcome = run(vec!["check".to_owned(), path.display().to_string()]);
+        let _ = std::fs::remove_file(&path);
+        outcome
+    }
+
+    #[test]
+    fn a_file_that_is_not_utf8_is_a_scenario_error_with_its_position() {
+        let mut bytes = catalogue::BUILT_IN[0].json.as_bytes().to_vec();
+        bytes.insert(1, 0xff);
+        let error = check_file("latin1.json", &bytes).expect_err("not UTF-8");
+        assert!(
+            matches!(&error, CliError::Scenario { reason, .. }
+                if reason.starts_with("line 1, column 2: byte 1 is not UTF-8")),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn a_run_that_reaches_the_budget_says_so_and_is_an_input_error() {
+        let json = r#"{"format":1,"id":"x","title":"x","seed":1,"end_ms":3600000,
+          "lock_service":{"kind":"sql_row"},"resource":{"kind":"register","fencing":"on"},
+          "network":{"latency_ms":[1,2]},
+          "clients":[{"name":"client-a","start_ms":0,"ttl_ms":3,"work_ms":3600000,
+            "access":{"kind":"read_modify_write"},
+            "renewal":{"kind":"every","max_renewals":4294967295}}]}"#;
+        let path =
+            std::env::temp_dir().join(format!("lockstep-cli-{}-budget.json", std::process::id()));
+        std::fs::write(&path, json).expect("a temporary file");
+        let outcome = run(vec!["run".to_owned(), path.display().to_string()]);
+        let _ = std::fs::remove_file(&path);
+        let error = outcome.expect_err("stopped by the budget");
+        assert!(
+            matches!(&error, CliError::Scenario { reason, .. }
+                if reason.contains("stopped at") && reason.contains("budget")),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn a_seed_above_the_largest_is_named_with_the_range() {
+        let error = run([
+            "run",
+            "s2-gc-pause-fenced",
+            "--seed",
+            "18446744073709551616",
+        ]
+        .map(String::from)
+        .to_vec())
+        .expect_err("too large");
+        assert!(
+            error
+                .to_string()
+                .contains("is not a whole number from 0 to 18446744073709551615"),
+            "{error}"
+        );
     }
 }

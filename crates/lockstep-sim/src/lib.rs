@@ -23,6 +23,7 @@
 //! gloo, getrandom), read a wall clock, draw randomness from anywhere but [`rng::SimRng`], or
 //! iterate a hash map. The UI is a view over it.
 
+pub mod budget;
 pub mod catalogue;
 pub mod chaos;
 pub mod client;
@@ -38,12 +39,14 @@ pub mod message;
 pub mod network;
 pub mod node;
 pub mod queue;
+pub mod ranges;
 pub mod resource;
 pub mod rng;
 pub mod scenario;
 pub mod seed_test;
 pub mod sim;
 pub mod sources;
+pub mod strict_json;
 pub mod time;
 pub mod token;
 pub mod trace;

@@ -6,6 +6,7 @@
 //! reason; `Scenario::parse` returns either a scenario that `Sim::new` will accept or such an
 //! error.
 
+use crate::budget::{self, BudgetSpent};
 use crate::client::{
     Access, ElapsedCheck, LeaseCheck, LocalDeadline, Locking, Protocol, RedlockParams, Renewal,
     Repeat, RequestTimeout, RetryPolicy,
@@ -15,9 +16,11 @@ use crate::ids::NodeId;
 use crate::intervention::{Action, Intervention};
 use crate::lock_service::{KnownBug, Persistence, TokenSource, Waiting};
 use crate::message::ReleaseMethod;
+use crate::ranges;
 use crate::resource::Fencing;
 use crate::resource::Idempotency;
 use crate::sources::{Citation, check_citations};
+use crate::strict_json::{self, JsonError};
 use crate::time::Millis;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -415,6 +418,8 @@ pub enum ScenarioError {
         path: String,
         reason: String,
     },
+    /// The run reached its budget before its end (see `budget`).
+    BudgetSpent(BudgetSpent),
 }
 
 impl fmt::Display for ScenarioError {
@@ -440,11 +445,23 @@ impl fmt::Display for ScenarioError {
                 "format: this is format {found}, but this version of Lockstep reads format {FORMAT_VERSION}"
             ),
             ScenarioError::Invalid { path, reason } => write!(f, "{path}: {reason}"),
+            ScenarioError::BudgetSpent(spent) => write!(f, "{spent}"),
         }
     }
 }
 
 impl std::error::Error for ScenarioError {}
+
+impl From<JsonError> for ScenarioError {
+    fn from(error: JsonError) -> ScenarioError {
+        ScenarioError::Syntax {
+            line: error.line,
+            column: error.column,
+            path: error.path,
+            message: error.message,
+        }
+    }
+}
 
 fn invalid(path: impl Into<String>, reason: impl Into<String>) -> ScenarioError {
     ScenarioError::Invalid {
@@ -535,29 +552,19 @@ impl Scenario {
         // The version first: a file of another format should say so, not list unknown fields.
         if let Ok(FormatProbe {
             format: Some(found),
-        }) = serde_json::from_str(json)
+        }) = strict_json::from_str(json, "scenario")
             && found != FORMAT_VERSION
         {
             return Err(ScenarioError::UnsupportedFormat { found });
         }
-        let mut reader = serde_json::Deserializer::from_str(json);
-        let scenario: Scenario = serde_path_to_error::deserialize(&mut reader).map_err(|e| {
-            let path = e.path().to_string();
-            let inner = e.into_inner();
-            ScenarioError::Syntax {
-                line: inner.line(),
-                column: inner.column(),
-                path: (path != ".").then_some(path),
-                message: inner
-                    .to_string()
-                    .split(" at line ")
-                    .next()
-                    .unwrap_or_default()
-                    .to_owned(),
-            }
-        })?;
+        let scenario: Scenario = strict_json::from_str(json, "scenario")?;
         scenario.cast()?;
         Ok(scenario)
+    }
+
+    /// Reads and validates a scenario file given as bytes, which must be UTF-8 text.
+    pub fn parse_bytes(bytes: &[u8]) -> Result<Scenario, ScenarioError> {
+        Scenario::parse(strict_json::text(bytes)?)
     }
 
     pub fn to_json(&self) -> String {
@@ -576,6 +583,7 @@ impl Scenario {
                 format!("must be between 1 and {MAX_END_MS}"),
             ));
         }
+        ranges::check(self)?;
         if self.clients.is_empty() {
             return Err(invalid("clients", "a scenario needs at least one client"));
         }
@@ -612,10 +620,11 @@ impl Scenario {
                     "a consensus service needs between 1 and 7 replicas",
                 ));
             }
-            if heartbeat_ms.0 == 0 || election_timeout_ms <= heartbeat_ms {
+            // Both are at least 1 ms (see `ranges`).
+            if election_timeout_ms <= heartbeat_ms {
                 return Err(invalid(
                     "lock_service.election_timeout_ms",
-                    "must be longer than a heartbeat, and heartbeats must be at least 1 ms apart",
+                    "must be longer than a heartbeat",
                 ));
             }
         }
@@ -656,12 +665,6 @@ impl Scenario {
             if let Some(reason) = mismatch(client.access, &self.resource) {
                 return Err(invalid(format!("clients[{i}].access"), reason));
             }
-            if client.ttl_ms.0 == 0 {
-                return Err(invalid(
-                    format!("clients[{i}].ttl_ms"),
-                    "must be at least 1",
-                ));
-            }
         }
         let cast = Cast { names, services };
         for (i, link) in self.network.links.iter().enumerate() {
@@ -675,12 +678,6 @@ impl Scenario {
         }
         for (i, clock) in self.clocks.iter().enumerate() {
             cast.resolve(&clock.node, &format!("clocks[{i}].node"))?;
-            if clock.drift_ppm <= -1_000_000 {
-                return Err(invalid(
-                    format!("clocks[{i}].drift_ppm"),
-                    "a clock must move forwards: drift must be above -1000000",
-                ));
-            }
         }
         for (i, intervention) in self.interventions.iter().enumerate() {
             let path = format!("interventions[{i}].do");
@@ -689,12 +686,6 @@ impl Scenario {
                 .clone()
                 .try_map(|name| cast.resolve(&name, &path))?;
             match action {
-                Action::ClockDrift { drift_ppm, .. } if drift_ppm <= -1_000_000 => {
-                    return Err(invalid(
-                        format!("{path}.drift_ppm"),
-                        "a clock must move forwards: drift must be above -1000000",
-                    ));
-                }
                 Action::Partition { from, to, .. } | Action::Heal { a: from, b: to }
                     if from == to =>
                 {
@@ -715,6 +706,7 @@ impl Scenario {
         for (i, expectation) in self.expectations.iter().enumerate() {
             expectation.validate(&cast, &format!("expectations[{i}]"))?;
         }
+        budget::check(self)?;
         Ok(cast)
     }
 }

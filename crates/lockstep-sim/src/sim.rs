@@ -9,6 +9,7 @@
 //! The engine owns process state (running, paused, crashed) and clocks; nodes never learn that
 //! they were paused except by reading their own clock afterwards — just like a real process.
 
+use crate::budget::{BudgetSpent, RUN_BUDGET};
 use crate::client::{Client, ClientConfig, Protocol};
 use crate::clock::LocalClock;
 use crate::happening::{Direction, Happening, Input, NoEffect};
@@ -32,6 +33,9 @@ use crate::trace::{
     Cause, TRACE_FORMAT_VERSION, TraceEvent, TraceExport, export_event, text_line, trace_hash,
 };
 use std::collections::{BTreeMap, VecDeque};
+
+/// The shortest a timer runs, by the setting node's clock.
+pub const MIN_TIMER_SPAN: Millis = Millis(1);
 
 /// The state machine behind one node of the cast.
 #[derive(Clone, Debug)]
@@ -91,6 +95,10 @@ pub struct Sim {
     believers: u32,
     /// How clients reach the lock service (one front node, or Redlock's majority).
     protocol: Protocol,
+    /// How many due inputs the engine has handled, recorded or not (see [`RUN_BUDGET`]).
+    handled: u64,
+    /// Whether the run stopped because it used up its budget.
+    budget_spent: bool,
     /// A service of one node: every request goes there, with no routing to work out.
     single_node_service: bool,
     /// Whether two holders could each have a live lease by the service's own rule (see
@@ -158,6 +166,8 @@ impl Sim {
             commands: Vec::new(),
             believers: 0,
             protocol,
+            handled: 0,
+            budget_spent: false,
             single_node_service: cast.services().count() == 1,
             leases_can_clash: cast.services().count() >= 2 * usize::from(quorum(protocol)),
             cast,
@@ -213,6 +223,8 @@ impl Sim {
             commands: Vec::new(),
             believers: 0,
             protocol: Protocol::Single,
+            handled: 0,
+            budget_spent: false,
             single_node_service: false,
             leases_can_clash: false,
         }
@@ -285,9 +297,23 @@ impl Sim {
         text
     }
 
-    /// Whether nothing is left to happen before the end of the run.
+    /// Whether nothing is left to happen before the end of the run, or the run used up its
+    /// budget.
     pub fn is_finished(&self) -> bool {
-        self.queue.peek_time().is_none_or(|t| t > self.end)
+        self.budget_spent || self.queue.peek_time().is_none_or(|t| t > self.end)
+    }
+
+    /// Whether the run stopped early, at [`RUN_BUDGET`] inputs, and when.
+    pub fn stopped_by_budget(&self) -> Option<BudgetSpent> {
+        self.budget_spent.then_some(BudgetSpent {
+            at: self.now,
+            end: self.end,
+        })
+    }
+
+    /// How many due inputs the engine has handled so far, the silent ones included.
+    pub fn inputs_handled(&self) -> u64 {
+        self.handled
     }
 
     /// The value the resource holds now.
@@ -308,7 +334,13 @@ impl Sim {
             if self.is_finished() {
                 return None;
             }
+            if self.handled >= RUN_BUDGET {
+                // The step never fails: the run just ends here, and says why.
+                self.budget_spent = true;
+                return None;
+            }
             let (time, due) = self.queue.pop()?;
+            self.handled += 1;
             self.now = time;
             let sent_before = self.network.messages().len();
             match self.handle(due) {
@@ -519,6 +551,10 @@ impl Sim {
                         TimerSpan::Fixed(span) => span,
                         TimerSpan::Between(low, high) => Millis(self.rng.between(low.0, high.0)),
                     };
+                    // A timer never fires at the moment it is set: a node that re-arms a
+                    // zero-length timer (a retry after 0 ms, a renewal every TTL/3 of a 2 ms
+                    // lease) would otherwise loop at one virtual millisecond for ever.
+                    let local = local.max(MIN_TIMER_SPAN);
                     let span = self.slots[node.index()].clock.true_span(local);
                     self.queue
                         .schedule(self.now.after(span), Due::Timer(node, created));

@@ -984,9 +984,10 @@ impl Client {
         }
     }
 
+    /// Every TTL/3, and at least every millisecond (a TTL of 1 or 2 ms has TTL/3 = 0).
     fn schedule_renewal(&self, ctx: &mut Ctx<'_>) -> TimerId {
         ctx.set_timer(
-            TimerSpan::Fixed(Millis(self.config.ttl.0 / 3)),
+            TimerSpan::Fixed(Millis((self.config.ttl.0 / 3).max(1))),
             TimerKind::Renew,
         )
     }

@@ -8,7 +8,7 @@ use lockstep_sim::resource::Fencing;
 use lockstep_sim::scenario::LockServiceSpec;
 use lockstep_sim::{Sim, catalogue};
 
-const BACKENDS: [&str; 6] = [
+pub const BACKENDS: [&str; 6] = [
     r#"{"kind":"sql_row"}"#,
     r#"{"kind":"cache","tokens":"counter"}"#,
     r#"{"kind":"replicated_cache","tokens":"counter","replication_lag_ms":100,"failover_after_ms":500}"#,

@@ -83,6 +83,49 @@ fn golden_traces_of_the_catalogue() {
     }
 }
 
+/// The ids of the files in `folder` (relative to this crate) whose names end in `.extension`.
+fn file_ids(folder: &str, extension: &str) -> Vec<String> {
+    let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(folder);
+    let mut ids: Vec<String> = std::fs::read_dir(&folder)
+        .unwrap_or_else(|e| panic!("{}: {e}", folder.display()))
+        .map(|entry| entry.expect("a directory entry").path())
+        .filter(|path| path.extension().is_some_and(|ext| ext == extension))
+        .map(|path| {
+            path.file_stem()
+                .and_then(|stem| stem.to_str())
+                .expect("a UTF-8 file name")
+                .to_owned()
+        })
+        .collect();
+    ids.sort();
+    ids
+}
+
+#[test]
+fn the_built_in_catalogue_is_every_file_in_the_scenarios_folder() {
+    let mut built_in: Vec<String> = catalogue::BUILT_IN
+        .iter()
+        .map(|b| b.id.to_owned())
+        .collect();
+    built_in.sort();
+    assert!(!built_in.is_empty(), "the catalogue is empty");
+    assert_eq!(built_in, file_ids("../../scenarios", "json"));
+}
+
+/// A golden trace whose scenario was renamed or removed would otherwise sit there unchecked.
+#[test]
+fn every_golden_trace_belongs_to_a_catalogue_scenario() {
+    let orphans: Vec<String> = file_ids("tests/golden", "txt")
+        .into_iter()
+        .filter(|id| catalogue::find(id).is_none())
+        .collect();
+    assert!(
+        orphans.is_empty(),
+        "golden traces with no scenario in scenarios/: {orphans:?} (delete them, or restore \
+         their scenarios)"
+    );
+}
+
 #[test]
 fn with_fencing_off_the_checker_catches_the_stale_write_and_the_lost_update() {
     let sim = run(&with_fencing(built_in("s2-gc-pause-fenced"), Fencing::Off));

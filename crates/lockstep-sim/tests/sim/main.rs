@@ -1,15 +1,18 @@
 //! Whole-run tests of the simulation (one test binary, one module per concern).
 
 mod backends;
+mod budget;
 mod catalogue;
 mod consensus_recovery;
 mod etcd_lock;
 mod expired_leases;
+mod extremes;
 mod lease_expiry;
 mod local_deadline;
 mod narration;
 mod properties;
 mod raft_liveness;
+mod runs_end;
 mod scenario_errors;
 mod seed_verification;
 mod support;
