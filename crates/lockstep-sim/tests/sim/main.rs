@@ -3,6 +3,7 @@
 mod backends;
 mod catalogue;
 mod consensus_recovery;
+mod expectations;
 mod lease_expiry;
 mod properties;
 mod scenario_errors;
