@@ -3,6 +3,7 @@
 mod backends;
 mod catalogue;
 mod consensus_recovery;
+mod data;
 mod expectations;
 mod lease_expiry;
 mod properties;
