@@ -2,8 +2,9 @@
 //! updates found from versions, and the tokens clients were told. Each check is shown to fail
 //! where the data is wrong (fencing off, the fencing gap, a failover that reuses a token).
 
-use crate::support::{built_in, run, tokens_told_increase, with_fencing};
+use crate::support::{built_in, data_holds, run, tokens_told_increase, with_fencing};
 use lockstep_sim::catalogue;
+use lockstep_sim::chaos::Chaos;
 use lockstep_sim::invariant::Invariant;
 use lockstep_sim::linearizability::{Budget, History, Verdict, check};
 use lockstep_sim::register_history::{Granularity, LostUpdate, lost_updates, register_history};
@@ -160,5 +161,38 @@ fn tokens_told_to_clients_increase_and_a_failover_that_reuses_one_is_caught() {
     assert!(
         error.ends_with("is told token 1, which client-a was told before"),
         "{error}"
+    );
+}
+
+/// The seed's chaos run against the SQL row: without fencing, zombies overwrite newer holders'
+/// updates and the data check says so; with fencing, every run's data holds.
+#[test]
+fn chaos_without_fencing_loses_newer_updates_and_the_data_check_reports_it() {
+    let mut unfenced_failures = 0;
+    for seed in 1..=4 {
+        let fenced = Chaos::seed_test(seed, Fencing::On).scenario();
+        let sim = run(&fenced);
+        assert_eq!(data_holds(&fenced, &sim), Ok(()), "seed {seed}");
+        assert!(
+            history(&fenced, &sim, Granularity::Jobs).operations.len() > 20,
+            "a chaos run has many jobs"
+        );
+
+        let unfenced = Chaos::seed_test(seed, Fencing::Off).scenario();
+        let sim = run(&unfenced);
+        let jobs = history(&unfenced, &sim, Granularity::Jobs);
+        if !check(&jobs, Budget::DEFAULT).is_linearizable() {
+            let as_if_fenced = with_fencing(unfenced.clone(), Fencing::On);
+            let error = data_holds(&as_if_fenced, &sim).expect_err("a newer update is lost");
+            assert!(
+                error.starts_with("fencing on, yet a newer holder's update was lost"),
+                "{error}"
+            );
+            unfenced_failures += 1;
+        }
+    }
+    assert!(
+        unfenced_failures >= 2,
+        "{unfenced_failures} of 4 unfenced chaos runs lose updates"
     );
 }

@@ -2,6 +2,9 @@
 
 use lockstep_sim::happening::Happening;
 use lockstep_sim::ids::NodeId;
+use lockstep_sim::invariant::Invariant;
+use lockstep_sim::linearizability::{Budget, Verdict, check};
+use lockstep_sim::register_history::{Granularity, lost_updates, register_history};
 use lockstep_sim::resource::Fencing;
 use lockstep_sim::token::FencingToken;
 use lockstep_sim::{Scenario, Sim, catalogue};
@@ -61,6 +64,63 @@ pub fn tokens_told_increase(sim: &Sim) -> Result<(), String> {
                 event.id,
                 name(client),
                 name(first)
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The data checks every run on a register must pass, whatever the lock does: every read and
+/// accepted write fits one register; a job history that is not linearizable has a lost update
+/// to show for it; the lost updates found from versions are the ones the invariant reports.
+/// With fencing on, only an older holder's update can be lost (the fencing gap of S3): a newer
+/// holder's never is. Says what failed.
+pub fn data_holds(scenario: &Scenario, sim: &Sim) -> Result<(), String> {
+    let Some(requests) = register_history(scenario, sim, Granularity::Requests) else {
+        return Ok(());
+    };
+    match check(&requests, Budget::DEFAULT) {
+        Verdict::Linearizable { .. } => {}
+        Verdict::NotLinearizable(stuck) => {
+            return Err(stuck.explain(&requests, |n| sim.cast().name(n).to_owned()));
+        }
+        Verdict::Undecided { visited } => {
+            return Err(format!("requests undecided after {visited} states"));
+        }
+    }
+    let lost = lost_updates(sim);
+    let flagged = sim
+        .trace()
+        .last()
+        .is_some_and(|e| e.violated.contains(Invariant::NoLostUpdate));
+    if flagged == lost.is_empty() {
+        return Err(format!(
+            "lost updates from versions {lost:?}, but the invariant says {flagged}"
+        ));
+    }
+    let jobs = register_history(scenario, sim, Granularity::Jobs).unwrap_or_default();
+    match check(&jobs, Budget::DEFAULT) {
+        Verdict::Linearizable { .. } => {}
+        Verdict::NotLinearizable(stuck) if lost.is_empty() => {
+            return Err(format!(
+                "no update lost, yet {}",
+                stuck.explain(&jobs, |n| sim.cast().name(n).to_owned())
+            ));
+        }
+        Verdict::NotLinearizable(_) => {}
+        Verdict::Undecided { visited } => {
+            return Err(format!("jobs undecided after {visited} states"));
+        }
+    }
+    if scenario.resource.fencing() == Some(Fencing::On) {
+        if let Some(newer) = lost.iter().find(|update| {
+            update
+                .lost
+                .iter()
+                .any(|(_, token)| token.is_none() || *token >= update.token)
+        }) {
+            return Err(format!(
+                "fencing on, yet a newer holder's update was lost: {newer:?}"
             ));
         }
     }
