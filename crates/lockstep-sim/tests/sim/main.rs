@@ -8,6 +8,7 @@ mod expectations;
 mod lease_expiry;
 mod properties;
 mod scenario_errors;
+mod scenario_mutations;
 mod seed_verification;
 mod support;
 mod waiting;
