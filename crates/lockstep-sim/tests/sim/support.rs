@@ -112,17 +112,16 @@ pub fn data_holds(scenario: &Scenario, sim: &Sim) -> Result<(), String> {
             return Err(format!("jobs undecided after {visited} states"));
         }
     }
-    if scenario.resource.fencing() == Some(Fencing::On) {
-        if let Some(newer) = lost.iter().find(|update| {
-            update
-                .lost
-                .iter()
-                .any(|(_, token)| token.is_none() || *token >= update.token)
-        }) {
-            return Err(format!(
-                "fencing on, yet a newer holder's update was lost: {newer:?}"
-            ));
-        }
+    let newer_lost = lost.iter().find(|update| {
+        update
+            .lost
+            .iter()
+            .any(|(_, token)| token.is_none() || *token >= update.token)
+    });
+    if let (Some(Fencing::On), Some(newer)) = (scenario.resource.fencing(), newer_lost) {
+        return Err(format!(
+            "fencing on, yet a newer holder's update was lost: {newer:?}"
+        ));
     }
     Ok(())
 }
