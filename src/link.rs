@@ -206,6 +206,8 @@ mod tests {
     use super::*;
     use lockstep_sim::intervention::Action;
     use lockstep_sim::time::{Millis, VirtualTime};
+    use proptest::prelude::*;
+    use proptest::strategy::ValueTree;
 
     fn moment(id: &'static str) -> Moment {
         let scenario = catalogue::find(id)
@@ -303,11 +305,146 @@ mod tests {
         assert!(error.contains("byte 14 is not UTF-8"), "{error}");
     }
 
-    proptest::proptest! {
-        /// Whatever is pasted after the `#`, decoding returns, never panics.
-        #[test]
-        fn decoding_any_text_never_panics(text in ".{0,200}") {
-            let _ = decode(&text);
+    /// A valid moment: a catalogue scenario (by id, or carried whole as a custom one), a seed,
+    /// maybe another fencing, a few interventions, a position, comparison on or off.
+    fn valid_moment() -> impl Strategy<Value = Moment> {
+        let ids: Vec<&'static str> = catalogue::BUILT_IN.iter().map(|b| b.id).collect();
+        (
+            proptest::sample::select(ids),
+            any::<bool>(),
+            proptest::option::of(0u64..10_000),
+            proptest::option::of(proptest::sample::select(vec![Fencing::On, Fencing::Off])),
+            proptest::collection::vec((0u64..5_000, 0usize..4, 0u64..3_000), 0..3),
+            proptest::option::of(0usize..200),
+            any::<bool>(),
+        )
+            .prop_map(|(id, custom, seed, fencing, log, position, compare)| {
+                let mut m = moment(id);
+                if custom {
+                    m.origin = Origin::Custom;
+                    m.scenario.title = format!("{} (mine)", m.scenario.title);
+                }
+                if let Some(seed) = seed {
+                    m.seed = seed;
+                }
+                if let Some(fencing) = fencing.filter(|_| m.scenario.resource.fencing().is_some()) {
+                    m.scenario.resource = m.scenario.resource.with_fencing(fencing);
+                }
+                let names: Vec<String> =
+                    m.scenario.clients.iter().map(|c| c.name.clone()).collect();
+                m.log = log
+                    .into_iter()
+                    .map(|(at, who, ms)| Intervention {
+                        at_ms: VirtualTime(at),
+                        action: Action::Pause {
+                            node: names[who % names.len()].clone(),
+                            for_ms: Some(Millis(ms)),
+                        },
+                    })
+                    .collect();
+                m.position = position;
+                m.compare = compare;
+                m
+            })
+    }
+
+    /// One edit to a link's parameters.
+    #[derive(Clone, Copy, Debug)]
+    enum Edit {
+        Drop,
+        Duplicate,
+        /// The value replaced by one of `GARBAGE`, or (past its end) one character changed.
+        Corrupt(usize),
+        AddUnknown,
+    }
+
+    const GARBAGE: [&str; 6] = ["", "x", "-1", "!!", "99999999999999999999999", "on"];
+
+    fn edit() -> impl Strategy<Value = (Edit, proptest::sample::Index)> {
+        (
+            prop_oneof![
+                Just(Edit::Drop),
+                Just(Edit::Duplicate),
+                (0usize..12).prop_map(Edit::Corrupt),
+                Just(Edit::AddUnknown),
+            ],
+            any::<proptest::sample::Index>(),
+        )
+    }
+
+    /// Applies the edit to one parameter; returns the edited link and the parameter's name.
+    fn apply(link: &str, edit: Edit, which: proptest::sample::Index) -> (String, String) {
+        let mut parts: Vec<String> = link.split('&').map(str::to_owned).collect();
+        let at = which.index(parts.len());
+        let name = parts[at].split('=').next().unwrap_or_default().to_owned();
+        match edit {
+            Edit::Drop => {
+                parts.remove(at);
+            }
+            Edit::Duplicate => parts.insert(at, parts[at].clone()),
+            Edit::Corrupt(choice) => {
+                let value = match GARBAGE.get(choice) {
+                    Some(garbage) => (*garbage).to_owned(),
+                    None => {
+                        let value = parts[at].split_once('=').map_or("", |(_, v)| v);
+                        let middle = value.len() / 2;
+                        let mut chars: Vec<char> = value.chars().collect();
+                        if let Some(c) = chars.get_mut(middle) {
+                            *c = if *c == 'A' { '*' } else { 'A' };
+                        }
+                        chars.into_iter().collect()
+                    }
+                };
+                parts[at] = format!("{name}={value}");
+            }
+            Edit::AddUnknown => parts.insert(at, "zoom=3".to_owned()),
         }
+        let named = match edit {
+            Edit::AddUnknown => "zoom".to_owned(),
+            _ => name,
+        };
+        (parts.join("&"), named)
+    }
+
+    #[test]
+    fn links_one_edit_away_decode_or_name_the_parameter() {
+        const CASES: usize = 1_000;
+        let mut runner = proptest::test_runner::TestRunner::deterministic();
+        let strategy = (valid_moment(), edit());
+        let mut decoded = 0;
+        for _ in 0..CASES {
+            let (moment, (edit, which)) = strategy
+                .new_tree(&mut runner)
+                .expect("the strategy generates")
+                .current();
+            let link = encode(&moment);
+            assert_eq!(decode(&link), Ok(moment.clone()), "{link}");
+            let (edited, name) = apply(&link, edit, which);
+            match decode(&edited) {
+                Ok(read) => {
+                    decoded += 1;
+                    assert_eq!(decode(&encode(&read)), Ok(read), "{edited}");
+                }
+                Err(LinkError::NoScenario) => assert!(
+                    matches!(edit, Edit::Drop) && (name == "s" || name == "scenario"),
+                    "{edit:?} of {name}: {edited}"
+                ),
+                Err(error) => {
+                    let message = error.to_string();
+                    assert!(
+                        message.contains(&format!("`{name}")),
+                        "{edit:?} of {name}: \"{message}\" does not name it ({edited})"
+                    );
+                }
+            }
+        }
+        assert!(
+            decoded * 3 >= CASES,
+            "only {decoded} of {CASES} edited links decode: the test hardly gets past the first error"
+        );
+        assert!(
+            decoded < CASES,
+            "every edit decoded: the edits test nothing"
+        );
     }
 }

@@ -64,6 +64,8 @@ impl Route {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use proptest::prelude::*;
+    use proptest::strategy::ValueTree;
 
     #[test]
     fn pages_round_trip_through_their_fragments() {
@@ -97,10 +99,75 @@ mod tests {
         );
     }
 
-    proptest::proptest! {
-        #[test]
-        fn parsing_any_text_never_panics(text in ".{0,80}") {
-            let _ = Route::parse(&text);
+    fn page() -> impl Strategy<Value = Route> {
+        prop_oneof![
+            Just(Route::Lessons),
+            ("[a-z]{1,12}(-[a-z]{1,8}){0,2}", 0usize..40)
+                .prop_map(|(id, step)| Route::Lesson { id, step }),
+            Just(Route::Quiz),
+            Just(Route::Deck),
+            Just(Route::Guide),
+        ]
+    }
+
+    /// One edit to a fragment's parameters: drop one, duplicate one, give one a bad value, add
+    /// an unknown one, or put a playground parameter first.
+    fn edited(fragment: &str, edit: usize, which: usize) -> String {
+        let mut parts: Vec<String> = fragment.split('&').map(str::to_owned).collect();
+        let at = which % parts.len();
+        match edit {
+            0 => {
+                parts.remove(at);
+            }
+            1 => parts.insert(at, parts[at].clone()),
+            2 => {
+                let name = parts[at].split('=').next().unwrap_or_default().to_owned();
+                parts[at] = format!("{name}=-7x");
+            }
+            3 => parts.push("zoom=3".to_owned()),
+            _ => parts.insert(0, "s=s2-gc-pause-fenced".to_owned()),
         }
+        parts.join("&")
+    }
+
+    #[test]
+    fn fragments_one_edit_away_name_a_page_or_the_playground() {
+        const CASES: usize = 1_000;
+        let mut runner = proptest::test_runner::TestRunner::deterministic();
+        let strategy = (page(), 0usize..5, 0usize..4);
+        let mut pages = 0;
+        for _ in 0..CASES {
+            let (route, edit, which) = strategy
+                .new_tree(&mut runner)
+                .expect("the strategy generates")
+                .current();
+            let fragment = route.fragment().expect("a page has a fragment");
+            assert_eq!(Route::parse(&fragment), Some(route.clone()));
+            let text = edited(&fragment, edit, which);
+            let first = text.split(['&', '=']).next().unwrap_or_default();
+            match Route::parse(&format!("#{text}")) {
+                Some(read) => {
+                    pages += 1;
+                    assert!(
+                        ["learn", "quiz", "deck", "guide"].contains(&first),
+                        "{text} is a page only if it starts with one"
+                    );
+                    let again = read.fragment().expect("a page");
+                    assert_eq!(Route::parse(&again), Some(read), "{text}");
+                }
+                None => assert!(
+                    !["learn", "quiz", "deck", "guide"].contains(&first) || first.is_empty(),
+                    "{text} starts with a page but is not read as one"
+                ),
+            }
+        }
+        assert!(
+            pages * 2 >= CASES,
+            "only {pages} of {CASES} edited fragments name a page"
+        );
+        assert!(
+            pages < CASES,
+            "every edit names a page: the edits test nothing"
+        );
     }
 }

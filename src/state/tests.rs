@@ -323,8 +323,48 @@ fn action() -> impl proptest::strategy::Strategy<Value = Action> {
         1 => (0u64..1000).prop_map(Action::SetSeed),
         1 => Just(Action::ToggleCompare),
         1 => Just(Action::Dismiss),
-                1 => Just(Action::Select(Selection::Node(NodeId(1)))),
-        1 => "[{}\\[\\]\":a-z0-9 ,]{0,60}".prop_map(Action::Import),
+        1 => prop_oneof![
+            Just(Selection::Nothing),
+            (0u16..12).prop_map(|n| Selection::Node(NodeId(n))),
+            (0u32..60).prop_map(|m| Selection::Message(MessageId(m))),
+        ]
+        .prop_map(Action::Select),
+        1 => import_text().prop_map(Action::Import),
+    ]
+}
+
+/// A file to import: a catalogue scenario's own file, the same with one field edited (often
+/// still valid), or bracket soup.
+fn import_text() -> impl proptest::strategy::Strategy<Value = String> {
+    use proptest::prelude::*;
+    let edits: Vec<(&str, serde_json::Value)> = vec![
+        ("seed", serde_json::json!(7)),
+        ("end_ms", serde_json::json!(2_500)),
+        ("title", serde_json::json!("Mine")),
+        ("summary", serde_json::Value::Null),
+        ("colour", serde_json::json!(3)),
+        ("end_ms", serde_json::json!("soon")),
+        ("format", serde_json::json!(2)),
+    ];
+    prop_oneof![
+        3 => (
+            0..catalogue::BUILT_IN.len(),
+            proptest::option::of(proptest::sample::select(edits)),
+        )
+            .prop_map(|(which, edit)| {
+                let json = catalogue::BUILT_IN[which].json;
+                let mut file: serde_json::Value =
+                    serde_json::from_str(json).unwrap_or_default();
+                if let (Some((field, value)), Some(fields)) = (edit, file.as_object_mut()) {
+                    if value.is_null() {
+                        fields.remove(field);
+                    } else {
+                        fields.insert(field.to_owned(), value);
+                    }
+                }
+                file.to_string()
+            }),
+        1 => "[{}\\[\\]\":a-z0-9 ,]{0,60}",
     ]
 }
 
@@ -339,7 +379,26 @@ proptest::proptest! {
     ) {
         let mut state = start();
         for action in actions {
+            let imported = match &action {
+                Action::Import(text) if !text.contains("events") => Some(Scenario::parse(text)),
+                _ => None,
+            };
+            let before = state.clone();
             state = state.reduce(action);
+            match imported {
+                Some(Ok(scenario)) => {
+                    proptest::prop_assert_eq!(state.problem(), None);
+                    proptest::prop_assert_eq!(state.scenario_id(), scenario.id.as_str());
+                    proptest::prop_assert_eq!(state.origin(), &Origin::Custom);
+                }
+                Some(Err(_)) => {
+                    proptest::prop_assert!(state
+                        .problem()
+                        .is_some_and(|p| p.starts_with("This scenario file cannot be read")));
+                    proptest::prop_assert_eq!(state.shown(), before.shown(), "the state survives");
+                }
+                None => {}
+            }
             proptest::prop_assert!(state.position() <= state.total());
             let full = state.run().sim.trace();
             proptest::prop_assert_eq!(state.shown(), &full[..state.position()]);
