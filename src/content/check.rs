@@ -69,7 +69,7 @@ pub fn check(content: &Content) -> Vec<ContentError> {
                 format!("answer {} is not one of the choices", q.answer),
             );
         }
-        reference(&place, "scenario", Some(&q.scenario), &[], &mut error);
+        reference(&place, "scenario", q.scenario.as_deref(), &[], &mut error);
         reference(
             &place,
             "lesson",
@@ -310,7 +310,7 @@ mod tests {
             "{errors:?}"
         );
         let mut broken = content();
-        broken.questions[0].scenario = "s99-nothing".to_owned();
+        broken.questions[0].scenario = Some("s99-nothing".to_owned());
         broken.guide.answers[0].lesson = "no-such-lesson".to_owned();
         let errors = check(&broken);
         assert!(
