@@ -211,9 +211,11 @@ fn check_predict(
     }
     for (i, choice) in predict.choices.iter().enumerate() {
         let here = format!("{place}.predict.choices[{i}]");
-        match claim_holds(choice, run, event) {
-            Err(problem) => error(here, problem),
-            Ok(holds) if holds != (i == predict.answer) => error(
+        let after = claim_holds(choice, run, Shown::Through(event));
+        let before = claim_holds(choice, run, Shown::Before(event));
+        match (after, before) {
+            (Err(problem), _) | (_, Err(problem)) => error(here, problem),
+            (Ok(holds), _) if holds != (i == predict.answer) => error(
                 here,
                 if holds {
                     "this wrong choice is what the simulation does".to_owned()
@@ -221,20 +223,49 @@ fn check_predict(
                     "the answer is not what the simulation does".to_owned()
                 },
             ),
-            Ok(_) => {}
+            // The question is asked with the page standing just before the step's event: an
+            // answer already true there is shown, not predicted.
+            (Ok(true), Ok(true)) if i == predict.answer => error(
+                here,
+                "the answer is already true just before the step's event, where the question is asked"
+                    .to_owned(),
+            ),
+            _ => {}
         }
     }
 }
 
-/// Whether a choice's claim is true of the run just after `event`.
-pub fn claim_holds(choice: &Choice, run: &Run, event: usize) -> Result<bool, String> {
+/// A position of the lesson player: what the page shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shown {
+    /// Every event up to and including this one (a step after its reveal).
+    Through(usize),
+    /// Every event before this one (a step while its question is open).
+    Before(usize),
+}
+
+impl Shown {
+    /// The index of the last event shown, if any is.
+    pub fn last(self) -> Option<usize> {
+        match self {
+            Shown::Through(event) => Some(event),
+            Shown::Before(event) => event.checked_sub(1),
+        }
+    }
+}
+
+/// Whether a choice's claim is true of what the page shows at `shown`: a `kind` claim, that
+/// the last event shown is of that kind; a `holder` claim, that the lock service grants the lock
+/// to that client there (`nobody` before any event).
+pub fn claim_holds(choice: &Choice, run: &Run, shown: Shown) -> Result<bool, String> {
+    let last = shown.last();
     match (&choice.kind, &choice.holder) {
-        (Some(kind), None) => Ok(run
-            .sim
-            .trace()
-            .get(event)
+        (Some(kind), None) => Ok(last
+            .and_then(|i| run.sim.trace().get(i))
             .is_some_and(|e| e.happening.kind() == *kind)),
-        (None, Some(holder)) => Ok(run.holder_after(event) == *holder),
+        (None, Some(holder)) => {
+            Ok(last.map_or_else(|| "nobody".to_owned(), |i| run.holder_after(i)) == *holder)
+        }
         _ => Err("a choice claims exactly one thing: `kind` or `holder`".to_owned()),
     }
 }
@@ -336,6 +367,51 @@ mod tests {
             errors
                 .iter()
                 .any(|e| e.problem.contains("not what the simulation does")),
+            "{errors:?}"
+        );
+    }
+
+    /// A holder question asked just after client-b's grant, revealed one event later: its
+    /// answer is on the page before the reveal, so it predicts nothing.
+    #[test]
+    fn a_prediction_already_true_before_its_event_is_caught() {
+        let mut broken = content();
+        let scenario = "s2-gc-pause-fenced";
+        let mut runs = Runs::default();
+        let run = runs.get(scenario).expect("built in");
+        let kinds: Vec<String> = run.sim.trace().iter().map(|e| e.happening.kind()).collect();
+        let second_grant = kinds
+            .iter()
+            .enumerate()
+            .filter(|(_, k)| *k == "granted")
+            .nth(1)
+            .map(|(i, _)| i)
+            .expect("two grants");
+        assert_eq!(run.holder_after(second_grant), "client-b");
+        let choice = |holder: &str| Choice {
+            text: holder.to_owned(),
+            kind: None,
+            holder: Some(holder.to_owned()),
+        };
+        broken.lessons[0].steps = vec![super::super::Step {
+            scenario: Some(scenario.to_owned()),
+            event: second_grant + 1,
+            kind: kinds[second_grant + 1].clone(),
+            text: "client-b learns of its grant.".to_owned(),
+            predict: Some(Predict {
+                question: "Who holds the lock once client-b hears of its grant?".to_owned(),
+                choices: vec![choice("client-b"), choice("client-a")],
+                answer: 0,
+                why: "The service granted it to client-b.".to_owned(),
+            }),
+            break_it: None,
+        }];
+        let errors = check(&broken);
+        assert!(
+            errors
+                .iter()
+                .any(|e| e.place.starts_with("lessons.json lessons[0]")
+                    && e.problem.contains("already true just before")),
             "{errors:?}"
         );
     }
