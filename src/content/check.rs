@@ -1,7 +1,7 @@
 //! Checks the guided material against the simulation: references resolve, lesson steps name
 //! events that occur, predictions are right. Every problem is reported, each with where it is.
 
-use super::{Choice, Content, Lesson, Predict};
+use super::{Choice, Content, Lesson, Predict, claims};
 use crate::run::Run;
 use lockstep_sim::catalogue;
 use std::collections::BTreeMap;
@@ -108,7 +108,63 @@ pub fn check(content: &Content) -> Vec<ContentError> {
             &mut error,
         );
     }
+    for built_in in catalogue::BUILT_IN {
+        let place = format!("scenarios/{}.json", built_in.id);
+        match (built_in.load(), runs.get(built_in.id)) {
+            (Ok(scenario), Some(run)) => {
+                for problem in scenario_texts(&scenario, run) {
+                    error(place.clone(), problem);
+                }
+            }
+            _ => error(place, "does not load and run".to_owned()),
+        }
+    }
     errors
+}
+
+/// Words that state how a write fares at the resource: an outcome, which the fencing switch and
+/// the user's interventions change, so it is computed (`RunOutcome`), never written in a title
+/// or summary.
+const VERDICT_WORDS: &[&str] = &[
+    "accept",
+    "accepts",
+    "accepted",
+    "reject",
+    "rejects",
+    "rejected",
+    "land",
+    "lands",
+    "landed",
+    "overwritten",
+    "survive",
+    "survives",
+    "lost",
+];
+
+/// What is wrong with a scenario's title and summary: a verdict of the resource where the user
+/// can switch fencing, or a claim its run does not bear out (the summary is read against the
+/// whole run).
+pub fn scenario_texts(scenario: &lockstep_sim::Scenario, run: &Run) -> Vec<String> {
+    let mut problems = Vec::new();
+    if scenario.resource.fencing().is_some() {
+        for (field, text) in [("title", &scenario.title), ("summary", &scenario.summary)] {
+            let verdicts: Vec<&str> = text
+                .split(|c: char| !c.is_ascii_alphabetic())
+                .filter(|w| VERDICT_WORDS.contains(&w.to_ascii_lowercase().as_str()))
+                .collect();
+            if !verdicts.is_empty() {
+                problems.push(format!(
+                    "the {field} states the resource's verdict ({}), which the fencing switch changes: state the setup, the outcome line is computed",
+                    verdicts.join(", ")
+                ));
+            }
+        }
+    }
+    let end = Shown::Through(run.sim.trace().len().saturating_sub(1));
+    for problem in claims::unsupported(&scenario.summary, run, end, claims::HolderAt::AnyMoment) {
+        problems.push(format!("the summary: {problem}"));
+    }
+    problems
 }
 
 /// Each scenario run once, however many steps walk it.
@@ -184,6 +240,26 @@ fn check_lesson(
             );
         }
         previous = Some((scenario, step.event));
+        let texts = [
+            ("text", Some(&step.text), Shown::Through(step.event)),
+            (
+                "predict.question",
+                step.predict.as_ref().map(|p| &p.question),
+                Shown::Before(step.event),
+            ),
+            (
+                "predict.why",
+                step.predict.as_ref().map(|p| &p.why),
+                Shown::Through(step.event),
+            ),
+        ];
+        for (field, text, shown) in texts {
+            for problem in text.map_or_else(Vec::new, |t| {
+                claims::unsupported(t, run, shown, claims::HolderAt::Position)
+            }) {
+                error(format!("{here}.{field}"), problem);
+            }
+        }
         if let Some(predict) = &step.predict {
             check_predict(&here, predict, run, step.event, error);
         }
@@ -413,6 +489,61 @@ mod tests {
                 .any(|e| e.place.starts_with("lessons.json lessons[0]")
                     && e.problem.contains("already true just before")),
             "{errors:?}"
+        );
+    }
+
+    /// Wrong numbers and holders in a step's text, and the summaries that once contradicted
+    /// their runs (S5's "200 ms left", S2's "the stale write is rejected"), are caught.
+    #[test]
+    fn texts_that_contradict_the_screen_are_caught() {
+        let mut broken = content();
+        let step = &mut broken.lessons[0].steps[3];
+        assert_eq!(step.event, 7, "not-a-mutex step 4 shows the lease's expiry");
+        step.text = "At 1008 ms the lease with token 35 runs out; client-b holds the lock. It had 900 ms and read value 7.".to_owned();
+        let errors = check(&broken);
+        let here: Vec<&str> = errors
+            .iter()
+            .filter(|e| {
+                e.place
+                    .starts_with("lessons.json lessons[0] (not-a-mutex).steps[3].text")
+            })
+            .map(|e| e.problem.as_str())
+            .collect();
+        for claim in [
+            "Token(35)",
+            "Moment(1008)",
+            "Holder(\"client-b\")",
+            "Duration(900)",
+            "Value(7)",
+        ] {
+            assert!(
+                here.iter().any(|p| p.starts_with(claim)),
+                "{claim} in {here:?}"
+            );
+        }
+        let load = |id: &str| {
+            catalogue::find(id)
+                .and_then(|b| b.load().ok())
+                .expect("built in")
+        };
+        let mut runs = Runs::default();
+        let mut s5 = load("s5-check-then-write");
+        s5.summary =
+            "client-a checks its lease just before writing, finds 200 ms left, and moves on."
+                .to_owned();
+        let problems = scenario_texts(&s5, runs.get("s5-check-then-write").expect("runs"));
+        assert!(
+            problems.iter().any(|p| p.contains("Duration(200)")),
+            "{problems:?}"
+        );
+        let mut s2 = load("s2-gc-pause-fenced");
+        s2.title = "S2 · Fencing tokens 33 and 34: the stale write is rejected".to_owned();
+        let problems = scenario_texts(&s2, runs.get("s2-gc-pause-fenced").expect("runs"));
+        assert!(
+            problems
+                .iter()
+                .any(|p| p.contains("title states the resource's verdict (rejected)")),
+            "{problems:?}"
         );
     }
 

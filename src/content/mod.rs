@@ -7,6 +7,7 @@
 //! lesson cannot drift from the scenarios it walks. Nothing here touches the browser.
 
 pub mod check;
+pub mod claims;
 
 pub use check::{ContentError, check};
 

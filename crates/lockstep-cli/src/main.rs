@@ -12,6 +12,7 @@
 mod args;
 
 use args::{Command, Format, Source, UsageError};
+use lockstep_sim::outcome::RunOutcome;
 use lockstep_sim::{Scenario, Sim, catalogue};
 use std::fmt;
 use std::process::ExitCode;
@@ -78,9 +79,14 @@ fn run(arguments: Vec<String>) -> Result<String, CliError> {
             sim.run_to_end();
             let output = match format {
                 Format::Text => format!(
-                    "{} (seed {seed})\n{}hash {}\n",
+                    "{} (seed {seed})\n{}{}hash {}\n",
                     scenario.title,
                     sim.render_text(),
+                    RunOutcome::of(sim.trace())
+                        .lines(sim.cast())
+                        .iter()
+                        .map(|line| format!("outcome: {line}\n"))
+                        .collect::<String>(),
                     sim.hash()
                 ),
                 Format::Json => {

@@ -37,6 +37,7 @@ pub mod lock_service;
 pub mod message;
 pub mod network;
 pub mod node;
+pub mod outcome;
 pub mod queue;
 pub mod resource;
 pub mod rng;
