@@ -533,7 +533,7 @@ mod tests {
                 .to_owned();
         let problems = scenario_texts(&s5, runs.get("s5-check-then-write").expect("runs"));
         assert!(
-            problems.iter().any(|p| p.contains("Duration(200)")),
+            problems.iter().any(|p| p.contains("TimeLeft(200)")),
             "{problems:?}"
         );
         let mut s2 = load("s2-gc-pause-fenced");

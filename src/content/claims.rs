@@ -9,6 +9,7 @@
 //! |---|---|---|
 //! | `token 33`, `tokens 33 and 34`, `revision 2`, `epoch 7` | a token | some event carries it (a grant, a write, a refusal's highest token) |
 //! | `at 1007 ms` | a moment | some event happens at that virtual time |
+//! | `300 ms left` | time left | a client's lease check found that much |
 //! | `300 ms` (any other `N ms`) | a duration | some event states it (a TTL, a pause, work, time left, a margin, a delay, an elapsed time, a validity, a clock jump) |
 //! | `value 0` | a value | some read or write carries it |
 //! | `client-a holds the lock` | the holder | the lock service grants the lock to that client at the position |
@@ -28,6 +29,8 @@ pub enum Claim {
     Token(u64),
     Moment(u64),
     Duration(u64),
+    /// `300 ms left`: what a client's own lease check found.
+    TimeLeft(u64),
     Value(i64),
     Holder(String),
 }
@@ -68,10 +71,11 @@ pub fn extract(text: &str, names: &[&str]) -> Vec<Claim> {
             "ms" => {
                 if let Some(n) = i.checked_sub(1).and_then(|j| number(words[j])) {
                     let at = i >= 2 && bare(words[i - 2]).eq_ignore_ascii_case("at");
-                    claims.push(if at {
-                        Claim::Moment(n)
-                    } else {
-                        Claim::Duration(n)
+                    let left = next.is_some_and(|w| bare(w) == "left");
+                    claims.push(match (at, left) {
+                        (true, _) => Claim::Moment(n),
+                        (false, true) => Claim::TimeLeft(n),
+                        (false, false) => Claim::Duration(n),
                     });
                 }
             }
@@ -113,6 +117,7 @@ pub fn unsupported(text: &str, run: &Run, shown: Shown, holder_at: HolderAt) -> 
                 Claim::Token(n) => happenings().any(|h| tokens(h).contains(&Some(*n))),
                 Claim::Moment(t) => shown_events.iter().any(|e| e.time.0 == *t),
                 Claim::Duration(d) => happenings().any(|h| durations(h).contains(&Some(*d))),
+                Claim::TimeLeft(d) => happenings().any(|h| time_left(h) == Some(*d)),
                 Claim::Value(v) => happenings().any(|h| value(h) == Some(*v)),
                 Claim::Holder(name) => match (holder_at, shown.last()) {
                     (_, None) => name == "nobody",
@@ -177,6 +182,15 @@ fn durations(h: &Happening) -> [Option<u64>; 3] {
         Happening::Resumed { paused_for, .. } => [Some(paused_for.0), None, None],
         Happening::ClockJumped { by_ms, .. } => [abs(by_ms), None, None],
         _ => [None; 3],
+    }
+}
+
+fn time_left(h: &Happening) -> Option<u64> {
+    match *h {
+        Happening::LeaseChecked { time_left, .. } => Some(time_left.unsigned_abs()),
+        Happening::WriteSkipped { time_left, .. } => time_left.map(i64::unsigned_abs),
+        Happening::WriteSent { checked, .. } => checked.map(i64::unsigned_abs),
+        _ => None,
     }
 }
 
