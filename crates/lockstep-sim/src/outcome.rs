@@ -7,6 +7,7 @@
 //! written by hand: the app and the command line show these lines, read from the run itself.
 //! This module only reads a trace; it decides nothing the simulation decides.
 
+use crate::describe::request_noun;
 use crate::happening::{Happening, Request};
 use crate::ids::NodeId;
 use crate::message::Refusal;
@@ -211,7 +212,7 @@ impl fmt::Display for Named<'_> {
                     "At {} ms {}'s {}{} was refused: ",
                     at.0,
                     n(client),
-                    request_word(request),
+                    request_noun(request),
                     with_token(token)
                 )?;
                 match refusal {
@@ -285,14 +286,6 @@ impl fmt::Display for Named<'_> {
                 n(client)
             ),
         }
-    }
-}
-
-fn request_word(request: Request) -> &'static str {
-    match request {
-        Request::Write => "write",
-        Request::Order => "order",
-        Request::Charge => "charge",
     }
 }
 

@@ -11,6 +11,7 @@ use crate::client::{
     RequestTimeout, RetryPolicy,
 };
 use crate::expectation::Expectation;
+use crate::happening::Request;
 use crate::ids::NodeId;
 use crate::intervention::{Action, Intervention};
 use crate::lock_service::{KnownBug, Persistence, TokenSource, Waiting};
@@ -427,6 +428,9 @@ pub struct Cast {
     names: Vec<String>,
     /// How many of the first nodes make up the lock service.
     services: u16,
+    /// What clients ask of the resource, so the narration can name a refused order an order.
+    #[serde(default)]
+    request: Request,
 }
 
 impl Cast {
@@ -446,6 +450,11 @@ impl Cast {
 
     pub fn resource(&self) -> NodeId {
         NodeId(self.services)
+    }
+
+    /// What the resource is asked for: writes, orders or charges.
+    pub fn request(&self) -> Request {
+        self.request
     }
 
     pub fn name(&self, node: NodeId) -> &str {
@@ -628,7 +637,16 @@ impl Scenario {
                 ));
             }
         }
-        let cast = Cast { names, services };
+        let request = match self.resource {
+            ResourceSpec::Register { .. } => Request::Write,
+            ResourceSpec::Inventory { .. } => Request::Order,
+            ResourceSpec::Payments { .. } => Request::Charge,
+        };
+        let cast = Cast {
+            names,
+            services,
+            request,
+        };
         for (i, link) in self.network.links.iter().enumerate() {
             cast.resolve(&link.from, &format!("network.links[{i}].from"))?;
             cast.resolve(&link.to, &format!("network.links[{i}].to"))?;
