@@ -132,6 +132,7 @@ pub fn App() -> Html {
                     now={now} selection={playground.selection()} dispatch={dispatch.clone()} name="twin"
                     scope={playground.scenario_id().to_owned()}
                     caption={format!("The same run with fencing {} (stepped to the same time)", fencing_word(twin.fencing))} />
+                { run_outcome(twin.run.outcome(), Some(twin.fencing), "twin-outcome") }
                 <section class="card twin-invariants" data-testid="twin-invariants">
                     <h2>{ format!("invariants now, fencing {}", fencing_word(twin.fencing)) }</h2>
                     { invariant_list(violated) }
@@ -169,7 +170,7 @@ pub fn App() -> Html {
                 <div class="workspace">
                     <div class="main-column">
                         { main_timeline }
-                        { run_outcome(playground.run().outcome(), main_caption_fencing) }
+                        { run_outcome(playground.run().outcome(), main_caption_fencing, "run-outcome") }
                         { for twin }
                         <Controls playground={playground.clone()} dispatch={dispatch.clone()} />
                         <Narration playground={playground.clone()} dispatch={dispatch.clone()} />
@@ -258,13 +259,13 @@ pub fn App() -> Html {
 /// How the whole run ends at the resource, computed from the run (never written by hand), so it
 /// follows the fencing switch and the user's interventions. Shown on the playground only: in a
 /// lesson it would give away the answers.
-fn run_outcome(lines: &[String], fencing: Option<Fencing>) -> Html {
+fn run_outcome(lines: &[String], fencing: Option<Fencing>, testid: &'static str) -> Html {
     let heading = match fencing {
         Some(fencing) => format!("How this run ends, fencing {}", fencing_word(fencing)),
         None => "How this run ends".to_owned(),
     };
     html! {
-        <section class="run-outcome" data-testid="run-outcome" aria-label={heading.clone()}>
+        <section class="run-outcome" data-testid={testid} aria-label={heading.clone()}>
             <h2 class="muted">{ heading }</h2>
             <ul>
                 { for lines.iter().map(|line| html! { <li data-testid="outcome-line">{ line.clone() }</li> }) }
