@@ -70,6 +70,21 @@ pub fn check(content: &Content) -> Vec<ContentError> {
             );
         }
         reference(&place, "scenario", q.scenario.as_deref(), &[], &mut error);
+        // The sentences of an explanation that tell what "the playground" shows are read
+        // against that run; the rest (and the question) may reason about any numbers.
+        if let Some(run) = q.scenario.as_deref().and_then(|id| runs.get(id)) {
+            let end = Shown::Through(run.sim.trace().len().saturating_sub(1));
+            let about_the_run = q
+                .explanation
+                .split_inclusive(". ")
+                .filter(|sentence| sentence.contains("playground"));
+            for sentence in about_the_run {
+                for problem in claims::unsupported(sentence, run, end, claims::HolderAt::AnyMoment)
+                {
+                    error(format!("{place}.explanation"), problem);
+                }
+            }
+        }
         reference(
             &place,
             "lesson",
@@ -161,8 +176,10 @@ pub fn scenario_texts(scenario: &lockstep_sim::Scenario, run: &Run) -> Vec<Strin
         }
     }
     let end = Shown::Through(run.sim.trace().len().saturating_sub(1));
-    for problem in claims::unsupported(&scenario.summary, run, end, claims::HolderAt::AnyMoment) {
-        problems.push(format!("the summary: {problem}"));
+    for (field, text) in [("title", &scenario.title), ("summary", &scenario.summary)] {
+        for problem in claims::unsupported(text, run, end, claims::HolderAt::AnyMoment) {
+            problems.push(format!("the {field}: {problem}"));
+        }
     }
     problems
 }
@@ -521,6 +538,21 @@ mod tests {
                 "{claim} in {here:?}"
             );
         }
+        let mut broken = content();
+        let q = broken
+            .questions
+            .iter_mut()
+            .find(|q| q.id == "q-check-then-write")
+            .expect("asked");
+        q.explanation = q.explanation.replace("300 ms left", "200 ms left");
+        let errors = check(&broken);
+        assert!(
+            errors
+                .iter()
+                .any(|e| e.place.contains("(q-check-then-write).explanation")
+                    && e.problem.starts_with("TimeLeft(200)")),
+            "{errors:?}"
+        );
         let load = |id: &str| {
             catalogue::find(id)
                 .and_then(|b| b.load().ok())
