@@ -143,3 +143,20 @@ fn load(source: &Source) -> Result<Scenario, CliError> {
         reason: e.to_string(),
     })
 }
+
+#[cfg(test)]
+mod outcome_tests {
+    use super::run;
+
+    /// The text output ends with how the run ended at the resource, computed from the trace.
+    #[test]
+    fn the_text_output_says_how_the_run_ended() {
+        let output = run(vec!["run".into(), "s2-gc-pause-fenced".into()]).expect("runs");
+        assert!(
+            output.contains(
+                "\noutcome: At 2058 ms client-a's write with token 33 was refused: 33 < 34, the highest token accepted.\nhash "
+            ),
+            "{output}"
+        );
+    }
+}
