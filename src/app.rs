@@ -27,6 +27,7 @@ use crate::link;
 use crate::link::fencing_word;
 use crate::route::Route;
 use crate::state::{Action, Notice};
+use lockstep_sim::resource::Fencing;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -119,6 +120,7 @@ pub fn App() -> Html {
             </div>
         }
     });
+    let main_caption_fencing = playground.fencing();
     let main_caption = match playground.fencing() {
         Some(fencing) => format!("Timeline · fencing {}", fencing_word(fencing)),
         None => "Timeline".to_owned(),
@@ -132,6 +134,7 @@ pub fn App() -> Html {
                     now={now} selection={playground.selection()} dispatch={dispatch.clone()} name="twin"
                     scope={playground.scenario_id().to_owned()}
                     caption={format!("The same run with fencing {} (stepped to the same time)", fencing_word(twin.fencing))} />
+                { run_outcome(twin.run.outcome(), Some(twin.fencing), "twin-outcome") }
                 <section class="card twin-invariants" data-testid="twin-invariants">
                     <h2>{ format!("invariants now, fencing {}", fencing_word(twin.fencing)) }</h2>
                     { invariant_list(violated) }
@@ -170,6 +173,7 @@ pub fn App() -> Html {
                 <div class="workspace">
                     <div class="main-column">
                         { main_timeline }
+                        { run_outcome(playground.run().outcome(), main_caption_fencing, "run-outcome") }
                         { for twin }
                         <Controls playground={playground.clone()} dispatch={dispatch.clone()} />
                         <Narration playground={playground.clone()} dispatch={dispatch.clone()} />
@@ -254,5 +258,23 @@ pub fn App() -> Html {
                 <BuilderForm dispatch={dispatch.clone()} on_close={close_dialogs.clone()} />
             }
         </main>
+    }
+}
+
+/// How the whole run ends at the resource, computed from the run (never written by hand), so it
+/// follows the fencing switch and the user's interventions. Shown on the playground only: in a
+/// lesson it would give away the answers.
+fn run_outcome(lines: &[String], fencing: Option<Fencing>, testid: &'static str) -> Html {
+    let heading = match fencing {
+        Some(fencing) => format!("How this run ends, fencing {}", fencing_word(fencing)),
+        None => "How this run ends".to_owned(),
+    };
+    html! {
+        <section class="run-outcome" data-testid={testid} aria-label={heading.clone()}>
+            <h2 class="muted">{ heading }</h2>
+            <ul>
+                { for lines.iter().map(|line| html! { <li data-testid="outcome-line">{ line.clone() }</li> }) }
+            </ul>
+        </section>
     }
 }

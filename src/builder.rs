@@ -46,7 +46,7 @@ impl Behaviour {
         match self {
             Behaviour::ReadModifyWrite => "Read, work, write back (read-modify-write)",
             Behaviour::CheckThenWrite => "Check the lease, then write (heldSafely)",
-            Behaviour::Renewing => "Renew every TTL/3 (the seed's RenewingLock)",
+            Behaviour::Renewing => "Renew every TTL/3 (the article's RenewingLock)",
             Behaviour::RenewingWithDeadline => {
                 "Renew every TTL/3, give up at a local deadline of one TTL (etcd Session.Done)"
             }
@@ -89,7 +89,7 @@ impl BackendChoice {
 
     pub fn label(self) -> &'static str {
         match self {
-            BackendChoice::SqlRow => "SQL row (the seed's distributed_locks)",
+            BackendChoice::SqlRow => "SQL row (the article's distributed_locks)",
             BackendChoice::Cache => "Single cache node (SET NX PX, INCR tokens)",
             BackendChoice::ReplicatedCache => "Cache with an async replica",
             BackendChoice::Redlock => "Redlock over 5 nodes (no tokens)",

@@ -10,6 +10,7 @@
 
 use lockstep_sim::ids::NodeId;
 use lockstep_sim::intervention::Intervention;
+use lockstep_sim::outcome::RunOutcome;
 use lockstep_sim::scenario::{Scenario, ScenarioError};
 use lockstep_sim::sim::{Node, Process, Sim};
 use lockstep_sim::token::FencingToken;
@@ -51,6 +52,8 @@ pub struct Run {
     /// The events that broke an invariant, found once: the transport shows their count and
     /// jumps between them.
     violations: Vec<usize>,
+    /// How the run ended at the resource, in sentences (`RunOutcome`), computed once.
+    outcome: Vec<String>,
 }
 
 impl Run {
@@ -99,6 +102,7 @@ impl Run {
             .collect();
         Ok(Run {
             hash: sim.hash(),
+            outcome: RunOutcome::of(sim.trace()).lines(sim.cast()),
             violations,
             sim,
             leases,
@@ -131,12 +135,18 @@ impl Run {
         &self.violations
     }
 
+    /// How the finished run ended at the resource, one sentence per finding.
+    pub fn outcome(&self) -> &[String] {
+        &self.outcome
+    }
+
     /// A run of nothing, for when no scenario could be loaded.
     pub fn idle() -> Run {
         let sim = Sim::idle();
         Run {
             hash: sim.hash(),
             violations: Vec::new(),
+            outcome: Vec::new(),
             sim,
             leases: Vec::new(),
             beliefs: Vec::new(),

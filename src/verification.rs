@@ -14,7 +14,7 @@ use lockstep_sim::seed_test;
 
 /// The lock services the tests can run against.
 pub const BACKENDS: [(ChaosBackend, &str); 3] = [
-    (ChaosBackend::SqlRow, "SQL row (the seed's)"),
+    (ChaosBackend::SqlRow, "SQL row (the article's)"),
     (ChaosBackend::Redlock, "Redlock, 5 nodes"),
     (ChaosBackend::Consensus, "Consensus, 3 replicas"),
 ];

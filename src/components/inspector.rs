@@ -219,7 +219,10 @@ fn fencing_note(fencing: Fencing) -> String {
     match fencing {
         Fencing::On => "fencing on: accepts token ≥ highest seen".to_owned(),
         Fencing::Off => "fencing off: accepts every token".to_owned(),
-        Fencing::Sequencer => "sequencer: asks the lock service about every token".to_owned(),
+        Fencing::Sequencer => {
+            "sequencer: asks the lock service about every token, and rejects lower tokens"
+                .to_owned()
+        }
         Fencing::CheckAndSet => {
             "check-and-set: accepts only the last claimant's lock value".to_owned()
         }

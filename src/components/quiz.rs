@@ -115,9 +115,12 @@ pub fn Quiz(props: &QuizProps) -> Html {
                         <p><strong>{ if c == q.answer { "Right. " } else { "Not quite. " } }</strong>{ q.explanation.clone() }</p>
                         { citation_list(&q.sources) }
                         <p>
-                            <a href={format!("#s={}", q.scenario)} data-testid="see-it">{ "See it happen in the playground" }</a>
+                            if let Some(scenario) = &q.scenario {
+                                <a href={format!("#s={scenario}")} data-testid="see-it">{ "See it happen in the playground" }</a>
+                            }
                             if let Some(lesson) = &q.lesson {
-                                { " · " }<a href={format!("#learn={lesson}&step=1")}>{ "The lesson" }</a>
+                                { if q.scenario.is_some() { " · " } else { "" } }
+                                <a href={format!("#learn={lesson}&step=1")}>{ "The lesson" }</a>
                             }
                         </p>
                     </div>

@@ -26,8 +26,8 @@ pub fn SeedTests() -> Html {
         })
     };
     html! {
-        <section class="card seed-tests" data-testid="seed-tests" aria-label="The seed's three tests">
-            <h2>{ "the seed's three tests" }</h2>
+        <section class="card seed-tests" data-testid="seed-tests" aria-label="The three verification tests">
+            <h2>{ "the three verification tests" }</h2>
             <div class="act-row">
                 <label>{ "Lock service " }
                     <select data-testid="seed-tests-backend" {onchange}>

@@ -2,7 +2,7 @@
 //! events that occur, predictions are right, every claim cites a public source
 //! ([`super::citations`]). Every problem is reported, each with where it is.
 
-use super::{Choice, Content, Lesson, Predict};
+use super::{Choice, Content, Lesson, Predict, claims};
 use crate::run::Run;
 use lockstep_sim::catalogue;
 use lockstep_sim::sources::Bibliography;
@@ -71,7 +71,22 @@ pub fn check(content: &Content) -> Vec<ContentError> {
                 format!("answer {} is not one of the choices", q.answer),
             );
         }
-        reference(&place, "scenario", Some(&q.scenario), &[], &mut error);
+        reference(&place, "scenario", q.scenario.as_deref(), &[], &mut error);
+        // The sentences of an explanation that tell what "the playground" shows are read
+        // against that run; the rest (and the question) may reason about any numbers.
+        if let Some(run) = q.scenario.as_deref().and_then(|id| runs.get(id)) {
+            let end = Shown::Through(run.sim.trace().len().saturating_sub(1));
+            let about_the_run = q
+                .explanation
+                .split_inclusive(". ")
+                .filter(|sentence| sentence.contains("playground"));
+            for sentence in about_the_run {
+                for problem in claims::unsupported(sentence, run, end, claims::HolderAt::AnyMoment)
+                {
+                    error(format!("{place}.explanation"), problem);
+                }
+            }
+        }
         reference(
             &place,
             "lesson",
@@ -110,6 +125,17 @@ pub fn check(content: &Content) -> Vec<ContentError> {
             &mut error,
         );
     }
+    for built_in in catalogue::BUILT_IN {
+        let place = format!("scenarios/{}.json", built_in.id);
+        match (built_in.load(), runs.get(built_in.id)) {
+            (Ok(scenario), Some(run)) => {
+                for problem in scenario_texts(&scenario, run) {
+                    error(place.clone(), problem);
+                }
+            }
+            _ => error(place, "does not load and run".to_owned()),
+        }
+    }
     let scenarios: Vec<_> = catalogue::BUILT_IN
         .iter()
         .filter_map(|b| b.load().ok())
@@ -124,6 +150,53 @@ pub fn check(content: &Content) -> Vec<ContentError> {
         Err(e) => errors.push(ContentError::new("sources.json", e.to_string())),
     }
     errors
+}
+
+/// Words that state how a write fares at the resource: an outcome, which the fencing switch and
+/// the user's interventions change, so it is computed (`RunOutcome`), never written in a title
+/// or summary.
+const VERDICT_WORDS: &[&str] = &[
+    "accept",
+    "accepts",
+    "accepted",
+    "reject",
+    "rejects",
+    "rejected",
+    "land",
+    "lands",
+    "landed",
+    "overwritten",
+    "survive",
+    "survives",
+    "lost",
+];
+
+/// What is wrong with a scenario's title and summary: a verdict of the resource where the user
+/// can switch fencing, or a claim its run does not bear out (the summary is read against the
+/// whole run).
+pub fn scenario_texts(scenario: &lockstep_sim::Scenario, run: &Run) -> Vec<String> {
+    let mut problems = Vec::new();
+    if scenario.resource.fencing().is_some() {
+        for (field, text) in [("title", &scenario.title), ("summary", &scenario.summary)] {
+            let verdicts: Vec<&str> = text
+                .split(|c: char| !c.is_ascii_alphabetic())
+                .filter(|w| VERDICT_WORDS.contains(&w.to_ascii_lowercase().as_str()))
+                .collect();
+            if !verdicts.is_empty() {
+                problems.push(format!(
+                    "the {field} states the resource's verdict ({}), which the fencing switch changes: state the setup, the outcome line is computed",
+                    verdicts.join(", ")
+                ));
+            }
+        }
+    }
+    let end = Shown::Through(run.sim.trace().len().saturating_sub(1));
+    for (field, text) in [("title", &scenario.title), ("summary", &scenario.summary)] {
+        for problem in claims::unsupported(text, run, end, claims::HolderAt::AnyMoment) {
+            problems.push(format!("the {field}: {problem}"));
+        }
+    }
+    problems
 }
 
 /// Each scenario run once, however many steps walk it.
@@ -199,6 +272,26 @@ fn check_lesson(
             );
         }
         previous = Some((scenario, step.event));
+        let texts = [
+            ("text", Some(&step.text), Shown::Through(step.event)),
+            (
+                "predict.question",
+                step.predict.as_ref().map(|p| &p.question),
+                Shown::Before(step.event),
+            ),
+            (
+                "predict.why",
+                step.predict.as_ref().map(|p| &p.why),
+                Shown::Through(step.event),
+            ),
+        ];
+        for (field, text, shown) in texts {
+            for problem in text.map_or_else(Vec::new, |t| {
+                claims::unsupported(t, run, shown, claims::HolderAt::Position)
+            }) {
+                error(format!("{here}.{field}"), problem);
+            }
+        }
         if let Some(predict) = &step.predict {
             check_predict(&here, predict, run, step.event, error);
         }
@@ -226,9 +319,11 @@ fn check_predict(
     }
     for (i, choice) in predict.choices.iter().enumerate() {
         let here = format!("{place}.predict.choices[{i}]");
-        match claim_holds(choice, run, event) {
-            Err(problem) => error(here, problem),
-            Ok(holds) if holds != (i == predict.answer) => error(
+        let after = claim_holds(choice, run, Shown::Through(event));
+        let before = claim_holds(choice, run, Shown::Before(event));
+        match (after, before) {
+            (Err(problem), _) | (_, Err(problem)) => error(here, problem),
+            (Ok(holds), _) if holds != (i == predict.answer) => error(
                 here,
                 if holds {
                     "this wrong choice is what the simulation does".to_owned()
@@ -236,20 +331,49 @@ fn check_predict(
                     "the answer is not what the simulation does".to_owned()
                 },
             ),
-            Ok(_) => {}
+            // The question is asked with the page standing just before the step's event: an
+            // answer already true there is shown, not predicted.
+            (Ok(true), Ok(true)) if i == predict.answer => error(
+                here,
+                "the answer is already true just before the step's event, where the question is asked"
+                    .to_owned(),
+            ),
+            _ => {}
         }
     }
 }
 
-/// Whether a choice's claim is true of the run just after `event`.
-pub fn claim_holds(choice: &Choice, run: &Run, event: usize) -> Result<bool, String> {
+/// A position of the lesson player: what the page shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shown {
+    /// Every event up to and including this one (a step after its reveal).
+    Through(usize),
+    /// Every event before this one (a step while its question is open).
+    Before(usize),
+}
+
+impl Shown {
+    /// The index of the last event shown, if any is.
+    pub fn last(self) -> Option<usize> {
+        match self {
+            Shown::Through(event) => Some(event),
+            Shown::Before(event) => event.checked_sub(1),
+        }
+    }
+}
+
+/// Whether a choice's claim is true of what the page shows at `shown`: a `kind` claim, that
+/// the last event shown is of that kind; a `holder` claim, that the lock service grants the lock
+/// to that client there (`nobody` before any event).
+pub fn claim_holds(choice: &Choice, run: &Run, shown: Shown) -> Result<bool, String> {
+    let last = shown.last();
     match (&choice.kind, &choice.holder) {
-        (Some(kind), None) => Ok(run
-            .sim
-            .trace()
-            .get(event)
+        (Some(kind), None) => Ok(last
+            .and_then(|i| run.sim.trace().get(i))
             .is_some_and(|e| e.happening.kind() == *kind)),
-        (None, Some(holder)) => Ok(run.holder_after(event) == *holder),
+        (None, Some(holder)) => {
+            Ok(last.map_or_else(|| "nobody".to_owned(), |i| run.holder_after(i)) == *holder)
+        }
         _ => Err("a choice claims exactly one thing: `kind` or `holder`".to_owned()),
     }
 }
@@ -325,7 +449,7 @@ mod tests {
             "{errors:?}"
         );
         let mut broken = content();
-        broken.questions[0].scenario = "s99-nothing".to_owned();
+        broken.questions[0].scenario = Some("s99-nothing".to_owned());
         broken.guide.answers[0].lesson = "no-such-lesson".to_owned();
         let errors = check(&broken);
         assert!(
@@ -352,6 +476,122 @@ mod tests {
                 .iter()
                 .any(|e| e.problem.contains("not what the simulation does")),
             "{errors:?}"
+        );
+    }
+
+    /// A holder question asked just after client-b's grant, revealed one event later: its
+    /// answer is on the page before the reveal, so it predicts nothing.
+    #[test]
+    fn a_prediction_already_true_before_its_event_is_caught() {
+        let mut broken = content();
+        let scenario = "s2-gc-pause-fenced";
+        let mut runs = Runs::default();
+        let run = runs.get(scenario).expect("built in");
+        let kinds: Vec<String> = run.sim.trace().iter().map(|e| e.happening.kind()).collect();
+        let second_grant = kinds
+            .iter()
+            .enumerate()
+            .filter(|(_, k)| *k == "granted")
+            .nth(1)
+            .map(|(i, _)| i)
+            .expect("two grants");
+        assert_eq!(run.holder_after(second_grant), "client-b");
+        let choice = |holder: &str| Choice {
+            text: holder.to_owned(),
+            kind: None,
+            holder: Some(holder.to_owned()),
+        };
+        broken.lessons[0].steps = vec![super::super::Step {
+            scenario: Some(scenario.to_owned()),
+            event: second_grant + 1,
+            kind: kinds[second_grant + 1].clone(),
+            text: "client-b learns of its grant.".to_owned(),
+            predict: Some(Predict {
+                question: "Who holds the lock once client-b hears of its grant?".to_owned(),
+                choices: vec![choice("client-b"), choice("client-a")],
+                answer: 0,
+                why: "The service granted it to client-b.".to_owned(),
+            }),
+            break_it: None,
+            sources: Vec::new(),
+        }];
+        let errors = check(&broken);
+        assert!(
+            errors
+                .iter()
+                .any(|e| e.place.starts_with("lessons.json lessons[0]")
+                    && e.problem.contains("already true just before")),
+            "{errors:?}"
+        );
+    }
+
+    /// Wrong numbers and holders in a step's text, and the summaries that once contradicted
+    /// their runs (S5's "200 ms left", S2's "the stale write is rejected"), are caught.
+    #[test]
+    fn texts_that_contradict_the_screen_are_caught() {
+        let mut broken = content();
+        let step = &mut broken.lessons[0].steps[3];
+        assert_eq!(step.event, 7, "not-a-mutex step 4 shows the lease's expiry");
+        step.text = "At 1008 ms the lease with token 35 runs out; client-b holds the lock. It had 900 ms and read value 7.".to_owned();
+        let errors = check(&broken);
+        let here: Vec<&str> = errors
+            .iter()
+            .filter(|e| {
+                e.place
+                    .starts_with("lessons.json lessons[0] (not-a-mutex).steps[3].text")
+            })
+            .map(|e| e.problem.as_str())
+            .collect();
+        for claim in [
+            "Token(35)",
+            "Moment(1008)",
+            "Holder(\"client-b\")",
+            "Duration(900)",
+            "Value(7)",
+        ] {
+            assert!(
+                here.iter().any(|p| p.starts_with(claim)),
+                "{claim} in {here:?}"
+            );
+        }
+        let mut broken = content();
+        let q = broken
+            .questions
+            .iter_mut()
+            .find(|q| q.id == "q-check-then-write")
+            .expect("asked");
+        q.explanation = q.explanation.replace("300 ms left", "200 ms left");
+        let errors = check(&broken);
+        assert!(
+            errors
+                .iter()
+                .any(|e| e.place.contains("(q-check-then-write).explanation")
+                    && e.problem.starts_with("TimeLeft(200)")),
+            "{errors:?}"
+        );
+        let load = |id: &str| {
+            catalogue::find(id)
+                .and_then(|b| b.load().ok())
+                .expect("built in")
+        };
+        let mut runs = Runs::default();
+        let mut s5 = load("s5-check-then-write");
+        s5.summary =
+            "client-a checks its lease just before writing, finds 200 ms left, and moves on."
+                .to_owned();
+        let problems = scenario_texts(&s5, runs.get("s5-check-then-write").expect("runs"));
+        assert!(
+            problems.iter().any(|p| p.contains("TimeLeft(200)")),
+            "{problems:?}"
+        );
+        let mut s2 = load("s2-gc-pause-fenced");
+        s2.title = "S2 · Fencing tokens 33 and 34: the stale write is rejected".to_owned();
+        let problems = scenario_texts(&s2, runs.get("s2-gc-pause-fenced").expect("runs"));
+        assert!(
+            problems
+                .iter()
+                .any(|p| p.contains("title states the resource's verdict (rejected)")),
+            "{problems:?}"
         );
     }
 

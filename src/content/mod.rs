@@ -8,6 +8,7 @@
 
 pub mod check;
 pub mod citations;
+pub mod claims;
 
 pub use check::{ContentError, check};
 
@@ -102,7 +103,10 @@ pub struct Question {
     pub choices: Vec<String>,
     pub answer: usize,
     pub explanation: String,
-    pub scenario: String,
+    /// A built-in scenario that shows the answer; none when no scenario does (a fact about a
+    /// real system the simulation does not model).
+    #[serde(default)]
+    pub scenario: Option<String>,
     #[serde(default)]
     pub lesson: Option<String>,
     /// The public sources of the explanation.

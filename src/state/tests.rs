@@ -151,6 +151,24 @@ fn fencing_off_lets_the_checker_catch_the_stale_write() {
     assert_eq!(unfenced.position(), fenced.position(), "the place is kept");
 }
 
+/// The outcome line is computed from the run, so switching fencing off changes what it says.
+#[test]
+fn the_outcome_line_follows_the_fencing_switch() {
+    let fenced = start();
+    let unfenced = fenced.clone().reduce(Action::SetFencing(Fencing::Off));
+    let says = |p: &Playground, words: &str| p.run().outcome().iter().any(|l| l.contains(words));
+    assert!(says(
+        &fenced,
+        "client-a's write with token 33 was refused: 33 < 34"
+    ));
+    assert!(!says(&fenced, "is lost"));
+    assert!(says(
+        &unfenced,
+        "client-a's write with token 33 was accepted"
+    ));
+    assert!(says(&unfenced, "client-b's update is lost"));
+}
+
 #[test]
 fn compare_runs_the_other_fencing_to_the_same_moment() {
     let both = apply(start(), [Action::ToggleCompare, Action::SeekTo(usize::MAX)]);

@@ -12,6 +12,7 @@
 mod args;
 
 use args::{Command, Format, Source, UsageError};
+use lockstep_sim::outcome::RunOutcome;
 use lockstep_sim::{Scenario, Sim, catalogue, sources};
 use std::fmt;
 use std::process::ExitCode;
@@ -79,10 +80,15 @@ fn run(arguments: Vec<String>) -> Result<String, CliError> {
             let spent = sim.stopped_by_budget();
             let output = match format {
                 Format::Text => format!(
-                    "{} (seed {seed})\n{}{}hash {}\n",
+                    "{} (seed {seed})\n{}{}{}hash {}\n",
                     scenario.title,
                     source_lines(&scenario),
                     sim.render_text(),
+                    RunOutcome::of(sim.trace())
+                        .lines(sim.cast())
+                        .iter()
+                        .map(|line| format!("outcome: {line}\n"))
+                        .collect::<String>(),
                     sim.hash()
                 ),
                 Format::Json => {
@@ -230,6 +236,23 @@ mod tests {
                 .to_string()
                 .contains("is not a whole number from 0 to 18446744073709551615"),
             "{error}"
+        );
+    }
+}
+
+#[cfg(test)]
+mod outcome_tests {
+    use super::run;
+
+    /// The text output ends with how the run ended at the resource, computed from the trace.
+    #[test]
+    fn the_text_output_says_how_the_run_ended() {
+        let output = run(vec!["run".into(), "s2-gc-pause-fenced".into()]).expect("runs");
+        assert!(
+            output.contains(
+                "\noutcome: At 2058 ms client-a's write with token 33 was refused: 33 < 34, the highest token accepted.\nhash "
+            ),
+            "{output}"
         );
     }
 }

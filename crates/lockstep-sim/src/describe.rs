@@ -586,16 +586,19 @@ pub fn describe(actor: NodeId, happening: &Happening, cast: &Cast, network: &Net
             text
         }
         Happening::WriteRejected { writer, refusal } => match refusal {
+            // An inventory is sent orders: a refused order is named as such.
             Refusal::StaleToken {
                 presented,
                 required,
             } => format!(
-                "The {resource} rejects {}'s write with token {presented}: it has already accepted token {required} ({presented} < {required}).",
-                n(writer)
+                "The {resource} rejects {}'s {} with token {presented}: it has already accepted token {required} ({presented} < {required}).",
+                n(writer),
+                request_noun(cast.request())
             ),
             Refusal::NoToken => format!(
-                "The {resource} rejects {}'s write: fencing is on and the write carries no token.",
-                n(writer)
+                "The {resource} rejects {}'s {}: fencing is on and it carries no token.",
+                n(writer),
+                request_noun(cast.request())
             ),
             Refusal::VersionChanged { expected, actual } => format!(
                 "The {resource} rejects {}'s write: it expected version {expected}, the row is at version {actual}.",
@@ -606,8 +609,9 @@ pub fn describe(actor: NodeId, happening: &Happening, cast: &Cast, network: &Net
                 n(writer)
             ),
             Refusal::SequencerInvalid { presented } => format!(
-                "The {resource} rejects {}'s write: the lock service says token {presented} is no longer its live lease.",
-                n(writer)
+                "The {resource} rejects {}'s {}: the lock service says token {presented} is no longer its live lease.",
+                n(writer),
+                request_noun(cast.request())
             ),
             Refusal::ClaimedByAnother => format!(
                 "The {resource} rejects {}'s write: another lock holder has claimed it with a different lock value since.",
@@ -859,5 +863,43 @@ fn no_effect_words(why: NoEffect) -> &'static str {
         NoEffect::MessageNotHeld => "the message is not held",
         NoEffect::NoLiveLease => "no lease is live",
         NoEffect::NoReplica => "there is no running replica to promote",
+    }
+}
+
+/// The noun for what a client asks of the resource.
+pub(crate) fn request_noun(request: Request) -> &'static str {
+    match request {
+        Request::Write => "write",
+        Request::Order => "order",
+        Request::Charge => "charge",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::resource::Fencing;
+    use crate::{Sim, catalogue};
+
+    /// An inventory takes orders: its refusals name the order, not a write.
+    #[test]
+    fn a_refused_order_is_narrated_as_an_order() {
+        let mut scenario = catalogue::find("a2-conditional-decrement")
+            .and_then(|b| b.load().ok())
+            .expect("built in");
+        scenario.resource = scenario.resource.with_fencing(Fencing::On);
+        let mut sim = Sim::new(&scenario).expect("runs");
+        sim.run_to_end();
+        let text = sim.render_text();
+        let refusals: Vec<&str> = text
+            .lines()
+            .filter(|l| l.contains("The resource re"))
+            .collect();
+        assert!(!refusals.is_empty(), "{text}");
+        for line in refusals {
+            assert!(
+                line.contains("'s order") && !line.contains("write"),
+                "{line}"
+            );
+        }
     }
 }

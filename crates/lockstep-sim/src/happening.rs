@@ -118,9 +118,10 @@ pub enum Then {
 }
 
 /// What a client asks of the resource.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Request {
+    #[default]
     Write,
     Order,
     Charge,

@@ -39,6 +39,7 @@ pub mod lock_service;
 pub mod message;
 pub mod network;
 pub mod node;
+pub mod outcome;
 pub mod queue;
 pub mod ranges;
 pub mod register_history;

@@ -27,8 +27,10 @@ pub enum Fencing {
     /// a zombie once someone else has claimed, but it cannot order claims: nothing is "newer".
     CheckAndSet,
     /// Before applying a write, ask the lock service whether its token is still the writer's
-    /// live lease (Chubby's `CheckSequencer()`): this closes the gap before the new holder's
-    /// first write, at the cost of a round trip per write.
+    /// live lease (Chubby's `CheckSequencer()`), and keep the highest-token rule as well. This
+    /// narrows the gap before the new holder's first write; it cannot close it, since the check
+    /// and the apply are two steps. Here every check is a round trip; a Chubby server answers
+    /// from its Chubby cache.
     Sequencer,
 }
 
@@ -40,16 +42,18 @@ pub fn fencing_check(
 ) -> Result<(), Refusal> {
     match (fencing, token, highest) {
         (Fencing::Off | Fencing::CheckAndSet, _, _) => Ok(()),
-        (Fencing::Sequencer, None, _) => Err(Refusal::NoToken),
-        (Fencing::Sequencer, Some(_), _) => Ok(()),
-        (Fencing::On, None, _) => Err(Refusal::NoToken),
-        (Fencing::On, Some(presented), Some(required)) if presented < required => {
+        (Fencing::On | Fencing::Sequencer, None, _) => Err(Refusal::NoToken),
+        // A sequencer resource keeps the rule too: its check with the lock service and the
+        // apply are two steps, and a grant can fall between them.
+        (Fencing::On | Fencing::Sequencer, Some(presented), Some(required))
+            if presented < required =>
+        {
             Err(Refusal::StaleToken {
                 presented,
                 required,
             })
         }
-        (Fencing::On, Some(_), _) => Ok(()),
+        (Fencing::On | Fencing::Sequencer, Some(_), _) => Ok(()),
     }
 }
 
@@ -466,6 +470,21 @@ mod tests {
         assert_eq!(
             inv.decrement(Some(FencingToken(35)), 1),
             Err(Refusal::SoldOut { wanted: 1, left: 0 })
+        );
+    }
+
+    /// The sequencer check and the apply are two steps: a grant can fall between them, so a
+    /// token the lock service called live may be older than one the resource has since accepted.
+    #[test]
+    fn a_sequencer_resource_keeps_the_highest_token_rule() {
+        let mut r = Register::new(Fencing::Sequencer, 0);
+        assert!(r.write(write(Some(34), 1, None)).is_ok());
+        assert_eq!(
+            r.write(write(Some(33), 2, None)).err(),
+            Some(Refusal::StaleToken {
+                presented: FencingToken(33),
+                required: FencingToken(34)
+            })
         );
     }
 

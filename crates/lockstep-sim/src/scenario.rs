@@ -12,6 +12,7 @@ use crate::client::{
     Repeat, RequestTimeout, RetryPolicy,
 };
 use crate::expectation::Expectation;
+use crate::happening::Request;
 use crate::ids::NodeId;
 use crate::intervention::{Action, Intervention};
 use crate::lock_service::{KnownBug, Persistence, TokenSource, Waiting};
@@ -477,6 +478,9 @@ pub struct Cast {
     names: Vec<String>,
     /// How many of the first nodes make up the lock service.
     services: u16,
+    /// What clients ask of the resource, so the narration can name a refused order an order.
+    #[serde(default)]
+    request: Request,
 }
 
 impl Cast {
@@ -496,6 +500,11 @@ impl Cast {
 
     pub fn resource(&self) -> NodeId {
         NodeId(self.services)
+    }
+
+    /// What the resource is asked for: writes, orders or charges.
+    pub fn request(&self) -> Request {
+        self.request
     }
 
     pub fn name(&self, node: NodeId) -> &str {
@@ -666,7 +675,16 @@ impl Scenario {
                 return Err(invalid(format!("clients[{i}].access"), reason));
             }
         }
-        let cast = Cast { names, services };
+        let request = match self.resource {
+            ResourceSpec::Register { .. } => Request::Write,
+            ResourceSpec::Inventory { .. } => Request::Order,
+            ResourceSpec::Payments { .. } => Request::Charge,
+        };
+        let cast = Cast {
+            names,
+            services,
+            request,
+        };
         for (i, link) in self.network.links.iter().enumerate() {
             cast.resolve(&link.from, &format!("network.links[{i}].from"))?;
             cast.resolve(&link.to, &format!("network.links[{i}].to"))?;
