@@ -41,11 +41,11 @@ pub mod queue;
 pub mod resource;
 pub mod rng;
 pub mod scenario;
-pub mod seed_test;
 pub mod sim;
 pub mod time;
 pub mod token;
 pub mod trace;
+pub mod verification;
 
 pub use scenario::Scenario;
 pub use sim::Sim;

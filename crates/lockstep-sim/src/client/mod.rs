@@ -98,6 +98,22 @@ pub enum LeaseCheck {
     },
 }
 
+/// What `heldSafely()` says at one moment: the lease's time left by the client's own clock
+/// (`None`: it holds no lease) and the margin that time must exceed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SafetyReading {
+    pub time_left: Option<i64>,
+    pub margin: Millis,
+}
+
+impl SafetyReading {
+    /// `heldSafely()`: held, with more than the margin left.
+    pub fn is_safe(self) -> bool {
+        self.time_left
+            .is_some_and(|left| left > self.margin.as_i64())
+    }
+}
+
 /// Whether the client renews its lease in the background (the seed's `RenewingLock`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "kind", deny_unknown_fields)]
@@ -279,6 +295,21 @@ impl Client {
             SafetyClock::FromLastRequest => lease.confirmed_from,
         };
         Some(self.config.ttl.as_i64() - now.since(from))
+    }
+
+    /// The client's `heldSafely()` at `now`: its own lease check if it has one, else the
+    /// article's (measured from the acquisition, with no margin).
+    pub fn held_safely(&self, now: LocalTime) -> SafetyReading {
+        let (margin, measure) = match self.config.lease_check {
+            LeaseCheck::BeforeWrite {
+                margin_ms, measure, ..
+            } => (margin_ms, measure),
+            LeaseCheck::Never {} => (Millis(0), SafetyClock::FromAcquisition),
+        };
+        SafetyReading {
+            time_left: self.time_left(now, measure),
+            margin,
+        }
     }
 
     pub fn on_timer(&mut self, ctx: &mut Ctx<'_>, timer: TimerId, kind: TimerKind) -> Happening {
@@ -800,19 +831,16 @@ impl Client {
 
     /// The work is done: check the lease if configured, then write.
     fn finish_work(&mut self, ctx: &mut Ctx<'_>, read: Option<ReadValue>) -> Happening {
-        let LeaseCheck::BeforeWrite {
-            margin_ms,
-            gap_ms,
-            measure,
-        } = self.config.lease_check
-        else {
+        let LeaseCheck::BeforeWrite { gap_ms, .. } = self.config.lease_check else {
             return self.write(ctx, read, None);
         };
         if self.config.locking == Locking::None {
             return self.write(ctx, read, None);
         }
-        match self.time_left(ctx.local, measure) {
-            Some(left) if left > margin_ms.as_i64() => {
+        let reading = self.held_safely(ctx.local);
+        let margin_ms = reading.margin;
+        match reading.time_left {
+            Some(left) if reading.is_safe() => {
                 if gap_ms.0 == 0 {
                     return self.write(ctx, read, Some(left));
                 }

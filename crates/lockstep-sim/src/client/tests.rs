@@ -296,6 +296,36 @@ fn a_lease_check_that_fails_skips_the_write_and_releases() {
 }
 
 #[test]
+fn held_safely_is_the_clients_own_check_or_the_articles_without_a_margin() {
+    let mut checking = Harness::new(|c| {
+        c.lease_check = LeaseCheck::BeforeWrite {
+            margin_ms: Millis(100),
+            gap_ms: Millis(0),
+            measure: SafetyClock::FromLastRequest,
+        };
+    });
+    checking.start();
+    checking.granted(5);
+    let reading = checking.client.held_safely(LocalTime(950));
+    assert_eq!(reading.time_left, Some(50));
+    assert_eq!(reading.margin, Millis(100));
+    assert!(!reading.is_safe(), "50 ms left is within the 100 ms margin");
+    assert!(checking.client.held_safely(LocalTime(850)).is_safe());
+    let mut plain = Harness::new(|_| {});
+    assert!(
+        !plain.client.held_safely(LocalTime(0)).is_safe(),
+        "no lease"
+    );
+    plain.start();
+    plain.local = 10;
+    plain.granted(5);
+    let reading = plain.client.held_safely(LocalTime(1_000));
+    assert_eq!((reading.time_left, reading.margin), (Some(10), Millis(0)));
+    assert!(reading.is_safe());
+    assert!(!plain.client.held_safely(LocalTime(1_010)).is_safe());
+}
+
+#[test]
 fn a_lease_check_with_a_gap_writes_later_without_checking_again() {
     let mut h = Harness::new(|c| {
         c.access = Access::BlindWrite { value: 1 };

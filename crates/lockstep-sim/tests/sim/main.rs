@@ -6,6 +6,6 @@ mod consensus_recovery;
 mod lease_expiry;
 mod properties;
 mod scenario_errors;
-mod seed_verification;
 mod support;
+mod verification;
 mod waiting;
