@@ -192,6 +192,13 @@ fn the_data_check_catches_a_lost_update_that_no_stale_write_lets_through() {
         }
     );
     assert_eq!(finding.outcome(), Outcome::Fail);
+    assert_eq!(
+        finding.to_string(),
+        "the register ends at 1, but the 2 accepted increments applied one after another give 2; \
+         the first lost update is accepted write 2, client-b's, which set 1 where 2 was due; 1 of \
+         the 2 increments clients were told were applied are not in it, the first client-a's \
+         (version 1)"
+    );
 }
 
 #[test]
