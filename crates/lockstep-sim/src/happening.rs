@@ -15,7 +15,7 @@ use crate::time::{LocalTime, Millis, VirtualTime};
 use crate::token::FencingToken;
 use serde::{Deserialize, Serialize};
 
-/// How a client's job ended, in the seed's words where it has them: done, "lock held elsewhere",
+/// How a client's job ended, in the article's words where it has them: done, "lock held elsewhere",
 /// "fenced".
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "result")]
@@ -121,7 +121,7 @@ impl WorkResult {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum AbandonReason {
-    /// Renewals ran out (the seed's "maximum hold time exceeded").
+    /// Renewals ran out (the article's "maximum hold time exceeded").
     MaximumHoldTime,
     /// The service refused a renewal: the lease was gone.
     RenewalRefused,

@@ -1,7 +1,7 @@
 //! Clients: processes that (usually) take the lock, do their work, and write to the resource.
 //!
-//! The base flow is the seed's `performGuardedWork`: acquire → apply the payload with the token →
-//! release in `finally`, reporting "lock held elsewhere", "fenced" or done. Options add the seed's
+//! The base flow is the article's `performGuardedWork`: acquire → apply the payload with the token →
+//! release in `finally`, reporting "lock held elsewhere", "fenced" or done. Options add the article's
 //! `RenewingLock` (renew every TTL/3, at most `max_renewals` times, abandon on a failed renewal or
 //! when renewals run out), a lease check just before writing (`heldSafely()`, which loses anyway
 //! if the process pauses between the check and the write), retries, and the lock-free
@@ -36,7 +36,7 @@ pub enum Access {
     ReadModifyWrite {},
     /// Work, then write a fixed value without reading first.
     BlindWrite { value: i64 },
-    /// Work, then take `amount` from the stock in one statement (the seed's inventory `UPDATE`).
+    /// Work, then take `amount` from the stock in one statement (the article's inventory `UPDATE`).
     Decrement { amount: i64 },
     /// Read, work, then write `value + 1` only if the version is unchanged; on a conflict, read
     /// again and retry, at most `attempts` times in all (A1).
@@ -75,7 +75,7 @@ pub enum RetryPolicy {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SafetyClock {
-    /// The seed's `heldSafely()`: from when the acquisition *returned*, ignoring renewals. Too
+    /// The article's `heldSafely()`: from when the acquisition *returned*, ignoring renewals. Too
     /// optimistic about the start (the lease began when the service granted it, before the reply
     /// arrived) and blind to every renewal.
     FromAcquisition,
@@ -114,7 +114,7 @@ impl SafetyReading {
     }
 }
 
-/// Whether the client renews its lease in the background (the seed's `RenewingLock`).
+/// Whether the client renews its lease in the background (the article's `RenewingLock`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "kind", deny_unknown_fields)]
 pub enum Renewal {
@@ -126,7 +126,7 @@ pub enum Renewal {
     },
 }
 
-/// How long a client waits for any answer before it stops waiting. The seed's code awaits
+/// How long a client waits for any answer before it stops waiting. The article's code awaits
 /// forever; real clients give up (and then a lost reply looks exactly like a slow one).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "kind", deny_unknown_fields)]
@@ -170,7 +170,7 @@ pub struct ClientConfig {
 pub struct LeaseBelief {
     pub token: Option<FencingToken>,
     pub value: LockValue,
-    /// When the grant arrived, by the client's clock (the seed's `acquiredAt`).
+    /// When the grant arrived, by the client's clock (the article's `acquiredAt`).
     pub acquired_at: LocalTime,
     /// When the last acknowledged request (acquire or renewal) was sent.
     pub confirmed_from: LocalTime,
@@ -286,7 +286,7 @@ impl Client {
     }
 
     /// What the lease has left by this client's clock, measured as `measure` says (negative:
-    /// overdue); `None` if the client does not hold it. The seed's `heldSafely()` is
+    /// overdue); `None` if the client does not hold it. The article's `heldSafely()` is
     /// `time_left > margin`.
     pub fn time_left(&self, now: LocalTime, measure: SafetyClock) -> Option<i64> {
         let lease = self.lease.filter(|l| l.held)?;

@@ -253,16 +253,16 @@ fn held_safely_from_acquisition_ignores_renewals_and_the_corrected_one_does_not(
     h.fire(TimerKind::Renew);
     h.receive(Payload::RenewReply { renewed: true });
     h.local = 1_200;
-    let seed = h
+    let articles = h
         .client
         .time_left(LocalTime(1_200), SafetyClock::FromAcquisition);
     let corrected = h
         .client
         .time_left(LocalTime(1_200), SafetyClock::FromLastRequest);
     assert_eq!(
-        seed,
+        articles,
         Some(1_000 - (1_200 - 10)),
-        "the seed measures from the grant's arrival"
+        "the article's check measures from the grant's arrival"
     );
     assert_eq!(
         corrected,
