@@ -27,7 +27,7 @@ pub enum Finding {
         newer: Option<FencingToken>,
         refusal: Refusal,
     },
-    /// client-a's stale write was accepted after client-b's.
+    /// client-a's stale write was accepted, as was client-b's.
     StaleWriteAccepted {
         stale: Option<FencingToken>,
         newer: Option<FencingToken>,
@@ -175,7 +175,7 @@ impl fmt::Display for Finding {
             ),
             Finding::StaleWriteAccepted { stale, newer } => write!(
                 f,
-                "client-a's stale write ({}) was accepted after client-b's ({})",
+                "client-a's stale write ({}) was accepted, and so was client-b's ({})",
                 Token(*stale),
                 Token(*newer)
             ),
