@@ -1,7 +1,8 @@
 // The guided material in headless Chromium: every lesson walked from its first step to its last
 // and back, predictions answered before the reveal, deep links to a step, the arrows, "Now break
 // it yourself"; the knowledge check with its score kept across a reload; the interview deck; the
-// decision guide; the monitoring plots; and an accessibility scan of each page.
+// decision guide; the three verification tests against each lock service; the monitoring plots;
+// and an accessibility scan of each page.
 
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -13,6 +14,7 @@ import { startApp } from './harness.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const lessons = JSON.parse(await readFile(resolve(HERE, '..', 'content', 'lessons.json'), 'utf8')).lessons;
+const guide = JSON.parse(await readFile(resolve(HERE, '..', 'content', 'guide.json'), 'utf8'));
 
 describe('the guided material, as a learner uses it', () => {
   let app;
@@ -45,19 +47,33 @@ describe('the guided material, as a learner uses it', () => {
     await openPage('learn', 'lessons');
     const listed = await page.locator('[data-testid="lesson-link"]').evaluateAll((links) => links.map((a) => a.dataset.lesson));
     assert.deepEqual(listed, lessons.map((l) => l.id));
+    let predictions = 0;
     for (const lesson of lessons) {
       await openPage(`learn=${lesson.id}&step=1`, 'lesson');
       for (let i = 0; i < lesson.steps.length; i += 1) {
         const step = lesson.steps[i];
+        const last = i + 1 === lesson.steps.length;
+        const next = page.locator('[data-testid="lesson-next"]');
         await stepShown(lesson, i);
         if (step.predict) {
-          // Asked before the reveal: the playground stands just before the event.
+          // Asked before the reveal: the playground stands just before the event, and Next
+          // (absent on a last step, which ends with "All lessons") waits for the answer.
           await page.locator('[data-testid="predict"]').waitFor();
           await app.waitForPosition(step.event);
-          assert.equal(await page.locator('[data-testid="lesson-next"]').isDisabled().catch(() => true), true);
-          await page.locator(`[data-testid="predict-choice"][data-index="${step.predict.answer}"]`).click();
-          assert.equal(await page.locator('[data-testid="predict-result"]').getAttribute('data-correct'), 'true');
+          if (last) {
+            assert.equal(await next.count(), 0, `${lesson.id} step ${i + 1}: no Next on the last step`);
+            assert.equal(await page.locator('[data-testid="lesson-done"]').count(), 1);
+          } else {
+            assert.equal(await next.isDisabled(), true, `${lesson.id} step ${i + 1}: Next waits for the answer`);
+          }
+          // Every other prediction is answered wrongly: the page must say which it was.
+          const right = predictions % 2 === 0;
+          predictions += 1;
+          const choice = right ? step.predict.answer : (step.predict.answer + 1) % step.predict.choices.length;
+          await page.locator(`[data-testid="predict-choice"][data-index="${choice}"]`).click();
+          assert.equal(await page.locator('[data-testid="predict-result"]').getAttribute('data-correct'), String(right));
         }
+        if (!last) assert.equal(await page.locator('[data-testid="lesson-next"]').isEnabled(), true, `${lesson.id} step ${i + 1}: Next once shown`);
         await app.waitForPosition(step.event + 1);
         assert.equal((await page.locator('[data-testid="lesson-text"]').innerText()).trim(), step.text.trim(), `${lesson.id} step ${i + 1}`);
         if (i + 1 < lesson.steps.length) await page.locator('[data-testid="lesson-next"]').click();
@@ -153,24 +169,62 @@ describe('the guided material, as a learner uses it', () => {
     await card.locator('[data-testid="show-answer"]').click();
     assert.match(await card.locator('[data-testid="card-answer"]').innerText(), /Follow-up/i);
     await openPage('guide', 'guide');
-    await page.locator('[data-testid="consequence"]').nth(2).check();
     const recommendation = page.locator('[data-testid="recommendation"]');
-    assert.match(await recommendation.getAttribute('data-verdict'), /^(efficiency|correctness)$/);
+    for (const answer of guide.answers) {
+      await page.locator(`[data-testid="consequence"][value="${answer.id}"]`).check();
+      await page.waitForFunction(
+        ([text]) => document.querySelector('[data-testid="recommendation"] p')?.textContent === text,
+        [answer.recommendation],
+      );
+      assert.equal(await recommendation.getAttribute('data-verdict'), answer.verdict, answer.id);
+      assert.equal(await recommendation.locator('[data-testid="guide-lesson"]').getAttribute('href'), `#learn=${answer.lesson}&step=1`, answer.id);
+    }
+    const last = guide.answers[guide.answers.length - 1];
     await recommendation.locator('[data-testid="guide-lesson"]').click();
-    await page.locator('[data-testid="lesson"]').waitFor();
+    await page.locator(`[data-testid="lesson"][data-lesson="${last.lesson}"]`).waitFor();
   });
 
-    it('runs the seed\'s three tests in the page: the SQL row passes, Redlock fails the fencing one', async () => {
-    await openPage('learn=verification&step=1', 'seed-tests');
-    await page.locator('[data-testid="seed-tests-run"]').click();
-    const results = () => page.locator('[data-testid="seed-test"]').evaluateAll((items) => items.map((i) => i.dataset.result));
-    await page.locator('[data-testid="seed-test"]').first().waitFor();
-    assert.deepEqual(await results(), ['pass', 'pass', 'pass']);
-    await page.locator('[data-testid="seed-tests-backend"]').selectOption({ label: 'Redlock, 5 nodes' });
-    await page.locator('[data-testid="seed-tests-run"]').click();
-    await page.waitForFunction(() => document.querySelector('[data-testid="seed-test"]')?.textContent.includes('Redlock'));
-    assert.equal((await results())[0], 'fail', 'no fencing token, no fencing');
-    await app.screenshot('seed-tests');
+  it('runs the three verification tests in the page against each lock service, with fencing on and off', async () => {
+    // The verdicts lockstep_sim::verification gives (asserted natively in
+    // crates/lockstep-sim/tests/sim/verification.rs): [result, finding] per test, in order.
+    const expected = [
+      ['SQL row (the article\'s)', 'on', 1, [['pass', 'stale_write_rejected'], ['pass', 'new_holder_keeps_lock'], ['pass', 'data_intact']]],
+      // Chaos seed 5 hits the fencing gap: a lost update with no stale write.
+      ['SQL row (the article\'s)', 'on', 5, [['pass', 'stale_write_rejected'], ['pass', 'new_holder_keeps_lock'], ['fail', 'lost_update']]],
+      ['SQL row (the article\'s)', 'off', 1, [['fail', 'stale_write_accepted'], ['pass', 'new_holder_keeps_lock'], ['fail', 'lost_update']]],
+      ['Redlock, 5 nodes', 'on', 1, [['fail', 'new_holder_refused'], ['pass', 'new_holder_keeps_lock'], ['fail', 'nothing_accepted']]],
+      ['Redlock, 5 nodes', 'off', 1, [['fail', 'stale_write_accepted'], ['pass', 'new_holder_keeps_lock'], ['fail', 'lost_update']]],
+      ['Consensus, 3 replicas', 'on', 1, [['pass', 'stale_write_rejected'], ['pass', 'new_holder_keeps_lock'], ['pass', 'data_intact']]],
+      ['Consensus, 3 replicas', 'off', 1, [['fail', 'stale_write_accepted'], ['pass', 'new_holder_keeps_lock'], ['fail', 'lost_update']]],
+    ];
+    await openPage('learn=verification&step=1', 'verification-tests');
+    assert.equal(await page.locator('[data-testid="verification-seed"]').inputValue(), '1', 'the chaos seed starts at 1');
+    const verdicts = page.locator('[data-testid="verification-verdicts"]');
+    for (const [backend, fencing, seed, results] of expected) {
+      await page.locator('[data-testid="verification-backend"]').selectOption({ label: backend });
+      await page.locator('[data-testid="verification-fencing"]').selectOption({ label: fencing });
+      await page.locator('[data-testid="verification-seed"]').fill(String(seed));
+      await page.locator('[data-testid="verification-seed"]').dispatchEvent('change');
+      await page.locator('[data-testid="verification-run"]').click();
+      await page.waitForFunction(
+        ([b, f, s]) => {
+          const list = document.querySelector('[data-testid="verification-verdicts"]');
+          return list?.dataset.backend === b && list?.dataset.fencing === f && list?.dataset.seed === s;
+        },
+        [backend, fencing, String(seed)],
+        { timeout: 60_000 },
+      );
+      const shown = await verdicts.locator('[data-testid="verification-test"]')
+        .evaluateAll((items) => items.map((i) => [i.dataset.result, i.dataset.finding]));
+      assert.deepEqual(shown, results, `${backend}, fencing ${fencing}, chaos seed ${seed}`);
+      // Each verdict says why, in words, next to what it ran against.
+      const against = `(${backend}, fencing ${fencing}, chaos seed ${seed})`.replace(/[()]/g, '\\$&');
+      for (const text of await verdicts.locator('[data-testid="verification-test"]').allInnerTexts()) {
+        assert.match(text, new RegExp(`^(✓ pass|✗ fail): .+ — .+ ${against}$`));
+      }
+      if (backend.startsWith('SQL') && fencing === 'on' && seed === 1) await app.screenshot('verification-tests');
+    }
+    assert.deepEqual(app.problems, []);
   });
 
   it('plots what an operator watches as the run advances', async () => {

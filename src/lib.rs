@@ -23,7 +23,6 @@ pub mod metrics;
 pub mod route;
 pub mod run;
 pub mod state;
-pub mod verification;
 pub mod words;
 
 pub use app::App;

@@ -5,8 +5,8 @@
 //! The trace records what happened; truth and belief are *state*, read from the nodes while the
 //! run is replayed once, event by event. Only changes are kept, so a run of 10,000 events keeps
 //! a few hundred samples. This module reads the simulation; it must not decide anything the
-//! simulation decides (who holds the lock is `LockService::live_lease`, belief is
-//! `Client::believes_it_holds_the_lock`).
+//! simulation decides (who holds the lock is `Sim::lock_holder`, a node's lease
+//! `LockService::live_lease`, belief `Client::believes_it_holds_the_lock`).
 
 use lockstep_sim::ids::NodeId;
 use lockstep_sim::intervention::Intervention;
@@ -14,7 +14,6 @@ use lockstep_sim::outcome::RunOutcome;
 use lockstep_sim::scenario::{Scenario, ScenarioError};
 use lockstep_sim::sim::{Node, Process, Sim};
 use lockstep_sim::token::FencingToken;
-use std::collections::BTreeMap;
 
 /// A lease as one service node sees it: the holder and the token it was granted with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -47,6 +46,9 @@ pub struct Run {
     pub sim: Sim,
     pub leases: Vec<LeaseChange>,
     pub beliefs: Vec<BeliefChange>,
+    /// After the event with index `.0`, the lock service said `.1` held the lock
+    /// (`Sim::lock_holder`): only changes are kept.
+    holders: Vec<(usize, Option<NodeId>)>,
     /// The trace's hash, computed once: it serialises every event, too dear for every render.
     pub hash: String,
     /// The events that broke an invariant, found once: the transport shows their count and
@@ -69,8 +71,15 @@ impl Run {
         let mut belief_now: Vec<Option<Option<FencingToken>>> = vec![None; nodes];
         let mut leases = Vec::new();
         let mut beliefs = Vec::new();
+        let mut holders = Vec::new();
+        let mut holder_now = None;
         while let Some(event) = sim.step() {
             let (event, actor) = (event.id.0 as usize, event.actor);
+            let holder = sim.lock_holder();
+            if holder != holder_now {
+                holder_now = holder;
+                holders.push((event, holder));
+            }
             // Only the acting node changes state in an event, but a service node's lease also
             // ends by the clock: look at every service node, there are at most seven.
             for node in sim.cast().services() {
@@ -107,27 +116,23 @@ impl Run {
             sim,
             leases,
             beliefs,
+            holders,
         })
     }
 
-    /// Who the lock service grants the lock to just after the event with index `event`: the
-    /// client with a live lease on the most service nodes, or `nobody` (also on a tie: the
-    /// service gives no single answer).
+    /// Who holds the lock just after the event with index `event`, in the lock service's own
+    /// terms (`Sim::lock_holder`), or `nobody`.
     pub fn holder_after(&self, event: usize) -> String {
-        let mut at_node = BTreeMap::new();
-        for change in self.leases.iter().take_while(|c| c.event <= event) {
-            at_node.insert(change.node, change.lease.map(|l| l.holder));
-        }
-        let mut counts: BTreeMap<NodeId, usize> = BTreeMap::new();
-        for holder in at_node.values().flatten() {
-            *counts.entry(*holder).or_default() += 1;
-        }
-        let best = counts.values().copied().max().unwrap_or(0);
-        let leaders: Vec<_> = counts.iter().filter(|(_, n)| **n == best).collect();
-        match leaders.as_slice() {
-            [(holder, _)] if best > 0 => self.sim.cast().name(**holder).to_owned(),
-            _ => "nobody".to_owned(),
-        }
+        let holder = self
+            .holders
+            .iter()
+            .take_while(|(at, _)| *at <= event)
+            .last()
+            .and_then(|(_, holder)| *holder);
+        holder.map_or_else(
+            || "nobody".to_owned(),
+            |h| self.sim.cast().name(h).to_owned(),
+        )
     }
 
     /// Indices of the events that broke an invariant.
@@ -150,6 +155,7 @@ impl Run {
             sim,
             leases: Vec::new(),
             beliefs: Vec::new(),
+            holders: Vec::new(),
         }
     }
 }

@@ -1,10 +1,10 @@
-//! The inspector: the lock service's state as its storage shows it (the seed's
+//! The inspector: the lock service's state as its storage shows it (the article's
 //! `distributed_locks` row, or the cache key), the resource's row, each client's state, and every
 //! invariant's verdict at the current step.
 
 use crate::state::Playground;
 use crate::words::{client_state_word, process_word, token_text};
-use lockstep_sim::client::{Client, LeaseCheck, Renewal, SafetyClock};
+use lockstep_sim::client::{Client, Renewal};
 use lockstep_sim::ids::NodeId;
 use lockstep_sim::invariant::{Invariant, InvariantSet};
 use lockstep_sim::lock_service::{Backend, GridMember, LockService, RaftRole, Replicated, Role};
@@ -245,22 +245,15 @@ fn client_card(
     process: Process,
     cast: &Cast,
 ) -> Html {
-    // The seed's heldSafely(): the client's own check if it has one, else the seed's
-    // measure (from the acquisition) with no margin.
-    let (margin, measure) = match client.config.lease_check {
-        LeaseCheck::BeforeWrite {
-            margin_ms, measure, ..
-        } => (margin_ms.as_i64(), measure),
-        LeaseCheck::Never {} => (0, SafetyClock::FromAcquisition),
-    };
-    let held_safely = client
-        .time_left(local, measure)
+    let reading = client.held_safely(local);
+    let held_safely = reading
+        .time_left
         .map_or("no (no lease)".to_owned(), |left| {
             format!(
                 "{} ({left} ms left{})",
-                if left > margin { "yes" } else { "no" },
-                if margin > 0 {
-                    format!(", margin {margin}")
+                if reading.is_safe() { "yes" } else { "no" },
+                if reading.margin.0 > 0 {
+                    format!(", margin {}", reading.margin)
                 } else {
                     String::new()
                 }

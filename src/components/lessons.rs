@@ -7,8 +7,8 @@
 //! exactly this moment. The player changes the run only by dispatching actions.
 
 use crate::components::Shared;
-use crate::components::seed_tests::SeedTests;
 use crate::components::sources::citation_list;
+use crate::components::verification_tests::VerificationTests;
 use crate::content::{Content, Lesson};
 use crate::route::Route;
 use crate::state::{Action, Moment, Origin, Playground};
@@ -214,7 +214,7 @@ pub fn LessonPlayer(props: &LessonPlayerProps) -> Html {
                 <p class="muted break-hint">{ format!("Try: {hint}") }</p>
             }
             if lesson.id == "verification" {
-                <SeedTests />
+                <VerificationTests />
             }
         </section>
     }

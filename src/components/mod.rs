@@ -12,10 +12,10 @@ pub mod monitor;
 pub mod narration;
 pub mod quiz;
 pub mod scenario_picker;
-pub mod seed_tests;
 pub mod sources;
 pub mod timeline;
 pub mod toolbar;
+pub mod verification_tests;
 
 use std::ops::Deref;
 use std::rc::Rc;

@@ -1,6 +1,6 @@
 //! The simulator's throughput, natively: events the engine handles per second, and the time one
-//! whole chaos run (the seed's test: 180 000 virtual ms, 8 clients, pauses and partitions) takes,
-//! from the scenario to the finished trace.
+//! whole chaos run (the article's verification test: 180 000 virtual ms, 8 clients, pauses and
+//! partitions) takes, from the scenario to the finished trace.
 //!
 //! A benchmark, not a test: it asserts nothing about speed, it measures and prints. Run it with
 //! `cargo xtask bench`. Wall-clock time is read here and only here: the simulation never sees it.
@@ -55,7 +55,7 @@ fn main() {
     );
     println!("|---|---:|---:|---:|---:|");
     for (label, fencing, backend) in cases {
-        let scenario = Chaos::seed_test(1, fencing)
+        let scenario = Chaos::verification_test(1, fencing)
             .with_backend(backend)
             .scenario();
         let fresh = || Sim::new(&scenario).expect("chaos scenarios are valid");
@@ -79,7 +79,7 @@ fn main() {
             millis(whole)
         );
     }
-    let scenario = Chaos::seed_test(1, Fencing::On).scenario();
+    let scenario = Chaos::verification_test(1, Fencing::On).scenario();
     let (runs, fastest, _) = measure(
         budget,
         || (),

@@ -1,6 +1,7 @@
 //! Chaos runs: generated scenarios in which many clients contend for the lock over and over
-//! while processes pause and the network splits — the seed's third verification test
-//! ("maintains at most one holder under chaos"), and the load for the benchmark.
+//! while processes pause and the network splits — the article's third verification test
+//! ("maintains at most one holder under chaos", judged in [`crate::verification`]), and the
+//! load for the benchmark.
 //!
 //! Generation draws from its own `SimRng` stream, so the same [`Chaos`] always yields the same
 //! scenario, and the scenario's own seed then drives the run.
@@ -47,7 +48,7 @@ pub struct Chaos {
 /// Which lock service the chaos runs against.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum ChaosBackend {
-    /// The seed's SQL row.
+    /// The article's SQL row.
     SqlRow,
     /// Redlock over five independent cache nodes.
     Redlock,
@@ -56,7 +57,8 @@ pub enum ChaosBackend {
 }
 
 impl ChaosBackend {
-    fn spec(self) -> LockServiceSpec {
+    /// The lock service as a scenario describes it.
+    pub fn spec(self) -> LockServiceSpec {
         match self {
             ChaosBackend::SqlRow => LockServiceSpec::SqlRow {
                 lock_name: "resource-x".to_owned(),
@@ -85,9 +87,9 @@ impl ChaosBackend {
 const TTL_MS: u64 = 1_000;
 
 impl Chaos {
-    /// The seed's chaos test: 180 000 virtual ms, 8 clients, pauses and partitions, against the
-    /// seed's SQL row (`with_backend` changes that).
-    pub fn seed_test(seed: u64, fencing: Fencing) -> Chaos {
+    /// The article's chaos test: 180 000 virtual ms, 8 clients, pauses and partitions, against
+    /// the article's SQL row (`with_backend` changes that).
+    pub fn verification_test(seed: u64, fencing: Fencing) -> Chaos {
         Chaos {
             seed,
             backend: ChaosBackend::SqlRow,

@@ -2,7 +2,9 @@
 //! "exclusion is violated"). The catalogue's expectations are checked by tests and by
 //! `lockstep-cli run`, so a scenario that stops reproducing its source's sequence fails loudly.
 
-use crate::happening::{Happening, WorkResult};
+pub use crate::happening::ResultKind;
+
+use crate::happening::Happening;
 use crate::invariant::Invariant;
 use crate::scenario::{Cast, ScenarioError};
 use crate::sim::Sim;
@@ -20,22 +22,6 @@ pub enum InvariantOutcome {
 pub enum WriteVerdict {
     Accepted,
     Rejected,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ResultKind {
-    Done,
-    HeldElsewhere,
-    Fenced,
-    NoToken,
-    NotHeldSafely,
-    Conflict,
-    SoldOut,
-    NoAnswer,
-    ClaimedByAnother,
-    SequencerInvalid,
-    DeadlinePassed,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -160,11 +146,11 @@ impl Expectation {
                     .filter_map(|e| e.happening.job_result())
                     .find_map(|(c, result)| (Some(c) == node).then_some(result));
                 match finished {
-                    Some(actual) if kind_of(actual) == *result => Ok(()),
+                    Some(actual) if actual.kind() == *result => Ok(()),
                     Some(actual) => Err(format!(
                         "expected {client} to end {}, but it ended {}",
                         result.name(),
-                        kind_of(actual).name()
+                        actual.kind().name()
                     )),
                     None => Err(format!(
                         "expected {client} to end {}, but it never finished",
@@ -207,44 +193,9 @@ fn resolve_client(cast: &Cast, name: &str, path: &str) -> Result<(), ScenarioErr
     }
 }
 
-impl ResultKind {
-    /// The name used in scenario files.
-    pub fn name(self) -> &'static str {
-        match self {
-            ResultKind::Done => "done",
-            ResultKind::HeldElsewhere => "held_elsewhere",
-            ResultKind::Fenced => "fenced",
-            ResultKind::NoToken => "no_token",
-            ResultKind::NotHeldSafely => "not_held_safely",
-            ResultKind::Conflict => "conflict",
-            ResultKind::SoldOut => "sold_out",
-            ResultKind::NoAnswer => "no_answer",
-            ResultKind::ClaimedByAnother => "claimed_by_another",
-            ResultKind::SequencerInvalid => "sequencer_invalid",
-            ResultKind::DeadlinePassed => "deadline_passed",
-        }
-    }
-}
-
 fn verdict_word(verdict: WriteVerdict) -> &'static str {
     match verdict {
         WriteVerdict::Accepted => "accepted",
         WriteVerdict::Rejected => "rejected",
-    }
-}
-
-fn kind_of(result: WorkResult) -> ResultKind {
-    match result {
-        WorkResult::Done => ResultKind::Done,
-        WorkResult::HeldElsewhere => ResultKind::HeldElsewhere,
-        WorkResult::Fenced { .. } => ResultKind::Fenced,
-        WorkResult::NoToken => ResultKind::NoToken,
-        WorkResult::NotHeldSafely => ResultKind::NotHeldSafely,
-        WorkResult::Conflict => ResultKind::Conflict,
-        WorkResult::SoldOut => ResultKind::SoldOut,
-        WorkResult::NoAnswer => ResultKind::NoAnswer,
-        WorkResult::ClaimedByAnother => ResultKind::ClaimedByAnother,
-        WorkResult::SequencerInvalid { .. } => ResultKind::SequencerInvalid,
-        WorkResult::DeadlinePassed => ResultKind::DeadlinePassed,
     }
 }

@@ -15,7 +15,7 @@ use crate::time::{LocalTime, Millis, VirtualTime};
 use crate::token::FencingToken;
 use serde::{Deserialize, Serialize};
 
-/// How a client's job ended, in the seed's words where it has them: done, "lock held elsewhere",
+/// How a client's job ended, in the article's words where it has them: done, "lock held elsewhere",
 /// "fenced".
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "result")]
@@ -67,11 +67,67 @@ impl WorkResult {
     }
 }
 
+/// How a client's job ended, without the details: what a scenario's `result` expectation
+/// names. [`WorkResult::kind`] is the one mapping; its names are the trace format's `result`
+/// tags (a test keeps them so).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ResultKind {
+    Done,
+    HeldElsewhere,
+    Fenced,
+    NoToken,
+    NotHeldSafely,
+    Conflict,
+    SoldOut,
+    NoAnswer,
+    ClaimedByAnother,
+    SequencerInvalid,
+    DeadlinePassed,
+}
+
+impl ResultKind {
+    /// The name used in scenario files and traces.
+    pub fn name(self) -> &'static str {
+        match self {
+            ResultKind::Done => "done",
+            ResultKind::HeldElsewhere => "held_elsewhere",
+            ResultKind::Fenced => "fenced",
+            ResultKind::NoToken => "no_token",
+            ResultKind::NotHeldSafely => "not_held_safely",
+            ResultKind::Conflict => "conflict",
+            ResultKind::SoldOut => "sold_out",
+            ResultKind::NoAnswer => "no_answer",
+            ResultKind::ClaimedByAnother => "claimed_by_another",
+            ResultKind::SequencerInvalid => "sequencer_invalid",
+            ResultKind::DeadlinePassed => "deadline_passed",
+        }
+    }
+}
+
+impl WorkResult {
+    pub fn kind(self) -> ResultKind {
+        match self {
+            WorkResult::Done => ResultKind::Done,
+            WorkResult::HeldElsewhere => ResultKind::HeldElsewhere,
+            WorkResult::Fenced { .. } => ResultKind::Fenced,
+            WorkResult::NoToken => ResultKind::NoToken,
+            WorkResult::NotHeldSafely => ResultKind::NotHeldSafely,
+            WorkResult::Conflict => ResultKind::Conflict,
+            WorkResult::SoldOut => ResultKind::SoldOut,
+            WorkResult::NoAnswer => ResultKind::NoAnswer,
+            WorkResult::ClaimedByAnother => ResultKind::ClaimedByAnother,
+            WorkResult::SequencerInvalid { .. } => ResultKind::SequencerInvalid,
+            WorkResult::DeadlinePassed => ResultKind::DeadlinePassed,
+        }
+    }
+}
+
 /// Why a client gave up a lock it had.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum AbandonReason {
-    /// Renewals ran out (the seed's "maximum hold time exceeded").
+    /// Renewals ran out (the article's "maximum hold time exceeded").
     MaximumHoldTime,
     /// The service refused a renewal: the lease was gone.
     RenewalRefused,
@@ -740,20 +796,51 @@ pub enum Outcome {
 mod tests {
     use super::*;
 
-    /// serde lists every variant when it meets an unknown one: that list must equal `KINDS`.
-    #[test]
-    fn kinds_lists_every_variant_in_order() {
-        let error = serde_json::from_str::<Happening>(r#"{"kind":"not-a-kind"}"#)
-            .expect_err("not a kind")
+    /// The variant names serde lists when `json` names an unknown one.
+    fn listed_variants<T: serde::de::DeserializeOwned + std::fmt::Debug>(
+        json: &str,
+    ) -> Vec<String> {
+        let error = serde_json::from_str::<T>(json)
+            .expect_err("not a variant")
             .to_string();
-        let listed: Vec<&str> = error
+        error
             .split("expected one of ")
             .nth(1)
             .expect("serde names the variants")
             .split(", ")
             .map(|name| name.trim_matches(|c: char| c == '`' || !c.is_ascii_graphic()))
-            .map(|name| name.split('`').next().unwrap_or(name))
-            .collect();
-        assert_eq!(listed, KINDS);
+            .map(|name| name.split('`').next().unwrap_or(name).to_owned())
+            .collect()
+    }
+
+    /// serde lists every variant when it meets an unknown one: that list must equal `KINDS`.
+    #[test]
+    fn kinds_lists_every_variant_in_order() {
+        assert_eq!(
+            listed_variants::<Happening>(r#"{"kind":"not-a-kind"}"#),
+            KINDS
+        );
+    }
+
+    /// A result kind is a work result without its details: the same variants, in the same
+    /// order, under the same names.
+    #[test]
+    fn result_kinds_are_the_work_results_names() {
+        let results = listed_variants::<WorkResult>(r#"{"result":"not-a-result"}"#);
+        let kinds = listed_variants::<ResultKind>(r#""not-a-result""#);
+        assert_eq!(results, kinds);
+        for name in kinds {
+            let kind: ResultKind =
+                serde_json::from_value(serde_json::Value::String(name.clone())).expect("a kind");
+            assert_eq!(kind.name(), name);
+        }
+        let fenced = WorkResult::Fenced {
+            presented: FencingToken(33),
+            required: FencingToken(34),
+        };
+        assert_eq!(
+            serde_json::to_value(fenced).expect("serialises")["result"],
+            fenced.kind().name()
+        );
     }
 }

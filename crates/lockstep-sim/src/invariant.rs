@@ -8,6 +8,7 @@
 
 use crate::happening::Happening;
 use crate::ids::NodeId;
+use crate::resource::{Fencing, fencing_check};
 use crate::token::FencingToken;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -225,14 +226,7 @@ impl InvariantChecker {
                 ..
             } => {
                 if let Some(token) = token {
-                    if self.highest_accepted.is_some_and(|seen| token < seen) {
-                        self.break_history(Invariant::NoStaleWrite);
-                    }
-                    self.highest_accepted =
-                        Some(self.highest_accepted.map_or(token, |seen| seen.max(token)));
-                    if *self.writer_of_token.entry(token).or_insert(writer) != writer {
-                        self.break_history(Invariant::OneWriterPerToken);
-                    }
+                    self.accept_token(writer, token);
                 }
                 if overwrote_unseen.is_some() {
                     self.break_history(Invariant::NoLostUpdate);
@@ -250,10 +244,11 @@ impl InvariantChecker {
         }
     }
 
-    /// A write with `token` was accepted: it is stale if a higher one was accepted before, and a
-    /// second writer if someone else already wrote with the same token.
+    /// A write with `token` was accepted: it is stale if the fencing rule would have refused it
+    /// (a higher token was accepted before), and a second writer if someone else already wrote
+    /// with the same token.
     fn accept_token(&mut self, writer: NodeId, token: FencingToken) {
-        if self.highest_accepted.is_some_and(|seen| token < seen) {
+        if fencing_check(Fencing::On, Some(token), self.highest_accepted).is_err() {
             self.break_history(Invariant::NoStaleWrite);
         }
         self.highest_accepted = Some(self.highest_accepted.map_or(token, |seen| seen.max(token)));

@@ -46,13 +46,13 @@ pub mod register_history;
 pub mod resource;
 pub mod rng;
 pub mod scenario;
-pub mod seed_test;
 pub mod sim;
 pub mod sources;
 pub mod strict_json;
 pub mod time;
 pub mod token;
 pub mod trace;
+pub mod verification;
 
 pub use scenario::Scenario;
 pub use sim::Sim;

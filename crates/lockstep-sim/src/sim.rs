@@ -946,10 +946,36 @@ impl Sim {
     }
 
     fn live_leases(&self) -> u32 {
+        u32::try_from(self.holders().count()).unwrap_or(u32::MAX)
+    }
+
+    /// Who holds the lock now, in the lock service's own terms: the one client with a live lease
+    /// on a majority of Redlock's nodes or at a front node; `None` if nobody does, or if more
+    /// than one does (the service then gives no single answer).
+    pub fn lock_holder(&self) -> Option<NodeId> {
+        let mut holders = self.holders();
+        match (holders.next(), holders.next()) {
+            (Some(holder), None) => Some(holder),
+            _ => None,
+        }
+    }
+
+    /// Every client with a live lease on enough service nodes to count.
+    fn holders(&self) -> impl Iterator<Item = NodeId> {
+        let (counts, distinct) = self.lease_counts();
+        let quorum = quorum(self.protocol);
+        counts
+            .into_iter()
+            .take(distinct)
+            .filter(move |&(_, count)| count >= quorum)
+            .map(|(holder, _)| holder)
+    }
+
+    /// For each client with a live lease, on how many service nodes it has one.
+    fn lease_counts(&self) -> ([(NodeId, u8); 8], usize) {
         // Who holds a live lease, in the service's own terms: a client holding keys on a
         // majority of Redlock's nodes, or the holder at a front node (a single node, or the
         // primary of a pair; a crashed node's copy or a lagging replica's is no lease).
-        let quorum = quorum(self.protocol);
         // At most one entry per service node (seven at most): counted on the stack, since this
         // runs after every event.
         let mut counts = [(NodeId(0), 0u8); 8];
@@ -974,11 +1000,7 @@ impl Sim {
                 }
             }
         }
-        let holders = counts[..distinct]
-            .iter()
-            .filter(|&&(_, count)| count >= quorum)
-            .count();
-        u32::try_from(holders).unwrap_or(u32::MAX)
+        (counts, distinct)
     }
 }
 

@@ -1,7 +1,7 @@
 //! Clients: processes that (usually) take the lock, do their work, and write to the resource.
 //!
-//! The base flow is the seed's `performGuardedWork`: acquire → apply the payload with the token →
-//! release in `finally`, reporting "lock held elsewhere", "fenced" or done. Options add the seed's
+//! The base flow is the article's `performGuardedWork`: acquire → apply the payload with the token →
+//! release in `finally`, reporting "lock held elsewhere", "fenced" or done. Options add the article's
 //! `RenewingLock` (renew every TTL/3, at most `max_renewals` times, abandon on a failed renewal or
 //! when renewals run out), a lease check just before writing (`heldSafely()`, which loses anyway
 //! if the process pauses between the check and the write), retries, and the lock-free
@@ -37,7 +37,7 @@ pub enum Access {
     ReadModifyWrite {},
     /// Work, then write a fixed value without reading first.
     BlindWrite { value: i64 },
-    /// Work, then take `amount` from the stock in one statement (the seed's inventory `UPDATE`).
+    /// Work, then take `amount` from the stock in one statement (the article's inventory `UPDATE`).
     Decrement { amount: i64 },
     /// Read, work, then write `value + 1` only if the version is unchanged; on a conflict, read
     /// again and retry, at most `attempts` times in all (A1).
@@ -76,7 +76,7 @@ pub enum RetryPolicy {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum SafetyClock {
-    /// The seed's `heldSafely()`: from when the acquisition *returned*, ignoring renewals. Too
+    /// The article's `heldSafely()`: from when the acquisition *returned*, ignoring renewals. Too
     /// optimistic about the start (the lease began when the service granted it, before the reply
     /// arrived) and blind to every renewal.
     FromAcquisition,
@@ -99,7 +99,23 @@ pub enum LeaseCheck {
     },
 }
 
-/// Whether the client renews its lease in the background (the seed's `RenewingLock`).
+/// What `heldSafely()` says at one moment: the lease's time left by the client's own clock
+/// (`None`: it holds no lease) and the margin that time must exceed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SafetyReading {
+    pub time_left: Option<i64>,
+    pub margin: Millis,
+}
+
+impl SafetyReading {
+    /// `heldSafely()`: held, with more than the margin left.
+    pub fn is_safe(self) -> bool {
+        self.time_left
+            .is_some_and(|left| left > self.margin.as_i64())
+    }
+}
+
+/// Whether the client renews its lease in the background (the article's `RenewingLock`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "kind", deny_unknown_fields)]
 pub enum Renewal {
@@ -111,7 +127,7 @@ pub enum Renewal {
     },
 }
 
-/// How long a client waits for any answer before it stops waiting. The seed's code awaits
+/// How long a client waits for any answer before it stops waiting. The article's code awaits
 /// forever; real clients give up (and then a lost reply looks exactly like a slow one).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "kind", deny_unknown_fields)]
@@ -172,7 +188,7 @@ pub struct ClientConfig {
 pub struct LeaseBelief {
     pub token: Option<FencingToken>,
     pub value: LockValue,
-    /// When the grant arrived, by the client's clock (the seed's `acquiredAt`).
+    /// When the grant arrived, by the client's clock (the article's `acquiredAt`).
     pub acquired_at: LocalTime,
     /// When the last acknowledged request (acquire or renewal) was sent.
     pub confirmed_from: LocalTime,
@@ -294,7 +310,7 @@ impl Client {
     }
 
     /// What the lease has left by this client's clock, measured as `measure` says (negative:
-    /// overdue); `None` if the client does not hold it. The seed's `heldSafely()` is
+    /// overdue); `None` if the client does not hold it. The article's `heldSafely()` is
     /// `time_left > margin`.
     pub fn time_left(&self, now: LocalTime, measure: SafetyClock) -> Option<i64> {
         let lease = self.lease.filter(|l| l.held)?;
@@ -303,6 +319,21 @@ impl Client {
             SafetyClock::FromLastRequest => lease.confirmed_from,
         };
         Some(self.config.ttl.as_i64() - now.since(from))
+    }
+
+    /// The client's `heldSafely()` at `now`: its own lease check if it has one, else the
+    /// article's (measured from the acquisition, with no margin).
+    pub fn held_safely(&self, now: LocalTime) -> SafetyReading {
+        let (margin, measure) = match self.config.lease_check {
+            LeaseCheck::BeforeWrite {
+                margin_ms, measure, ..
+            } => (margin_ms, measure),
+            LeaseCheck::Never {} => (Millis(0), SafetyClock::FromAcquisition),
+        };
+        SafetyReading {
+            time_left: self.time_left(now, measure),
+            margin,
+        }
     }
 
     pub fn on_timer(&mut self, ctx: &mut Ctx<'_>, timer: TimerId, kind: TimerKind) -> Happening {
@@ -845,19 +876,16 @@ impl Client {
         if self.deadline_passed(ctx.local) {
             return self.give_up_by_deadline(ctx);
         }
-        let LeaseCheck::BeforeWrite {
-            margin_ms,
-            gap_ms,
-            measure,
-        } = self.config.lease_check
-        else {
+        let LeaseCheck::BeforeWrite { gap_ms, .. } = self.config.lease_check else {
             return self.write(ctx, read, None);
         };
         if self.config.locking == Locking::None {
             return self.write(ctx, read, None);
         }
-        match self.time_left(ctx.local, measure) {
-            Some(left) if left > margin_ms.as_i64() => {
+        let reading = self.held_safely(ctx.local);
+        let margin_ms = reading.margin;
+        match reading.time_left {
+            Some(left) if reading.is_safe() => {
                 if gap_ms.0 == 0 {
                     return self.write(ctx, read, Some(left));
                 }

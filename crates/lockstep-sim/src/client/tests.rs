@@ -254,16 +254,16 @@ fn held_safely_from_acquisition_ignores_renewals_and_the_corrected_one_does_not(
     h.fire(TimerKind::Renew);
     h.receive(Payload::RenewReply { renewed: true });
     h.local = 1_200;
-    let seed = h
+    let articles = h
         .client
         .time_left(LocalTime(1_200), SafetyClock::FromAcquisition);
     let corrected = h
         .client
         .time_left(LocalTime(1_200), SafetyClock::FromLastRequest);
     assert_eq!(
-        seed,
+        articles,
         Some(1_000 - (1_200 - 10)),
-        "the seed measures from the grant's arrival"
+        "the article's check measures from the grant's arrival"
     );
     assert_eq!(
         corrected,
@@ -294,6 +294,36 @@ fn a_lease_check_that_fails_skips_the_write_and_releases() {
         }
     ));
     assert!(matches!(h.sent()[..], [(SERVICE, Payload::Release { .. })]));
+}
+
+#[test]
+fn held_safely_is_the_clients_own_check_or_the_articles_without_a_margin() {
+    let mut checking = Harness::new(|c| {
+        c.lease_check = LeaseCheck::BeforeWrite {
+            margin_ms: Millis(100),
+            gap_ms: Millis(0),
+            measure: SafetyClock::FromLastRequest,
+        };
+    });
+    checking.start();
+    checking.granted(5);
+    let reading = checking.client.held_safely(LocalTime(950));
+    assert_eq!(reading.time_left, Some(50));
+    assert_eq!(reading.margin, Millis(100));
+    assert!(!reading.is_safe(), "50 ms left is within the 100 ms margin");
+    assert!(checking.client.held_safely(LocalTime(850)).is_safe());
+    let mut plain = Harness::new(|_| {});
+    assert!(
+        !plain.client.held_safely(LocalTime(0)).is_safe(),
+        "no lease"
+    );
+    plain.start();
+    plain.local = 10;
+    plain.granted(5);
+    let reading = plain.client.held_safely(LocalTime(1_000));
+    assert_eq!((reading.time_left, reading.margin), (Some(10), Millis(0)));
+    assert!(reading.is_safe());
+    assert!(!plain.client.held_safely(LocalTime(1_010)).is_safe());
 }
 
 #[test]

@@ -88,7 +88,7 @@ fn the_seed_chaos_test_fits_the_budget_on_every_backend() {
         ChaosBackend::Redlock,
         ChaosBackend::Consensus,
     ] {
-        let scenario = Chaos::seed_test(1, Fencing::On)
+        let scenario = Chaos::verification_test(1, Fencing::On)
             .with_backend(backend)
             .scenario();
         assert!(estimated_inputs(&scenario) <= RUN_BUDGET, "{backend:?}");

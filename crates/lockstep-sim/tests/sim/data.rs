@@ -170,7 +170,7 @@ fn tokens_told_to_clients_increase_and_a_failover_that_reuses_one_is_caught() {
 fn chaos_without_fencing_loses_newer_updates_and_the_data_check_reports_it() {
     let mut unfenced_failures = 0;
     for seed in 1..=4 {
-        let fenced = Chaos::seed_test(seed, Fencing::On).scenario();
+        let fenced = Chaos::verification_test(seed, Fencing::On).scenario();
         let sim = run(&fenced);
         assert_eq!(data_holds(&fenced, &sim), Ok(()), "seed {seed}");
         assert!(
@@ -178,7 +178,7 @@ fn chaos_without_fencing_loses_newer_updates_and_the_data_check_reports_it() {
             "a chaos run has many jobs"
         );
 
-        let unfenced = Chaos::seed_test(seed, Fencing::Off).scenario();
+        let unfenced = Chaos::verification_test(seed, Fencing::Off).scenario();
         let sim = run(&unfenced);
         let jobs = history(&unfenced, &sim, Granularity::Jobs);
         if !check(&jobs, Budget::DEFAULT).is_linearizable() {

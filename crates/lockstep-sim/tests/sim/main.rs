@@ -17,6 +17,6 @@ mod raft_liveness;
 mod runs_end;
 mod scenario_errors;
 mod scenario_mutations;
-mod seed_verification;
 mod support;
+mod verification;
 mod waiting;

@@ -1,0 +1,279 @@
+//! The article's three verification tests (`lockstep_sim::verification`), asserted for every
+//! lock service with fencing on and off, and the data check shown catching what "no stale
+//! write" cannot.
+
+use crate::support::{built_in, run};
+use lockstep_sim::chaos::{Chaos, ChaosBackend};
+use lockstep_sim::happening::Happening;
+use lockstep_sim::invariant::Invariant;
+use lockstep_sim::lock_service::TokenSource;
+use lockstep_sim::message::{Refusal, ReleaseMethod};
+use lockstep_sim::resource::Fencing;
+use lockstep_sim::scenario::LockServiceSpec;
+use lockstep_sim::token::FencingToken;
+use lockstep_sim::verification::{
+    CHAOS_SEED, Divergence, Finding, LostIncrement, Outcome, Subject, Test, Verdict, data_check,
+    run_all, stale_release,
+};
+
+fn outcomes(verdicts: &[Verdict; 3]) -> [Outcome; 3] {
+    verdicts.each_ref().map(Verdict::outcome)
+}
+
+/// A chaos finding in which increments were lost: some accepted write overwrote increments its
+/// writer never read, the register ends below the serial value, and some client was told its
+/// increment was applied while the final value does not hold it.
+fn lost_increments(finding: &Finding) -> bool {
+    matches!(finding, Finding::ChaosData { accepted, serial, final_value, divergence: Some(_), told_but_lost, first_told_but_lost: Some(_), .. }
+        if *accepted > 100 && final_value < serial && *told_but_lost > 0)
+}
+
+fn tokens(stale: u64, newer: u64) -> (Option<FencingToken>, Option<FencingToken>) {
+    (Some(FencingToken(stale)), Some(FencingToken(newer)))
+}
+
+#[test]
+fn the_sql_row_with_fencing_passes_all_three() {
+    let verdicts = run_all(ChaosBackend::SqlRow, Fencing::On, CHAOS_SEED);
+    assert_eq!(outcomes(&verdicts), [Outcome::Pass; 3], "{verdicts:#?}");
+    let [write, release, chaos] = verdicts.map(|v| v.finding);
+    let (stale, newer) = tokens(1, 2);
+    assert_eq!(
+        write,
+        Finding::StaleWriteRejected {
+            stale,
+            newer,
+            refusal: Refusal::StaleToken {
+                presented: FencingToken(1),
+                required: FencingToken(2)
+            }
+        }
+    );
+    assert_eq!(release, Finding::NewHolderKeepsLock);
+    assert!(
+        matches!(chaos, Finding::ChaosData { accepted, told, serial, final_value, divergence: None, told_but_lost: 0, .. }
+            if accepted > 100 && serial == final_value && told > 100),
+        "{chaos:?}"
+    );
+}
+
+#[test]
+fn the_sql_row_without_fencing_fails_the_stale_write_and_the_data() {
+    let verdicts = run_all(ChaosBackend::SqlRow, Fencing::Off, CHAOS_SEED);
+    assert_eq!(
+        outcomes(&verdicts),
+        [Outcome::Fail, Outcome::Pass, Outcome::Fail],
+        "{verdicts:#?}"
+    );
+    let (stale, newer) = tokens(1, 2);
+    assert_eq!(
+        verdicts[0].finding,
+        Finding::StaleWriteAccepted { stale, newer }
+    );
+    assert!(lost_increments(&verdicts[2].finding), "{verdicts:#?}");
+}
+
+#[test]
+fn redlock_fails_the_fencing_tests_for_want_of_tokens() {
+    let verdicts = run_all(ChaosBackend::Redlock, Fencing::On, CHAOS_SEED);
+    assert_eq!(
+        outcomes(&verdicts),
+        [Outcome::Fail, Outcome::Pass, Outcome::Fail],
+        "{verdicts:#?}"
+    );
+    assert_eq!(
+        verdicts[0].finding,
+        Finding::NewHolderRefused {
+            refusal: Refusal::NoToken
+        },
+        "a fenced resource refuses a write without a token"
+    );
+    assert_eq!(
+        verdicts[1].finding,
+        Finding::NewHolderKeepsLock,
+        "compare-and-delete protects the new holder"
+    );
+    assert!(
+        matches!(
+            verdicts[2].finding,
+            Finding::ChaosData {
+                accepted: 0,
+                told: 0,
+                ..
+            }
+        ),
+        "{verdicts:#?}"
+    );
+    let unfenced = run_all(ChaosBackend::Redlock, Fencing::Off, CHAOS_SEED);
+    assert_eq!(
+        outcomes(&unfenced),
+        [Outcome::Fail, Outcome::Pass, Outcome::Fail],
+        "{unfenced:#?}"
+    );
+    assert_eq!(
+        unfenced[0].finding,
+        Finding::StaleWriteAccepted {
+            stale: None,
+            newer: None
+        }
+    );
+    assert!(lost_increments(&unfenced[2].finding), "{unfenced:#?}");
+}
+
+#[test]
+fn a_consensus_service_passes_with_fencing_and_fails_without() {
+    let verdicts = run_all(ChaosBackend::Consensus, Fencing::On, CHAOS_SEED);
+    assert_eq!(outcomes(&verdicts), [Outcome::Pass; 3], "{verdicts:#?}");
+    assert!(matches!(
+        verdicts[0].finding,
+        Finding::StaleWriteRejected { stale: Some(stale), newer: Some(newer), .. } if newer > stale
+    ));
+    let unfenced = run_all(ChaosBackend::Consensus, Fencing::Off, CHAOS_SEED);
+    assert_eq!(
+        outcomes(&unfenced),
+        [Outcome::Fail, Outcome::Pass, Outcome::Fail],
+        "{unfenced:#?}"
+    );
+    assert!(lost_increments(&unfenced[2].finding), "{unfenced:#?}");
+}
+
+#[test]
+fn the_release_test_catches_a_plain_del() {
+    let cache = LockServiceSpec::Cache {
+        key: "resource-x".to_owned(),
+        tokens: TokenSource::Counter,
+        last_token: 0,
+    };
+    let subject = |release| Subject {
+        service: cache.clone(),
+        fencing: Fencing::On,
+        release,
+    };
+    assert_eq!(
+        stale_release(&subject(ReleaseMethod::IfStillMine)),
+        Finding::NewHolderKeepsLock
+    );
+    let plain_del = stale_release(&subject(ReleaseMethod::PlainDelete));
+    assert_eq!(
+        plain_del,
+        Finding::StaleReleaseFreedLock { holder: None },
+        "plain DEL frees client-b's lock"
+    );
+    assert_eq!(plain_del.outcome(), Outcome::Fail);
+}
+
+#[test]
+fn the_data_check_catches_a_lost_update_that_no_stale_write_lets_through() {
+    // S3: fencing is on and no write is stale, yet client-b's increment overwrites client-a's.
+    let scenario = built_in("s3-fencing-gap");
+    let sim = run(&scenario);
+    let last = sim.trace().last().expect("events");
+    assert!(!last.violated.contains(Invariant::NoStaleWrite));
+    let finding = data_check(&scenario);
+    assert_eq!(
+        finding,
+        Finding::ChaosData {
+            accepted: 2,
+            told: 2,
+            initial: 0,
+            serial: 2,
+            final_value: 1,
+            divergence: Some(Divergence {
+                nth: 2,
+                writer: "client-b".to_owned(),
+                wrote: 1,
+                serial: 2
+            }),
+            told_but_lost: 1,
+            first_told_but_lost: Some(LostIncrement {
+                client: "client-a".to_owned(),
+                version: 1
+            }),
+        }
+    );
+    assert_eq!(finding.outcome(), Outcome::Fail);
+    assert_eq!(
+        finding.to_string(),
+        "the register ends at 1, but the 2 accepted increments applied one after another give 2; \
+         the first lost update is accepted write 2, client-b's, which set 1 where 2 was due; 1 of \
+         the 2 increments clients were told were applied are not in it, the first client-a's \
+         (version 1)"
+    );
+}
+
+#[test]
+fn the_chaos_is_real_and_the_data_check_decides_it_on_every_seed() {
+    // With fencing on, seed 5 hits the fencing gap (as in S3): an increment is overwritten, and
+    // no write is stale. The data check fails it; "no stale write" would not.
+    for (seed, fenced_outcome) in [(1, Outcome::Pass), (5, Outcome::Fail), (3, Outcome::Pass)] {
+        let fenced = Chaos::verification_test(seed, Fencing::On).scenario();
+        let sim = run(&fenced);
+        assert!(
+            sim.trace()
+                .iter()
+                .any(|e| e.violated.contains(Invariant::OneBeliever)),
+            "seed {seed}: at some point two clients believe they hold the lock"
+        );
+        let last = sim.trace().last().expect("events");
+        assert!(
+            !last.violated.contains(Invariant::NoStaleWrite),
+            "seed {seed}"
+        );
+        let finding = data_check(&fenced);
+        assert_eq!(finding.outcome(), fenced_outcome, "seed {seed}: {finding}");
+        assert_eq!(
+            lost_increments(&finding),
+            fenced_outcome == Outcome::Fail,
+            "seed {seed}: {finding:?}"
+        );
+        let unfenced = data_check(&Chaos::verification_test(seed, Fencing::Off).scenario());
+        assert!(lost_increments(&unfenced), "seed {seed}: {unfenced:?}");
+        assert_eq!(unfenced.outcome(), Outcome::Fail, "seed {seed}");
+    }
+}
+
+#[test]
+fn the_sql_row_with_fencing_fails_the_data_on_a_chaos_seed_that_hits_the_fencing_gap() {
+    let verdicts = run_all(ChaosBackend::SqlRow, Fencing::On, 5);
+    assert_eq!(
+        outcomes(&verdicts),
+        [Outcome::Pass, Outcome::Pass, Outcome::Fail],
+        "{verdicts:#?}"
+    );
+    assert!(lost_increments(&verdicts[2].finding), "{verdicts:#?}");
+}
+
+#[test]
+fn every_test_has_a_title_and_the_verdicts_come_in_the_articles_order() {
+    let verdicts = run_all(ChaosBackend::SqlRow, Fencing::On, CHAOS_SEED);
+    assert_eq!(verdicts.each_ref().map(|v| v.test), Test::ALL);
+    assert!(Test::ALL.iter().all(|t| !t.title().is_empty()));
+}
+
+#[test]
+fn a_consensus_service_keeps_one_lease_and_increasing_tokens_under_chaos() {
+    for seed in 1..=2 {
+        let chaos =
+            Chaos::verification_test(seed, Fencing::On).with_backend(ChaosBackend::Consensus);
+        let sim = run(&chaos.scenario());
+        let grants = sim
+            .trace()
+            .iter()
+            .filter(|e| matches!(e.happening, Happening::Granted { .. }))
+            .count();
+        assert!(
+            grants > 50,
+            "seed {seed}: the chaos must grant often ({grants} grants)"
+        );
+        for invariant in [
+            Invariant::OneLease,
+            Invariant::TokensIncrease,
+            Invariant::NoStaleWrite,
+        ] {
+            assert!(
+                !sim.trace().iter().any(|e| e.violated.contains(invariant)),
+                "seed {seed}: {invariant}"
+            );
+        }
+    }
+}
