@@ -265,6 +265,40 @@ describe('the playground, as a user uses it', () => {
     await app.screenshot('compare');
   });
 
+  it('says how the run ends, computed from the run: fencing on refuses 33, fencing off loses an update', async () => {
+    await app.open(S2);
+    const outcome = page.locator('[data-testid="run-outcome"]');
+    assert.equal(await outcome.evaluate((d) => d.open), false, 'closed: the end is not spoiled');
+    await outcome.locator('summary').click();
+    assert.equal(await outcome.evaluate((d) => d.open), true);
+    const lines = () => outcome.locator('[data-testid="outcome-line"]').allInnerTexts();
+    assert.deepEqual(await lines(), ['At 2058 ms client-a\'s write with token 33 was refused: 33 < 34, the highest token accepted.']);
+    await page.locator('[data-testid="fencing-toggle"]').click();
+    await page.waitForFunction(() => /fencing off/i.test(document.querySelector('[data-testid="run-outcome"] summary').textContent));
+    const off = await lines();
+    assert.equal(off.length, 1, off.join('\n'));
+    assert.match(off[0], /client-a's write with token 33 was accepted .*client-b's update is lost/);
+  });
+
+  it('cites the scenario\'s sources and lists every source on the Sources page, each linking out', async () => {
+    await app.open(S2);
+    const cited = await page.locator('[data-testid="citations"] li').evaluateAll((items) => items.map((i) => i.dataset.source));
+    assert.ok(cited.includes('kleppmann-2016'), cited.join(','));
+    const bibliography = JSON.parse(await readFile(resolve(HERE, '../content/sources.json'), 'utf8'));
+    await page.locator('[data-testid="nav-sources"]').click();
+    await page.locator('[data-testid="sources"]').waitFor();
+    assert.equal(await page.locator('[data-testid="nav-sources"]').getAttribute('aria-current'), 'page');
+    const shown = await page.locator('[data-testid="sources"] [data-testid="source"]').evaluateAll((items) => items.map((i) => i.dataset.source));
+    assert.deepEqual([...shown].sort(), bibliography.sources.map((entry) => entry.id).sort());
+    for (const entry of bibliography.sources.filter((e) => e.url)) {
+      const link = page.locator(`[data-testid="source"][data-source="${entry.id}"] [data-testid="source-link"]`);
+      assert.equal(await link.getAttribute('href'), entry.url, entry.id);
+      assert.equal(await link.getAttribute('target'), '_blank', entry.id);
+      assert.match(await link.getAttribute('rel'), /noopener/, entry.id);
+    }
+    await app.screenshot('sources');
+  });
+
   it('builds a scenario from the sandbox form and runs it', async () => {
     await app.open(S2);
         await buildScenario(page, { numbers: { clients: 4 }, menus: { backend: 'consensus', behaviour: 'renewing' } });

@@ -263,18 +263,19 @@ pub fn App() -> Html {
 
 /// How the whole run ends at the resource, computed from the run (never written by hand), so it
 /// follows the fencing switch and the user's interventions. Shown on the playground only: in a
-/// lesson it would give away the answers.
+/// lesson it would give away the answers. Closed until opened: it tells the end of the run, which
+/// a learner stepping through should not have spoiled.
 fn run_outcome(lines: &[String], fencing: Option<Fencing>, testid: &'static str) -> Html {
     let heading = match fencing {
         Some(fencing) => format!("How this run ends, fencing {}", fencing_word(fencing)),
         None => "How this run ends".to_owned(),
     };
     html! {
-        <section class="run-outcome" data-testid={testid} aria-label={heading.clone()}>
-            <h2 class="muted">{ heading }</h2>
+        <details class="run-outcome" data-testid={testid}>
+            <summary class="muted">{ heading }</summary>
             <ul>
                 { for lines.iter().map(|line| html! { <li data-testid="outcome-line">{ line.clone() }</li> }) }
             </ul>
-        </section>
+        </details>
     }
 }

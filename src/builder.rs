@@ -285,7 +285,7 @@ mod tests {
                 .clients
                 .iter()
                 .all(|c| c.local_deadline == LocalDeadline::Never {}),
-            "the seed's renewing lock keeps no deadline"
+            "the article's renewing lock keeps no deadline"
         );
     }
 

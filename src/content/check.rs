@@ -149,6 +149,7 @@ pub fn check(content: &Content) -> Vec<ContentError> {
         )),
         Err(e) => errors.push(ContentError::new("sources.json", e.to_string())),
     }
+    errors.extend(super::wording::check(&super::product_texts()));
     errors
 }
 

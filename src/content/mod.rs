@@ -9,6 +9,7 @@
 pub mod check;
 pub mod citations;
 pub mod claims;
+pub mod wording;
 
 pub use check::{ContentError, check};
 
