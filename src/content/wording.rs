@@ -6,7 +6,7 @@
 use super::ContentError;
 
 /// A phrase (matched case-insensitively) and why it must not be said.
-const FORBIDDEN: [(&str, &str); 7] = [
+const FORBIDDEN: [(&str, &str); 8] = [
     (
         "keeps the data correct",
         "fencing alone does not: a read-modify-write that spans a change of holder loses an update with fencing on (S3); say where it is enough",
@@ -26,6 +26,10 @@ const FORBIDDEN: [(&str, &str); 7] = [
     (
         "notices nothing",
         "what this client does is a choice of the scenario: real clients can notice by a local deadline (Session.Done(), jeopardy, SUSPENDED)",
+    ),
+    (
+        "sender record sent keys",
+        "recording a key and sending are two steps, so the sender cannot promise \"never twice\": only de-duplication at the receiver can",
     ),
     (
         "the seed's",

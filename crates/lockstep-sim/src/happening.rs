@@ -15,10 +15,18 @@ use crate::time::{LocalTime, Millis, VirtualTime};
 use crate::token::FencingToken;
 use serde::{Deserialize, Serialize};
 
-/// How a client's job ended, in the article's words where it has them: done, "lock held elsewhere",
-/// "fenced".
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// How a client's job ended, in the article's words where it has them: done, "lock held
+/// elsewhere", "fenced". `ResultKind` — the same without the details, what a scenario's `result`
+/// expectation names — is derived from it, so the two cannot drift apart; its names are the
+/// trace format's `result` tags.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, strum::EnumDiscriminants)]
 #[serde(rename_all = "snake_case", tag = "result")]
+#[strum_discriminants(
+    name(ResultKind),
+    derive(Serialize, Deserialize, strum::IntoStaticStr),
+    serde(rename_all = "snake_case"),
+    strum(serialize_all = "snake_case")
+)]
 pub enum WorkResult {
     Done,
     HeldElsewhere,
@@ -67,59 +75,16 @@ impl WorkResult {
     }
 }
 
-/// How a client's job ended, without the details: what a scenario's `result` expectation
-/// names. [`WorkResult::kind`] is the one mapping; its names are the trace format's `result`
-/// tags (a test keeps them so).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ResultKind {
-    Done,
-    HeldElsewhere,
-    Fenced,
-    NoToken,
-    NotHeldSafely,
-    Conflict,
-    SoldOut,
-    NoAnswer,
-    ClaimedByAnother,
-    SequencerInvalid,
-    DeadlinePassed,
-}
-
 impl ResultKind {
     /// The name used in scenario files and traces.
     pub fn name(self) -> &'static str {
-        match self {
-            ResultKind::Done => "done",
-            ResultKind::HeldElsewhere => "held_elsewhere",
-            ResultKind::Fenced => "fenced",
-            ResultKind::NoToken => "no_token",
-            ResultKind::NotHeldSafely => "not_held_safely",
-            ResultKind::Conflict => "conflict",
-            ResultKind::SoldOut => "sold_out",
-            ResultKind::NoAnswer => "no_answer",
-            ResultKind::ClaimedByAnother => "claimed_by_another",
-            ResultKind::SequencerInvalid => "sequencer_invalid",
-            ResultKind::DeadlinePassed => "deadline_passed",
-        }
+        self.into()
     }
 }
 
 impl WorkResult {
     pub fn kind(self) -> ResultKind {
-        match self {
-            WorkResult::Done => ResultKind::Done,
-            WorkResult::HeldElsewhere => ResultKind::HeldElsewhere,
-            WorkResult::Fenced { .. } => ResultKind::Fenced,
-            WorkResult::NoToken => ResultKind::NoToken,
-            WorkResult::NotHeldSafely => ResultKind::NotHeldSafely,
-            WorkResult::Conflict => ResultKind::Conflict,
-            WorkResult::SoldOut => ResultKind::SoldOut,
-            WorkResult::NoAnswer => ResultKind::NoAnswer,
-            WorkResult::ClaimedByAnother => ResultKind::ClaimedByAnother,
-            WorkResult::SequencerInvalid { .. } => ResultKind::SequencerInvalid,
-            WorkResult::DeadlinePassed => ResultKind::DeadlinePassed,
-        }
+        self.into()
     }
 }
 
