@@ -488,7 +488,12 @@ mod tests {
         let scenario = "s2-gc-pause-fenced";
         let mut runs = Runs::default();
         let run = runs.get(scenario).expect("built in");
-        let kinds: Vec<String> = run.sim.trace().iter().map(|e| e.happening.kind()).collect();
+        let kinds: Vec<String> = run
+            .sim
+            .trace()
+            .iter()
+            .map(|e| e.happening.kind().to_owned())
+            .collect();
         let second_grant = kinds
             .iter()
             .enumerate()
@@ -602,7 +607,12 @@ mod tests {
             .and_then(|b| b.load().ok())
             .expect("built in");
         let run = Run::record(&scenario, scenario.seed, &[]).expect("runs");
-        let kinds: Vec<String> = run.sim.trace().iter().map(|e| e.happening.kind()).collect();
+        let kinds: Vec<String> = run
+            .sim
+            .trace()
+            .iter()
+            .map(|e| e.happening.kind().to_owned())
+            .collect();
         let first_grant = kinds.iter().position(|k| k == "granted").expect("a grant");
         assert_eq!(run.holder_after(0), "nobody");
         assert_eq!(run.holder_after(first_grant), "client-a");

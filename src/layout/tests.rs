@@ -20,7 +20,7 @@ fn lane_named(layout: &Layout, name: &str) -> usize {
 }
 
 fn kind_at(run: &Run, index: usize) -> String {
-    run.sim.trace()[index].happening.kind()
+    run.sim.trace()[index].happening.kind().to_owned()
 }
 
 #[test]

@@ -16,7 +16,10 @@ fn apply(state: Rc<Playground>, actions: impl IntoIterator<Item = Action>) -> Rc
 }
 
 fn kinds(events: &[TraceEvent]) -> Vec<String> {
-    events.iter().map(|e| e.happening.kind()).collect()
+    events
+        .iter()
+        .map(|e| e.happening.kind().to_owned())
+        .collect()
 }
 
 #[test]
