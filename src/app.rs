@@ -41,7 +41,9 @@ pub fn App() -> Html {
     let route = use_state(initial_route);
     // The guided material is checked by native tests; should it fail to load anyway, the
     // lessons say why and the playground still works.
-    let content = use_memo((), |_| Content::load());
+    // Loaded once, and kept behind one `Rc`: `Shared` compares by pointer, so a fresh copy on
+    // every render would both deep-copy the material and re-render every page that shows it.
+    let content = use_memo((), |_| Content::load().map(Rc::new));
     let help = use_state(|| false);
     let building = use_state(|| false);
     let toggle_help = {
@@ -151,7 +153,7 @@ pub fn App() -> Html {
             caption={main_caption} />
     };
     let material = |page: &dyn Fn(Shared<Content>) -> Html| match content.as_ref() {
-        Ok(content) => page(Shared(Rc::new(content.clone()))),
+        Ok(content) => page(Shared(Rc::clone(content))),
         Err(e) => {
             html! { <p class="notice problem" role="alert">{ format!("The guided material cannot be read: {e}") }</p> }
         }
