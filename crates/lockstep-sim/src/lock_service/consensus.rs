@@ -63,6 +63,32 @@ pub enum Op {
     },
 }
 
+impl Op {
+    /// The key a `grant` or `wait` entry puts; none for the other entries.
+    fn key(self) -> Option<LockKey> {
+        match self {
+            Op::Grant {
+                client,
+                value,
+                revision,
+                ttl,
+            }
+            | Op::Wait {
+                client,
+                value,
+                revision,
+                ttl,
+            } => Some(LockKey {
+                client,
+                value,
+                revision,
+                ttl,
+            }),
+            Op::Noop | Op::Release { .. } | Op::Expire { .. } => None,
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Entry {
     pub term: u32,
@@ -367,10 +393,10 @@ impl Replica {
 
     /// The revision the next key gets: one past every key in the log, committed or not.
     pub fn next_revision(&self) -> FencingToken {
-        let logged = self.log.iter().filter_map(|e| match e.op {
-            Op::Grant { revision, .. } | Op::Wait { revision, .. } => Some(revision),
-            _ => None,
-        });
+        let logged = self
+            .log
+            .iter()
+            .filter_map(|e| e.op.key().map(|k| k.revision));
         logged.fold(self.table.revision, FencingToken::max).next()
     }
 
@@ -431,24 +457,22 @@ impl Replica {
                 Op::Noop => applied,
                 Op::Grant {
                     client,
-                    value,
                     revision,
                     ttl,
+                    ..
                 }
                 | Op::Wait {
                     client,
-                    value,
                     revision,
                     ttl,
+                    ..
                 } => {
-                    if self.table.key_of(client).is_none() {
+                    if let Some(key) = entry
+                        .op
+                        .key()
+                        .filter(|_| self.table.key_of(client).is_none())
+                    {
                         let at = self.table.keys.partition_point(|k| k.revision < revision);
-                        let key = LockKey {
-                            client,
-                            value,
-                            revision,
-                            ttl,
-                        };
                         self.table.keys.insert(at, key);
                     }
                     self.table.revision = self.table.revision.max(revision);
@@ -629,26 +653,7 @@ impl Replica {
             .chain(
                 self.log[self.commit as usize..]
                     .iter()
-                    .filter_map(|e| match e.op {
-                        Op::Grant {
-                            client,
-                            value,
-                            revision,
-                            ttl,
-                        }
-                        | Op::Wait {
-                            client,
-                            value,
-                            revision,
-                            ttl,
-                        } => Some(LockKey {
-                            client,
-                            value,
-                            revision,
-                            ttl,
-                        }),
-                        _ => None,
-                    }),
+                    .filter_map(|e| e.op.key()),
             )
             .collect();
         self.leases = keys
