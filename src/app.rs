@@ -23,6 +23,7 @@ use crate::hooks::{
     SHORTCUTS, initial_playground, initial_route, use_autoplay, use_keyboard,
     use_pause_when_hidden, use_url_sync,
 };
+use crate::library::{self, Material};
 use crate::link;
 use crate::link::fencing_word;
 use crate::route::Route;
@@ -39,11 +40,30 @@ pub fn App() -> Html {
         Callback::from(move |action: Action| handle.dispatch(action))
     };
     let route = use_state(initial_route);
-    // The guided material is checked by native tests; should it fail to load anyway, the
-    // lessons say why and the playground still works.
-    // Loaded once, and kept behind one `Rc`: `Shared` compares by pointer, so a fresh copy on
-    // every render would both deep-copy the material and re-render every page that shows it.
-    let content = use_memo((), |_| Content::load().map(Rc::new));
+    // The guided material is fetched when a page that needs it first opens, once per visit
+    // (`library::content`); should it fail to load, the page says why and offers to try again,
+    // and the playground still works. Kept behind one `Rc`: `Shared` compares by pointer, so a
+    // fresh copy on every render would both deep-copy the material and re-render every page.
+    let material = use_state(|| Material::NotLoaded);
+    {
+        let wanted = route.needs_content() && *material == Material::NotLoaded;
+        let material = material.clone();
+        use_effect_with(wanted, move |wanted| {
+            if *wanted {
+                material.set(Material::Loading);
+                wasm_bindgen_futures::spawn_local(async move {
+                    material.set(match library::content().await {
+                        Ok(content) => Material::Ready(content),
+                        Err(error) => Material::Failed(error.to_string()),
+                    });
+                });
+            }
+        });
+    }
+    let content = match &*material {
+        Material::Ready(content) => Some(content.clone()),
+        _ => None,
+    };
     let help = use_state(|| false);
     let building = use_state(|| false);
     let toggle_help = {
@@ -80,7 +100,7 @@ pub fn App() -> Html {
     // In a lesson the arrows move between steps, as Back and Next do: → waits while the step's
     // question is open.
     let lesson_arrows = match (&*route, content.as_ref()) {
-        (Route::Lesson { id, step }, Ok(content)) => content.lesson(id).map(|lesson| {
+        (Route::Lesson { id, step }, Some(content)) => content.lesson(id).map(|lesson| {
             let last = lesson.steps.len().saturating_sub(1);
             let open_question = asking(lesson, *step, &answered);
             let (id, step) = (id.clone(), *step);
@@ -114,6 +134,7 @@ pub fn App() -> Html {
         let (class, role, text) = match notice {
             Notice::Problem(text) => ("notice problem", "alert", text.clone()),
             Notice::Info(text) => ("notice info", "status", text.clone()),
+            Notice::Loading(text) => ("notice loading", "status", text.clone()),
         };
         html! {
             <div class={class} role={role} data-testid="notice">
@@ -152,11 +173,26 @@ pub fn App() -> Html {
             scope={playground.scenario_id().to_owned()}
             caption={main_caption} />
     };
-    let material = |page: &dyn Fn(Shared<Content>) -> Html| match content.as_ref() {
-        Ok(content) => page(Shared(Rc::clone(content))),
-        Err(e) => {
-            html! { <p class="notice problem" role="alert">{ format!("The guided material cannot be read: {e}") }</p> }
-        }
+    let retry = {
+        let material = material.clone();
+        Callback::from(move |_: MouseEvent| material.set(Material::NotLoaded))
+    };
+    let material = |page: &dyn Fn(Shared<Content>) -> Html| match &*material {
+        Material::Ready(content) => page(Shared(Rc::clone(content))),
+        Material::NotLoaded | Material::Loading => html! {
+            <section class="page" data-testid="content-loading" aria-busy="true">
+                <p class="muted" role="status">{ "Loading the lessons, questions, interview cards and guide…" }</p>
+            </section>
+        },
+        Material::Failed(error) => html! {
+            <section class="page" data-testid="content-error">
+                <div class="notice problem" role="alert">
+                    <span>{ format!("The lessons, questions, cards and guide could not be loaded: {error}.") }</span>
+                    <button type="button" class="link" data-testid="content-retry" onclick={retry.clone()}>{ "Try again" }</button>
+                </div>
+                <p>{ "The playground does not need them: " }<a href="#">{ "open the playground" }</a>{ "." }</p>
+            </section>
+        },
     };
     let body = match &*route {
         Route::Playground => html! {
@@ -191,6 +227,7 @@ pub fn App() -> Html {
         Route::Lesson { id, step } => html! {
             <div class="workspace">
                 <div class="main-column">
+                    { for notice }
                     { material(&|content| html! {
                                                 <LessonPlayer {content} id={id.clone()} step={*step} playground={playground.clone()}
                             dispatch={dispatch.clone()} navigate={navigate.clone()}

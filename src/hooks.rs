@@ -3,6 +3,7 @@
 //! cleanup; each only dispatches actions — virtual time always comes from the simulation.
 
 use crate::browser;
+use crate::library;
 use crate::link;
 use crate::route::Route;
 use crate::state::{Action, Jump, Play, Playground, Speed};
@@ -163,6 +164,8 @@ pub fn use_url_sync(
     route: UseStateHandle<Route>,
     dispatch: Callback<Action>,
 ) {
+    // The address the visit started at, read before the effect below rewrites it.
+    let arrival = use_memo((), |_| browser::fragment());
     let fragment = route.fragment().or(moment_fragment);
     use_effect_with(fragment, |fragment| {
         if let Some(fragment) = fragment
@@ -172,6 +175,10 @@ pub fn use_url_sync(
         }
     });
     use_effect_with((), move |_| {
+        // A link the first render could not open: its scenario's file is still to load.
+        if Route::parse(&arrival).is_none() && waits_for_its_scenario(&arrival) {
+            follow_link(arrival.to_string(), dispatch.clone());
+        }
         let listener = web_sys::window().map(|window| {
             EventListener::new(&window, "hashchange", move |_| {
                 let fragment = browser::fragment();
@@ -181,10 +188,7 @@ pub fn use_url_sync(
                 }
                 route.set(Route::Playground);
                 if !fragment.is_empty() {
-                    dispatch.emit(match link::decode(&fragment) {
-                        Ok(moment) => Action::Restore(Box::new(moment)),
-                        Err(e) => Action::Report(format!("This link cannot be opened: {e}")),
-                    });
+                    follow_link(fragment, dispatch.clone());
                 }
             })
         });
@@ -192,11 +196,33 @@ pub fn use_url_sync(
     });
 }
 
+/// Whether the link names a built-in scenario whose file is not loaded yet.
+fn waits_for_its_scenario(fragment: &str) -> bool {
+    link::built_in_named(fragment).is_some_and(|id| library::loaded(id).is_none())
+}
+
+/// Opens the moment a link describes, once the built-in scenario it names has loaded.
+fn follow_link(fragment: String, dispatch: Callback<Action>) {
+    let named = link::built_in_named(&fragment);
+    let restore = move || match link::decode(&fragment) {
+        Ok(moment) => Action::Restore(Box::new(moment)),
+        Err(e) => Action::Report(format!("This link cannot be opened: {e}")),
+    };
+    match named {
+        Some(id) => library::with_built_in(id, dispatch, move |_| restore()),
+        None => dispatch.emit(restore()),
+    }
+}
+
 /// The playground a visit starts with: the moment in the URL, or the default scenario with a
 /// message saying what is wrong with the link.
 pub fn initial_playground() -> Playground {
     let fragment = browser::fragment();
     if fragment.is_empty() || Route::parse(&fragment).is_some() {
+        return Playground::default_scenario();
+    }
+    if waits_for_its_scenario(&fragment) {
+        // `use_url_sync` loads it and opens the link; meanwhile the default scenario shows.
         return Playground::default_scenario();
     }
     match link::decode(&fragment)

@@ -9,15 +9,18 @@
 //! The app changes the simulation only through one reducer ([`state::Playground`]); components
 //! render state and dispatch [`state::Action`]s. It must not compute anything the simulation
 //! knows (who holds the lock, whether a write is stale): it reads the trace and the node states.
-//! Geometry comes from the pure [`layout`] module; browser services are in `browser` and `hooks`.
+//! Geometry comes from the pure [`layout`] module; browser services are in `browser` and `hooks`;
+//! scenario files and the guided material are fetched when first needed ([`library`]).
 
 mod app;
 mod browser;
 pub mod builder;
 pub mod components;
 pub mod content;
+mod fetch;
 mod hooks;
 pub mod layout;
+pub mod library;
 pub mod link;
 pub mod metrics;
 pub mod route;

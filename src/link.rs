@@ -4,8 +4,11 @@
 //! (with the fencing the user chose), or a whole custom scenario (`scenario=`, base64url JSON);
 //! the seed when it differs from the scenario's; the user's interventions (`log=`, base64url
 //! JSON); the position. Reading never panics: a bad link is a [`LinkError`] naming the
-//! parameter and what is wrong with it. This module does not touch the browser.
+//! parameter and what is wrong with it. A built-in scenario is read from its loaded file
+//! (`crate::library`): whoever follows a link loads the scenario it names
+//! ([`built_in_named`]) first. This module does not touch the browser.
 
+use crate::library;
 use crate::state::{Moment, Origin};
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
@@ -21,6 +24,8 @@ pub enum LinkError {
     /// The link names no scenario at all.
     NoScenario,
     UnknownScenario(String),
+    /// The built-in scenario it names has not been loaded.
+    NotLoaded(&'static str),
     /// A parameter is there but its value cannot be used.
     Bad {
         parameter: &'static str,
@@ -36,6 +41,7 @@ impl fmt::Display for LinkError {
             LinkError::UnknownScenario(id) => {
                 write!(f, "`s={id}`: there is no built-in scenario with that id")
             }
+            LinkError::NotLoaded(id) => write!(f, "`s={id}`: that scenario is not loaded yet"),
             LinkError::Bad { parameter, reason } => write!(f, "`{parameter}=`: {reason}"),
             LinkError::UnknownParameter(name) => {
                 write!(f, "`{name}`: this parameter means nothing to Lockstep")
@@ -50,7 +56,7 @@ pub fn encode(moment: &Moment) -> String {
     let original = match &moment.origin {
         Origin::BuiltIn(id) => {
             parts.push(format!("s={id}"));
-            catalogue::find(id).and_then(|b| b.load().ok())
+            library::loaded(id).map(|original| (*original).clone())
         }
         Origin::Custom => {
             parts.push(format!(
@@ -97,14 +103,11 @@ pub fn decode(fragment: &str) -> Result<Moment, LinkError> {
         let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
         match name {
             "s" => {
-                let built_in = catalogue::find(value)
+                let entry = catalogue::entry(value)
                     .ok_or_else(|| LinkError::UnknownScenario(value.to_owned()))?;
-                let loaded = built_in.load().map_err(|e| LinkError::Bad {
-                    parameter: "s",
-                    reason: format!("the built-in scenario is broken: {e}"),
-                })?;
-                origin = Some(Origin::BuiltIn(built_in.id));
-                scenario = Some(loaded);
+                let loaded = library::loaded(entry.id).ok_or(LinkError::NotLoaded(entry.id))?;
+                origin = Some(Origin::BuiltIn(entry.id));
+                scenario = Some((*loaded).clone());
             }
             "scenario" => {
                 let json = text_of("scenario", value)?;
@@ -172,6 +175,16 @@ pub fn decode(fragment: &str) -> Result<Moment, LinkError> {
     })
 }
 
+/// The built-in scenario a link names with `s=`, if it names one that exists: the file to load
+/// before [`decode`] can read the link.
+pub fn built_in_named(fragment: &str) -> Option<&'static str> {
+    let fragment = fragment.strip_prefix('#').unwrap_or(fragment);
+    fragment
+        .split('&')
+        .filter_map(|pair| pair.strip_prefix("s="))
+        .find_map(|id| catalogue::entry(id).map(|e| e.id))
+}
+
 pub fn fencing_word(fencing: Fencing) -> &'static str {
     match fencing {
         Fencing::On => "on",
@@ -221,6 +234,20 @@ mod tests {
             position: Some(5),
             compare: false,
         }
+    }
+
+    #[test]
+    fn a_link_names_the_built_in_scenario_to_load_before_it_is_read() {
+        assert_eq!(
+            built_in_named("#s=s3-fencing-gap&at=5"),
+            Some("s3-fencing-gap")
+        );
+        assert_eq!(
+            built_in_named("seed=4&s=a1-optimistic-concurrency"),
+            Some("a1-optimistic-concurrency")
+        );
+        assert_eq!(built_in_named("s=no-such-scenario"), None);
+        assert_eq!(built_in_named("scenario=e30&at=1"), None, "a custom one");
     }
 
     #[test]

@@ -46,6 +46,16 @@ impl Route {
         })
     }
 
+    /// Whether this page shows the guided material (fetched when such a page first opens).
+    pub fn needs_content(&self) -> bool {
+        match self {
+            Route::Lessons | Route::Lesson { .. } | Route::Quiz | Route::Deck | Route::Guide => {
+                true
+            }
+            Route::Playground | Route::Sources => false,
+        }
+    }
+
     /// This page's fragment, or `None` for the playground (its fragment is its moment). Steps
     /// are numbered from 1 in addresses, as on the page.
     pub fn fragment(&self) -> Option<String> {

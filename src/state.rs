@@ -82,6 +82,8 @@ pub enum Notice {
     Problem(String),
     /// Something was done that the user should know about.
     Info(String),
+    /// A file the next action needs is on its way; the state is what it was before.
+    Loading(String),
 }
 
 /// Where the open scenario came from: links to a built-in one stay short.
@@ -124,8 +126,8 @@ pub enum Action {
     Reset,
     /// Show the first `n` events.
     SeekTo(usize),
-    /// Open the built-in scenario with this id, at its start.
-    Open(&'static str),
+    /// Open the built-in scenario with this id (its file, as loaded), at its start.
+    Open(&'static str, Box<Scenario>),
     /// Open a scenario file's text.
     Import(String),
     /// Open a moment from a link.
@@ -150,6 +152,8 @@ pub enum Action {
     Report(String),
     /// Show information from outside the reducer (a lesson's suggestion).
     Inform(String),
+    /// Say what is loading (a scenario's file) until the action that needs it arrives.
+    Loading(String),
 }
 
 #[derive(Clone)]
@@ -186,17 +190,13 @@ impl PartialEq for Playground {
 }
 
 impl Playground {
-    /// The built-in scenario the app opens with. The catalogue is checked by native tests; should
-    /// the default fail to load anyway, the app shows why instead of panicking.
+    /// The built-in scenario the app opens with (always in the wasm). The catalogue is checked
+    /// by native tests; should the default fail to load anyway, the app shows why instead of
+    /// panicking.
     pub fn default_scenario() -> Playground {
-        match catalogue::find(catalogue::DEFAULT_ID).map(|b| b.load()) {
-            Some(Ok(scenario)) => {
-                Playground::open(Origin::BuiltIn(catalogue::DEFAULT_ID), scenario)
-            }
-            Some(Err(e)) => Playground::unloaded(format!("The default scenario is broken: {e}")),
-            None => {
-                Playground::unloaded("The default scenario is missing from this build.".to_owned())
-            }
+        match catalogue::default_scenario() {
+            Ok(scenario) => Playground::open(Origin::BuiltIn(catalogue::DEFAULT_ID), scenario),
+            Err(e) => Playground::unloaded(format!("The default scenario is broken: {e}")),
         }
     }
 
@@ -562,7 +562,7 @@ impl Playground {
         let (origin, scenario) = match export.source {
             Some(scenario) => (Origin::Custom, scenario),
             None => {
-                let built_in = catalogue::find(&export.scenario).ok_or_else(|| {
+                let entry = catalogue::entry(&export.scenario).ok_or_else(|| {
                     format!(
                         "This trace names the scenario \"{}\", which is not built in, and it \
                          carries no scenario file (`source`) to replay: import that scenario's \
@@ -570,10 +570,11 @@ impl Playground {
                         export.scenario
                     )
                 })?;
-                let scenario = built_in
-                    .load()
-                    .map_err(|e| format!("The scenario {} is broken: {e}", built_in.id))?;
-                (Origin::BuiltIn(built_in.id), scenario)
+                // The importer (`library::import`) loads the named file before it dispatches.
+                let scenario = crate::library::loaded(entry.id).ok_or_else(|| {
+                    format!("The scenario {} is not loaded yet: try again.", entry.id)
+                })?;
+                (Origin::BuiltIn(entry.id), (*scenario).clone())
             }
         };
         let replayed = Playground::build(
@@ -765,15 +766,7 @@ impl Reducible for Playground {
             }),
             Action::SeekTo(position) if position != self.position() => self.at_position(position),
             Action::SeekTo(_) => None,
-            Action::Open(id) => Some(match catalogue::find(id).map(|b| b.load()) {
-                Some(Ok(scenario)) => self.opened(Origin::BuiltIn(id), scenario),
-                Some(Err(e)) => {
-                    self.noticed(Notice::Problem(format!("The scenario {id} is broken: {e}")))
-                }
-                None => self.noticed(Notice::Problem(format!(
-                    "There is no built-in scenario called {id}."
-                ))),
-            }),
+            Action::Open(id, scenario) => Some(self.opened(Origin::BuiltIn(id), *scenario)),
             Action::Import(text) => Some(self.import(&text)),
             Action::Restore(moment) => Some(match Playground::restore(*moment) {
                 Ok(restored) => restored,
@@ -873,6 +866,7 @@ impl Reducible for Playground {
             Action::Dismiss => None,
             Action::Report(problem) => Some(self.noticed(Notice::Problem(problem))),
             Action::Inform(text) => Some(self.noticed(Notice::Info(text))),
+            Action::Loading(text) => Some(self.noticed(Notice::Loading(text))),
         };
         next.map_or(self, Rc::new)
     }

@@ -1,6 +1,7 @@
 //! Embeds every `scenarios/*.json` file of the repository into the crate as the built-in
 //! catalogue, in catalogue order (a1, a2, …, s1, s2, …, s10), so adding a scenario is adding a
-//! file.
+//! file; and writes the catalogue's index (each scenario's id, title and file size), which the
+//! app carries instead of the files it fetches when they are opened.
 
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -45,6 +46,7 @@ fn main() {
         (letter, number.parse::<u32>().unwrap_or(0), name)
     });
     let mut code = String::from("&[\n");
+    let mut index = String::from("&[\n");
     for path in &files {
         let id = path
             .file_stem()
@@ -56,10 +58,26 @@ fn main() {
             "    BuiltIn {{ id: {id:?}, json: include_str!({:?}) }},",
             path.display().to_string()
         );
+        let text = std::fs::read_to_string(path)
+            .unwrap_or_else(|error| panic!("cannot read {}: {error}", path.display()));
+        // Only the title is read here; `Scenario::parse` checks the whole file in the tests.
+        let title = serde_json::from_str::<serde_json::Value>(&text)
+            .ok()
+            .and_then(|v| v.get("title")?.as_str().map(str::to_owned))
+            .unwrap_or_else(|| panic!("{}: a scenario needs a string `title`", path.display()));
+        let _ = writeln!(
+            index,
+            "    Entry {{ id: {id:?}, title: {title:?}, bytes: {} }},",
+            text.len()
+        );
     }
     code.push(']');
-    let out = PathBuf::from(std::env::var_os("OUT_DIR").unwrap_or_default()).join("catalogue.rs");
-    if let Err(error) = std::fs::write(&out, code) {
-        panic!("cannot write {}: {error}", out.display());
+    index.push(']');
+    let out = PathBuf::from(std::env::var_os("OUT_DIR").unwrap_or_default());
+    for (name, text) in [("catalogue.rs", code), ("index.rs", index)] {
+        let file = out.join(name);
+        if let Err(error) = std::fs::write(&file, text) {
+            panic!("cannot write {}: {error}", file.display());
+        }
     }
 }

@@ -10,9 +10,11 @@ use crate::components::Shared;
 use crate::components::sources::citation_list;
 use crate::components::verification_tests::VerificationTests;
 use crate::content::{Content, Lesson};
+use crate::library;
 use crate::route::Route;
 use crate::state::{Action, Moment, Origin, Playground};
 use lockstep_sim::catalogue;
+use lockstep_sim::scenario::Scenario;
 use std::collections::BTreeMap;
 use yew::prelude::*;
 
@@ -103,7 +105,16 @@ pub fn LessonPlayer(props: &LessonPlayerProps) -> Html {
         });
         use_effect_with(target, move |target| {
             if let Some((scenario_id, position)) = target {
-                dispatch.emit(stand_at(&playground, scenario_id, *position));
+                let position = *position;
+                match catalogue::entry(scenario_id) {
+                    // Its file may have to load first: the page says so meanwhile.
+                    Some(entry) => library::with_built_in(entry.id, dispatch, move |scenario| {
+                        stand_at(&playground, entry.id, &scenario, position)
+                    }),
+                    None => dispatch.emit(Action::Report(format!(
+                        "The lesson's scenario {scenario_id} is missing from this build."
+                    ))),
+                }
             }
         });
     }
@@ -220,17 +231,16 @@ pub fn LessonPlayer(props: &LessonPlayerProps) -> Html {
     }
 }
 
-/// The action that stands the playground at `position` of the built-in scenario `id`: a seek if
-/// it already shows that scenario untouched, else a fresh open.
-fn stand_at(playground: &Playground, id: &str, position: usize) -> Action {
-    let built_in = catalogue::find(id).and_then(|b| b.load().ok().map(|s| (b.id, s)));
-    let Some((id, scenario)) = built_in else {
-        return Action::Report(format!(
-            "The lesson's scenario {id} is missing from this build."
-        ));
-    };
+/// The action that stands the playground at `position` of the built-in scenario `id` (its
+/// `scenario`, loaded): a seek if it already shows that scenario untouched, else a fresh open.
+fn stand_at(
+    playground: &Playground,
+    id: &'static str,
+    scenario: &Scenario,
+    position: usize,
+) -> Action {
     let untouched = playground.origin() == &Origin::BuiltIn(id)
-        && playground.scenario() == Some(&scenario)
+        && playground.scenario() == Some(scenario)
         && playground.seed() == scenario.seed
         && playground.log().is_empty();
     if untouched {
@@ -239,7 +249,7 @@ fn stand_at(playground: &Playground, id: &str, position: usize) -> Action {
         Action::Restore(Box::new(Moment {
             origin: Origin::BuiltIn(id),
             seed: scenario.seed,
-            scenario,
+            scenario: scenario.clone(),
             log: Vec::new(),
             position: Some(position),
             compare: false,

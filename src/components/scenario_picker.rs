@@ -1,8 +1,11 @@
 //! The scenario menu: every built-in scenario, failures first, then the alternatives that need
-//! no lock. Choosing one opens it at its start. It renders only when the open scenario changes.
+//! no lock. Choosing one loads its file if need be, then opens it at its start. The menu shows
+//! the open scenario until the chosen one has opened, so a failed load leaves it telling the
+//! truth. It renders only when the open scenario changes.
 
+use crate::library;
 use crate::state::Action;
-use lockstep_sim::catalogue::{self, BuiltIn};
+use lockstep_sim::catalogue::{self, Entry};
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 
@@ -17,40 +20,50 @@ pub struct ScenarioPickerProps {
 
 #[component]
 pub fn ScenarioPicker(props: &ScenarioPickerProps) -> Html {
-    let dispatch = props.dispatch.clone();
-    let onchange = Callback::from(move |event: Event| {
-        let select: HtmlSelectElement = event.target_unchecked_into();
-        let chosen = select.value();
-        if let Some(built_in) = catalogue::BUILT_IN.iter().find(|b| b.id == chosen) {
-            dispatch.emit(Action::Open(built_in.id));
-        }
-    });
-    // Parsing every scenario for its title once, not on every render (every Step renders).
-    let titles = use_memo((), |_| {
-        catalogue::BUILT_IN
-            .iter()
-            .map(|b| (*b, b.load().map_or_else(|_| b.id.to_owned(), |s| s.title)))
-            .collect::<Vec<(BuiltIn, String)>>()
-    });
+    let select_ref = use_node_ref();
     let current = props.current.clone().unwrap_or_default();
-    let option = |(built_in, title): &(BuiltIn, String)| {
+    let onchange = {
+        let dispatch = props.dispatch.clone();
+        let current = current.clone();
+        Callback::from(move |event: Event| {
+            let select: HtmlSelectElement = event.target_unchecked_into();
+            let chosen = select.value();
+            // Until it opens, the menu names what is open.
+            select.set_value(&current);
+            if let Some(entry) = catalogue::entry(&chosen) {
+                let id = entry.id;
+                library::with_built_in(id, dispatch.clone(), move |scenario| {
+                    Action::Open(id, Box::new((*scenario).clone()))
+                });
+            }
+        })
+    };
+    {
+        let select_ref = select_ref.clone();
+        use_effect_with(current.clone(), move |current| {
+            if let Some(select) = select_ref.cast::<HtmlSelectElement>() {
+                select.set_value(current);
+            }
+        });
+    }
+    let option = |entry: &Entry| {
         html! {
-            <option value={built_in.id} selected={built_in.id == current}>{ title.clone() }</option>
+            <option value={entry.id} selected={entry.id == current}>{ entry.title }</option>
         }
     };
-    let is_alternative = |entry: &&(BuiltIn, String)| entry.0.id.starts_with('a');
+    let is_alternative = |entry: &&Entry| entry.id.starts_with('a');
     html! {
         <label class="picker">
             <span class="picker-label">{ "Scenario" }</span>
-            <select data-testid="scenario-picker" {onchange}>
+            <select data-testid="scenario-picker" ref={select_ref} {onchange}>
                 if props.current.is_none() {
                     <option value="" selected=true disabled=true>{ format!("Your own: {}", props.custom_title) }</option>
                 }
                 <optgroup label="How locks fail">
-                    { for titles.iter().filter(|e| !is_alternative(e)).map(option) }
+                    { for catalogue::INDEX.iter().filter(|e| !is_alternative(e)).map(option) }
                 </optgroup>
                 <optgroup label="Alternatives that need no lock">
-                    { for titles.iter().filter(is_alternative).map(option) }
+                    { for catalogue::INDEX.iter().filter(is_alternative).map(option) }
                 </optgroup>
             </select>
         </label>

@@ -4,6 +4,7 @@
 
 use crate::browser;
 use crate::components::scenario_picker::ScenarioPicker;
+use crate::library;
 use crate::link;
 use crate::state::{Action, Origin, Playground};
 use gloo_file::callbacks::FileReader;
@@ -115,7 +116,7 @@ pub fn Toolbar(props: &ToolbarProps) -> Html {
                             .map_err(|e| e.to_string())
                     });
                     match text {
-                        Ok(text) => dispatch.emit(Action::Import(text)),
+                        Ok(text) => library::import(text, dispatch.clone()),
                         Err(e) => {
                             dispatch.emit(Action::Report(format!("{name} cannot be read: {e}")))
                         }

@@ -2,34 +2,11 @@
 //! events that occur, predictions are right, every claim cites a public source
 //! ([`super::citations`]). Every problem is reported, each with where it is.
 
-use super::{Choice, Content, Lesson, Predict, claims};
+use super::{Choice, Content, ContentError, Lesson, Predict, claims};
 use crate::run::Run;
 use lockstep_sim::catalogue;
 use lockstep_sim::sources::Bibliography;
 use std::collections::BTreeMap;
-use std::fmt;
-
-/// One problem in the content: the file and place, and what is wrong.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ContentError {
-    pub place: String,
-    pub problem: String,
-}
-
-impl ContentError {
-    pub fn new(place: impl Into<String>, problem: impl Into<String>) -> ContentError {
-        ContentError {
-            place: place.into(),
-            problem: problem.into(),
-        }
-    }
-}
-
-impl fmt::Display for ContentError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}: {}", self.place, self.problem)
-    }
-}
 
 /// Every problem in `content`; empty when it is sound.
 pub fn check(content: &Content) -> Vec<ContentError> {

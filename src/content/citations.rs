@@ -8,7 +8,7 @@
 //! it. It must not resolve citations for display (that is `lockstep_sim::sources::cite`).
 
 use super::Content;
-use super::check::ContentError;
+use super::ContentError;
 use lockstep_sim::Scenario;
 use lockstep_sim::sources::{Bibliography, Citation};
 use std::collections::BTreeSet;

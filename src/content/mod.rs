@@ -1,21 +1,50 @@
 //! The guided material — lessons, the knowledge check, the interview deck and the decision
-//! guide — as data (`content/*.json`, format in `docs/content-format.md`), embedded at build time.
+//! guide — as data (`content/*.json`, format in `docs/content-format.md`). The app fetches the
+//! files when a page that needs them first opens (`crate::library`); the native tests embed them.
 //!
-//! [`Content::load`] parses the files; [`check`] validates them against the simulation: every
+//! [`Content::parse`] reads the files; [`check`] validates them against the simulation: every
 //! reference resolves, every lesson step names an event that really occurs in its scenario's
 //! trace, every "predict" answer is what the simulation does. Native tests run the check, so a
 //! lesson cannot drift from the scenarios it walks. Nothing here touches the browser.
 
+// The checks run natively, in the tests: the app only reads the material.
+#[cfg(test)]
 pub mod check;
+#[cfg(test)]
 pub mod citations;
+#[cfg(test)]
 pub mod claims;
+#[cfg(test)]
 pub mod wording;
 
-pub use check::{ContentError, check};
+#[cfg(test)]
+pub use check::check;
 
-use lockstep_sim::catalogue;
-use lockstep_sim::sources::{self, Citation};
+use lockstep_sim::sources::Citation;
 use serde::Deserialize;
+use std::fmt;
+
+/// One problem in the content: the file and place, and what is wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ContentError {
+    pub place: String,
+    pub problem: String,
+}
+
+impl ContentError {
+    pub fn new(place: impl Into<String>, problem: impl Into<String>) -> ContentError {
+        ContentError {
+            place: place.into(),
+            problem: problem.into(),
+        }
+    }
+}
+
+impl fmt::Display for ContentError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.place, self.problem)
+    }
+}
 
 /// The content format this build reads.
 pub const FORMAT_VERSION: u32 = 1;
@@ -175,18 +204,27 @@ pub struct Content {
     pub guide: Guide,
 }
 
+#[cfg(test)]
 const LESSONS: &str = include_str!("../../content/lessons.json");
+#[cfg(test)]
 const QUESTIONS: &str = include_str!("../../content/questions.json");
+#[cfg(test)]
 const CARDS: &str = include_str!("../../content/cards.json");
+#[cfg(test)]
 const GUIDE: &str = include_str!("../../content/guide.json");
 
 impl Content {
-    /// The embedded content, or which file cannot be read and why.
-    pub fn load() -> Result<Content, ContentError> {
-        let lessons: Lessons = parse("lessons.json", LESSONS)?;
-        let questions: Questions = parse("questions.json", QUESTIONS)?;
-        let cards: Cards = parse("cards.json", CARDS)?;
-        let guide: Guide = parse("guide.json", GUIDE)?;
+    /// The files of the guided material, in the order [`Content::parse`] takes their texts.
+    pub const FILES: [&'static str; 4] =
+        ["lessons.json", "questions.json", "cards.json", "guide.json"];
+
+    /// The material from its files' texts (in the order of [`Content::FILES`]), or which file
+    /// cannot be read and why.
+    pub fn parse([lessons, questions, cards, guide]: [&str; 4]) -> Result<Content, ContentError> {
+        let lessons: Lessons = parse("lessons.json", lessons)?;
+        let questions: Questions = parse("questions.json", questions)?;
+        let cards: Cards = parse("cards.json", cards)?;
+        let guide: Guide = parse("guide.json", guide)?;
         for (file, format) in [
             ("lessons.json", lessons.format),
             ("questions.json", questions.format),
@@ -208,6 +246,12 @@ impl Content {
         })
     }
 
+    /// The material as the repository holds it (native tests).
+    #[cfg(test)]
+    pub fn load() -> Result<Content, ContentError> {
+        Content::parse([LESSONS, QUESTIONS, CARDS, GUIDE])
+    }
+
     pub fn lesson(&self, id: &str) -> Option<&Lesson> {
         self.lessons.iter().find(|l| l.id == id)
     }
@@ -215,7 +259,9 @@ impl Content {
 
 /// Every product text shipped as data, by file: the guided material, the scenario catalogue and
 /// the bibliography (checked for words that point at internal notes).
+#[cfg(test)]
 pub fn product_texts() -> Vec<(&'static str, &'static str)> {
+    use lockstep_sim::{catalogue, sources};
     let mut texts = vec![
         ("lessons.json", LESSONS),
         ("questions.json", QUESTIONS),

@@ -7,8 +7,14 @@ fn start() -> Rc<Playground> {
     Rc::new(Playground::default_scenario())
 }
 
+/// The built-in scenario `id`, as its file loads.
+fn built_in(id: &str) -> Box<Scenario> {
+    let scenario = catalogue::find(id).and_then(|b| b.load().ok());
+    Box::new(scenario.unwrap_or_else(|| panic!("{id} is built in")))
+}
+
 fn open(id: &'static str) -> Rc<Playground> {
-    start().reduce(Action::Open(id))
+    start().reduce(Action::Open(id, built_in(id)))
 }
 
 fn apply(state: Rc<Playground>, actions: impl IntoIterator<Item = Action>) -> Rc<Playground> {
@@ -64,15 +70,42 @@ fn back_and_seek_replay_to_the_same_state_and_no_ops_keep_the_same_rc() {
 }
 
 #[test]
-fn open_switches_scenario_and_an_unknown_id_keeps_the_state() {
+fn open_switches_scenario_and_a_failed_load_keeps_the_state() {
     let other = open("s1-gc-pause-unfenced");
     assert_eq!(other.scenario_id(), "s1-gc-pause-unfenced");
+    assert_eq!(other.notice(), None);
     let stepped = start().reduce(Action::Step);
-    let kept = stepped.clone().reduce(Action::Open("no-such-scenario"));
-    assert_eq!(kept.shown(), stepped.shown(), "the current state survives");
-    assert!(
-        kept.problem()
-            .is_some_and(|p| p.contains("no-such-scenario"))
+    let loading = stepped
+        .clone()
+        .reduce(Action::Loading("Loading S1…".to_owned()));
+    assert_eq!(
+        loading.shown(),
+        stepped.shown(),
+        "loading changes nothing yet"
+    );
+    assert_eq!(
+        loading.notice(),
+        Some(&Notice::Loading("Loading S1…".to_owned()))
+    );
+    let failed = loading.reduce(Action::Report("S1 could not be loaded".to_owned()));
+    assert_eq!(
+        failed.shown(),
+        stepped.shown(),
+        "the current state survives"
+    );
+    assert_eq!(failed.scenario_id(), stepped.scenario_id());
+    assert_eq!(failed.problem(), Some("S1 could not be loaded"));
+    let arrived = stepped
+        .reduce(Action::Loading("Loading S1…".to_owned()))
+        .reduce(Action::Open(
+            "s1-gc-pause-unfenced",
+            built_in("s1-gc-pause-unfenced"),
+        ));
+    assert_eq!(arrived.scenario_id(), "s1-gc-pause-unfenced");
+    assert_eq!(
+        arrived.notice(),
+        None,
+        "the loading line goes when the file arrives"
     );
 }
 
@@ -277,11 +310,7 @@ fn a_moment_restores_the_exact_state() {
 
 fn action() -> impl proptest::strategy::Strategy<Value = Action> {
     use proptest::prelude::*;
-    let ids: Vec<&'static str> = catalogue::BUILT_IN
-        .iter()
-        .map(|b| b.id)
-        .chain(["no-such-scenario"])
-        .collect();
+    let ids: Vec<&'static str> = catalogue::BUILT_IN.iter().map(|b| b.id).collect();
     let names = proptest::sample::select(vec![
         "client-a",
         "client-b",
@@ -331,7 +360,7 @@ fn action() -> impl proptest::strategy::Strategy<Value = Action> {
         3 => Just(Action::Back),
         1 => Just(Action::Reset),
         2 => (0usize..80).prop_map(Action::SeekTo),
-        1 => proptest::sample::select(ids).prop_map(Action::Open),
+        1 => proptest::sample::select(ids).prop_map(|id| Action::Open(id, built_in(id))),
         1 => Just(Action::TogglePlay),
         3 => Just(Action::Tick),
         1 => proptest::sample::select(Speed::CHOICES.to_vec()).prop_map(Action::SetSpeed),

@@ -1,0 +1,216 @@
+//! The data the app loads when a page first needs it, not compiled into the wasm: each built-in
+//! scenario (`scenarios/<id>.json`) and the guided material (`content/*.json`), fetched from
+//! the site beside the page (Trunk copies them into `dist/`) and kept for the rest of the visit.
+//!
+//! The wasm carries only what the first screen needs: the default scenario and the catalogue's
+//! index (ids and titles, `lockstep_sim::catalogue::INDEX`). Loading never changes the
+//! playground by itself: the loaders dispatch [`Action::Loading`] (the page says what is
+//! loading), then the action the caller asked for with the parsed data, or [`Action::Report`]
+//! with what failed — which keeps whatever was open. The cache of loaded scenarios only grows,
+//! and holds parsed, immutable files.
+//!
+//! What this module must not do: change the playground other than by dispatching actions, or
+//! fetch anything not shipped with the site.
+
+use crate::content::{Content, ContentError};
+use crate::fetch::{self, FetchError};
+use crate::state::Action;
+use lockstep_sim::catalogue;
+use lockstep_sim::scenario::{Scenario, ScenarioError};
+use serde::Deserialize;
+use serde::de::IgnoredAny;
+use std::cell::RefCell;
+use std::collections::BTreeMap;
+use std::fmt;
+use std::rc::Rc;
+use yew::Callback;
+
+thread_local! {
+    /// The built-in scenarios loaded so far in this visit, parsed.
+    static SCENARIOS: RefCell<BTreeMap<&'static str, Rc<Scenario>>> =
+        const { RefCell::new(BTreeMap::new()) };
+}
+
+/// Why a data file could not be loaded.
+#[derive(Clone, Debug, PartialEq)]
+pub enum LoadError {
+    Fetch { file: String, error: FetchError },
+    Scenario { file: String, error: ScenarioError },
+    Content(ContentError),
+}
+
+impl fmt::Display for LoadError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LoadError::Fetch { file, error } => write!(f, "{file}: {error}"),
+            LoadError::Scenario { file, error } => write!(f, "{file} cannot be read: {error}"),
+            LoadError::Content(error) => write!(f, "{error}"),
+        }
+    }
+}
+
+/// The built-in scenario `id` if it is loaded: the default one always (it is in the wasm), any
+/// other once its file has arrived. Native tests read the whole embedded catalogue.
+pub fn loaded(id: &str) -> Option<Rc<Scenario>> {
+    if let Some(scenario) = SCENARIOS.with(|s| s.borrow().get(id).cloned()) {
+        return Some(scenario);
+    }
+    let entry = catalogue::entry(id)?;
+    let text = embedded(entry.id)?;
+    let scenario = Rc::new(Scenario::parse(text).ok()?);
+    keep(entry.id, &scenario);
+    Some(scenario)
+}
+
+#[cfg(not(test))]
+fn embedded(id: &str) -> Option<&'static str> {
+    (id == catalogue::DEFAULT_ID).then_some(catalogue::DEFAULT_JSON)
+}
+
+#[cfg(test)]
+fn embedded(id: &str) -> Option<&'static str> {
+    catalogue::find(id).map(|b| b.json)
+}
+
+fn keep(id: &'static str, scenario: &Rc<Scenario>) {
+    SCENARIOS.with(|s| s.borrow_mut().insert(id, Rc::clone(scenario)));
+}
+
+/// Dispatches `then(scenario)` for the built-in scenario `id`: at once if it is loaded, else
+/// once its file has arrived, with a loading message meanwhile. A failed load is reported and
+/// changes nothing else.
+pub fn with_built_in(
+    id: &'static str,
+    dispatch: Callback<Action>,
+    then: impl FnOnce(Rc<Scenario>) -> Action + 'static,
+) {
+    if let Some(scenario) = loaded(id) {
+        dispatch.emit(then(scenario));
+        return;
+    }
+    let (title, bytes) = catalogue::entry(id).map_or((id, 0), |e| (e.title, e.bytes));
+    dispatch.emit(Action::Loading(format!(
+        "Loading the scenario \u{201c}{title}\u{201d} ({})…",
+        kilobytes(bytes)
+    )));
+    wasm_bindgen_futures::spawn_local(async move {
+        dispatch.emit(match fetch_scenario(id).await {
+            Ok(scenario) => then(scenario),
+            Err(error) => Action::Report(format!(
+                "The scenario \u{201c}{title}\u{201d} could not be loaded ({error}). What was \
+                 open is unchanged; try again, or reload the page."
+            )),
+        });
+    });
+}
+
+async fn fetch_scenario(id: &'static str) -> Result<Rc<Scenario>, LoadError> {
+    let file = format!("scenarios/{id}.json");
+    let text = fetch::request(&file)
+        .map_err(|error| LoadError::Fetch {
+            file: file.clone(),
+            error,
+        })?
+        .text()
+        .await
+        .map_err(|error| LoadError::Fetch {
+            file: file.clone(),
+            error,
+        })?;
+    let scenario = Rc::new(Scenario::parse(&text).map_err(|error| LoadError::Scenario {
+        file: file.clone(),
+        error,
+    })?);
+    keep(id, &scenario);
+    Ok(scenario)
+}
+
+/// Dispatches [`Action::Import`] for a file's text: a trace that names a built-in scenario
+/// (and carries no scenario file) is replayed from that scenario, so its file is loaded first.
+pub fn import(text: String, dispatch: Callback<Action>) {
+    match built_in_of_trace(&text) {
+        Some(id) => with_built_in(id, dispatch, move |_| Action::Import(text)),
+        None => dispatch.emit(Action::Import(text)),
+    }
+}
+
+/// The built-in scenario an exported trace replays from, if it names one and carries no
+/// scenario file. Only a peek: the reducer reads the file strictly.
+fn built_in_of_trace(text: &str) -> Option<&'static str> {
+    #[derive(Deserialize)]
+    struct Peek {
+        scenario: Option<String>,
+        source: Option<IgnoredAny>,
+        events: Option<IgnoredAny>,
+    }
+    let peek: Peek = serde_json::from_str(text.trim_start_matches('\u{feff}')).ok()?;
+    if peek.events.is_none() || peek.source.is_some() {
+        return None;
+    }
+    catalogue::entry(&peek.scenario?).map(|e| e.id)
+}
+
+/// The guided material's files, fetched together (all four requests in flight at once).
+pub async fn content() -> Result<Rc<Content>, LoadError> {
+    let mut pending = Vec::new();
+    for name in Content::FILES {
+        let file = format!("content/{name}");
+        let request = fetch::request(&file).map_err(|error| LoadError::Fetch {
+            file: file.clone(),
+            error,
+        })?;
+        pending.push((file, request));
+    }
+    let mut texts = Vec::new();
+    for (file, request) in pending {
+        texts.push(
+            request
+                .text()
+                .await
+                .map_err(|error| LoadError::Fetch { file, error })?,
+        );
+    }
+    let [lessons, questions, cards, guide] = <[String; 4]>::try_from(texts)
+        .unwrap_or_else(|_| unreachable!("four files were requested"));
+    Content::parse([&lessons, &questions, &cards, &guide])
+        .map(Rc::new)
+        .map_err(LoadError::Content)
+}
+
+/// The guided material as the pages see it.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Material {
+    /// Not asked for yet: no page that needs it has been opened.
+    NotLoaded,
+    Loading,
+    Ready(Rc<Content>),
+    Failed(String),
+}
+
+/// "4 KB", rounded up: for the loading line.
+fn kilobytes(bytes: usize) -> String {
+    format!("{} KB", bytes.div_ceil(1000).max(1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_trace_without_its_scenario_file_names_the_built_in_to_load() {
+        let trace = r#"{"format": 1, "scenario": "s3-fencing-gap", "seed": 7, "events": []}"#;
+        assert_eq!(built_in_of_trace(trace), Some("s3-fencing-gap"));
+        let carried = r#"{"scenario": "s3-fencing-gap", "source": {}, "events": []}"#;
+        assert_eq!(built_in_of_trace(carried), None, "it carries its scenario");
+        let scenario_file = r#"{"format": 1, "id": "s3-fencing-gap"}"#;
+        assert_eq!(built_in_of_trace(scenario_file), None, "not a trace");
+        let unknown = r#"{"scenario": "no-such-scenario", "events": []}"#;
+        assert_eq!(built_in_of_trace(unknown), None);
+    }
+
+    #[test]
+    fn sizes_are_said_in_whole_kilobytes() {
+        assert_eq!(kilobytes(0), "1 KB");
+        assert_eq!(kilobytes(4_001), "5 KB");
+    }
+}
