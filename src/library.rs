@@ -161,15 +161,18 @@ pub async fn content() -> Result<Rc<Content>, LoadError> {
         })?;
         pending.push((file, request));
     }
+    // Every answer is read to its end, even after one has failed, so that no request is left
+    // half-read; the first failure is the one reported.
     let mut texts = Vec::new();
     for (file, request) in pending {
         texts.push(
             request
                 .text()
                 .await
-                .map_err(|error| LoadError::Fetch { file, error })?,
+                .map_err(|error| LoadError::Fetch { file, error }),
         );
     }
+    let texts = texts.into_iter().collect::<Result<Vec<String>, LoadError>>()?;
     let [lessons, questions, cards, guide] = <[String; 4]>::try_from(texts)
         .unwrap_or_else(|_| unreachable!("four files were requested"));
     Content::parse([&lessons, &questions, &cards, &guide])
