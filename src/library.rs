@@ -172,7 +172,9 @@ pub async fn content() -> Result<Rc<Content>, LoadError> {
                 .map_err(|error| LoadError::Fetch { file, error }),
         );
     }
-    let texts = texts.into_iter().collect::<Result<Vec<String>, LoadError>>()?;
+    let texts = texts
+        .into_iter()
+        .collect::<Result<Vec<String>, LoadError>>()?;
     let [lessons, questions, cards, guide] = <[String; 4]>::try_from(texts)
         .unwrap_or_else(|_| unreachable!("four files were requested"));
     Content::parse([&lessons, &questions, &cards, &guide])
