@@ -168,8 +168,7 @@ describe('data fetched from the site when a page needs it', () => {
     const problem = page.locator('[data-testid="notice"][role="alert"]');
     await problem.waitFor();
     const text = await problem.innerText();
-    assert.match(text, new RegExp(escape(`The scenario “${await titleOf(id)}” could not be loaded`)));
-    assert.match(text, /scenarios\/s1-gc-pause-unfenced\.json: the site has no such file \(HTTP 404\)/);
+    assert.match(text, new RegExp(escape(`The scenario “${await titleOf(id)}” could not be loaded. scenarios/${id}.json: the site has no such file (HTTP 404).`)));
     assert.match(text, /What was open is unchanged/);
     assert.equal(await scenarioName(), await titleOf(DEFAULT), 'the open scenario stays');
     assert.deepEqual(await app.position(), before, 'at the same event');
@@ -193,7 +192,7 @@ describe('data fetched from the site when a page needs it', () => {
     await visit(`s=${id}&at=3`, 'timeline-main');
     const problem = page.locator('[data-testid="notice"][role="alert"]');
     await problem.waitFor();
-    assert.match(await problem.innerText(), /could not be loaded \(scenarios\/s4-delayed-packet\.json: the request did not complete/);
+    assert.match(await problem.innerText(), /could not be loaded\. scenarios\/s4-delayed-packet\.json: the request did not complete/);
     assert.equal(await scenarioName(), await titleOf(DEFAULT));
     assert.ok(await page.locator('[data-testid="timeline-main"] svg').isVisible(), 'not a blank page');
     assert.deepEqual(expectedProblems(), [
@@ -206,7 +205,7 @@ describe('data fetched from the site when a page needs it', () => {
     await page.route('**/content/questions.json', (route) => route.fulfill({ status: 404, body: 'not here' }));
     await visit('quiz', 'content-error');
     const text = await page.locator('[data-testid="content-error"]').innerText();
-    assert.match(text, /The lessons, questions, cards and guide could not be loaded: content\/questions\.json: the site has no such file \(HTTP 404\)/);
+    assert.match(text, /The lessons, questions, cards and guide could not be loaded\. content\/questions\.json: the site has no such file \(HTTP 404\)/);
     assert.ok(await page.locator('[data-testid="nav-playground"]').isVisible(), 'the navigation is there');
     assert.deepEqual(expectedProblems(), [
       'HTTP 404: content/questions.json',

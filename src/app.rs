@@ -187,8 +187,8 @@ pub fn App() -> Html {
         Material::Failed(error) => html! {
             <section class="page" data-testid="content-error">
                 <div class="notice problem" role="alert">
-                    <span>{ format!("The lessons, questions, cards and guide could not be loaded: {error}.") }</span>
-                    <button type="button" class="link" data-testid="content-retry" onclick={retry.clone()}>{ "Try again" }</button>
+                    <span>{ format!("The lessons, questions, cards and guide could not be loaded. {error}.") }</span>
+                    <button type="button" class="control" data-testid="content-retry" onclick={retry.clone()}>{ "Try again" }</button>
                 </div>
                 <p>{ "The playground does not need them: " }<a href="#">{ "open the playground" }</a>{ "." }</p>
             </section>

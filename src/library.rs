@@ -97,7 +97,7 @@ pub fn with_built_in(
         dispatch.emit(match fetch_scenario(id).await {
             Ok(scenario) => then(scenario),
             Err(error) => Action::Report(format!(
-                "The scenario \u{201c}{title}\u{201d} could not be loaded ({error}). What was \
+                "The scenario \u{201c}{title}\u{201d} could not be loaded. {error}. What was \
                  open is unchanged; try again, or reload the page."
             )),
         });
