@@ -7,9 +7,11 @@
 
 import { after, before, beforeEach, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 
 import { startApp } from './harness.mjs';
 
@@ -21,6 +23,7 @@ const cards = (await readJson('content/cards.json')).cards;
 const guide = await readJson('content/guide.json');
 const CONTENT_FILES = ['content/lessons.json', 'content/questions.json', 'content/cards.json', 'content/guide.json'];
 const DEFAULT = 's2-gc-pause-fenced';
+const CLI = process.env.LOCKSTEP_CLI ?? resolve(HERE, '..', 'target', 'debug', 'lockstep-cli');
 const titleOf = async (id) => (await readJson(`scenarios/${id}.json`)).title;
 
 describe('data fetched from the site when a page needs it', () => {
@@ -153,6 +156,20 @@ describe('data fetched from the site when a page needs it', () => {
     await picker.selectOption(id);
     await page.waitForFunction((title) => document.querySelector('[data-testid="scenario-name"]')?.textContent === title, await titleOf(id));
     assert.deepEqual(requested, [`scenarios/${id}.json`], 'fetched once in the visit');
+    assert.deepEqual(app.problems, []);
+  });
+
+  it('replays an imported trace that names a built-in scenario once that scenario\'s file has loaded', async () => {
+    const id = 's5-check-then-write';
+    const { stdout } = await promisify(execFile)(CLI, ['run', id, '--format', 'json'], { maxBuffer: 64 * 1024 * 1024 });
+    const trace = JSON.parse(stdout);
+    assert.equal(trace.source, undefined, 'the CLI\'s trace names its scenario and carries no file');
+    await visit('', 'timeline-main');
+    await page.locator('[data-testid="import"]').setInputFiles({ name: 'trace.json', mimeType: 'application/json', buffer: Buffer.from(stdout) });
+    await page.waitForFunction((hash) => document.querySelector('[data-testid="trace-hash"]')?.textContent === hash, trace.hash);
+    assert.equal(await scenarioName(), await titleOf(id));
+    assert.deepEqual(await app.position(), { at: trace.events.length, of: trace.events.length });
+    assert.deepEqual(requested, [`scenarios/${id}.json`]);
     assert.deepEqual(app.problems, []);
   });
 
