@@ -159,6 +159,32 @@ describe('data fetched from the site when a page needs it', () => {
     assert.deepEqual(app.problems, []);
   });
 
+  it('does not let a slow file open over a scenario chosen after it', async () => {
+    const slow = 's6-plain-del-release';
+    const chosen = 's7-ttl-shorter-than-work';
+    let release;
+    const held = new Promise((done) => { release = done; });
+    await page.route(`**/scenarios/${slow}.json`, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await visit('', 'timeline-main');
+    const picker = page.locator('select[data-testid="scenario-picker"]');
+    await picker.selectOption(slow);
+    await notice(page).filter({ hasText: 'Loading the scenario' }).waitFor();
+    await picker.selectOption(chosen);
+    await page.waitForFunction((title) => document.querySelector('[data-testid="scenario-name"]')?.textContent === title, await titleOf(chosen));
+    const arrived = page.waitForEvent('requestfinished', (request) => request.url().endsWith(`/scenarios/${slow}.json`));
+    release();
+    await arrived;
+    await app.settle();
+    await app.settle();
+    assert.equal(await scenarioName(), await titleOf(chosen), 'the later choice stays open');
+    assert.equal(await picker.inputValue(), chosen);
+    assert.equal(await notice(page).count(), 0);
+    assert.deepEqual(app.problems, []);
+  });
+
   it('replays an imported trace that names a built-in scenario once that scenario\'s file has loaded', async () => {
     const id = 's5-check-then-write';
     const { stdout } = await promisify(execFile)(CLI, ['run', id, '--format', 'json'], { maxBuffer: 64 * 1024 * 1024 });

@@ -19,7 +19,7 @@ use lockstep_sim::catalogue;
 use lockstep_sim::scenario::{Scenario, ScenarioError};
 use serde::Deserialize;
 use serde::de::IgnoredAny;
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 use std::fmt;
 use std::rc::Rc;
@@ -29,6 +29,9 @@ thread_local! {
     /// The built-in scenarios loaded so far in this visit, parsed.
     static SCENARIOS: RefCell<BTreeMap<&'static str, Rc<Scenario>>> =
         const { RefCell::new(BTreeMap::new()) };
+    /// How many scenario openings have been asked for: only the latest one's action is
+    /// dispatched, so a slow file cannot open over a choice made after it.
+    static ASKED: Cell<u64> = const { Cell::new(0) };
 }
 
 /// Why a data file could not be loaded.
@@ -84,6 +87,10 @@ pub fn with_built_in(
     dispatch: Callback<Action>,
     then: impl FnOnce(Rc<Scenario>) -> Action + 'static,
 ) {
+    let ask = ASKED.with(|asked| {
+        asked.set(asked.get() + 1);
+        asked.get()
+    });
     if let Some(scenario) = loaded(id) {
         dispatch.emit(then(scenario));
         return;
@@ -94,7 +101,12 @@ pub fn with_built_in(
         kilobytes(bytes)
     )));
     wasm_bindgen_futures::spawn_local(async move {
-        dispatch.emit(match fetch_scenario(id).await {
+        let result = fetch_scenario(id).await;
+        if ASKED.with(Cell::get) != ask {
+            // Something else was opened meanwhile; the file stays loaded for later.
+            return;
+        }
+        dispatch.emit(match result {
             Ok(scenario) => then(scenario),
             Err(error) => Action::Report(format!(
                 "The scenario \u{201c}{title}\u{201d} could not be loaded. {error}. What was \
