@@ -182,6 +182,9 @@ describe('the guided material, as a learner uses it', () => {
     const last = guide.answers[guide.answers.length - 1];
     await recommendation.locator('[data-testid="guide-lesson"]').click();
     await page.locator(`[data-testid="lesson"][data-lesson="${last.lesson}"]`).waitFor();
+    // The lesson stands the playground at its first step once that scenario's file is loaded.
+    const first = lessons.find((l) => l.id === last.lesson).steps[0];
+    await app.waitForPosition(first.predict ? first.event : first.event + 1);
   });
 
   it('runs the three verification tests in the page against each lock service, with fencing on and off', async () => {
