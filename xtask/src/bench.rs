@@ -5,13 +5,14 @@
 //!    profile tunes them for speed, where release builds are tuned for size). Extra arguments go
 //!    to cargo bench. Says so, and fails, when the crate has no benchmark yet.
 //! 2. The app's: the release site, built into `dist/` as `cargo xtask test` builds it, with the
-//!    size report of `cargo xtask dist`; then the latency of its controls (Step, Back, the
+//!    size report of `cargo xtask dist` and the wasm's composition ([`composition`]); then the latency of its controls (Step, Back, the
 //!    scrubber) in headless Chromium, measured by `e2e/bench-step-latency.mjs` on an
 //!    18,000-event sandbox run, whose trace it checks against the native CLI's. It installs what
 //!    that needs first, as `cargo xtask test` does (see [`tools`]).
 
 use std::fs;
 
+use crate::composition;
 use crate::dist;
 use crate::error::Error;
 use crate::process::{self, say};
@@ -55,6 +56,7 @@ fn simulation(workspace: &Workspace, args: &[String]) -> Result<(), Error> {
 fn app(workspace: &Workspace) -> Result<(), Error> {
     say("the app: a release build and its size, then its latency in headless Chromium");
     dist::run(workspace, &[])?;
+    composition::report(workspace)?;
     tools::ensure_chromium(workspace)?;
     tools::ensure_e2e_harness(workspace)?;
     say("building the native CLI, which checks the benchmark's run against the page's");
