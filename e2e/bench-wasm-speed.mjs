@@ -8,7 +8,9 @@
 // performance.now() around each call. Natively: `cargo bench -p lockstep-sim --bench
 // in_page_reference -- --json`, the same run measured the same way at the `bench` profile
 // (opt-level 3), where the page's wasm is built at opt-level "z" (size) and then wasm-opt -Oz.
-// Both keep the fastest of at least 3 batches of 10 runs and 2 s, after one untimed batch.
+// Both keep the fastest batch of 10 runs: 2 s of batches natively, 3 s in the page after 1.5 s
+// of untimed runs (V8 optimises hot wasm functions in the background), in 3 alternating rounds
+// (on a shared machine either side may be slowed for a while by other work).
 //
 // The row fails (exit code 1, saying why) if the two sides did not run the same run: the same
 // events per run and the same trace hash, or if the page reports an error. It prints a
@@ -33,22 +35,35 @@ const BASE_PATH = '/bench/sub/path/';
 
 const RUNS_PER_BATCH = 10;
 const MIN_BATCHES = 3;
-const BUDGET_MS = 2_000;
+const BUDGET_MS = 3_000;
+/**
+ * Untimed runs first, for this long: V8 compiles wasm with its baseline compiler and optimises
+ * hot functions in the background, which on a loaded machine takes seconds; timing before that
+ * measures the baseline code.
+ */
+const WARM_UP_MS = 1_500;
+const ROUNDS = 3;
 
 function progress(message) {
   console.error(`--> ${message}`);
 }
 
 /** Runs in the page: one untimed batch, then timed batches; returns every batch's events and time. */
-async function measureInPage({ runsPerBatch, minBatches, budgetMs }) {
+async function measureInPage({ runsPerBatch, minBatches, budgetMs, warmUpMs }) {
   const run = window.wasmBindings.lockstepChaosRuns;
-  run(runsPerBatch);
+  const warming = performance.now();
+  while (performance.now() - warming < warmUpMs) {
+    run(runsPerBatch);
+    // Lets the background compiler's results be installed between batches.
+    await new Promise((resolve) => setTimeout(resolve, 0));
+  }
   const batches = [];
   const started = performance.now();
   while (batches.length < minBatches || performance.now() - started < budgetMs) {
     const before = performance.now();
     const events = run(runsPerBatch);
     batches.push({ events, ms: performance.now() - before });
+    await new Promise((resolve) => setTimeout(resolve, 0));
   }
   return { batches, hash: window.wasmBindings.lockstepChaosHash() };
 }
@@ -68,7 +83,8 @@ async function native() {
   return reference;
 }
 
-async function inPage() {
+/** Opens the site in headless Chromium; `measure()` runs the in-page measurement once. */
+async function openPage() {
   if (!existsSync(join(DIST, 'index.html'))) throw new Error(`no site in ${DIST}: build it first (cargo xtask dist)`);
   const site = await serveDirectory(DIST, BASE_PATH);
   let browser;
@@ -82,20 +98,33 @@ async function inPage() {
     await page.waitForFunction(() => typeof window.wasmBindings?.lockstepChaosRuns === 'function', null, {
       timeout: 60_000,
     });
-    progress(`running the chaos run in the page, batches of ${RUNS_PER_BATCH}, for ${BUDGET_MS / 1000} s`);
-    const measured = await page.evaluate(measureInPage, {
-      runsPerBatch: RUNS_PER_BATCH,
-      minBatches: MIN_BATCHES,
-      budgetMs: BUDGET_MS,
-    });
-    if (problems.length > 0) throw new Error(`the page reported:\n  ${problems.join('\n  ')}`);
     const cdp = await browser.context.newCDPSession(page);
     const { product } = await cdp.send('Browser.getVersion');
     await cdp.detach();
-    return { ...measured, chromium: product.replace(/^[^/]*\//, '') };
-  } finally {
+    return {
+      chromium: product.replace(/^[^/]*\//, ''),
+      async measure() {
+        progress(
+          `running the chaos run in the page, ${WARM_UP_MS / 1000} s untimed, then batches of ${RUNS_PER_BATCH} for ${BUDGET_MS / 1000} s`,
+        );
+        const measured = await page.evaluate(measureInPage, {
+          runsPerBatch: RUNS_PER_BATCH,
+          minBatches: MIN_BATCHES,
+          budgetMs: BUDGET_MS,
+          warmUpMs: WARM_UP_MS,
+        });
+        if (problems.length > 0) throw new Error(`the page reported:\n  ${problems.join('\n  ')}`);
+        return measured;
+      },
+      async close() {
+        await browser.close();
+        await site.close();
+      },
+    };
+  } catch (error) {
     await browser?.close();
     await site.close();
+    throw error;
   }
 }
 
@@ -105,24 +134,42 @@ function mega(eventsPerBatch, ms) {
 }
 
 async function main() {
-  const reference = await native();
-  const page = await inPage();
+  // Alternating rounds: on a shared machine either side may be slowed by others' work for a
+  // while; the fastest batch over all rounds is the closest to each side's own speed.
+  const natives = [];
+  const batches = [];
+  const page = await openPage();
+  let hash;
+  try {
+    for (let round = 1; round <= ROUNDS; round += 1) {
+      progress(`round ${round} of ${ROUNDS}`);
+      natives.push(await native());
+      const measured = await page.measure();
+      batches.push(...measured.batches);
+      hash = measured.hash;
+    }
+  } finally {
+    await page.close();
+  }
+  const reference = natives.reduce((best, one) => (one.fastest_batch_ms < best.fastest_batch_ms ? one : best));
   const expected = reference.events * RUNS_PER_BATCH;
-  const wrong = page.batches.find((batch) => batch.events !== expected);
-  if (wrong || page.hash !== reference.hash) {
+  const wrong = batches.find((batch) => batch.events !== expected);
+  const nativeDisagrees = natives.find((one) => one.events !== reference.events || one.hash !== reference.hash);
+  if (wrong || nativeDisagrees || hash !== reference.hash) {
     throw new Error(
       `the page and the native side did not run the same run: natively ${reference.events} events a run, hash ${reference.hash}; ` +
-        `in the page ${wrong ? wrong.events / RUNS_PER_BATCH : reference.events} events a run, hash ${page.hash}`,
+        `in the page ${wrong ? wrong.events / RUNS_PER_BATCH : reference.events} events a run, hash ${hash}`,
     );
   }
-  const fastest = Math.min(...page.batches.map((batch) => batch.ms));
+  const fastest = Math.min(...batches.map((batch) => batch.ms));
   const inPageRate = mega(expected, fastest);
   const nativeRate = mega(expected, reference.fastest_batch_ms);
   const ratio = inPageRate / nativeRate;
   console.log(
     `The simulator in the page against native (chaos run: SQL row, fencing on, seed 1, 180 000 virtual ms, 8 clients; ` +
       `${reference.events} events, hash ${reference.hash} on both sides; scenario to finished trace, fastest batch of ${RUNS_PER_BATCH} runs: ` +
-      `${page.batches.length} batches in headless Chromium ${page.chromium}, ${reference.batches} natively)`,
+      `${batches.length} batches in headless Chromium ${page.chromium}, ${natives.reduce((n, one) => n + one.batches, 0)} natively, ` +
+      `in ${ROUNDS} alternating rounds)`,
   );
   console.log();
   console.log('| run | events/s in the page (release wasm: opt-level "z", wasm-opt -Oz) | events/s native (bench profile: opt-level 3) | page ÷ native | target |');
