@@ -226,7 +226,7 @@ impl Settings {
             "network": { "latency_ms": [self.latency_min_ms, self.latency_max_ms] },
             "clients": clients,
         });
-        serde_json::to_string_pretty(&scenario).unwrap_or_default()
+        lockstep_sim::pretty::to_string(&scenario)
     }
 }
 

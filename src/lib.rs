@@ -25,6 +25,7 @@ pub mod link;
 pub mod metrics;
 pub mod route;
 pub mod run;
+pub mod speed;
 pub mod state;
 pub mod words;
 

@@ -157,7 +157,7 @@ pub fn Toolbar(props: &ToolbarProps) -> Html {
         Callback::from(move |_: MouseEvent| {
             close_menu();
             let export = playground.trace_export();
-            let text = serde_json::to_string_pretty(&export).unwrap_or_default();
+            let text = lockstep_sim::pretty::to_string(&export);
             report(
                 &dispatch,
                 browser::download(

@@ -5,16 +5,20 @@
 //!    profile tunes them for speed, where release builds are tuned for size). Extra arguments go
 //!    to cargo bench. Says so, and fails, when the crate has no benchmark yet.
 //! 2. The app's: the release site, built into `dist/` as `cargo xtask test` builds it, with the
-//!    size report of `cargo xtask dist`; then the latency of its controls (Step, Back, the
-//!    scrubber) in headless Chromium, measured by `e2e/bench-step-latency.mjs` on an
-//!    18,000-event sandbox run, whose trace it checks against the native CLI's. It installs what
-//!    that needs first, as `cargo xtask test` does (see [`tools`]).
+//!    size report of `cargo xtask dist` and the wasm's composition ([`composition`]); then the
+//!    latency of its controls (Step, Back, the scrubber) in headless Chromium, measured by
+//!    `e2e/bench-step-latency.mjs` on an 18,000-event sandbox run, whose trace it checks against
+//!    the native CLI's. It installs what
+//!    that needs first, as `cargo xtask test` does (see [`tools`]). Last, the simulator's speed
+//!    in the page against native on the same chaos run ([`sim_in_page`]).
 
 use std::fs;
 
+use crate::composition;
 use crate::dist;
 use crate::error::Error;
 use crate::process::{self, say};
+use crate::sim_in_page;
 use crate::tools;
 use crate::workspace::Workspace;
 
@@ -55,6 +59,7 @@ fn simulation(workspace: &Workspace, args: &[String]) -> Result<(), Error> {
 fn app(workspace: &Workspace) -> Result<(), Error> {
     say("the app: a release build and its size, then its latency in headless Chromium");
     dist::run(workspace, &[])?;
+    composition::report(workspace)?;
     tools::ensure_chromium(workspace)?;
     tools::ensure_e2e_harness(workspace)?;
     say("building the native CLI, which checks the benchmark's run against the page's");
@@ -72,5 +77,6 @@ fn app(workspace: &Workspace) -> Result<(), Error> {
             .env("LOCKSTEP_CLI", &cli)
             .env("LOCKSTEP_DIST", workspace.join("dist"))
             .env("LOCKSTEP_CHROMIUM", tools::CHROMIUM),
-    )
+    )?;
+    sim_in_page::run(workspace)
 }

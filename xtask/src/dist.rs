@@ -127,7 +127,7 @@ fn table(entries: &[Entry]) -> String {
 }
 
 /// `51,612 B (50.4 KiB)`.
-fn size(bytes: u64) -> String {
+pub(crate) fn size(bytes: u64) -> String {
     let digits = bytes.to_string();
     let mut grouped = String::new();
     for (i, digit) in digits.chars().enumerate() {

@@ -5,11 +5,13 @@
 //! already installed at the right version, and says what it is doing as it goes.
 
 mod bench;
+mod composition;
 mod dist;
 mod error;
 mod pins;
 mod process;
 mod serve;
+mod sim_in_page;
 mod test;
 mod tools;
 mod workspace;
@@ -30,7 +32,8 @@ commands:
   dist [--json]           build the static site into dist/ (release, relative URLs) and print
                           each file's size, raw and gzipped (--json: machine-readable on stdout)
   bench [ARGS...]         run the benchmarks: the simulator natively (cargo bench -p lockstep-sim,
-                          ARGS go to it), the bundle size, and the UI step latency in Chromium
+                          ARGS go to it), the bundle size and the wasm's composition (twiggy),
+                          the UI step latency in Chromium, and the simulator in the page ÷ native
   help                    print this message";
 
 fn main() -> ExitCode {

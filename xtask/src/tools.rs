@@ -10,6 +10,7 @@
 //! | wasm-opt | `tools/package-lock.json` (npm binaryen), `Trunk.toml` | `npm ci` in `tools/` |
 //! | Chromium | Debian | `apt-get install chromium chromium-driver` |
 //! | browser-test harness | `e2e/package-lock.json` (playwright-core) | `npm ci` in `e2e/` |
+//! | twiggy (the bench's wasm composition) | [`TWIGGY_VERSION`] | `cargo install --locked twiggy` |
 
 use std::path::Path;
 use std::time::Instant;
@@ -21,6 +22,8 @@ use crate::workspace::Workspace;
 
 /// Trunk's version. 0.22 needs a newer rustc than the project's 1.95.
 const TRUNK_VERSION: &str = "0.21.14";
+/// twiggy's version, which `cargo xtask bench` reads the wasm's composition with.
+pub const TWIGGY_VERSION: &str = "0.7.0";
 const WASM_TARGET: &str = "wasm32-unknown-unknown";
 /// Debian's Chromium, which the browser tests drive (a test tool's own browser download fails on
 /// these machines: they reach package registries only).
@@ -214,6 +217,30 @@ fn ensure_wasm_opt(workspace: &Workspace, binaryen: &str) -> Result<(), Error> {
             Ok(version_check(word_after(reported, "version"), binaryen))
         },
         || npm_ci(workspace, "tools"),
+    )
+}
+
+pub(crate) fn ensure_twiggy(workspace: &Workspace) -> Result<(), Error> {
+    ensure(
+        &format!("twiggy {TWIGGY_VERSION}"),
+        "compiles from source, about 2-4 minutes on 2 cores",
+        || {
+            // It calls itself `twiggy-opt` when asked its version.
+            let reported = probe(workspace.command("twiggy").arg("--version"))?;
+            Ok(version_check(
+                word_after(reported, "twiggy-opt"),
+                TWIGGY_VERSION,
+            ))
+        },
+        || {
+            process::run(workspace.cargo().args([
+                "install",
+                "--locked",
+                "twiggy",
+                "--version",
+                TWIGGY_VERSION,
+            ]))
+        },
     )
 }
 

@@ -40,6 +40,7 @@ pub mod message;
 pub mod network;
 pub mod node;
 pub mod outcome;
+pub mod pretty;
 pub mod queue;
 pub mod ranges;
 pub mod register_history;

@@ -577,7 +577,7 @@ impl Scenario {
     }
 
     pub fn to_json(&self) -> String {
-        serde_json::to_string_pretty(self).unwrap_or_default()
+        crate::pretty::to_string(self)
     }
 
     /// Checks everything serde cannot and names the nodes.
