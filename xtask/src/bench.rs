@@ -8,9 +8,12 @@
 //!    size report of `cargo xtask dist`; then the latency of its controls (Step, Back, the
 //!    scrubber) in headless Chromium, measured by `e2e/bench-step-latency.mjs` on an
 //!    18,000-event sandbox run, whose trace it checks against the native CLI's. It installs what
-//!    that needs first, as `cargo xtask test` does (see [`tools`]).
+//!    that needs first, as `cargo xtask test` does (see [`tools`]). Then the first load of the
+//!    same site on a throttled link ([`load`]).
 
 use std::fs;
+
+mod load;
 
 use crate::dist;
 use crate::error::Error;
@@ -72,5 +75,6 @@ fn app(workspace: &Workspace) -> Result<(), Error> {
             .env("LOCKSTEP_CLI", &cli)
             .env("LOCKSTEP_DIST", workspace.join("dist"))
             .env("LOCKSTEP_CHROMIUM", tools::CHROMIUM),
-    )
+    )?;
+    load::run(workspace)
 }

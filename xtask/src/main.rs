@@ -7,6 +7,7 @@
 mod bench;
 mod dist;
 mod error;
+mod loading_line;
 mod pins;
 mod process;
 mod serve;
