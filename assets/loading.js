@@ -8,13 +8,21 @@ export default function lockstepLoader() {
   // Trunk counts the bytes received after the browser has unpacked them, against the wasm's
   // size before wasm-opt; `cargo xtask dist` writes the size actually shipped into the page.
   const shipped = Number(document.querySelector('[data-wasm-size]')?.dataset.rawBytes);
+  // The page is touched only when the words change (Trunk reports every chunk received), so
+  // that the progress line costs no layout work on a slow phone while the wasm arrives.
+  let shown = '';
+  const show = (text) => {
+    if (text === shown) return;
+    shown = text;
+    loading.progress(text);
+  };
   return {
     onProgress: ({ current, total }) => {
       const size = shipped > 0 ? shipped : total;
       if (size > 0 && current < size) {
-        loading.progress(` ${Math.floor((100 * current) / size)} %`);
+        show(` ${Math.floor((100 * current) / size)} %`);
       } else if (size > 0) {
-        loading.progress(' starting it');
+        show(' starting it');
       }
     },
     onFailure: (error) => {

@@ -11,8 +11,9 @@
 // - first meaningful paint: the page's first-contentful-paint, checked to be the loading frame
 //   (the frame and its loading line are in the page, the app is not, when it is reported); a page
 //   whose first paint is the app itself reports that paint, and says so;
-// - playground interactive: the first animation frame after the Step button is in the page and
-//   enabled (a MutationObserver watches from before the page's first byte); after the load, one
+// - playground interactive: once the first frame that shows the Step button in the page and
+//   enabled has been rendered (a MutationObserver watches from before the page's first byte,
+//   then two animation-frame callbacks: the second runs after that frame); after the load, one
 //   click on Step must move the position on, or the benchmark fails: an interactive that does
 //   not work is not counted.
 //
@@ -80,9 +81,12 @@ const WATCH = () => {
     if (marks.interactive !== null || !stepReady()) return;
     marks.interactive = 'pending';
     observer.disconnect();
-    requestAnimationFrame(() => {
-      marks.interactive = performance.now();
-    });
+    // The second frame callback runs once the frame that first showed the button is rendered.
+    requestAnimationFrame(() =>
+      requestAnimationFrame(() => {
+        marks.interactive = performance.now();
+      }),
+    );
   }).observe(document, { childList: true, subtree: true, attributes: true });
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) {
@@ -119,12 +123,19 @@ async function load(url, profile) {
       timeout: LOAD_TIMEOUT_MS,
       polling: 100,
     });
+    // The paint observer reports a little after the paint; wait for it.
+    await page.waitForFunction(() => window.__lockstepLoad.paint !== null, null, { timeout: 10_000, polling: 50 });
     const marks = await page.evaluate(() => window.__lockstepLoad);
     const files = await page.evaluate((until) => {
       const entries = [...performance.getEntriesByType('navigation'), ...performance.getEntriesByType('resource')];
       return entries
         .filter((entry) => entry.responseEnd <= until)
-        .map((entry) => ({ name: entry.name, bytes: entry.encodedBodySize, end: entry.responseEnd }));
+        .map((entry) => ({
+          name: entry.name,
+          bytes: entry.encodedBodySize,
+          start: entry.startTime,
+          end: entry.responseEnd,
+        }));
     }, marks.interactive);
 
     // Interactive must mean working: one Step moves the position on.
@@ -137,7 +148,6 @@ async function load(url, profile) {
       { timeout: 10_000 },
     );
     if (problems.length > 0) throw new Error(`the page reported problems:\n  ${problems.join('\n  ')}`);
-    if (marks.paint === null) throw new Error('the page reported no first-contentful-paint');
     return {
       bytes: files.reduce((sum, file) => sum + file.bytes, 0),
       paintMs: marks.paint.at,
@@ -235,9 +245,9 @@ function report(rows) {
   lines.push('', `Files fetched before the playground was interactive (${rows[0].profile.name}, first load):`, '');
   for (const file of slow.files) {
     const name = file.name.startsWith('http') ? new URL(file.name).pathname.slice(BASE_PATH.length) || 'index.html' : file.name;
-    lines.push(`- ${name}: ${kb(file.bytes)}, done at ${seconds(file.end)}`);
+    lines.push(`- ${name}: ${kb(file.bytes)}, asked for at ${seconds(file.start)}, received by ${seconds(file.end)}`);
   }
-  return lines.join('\n');
+  return `${lines.join('\n')}\n`;
 }
 
 main().catch((error) => {

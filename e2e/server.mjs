@@ -51,7 +51,11 @@ export async function serveDirectory(root, basePath, { gzip = false } = {}) {
       return;
     }
     const type = MIME_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
-    const headers = { 'content-type': type, 'cache-control': 'no-store' };
+    // `no-cache`, not `no-store`: always fresh from this server, which answers every request in
+    // full, and Chromium reports a `no-store` response that a script reads chunk by chunk (the
+    // wasm, read by Trunk's initializer for its progress) as aborted although it was read to
+    // the end (microsoft/playwright#42742), which the tests would count as a failed request.
+    const headers = { 'content-type': type, 'cache-control': 'no-cache' };
     let body = await readFile(file);
     if (gzip && /\bgzip\b/.test(request.headers['accept-encoding'] ?? '')) {
       if (!compressed.has(file)) compressed.set(file, gzipSync(body, { level: constants.Z_BEST_COMPRESSION }));
