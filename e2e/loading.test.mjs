@@ -95,6 +95,28 @@ describe('before the app runs', () => {
   }
 });
 
+describe('when a script of the page does not load', () => {
+  let app;
+  before(async () => {
+    app = await startApp();
+  });
+  after(async () => {
+    await app?.close();
+  });
+
+  it('says that Lockstep could not start and to reload', async () => {
+    const { page } = app;
+    await page.route(/\/lockstep-[0-9a-f]+\.js$/, (route) =>
+      route.fulfill({ status: 404, contentType: 'text/plain', body: 'not found' }),
+    );
+    await page.goto(app.site.url);
+    const problem = page.locator(`${PROBLEM}[data-problem="script"]`);
+    await problem.waitFor({ state: 'visible' });
+    assert.match(await problem.innerText(), /Lockstep could not start: one of its scripts did not load\.\s+Reload the page\./);
+    assert.equal(await page.locator(LINE).count(), 0);
+  });
+});
+
 describe('in a browser without WebAssembly', () => {
   let app;
   before(async () => {
