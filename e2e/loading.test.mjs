@@ -64,6 +64,7 @@ describe('before the app runs', () => {
     const box = await page.locator(`${FRAME} .loading-timeline`).boundingBox();
     assert.ok(box && box.width > 300 && box.height > 100, `the playground's outline is drawn: ${JSON.stringify(box)}`);
     await screenshots(app, 'frame');
+    assert.deepEqual(await app.axe(), [], 'the loading frame has accessibility findings');
 
     release();
     await page.locator('[data-testid="app"]').waitFor({ state: 'visible', timeout: 30_000 });
