@@ -216,6 +216,7 @@ async function main() {
 
 function report(rows) {
   const lines = [
+    '',
     `### First load (median of ${RUNS} fresh loads each, empty cache, site served gzip -9)`,
     '',
     'Emulated with the DevTools protocol in headless Chromium: `Network.emulateNetworkConditions` ' +
