@@ -40,7 +40,7 @@ import { serveDirectory } from './server.mjs';
 const HERE = dirname(fileURLToPath(import.meta.url));
 const DIST = process.env.LOCKSTEP_DIST ?? resolve(HERE, '..', 'dist');
 const BASE_PATH = '/bench/sub/path/';
-const RUNS = Number(process.env.LOCKSTEP_LOAD_RUNS ?? 3);
+const RUNS = Number(process.env.LOCKSTEP_LOAD_RUNS ?? 5);
 /** How long a throttled load may take to become interactive before the page counts as broken. */
 const LOAD_TIMEOUT_MS = 120_000;
 
