@@ -147,6 +147,7 @@ describe('in a browser without WebAssembly', () => {
     await page.waitForFunction(() => globalThis.loaderDone === true);
     assert.equal(await page.locator(`${PROBLEM}[data-problem="no-webassembly"]`).isVisible(), true);
     assert.equal(await page.locator(LINE).count(), 0);
+    assert.deepEqual(app.problems, [], 'the page reported problems while it failed');
     await screenshots(app, 'no-webassembly');
   });
 });
