@@ -1,11 +1,14 @@
 // A tiny static file server for the browser tests: serves a directory (the built site, dist/)
 // under a sub-path on 127.0.0.1 and an ephemeral port, so the tests prove the site works away
 // from the server's root, which it can only do with relative URLs. Anything outside the
-// sub-path, or missing, is a 404 and is recorded, so a test can fail on it.
+// sub-path, or missing, is a 404 and is recorded, so a test can fail on it. With `{ gzip: true }`
+// it compresses every answer at level 9 (as `cargo xtask dist` measures) for a client that
+// accepts gzip, as a real host would: the load benchmark counts the bytes a visitor transfers.
 
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, join, resolve, sep } from 'node:path';
+import { constants, gzipSync } from 'node:zlib';
 
 const MIME_TYPES = {
   '.html': 'text/html; charset=utf-8',
@@ -25,15 +28,18 @@ const MIME_TYPES = {
  * Serves `root` at `http://127.0.0.1:<port><basePath>`.
  * @param {string} root directory to serve
  * @param {string} basePath URL path prefix, starting and ending with `/`
+ * @param {{gzip?: boolean}} options `gzip`: compress answers for clients that accept it
  * @returns {Promise<{url: string, notFound: string[], close: () => Promise<void>}>}
  *   `url` is the site's address (with `basePath`); `notFound` lists every 404's path.
  */
-export async function serveDirectory(root, basePath) {
+export async function serveDirectory(root, basePath, { gzip = false } = {}) {
   if (!basePath.startsWith('/') || !basePath.endsWith('/')) {
     throw new Error(`basePath must start and end with "/": ${basePath}`);
   }
   const rootDir = resolve(root);
   const notFound = [];
+  // Compressed once per file, so that compressing does not slow an answer the benchmark times.
+  const compressed = new Map();
 
   const server = createServer(async (request, response) => {
     const path = new URL(request.url ?? '/', 'http://localhost').pathname;
@@ -45,8 +51,21 @@ export async function serveDirectory(root, basePath) {
       return;
     }
     const type = MIME_TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
-    response.writeHead(200, { 'content-type': type, 'cache-control': 'no-store' });
-    response.end(request.method === 'HEAD' ? undefined : await readFile(file));
+    // `no-cache`, not `no-store`: always fresh from this server, which answers every request in
+    // full, and Chromium reports a `no-store` response that a script reads chunk by chunk (the
+    // wasm, read by Trunk's initializer for its progress) as aborted although it was read to
+    // the end (microsoft/playwright#42742), which the tests would count as a failed request.
+    const headers = { 'content-type': type, 'cache-control': 'no-cache' };
+    let body = await readFile(file);
+    if (gzip && /\bgzip\b/.test(request.headers['accept-encoding'] ?? '')) {
+      if (!compressed.has(file)) compressed.set(file, gzipSync(body, { level: constants.Z_BEST_COMPRESSION }));
+      body = compressed.get(file);
+      headers['content-encoding'] = 'gzip';
+      headers.vary = 'accept-encoding';
+    }
+    headers['content-length'] = body.length;
+    response.writeHead(200, headers);
+    response.end(request.method === 'HEAD' ? undefined : body);
   });
 
   await new Promise((done, fail) => {

@@ -8,9 +8,12 @@
 //!    size report of `cargo xtask dist` and the wasm's composition ([`composition`]); then the
 //!    latency of its controls (Step, Back, the scrubber) in headless Chromium, measured by
 //!    `e2e/bench-step-latency.mjs` on an 18,000-event sandbox run, whose trace it checks against
-//!    the native CLI's. It installs what
-//!    that needs first, as `cargo xtask test` does (see [`tools`]). Last, the simulator's speed
-//!    in the page against native on the same chaos run ([`sim_in_page`]).
+//!    the native CLI's. It installs what that needs first, as `cargo xtask test` does (see
+//!    [`tools`]). Then the simulator's speed
+//!    in the page against native on the same chaos run ([`sim_in_page`]); last, the first load of
+//!    the same site on a throttled link ([`load`]).
+
+mod load;
 
 use std::fs;
 
@@ -78,5 +81,6 @@ fn app(workspace: &Workspace) -> Result<(), Error> {
             .env("LOCKSTEP_DIST", workspace.join("dist"))
             .env("LOCKSTEP_CHROMIUM", tools::CHROMIUM),
     )?;
-    sim_in_page::run(workspace)
+    sim_in_page::run(workspace)?;
+    load::run(workspace)
 }

@@ -11,6 +11,7 @@ use flate2::Compression;
 use flate2::write::GzEncoder;
 
 use crate::error::Error;
+use crate::loading_line;
 use crate::process::{self, say};
 use crate::tools;
 use crate::workspace::Workspace;
@@ -39,7 +40,8 @@ pub fn run(workspace: &Workspace, args: &[String]) -> Result<(), Error> {
     Ok(())
 }
 
-/// `trunk build --release` into `dist/`, with relative URLs so the site works from any sub-path.
+/// `trunk build --release` into `dist/`, with relative URLs so the site works from any sub-path,
+/// then the wasm's size written into the page's loading line ([`loading_line`]).
 /// Trunk finds the pinned wasm-bindgen and wasm-opt on the workspace's `PATH`.
 pub fn build(workspace: &Workspace) -> Result<(), Error> {
     say("building the app into dist/ with Trunk (release, relative URLs, wasm-opt)");
@@ -49,7 +51,8 @@ pub fn build(workspace: &Workspace) -> Result<(), Error> {
             .args(["build", "--release", "--public-url", "./"])
             // Trunk's log goes to stderr with xtask's own, keeping stdout for results.
             .stdout(io::stderr()),
-    )
+    )?;
+    loading_line::stamp(&workspace.join("dist"))
 }
 
 /// One file of the site.
@@ -92,7 +95,7 @@ fn collect(dir: &Path, prefix: &str, entries: &mut Vec<Entry>) -> Result<(), Err
 }
 
 /// Size of `bytes` gzipped at level 9 (what `gzip -9` makes, less the file name in its header).
-fn gzip_len(bytes: &[u8]) -> io::Result<u64> {
+pub(crate) fn gzip_len(bytes: &[u8]) -> io::Result<u64> {
     let mut encoder = GzEncoder::new(Vec::new(), Compression::best());
     encoder.write_all(bytes)?;
     Ok(encoder.finish()?.len() as u64)

@@ -8,6 +8,7 @@ mod bench;
 mod composition;
 mod dist;
 mod error;
+mod loading_line;
 mod pins;
 mod process;
 mod serve;
