@@ -3,23 +3,27 @@
 //! moves the timeline's "now"; choosing a mark on the timeline moves this log. Only a window of
 //! the latest events is rendered, so a 10,000-event run costs what 40 entries cost.
 
-use crate::state::{Action, Playground};
+use crate::components::Shared;
+use crate::state::Action;
 use lockstep_sim::describe::describe;
 use lockstep_sim::happening::Outcome;
+use lockstep_sim::sim::Sim;
 use yew::prelude::*;
 
 /// How many of the latest events the log shows.
 const WINDOW: usize = 40;
 
+/// Only the simulation at the shown position: selecting, notices, speed and play do not
+/// render the log again.
 #[derive(Properties, PartialEq)]
 pub struct NarrationProps {
-    pub playground: UseReducerHandle<Playground>,
+    pub sim: Shared<Sim>,
     pub dispatch: Callback<Action>,
 }
 
 #[component]
 pub fn Narration(props: &NarrationProps) -> Html {
-    let sim = props.playground.sim();
+    let sim = &*props.sim;
     let cast = sim.cast();
     let trace = sim.trace();
     let latest = trace.len().checked_sub(1);
