@@ -8,8 +8,8 @@
 
 use crate::components::Shared;
 use crate::layout::frame::{
-    AXIS_HEIGHT, ArrowShape, ArrowState, BandShape, BarShape, Frame, LANE_HEIGHT, MarkShape,
-    Tick, Viewport, frame, span_rank, time_label,
+    AXIS_HEIGHT, ArrowShape, ArrowState, BandShape, BarShape, Frame, LANE_HEIGHT, MarkShape, Tick,
+    Viewport, frame, span_rank, time_label,
 };
 use crate::layout::{Lane, LaneRole, Layout, MarkKind, SpanKind, refusal_text};
 use crate::state::{Action, Selection};
@@ -388,18 +388,14 @@ fn Marks(props: &MarksProps) -> Html {
 }
 
 fn lane_name(ctx: &Ctx, lane: usize) -> String {
-    ctx
-        .layout
+    ctx.layout
         .lanes
         .get(lane)
         .map_or_else(String::new, |l| l.name.clone())
 }
 
 /// Activating an event's mark opens the moment just after it.
-fn open_event(
-    ctx: &Ctx,
-    event: usize,
-) -> (Callback<MouseEvent>, Callback<KeyboardEvent>) {
+fn open_event(ctx: &Ctx, event: usize) -> (Callback<MouseEvent>, Callback<KeyboardEvent>) {
     let dispatch = ctx.dispatch.clone();
     let onclick = Callback::from(move |event_: MouseEvent| {
         event_.stop_propagation();
