@@ -7,8 +7,9 @@
 //! URL live in components and effects: they only dispatch actions.
 //!
 //! Time travel is replay: scenario + seed + log ⇒ one run, so going back is running again to an
-//! earlier position. Acting in the past forks: the user's later interventions are dropped and the
-//! run diverges from there.
+//! earlier position — from the run's last snapshot before it (`Run::sim_at`), never more than
+//! `SNAPSHOT_EVERY` events. Acting in the past forks: the user's later interventions are dropped
+//! and the run diverges from there.
 
 use crate::layout::Layout;
 use crate::run::{Run, SNAPSHOT_EVERY};
