@@ -201,7 +201,7 @@ pub fn App() -> Html {
                         { run_outcome(playground.run().outcome(), main_caption_fencing, "run-outcome") }
                         { for twin }
                         <Controls playground={playground.clone()} dispatch={dispatch.clone()} />
-                        <Narration sim={Shared(playground.sim_rc())} dispatch={dispatch.clone()} />
+                        <Narration sim={Shared(playground.sim_rc())} run={Shared(playground.run_rc())} dispatch={dispatch.clone()} />
                     </div>
                     <aside class="inspector-panel" aria-label="Act and inspect">
                         <Actions playground={playground.clone()} dispatch={dispatch.clone()} />
@@ -224,7 +224,7 @@ pub fn App() -> Html {
                         <span data-testid="position">{ format!("event {} of {}", playground.position(), playground.total()) }</span>
                         { format!(" · t = {} ms · {}", playground.now().0, playground.title()) }
                     </p>
-                    <Narration sim={Shared(playground.sim_rc())} dispatch={dispatch.clone()} />
+                    <Narration sim={Shared(playground.sim_rc())} run={Shared(playground.run_rc())} dispatch={dispatch.clone()} />
                 </div>
                 <aside class="inspector-panel" aria-label="Inspect">
                     { monitor.clone() }

@@ -369,9 +369,31 @@ struct ArrowsProps {
 
 #[component]
 fn Arrows(props: &ArrowsProps) -> Html {
+    let ctx = &props.ctx;
     html! {
-        <g class="messages">{ for props.arrows.iter().map(|arrow| arrow_view(arrow, &props.ctx)) }</g>
+        <g class="messages">
+            { for props.arrows.iter().map(|arrow| html! {
+                <Arrow key={arrow.message.0} arrow={arrow.clone()}
+                    selected={ctx.selection == Selection::Message(arrow.message)}
+                    name={ctx.name.clone()} dispatch={ctx.dispatch.clone()} />
+            }) }
+        </g>
     }
+}
+
+/// One message. A component of its own: a long run shows hundreds, and a step changes only
+/// the few in flight, so the rest are compared, not rendered again.
+#[derive(Properties, PartialEq)]
+struct ArrowProps {
+    arrow: ArrowShape,
+    selected: bool,
+    name: AttrValue,
+    dispatch: Callback<Action>,
+}
+
+#[component]
+fn Arrow(props: &ArrowProps) -> Html {
+    arrow_view(&props.arrow, props.selected, &props.name, &props.dispatch)
 }
 
 #[derive(Properties, PartialEq)]
@@ -498,8 +520,12 @@ fn bar_view(bar: &BarShape, ctx: &Ctx) -> Html {
     }
 }
 
-fn arrow_view(arrow: &ArrowShape, ctx: &Ctx) -> Html {
-    let selected = ctx.selection == Selection::Message(arrow.message);
+fn arrow_view(
+    arrow: &ArrowShape,
+    selected: bool,
+    name: &AttrValue,
+    dispatch: &Callback<Action>,
+) -> Html {
     let state = match arrow.state {
         ArrowState::InFlight => "in_flight",
         ArrowState::Held => "held",
@@ -508,7 +534,7 @@ fn arrow_view(arrow: &ArrowShape, ctx: &Ctx) -> Html {
     };
     let actionable = matches!(arrow.state, ArrowState::InFlight | ArrowState::Held);
     let message = arrow.message;
-    let dispatch = ctx.dispatch.clone();
+    let dispatch = dispatch.clone();
     let select = move || {
         dispatch.emit(Action::Select(if selected {
             Selection::Nothing
@@ -543,7 +569,7 @@ fn arrow_view(arrow: &ArrowShape, ctx: &Ctx) -> Html {
         _ => None,
     };
     html! {
-        <g key={message.0} class={classes!("message", format!("message-{state}"), selected.then_some("selected"))}
+        <g class={classes!("message", format!("message-{state}"), selected.then_some("selected"))}
             data-testid="message" data-message-id={message.0.to_string()} data-state={state}
             data-label={arrow.label}
             tabindex={if actionable { "0" } else { "-1" }}
@@ -562,7 +588,7 @@ fn arrow_view(arrow: &ArrowShape, ctx: &Ctx) -> Html {
             }
             <line class="shaft" x1={x1.to_string()} y1={y1.to_string()} x2={x2.to_string()} y2={y2.to_string()}
                 marker-end={(arrow.state == ArrowState::Delivered || arrow.state == ArrowState::InFlight)
-                    .then(|| format!("url(#head-{})", ctx.name))} />
+                    .then(|| format!("url(#head-{name})"))} />
             if let Some(glyph) = end_glyph {
                 <text x={x2.to_string()} y={(y2 + 4.0).to_string()} text-anchor="middle" class="arrow-glyph">{ glyph }</text>
             }
