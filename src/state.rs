@@ -7,8 +7,8 @@
 //! URL live in components and effects: they only dispatch actions.
 //!
 //! Time travel is replay: scenario + seed + log ⇒ one run, so going back is running again to an
-//! earlier position — from the run's last snapshot before it (`Run::sim_at`), never more than
-//! `SNAPSHOT_EVERY` events. Acting in the past forks: the user's later interventions are dropped
+//! earlier position — from the run's last snapshot before it (`Run::sim_at`): a replay of at
+//! most `SNAPSHOT_EVERY` events (more on runs long enough to thin their snapshots). Acting in the past forks: the user's later interventions are dropped
 //! and the run diverges from there.
 
 use crate::layout::Layout;
@@ -714,9 +714,9 @@ struct ImportedEvent {
 
 /// `run`'s simulation moved from `from` to its first `position` events: stepped on from `from`
 /// when that is at most `SNAPSHOT_EVERY` events ahead, else resumed from the run's last
-/// snapshot before `position` (`Run::sim_at`). Either way, at most `SNAPSHOT_EVERY` events are
-/// replayed, and no step copies more than the simulation's current state (its records are
-/// shared, see `lockstep_sim::shared_log`).
+/// snapshot before `position` (`Run::sim_at`). Either way, at most the snapshots' spacing is
+/// replayed, and no step copies more than the simulation's current state and its trace (the
+/// network's and timers' records are shared, see `lockstep_sim::shared_log`).
 fn moved(run: &Run, from: &Sim, position: usize) -> Option<Sim> {
     let here = from.trace().len();
     if position >= here && position - here <= SNAPSHOT_EVERY {
