@@ -35,6 +35,12 @@ pub struct TimelineProps {
     pub scope: AttrValue,
 }
 
+/// A coordinate as an attribute: to a tenth of a pixel, which no one can see, rather than the
+/// seventeen digits a float prints; a scrub writes thousands of them.
+fn px(value: f64) -> String {
+    ((value * 10.0).round() / 10.0).to_string()
+}
+
 /// Px across the plot before the element has been measured.
 const DEFAULT_WIDTH: f64 = 800.0;
 
@@ -250,7 +256,7 @@ fn svg(frame: Frame, props: &TimelineProps) -> Html {
         dispatch: props.dispatch.clone(),
     };
     html! {
-        <svg class="timeline-svg" width={frame.width.to_string()} height={frame.height.to_string()}
+        <svg class="timeline-svg" width={px(frame.width)} height={px(frame.height)}
             viewBox={format!("0 0 {} {}", frame.width, frame.height)}
             role="group" aria-label={format!("{}: lanes over virtual time", props.caption)}>
             <defs>
@@ -266,7 +272,7 @@ fn svg(frame: Frame, props: &TimelineProps) -> Html {
             </defs>
             { for props.layout.lanes.iter().enumerate().map(|(i, lane)| html! {
                 <rect class={classes!("lane", (i % 2 == 1).then_some("odd"))} data-testid="lane" data-node={lane.name.clone()}
-                    x="0" y={(i as f64 * LANE_HEIGHT).to_string()} width={frame.width.to_string()} height={LANE_HEIGHT.to_string()} />
+                    x="0" y={(i as f64 * LANE_HEIGHT).to_string()} width={px(frame.width)} height={LANE_HEIGHT.to_string()} />
             }) }
             // Each keyed list in an element of its own: Yew diffs a list by key only when all of
             // its siblings are keyed, and moves what it can instead of rebuilding it. Each layer
@@ -281,9 +287,9 @@ fn svg(frame: Frame, props: &TimelineProps) -> Html {
                 <Marks ctx={ctx.clone()} marks={frame.marks} />
                 if let Some(x) = frame.now_x {
                     <g class="now" data-testid="now-line">
-                        <line x1={x.to_string()} x2={x.to_string()} y1="0" y2={lanes_height.to_string()} />
-                        <rect class="now-tag" x={(x - 16.0).to_string()} y={(lanes_height + 3.0).to_string()} width="32" height="17" rx="3" />
-                        <text x={x.to_string()} y={(lanes_height + 16.0).to_string()} text-anchor="middle" class="now-label">{ "now" }</text>
+                        <line x1={px(x)} x2={px(x)} y1="0" y2={px(lanes_height)} />
+                        <rect class="now-tag" x={px(x - 16.0)} y={px(lanes_height + 3.0)} width="32" height="17" rx="3" />
+                        <text x={px(x)} y={px(lanes_height + 16.0)} text-anchor="middle" class="now-label">{ "now" }</text>
                     </g>
                 }
                 // Violation names last, so no bar covers them.
@@ -306,8 +312,8 @@ fn Ticks(props: &TicksProps) -> Html {
         <g class="ticks">
             { for props.ticks.iter().map(|tick| html! {
                 <g class="tick" key={tick.label.clone()}>
-                    <line x1={tick.x.to_string()} x2={tick.x.to_string()} y1="0" y2={lanes_height.to_string()} />
-                    <text x={tick.x.to_string()} y={(lanes_height + 16.0).to_string()} text-anchor="middle">{ tick.label.clone() }</text>
+                    <line x1={px(tick.x)} x2={px(tick.x)} y1="0" y2={px(lanes_height)} />
+                    <text x={px(tick.x)} y={px(lanes_height + 16.0)} text-anchor="middle">{ tick.label.clone() }</text>
                 </g>
             }) }
         </g>
@@ -339,7 +345,7 @@ fn BandLabels(props: &BandLabelsProps) -> Html {
         <g class="band-labels">
             { for props.bands.iter().map(|band| html! {
                 <text key={format!("{}-{}", band.from_event, band.invariant.id())}
-                    x={(band.x + 4.0).to_string()} y={(11.0 + 13.0 * band.label_row as f64).to_string()}
+                    x={px(band.x + 4.0)} y={(11.0 + 13.0 * band.label_row as f64).to_string()}
                     class="band-label" aria-hidden="true">
                     { format!("✗ {}", band.invariant.statement()) }
                 </text>
@@ -493,8 +499,8 @@ fn bar_view(bar: &BarShape, ctx: &Ctx) -> Html {
     let pause_sign = (bar.kind == SpanKind::Pause).then(|| {
         html! {
             <g class="pause-sign" aria-hidden="true">
-                <rect x={(x + 3.0).to_string()} y={(y + 3.0).to_string()} width="3" height="9" />
-                <rect x={(x + 8.0).to_string()} y={(y + 3.0).to_string()} width="3" height="9" />
+                <rect x={px(x + 3.0)} y={px(y + 3.0)} width="3" height="9" />
+                <rect x={px(x + 8.0)} y={px(y + 3.0)} width="3" height="9" />
             </g>
         }
     });
@@ -510,10 +516,10 @@ fn bar_view(bar: &BarShape, ctx: &Ctx) -> Html {
             data-lane={lane_name(ctx, bar.lane)}
             data-token={token} data-open={bar.open.to_string()} tabindex="-1" {onclick} {onkeydown}>
             <title>{ label }</title>
-            <rect x={x.to_string()} y={y.to_string()} width={w.to_string()} height={h.to_string()} rx="3"
+            <rect x={px(x)} y={px(y)} width={px(w)} height={px(h)} rx="3"
                 style={fill.map(|f| format!("fill: {f}"))} />
                         if let Some(text) = text {
-                <text x={(x + 4.0).to_string()} y={(y + h / 2.0 + 4.0).to_string()} class="bar-label">{ text }</text>
+                <text x={px(x + 4.0)} y={px(y + h / 2.0 + 4.0)} class="bar-label">{ text }</text>
             }
             { for pause_sign }
         </g>
@@ -583,14 +589,14 @@ fn arrow_view(
                 <title>{ description }</title>
             }
             if let Some((xd, yd)) = arrow.due {
-                <line class="hit" x1={x1.to_string()} y1={y1.to_string()} x2={xd.to_string()} y2={yd.to_string()} />
-                <line class="ahead" x1={x2.to_string()} y1={y2.to_string()} x2={xd.to_string()} y2={yd.to_string()} />
+                <line class="hit" x1={px(x1)} y1={px(y1)} x2={px(xd)} y2={px(yd)} />
+                <line class="ahead" x1={px(x2)} y1={px(y2)} x2={px(xd)} y2={px(yd)} />
             }
-            <line class="shaft" x1={x1.to_string()} y1={y1.to_string()} x2={x2.to_string()} y2={y2.to_string()}
+            <line class="shaft" x1={px(x1)} y1={px(y1)} x2={px(x2)} y2={px(y2)}
                 marker-end={(arrow.state == ArrowState::Delivered || arrow.state == ArrowState::InFlight)
                     .then(|| format!("url(#head-{name})"))} />
             if let Some(glyph) = end_glyph {
-                <text x={x2.to_string()} y={(y2 + 4.0).to_string()} text-anchor="middle" class="arrow-glyph">{ glyph }</text>
+                <text x={px(x2)} y={px(y2 + 4.0)} text-anchor="middle" class="arrow-glyph">{ glyph }</text>
             }
         </g>
     }
@@ -620,31 +626,31 @@ fn mark_view(mark: &MarkShape, ctx: &Ctx) -> Html {
     let shape = match mark.kind {
         MarkKind::Accepted { token } => html! {
             <>
-                <circle cx={x.to_string()} cy={y.to_string()} r="8" class="disc" />
-                <text x={x.to_string()} y={(y + 4.0).to_string()} text-anchor="middle" class="glyph" aria-hidden="true">{ "✓" }</text>
+                <circle cx={px(x)} cy={px(y)} r="8" class="disc" />
+                <text x={px(x)} y={px(y + 4.0)} text-anchor="middle" class="glyph" aria-hidden="true">{ "✓" }</text>
                 if let Some(token) = token {
-                    <text x={(x + 11.0).to_string()} y={(y - 8.0).to_string()} class="mark-label" aria-hidden="true">{ token.0.to_string() }</text>
+                    <text x={px(x + 11.0)} y={px(y - 8.0)} class="mark-label" aria-hidden="true">{ token.0.to_string() }</text>
                 }
             </>
         },
         MarkKind::Rejected { refusal } => html! {
             <>
-                <rect x={(x - 7.0).to_string()} y={(y - 7.0).to_string()} width="14" height="14" class="square" />
-                <text x={x.to_string()} y={(y + 4.0).to_string()} text-anchor="middle" class="glyph" aria-hidden="true">{ "✕" }</text>
-                <text x={(x + 11.0).to_string()} y={(y + 16.0).to_string()} class="mark-label" aria-hidden="true">{ refusal_text(refusal) }</text>
+                <rect x={px(x - 7.0)} y={px(y - 7.0)} width="14" height="14" class="square" />
+                <text x={px(x)} y={px(y + 4.0)} text-anchor="middle" class="glyph" aria-hidden="true">{ "✕" }</text>
+                <text x={px(x + 11.0)} y={px(y + 16.0)} class="mark-label" aria-hidden="true">{ refusal_text(refusal) }</text>
             </>
         },
         MarkKind::Duplicated => html! {
             <>
-                <rect x={(x - 7.0).to_string()} y={(y - 7.0).to_string()} width="14" height="14" class="square" />
-                <text x={x.to_string()} y={(y + 4.0).to_string()} text-anchor="middle" class="glyph" aria-hidden="true">{ "2" }</text>
+                <rect x={px(x - 7.0)} y={px(y - 7.0)} width="14" height="14" class="square" />
+                <text x={px(x)} y={px(y + 4.0)} text-anchor="middle" class="glyph" aria-hidden="true">{ "2" }</text>
             </>
         },
         MarkKind::ClockJump { by_ms } => html! {
             <>
                 <polyline class="zigzag" points={format!("{},{} {},{} {},{} {},{} {},{}",
                     x - 6.0, y + 10.0, x - 3.0, y - 10.0, x, y + 10.0, x + 3.0, y - 10.0, x + 6.0, y + 10.0)} />
-                <text x={(x + 9.0).to_string()} y={(y - 8.0).to_string()} class="mark-label" aria-hidden="true">
+                <text x={px(x + 9.0)} y={px(y - 8.0)} class="mark-label" aria-hidden="true">
                     { format!("{}{} ms", if by_ms >= 0 { "+" } else { "−" }, by_ms.unsigned_abs()) }
                 </text>
             </>
@@ -663,7 +669,7 @@ fn mark_view(mark: &MarkShape, ctx: &Ctx) -> Html {
             {onclick} {onkeydown}>
             <title>{ label }</title>
             // Covers the glyph and its label, so a click anywhere on them lands here.
-            <rect class="hit" x={(x - 10.0).to_string()} y={(y - 20.0).to_string()} width="56" height="40" />
+            <rect class="hit" x={px(x - 10.0)} y={px(y - 20.0)} width="56" height="40" />
             { shape }
         </g>
     }
@@ -680,7 +686,7 @@ fn band_view(band: &BandShape, lanes_height: f64, ctx: &Ctx) -> Html {
             tabindex="0" role="button" aria-label={format!("Violated: {}. Open the event that broke it.", band.invariant.statement())}
             {onclick} {onkeydown}>
             <title>{ label.clone() }</title>
-                        <rect x={band.x.to_string()} y="0" width={band.width.to_string()} height={lanes_height.to_string()} />
+                        <rect x={px(band.x)} y="0" width={px(band.width)} height={px(lanes_height)} />
         </g>
     }
 }
