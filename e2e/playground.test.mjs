@@ -371,6 +371,9 @@ describe('the playground, as a user uses it', () => {
     await app.settle();
     const hash = await page.locator('[data-testid="trace-hash"]').innerText();
     const position = await app.position();
+    // The URL follows once the playground stands still (a quarter of a second), not on every
+    // step: writing it costs Chromium milliseconds.
+    await page.waitForFunction((at) => location.hash.includes(`&at=${at}`), position.at);
     const url = page.url();
     assert.match(url, /fencing=off/);
     assert.match(url, /log=/);

@@ -26,6 +26,7 @@ use crate::hooks::{
 use crate::library::{self, Material};
 use crate::link;
 use crate::link::fencing_word;
+use crate::metrics::of_run;
 use crate::route::Route;
 use crate::state::{Action, Notice};
 use lockstep_sim::resource::Fencing;
@@ -35,9 +36,11 @@ use yew::prelude::*;
 #[component]
 pub fn App() -> Html {
     let playground = use_reducer(initial_playground);
+    // One callback for the page's life: components compare it by pointer, and a fresh one on
+    // every render would render every component that takes it again.
     let dispatch = {
         let handle = playground.dispatcher();
-        Callback::from(move |action: Action| handle.dispatch(action))
+        use_callback((), move |action: Action, _| handle.dispatch(action))
     };
     let route = use_state(initial_route);
     // The guided material is fetched when a page that needs it first opens, once per visit
@@ -126,8 +129,35 @@ pub fn App() -> Html {
         lesson_arrows,
     );
     // The playground's address, encoded once per render: the URL and the Playground tab share it.
-    let moment_fragment = playground.moment().map(|m| link::encode(&m));
-    use_url_sync(moment_fragment.clone(), route.clone(), dispatch.clone());
+    // The scenario's part is encoded once per run (it is dear: JSON and base64); each step only
+    // adds its position.
+    let setup_fragment = {
+        let playground = playground.clone();
+        use_memo(Shared(playground.run_rc()), move |_| {
+            playground.moment().map(|m| link::encode_setup(&m))
+        })
+    };
+    let moment_fragment = setup_fragment.as_ref().as_ref().map(|setup| {
+        link::at_position(
+            setup,
+            Some(playground.position()),
+            playground.twin().is_some(),
+        )
+    });
+    // What the monitor plots: the whole run's figures once per run, cut at each step.
+    let metrics = use_memo(Shared(playground.run_rc()), |run| of_run(run));
+    let monitor = html! {
+        <Monitor whole={Shared(metrics.clone())} shown={metrics.shown(playground.position())}
+            end={playground.layout().end} />
+    };
+    // While a scenario's file loads (a link's or a menu choice's), the URL keeps what the visitor
+    // asked for: a reload or a copied address must not fall back to what happens to show meanwhile.
+    let loading = matches!(playground.notice(), Some(Notice::Loading(_)));
+    use_url_sync(
+        moment_fragment.clone().filter(|_| !loading),
+        route.clone(),
+        dispatch.clone(),
+    );
 
     let notice = playground.notice().map(|notice| {
         let dismiss = dispatch.reform(|_: MouseEvent| Action::Dismiss);
@@ -214,12 +244,12 @@ pub fn App() -> Html {
                         { run_outcome(playground.run().outcome(), main_caption_fencing, "run-outcome") }
                         { for twin }
                         <Controls playground={playground.clone()} dispatch={dispatch.clone()} />
-                        <Narration playground={playground.clone()} dispatch={dispatch.clone()} />
+                        <Narration sim={Shared(playground.sim_rc())} run={Shared(playground.run_rc())} dispatch={dispatch.clone()} />
                     </div>
                     <aside class="inspector-panel" aria-label="Act and inspect">
                         <Actions playground={playground.clone()} dispatch={dispatch.clone()} />
-                        <Monitor playground={playground.clone()} />
-                        <Inspector playground={playground.clone()} />
+                        { monitor.clone() }
+                        <Inspector sim={Shared(playground.sim_rc())} />
                     </aside>
                 </div>
             </>
@@ -238,11 +268,11 @@ pub fn App() -> Html {
                         <span data-testid="position">{ format!("event {} of {}", playground.position(), playground.total()) }</span>
                         { format!(" · t = {} ms · {}", playground.now().0, playground.title()) }
                     </p>
-                    <Narration playground={playground.clone()} dispatch={dispatch.clone()} />
+                    <Narration sim={Shared(playground.sim_rc())} run={Shared(playground.run_rc())} dispatch={dispatch.clone()} />
                 </div>
                 <aside class="inspector-panel" aria-label="Inspect">
-                    <Monitor playground={playground.clone()} />
-                    <Inspector playground={playground.clone()} />
+                    { monitor.clone() }
+                    <Inspector sim={Shared(playground.sim_rc())} />
                 </aside>
             </div>
         },

@@ -8,7 +8,9 @@ use crate::link;
 use crate::route::Route;
 use crate::state::{Action, Jump, Play, Playground, Speed};
 use gloo_events::{EventListener, EventListenerOptions};
-use gloo_timers::callback::Interval;
+use gloo_timers::callback::{Interval, Timeout};
+use std::cell::RefCell;
+use std::rc::Rc;
 use wasm_bindgen::JsCast;
 use web_sys::{HtmlElement, KeyboardEvent};
 use yew::prelude::*;
@@ -155,9 +157,48 @@ pub fn use_keyboard(
     });
 }
 
+/// How long the playground must stand still before the URL follows it. Writing the URL is a
+/// same-document navigation that costs Chromium several milliseconds (more with a long custom
+/// scenario in it): too dear for every Step of autoplay, a held arrow key or a scrub.
+const URL_QUIET_MS: u32 = 250;
+
+/// What the URL shows and what it should show. The first change after a quiet spell is written
+/// at once; changes that follow it within [`URL_QUIET_MS`] wait, and the last of them is written
+/// when they stop.
+struct UrlWriter {
+    wanted: Option<String>,
+    written: String,
+    quiet: Option<Timeout>,
+}
+
+impl UrlWriter {
+    fn want(writer: &Rc<RefCell<UrlWriter>>, fragment: String) {
+        let mut this = writer.borrow_mut();
+        this.wanted = Some(fragment);
+        if this.quiet.is_none() {
+            this.flush();
+        }
+        let later = Rc::clone(writer);
+        this.quiet = Some(Timeout::new(URL_QUIET_MS, move || {
+            let mut this = later.borrow_mut();
+            this.quiet = None;
+            this.flush();
+        }));
+    }
+
+    fn flush(&mut self) {
+        if let Some(wanted) = self.wanted.take()
+            && wanted != self.written
+        {
+            browser::replace_fragment(&wanted);
+            self.written = wanted;
+        }
+    }
+}
+
 /// Writes the page — or on the playground, its moment (`moment_fragment`, from
-/// `link::encode`) — into the URL as it changes, and follows links clicked or pasted into the
-/// address bar.
+/// `link::encode`) — into the URL as it changes (see [`UrlWriter`]), and follows links clicked or
+/// pasted into the address bar.
 #[hook]
 pub fn use_url_sync(
     moment_fragment: Option<String>,
@@ -166,14 +207,20 @@ pub fn use_url_sync(
 ) {
     // The address the visit started at, read before the effect below rewrites it.
     let arrival = use_memo((), |_| browser::fragment());
-    let fragment = route.fragment().or(moment_fragment);
-    use_effect_with(fragment, |fragment| {
-        if let Some(fragment) = fragment
-            && browser::fragment() != *fragment
-        {
-            browser::replace_fragment(fragment);
-        }
+    let writer = use_mut_ref(|| UrlWriter {
+        wanted: None,
+        written: browser::fragment(),
+        quiet: None,
     });
+    let fragment = route.fragment().or(moment_fragment);
+    {
+        let writer = Rc::clone(&writer);
+        use_effect_with(fragment, move |fragment| {
+            if let Some(fragment) = fragment {
+                UrlWriter::want(&writer, fragment.clone());
+            }
+        });
+    }
     use_effect_with((), move |_| {
         // A link the first render could not open: its scenario's file is still to load.
         if Route::parse(&arrival).is_none() && waits_for_its_scenario(&arrival) {
@@ -182,6 +229,13 @@ pub fn use_url_sync(
         let listener = web_sys::window().map(|window| {
             EventListener::new(&window, "hashchange", move |_| {
                 let fragment = browser::fragment();
+                // The address bar now says what the user asked for: what the page meant to
+                // write before is out of date.
+                {
+                    let mut writer = writer.borrow_mut();
+                    writer.written = fragment.clone();
+                    writer.wanted = None;
+                }
                 if let Some(page) = Route::parse(&fragment) {
                     route.set(page);
                     return;
@@ -222,15 +276,21 @@ pub fn initial_playground() -> Playground {
         return Playground::default_scenario();
     }
     if waits_for_its_scenario(&fragment) {
-        // `use_url_sync` loads it and opens the link; meanwhile the default scenario shows.
-        return Playground::default_scenario();
+        // `use_url_sync` loads it and opens the link; meanwhile the default scenario shows, and
+        // the loading notice keeps the URL as the link until then.
+        return Rc::new(Playground::default_scenario())
+            .reduce(Action::Loading(
+                "Loading the scenario this link names…".to_string(),
+            ))
+            .as_ref()
+            .clone();
     }
     match link::decode(&fragment)
         .map_err(|e| e.to_string())
         .and_then(Playground::restore)
     {
         Ok(restored) => restored,
-        Err(problem) => std::rc::Rc::new(Playground::default_scenario())
+        Err(problem) => Rc::new(Playground::default_scenario())
             .reduce(Action::Report(format!(
                 "This link cannot be opened ({problem}), so the default scenario is shown."
             )))

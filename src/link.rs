@@ -52,6 +52,14 @@ impl fmt::Display for LinkError {
 
 /// The fragment (without `#`) that reproduces `moment`.
 pub fn encode(moment: &Moment) -> String {
+    at_position(&encode_setup(moment), moment.position, moment.compare)
+}
+
+/// The part of `moment`'s fragment that stays the same while the user steps through one run:
+/// the scenario, seed, fencing and log (everything before `at=`). Encoding a scenario is dear
+/// (JSON and base64, or loading the built-in one to compare), so the app does it once per run
+/// and adds the position with [`at_position`] on every step.
+pub fn encode_setup(moment: &Moment) -> String {
     let mut parts = Vec::new();
     let original = match &moment.origin {
         Origin::BuiltIn(id) => {
@@ -80,13 +88,19 @@ pub fn encode(moment: &Moment) -> String {
         let json = serde_json::to_string(&moment.log).unwrap_or_default();
         parts.push(format!("log={}", URL_SAFE_NO_PAD.encode(json)));
     }
-    if let Some(position) = moment.position {
-        parts.push(format!("at={position}"));
-    }
-    if moment.compare {
-        parts.push("compare=1".to_owned());
-    }
     parts.join("&")
+}
+
+/// A run's fragment (`setup`, from [`encode_setup`]) standing at `position`, comparing or not.
+pub fn at_position(setup: &str, position: Option<usize>, compare: bool) -> String {
+    let mut fragment = setup.to_owned();
+    if let Some(position) = position {
+        fragment.push_str(&format!("&at={position}"));
+    }
+    if compare {
+        fragment.push_str("&compare=1");
+    }
+    fragment
 }
 
 /// The moment a fragment (with or without `#`) describes.

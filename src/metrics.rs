@@ -32,19 +32,41 @@ pub struct Metrics {
     pub fenced_writes: Vec<Sample>,
 }
 
+/// How many of each figure's samples the first `position` events produced: all that changes
+/// while stepping through one run, so a step that adds no sample changes nothing the monitor
+/// draws (and it skips the render).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Shown {
+    pub waits: usize,
+    pub holds: usize,
+    pub expired_while_held: usize,
+    pub renewals_refused: usize,
+    pub fenced_writes: usize,
+}
+
 impl Metrics {
-    /// The figures as they stood after the first `position` events: a cut of the whole run's,
-    /// so stepping costs a few binary searches, not a pass over the trace.
+    /// How many samples of each figure stood after the first `position` events: a few binary
+    /// searches, not a pass over the trace.
+    pub fn shown(&self, position: usize) -> Shown {
+        let count = |samples: &[Sample]| samples.partition_point(|s| s.event < position);
+        Shown {
+            waits: count(&self.waits),
+            holds: count(&self.holds),
+            expired_while_held: count(&self.expired_while_held),
+            renewals_refused: count(&self.renewals_refused),
+            fenced_writes: count(&self.fenced_writes),
+        }
+    }
+
+    /// The figures as they stood after the first `position` events: a cut of the whole run's.
     pub fn until(&self, position: usize) -> Metrics {
-        let cut = |samples: &[Sample]| {
-            samples[..samples.partition_point(|s| s.event < position)].to_vec()
-        };
+        let shown = self.shown(position);
         Metrics {
-            waits: cut(&self.waits),
-            holds: cut(&self.holds),
-            expired_while_held: cut(&self.expired_while_held),
-            renewals_refused: cut(&self.renewals_refused),
-            fenced_writes: cut(&self.fenced_writes),
+            waits: self.waits[..shown.waits].to_vec(),
+            holds: self.holds[..shown.holds].to_vec(),
+            expired_while_held: self.expired_while_held[..shown.expired_while_held].to_vec(),
+            renewals_refused: self.renewals_refused[..shown.renewals_refused].to_vec(),
+            fenced_writes: self.fenced_writes[..shown.fenced_writes].to_vec(),
         }
     }
 }

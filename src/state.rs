@@ -7,11 +7,12 @@
 //! URL live in components and effects: they only dispatch actions.
 //!
 //! Time travel is replay: scenario + seed + log ⇒ one run, so going back is running again to an
-//! earlier position. Acting in the past forks: the user's later interventions are dropped and the
-//! run diverges from there.
+//! earlier position — from the run's last snapshot before it (`Run::sim_at`): a replay of at
+//! most `SNAPSHOT_EVERY` events (more on runs long enough to thin their snapshots). Acting in the past forks: the user's later interventions are dropped
+//! and the run diverges from there.
 
 use crate::layout::Layout;
-use crate::run::Run;
+use crate::run::{Run, SNAPSHOT_EVERY};
 use lockstep_sim::catalogue;
 use lockstep_sim::ids::{MessageId, NodeId};
 use lockstep_sim::intervention::{Action as Act, Intervention};
@@ -237,7 +238,8 @@ impl Playground {
         let position = position
             .unwrap_or_else(|| full.iter().take_while(|e| e.time.0 == 0).count())
             .min(full.len());
-        let at = replay(&scenario, seed, &log, position)
+        let at = run
+            .sim_at(position)
             .ok_or_else(|| format!("{}: the run could not be replayed", scenario.id))?;
         let layout = Layout::of(&run);
         let mut playground = Playground {
@@ -428,15 +430,9 @@ impl Playground {
 
     /// The same run, standing at `position` (clamped to the run).
     fn at_position(&self, position: usize) -> Option<Playground> {
-        let scenario = self.scenario()?;
+        self.scenario()?;
         let position = position.min(self.total());
-        let at = if position >= self.position() {
-            let mut sim = (*self.at).clone();
-            while sim.trace().len() < position && sim.step().is_some() {}
-            sim
-        } else {
-            replay(scenario, self.seed, &self.log, position)?
-        };
+        let at = moved(&self.run, &self.at, position)?;
         let mut next = Playground {
             at: Rc::new(at),
             notice: None,
@@ -457,15 +453,7 @@ impl Playground {
         let wanted = now.map_or(0, |now| {
             twin.run.sim.trace().partition_point(|e| e.time <= now)
         });
-        let at = if wanted >= twin.at.trace().len() {
-            let mut sim = (*twin.at).clone();
-            while sim.trace().len() < wanted && sim.step().is_some() {}
-            sim
-        } else {
-            let mut scenario = self.scenario()?.clone();
-            scenario.resource = scenario.resource.with_fencing(twin.fencing);
-            replay(&scenario, self.seed, &self.log, wanted)?
-        };
+        let at = moved(&twin.run, &twin.at, wanted)?;
         Some(Twin {
             at: Rc::new(at),
             ..twin.clone()
@@ -480,7 +468,7 @@ impl Playground {
         };
         scenario.resource = scenario.resource.with_fencing(fencing);
         let run = Run::record(&scenario, self.seed, &self.log).ok()?;
-        let at = replay(&scenario, self.seed, &self.log, 0)?;
+        let at = run.sim_at(0)?;
         let twin = Twin {
             fencing,
             layout: Rc::new(Layout::of(&run)),
@@ -725,16 +713,20 @@ struct ImportedEvent {
     kind: String,
 }
 
-/// The run of `scenario` replayed from the start to its first `position` events.
-fn replay(
-    scenario: &Scenario,
-    seed: u64,
-    log: &[Intervention<String>],
-    position: usize,
-) -> Option<Sim> {
-    let mut sim = Sim::with_log(scenario, seed, log).ok()?;
-    while sim.trace().len() < position && sim.step().is_some() {}
-    Some(sim)
+/// `run`'s simulation moved from `from` to its first `position` events: stepped on from `from`
+/// when that is at most `SNAPSHOT_EVERY` events ahead, else resumed from the run's last
+/// snapshot before `position` (`Run::sim_at`). Either way, at most the snapshots' spacing is
+/// replayed, and no step copies more than the simulation's current state and its trace (the
+/// network's and timers' records are shared, see `lockstep_sim::shared_log`).
+fn moved(run: &Run, from: &Sim, position: usize) -> Option<Sim> {
+    let here = from.trace().len();
+    if position >= here && position - here <= SNAPSHOT_EVERY {
+        let mut sim = from.clone();
+        while sim.trace().len() < position && sim.step().is_some() {}
+        Some(sim)
+    } else {
+        run.sim_at(position)
+    }
 }
 
 impl Reducible for Playground {

@@ -2,7 +2,7 @@
 //! `distributed_locks` row, or the cache key), the resource's row, each client's state, and every
 //! invariant's verdict at the current step.
 
-use crate::state::Playground;
+use crate::components::Shared;
 use crate::words::{client_state_word, process_word, token_text};
 use lockstep_sim::client::{Client, Renewal};
 use lockstep_sim::ids::NodeId;
@@ -15,14 +15,16 @@ use lockstep_sim::sim::{Node, Process, Sim};
 use lockstep_sim::time::LocalTime;
 use yew::prelude::*;
 
+/// Only the simulation at the shown position: selecting, notices, speed and play do not
+/// render the inspector again.
 #[derive(Properties, PartialEq)]
 pub struct InspectorProps {
-    pub playground: UseReducerHandle<Playground>,
+    pub sim: Shared<Sim>,
 }
 
 #[component]
 pub fn Inspector(props: &InspectorProps) -> Html {
-    let sim = props.playground.sim();
+    let sim = &*props.sim;
     let cast = sim.cast();
     let violated = sim
         .trace()

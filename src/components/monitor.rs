@@ -1,15 +1,21 @@
 //! The operator's figures as small plots that follow the run: lock wait and hold times (one dot
 //! per acquisition), and leases expired while held, renewals refused and writes fenced off (a
-//! running count). The numbers come from [`crate::metrics`]; this only draws them.
+//! running count). The numbers come from [`crate::metrics`]; this only draws them, and renders
+//! again only when a step adds a sample.
 
 use crate::components::Shared;
-use crate::metrics::{Metrics, Sample, of_run};
-use crate::state::Playground;
+use crate::metrics::{Metrics, Sample, Shown};
 use yew::prelude::*;
 
+/// Only what the plots draw: the whole run's figures (once per run), how many of each are
+/// shown, and the run's end. A step that adds no sample leaves these equal, and the monitor
+/// is not rendered again.
 #[derive(Properties, PartialEq)]
 pub struct MonitorProps {
-    pub playground: UseReducerHandle<Playground>,
+    pub whole: Shared<Metrics>,
+    pub shown: Shown,
+    /// The run's last moment, in virtual ms: the plots' fixed time axis.
+    pub end: u64,
 }
 
 const WIDTH: f64 = 120.0;
@@ -17,23 +23,19 @@ const HEIGHT: f64 = 28.0;
 
 #[component]
 pub fn Monitor(props: &MonitorProps) -> Html {
-    let playground = &props.playground;
-    // The whole run's figures once per run; each step only cuts them at its position.
-    // Keyed by the run itself (held, so its address cannot be reused by another).
-    let whole = use_memo(Shared(playground.run_rc()), |run| of_run(run));
-    let m: Metrics = whole.until(playground.position());
+    let (m, n) = (&props.whole, props.shown);
     // A fixed time axis (the whole run) keeps the dots already drawn where they are: a step
     // only adds to the plot's right end.
-    let end = playground.layout().end.max(1);
+    let end = props.end.max(1);
     html! {
         <section class="card monitor" data-testid="monitor" aria-label="What an operator would watch">
             <h2>{ "monitoring" }</h2>
             <ul class="metrics">
-                { durations("wait", "Lock wait time", &m.waits, end) }
-                { durations("hold", "Hold time", &m.holds, end) }
-                { counts("expired-while-held", "Leases expired while held", &m.expired_while_held, end) }
-                { counts("renewals-refused", "Renewals refused", &m.renewals_refused, end) }
-                { counts("fenced-writes", "Writes fenced off", &m.fenced_writes, end) }
+                { durations("wait", "Lock wait time", &m.waits[..n.waits], end) }
+                { durations("hold", "Hold time", &m.holds[..n.holds], end) }
+                { counts("expired-while-held", "Leases expired while held", &m.expired_while_held[..n.expired_while_held], end) }
+                { counts("renewals-refused", "Renewals refused", &m.renewals_refused[..n.renewals_refused], end) }
+                { counts("fenced-writes", "Writes fenced off", &m.fenced_writes[..n.fenced_writes], end) }
             </ul>
         </section>
     }
@@ -79,14 +81,18 @@ fn columns(samples: &[Sample], end: u64) -> Vec<(usize, u64)> {
 }
 
 fn counts(id: &'static str, label: &'static str, samples: &[Sample], end: u64) -> Html {
-    let times: Vec<u64> = samples.iter().map(|s| s.time).collect();
-    let total = times.len();
+    let total = samples.len();
     let step_to =
         |n: usize| (HEIGHT - 2.0 - (HEIGHT - 4.0) * n as f64 / total.max(1) as f64).to_string();
+    // A staircase with one riser per pixel column that has samples: thousands of refusals draw
+    // as at most `WIDTH` steps, which look the same.
     let mut points = vec![format!("0,{}", step_to(0))];
-    for (i, &t) in times.iter().enumerate() {
-        points.push(format!("{},{}", x(t, end), step_to(i)));
-        points.push(format!("{},{}", x(t, end), step_to(i + 1)));
+    let mut counted = 0;
+    for (column, in_column) in columns_of(samples, end) {
+        let x = column as f64;
+        points.push(format!("{x},{}", step_to(counted)));
+        counted += in_column;
+        points.push(format!("{x},{}", step_to(counted)));
     }
     points.push(format!("{WIDTH},{}", step_to(total)));
     html! {
@@ -101,4 +107,17 @@ fn counts(id: &'static str, label: &'static str, samples: &[Sample], end: u64) -
             <span class="metric-value">{ total.to_string() }</span>
         </li>
     }
+}
+
+/// The pixel columns that have samples, with how many fall in each, left to right.
+fn columns_of(samples: &[Sample], end: u64) -> Vec<(usize, usize)> {
+    let mut counts: Vec<(usize, usize)> = Vec::new();
+    for sample in samples {
+        let column = x(sample.time, end) as usize;
+        match counts.last_mut() {
+            Some((c, n)) if *c == column => *n += 1,
+            _ => counts.push((column, 1)),
+        }
+    }
+    counts
 }

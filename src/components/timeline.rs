@@ -8,7 +8,7 @@
 
 use crate::components::Shared;
 use crate::layout::frame::{
-    AXIS_HEIGHT, ArrowShape, ArrowState, BandShape, BarShape, Frame, LANE_HEIGHT, MarkShape,
+    AXIS_HEIGHT, ArrowShape, ArrowState, BandShape, BarShape, Frame, LANE_HEIGHT, MarkShape, Tick,
     Viewport, frame, span_rank, time_label,
 };
 use crate::layout::{Lane, LaneRole, Layout, MarkKind, SpanKind, refusal_text};
@@ -33,6 +33,12 @@ pub struct TimelineProps {
     /// What the view belongs to (the scenario): a new one opens with a fresh view; a new run of
     /// the same one (after an intervention) keeps the user's zoom.
     pub scope: AttrValue,
+}
+
+/// A coordinate as an attribute: to a tenth of a pixel, which no one can see, rather than the
+/// seventeen digits a float prints; a scrub writes thousands of them.
+fn px(value: f64) -> String {
+    ((value * 10.0).round() / 10.0).to_string()
 }
 
 /// Px across the plot before the element has been measured.
@@ -193,7 +199,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                 </ul>
                 <div class="timeline-plot" ref={plot} {onwheel} {onpointerdown} {onpointermove}
                     onpointerup={onpointerup.clone()} onpointerleave={onpointerup}>
-                    { svg(&frame, props) }
+                    { svg(frame, props) }
                 </div>
             </div>
         </section>
@@ -229,11 +235,28 @@ fn lane_label(lane: &Lane, props: &TimelineProps) -> Html {
     }
 }
 
-fn svg(frame: &Frame, props: &TimelineProps) -> Html {
+/// What every shape needs besides its own geometry: lane names, the timeline's name (for its
+/// patterns), the selection and where to send actions. Equal from step to step, so a layer
+/// whose shapes did not change is not rendered again.
+#[derive(Clone, PartialEq)]
+struct Ctx {
+    layout: Shared<Layout>,
+    name: AttrValue,
+    selection: Selection,
+    dispatch: Callback<Action>,
+}
+
+fn svg(frame: Frame, props: &TimelineProps) -> Html {
     let lanes_height = frame.height - AXIS_HEIGHT;
     let name = &props.name;
+    let ctx = Ctx {
+        layout: props.layout.clone(),
+        name: props.name.clone(),
+        selection: props.selection,
+        dispatch: props.dispatch.clone(),
+    };
     html! {
-        <svg class="timeline-svg" width={frame.width.to_string()} height={frame.height.to_string()}
+        <svg class="timeline-svg" width={px(frame.width)} height={px(frame.height)}
             viewBox={format!("0 0 {} {}", frame.width, frame.height)}
             role="group" aria-label={format!("{}: lanes over virtual time", props.caption)}>
             <defs>
@@ -249,64 +272,164 @@ fn svg(frame: &Frame, props: &TimelineProps) -> Html {
             </defs>
             { for props.layout.lanes.iter().enumerate().map(|(i, lane)| html! {
                 <rect class={classes!("lane", (i % 2 == 1).then_some("odd"))} data-testid="lane" data-node={lane.name.clone()}
-                    x="0" y={(i as f64 * LANE_HEIGHT).to_string()} width={frame.width.to_string()} height={LANE_HEIGHT.to_string()} />
+                    x="0" y={(i as f64 * LANE_HEIGHT).to_string()} width={px(frame.width)} height={LANE_HEIGHT.to_string()} />
             }) }
             // Each keyed list in an element of its own: Yew diffs a list by key only when all of
-            // its siblings are keyed, and moves what it can instead of rebuilding it.
+            // its siblings are keyed, and moves what it can instead of rebuilding it. Each layer
+            // is a component of its own: shapes sit on an absolute axis, so while "follow now"
+            // pans, only the layers whose shapes changed (an open bar, a message in flight) are
+            // rendered again.
             <g transform={format!("translate({},0)", -frame.offset)}>
-                <g class="ticks">
-                    { for frame.ticks.iter().map(|tick| html! {
-                        <g class="tick" key={tick.label.clone()}>
-                            <line x1={tick.x.to_string()} x2={tick.x.to_string()} y1="0" y2={lanes_height.to_string()} />
-                            <text x={tick.x.to_string()} y={(lanes_height + 16.0).to_string()} text-anchor="middle">{ tick.label.clone() }</text>
-                        </g>
-                    }) }
-                </g>
-                <g class="bands">{ for frame.bands.iter().map(|band| band_view(band, lanes_height, props)) }</g>
-                <g class="bars">{ for frame.bars.iter().map(|bar| bar_view(bar, props)) }</g>
-                <g class="messages">{ for frame.arrows.iter().map(|arrow| arrow_view(arrow, props)) }</g>
-                <g class="marks">{ for frame.marks.iter().map(|mark| mark_view(mark, props)) }</g>
+                <Ticks ticks={frame.ticks} {lanes_height} />
+                <Bands ctx={ctx.clone()} bands={frame.bands.clone()} {lanes_height} />
+                <Bars ctx={ctx.clone()} bars={frame.bars} />
+                <Arrows ctx={ctx.clone()} arrows={frame.arrows} />
+                <Marks ctx={ctx.clone()} marks={frame.marks} />
                 if let Some(x) = frame.now_x {
                     <g class="now" data-testid="now-line">
-                        <line x1={x.to_string()} x2={x.to_string()} y1="0" y2={lanes_height.to_string()} />
-                        <rect class="now-tag" x={(x - 16.0).to_string()} y={(lanes_height + 3.0).to_string()} width="32" height="17" rx="3" />
-                        <text x={x.to_string()} y={(lanes_height + 16.0).to_string()} text-anchor="middle" class="now-label">{ "now" }</text>
+                        <line x1={px(x)} x2={px(x)} y1="0" y2={px(lanes_height)} />
+                        <rect class="now-tag" x={px(x - 16.0)} y={px(lanes_height + 3.0)} width="32" height="17" rx="3" />
+                        <text x={px(x)} y={px(lanes_height + 16.0)} text-anchor="middle" class="now-label">{ "now" }</text>
                     </g>
                 }
                 // Violation names last, so no bar covers them.
-                <g class="band-labels">
-                    { for frame.bands.iter().map(|band| html! {
-                        <text key={format!("{}-{}", band.from_event, band.invariant.id())}
-                            x={(band.x + 4.0).to_string()} y={(11.0 + 13.0 * band.label_row as f64).to_string()}
-                            class="band-label" aria-hidden="true">
-                            { format!("✗ {}", band.invariant.statement()) }
-                        </text>
-                    }) }
-                </g>
+                <BandLabels bands={frame.bands} />
             </g>
         </svg>
     }
 }
 
-fn lane_name(props: &TimelineProps, lane: usize) -> String {
-    props
-        .layout
+#[derive(Properties, PartialEq)]
+struct TicksProps {
+    ticks: Vec<Tick>,
+    lanes_height: f64,
+}
+
+#[component]
+fn Ticks(props: &TicksProps) -> Html {
+    let lanes_height = props.lanes_height;
+    html! {
+        <g class="ticks">
+            { for props.ticks.iter().map(|tick| html! {
+                <g class="tick" key={tick.label.clone()}>
+                    <line x1={px(tick.x)} x2={px(tick.x)} y1="0" y2={px(lanes_height)} />
+                    <text x={px(tick.x)} y={px(lanes_height + 16.0)} text-anchor="middle">{ tick.label.clone() }</text>
+                </g>
+            }) }
+        </g>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct BandsProps {
+    ctx: Ctx,
+    bands: Vec<BandShape>,
+    lanes_height: f64,
+}
+
+#[component]
+fn Bands(props: &BandsProps) -> Html {
+    html! {
+        <g class="bands">{ for props.bands.iter().map(|band| band_view(band, props.lanes_height, &props.ctx)) }</g>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct BandLabelsProps {
+    bands: Vec<BandShape>,
+}
+
+#[component]
+fn BandLabels(props: &BandLabelsProps) -> Html {
+    html! {
+        <g class="band-labels">
+            { for props.bands.iter().map(|band| html! {
+                <text key={format!("{}-{}", band.from_event, band.invariant.id())}
+                    x={px(band.x + 4.0)} y={(11.0 + 13.0 * band.label_row as f64).to_string()}
+                    class="band-label" aria-hidden="true">
+                    { format!("✗ {}", band.invariant.statement()) }
+                </text>
+            }) }
+        </g>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct BarsProps {
+    ctx: Ctx,
+    bars: Vec<BarShape>,
+}
+
+#[component]
+fn Bars(props: &BarsProps) -> Html {
+    html! {
+        <g class="bars">{ for props.bars.iter().map(|bar| bar_view(bar, &props.ctx)) }</g>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct ArrowsProps {
+    ctx: Ctx,
+    arrows: Vec<ArrowShape>,
+}
+
+#[component]
+fn Arrows(props: &ArrowsProps) -> Html {
+    let ctx = &props.ctx;
+    html! {
+        <g class="messages">
+            { for props.arrows.iter().map(|arrow| html! {
+                <Arrow key={arrow.message.0} arrow={arrow.clone()}
+                    selected={ctx.selection == Selection::Message(arrow.message)}
+                    name={ctx.name.clone()} dispatch={ctx.dispatch.clone()} />
+            }) }
+        </g>
+    }
+}
+
+/// One message. A component of its own: a long run shows hundreds, and a step changes only
+/// the few in flight, so the rest are compared, not rendered again.
+#[derive(Properties, PartialEq)]
+struct ArrowProps {
+    arrow: ArrowShape,
+    selected: bool,
+    name: AttrValue,
+    dispatch: Callback<Action>,
+}
+
+#[component]
+fn Arrow(props: &ArrowProps) -> Html {
+    arrow_view(&props.arrow, props.selected, &props.name, &props.dispatch)
+}
+
+#[derive(Properties, PartialEq)]
+struct MarksProps {
+    ctx: Ctx,
+    marks: Vec<MarkShape>,
+}
+
+#[component]
+fn Marks(props: &MarksProps) -> Html {
+    html! {
+        <g class="marks">{ for props.marks.iter().map(|mark| mark_view(mark, &props.ctx)) }</g>
+    }
+}
+
+fn lane_name(ctx: &Ctx, lane: usize) -> String {
+    ctx.layout
         .lanes
         .get(lane)
         .map_or_else(String::new, |l| l.name.clone())
 }
 
 /// Activating an event's mark opens the moment just after it.
-fn open_event(
-    props: &TimelineProps,
-    event: usize,
-) -> (Callback<MouseEvent>, Callback<KeyboardEvent>) {
-    let dispatch = props.dispatch.clone();
+fn open_event(ctx: &Ctx, event: usize) -> (Callback<MouseEvent>, Callback<KeyboardEvent>) {
+    let dispatch = ctx.dispatch.clone();
     let onclick = Callback::from(move |event_: MouseEvent| {
         event_.stop_propagation();
         dispatch.emit(Action::SeekTo(event + 1))
     });
-    let dispatch = props.dispatch.clone();
+    let dispatch = ctx.dispatch.clone();
     let onkeydown = Callback::from(move |key: KeyboardEvent| {
         if key.key() == "Enter" || key.key() == " " {
             key.prevent_default();
@@ -317,18 +440,18 @@ fn open_event(
     (onclick, onkeydown)
 }
 
-fn bar_view(bar: &BarShape, props: &TimelineProps) -> Html {
+fn bar_view(bar: &BarShape, ctx: &Ctx) -> Html {
     let (x, y, w, h) = (bar.x, bar.y, bar.width, bar.height);
-    let name = &props.name;
+    let name = &ctx.name;
     let (class, testid, label, fill) = match bar.kind {
         SpanKind::Lease { holder, token } => {
-            let hue = props
+            let hue = ctx
                 .layout
                 .lanes
                 .iter()
                 .position(|l| l.node == holder)
                 .unwrap_or(0);
-            let holder_name = props.layout.lanes.get(hue).map_or("?", |l| l.name.as_str());
+            let holder_name = ctx.layout.lanes.get(hue).map_or("?", |l| l.name.as_str());
             let token = token.map_or(String::new(), |t| format!("token {} · ", t.0));
             (
                 format!("bar lease hue-{hue}"),
@@ -364,7 +487,7 @@ fn bar_view(bar: &BarShape, props: &TimelineProps) -> Html {
             None,
         ),
     };
-    let (onclick, onkeydown) = open_event(props, bar.from_event);
+    let (onclick, onkeydown) = open_event(ctx, bar.from_event);
     // Text only where it fits (about 6.5 px a character at 11 px), and only on the bars that
     // sit in the middle of a lane: a pause or an overhang shares the lane with a belief.
     let labelled = matches!(
@@ -376,8 +499,8 @@ fn bar_view(bar: &BarShape, props: &TimelineProps) -> Html {
     let pause_sign = (bar.kind == SpanKind::Pause).then(|| {
         html! {
             <g class="pause-sign" aria-hidden="true">
-                <rect x={(x + 3.0).to_string()} y={(y + 3.0).to_string()} width="3" height="9" />
-                <rect x={(x + 8.0).to_string()} y={(y + 3.0).to_string()} width="3" height="9" />
+                <rect x={px(x + 3.0)} y={px(y + 3.0)} width="3" height="9" />
+                <rect x={px(x + 8.0)} y={px(y + 3.0)} width="3" height="9" />
             </g>
         }
     });
@@ -390,21 +513,25 @@ fn bar_view(bar: &BarShape, props: &TimelineProps) -> Html {
     html! {
         <g key={format!("{}-{}-{}", bar.lane, span_rank(bar.kind), bar.from_event)}
             class={class} data-testid={testid} data-event-id={bar.from_event.to_string()}
-            data-lane={lane_name(props, bar.lane)}
+            data-lane={lane_name(ctx, bar.lane)}
             data-token={token} data-open={bar.open.to_string()} tabindex="-1" {onclick} {onkeydown}>
             <title>{ label }</title>
-            <rect x={x.to_string()} y={y.to_string()} width={w.to_string()} height={h.to_string()} rx="3"
+            <rect x={px(x)} y={px(y)} width={px(w)} height={px(h)} rx="3"
                 style={fill.map(|f| format!("fill: {f}"))} />
                         if let Some(text) = text {
-                <text x={(x + 4.0).to_string()} y={(y + h / 2.0 + 4.0).to_string()} class="bar-label">{ text }</text>
+                <text x={px(x + 4.0)} y={px(y + h / 2.0 + 4.0)} class="bar-label">{ text }</text>
             }
             { for pause_sign }
         </g>
     }
 }
 
-fn arrow_view(arrow: &ArrowShape, props: &TimelineProps) -> Html {
-    let selected = props.selection == Selection::Message(arrow.message);
+fn arrow_view(
+    arrow: &ArrowShape,
+    selected: bool,
+    name: &AttrValue,
+    dispatch: &Callback<Action>,
+) -> Html {
     let state = match arrow.state {
         ArrowState::InFlight => "in_flight",
         ArrowState::Held => "held",
@@ -413,7 +540,7 @@ fn arrow_view(arrow: &ArrowShape, props: &TimelineProps) -> Html {
     };
     let actionable = matches!(arrow.state, ArrowState::InFlight | ArrowState::Held);
     let message = arrow.message;
-    let dispatch = props.dispatch.clone();
+    let dispatch = dispatch.clone();
     let select = move || {
         dispatch.emit(Action::Select(if selected {
             Selection::Nothing
@@ -448,7 +575,7 @@ fn arrow_view(arrow: &ArrowShape, props: &TimelineProps) -> Html {
         _ => None,
     };
     html! {
-        <g key={message.0} class={classes!("message", format!("message-{state}"), selected.then_some("selected"))}
+        <g class={classes!("message", format!("message-{state}"), selected.then_some("selected"))}
             data-testid="message" data-message-id={message.0.to_string()} data-state={state}
             data-label={arrow.label}
             tabindex={if actionable { "0" } else { "-1" }}
@@ -462,20 +589,20 @@ fn arrow_view(arrow: &ArrowShape, props: &TimelineProps) -> Html {
                 <title>{ description }</title>
             }
             if let Some((xd, yd)) = arrow.due {
-                <line class="hit" x1={x1.to_string()} y1={y1.to_string()} x2={xd.to_string()} y2={yd.to_string()} />
-                <line class="ahead" x1={x2.to_string()} y1={y2.to_string()} x2={xd.to_string()} y2={yd.to_string()} />
+                <line class="hit" x1={px(x1)} y1={px(y1)} x2={px(xd)} y2={px(yd)} />
+                <line class="ahead" x1={px(x2)} y1={px(y2)} x2={px(xd)} y2={px(yd)} />
             }
-            <line class="shaft" x1={x1.to_string()} y1={y1.to_string()} x2={x2.to_string()} y2={y2.to_string()}
+            <line class="shaft" x1={px(x1)} y1={px(y1)} x2={px(x2)} y2={px(y2)}
                 marker-end={(arrow.state == ArrowState::Delivered || arrow.state == ArrowState::InFlight)
-                    .then(|| format!("url(#head-{})", props.name))} />
+                    .then(|| format!("url(#head-{name})"))} />
             if let Some(glyph) = end_glyph {
-                <text x={x2.to_string()} y={(y2 + 4.0).to_string()} text-anchor="middle" class="arrow-glyph">{ glyph }</text>
+                <text x={px(x2)} y={px(y2 + 4.0)} text-anchor="middle" class="arrow-glyph">{ glyph }</text>
             }
         </g>
     }
 }
 
-fn mark_view(mark: &MarkShape, props: &TimelineProps) -> Html {
+fn mark_view(mark: &MarkShape, ctx: &Ctx) -> Html {
     let (x, y) = (mark.x, mark.y);
     let words = mark_words(mark.kind);
     // The tooltip says what the screen reader says, word for word.
@@ -495,35 +622,35 @@ fn mark_view(mark: &MarkShape, props: &TimelineProps) -> Html {
         MarkKind::Duplicated => ("duplicated", None),
         MarkKind::ClockJump { .. } | MarkKind::Intervention => ("none", None),
     };
-    let (onclick, onkeydown) = open_event(props, mark.event);
+    let (onclick, onkeydown) = open_event(ctx, mark.event);
     let shape = match mark.kind {
         MarkKind::Accepted { token } => html! {
             <>
-                <circle cx={x.to_string()} cy={y.to_string()} r="8" class="disc" />
-                <text x={x.to_string()} y={(y + 4.0).to_string()} text-anchor="middle" class="glyph" aria-hidden="true">{ "✓" }</text>
+                <circle cx={px(x)} cy={px(y)} r="8" class="disc" />
+                <text x={px(x)} y={px(y + 4.0)} text-anchor="middle" class="glyph" aria-hidden="true">{ "✓" }</text>
                 if let Some(token) = token {
-                    <text x={(x + 11.0).to_string()} y={(y - 8.0).to_string()} class="mark-label" aria-hidden="true">{ token.0.to_string() }</text>
+                    <text x={px(x + 11.0)} y={px(y - 8.0)} class="mark-label" aria-hidden="true">{ token.0.to_string() }</text>
                 }
             </>
         },
         MarkKind::Rejected { refusal } => html! {
             <>
-                <rect x={(x - 7.0).to_string()} y={(y - 7.0).to_string()} width="14" height="14" class="square" />
-                <text x={x.to_string()} y={(y + 4.0).to_string()} text-anchor="middle" class="glyph" aria-hidden="true">{ "✕" }</text>
-                <text x={(x + 11.0).to_string()} y={(y + 16.0).to_string()} class="mark-label" aria-hidden="true">{ refusal_text(refusal) }</text>
+                <rect x={px(x - 7.0)} y={px(y - 7.0)} width="14" height="14" class="square" />
+                <text x={px(x)} y={px(y + 4.0)} text-anchor="middle" class="glyph" aria-hidden="true">{ "✕" }</text>
+                <text x={px(x + 11.0)} y={px(y + 16.0)} class="mark-label" aria-hidden="true">{ refusal_text(refusal) }</text>
             </>
         },
         MarkKind::Duplicated => html! {
             <>
-                <rect x={(x - 7.0).to_string()} y={(y - 7.0).to_string()} width="14" height="14" class="square" />
-                <text x={x.to_string()} y={(y + 4.0).to_string()} text-anchor="middle" class="glyph" aria-hidden="true">{ "2" }</text>
+                <rect x={px(x - 7.0)} y={px(y - 7.0)} width="14" height="14" class="square" />
+                <text x={px(x)} y={px(y + 4.0)} text-anchor="middle" class="glyph" aria-hidden="true">{ "2" }</text>
             </>
         },
         MarkKind::ClockJump { by_ms } => html! {
             <>
                 <polyline class="zigzag" points={format!("{},{} {},{} {},{} {},{} {},{}",
                     x - 6.0, y + 10.0, x - 3.0, y - 10.0, x, y + 10.0, x + 3.0, y - 10.0, x + 6.0, y + 10.0)} />
-                <text x={(x + 9.0).to_string()} y={(y - 8.0).to_string()} class="mark-label" aria-hidden="true">
+                <text x={px(x + 9.0)} y={px(y - 8.0)} class="mark-label" aria-hidden="true">
                     { format!("{}{} ms", if by_ms >= 0 { "+" } else { "−" }, by_ms.unsigned_abs()) }
                 </text>
             </>
@@ -536,20 +663,20 @@ fn mark_view(mark: &MarkShape, props: &TimelineProps) -> Html {
         <g key={format!("{}-{}-{}", mark.event, mark.lane, mark_kind(mark.kind))}
             class={classes!("mark", format!("mark-{}", mark_kind(mark.kind)))} data-testid="event-mark"
             data-kind={mark_kind(mark.kind)} data-outcome={outcome} data-token={token}
-            data-lane={lane_name(props, mark.lane)}
+            data-lane={lane_name(ctx, mark.lane)}
             data-event-id={mark.event.to_string()}
             tabindex="0" role="button" aria-label={label.clone()}
             {onclick} {onkeydown}>
             <title>{ label }</title>
             // Covers the glyph and its label, so a click anywhere on them lands here.
-            <rect class="hit" x={(x - 10.0).to_string()} y={(y - 20.0).to_string()} width="56" height="40" />
+            <rect class="hit" x={px(x - 10.0)} y={px(y - 20.0)} width="56" height="40" />
             { shape }
         </g>
     }
 }
 
-fn band_view(band: &BandShape, lanes_height: f64, props: &TimelineProps) -> Html {
-    let (onclick, onkeydown) = open_event(props, band.from_event);
+fn band_view(band: &BandShape, lanes_height: f64, ctx: &Ctx) -> Html {
+    let (onclick, onkeydown) = open_event(ctx, band.from_event);
     let label = format!("✗ {}", band.invariant.statement());
     html! {
         <g key={format!("{}-{}", band.from_event, band.invariant.id())}
@@ -559,7 +686,7 @@ fn band_view(band: &BandShape, lanes_height: f64, props: &TimelineProps) -> Html
             tabindex="0" role="button" aria-label={format!("Violated: {}. Open the event that broke it.", band.invariant.statement())}
             {onclick} {onkeydown}>
             <title>{ label.clone() }</title>
-                        <rect x={band.x.to_string()} y="0" width={band.width.to_string()} height={lanes_height.to_string()} />
+                        <rect x={px(band.x)} y="0" width={px(band.width)} height={px(lanes_height)} />
         </g>
     }
 }

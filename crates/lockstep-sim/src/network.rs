@@ -8,6 +8,7 @@
 use crate::ids::{MessageId, NodeId};
 use crate::message::Payload;
 use crate::rng::SimRng;
+use crate::shared_log::SharedLog;
 use crate::time::{Millis, VirtualTime};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
@@ -88,7 +89,9 @@ pub struct Network {
     links: BTreeMap<(NodeId, NodeId), LinkBehaviour>,
     /// Directed cuts: a message from `.0` to `.1` is lost.
     cuts: BTreeSet<(NodeId, NodeId)>,
-    messages: Vec<MessageRecord>,
+    /// Every message ever sent, by id: shared between copies of a simulation (see
+    /// [`SharedLog`]).
+    messages: SharedLog<MessageRecord>,
 }
 
 impl Network {
@@ -100,13 +103,8 @@ impl Network {
             default_link,
             links,
             cuts: BTreeSet::new(),
-            messages: Vec::new(),
+            messages: SharedLog::new(),
         }
-    }
-
-    /// Makes room for `additional` more messages up front, so the record rarely has to move.
-    pub fn reserve(&mut self, additional: usize) {
-        self.messages.reserve(additional);
     }
 
     fn link(&self, from: NodeId, to: NodeId) -> LinkBehaviour {
@@ -175,7 +173,7 @@ impl Network {
         self.messages.get(id.index())
     }
 
-    pub fn messages(&self) -> &[MessageRecord] {
+    pub fn messages(&self) -> &SharedLog<MessageRecord> {
         &self.messages
     }
 

@@ -27,6 +27,7 @@ use crate::queue::{Due, EventQueue};
 use crate::resource::{Inventory, Payments, Register, Resource};
 use crate::rng::SimRng;
 use crate::scenario::{Cast, LockServiceSpec, ResourceSpec, Scenario, ScenarioError};
+use crate::shared_log::SharedLog;
 use crate::time::{Millis, VirtualTime};
 use crate::token::FencingToken;
 use crate::trace::{
@@ -86,7 +87,8 @@ pub struct Sim {
     rng: SimRng,
     network: Network,
     slots: Vec<Slot>,
-    timers: Vec<TimerRecord>,
+    /// Every timer ever set, by id: shared between copies (see [`SharedLog`]).
+    timers: SharedLog<TimerRecord>,
     interventions: Vec<Intervention>,
     checker: InvariantChecker,
     trace: Vec<TraceEvent>,
@@ -106,6 +108,33 @@ pub struct Sim {
     /// twice the quorum of nodes: never for a single node, never for Redlock's majority of N.
     /// Where it cannot happen, `one_lease` cannot break and the leases go uncounted.
     leases_can_clash: bool,
+}
+
+/// A simulation stopped after its first `events` events, without its trace: the trace of those
+/// events is the complete run's first `events` (the same input gives the same events), so it is
+/// copied from there when the simulation resumes. Going back to any position is then resuming
+/// the last snapshot before it and stepping on, not replaying the run from the start.
+#[derive(Clone, Debug)]
+pub struct Snapshot {
+    events: usize,
+    sim: Sim,
+}
+
+impl Snapshot {
+    /// How many events had happened when the snapshot was taken.
+    pub fn events(&self) -> usize {
+        self.events
+    }
+
+    /// The simulation as it stood, with its trace copied from `trace` — the trace of the same
+    /// run, at least as long as the snapshot's. `None` if it is shorter.
+    pub fn resume(&self, trace: &[TraceEvent]) -> Option<Sim> {
+        let past = trace.get(..self.events)?;
+        let mut sim = self.sim.clone();
+        sim.trace = Vec::with_capacity(trace.len());
+        sim.trace.extend_from_slice(past);
+        Some(sim)
+    }
 }
 
 /// What handling one due input produced, before it becomes a trace event.
@@ -148,8 +177,7 @@ impl Sim {
             (entry.at_ms, Due::Intervention(index))
         }));
         let protocol = scenario.lock_service.protocol();
-        let mut network = build_network(scenario, &cast)?;
-        network.reserve(expected_events(scenario));
+        let network = build_network(scenario, &cast)?;
         let mut sim = Sim {
             seed,
             now: VirtualTime::ZERO,
@@ -158,7 +186,7 @@ impl Sim {
             rng: SimRng::from_seed(seed),
             network,
             slots: build_slots(scenario, &cast),
-            timers: Vec::with_capacity(expected_events(scenario)),
+            timers: SharedLog::new(),
             interventions,
             checker: InvariantChecker::default(),
             // A guess at the run's length, so the trace rarely has to move while it grows.
@@ -216,7 +244,7 @@ impl Sim {
                 BTreeMap::new(),
             ),
             slots: Vec::new(),
-            timers: Vec::new(),
+            timers: SharedLog::new(),
             interventions: Vec::new(),
             checker: InvariantChecker::default(),
             trace: Vec::new(),
@@ -363,6 +391,19 @@ impl Sim {
     /// Runs to the end of the scenario.
     pub fn run_to_end(&mut self) {
         while self.step().is_some() {}
+    }
+
+    /// This simulation as it stands, kept to resume later (see [`Snapshot`]). Copies the state
+    /// of the nodes and the queue, and shares the network's and the timers' records; the trace
+    /// is left out.
+    pub fn snapshot(&mut self) -> Snapshot {
+        let trace = std::mem::take(&mut self.trace);
+        let sim = self.clone();
+        self.trace = trace;
+        Snapshot {
+            events: self.trace.len(),
+            sim,
+        }
     }
 
     fn handle(&mut self, due: Due) -> Option<Handled> {
@@ -872,8 +913,10 @@ impl Sim {
         self.refresh_belief(handled.actor);
         let view = self.state_view();
         let cast = &self.cast;
-        let told = self.network.messages()[sent_before.min(self.network.messages().len())..]
-            .iter()
+        let told = self
+            .network
+            .messages()
+            .iter_from(sent_before)
             .filter(|m| cast.is_service(m.from))
             .filter_map(|m| match m.payload {
                 Payload::AcquireReply {
