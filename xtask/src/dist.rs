@@ -107,13 +107,29 @@ fn totals(entries: &[Entry]) -> (u64, u64) {
         .fold((0, 0), |(raw, gzip), e| (raw + e.raw, gzip + e.gzip))
 }
 
+/// Whether a page fetches the file only when it needs it: the data in the site's folders
+/// (`content/`, `scenarios/`), as against the page itself at the top of `dist/`.
+fn loaded_when_needed(entry: &Entry) -> bool {
+    entry.path.contains('/')
+}
+
 fn table(entries: &[Entry]) -> String {
     let (raw, gzip) = totals(entries);
     let total = format!("total ({} files)", entries.len());
+    let (later, first): (Vec<&Entry>, Vec<&Entry>) =
+        entries.iter().partition(|e| loaded_when_needed(e));
+    let subtotal = |part: &[&Entry]| {
+        part.iter()
+            .fold((0, 0), |(raw, gzip), e| (raw + e.raw, gzip + e.gzip))
+    };
+    let (first_raw, first_gzip) = subtotal(&first);
+    let (later_raw, later_gzip) = subtotal(&later);
+    let first_label = format!("  the page, loaded at once ({} files)", first.len());
+    let later_label = format!("  data loaded when a page needs it ({} files)", later.len());
     let width = entries
         .iter()
         .map(|e| e.path.len())
-        .chain([total.len(), 4])
+        .chain([total.len(), first_label.len(), later_label.len(), 4])
         .max()
         .unwrap_or(4);
     let mut out = String::new();
@@ -126,6 +142,8 @@ fn table(entries: &[Entry]) -> String {
         row(&entry.path, &size(entry.raw), &size(entry.gzip));
     }
     row(&total, &size(raw), &size(gzip));
+    row(&first_label, &size(first_raw), &size(first_gzip));
+    row(&later_label, &size(later_raw), &size(later_gzip));
     out
 }
 
@@ -208,10 +226,39 @@ mod tests {
     #[test]
     fn table_has_a_total_row() {
         let table = table(&entries());
-        let last = table.lines().last().unwrap_or_default();
-        assert!(last.starts_with("total (2 files)"), "{last}");
-        assert!(last.contains("1,235,467 B"), "{last}");
-        assert!(last.contains("52,112 B"), "{last}");
+        let total = table
+            .lines()
+            .find(|l| l.starts_with("total"))
+            .unwrap_or_default();
+        assert!(total.starts_with("total (2 files)"), "{total}");
+        assert!(total.contains("1,235,467 B"), "{total}");
+        assert!(total.contains("52,112 B"), "{total}");
+    }
+
+    #[test]
+    fn table_sets_the_data_loaded_later_apart_from_the_page() {
+        let mut entries = entries();
+        entries.push(Entry {
+            path: "content/lessons.json".to_string(),
+            raw: 100_000,
+            gzip: 20_000,
+        });
+        let table = table(&entries);
+        let line = |start: &str| {
+            table
+                .lines()
+                .find(|l| l.trim_start().starts_with(start))
+                .unwrap_or_default()
+                .to_string()
+        };
+        let first = line("the page, loaded at once");
+        assert!(first.contains("(2 files)"), "{first}");
+        assert!(first.contains("1,235,467 B"), "{first}");
+        assert!(first.contains("52,112 B"), "{first}");
+        let later = line("data loaded when a page needs it");
+        assert!(later.contains("(1 files)"), "{later}");
+        assert!(later.contains("100,000 B"), "{later}");
+        assert!(later.contains("20,000 B"), "{later}");
     }
 
     #[test]
