@@ -5,23 +5,25 @@
 //!    profile tunes them for speed, where release builds are tuned for size). Extra arguments go
 //!    to cargo bench. Says so, and fails, when the crate has no benchmark yet.
 //! 2. The app's: the release site, built into `dist/` as `cargo xtask test` builds it, with the
-//!    size report of `cargo xtask dist` and the wasm's composition ([`composition`]); then the
-//!    latency of its controls (Step, Back, the scrubber) in headless Chromium, measured by
-//!    `e2e/bench-step-latency.mjs` on an 18,000-event sandbox run, whose trace it checks against
-//!    the native CLI's. It installs what that needs first, as `cargo xtask test` does (see
-//!    [`tools`]). Then the simulator's speed
-//!    in the page against native on the same chaos run ([`sim_in_page`]); last, the first load of
-//!    the same site on a throttled link ([`load`]).
-
-mod load;
+//!    size report of `cargo xtask dist` and the wasm's composition ([`composition`]). Then three
+//!    scripts in `e2e/` against that site in headless Chromium (installed first, as `cargo xtask
+//!    test` does; see [`tools`]):
+//!    - `bench-step-latency.mjs`: the latency of the controls (Step, Back, the scrubber) on an
+//!      18,000-event sandbox run, whose trace it checks against the native CLI's;
+//!    - `bench-wasm-speed.mjs`: the simulator in the page against native on the same chaos run
+//!      (the app's wasm export `lockstepChaosRuns` timed from JavaScript; natively `cargo bench
+//!      -p lockstep-sim --bench in_page_reference`), failing unless both ran the same run;
+//!    - `bench-load.mjs`: the first load under the DevTools protocol's network and CPU emulation
+//!      (bytes before the playground is interactive, first meaningful paint, interactive), with
+//!      issue 11's targets beside the figures.
 
 use std::fs;
+use std::process::Command;
 
 use crate::composition;
 use crate::dist;
 use crate::error::Error;
 use crate::process::{self, say};
-use crate::sim_in_page;
 use crate::tools;
 use crate::workspace::Workspace;
 
@@ -71,16 +73,35 @@ fn app(workspace: &Workspace) -> Result<(), Error> {
         .target_dir()
         .join("debug")
         .join(format!("lockstep-cli{}", std::env::consts::EXE_SUFFIX));
-    say("measuring the app's step latency (node bench-step-latency.mjs in e2e/)");
     process::run(
-        workspace
-            .command("node")
-            .arg("bench-step-latency.mjs")
-            .current_dir(workspace.join("e2e"))
-            .env("LOCKSTEP_CLI", &cli)
-            .env("LOCKSTEP_DIST", workspace.join("dist"))
-            .env("LOCKSTEP_CHROMIUM", tools::CHROMIUM),
+        browser_benchmark(
+            workspace,
+            "bench-step-latency.mjs",
+            "the app's step latency",
+        )
+        .env("LOCKSTEP_CLI", &cli),
     )?;
-    sim_in_page::run(workspace)?;
-    load::run(workspace)
+    process::run(&mut browser_benchmark(
+        workspace,
+        "bench-wasm-speed.mjs",
+        "the simulator in the page against native",
+    ))?;
+    process::run(&mut browser_benchmark(
+        workspace,
+        "bench-load.mjs",
+        "the first load on a throttled link",
+    ))
+}
+
+/// `node <script>` in `e2e/`, against the release site in `dist/` and the machine's Chromium,
+/// announced with what it measures.
+fn browser_benchmark(workspace: &Workspace, script: &str, what: &str) -> Command {
+    say(format!("measuring {what} (node {script} in e2e/)"));
+    let mut command = workspace.command("node");
+    command
+        .arg(script)
+        .current_dir(workspace.join("e2e"))
+        .env("LOCKSTEP_DIST", workspace.join("dist"))
+        .env("LOCKSTEP_CHROMIUM", tools::CHROMIUM);
+    command
 }

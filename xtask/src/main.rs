@@ -12,7 +12,6 @@ mod loading_line;
 mod pins;
 mod process;
 mod serve;
-mod sim_in_page;
 mod test;
 mod tools;
 mod workspace;
