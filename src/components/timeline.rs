@@ -378,16 +378,32 @@ fn Arrows(props: &ArrowsProps) -> Html {
     let ctx = &props.ctx;
     html! {
         <g class="messages">
-            { for props.arrows.iter().map(|arrow| html! {
-                <Arrow key={arrow.message.0} arrow={arrow.clone()}
-                    selected={ctx.selection == Selection::Message(arrow.message)}
-                    name={ctx.name.clone()} dispatch={ctx.dispatch.clone()} />
+            { for props.arrows.iter().map(|arrow| if arrow.state == ArrowState::Delivered {
+                delivered_view(arrow, &ctx.name)
+            } else {
+                html! {
+                    <Arrow key={arrow.message.0} arrow={arrow.clone()}
+                        selected={ctx.selection == Selection::Message(arrow.message)}
+                        name={ctx.name.clone()} dispatch={ctx.dispatch.clone()} />
+                }
             }) }
         </g>
     }
 }
 
-/// One message. A component of its own: a long run shows hundreds, and a step changes only
+/// A delivered message: one element, not a group, and not a component. A long run shows
+/// hundreds of them and a scrub creates them all anew, where every element and every component
+/// costs; none can be acted on, so none needs a tooltip, a hit area or a handler.
+fn delivered_view(arrow: &ArrowShape, name: &AttrValue) -> Html {
+    html! {
+        <line key={arrow.message.0} class="message message-delivered shaft" data-testid="message"
+            data-message-id={arrow.message.0.to_string()} data-state="delivered" data-label={arrow.label}
+            x1={px(arrow.x1)} y1={px(arrow.y1)} x2={px(arrow.x2)} y2={px(arrow.y2)}
+            marker-end={format!("url(#head-{name})")} />
+    }
+}
+
+/// One message that is in flight, held or lost. A component of its own: a long run shows hundreds, and a step changes only
 /// the few in flight, so the rest are compared, not rendered again.
 #[derive(Properties, PartialEq)]
 struct ArrowProps {
