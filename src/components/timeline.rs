@@ -378,28 +378,51 @@ fn Arrows(props: &ArrowsProps) -> Html {
     let ctx = &props.ctx;
     html! {
         <g class="messages">
-            { for props.arrows.iter().map(|arrow| if arrow.state == ArrowState::Delivered {
-                delivered_view(arrow, &ctx.name)
-            } else {
-                html! {
+            { delivered_view(&props.arrows) }
+            <g class="messages-underway">
+                { for props.arrows.iter().filter(|arrow| arrow.state != ArrowState::Delivered).map(|arrow| html! {
                     <Arrow key={arrow.message.0} arrow={arrow.clone()}
                         selected={ctx.selection == Selection::Message(arrow.message)}
                         name={ctx.name.clone()} dispatch={ctx.dispatch.clone()} />
-                }
-            }) }
+                }) }
+            </g>
         </g>
     }
 }
 
-/// A delivered message: one element, not a group, and not a component. A long run shows
-/// hundreds of them and a scrub creates them all anew, where every element and every component
-/// costs; none can be acted on, so none needs a tooltip, a hit area or a handler.
-fn delivered_view(arrow: &ArrowShape, name: &AttrValue) -> Html {
+/// The delivered messages, all of them in two paths: their shafts, then their heads. A long
+/// run shows hundreds, and a scrub would create each anew as an element of its own (and style
+/// and lay it out); none can be acted on, so none needs an element, a tooltip or a handler.
+/// Drawn below the messages still underway, as before (they came earlier in the list).
+fn delivered_view(arrows: &[ArrowShape]) -> Html {
+    let delivered = || arrows.iter().filter(|a| a.state == ArrowState::Delivered);
+    let mut shafts = String::new();
+    let mut heads = String::new();
+    for arrow in delivered() {
+        shafts.push_str(&format!(
+            "M{} {}L{} {}",
+            px(arrow.x1),
+            px(arrow.y1),
+            px(arrow.x2),
+            px(arrow.y2)
+        ));
+        let [(x0, y0), (x1, y1), (x2, y2)] = arrow.head();
+        heads.push_str(&format!(
+            "M{} {}L{} {}L{} {}z",
+            px(x0),
+            px(y0),
+            px(x1),
+            px(y1),
+            px(x2),
+            px(y2)
+        ));
+    }
     html! {
-        <line key={arrow.message.0} class="message message-delivered shaft" data-testid="message"
-            data-message-id={arrow.message.0.to_string()} data-state="delivered" data-label={arrow.label}
-            x1={px(arrow.x1)} y1={px(arrow.y1)} x2={px(arrow.x2)} y2={px(arrow.y2)}
-            marker-end={format!("url(#head-{name})")} />
+        <g class="message message-delivered" data-testid="delivered-messages"
+            data-count={delivered().count().to_string()}>
+            <path class="shaft" d={shafts} />
+            <path class="arrow-head" d={heads} />
+        </g>
     }
 }
 

@@ -31,7 +31,7 @@ text{font:11px system-ui,sans-serif;fill:#1b1f25}\
 .hue-2 rect{fill:#009e73;stroke:#009e73}.hue-3 rect{fill:#cc79a7;stroke:#cc79a7}\
 .hue-4 rect{fill:#56b4e9;stroke:#56b4e9}.hue-5 rect{fill:#d55e00;stroke:#d55e00}\
 .hue-6 rect{fill:#f0e442;stroke:#f0e442}.hue-7 rect{fill:#000;stroke:#000}\
-.belief rect{fill:none}.message .shaft,.message.shaft{stroke:#5b6470;stroke-width:1.5}.message .hit{stroke:none}\
+.belief rect{fill:none}.message .shaft{stroke:#5b6470;stroke-width:1.5}.message .hit{stroke:none}\
 .message-in_flight .shaft{stroke-dasharray:5 4}.arrow-head{fill:#5b6470}\
 .mark-write_accepted .disc{fill:#007a59}.square{fill:#b84700}.glyph{fill:#fff;font-weight:700}\
 .band rect{fill:#d55e00;fill-opacity:.15}.band.history rect{fill-opacity:.6}.band-label{fill:#b84700;font-weight:600}\
