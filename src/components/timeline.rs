@@ -378,7 +378,7 @@ fn Arrows(props: &ArrowsProps) -> Html {
     let ctx = &props.ctx;
     html! {
         <g class="messages">
-            { delivered_view(&props.arrows) }
+            <Delivered arrows={props.arrows.iter().filter(|a| a.state == ArrowState::Delivered).cloned().collect::<Vec<_>>()} />
             <g class="messages-underway">
                 { for props.arrows.iter().filter(|arrow| arrow.state != ArrowState::Delivered).map(|arrow| html! {
                     <Arrow key={arrow.message.0} arrow={arrow.clone()}
@@ -390,15 +390,21 @@ fn Arrows(props: &ArrowsProps) -> Html {
     }
 }
 
+#[derive(Properties, PartialEq)]
+struct DeliveredProps {
+    arrows: Vec<ArrowShape>,
+}
+
 /// The delivered messages, all of them in two paths: their shafts, then their heads. A long
 /// run shows hundreds, and a scrub would create each anew as an element of its own (and style
 /// and lay it out); none can be acted on, so none needs an element, a tooltip or a handler.
-/// Drawn below the messages still underway, as before (they came earlier in the list).
-fn delivered_view(arrows: &[ArrowShape]) -> Html {
-    let delivered = || arrows.iter().filter(|a| a.state == ArrowState::Delivered);
+/// Drawn below the messages still underway, as before (they came earlier in the list). A
+/// component of its own, so a step that delivers nothing does not write the paths again.
+#[component]
+fn Delivered(props: &DeliveredProps) -> Html {
     let mut shafts = String::new();
     let mut heads = String::new();
-    for arrow in delivered() {
+    for arrow in &props.arrows {
         shafts.push_str(&format!(
             "M{} {}L{} {}",
             px(arrow.x1),
@@ -419,7 +425,7 @@ fn delivered_view(arrows: &[ArrowShape]) -> Html {
     }
     html! {
         <g class="message message-delivered" data-testid="delivered-messages"
-            data-count={delivered().count().to_string()}>
+            data-count={props.arrows.len().to_string()}>
             <path class="shaft" d={shafts} />
             <path class="arrow-head" d={heads} />
         </g>
