@@ -57,7 +57,12 @@ describe('the playground, as a user uses it', () => {
     assert.match(await rejected.textContent(), /33 < 34/);
     const band = page.locator(sel.main('violation-band'));
     assert.equal(await band.getAttribute('data-invariant'), 'one_believer');
-    assert.ok((await page.locator(`${sel.main('message')}[data-state="delivered"]`).count()) >= 10);
+    // Delivered messages are drawn together: a shaft and a head for each, in two paths.
+    const delivered = page.locator(sel.main('delivered-messages'));
+    const count = Number(await delivered.getAttribute('data-count'));
+    assert.ok(count >= 10, `${count} delivered messages drawn`);
+    assert.equal((await delivered.locator('path.shaft').getAttribute('d')).match(/M/g).length, count);
+    assert.equal((await delivered.locator('path.arrow-head').getAttribute('d')).match(/z/g).length, count);
     assert.equal(await page.locator(sel.main('now-line')).count(), 1);
     await app.screenshot('timeline-s2');
   });

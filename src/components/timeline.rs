@@ -378,16 +378,61 @@ fn Arrows(props: &ArrowsProps) -> Html {
     let ctx = &props.ctx;
     html! {
         <g class="messages">
-            { for props.arrows.iter().map(|arrow| html! {
-                <Arrow key={arrow.message.0} arrow={arrow.clone()}
-                    selected={ctx.selection == Selection::Message(arrow.message)}
-                    name={ctx.name.clone()} dispatch={ctx.dispatch.clone()} />
-            }) }
+            <Delivered arrows={props.arrows.iter().filter(|a| a.state == ArrowState::Delivered).cloned().collect::<Vec<_>>()} />
+            <g class="messages-underway">
+                { for props.arrows.iter().filter(|arrow| arrow.state != ArrowState::Delivered).map(|arrow| html! {
+                    <Arrow key={arrow.message.0} arrow={arrow.clone()}
+                        selected={ctx.selection == Selection::Message(arrow.message)}
+                        name={ctx.name.clone()} dispatch={ctx.dispatch.clone()} />
+                }) }
+            </g>
         </g>
     }
 }
 
-/// One message. A component of its own: a long run shows hundreds, and a step changes only
+#[derive(Properties, PartialEq)]
+struct DeliveredProps {
+    arrows: Vec<ArrowShape>,
+}
+
+/// The delivered messages, all of them in two paths: their shafts, then their heads. A long
+/// run shows hundreds, and a scrub would create each anew as an element of its own (and style
+/// and lay it out); none can be acted on, so none needs an element, a tooltip or a handler.
+/// Drawn below the messages still underway, as before (they came earlier in the list). A
+/// component of its own, so a step that delivers nothing does not write the paths again.
+#[component]
+fn Delivered(props: &DeliveredProps) -> Html {
+    let mut shafts = String::new();
+    let mut heads = String::new();
+    for arrow in &props.arrows {
+        shafts.push_str(&format!(
+            "M{} {}L{} {}",
+            px(arrow.x1),
+            px(arrow.y1),
+            px(arrow.x2),
+            px(arrow.y2)
+        ));
+        let [(x0, y0), (x1, y1), (x2, y2)] = arrow.head();
+        heads.push_str(&format!(
+            "M{} {}L{} {}L{} {}z",
+            px(x0),
+            px(y0),
+            px(x1),
+            px(y1),
+            px(x2),
+            px(y2)
+        ));
+    }
+    html! {
+        <g class="message message-delivered" data-testid="delivered-messages"
+            data-count={props.arrows.len().to_string()}>
+            <path class="shaft" d={shafts} />
+            <path class="arrow-head" d={heads} />
+        </g>
+    }
+}
+
+/// One message that is in flight, held or lost. A component of its own: a long run shows hundreds, and a step changes only
 /// the few in flight, so the rest are compared, not rendered again.
 #[derive(Properties, PartialEq)]
 struct ArrowProps {

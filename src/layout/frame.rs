@@ -167,6 +167,33 @@ pub struct ArrowShape {
     pub sent_event: usize,
 }
 
+/// Half the width of an arrowhead and its length behind the point, in px: the size the
+/// timeline's marker has on a 1.5-px shaft (10 units at 7 × 1.5 / 10 px a unit, its point one
+/// unit past the shaft's end).
+const HEAD_UNIT: f64 = 1.05;
+
+impl ArrowShape {
+    /// The arrowhead at the end of the shaft as a triangle (point, then the two back corners),
+    /// for arrows drawn together as one path (delivered ones), where no marker can be used:
+    /// a marker on a path of many segments marks only its last one.
+    pub fn head(&self) -> [(f64, f64); 3] {
+        let (dx, dy) = (self.x2 - self.x1, self.y2 - self.y1);
+        let length = dx.hypot(dy);
+        let (ux, uy) = if length > 0.0 {
+            (dx / length, dy / length)
+        } else {
+            (1.0, 0.0)
+        };
+        let at = |along: f64, across: f64| {
+            (
+                self.x2 + (ux * along - uy * across) * HEAD_UNIT,
+                self.y2 + (uy * along + ux * across) * HEAD_UNIT,
+            )
+        };
+        [at(1.0, 0.0), at(-9.0, -5.0), at(-9.0, 5.0)]
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct BandShape {
     pub invariant: Invariant,

@@ -1,4 +1,4 @@
-use super::frame::{ArrowState, Viewport, frame, time_label};
+use super::frame::{ArrowShape, ArrowState, Viewport, frame, time_label};
 use super::*;
 use lockstep_sim::catalogue;
 
@@ -323,5 +323,33 @@ fn a_long_run_in_one_view_is_an_overview_that_keeps_what_went_wrong() {
     assert_eq!(
         Viewport::opening(&short, 800.0),
         Viewport::whole(short.end, 800.0)
+    );
+}
+
+#[test]
+fn a_drawn_arrowhead_points_along_its_shaft_past_the_end() {
+    let arrow = |x2: f64, y2: f64| ArrowShape {
+        message: lockstep_sim::ids::MessageId(1),
+        label: "grant",
+        state: ArrowState::Delivered,
+        x1: 100.0,
+        y1: 50.0,
+        x2,
+        y2,
+        due: None,
+        sent_event: 0,
+    };
+    let near =
+        |(x, y): (f64, f64), (ex, ey): (f64, f64)| (x - ex).abs() < 1e-9 && (y - ey).abs() < 1e-9;
+    let [point, left, right] = arrow(200.0, 50.0).head();
+    assert!(near(point, (201.05, 50.0)), "{point:?}");
+    assert!(near(left, (200.0 - 9.45, 44.75)), "{left:?}");
+    assert!(near(right, (200.0 - 9.45, 55.25)), "{right:?}");
+    // Straight down: the point is below the end, the corners either side of the shaft.
+    let [point, left, right] = arrow(100.0, 150.0).head();
+    assert!(near(point, (100.0, 151.05)), "{point:?}");
+    assert!(
+        near(left, (105.25, 140.55)) && near(right, (94.75, 140.55)),
+        "{left:?} {right:?}"
     );
 }
