@@ -432,7 +432,7 @@ fn Delivered(props: &DeliveredProps) -> Html {
     }
 }
 
-/// One message that is in flight, held or lost. A component of its own: a long run shows hundreds, and a step changes only
+/// One message that is in flight, held or lost. A component of its own: a step changes only
 /// the few in flight, so the rest are compared, not rendered again.
 #[derive(Properties, PartialEq)]
 struct ArrowProps {
