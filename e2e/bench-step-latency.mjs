@@ -210,7 +210,7 @@ async function main() {
     if (total < MIN_EVENTS) throw new Error(`the sandbox run has ${total} events, under ${MIN_EVENTS}`);
 
     // The same scenario file, run natively, must give the same trace: export it, run the CLI.
-    await page.locator('[data-testid="export-menu"]').click();
+    await page.locator('[data-testid="more-menu"]').click();
     const [download] = await Promise.all([page.waitForEvent('download'), page.locator('[data-testid="export-scenario"]').click()]);
     const file = join(scratch, 'sandbox.json');
     await download.saveAs(file);

@@ -75,6 +75,7 @@ export function watchForProblems(page, report) {
  * in the menus (`{ backend: 'consensus' }`). Resolves once the page shows the built scenario.
  */
 export async function buildScenario(page, { numbers = {}, menus = {} }) {
+  await page.locator('[data-testid="more-menu"]').click();
   await page.locator('[data-testid="build-scenario"]').click();
   for (const [field, value] of Object.entries(numbers)) {
     const input = page.locator(`[data-testid="build-${field}"]`);

@@ -194,7 +194,7 @@ describe('the playground, as a user uses it', () => {
     await page.locator('[data-testid="lane-label"][data-node="resource"]').click();
     await page.locator('[data-testid="act-fencing"]').click();
     await page.waitForFunction(() => /fencing off/.test(document.querySelector('[data-testid="resource-row"]').textContent));
-    assert.equal(await page.locator('[data-testid="fencing-toggle"]').getAttribute('aria-pressed'), 'false');
+    assert.equal(await page.locator('[data-testid="fencing-toggle"]').getAttribute('aria-checked'), 'false');
     await app.screenshot('interventions');
   });
 
@@ -340,7 +340,7 @@ describe('the playground, as a user uses it', () => {
     await page.locator('[data-testid="act-crash"]').click();
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="logged-intervention"]').length === 1);
     const download = async (testid) => {
-      await page.locator('[data-testid="export-menu"]').click();
+      await page.locator('[data-testid="more-menu"]').click();
       const [file] = await Promise.all([page.waitForEvent('download'), page.locator(`[data-testid="${testid}"]`).click()]);
       return readFile(await file.path(), 'utf8');
     };
@@ -401,7 +401,7 @@ describe('the playground, as a user uses it', () => {
 
   it('does everything from the keyboard: space, arrows, ? and Escape, with a visible focus', async () => {
     await app.open(S2);
-    await page.locator('.summary').click();
+    await page.locator('[data-testid="scenario-name"]').click();
     await page.keyboard.press('ArrowRight');
     await app.waitForPosition(2);
     await page.keyboard.press('ArrowLeft');
@@ -444,6 +444,7 @@ describe('the playground, as a user uses it', () => {
     const background = await page.evaluate(() => getComputedStyle(document.body).backgroundColor);
     assert.equal(background, 'rgb(17, 20, 24)', 'the dark palette is in use');
     await page.emulateMedia({ colorScheme: 'light' });
+    await page.locator('[data-testid="more-menu"]').click();
     await page.locator('[data-testid="help"]').click();
     assert.deepEqual(await app.axe(), [], 'the shortcut sheet');
   });

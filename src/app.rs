@@ -1,8 +1,10 @@
-//! The page: a navigation bar and the page the route names. The playground: the setup bar, the
-//! timeline (and its twin when comparing), the transport, the narration, the action panel, the
-//! inspector and the monitoring plots, with the shortcut sheet and the builder. A lesson: the
-//! lesson player over the same timeline. The knowledge check, the interview deck, the guide, the
-//! sources.
+//! The page: a navigation bar (with the theme choice) and the page the route names. The
+//! playground puts the story first: the setup bar, the scenario's title (its summary and sources
+//! in a closed disclosure), the story — the timeline, with the stage beside it —, the "now" line
+//! and the transport held at the viewport's bottom; below the fold the run's outcome, the twin
+//! when comparing, the action panel, the inspector, the monitoring plots and the event log, with
+//! the shortcut sheet and the builder. A lesson: the lesson player over the same timeline. The
+//! knowledge check, the interview deck, the guide, the sources.
 
 use crate::components::Shared;
 use crate::components::actions::Actions;
@@ -13,9 +15,10 @@ use crate::components::guide::GuidePage;
 use crate::components::inspector::{Inspector, invariant_list};
 use crate::components::lessons::{Answered, LessonIndex, LessonPlayer, asking};
 use crate::components::monitor::Monitor;
-use crate::components::narration::Narration;
+use crate::components::narration::{EventLog, Narration, NowLine};
 use crate::components::quiz::Quiz;
 use crate::components::sources::{SourcesPage, citation_list};
+use crate::components::theme::ThemeChoice;
 use crate::components::timeline::Timeline;
 use crate::components::toolbar::Toolbar;
 use crate::content::Content;
@@ -69,6 +72,8 @@ pub fn App() -> Html {
     };
     let help = use_state(|| false);
     let building = use_state(|| false);
+    // The section menu on a narrow screen, where the tabs fold away behind one button.
+    let menu_open = use_state(|| false);
     let toggle_help = {
         let help = help.clone();
         Callback::from(move |()| help.set(!*help))
@@ -227,30 +232,42 @@ pub fn App() -> Html {
     let body = match &*route {
         Route::Playground => html! {
             <>
-                <header class="app-header">
+                <header class="app-header setup-bar">
                     <Toolbar playground={playground.clone()} dispatch={dispatch.clone()}
                         on_help={toggle_help.clone()} on_build={open_builder} />
                 </header>
-                <p class="scenario">
-                    <span class="scenario-name" data-testid="scenario-name">{ playground.title() }</span>
-                    <span class="seed">{ format!("seed {}", playground.seed()) }</span>
-                </p>
-                <p class="summary">{ playground.summary() }</p>
-                { citation_list(playground.scenario().map_or(&[], |s| s.sources.as_slice())) }
+                <div class="title-line">
+                    <p class="scenario">
+                        <span class="scenario-name" data-testid="scenario-name">{ playground.title() }</span>
+                        <span class="seed">{ format!("seed {}", playground.seed()) }</span>
+                    </p>
+                    <details class="about" data-testid="about-scenario">
+                        <summary>{ "About this scenario" }</summary>
+                        <p class="summary">{ playground.summary() }</p>
+                        { citation_list(playground.scenario().map_or(&[], |s| s.sources.as_slice())) }
+                    </details>
+                </div>
                 { for notice }
-                <div class="workspace">
-                    <div class="main-column">
-                        { main_timeline }
-                        { run_outcome(playground.run().outcome(), main_caption_fencing, "run-outcome") }
-                        { for twin }
-                        <Controls playground={playground.clone()} dispatch={dispatch.clone()} />
-                        <Narration sim={Shared(playground.sim_rc())} run={Shared(playground.run_rc())} dispatch={dispatch.clone()} />
-                    </div>
-                    <aside class="inspector-panel" aria-label="Act and inspect">
+                // The story: the timeline, and beside it the stage when there is one (its second
+                // child). Without a stage the timeline takes the width.
+                <div class="story">
+                    { main_timeline }
+                </div>
+                <NowLine sim={Shared(playground.sim_rc())} />
+                <Controls playground={playground.clone()} dispatch={dispatch.clone()} />
+                <div class="below-story">
+                    { run_outcome(playground.run().outcome(), main_caption_fencing, "run-outcome") }
+                    { for twin }
+                    <div class="panels">
                         <Actions playground={playground.clone()} dispatch={dispatch.clone()} />
-                        { monitor.clone() }
-                        <Inspector sim={Shared(playground.sim_rc())} />
-                    </aside>
+                        <aside class="inspector-panel" aria-label="Inspect">
+                            <Inspector sim={Shared(playground.sim_rc())} />
+                        </aside>
+                        <div class="monitor-panel">
+                            { monitor.clone() }
+                        </div>
+                    </div>
+                    <EventLog sim={Shared(playground.sim_rc())} run={Shared(playground.run_rc())} dispatch={dispatch.clone()} />
                 </div>
             </>
         },
@@ -290,22 +307,43 @@ pub fn App() -> Html {
         }
     };
     let at = &*route;
+    // The trace hash is the playground's run: shown where that run is (the playground and a
+    // lesson over it), not on the pages that have no run.
+    let shows_run = matches!(at, Route::Playground | Route::Lesson { .. });
+    let toggle_menu = {
+        let menu_open = menu_open.clone();
+        Callback::from(move |_: MouseEvent| menu_open.set(!*menu_open))
+    };
+    let close_menu = {
+        let menu_open = menu_open.clone();
+        Callback::from(move |_: MouseEvent| menu_open.set(false))
+    };
     html! {
         <main class="app" data-testid="app">
-            <nav class="site-nav" aria-label="Sections">
+            <nav class={classes!("site-nav", menu_open.then_some("open"))} aria-label="Sections">
                 <h1 class="brand">{ "Lockstep" }</h1>
-                { tab(playground_href, "Playground", "nav-playground", *at == Route::Playground) }
-                { tab("#learn".to_owned(), "Lessons", "nav-lessons", matches!(at, Route::Lessons | Route::Lesson { .. })) }
-                { tab("#quiz".to_owned(), "Knowledge check", "nav-quiz", *at == Route::Quiz) }
-                { tab("#deck".to_owned(), "Interview deck", "nav-deck", *at == Route::Deck) }
-                { tab("#guide".to_owned(), "Which mechanism?", "nav-guide", *at == Route::Guide) }
-                { tab("#sources".to_owned(), "Sources", "nav-sources", *at == Route::Sources) }
+                <button type="button" class="tool nav-menu-button" data-testid="nav-menu"
+                    aria-expanded={menu_open.to_string()} aria-controls="nav-tabs" onclick={toggle_menu}>
+                    { "Menu" }
+                </button>
+                // Each label is the heading of the page it opens.
+                <div class="nav-tabs" id="nav-tabs" onclick={close_menu}>
+                    { tab(playground_href, "Playground", "nav-playground", *at == Route::Playground) }
+                    { tab("#learn".to_owned(), "Lessons", "nav-lessons", matches!(at, Route::Lessons | Route::Lesson { .. })) }
+                    { tab("#quiz".to_owned(), "Knowledge check", "nav-quiz", *at == Route::Quiz) }
+                    { tab("#deck".to_owned(), "Interview deck", "nav-deck", *at == Route::Deck) }
+                    { tab("#guide".to_owned(), "Efficiency or correctness?", "nav-guide", *at == Route::Guide) }
+                    { tab("#sources".to_owned(), "Sources", "nav-sources", *at == Route::Sources) }
+                </div>
+                <ThemeChoice />
             </nav>
             { body }
-            <footer class="app-footer">
-                <span>{ "trace hash " }<code data-testid="trace-hash">{ playground.full_hash() }</code></span>
-                <span>{ "Same scenario, seed and actions give the same trace, here and in the CLI." }</span>
-            </footer>
+            if shows_run {
+                <footer class="app-footer">
+                    <span>{ "trace hash " }<code data-testid="trace-hash">{ playground.full_hash() }</code></span>
+                    <span>{ "Same scenario, seed and actions give the same trace, here and in the CLI." }</span>
+                </footer>
+            }
             if *help {
                 <div class="dialog-backdrop">
                     <div class="dialog" role="dialog" aria-modal="true" aria-labelledby="help-title" data-testid="shortcuts">

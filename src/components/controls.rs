@@ -1,5 +1,6 @@
-//! The transport: reset, step back, play/pause, step, speed, a scrubber over every event, and
-//! jumps between the events that broke an invariant.
+//! The transport: reset, step back, step, play/pause, speed, a scrubber over every event, and
+//! jumps between the events that broke an invariant. It is a bar held at the bottom of the
+//! viewport (see `.transport-bar` in the stylesheet), so it stays in reach while the page scrolls.
 
 use crate::state::{Action, Jump, Play, Playground, Speed};
 use web_sys::{HtmlInputElement, HtmlSelectElement};
@@ -38,63 +39,73 @@ pub fn Controls(props: &ControlsProps) -> Html {
         })
     };
     let violations = playground.violations().len();
+    // Step is the one filled button of the playground: the action a learner repeats. The
+    // violation jumps sit apart in a group of their own, each saying what it jumps to.
     html! {
-        <section class="controls" aria-label="Playback">
-            <div class="buttons">
-                <button type="button" class="control" data-testid="reset" onclick={send(Action::Reset)}
-                    title="Reset to the start (Home)">{ "Reset" }</button>
-                <button type="button" class="control" data-testid="back" disabled={!playground.can_go_back()}
-                    onclick={send(Action::Back)} title="Step back (←)">{ "◀ Back" }</button>
-                <button type="button" class="control primary" data-testid="play"
-                    data-playing={playing.to_string()} onclick={send(Action::TogglePlay)}
-                    title="Play or pause (space)">
-                    { if playing { "Pause" } else { "Play" } }
-                </button>
-                <button type="button" class="control" data-testid="step" disabled={!playground.can_step()}
-                    onclick={send(Action::Step)} title="Step forward (→)">{ "Step ▶" }</button>
-                <label class="speed">
-                    <span>{ "Speed" }</span>
-                    <select data-testid="speed" onchange={onspeed}>
-                        { for Speed::CHOICES.iter().map(|s| html! {
-                            <option value={s.0.to_string()} selected={*s == playground.speed()}>
-                                { format!("{} events/s", s.0) }
-                            </option>
-                        }) }
-                    </select>
-                </label>
-            </div>
-            <div class="scrubber-row">
-                <label class="visually-hidden" for="scrubber">{ "Position in the run" }</label>
-                <input id="scrubber" class="scrubber" type="range" data-testid="scrubber" min="0"
-                    max={playground.total().to_string()} value={playground.position().to_string()}
-                    aria-valuetext={format!("event {} of {}, t = {} ms", playground.position(), playground.total(), playground.now().0)}
-                    oninput={onscrub} />
-                <span class="position" data-testid="position">
-                    { format!("event {} of {}", playground.position(), playground.total()) }
-                </span>
-                <span class="now" data-testid="now">{ format!("t = {} ms", playground.now().0) }</span>
-            </div>
-            <div class="jumps" role="group" aria-label="Invariant violations">
-                <button type="button" class="control small" data-testid="first-violation"
-                    disabled={violations == 0} onclick={send(Action::JumpToViolation(Jump::First))}>
-                    { "First violation" }
-                </button>
-                <button type="button" class="control small" data-testid="previous-violation"
-                    disabled={violations == 0} onclick={send(Action::JumpToViolation(Jump::Previous))}>
-                    { "◀ Previous" }
-                </button>
-                <button type="button" class="control small" data-testid="next-violation"
-                    disabled={violations == 0} onclick={send(Action::JumpToViolation(Jump::Next))}
-                    title="Next violation (n)">
-                    { "Next ▶" }
-                </button>
-                <span class="muted" data-testid="violation-count">
-                    { match violations {
-                        0 => "no invariant breaks in this run".to_owned(),
-                        1 => "1 event breaks an invariant".to_owned(),
-                        n => format!("{n} events break an invariant"),
-                    } }
-                </span>
+        <section class="transport" data-testid="transport" aria-label="Playback">
+            <div class="transport-bar">
+                <div class="buttons">
+                    <button type="button" class="control" data-testid="reset" onclick={send(Action::Reset)}
+                        title="Reset to the start (Home)">{ "Reset" }</button>
+                    <button type="button" class="control" data-testid="back" disabled={!playground.can_go_back()}
+                        onclick={send(Action::Back)} title="Step back (←)">{ "◀ Back" }</button>
+                    <button type="button" class="control primary" data-testid="step" disabled={!playground.can_step()}
+                        onclick={send(Action::Step)} title="Step forward (→)">{ "Step ▶" }</button>
+                    <button type="button" class="control" data-testid="play"
+                        data-playing={playing.to_string()} onclick={send(Action::TogglePlay)}
+                        title="Play or pause (space)">
+                        { if playing { "Pause" } else { "Play" } }
+                    </button>
+                    <label class="speed">
+                        <span>{ "Speed" }</span>
+                        <select data-testid="speed" onchange={onspeed}>
+                            { for Speed::CHOICES.iter().map(|s| html! {
+                                <option value={s.0.to_string()} selected={*s == playground.speed()}>
+                                    { format!("{} events/s", s.0) }
+                                </option>
+                            }) }
+                        </select>
+                    </label>
+                </div>
+                <div class="scrubber-row">
+                    <label class="visually-hidden" for="scrubber">{ "Position in the run" }</label>
+                    <input id="scrubber" class="scrubber" type="range" data-testid="scrubber" min="0"
+                        max={playground.total().to_string()} value={playground.position().to_string()}
+                        aria-valuetext={format!("event {} of {}, t = {} ms", playground.position(), playground.total(), playground.now().0)}
+                        oninput={onscrub} />
+                    <span class="where">
+                        <span class="position" data-testid="position">
+                            { format!("event {} of {}", playground.position(), playground.total()) }
+                        </span>
+                        { " · " }
+                        <span class="now" data-testid="now">{ format!("t = {} ms", playground.now().0) }</span>
+                    </span>
+                </div>
+                <div class="jumps" role="group" aria-labelledby="violations-label">
+                    <span class="jumps-label" id="violations-label">{ "Violations" }</span>
+                    <button type="button" class="control small" data-testid="first-violation"
+                        disabled={violations == 0} onclick={send(Action::JumpToViolation(Jump::First))}
+                        title="First violation (f)">
+                        { "⇤ First violation" }
+                    </button>
+                    <button type="button" class="control small" data-testid="previous-violation"
+                        disabled={violations == 0} onclick={send(Action::JumpToViolation(Jump::Previous))}
+                        title="Previous violation (p)">
+                        { "◀ Previous violation" }
+                    </button>
+                    <button type="button" class="control small" data-testid="next-violation"
+                        disabled={violations == 0} onclick={send(Action::JumpToViolation(Jump::Next))}
+                        title="Next violation (n)">
+                        { "Next violation ▶" }
+                    </button>
+                    <span class="muted violation-count" data-testid="violation-count">
+                        { match violations {
+                            0 => "none in this run".to_owned(),
+                            1 => "1 event breaks an invariant".to_owned(),
+                            n => format!("{n} events break an invariant"),
+                        } }
+                    </span>
+                </div>
             </div>
         </section>
     }

@@ -1,7 +1,8 @@
-//! The narration: what just happened and why, read out by screen readers (an ARIA live region),
-//! above a log of the latest events. Choosing an entry opens the moment just after it, which
-//! moves the timeline's "now"; choosing a mark on the timeline moves this log. Only a window of
-//! the latest events is rendered, so a 10,000-event run costs what 40 entries cost.
+//! The narration: the "now" line — what just happened and why, one or two lines under the
+//! timeline, read out by screen readers (an ARIA live region) — and the event log of the latest
+//! events, further down the page. Choosing an entry of the log opens the moment just after it,
+//! which moves the timeline's "now"; choosing a mark on the timeline moves the log. Only a
+//! window of the latest events is rendered, so a 10,000-event run costs what 40 entries cost.
 
 use crate::components::Shared;
 use crate::run::Run;
@@ -14,29 +15,24 @@ use yew::prelude::*;
 /// How many of the latest events the log shows.
 const WINDOW: usize = 40;
 
-/// Only the simulation at the shown position and the run it belongs to: selecting, notices,
-/// speed and play do not render the log again.
+/// Only the simulation at the shown position: selecting, notices, speed and play do not render
+/// the line again.
 #[derive(Properties, PartialEq)]
-pub struct NarrationProps {
+pub struct NowLineProps {
     pub sim: Shared<Sim>,
-    /// The complete run: each entry reads its event from there (see [`Entry`]).
-    pub run: Shared<Run>,
-    pub dispatch: Callback<Action>,
 }
 
+/// What the latest shown event did, in words, with the invariants it broke.
 #[component]
-pub fn Narration(props: &NarrationProps) -> Html {
+pub fn NowLine(props: &NowLineProps) -> Html {
     let sim = &*props.sim;
-    let cast = sim.cast();
-    let trace = sim.trace();
-    let latest = trace.len().checked_sub(1);
-    let now_words = trace.last().map_or_else(
+    let words = sim.trace().last().map_or_else(
         || "Nothing has happened yet. Press Step or Play.".to_owned(),
         |event| {
             let mut words = format!(
                 "t = {} ms. {}",
                 event.time.0,
-                describe(event.actor, &event.happening, cast, sim.network())
+                describe(event.actor, &event.happening, sim.cast(), sim.network())
             );
             for invariant in event.broke.iter() {
                 words.push_str(&format!(" This breaks an invariant: {invariant}."));
@@ -44,13 +40,33 @@ pub fn Narration(props: &NarrationProps) -> Html {
             words
         },
     );
+    html! {
+        <p class="narration now-line" aria-live="polite" data-testid="narration">
+            <span class="narration-label">{ "Now" }</span>
+            { words }
+        </p>
+    }
+}
+
+/// Only the simulation at the shown position and the run it belongs to: selecting, notices,
+/// speed and play do not render the log again.
+#[derive(Properties, PartialEq)]
+pub struct EventLogProps {
+    pub sim: Shared<Sim>,
+    /// The complete run: each entry reads its event from there (see [`Entry`]).
+    pub run: Shared<Run>,
+    pub dispatch: Callback<Action>,
+}
+
+/// The latest events, oldest first, the current one marked.
+#[component]
+pub fn EventLog(props: &EventLogProps) -> Html {
+    let trace = props.sim.trace();
+    let latest = trace.len().checked_sub(1);
     let first = trace.len().saturating_sub(WINDOW);
     html! {
-        <section class="narration-panel" aria-label="Narration">
-            <p class="narration" aria-live="polite" data-testid="narration">
-                <span class="narration-label">{ "Now" }</span>
-                { now_words }
-            </p>
+        <section class="card event-log" aria-labelledby="event-log-title">
+            <h2 id="event-log-title">{ "event log" }</h2>
             // The log keeps its newest entry in view by itself (see `.log` in the stylesheet): no
             // script scrolls it, which would force a layout on every step.
             <div class="log">
@@ -66,6 +82,17 @@ pub fn Narration(props: &NarrationProps) -> Html {
                 </ol>
                 </div>
             </div>
+        </section>
+    }
+}
+
+/// The "now" line above the event log, for a page that shows them together (a lesson).
+#[component]
+pub fn Narration(props: &EventLogProps) -> Html {
+    html! {
+        <section class="narration-panel" aria-label="Narration">
+            <NowLine sim={props.sim.clone()} />
+            <EventLog sim={props.sim.clone()} run={props.run.clone()} dispatch={props.dispatch.clone()} />
         </section>
     }
 }

@@ -1,5 +1,6 @@
-//! The setup bar: which scenario, which seed, fencing on or off, compare, share, import and
-//! export, and the shortcut sheet. A file that cannot be read, like a bad link, becomes a
+//! The setup bar, one row: which scenario, which seed, fencing on or off (a switch), compare,
+//! share, and a "More" menu with what is used less often — import, export, building a scenario
+//! of one's own, the shortcut sheet. A file that cannot be read, like a bad link, becomes a
 //! message; the current run stays as it was.
 
 use crate::browser;
@@ -42,12 +43,12 @@ text{font:11px system-ui,sans-serif;fill:#1b1f25}\
 pub fn Toolbar(props: &ToolbarProps) -> Html {
     let playground = &props.playground;
     let reader = use_mut_ref(|| None::<FileReader>);
-    let export_menu = use_node_ref();
-    // Choosing an export closes the menu, as a menu does.
+    let more_menu = use_node_ref();
+    // Choosing from the menu closes it, as a menu does.
     let close_menu = {
-        let export_menu = export_menu.clone();
+        let more_menu = more_menu.clone();
         move || {
-            if let Some(details) = export_menu.cast::<web_sys::HtmlDetailsElement>() {
+            if let Some(details) = more_menu.cast::<web_sys::HtmlDetailsElement>() {
                 details.set_open(false);
             }
         }
@@ -99,7 +100,9 @@ pub fn Toolbar(props: &ToolbarProps) -> Html {
     let onimport = {
         let dispatch = dispatch.clone();
         let reader = reader.clone();
+        let close_menu = close_menu.clone();
         Callback::from(move |event: Event| {
+            close_menu();
             let input: HtmlInputElement = event.target_unchecked_into();
             let Some(file) = input.files().and_then(|files| files.get(0)) else {
                 return;
@@ -171,6 +174,7 @@ pub fn Toolbar(props: &ToolbarProps) -> Html {
     let export_svg = {
         let dispatch = dispatch.clone();
         let id = playground.scenario_id().to_owned();
+        let close_menu = close_menu.clone();
         Callback::from(move |_: MouseEvent| {
             close_menu();
             let svg = web_sys::window()
@@ -205,42 +209,51 @@ pub fn Toolbar(props: &ToolbarProps) -> Html {
         Origin::BuiltIn(id) => Some(AttrValue::Static(id)),
         Origin::Custom => None,
     };
-    let on_help = props.on_help.reform(|_: MouseEvent| ());
-    let on_build = props.on_build.reform(|_: MouseEvent| ());
+    let on_help = {
+        let close_menu = close_menu.clone();
+        props.on_help.reform(move |_: MouseEvent| close_menu())
+    };
+    let on_build = props.on_build.reform(move |_: MouseEvent| close_menu());
     html! {
         <div class="toolbar" role="toolbar" aria-label="Scenario">
-                        <ScenarioPicker {current} custom_title={playground.title().to_owned()} dispatch={dispatch.clone()} />
-            <button type="button" class="tool" data-testid="build-scenario" onclick={on_build}>{ "Build your own…" }</button>
+            <ScenarioPicker {current} custom_title={playground.title().to_owned()} dispatch={dispatch.clone()} />
             <label class="seed-field">
                 <span>{ "Seed" }</span>
                 // Keyed by the seed, so a rejected entry goes back to the seed in use.
                 <input key={playground.seed().to_string()} type="text" inputmode="numeric" data-testid="seed"
-                    value={playground.seed().to_string()} onchange={onseed} size="8" />
+                    value={playground.seed().to_string()} onchange={onseed} size="6" />
             </label>
             if let Some(fencing) = fencing {
-                <button type="button" class={classes!("tool", "toggle", (fencing != Fencing::Off).then_some("on"))}
-                    data-testid="fencing-toggle" aria-pressed={(fencing != Fencing::Off).to_string()} onclick={onfencing}>
-                    { format!("Fencing {}", if fencing == Fencing::Off { "off" } else { link::fencing_word(fencing) }) }
+                // A switch, its state in words beside it: a filled button would read as the
+                // page's main action, which is Step.
+                <button type="button" role="switch" class="tool switch" data-testid="fencing-toggle"
+                    aria-checked={(fencing != Fencing::Off).to_string()} onclick={onfencing}>
+                    <span class="switch-name">{ "Fencing" }</span>
+                    <span class="switch-track" aria-hidden="true"><span class="switch-thumb"></span></span>
+                    <span class="switch-state" aria-hidden="true">
+                        { if fencing == Fencing::Off { "off" } else { link::fencing_word(fencing) } }
+                    </span>
                 </button>
                 <button type="button" class="tool toggle" data-testid="compare-toggle"
                     aria-pressed={playground.twin().is_some().to_string()} onclick={oncompare}>
-                    { "Compare fencing on/off" }
+                    { "Compare" }<span class="wide-only">{ " fencing on/off" }</span>
                 </button>
             }
-            <button type="button" class="tool" data-testid="share" onclick={onshare}>{ "Share link" }</button>
-            <label class="tool file">
-                { "Import scenario or trace…" }
-                <input type="file" accept=".json,application/json" data-testid="import" onchange={onimport} />
-            </label>
-                        <details class="export" ref={export_menu}>
-                <summary class="tool" data-testid="export-menu">{ "Export" }</summary>
-                <div class="export-menu">
-                    <button type="button" class="tool" data-testid="export-scenario" onclick={export_scenario}>{ "Scenario file (JSON)" }</button>
-                    <button type="button" class="tool" data-testid="export-trace" onclick={export_trace}>{ "Trace (JSON)" }</button>
-                    <button type="button" class="tool" data-testid="export-svg" onclick={export_svg}>{ "Timeline (SVG)" }</button>
+            <button type="button" class="tool" data-testid="share" onclick={onshare}>{ "Share" }<span class="wide-only">{ " link" }</span></button>
+            <details class="more" ref={more_menu}>
+                <summary class="tool" data-testid="more-menu">{ "More" }</summary>
+                <div class="more-menu">
+                    <label class="tool file">
+                        { "Import a scenario or trace…" }
+                        <input type="file" accept=".json,application/json" data-testid="import" onchange={onimport} />
+                    </label>
+                    <button type="button" class="tool" data-testid="export-scenario" onclick={export_scenario}>{ "Export the scenario (JSON)" }</button>
+                    <button type="button" class="tool" data-testid="export-trace" onclick={export_trace}>{ "Export the trace (JSON)" }</button>
+                    <button type="button" class="tool" data-testid="export-svg" onclick={export_svg}>{ "Export the timeline (SVG)" }</button>
+                    <button type="button" class="tool" data-testid="build-scenario" onclick={on_build}>{ "Build your own scenario…" }</button>
+                    <button type="button" class="tool" data-testid="help" onclick={on_help} title="Keyboard shortcuts (?)">{ "Keyboard shortcuts" }</button>
                 </div>
             </details>
-            <button type="button" class="tool" data-testid="help" onclick={on_help} aria-label="Keyboard shortcuts" title="Keyboard shortcuts (?)">{ "?" }</button>
             if let Some(url) = &*shared {
                 <p class="shared" role="status">
                     { "Link copied: " }

@@ -1,0 +1,99 @@
+//! The theme choice in the navigation bar: light, dark, or the system's (auto). The choice is
+//! kept in the browser's local storage and put on `<html data-theme>`; the stylesheet holds both
+//! palettes and reads the attribute (auto leaves `prefers-color-scheme` to decide). `index.html`
+//! applies the stored choice before the first paint; this only changes it.
+
+use wasm_bindgen::JsCast;
+use web_sys::HtmlSelectElement;
+use yew::prelude::*;
+
+/// Where the choice is kept (index.html's first script reads the same key).
+const STORAGE_KEY: &str = "lockstep-theme";
+
+/// The visitor's theme.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Theme {
+    /// The system's choice (`prefers-color-scheme`).
+    Auto,
+    Light,
+    Dark,
+}
+
+impl Theme {
+    const ALL: [Theme; 3] = [Theme::Auto, Theme::Light, Theme::Dark];
+
+    /// The attribute's value and the stored word.
+    fn word(self) -> &'static str {
+        match self {
+            Theme::Auto => "auto",
+            Theme::Light => "light",
+            Theme::Dark => "dark",
+        }
+    }
+
+    fn label(self) -> &'static str {
+        match self {
+            Theme::Auto => "◐ Auto (system)",
+            Theme::Light => "☀ Light",
+            Theme::Dark => "☾ Dark",
+        }
+    }
+
+    fn from_word(word: &str) -> Theme {
+        Theme::ALL
+            .into_iter()
+            .find(|theme| theme.word() == word)
+            .unwrap_or(Theme::Auto)
+    }
+}
+
+fn root() -> Option<web_sys::Element> {
+    web_sys::window()?.document()?.document_element()
+}
+
+/// The theme in use, as index.html's script set it from the stored choice.
+fn applied() -> Theme {
+    root()
+        .and_then(|html| html.get_attribute("data-theme"))
+        .map_or(Theme::Auto, |word| Theme::from_word(&word))
+}
+
+/// Puts `theme` on the page and keeps it for the next visit. Storage may be refused (a private
+/// window, a full quota): the page still changes, for this visit.
+fn apply(theme: Theme) {
+    if let Some(html) = root() {
+        let _ = html.set_attribute("data-theme", theme.word());
+    }
+    if let Some(storage) = web_sys::window().and_then(|w| w.local_storage().ok().flatten()) {
+        let _ = storage.set_item(STORAGE_KEY, theme.word());
+    }
+}
+
+#[component]
+pub fn ThemeChoice() -> Html {
+    let theme = use_state(applied);
+    let onchange = {
+        let theme = theme.clone();
+        Callback::from(move |event: Event| {
+            let Some(select) = event
+                .target()
+                .and_then(|t| t.dyn_into::<HtmlSelectElement>().ok())
+            else {
+                return;
+            };
+            let chosen = Theme::from_word(&select.value());
+            apply(chosen);
+            theme.set(chosen);
+        })
+    };
+    html! {
+        <label class="theme-choice" title="Colour theme: light, dark, or the system's">
+            <span class="visually-hidden">{ "Colour theme" }</span>
+            <select data-testid="theme" {onchange}>
+                { for Theme::ALL.into_iter().map(|t| html! {
+                    <option value={t.word()} selected={t == *theme}>{ t.label() }</option>
+                }) }
+            </select>
+        </label>
+    }
+}
