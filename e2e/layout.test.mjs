@@ -6,7 +6,7 @@
 // - Phone: the first screen shows the top of the timeline (its first lane) and the transport.
 // - Neither scrolls sideways.
 // - Scrolled to the bottom of the page, the transport (Step) is still on screen and not covered.
-// Then the theme: a manual light or dark choice (made with the nav's control, as a user does)
+// Axe-core on each screen, with the section menu and the "More" menu open. Then the theme: a manual light or dark choice (made with the nav's control, as a user does)
 // wins over the system's, has no serious or critical accessibility finding in either, and
 // survives a reload. Screenshots go to e2e/artifacts/layout-*.png.
 
@@ -169,6 +169,20 @@ for (const screen of SCREENS) {
         assert.deepEqual(failures, [], `${id} (${title})`);
       });
     }
+
+    it('has no serious or critical accessibility findings, with the menus open', async () => {
+      await page.evaluate(() => {
+        window.location.hash = 's=s2-gc-pause-fenced&at=11';
+      });
+      await app.waitForPosition(11);
+      const findings = await app.axe();
+      if (screen.name === 'phone') await page.locator('[data-testid="nav-menu"]').click();
+      await page.locator('[data-testid="more-menu"]').click();
+      findings.push(...(await app.axe()));
+      await app.screenshot(`layout-menus-${screen.name}`);
+      await page.locator('[data-testid="more-menu"]').click();
+      assert.deepEqual(findings, [], findings.join('\n'));
+    });
 
     it('reported no console error, page error or failed request', () => {
       assert.deepEqual(app.problems, []);
