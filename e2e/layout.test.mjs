@@ -6,7 +6,9 @@
 // - Phone: the first screen shows the top of the timeline (its first lane) and the transport.
 // - Neither scrolls sideways.
 // - Scrolled to the bottom of the page, the transport (Step) is still on screen and not covered.
-// Axe-core on each screen, with the section menu and the "More" menu open. Then the theme: a manual light or dark choice (made with the nav's control, as a user does)
+// Axe-core on each screen, with the section menu and the "More" menu open. The page chrome: each
+// tab's label is the heading of the page it opens, and the trace hash shows only where there is a
+// run (the playground, a lesson). Then the theme: a manual light or dark choice (made with the nav's control, as a user does)
 // wins over the system's, has no serious or critical accessibility finding in either, and
 // survives a reload. Screenshots go to e2e/artifacts/layout-*.png.
 
@@ -259,6 +261,50 @@ describe('the theme: a manual light or dark choice beside the system\'s', () => 
     await page.reload();
     await page.locator('[data-testid="timeline-main"] svg').waitFor({ timeout: 30_000 });
     assert.equal(await page.locator('[data-testid="theme"]').inputValue(), 'auto');
+    assert.deepEqual(app.problems, []);
+  });
+});
+
+describe('the page chrome', () => {
+  let app;
+  let page;
+
+  before(async () => {
+    app = await startApp();
+    page = app.page;
+  });
+
+  after(async () => {
+    await app?.close();
+  });
+
+  it('labels each tab with the heading of the page it opens', async () => {
+    await app.open('s=s2-gc-pause-fenced');
+    const tabs = await page.locator('.site-nav a').evaluateAll((links) => links.map((a) => [a.dataset.testid, a.textContent.trim()]));
+    assert.equal(tabs.length, 6, JSON.stringify(tabs));
+    const mismatches = [];
+    for (const [testid, label] of tabs) {
+      await page.locator(`[data-testid="${testid}"]`).click();
+      await page.waitForFunction((t) => document.querySelector(`[data-testid="${t}"]`)?.getAttribute('aria-current') === 'page', testid);
+      await page.locator('main h2').first().waitFor({ state: 'attached' });
+      const heading = (await page.locator('main h2').first().textContent()).trim();
+      if (heading !== label) mismatches.push(`the tab "${label}" opens a page headed "${heading}"`);
+    }
+    assert.deepEqual(mismatches, []);
+  });
+
+  it('shows the trace hash with a run only: on the playground and a lesson, not on the other pages', async () => {
+    const hashShown = async (fragment, testid) => {
+      await page.goto('about:blank');
+      await page.goto(`${app.site.url}#${fragment}`);
+      await page.locator(`[data-testid="${testid}"]`).first().waitFor({ timeout: 30_000 });
+      return page.locator('[data-testid="trace-hash"]').count();
+    };
+    assert.equal(await hashShown('s=s2-gc-pause-fenced', 'timeline-main'), 1, 'the playground');
+    assert.equal(await hashShown('learn=not-a-mutex&step=1', 'lesson'), 1, 'a lesson');
+    for (const [fragment, testid] of [['learn', 'lessons'], ['quiz', 'quiz'], ['deck', 'deck'], ['guide', 'guide'], ['sources', 'sources']]) {
+      assert.equal(await hashShown(fragment, testid), 0, `#${fragment}`);
+    }
     assert.deepEqual(app.problems, []);
   });
 });

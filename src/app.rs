@@ -232,6 +232,9 @@ pub fn App() -> Html {
     let body = match &*route {
         Route::Playground => html! {
             <>
+                // The page's heading, as the tab names it; the scenario's title below is what the
+                // eye reads.
+                <h2 class="visually-hidden">{ "Playground" }</h2>
                 <header class="app-header setup-bar">
                     <Toolbar playground={playground.clone()} dispatch={dispatch.clone()}
                         on_help={toggle_help.clone()} on_build={open_builder} />
