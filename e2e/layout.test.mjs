@@ -3,7 +3,8 @@
 // 375×700 touch screen.
 // - Desktop: the timeline's lanes, the current narration ("now") and Step are all on screen
 //   together without scrolling, and none of them lies under the transport bar.
-// - Phone: the first screen shows the top of the timeline (its first lane) and the transport.
+// - Phone: the first screen shows the top of the timeline (its first lane) and the transport,
+//   whose every control is a touch target of at least 44×44 px.
 // - Neither scrolls sideways.
 // - Scrolled to the bottom of the page, the transport (Step) is still on screen and not covered.
 // Axe-core on each screen, with the section menu and the "More" menu open. The page chrome: each
@@ -62,6 +63,13 @@ function measure(page) {
       narration: box(document.querySelector('[data-testid="narration"]')),
       step: box(step),
       transport: box(step?.closest('[data-testid="transport"]')),
+      // The transport's controls on screen, with their sizes: touch targets.
+      targets: [...document.querySelectorAll('[data-testid="transport"] :is(button, select, input)')]
+        .filter((e) => e.getClientRects().length > 0 && getComputedStyle(e).visibility !== 'hidden')
+        .map((e) => {
+          const { width, height } = e.getBoundingClientRect();
+          return { name: e.dataset.testid ?? e.tagName, width, height };
+        }),
     };
   });
 }
@@ -146,7 +154,10 @@ for (const screen of SCREENS) {
             say('no Step button inside a [data-testid="transport"] bar');
           } else {
             if (!onScreen(m.step, m)) say(`Step is off screen: ${JSON.stringify(m.step)} in ${m.innerWidth}×${m.innerHeight}`);
-            if (screen.name === 'phone' && m.step.bottom - m.step.top < 44) say(`Step is ${m.step.bottom - m.step.top} px tall, under 44`);
+            if (screen.name === 'phone') {
+              const small = m.targets.filter((t) => t.width < 44 || t.height < 44);
+              if (m.targets.length < 5 || small.length > 0) say(`touch targets under 44 px: ${JSON.stringify(small)} of ${m.targets.length}`);
+            }
           }
           if (m.lanes.length > 0 && m.transport) {
             const wanted = screen.name === 'desktop' ? m.lanes : m.lanes.slice(0, 1);
@@ -182,8 +193,12 @@ for (const screen of SCREENS) {
       await page.locator('[data-testid="more-menu"]').click();
       findings.push(...(await app.axe()));
       await app.screenshot(`layout-menus-${screen.name}`);
-      await page.locator('[data-testid="more-menu"]').click();
       assert.deepEqual(findings, [], findings.join('\n'));
+      // Escape closes the "More" menu and leaves the focus on its button.
+      await page.locator('[data-testid="import"]').focus();
+      await page.keyboard.press('Escape');
+      assert.equal(await page.locator('details.more').evaluate((d) => d.open), false, 'Escape closes the menu');
+      assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'more-menu');
     });
 
     it('reported no console error, page error or failed request', () => {

@@ -97,3 +97,18 @@ pub fn ThemeChoice() -> Html {
         </label>
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::Theme;
+
+    #[test]
+    fn each_theme_is_read_back_from_its_word_and_anything_else_is_auto() {
+        for theme in Theme::ALL {
+            assert_eq!(Theme::from_word(theme.word()), theme);
+        }
+        // What index.html's script writes when nothing is stored, and a value from elsewhere.
+        assert_eq!(Theme::from_word("auto"), Theme::Auto);
+        assert_eq!(Theme::from_word("sepia"), Theme::Auto);
+    }
+}

@@ -11,6 +11,7 @@ use crate::state::{Action, Origin, Playground};
 use gloo_file::callbacks::FileReader;
 use lockstep_sim::resource::Fencing;
 use lockstep_sim::strict_json;
+use wasm_bindgen::JsCast;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
@@ -213,6 +214,26 @@ pub fn Toolbar(props: &ToolbarProps) -> Html {
         let close_menu = close_menu.clone();
         props.on_help.reform(move |_: MouseEvent| close_menu())
     };
+    // Escape closes the menu, as it does a menu, and gives the focus back to its button.
+    let on_menu_key = {
+        let more_menu = more_menu.clone();
+        Callback::from(move |event: KeyboardEvent| {
+            let Some(details) = more_menu.cast::<web_sys::HtmlDetailsElement>() else {
+                return;
+            };
+            if event.key() == "Escape" && details.open() {
+                details.set_open(false);
+                if let Some(summary) = details
+                    .query_selector("summary")
+                    .ok()
+                    .flatten()
+                    .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+                {
+                    let _ = summary.focus();
+                }
+            }
+        })
+    };
     let on_build = props.on_build.reform(move |_: MouseEvent| close_menu());
     html! {
         <div class="toolbar" role="toolbar" aria-label="Scenario">
@@ -240,7 +261,7 @@ pub fn Toolbar(props: &ToolbarProps) -> Html {
                 </button>
             }
             <button type="button" class="tool" data-testid="share" onclick={onshare}>{ "Share" }<span class="wide-only">{ " link" }</span></button>
-            <details class="more" ref={more_menu}>
+            <details class="more" ref={more_menu} onkeydown={on_menu_key}>
                 <summary class="tool" data-testid="more-menu">{ "More" }</summary>
                 <div class="more-menu">
                     <label class="tool file">
