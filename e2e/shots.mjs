@@ -90,37 +90,42 @@ async function scenarioShots(app, size, scenario) {
   const { id } = scenario;
   await attempt(app, `${id} (${size.width})`, async () => {
     await app.open(`s=${id}`);
-    await app.waitForPosition(0);
-    await shoot(app, size, { group: id, name: `${id}-opening`, caption: `opening view, event 0 of ${scenario.events}` });
+    // The scenario's file loads after the page: wait for its run, whatever position it opens at.
+    await page.waitForFunction(
+      (events) => new RegExp(`^event \\d+ of ${events}$`).test(document.querySelector('[data-testid="position"]')?.textContent ?? '')
+        && !document.querySelector('.notice.loading'),
+      scenario.events,
+    );
+    await shoot(app, size, { group: id, name: `${id}-opening`, caption: await momentCaption(app, 'opening view') });
 
     const first = page.locator('[data-testid="first-violation"]');
     if (scenario.violation !== undefined) {
-      assert.equal(await first.isEnabled(), true, `${id}: the CLI finds a violation at event ${scenario.violation}, but "first violation" is disabled`);
-      await first.click();
-      await app.waitForPosition(scenario.violation + 1);
-      await shoot(app, size, { group: id, name: `${id}-first-violation`, caption: await momentCaption(app, 'first violation') });
-    } else if ((await first.count()) > 0) {
+      if (await first.isVisible()) {
+        assert.equal(await first.isEnabled(), true, `${id}: the CLI finds a violation at event ${scenario.violation}, but "first violation" is disabled`);
+        await first.click();
+        await app.waitForPosition(scenario.violation + 1);
+        await shoot(app, size, { group: id, name: `${id}-first-violation`, caption: await momentCaption(app, 'first violation') });
+      } else {
+        // This screen hides the control: the violation bands on the timeline are what is left.
+        await openEarliest(app, scenario, '[data-testid="violation-band"]', scenario.violation, 'violation band');
+        await shoot(app, size, {
+          group: id,
+          name: `${id}-first-violation`,
+          caption: await momentCaption(app, 'first violation (by its band on the timeline: this screen shows no "first violation" control)'),
+        });
+      }
+    } else if (await first.isVisible()) {
       assert.equal(await first.isEnabled(), false, `${id}: the CLI finds no violation, but "first violation" is enabled`);
     }
 
-    // The rejected writes: at the end of the run, with the whole run in view, the earliest
-    // rejected-write mark on the timeline, opened with the keyboard as a mark is.
-    await page.keyboard.press('End');
-    await app.waitForPosition(scenario.events);
-    const whole = page.locator('[data-testid="timeline-main"] [data-testid="zoom-fit"]');
-    if ((await whole.count()) > 0) await whole.click();
-    await app.settle();
-    const marks = page.locator('[data-testid="timeline-main"] [data-testid="event-mark"][data-kind="write_rejected"]');
-    const ids = (await marks.evaluateAll((all) => all.map((m) => Number(m.dataset.eventId)))).sort((a, b) => a - b);
+    const rejected = '[data-testid="event-mark"][data-kind="write_rejected"]';
     if (scenario.rejection !== undefined) {
-      assert.equal(ids[0], scenario.rejection, `${id}: the CLI's first rejected write is event ${scenario.rejection}; the timeline's marks: [${ids}]`);
-      const mark = page.locator(`[data-testid="timeline-main"] [data-testid="event-mark"][data-kind="write_rejected"][data-event-id="${scenario.rejection}"]`).first();
-      await mark.focus();
-      await page.keyboard.press('Enter');
-      await app.waitForPosition(scenario.rejection + 1);
+      await openEarliest(app, scenario, rejected, scenario.rejection, 'rejected-write mark');
       await shoot(app, size, { group: id, name: `${id}-first-rejection`, caption: await momentCaption(app, 'first rejected write') });
     } else {
-      assert.deepEqual(ids, [], `${id}: the CLI finds no rejected write, but the timeline marks some`);
+      await showWholeRun(app, scenario);
+      const marks = await page.locator(`[data-testid="timeline-main"] ${rejected}`).count();
+      assert.equal(marks, 0, `${id}: the CLI finds no rejected write, but the timeline marks ${marks}`);
     }
     if (scenario.violation === undefined && scenario.rejection === undefined) {
       await shoot(app, size, {
@@ -132,7 +137,32 @@ async function scenarioShots(app, size, scenario) {
   });
 }
 
-/** "first violation: event 11 of 24, t = 1207 ms", read off the page. */
+/** The run's end, with the whole run in view on the main timeline. */
+async function showWholeRun(app, scenario) {
+  await app.page.keyboard.press('End');
+  await app.waitForPosition(scenario.events);
+  const whole = app.page.locator('[data-testid="timeline-main"] [data-testid="zoom-fit"]');
+  if (await whole.isVisible()) await whole.click();
+  await app.settle();
+}
+
+/**
+ * Opens the earliest of the shapes `selector` on the main timeline as a keyboard user does (focus,
+ * Enter), from the run's end with the whole run in view, and checks that it is the event the
+ * CLI's trace names (`expected`) and that the page then stands just after it.
+ */
+async function openEarliest(app, scenario, selector, expected, what) {
+  const { page } = app;
+  await showWholeRun(app, scenario);
+  const shapes = page.locator(`[data-testid="timeline-main"] ${selector}`);
+  const ids = (await shapes.evaluateAll((all) => all.map((s) => Number(s.dataset.eventId)))).sort((a, b) => a - b);
+  assert.equal(ids[0], expected, `${scenario.id}: the CLI's trace says event ${expected}; the timeline's earliest ${what} is at [${ids}]`);
+  await shapes.and(page.locator(`[data-event-id="${expected}"]`)).first().focus();
+  await page.keyboard.press('Enter');
+  await app.waitForPosition(expected + 1);
+}
+
+/** "first violation: event 11 of 24", read off the page. */
 async function momentCaption(app, what) {
   const { at, of } = await app.position();
   return `${what}: event ${at} of ${of}`;
