@@ -73,14 +73,19 @@ async function main() {
 
 /**
  * Runs `body`, recording its failure under `name` rather than stopping the run; the problems the
- * page reported go with it, so that the next shot starts clean.
+ * page reported go with it, so that the next shot starts clean. (Leaving a page the browser has
+ * closed can itself fail; that failure is already recorded.)
  */
 async function attempt(app, name, body) {
   try {
     await body();
   } catch (error) {
-    failures.push(`${name}: ${error.message.split('\n')[0]}`);
-    console.error(`    FAILED ${name}: ${error.message}`);
+    // What the page reported explains a wait that timed out; say it with the failure.
+    const reported = app.problems.length > 0 ? ` (the page reported: ${app.problems.join('; ')})` : '';
+    failures.push(`${name}: ${error.message.split('\n')[0]}${reported}`);
+    console.error(`    FAILED ${name}: ${error.message}${reported}`);
+    // Leaving the failed page aborts what it still had in flight: that is its problem too.
+    await app.page.goto('about:blank').catch(() => {});
   }
   app.problems.splice(0);
 }
