@@ -236,13 +236,14 @@ async function shoot(app, size, { group, name, caption }) {
   const problems = app.problems.splice(0);
   assert.deepEqual(problems, [], `${file}: the page reported problems`);
   const colours = await distinctColours(page, picture);
-  assert.ok(colours >= 16, `${file} looks blank: ${colours} distinct colours in it`);
+  assert.ok(colours >= 100, `${file} looks blank: ${colours} distinct colours in it (a line of text alone has about 40)`);
   console.log(`    ${file}  (${caption})`);
 }
 
 /**
- * How many distinct colours the picture has (sampled on a grid): a blank page has one or two,
- * a page with text and a timeline has hundreds. Decoded by the browser itself, so no PNG
+ * How many distinct colours the picture has (sampled on a grid): a blank page has one, a line
+ * of text alone about 40 (its anti-aliasing), the sparsest real page here (the guide on a
+ * phone) about 400. Decoded by the browser itself, so no PNG
  * library is needed.
  */
 async function distinctColours(page, picture) {
