@@ -210,3 +210,43 @@ pub fn Quiz(props: &QuizProps) -> Html {
         </section>
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::ChoiceMark;
+
+    #[test]
+    fn nothing_is_marked_before_an_answer() {
+        assert_eq!(
+            (0..4)
+                .map(|i| ChoiceMark::of(i, None, 2))
+                .collect::<Vec<_>>(),
+            [None, None, None, None]
+        );
+    }
+
+    #[test]
+    fn a_wrong_answer_is_marked_and_the_right_one_revealed() {
+        let marks: Vec<_> = (0..4).map(|i| ChoiceMark::of(i, Some(0), 2)).collect();
+        assert_eq!(
+            marks,
+            [
+                Some(ChoiceMark::ChosenWrong),
+                None,
+                Some(ChoiceMark::Revealed),
+                None
+            ]
+        );
+        // Not by colour alone: the wrong and the right differ in glyph, words and shape.
+        let (wrong, right) = (ChoiceMark::ChosenWrong, ChoiceMark::Revealed);
+        assert_ne!(wrong.glyph(), right.glyph());
+        assert_ne!(wrong.words(), right.words());
+        assert_ne!(wrong.class(), right.class());
+    }
+
+    #[test]
+    fn a_right_answer_is_marked_alone() {
+        let marks: Vec<_> = (0..3).map(|i| ChoiceMark::of(i, Some(1), 1)).collect();
+        assert_eq!(marks, [None, Some(ChoiceMark::ChosenRight), None]);
+    }
+}
