@@ -163,6 +163,112 @@ describe('the guided material, as a learner uses it', () => {
     assert.ok(Number((await score.innerText()).match(/(\d+) questions/)[1]) >= 30);
   });
 
+  it('marks right and wrong answers with a word, a glyph and a border, not with colour alone', async () => {
+    await openPage('quiz', 'quiz');
+    await page.locator('[data-testid="quiz-reset"]').click();
+    const marks = () => page.locator('[data-testid="choice"]').evaluateAll((buttons) => buttons.map((b) => b.dataset.mark ?? ''));
+    assert.deepEqual((await marks()).filter(Boolean), [], 'nothing is marked before answering');
+    // Find the right answer by answering, as a learner would, then answer wrongly on purpose.
+    await page.locator('[data-testid="choice"][data-index="0"]').click();
+    const right = (await marks()).findIndex((m) => m === 'chosen-right' || m === 'revealed');
+    assert.ok(right >= 0, `the right answer is shown once answered: ${await marks()}`);
+    const wrong = right === 0 ? 1 : 0;
+    await page.locator(`[data-testid="choice"][data-index="${wrong}"]`).click();
+    const chosen = page.locator(`[data-testid="choice"][data-index="${wrong}"]`);
+    const answer = page.locator(`[data-testid="choice"][data-index="${right}"]`);
+    assert.equal(await chosen.getAttribute('data-mark'), 'chosen-wrong');
+    assert.equal(await answer.getAttribute('data-mark'), 'revealed');
+    // The words and the glyph are on the choices themselves, and in their accessible names.
+    assert.match(await chosen.innerText(), /^✗\s*Not this one, your answer:/);
+    assert.match(await answer.innerText(), /^✓\s*The right answer:/);
+    const names = await page.getByRole('button', { name: /^Not this one, your answer:/ }).count();
+    assert.equal(names, 1, 'one button is named as the wrong answer chosen');
+    assert.equal(await page.getByRole('button', { name: /^The right answer:/ }).count(), 1, 'one button is named as the right answer');
+    // A different shape, not only a different colour: the wrong answer's border is dashed, the right one's solid.
+    const border = (locator) => locator.evaluate((b) => getComputedStyle(b).borderTopStyle);
+    assert.equal(await border(chosen), 'dashed');
+    assert.equal(await border(answer), 'solid');
+    // The chosen answer is not filled like a primary button.
+    const filled = await chosen.evaluate((b) => getComputedStyle(b).backgroundColor);
+    const accent = await page.evaluate(() => {
+      const probe = document.createElement('div');
+      probe.style.background = 'var(--accent)';
+      document.body.append(probe);
+      const colour = getComputedStyle(probe).backgroundColor;
+      probe.remove();
+      return colour;
+    });
+    assert.notEqual(filled, accent, 'a chosen answer is not filled with the accent');
+    // Answered rightly, the chosen answer says so the same way.
+    await answer.click();
+    assert.equal(await answer.getAttribute('data-mark'), 'chosen-right');
+    assert.match(await answer.innerText(), /^✓\s*Right, your answer:/);
+    assert.equal(await border(answer), 'solid');
+    assert.equal(await chosen.getAttribute('data-mark'), null, 'the earlier choice is no longer marked');
+    await page.locator('[data-testid="quiz-reset"]').click();
+  });
+
+  it('offers at most one filled (primary) action on each guided page', async () => {
+    const lesson = lessons[0];
+    const answerFirst = lesson.steps.findIndex((s) => !s.predict);
+    const pages = [
+      ['learn', 'lessons', 1],
+      [`learn=${lesson.id}&step=${answerFirst + 1}`, 'lesson', 1],
+      ['quiz', 'quiz', 1],
+      ['deck', 'deck', 0],
+      ['guide', 'guide', 0],
+    ];
+    for (const [fragment, testid, expected] of pages) {
+      await openPage(fragment, testid);
+      if (testid === 'quiz') {
+        // Answered, so that the chosen answer is on the page too.
+        await page.locator('[data-testid="quiz-reset"]').click();
+        await page.locator('[data-testid="choice"][data-index="0"]').click();
+      }
+      if (testid === 'lesson') await app.waitForPosition(lesson.steps[answerFirst].event + 1);
+      const filled = await page.evaluate(() => {
+        const probe = document.createElement('div');
+        probe.style.background = 'var(--accent)';
+        document.body.append(probe);
+        const accent = getComputedStyle(probe).backgroundColor;
+        probe.remove();
+        // The timeline's own toolbar ("Follow now") is the timeline's to settle, in its tests.
+        return [...document.querySelectorAll('button, a, summary, [role="button"]')]
+          .filter((el) => !el.closest('.timeline-toolbar'))
+          .filter((el) => el.getClientRects().length > 0 && getComputedStyle(el).backgroundColor === accent)
+          .map((el) => `${el.dataset.testid ?? el.tagName}: ${el.textContent.trim().slice(0, 30)}`);
+      });
+      assert.equal(filled.length, expected, `${fragment}: ${filled.join(' | ')}`);
+    }
+  });
+
+  it('keeps the lesson, its timeline, the narration and Next on one 1280×800 screen, with 8 and 6 lanes', async () => {
+    const cases = [['redlock-debate', 5], ['redlock-debate', 4], ['failure-modes', 6]];
+    for (const [id, number] of cases) {
+      const step = lessons.find((l) => l.id === id).steps[number - 1];
+      await openPage(`learn=${id}&step=${number}`, 'lesson');
+      await app.waitForPosition(step.predict ? step.event : step.event + 1);
+      await app.settle();
+      const lanes = await page.locator('[data-testid="timeline-main"] [data-testid="lane"]').count();
+      assert.ok(lanes >= 6, `${id} step ${number} shows a scenario with many lanes (${lanes})`);
+      const parts = {
+        'the lesson text': step.predict ? '[data-testid="predict"]' : '[data-testid="lesson-text"]',
+        'the timeline': '[data-testid="timeline-main"]',
+        'the narration': '[data-testid="narration"]',
+        Next: '[data-testid="lesson-next"]',
+      };
+      const outside = [];
+      for (const [what, selector] of Object.entries(parts)) {
+        const box = await page.locator(selector).first().boundingBox();
+        if (!box || box.y < 0 || box.x < 0 || box.y + box.height > 800 || box.x + box.width > 1280) {
+          outside.push(`${what} at ${JSON.stringify(box)}`);
+        }
+      }
+      assert.deepEqual(outside, [], `${id} step ${number}: all on the first screen`);
+      assert.equal(await page.evaluate(() => window.scrollY), 0);
+    }
+  });
+
   it('hides interview answers in practice until asked, and the guide links a consequence to its lesson', async () => {
     await openPage('deck', 'deck');
     const card = page.locator('[data-testid="card"]').first();

@@ -274,27 +274,34 @@ pub fn App() -> Html {
                 </div>
             </>
         },
+        // The lesson beside its timeline: at 1280×800 the step's text, Next, the timeline (eight
+        // lanes for Redlock) and the narration's "now" line fit one screen. On a narrow screen
+        // the lesson comes first, then the timeline.
         Route::Lesson { id, step } => html! {
-            <div class="workspace">
-                <div class="main-column">
-                    { for notice }
-                    { material(&|content| html! {
-                                                <LessonPlayer {content} id={id.clone()} step={*step} playground={playground.clone()}
-                            dispatch={dispatch.clone()} navigate={navigate.clone()}
-                            answered={(*answered).clone()} on_answer={on_answer.clone()} />
-                    }) }
-                                        { main_timeline }
-                    <p class="muted lesson-position">
-                        <span data-testid="position">{ format!("event {} of {}", playground.position(), playground.total()) }</span>
-                        { format!(" · t = {} ms · {}", playground.now().0, playground.title()) }
-                    </p>
-                    <Narration sim={Shared(playground.sim_rc())} run={Shared(playground.run_rc())} dispatch={dispatch.clone()} />
+            <>
+                <div class="lesson-layout">
+                    <div class="lesson-column">
+                        { for notice }
+                        { material(&|content| html! {
+                            <LessonPlayer {content} id={id.clone()} step={*step} playground={playground.clone()}
+                                dispatch={dispatch.clone()} navigate={navigate.clone()}
+                                answered={(*answered).clone()} on_answer={on_answer.clone()} />
+                        }) }
+                    </div>
+                    <div class="lesson-stage">
+                        { main_timeline }
+                        <p class="muted lesson-position">
+                            <span data-testid="position">{ format!("event {} of {}", playground.position(), playground.total()) }</span>
+                            { format!(" · t = {} ms · {}", playground.now().0, playground.title()) }
+                        </p>
+                        <Narration sim={Shared(playground.sim_rc())} run={Shared(playground.run_rc())} dispatch={dispatch.clone()} />
+                    </div>
                 </div>
-                <aside class="inspector-panel" aria-label="Inspect">
+                <aside class="inspector-panel lesson-inspect" aria-label="Inspect">
                     { monitor.clone() }
                     <Inspector sim={Shared(playground.sim_rc())} />
                 </aside>
-            </div>
+            </>
         },
         Route::Lessons => material(&|content| html! { <LessonIndex {content} /> }),
         Route::Quiz => material(&|content| html! { <Quiz {content} /> }),

@@ -31,6 +31,13 @@ pub fn LessonIndex(props: &LessonIndexProps) -> Html {
             <p class="muted">{ "Each lesson walks a live scenario one event at a time. Before the decisive \
                 moments it asks what you expect; then it shows you. From any step you can open the \
                 sandbox at that moment and break it yourself." }</p>
+            if let Some(first) = props.content.lessons.first() {
+                <p>
+                    <a class="control primary" data-testid="lesson-start" href={format!("#learn={}&step=1", first.id)}>
+                        { format!("Start with \u{201c}{}\u{201d} ▶", first.title) }
+                    </a>
+                </p>
+            }
             <ol class="lesson-list">
                 { for props.content.lessons.iter().map(|lesson| html! {
                     <li>
@@ -221,7 +228,7 @@ pub fn LessonPlayer(props: &LessonPlayerProps) -> Html {
                 }
                 <button type="button" class="control" data-testid="break-it" onclick={break_it}>{ "Now break it yourself" }</button>
             </div>
-                        if let Some(hint) = &step.break_it {
+            if let Some(hint) = &step.break_it {
                 <p class="muted break-hint">{ format!("Try: {hint}") }</p>
             }
             if lesson.id == "verification" {

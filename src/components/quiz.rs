@@ -35,6 +35,64 @@ fn save(answers: &Answers) {
     }
 }
 
+/// How an answered question marks one choice, in a word and a glyph as well as a colour and a
+/// border (the colour alone would leave out anyone who cannot tell green from orange).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ChoiceMark {
+    /// The user chose it, and it is the answer.
+    ChosenRight,
+    /// The user chose it, and it is not the answer.
+    ChosenWrong,
+    /// The answer, shown after the user chose another.
+    Revealed,
+}
+
+impl ChoiceMark {
+    /// The mark of choice `index`, once the user has `chosen` (nothing before they have).
+    fn of(index: usize, chosen: Option<usize>, answer: usize) -> Option<ChoiceMark> {
+        let chosen = chosen?;
+        match (index == chosen, index == answer) {
+            (true, true) => Some(ChoiceMark::ChosenRight),
+            (true, false) => Some(ChoiceMark::ChosenWrong),
+            (false, true) => Some(ChoiceMark::Revealed),
+            (false, false) => None,
+        }
+    }
+
+    fn glyph(self) -> &'static str {
+        match self {
+            ChoiceMark::ChosenRight | ChoiceMark::Revealed => "✓ ",
+            ChoiceMark::ChosenWrong => "✗ ",
+        }
+    }
+
+    /// Part of the button's accessible name, so a screen reader hears the verdict too.
+    fn words(self) -> &'static str {
+        match self {
+            ChoiceMark::ChosenRight => "Right, your answer:",
+            ChoiceMark::ChosenWrong => "Not this one, your answer:",
+            ChoiceMark::Revealed => "The right answer:",
+        }
+    }
+
+    /// What the page calls it (`data-mark`), for the tests.
+    fn name(self) -> &'static str {
+        match self {
+            ChoiceMark::ChosenRight => "chosen-right",
+            ChoiceMark::ChosenWrong => "chosen-wrong",
+            ChoiceMark::Revealed => "revealed",
+        }
+    }
+
+    /// The class that gives it its border and shape.
+    fn class(self) -> &'static str {
+        match self {
+            ChoiceMark::ChosenRight | ChoiceMark::Revealed => "right",
+            ChoiceMark::ChosenWrong => "wrong",
+        }
+    }
+}
+
 #[component]
 pub fn Quiz(props: &QuizProps) -> Html {
     let answers = use_state(load);
@@ -93,18 +151,19 @@ pub fn Quiz(props: &QuizProps) -> Html {
                 <h3>{ q.question.clone() }</h3>
                 <ol class="choices" type="A">
                     { for q.choices.iter().enumerate().map(|(i, text)| {
-                        let state = match chosen {
-                            Some(_) if i == q.answer => "right",
-                            Some(c) if i == c => "wrong",
-                            _ => "",
-                        };
+                        let mark = ChoiceMark::of(i, chosen, q.answer);
                         html! {
                             <li>
-                                <button type="button" class={classes!("act", "choice", state)} data-testid="choice"
-                                    data-index={i.to_string()} aria-pressed={(chosen == Some(i)).to_string()}
-                                    onclick={choose(i)}>
-                                    { if state == "right" { "✓ " } else if state == "wrong" { "✗ " } else { "" } }
-                                    { text.clone() }
+                                <button type="button" class={classes!("act", "choice", mark.map(ChoiceMark::class))}
+                                    data-testid="choice" data-index={i.to_string()} data-mark={mark.map(ChoiceMark::name)}
+                                    aria-pressed={(chosen == Some(i)).to_string()} onclick={choose(i)}>
+                                    if let Some(mark) = mark {
+                                        <span class="choice-mark" data-testid="choice-mark">
+                                            <span aria-hidden="true">{ mark.glyph() }</span>
+                                            { mark.words() }
+                                        </span>
+                                    }
+                                    <span class="choice-text">{ text.clone() }</span>
                                 </button>
                             </li>
                         }
@@ -112,7 +171,7 @@ pub fn Quiz(props: &QuizProps) -> Html {
                 </ol>
                 if let Some(c) = chosen {
                     <div class="explanation" data-testid="explanation" data-correct={(c == q.answer).to_string()} aria-live="polite">
-                        <p><strong>{ if c == q.answer { "Right. " } else { "Not quite. " } }</strong>{ q.explanation.clone() }</p>
+                        <p><strong>{ if c == q.answer { "✓ Right. " } else { "✗ Not quite. " } }</strong>{ q.explanation.clone() }</p>
                         { citation_list(&q.sources) }
                         <p>
                             if let Some(scenario) = &q.scenario {
@@ -149,5 +208,45 @@ pub fn Quiz(props: &QuizProps) -> Html {
                 <button type="button" class="control" data-testid="quiz-reset" onclick={reset}>{ "Start again" }</button>
             </div>
         </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ChoiceMark;
+
+    #[test]
+    fn nothing_is_marked_before_an_answer() {
+        assert_eq!(
+            (0..4)
+                .map(|i| ChoiceMark::of(i, None, 2))
+                .collect::<Vec<_>>(),
+            [None, None, None, None]
+        );
+    }
+
+    #[test]
+    fn a_wrong_answer_is_marked_and_the_right_one_revealed() {
+        let marks: Vec<_> = (0..4).map(|i| ChoiceMark::of(i, Some(0), 2)).collect();
+        assert_eq!(
+            marks,
+            [
+                Some(ChoiceMark::ChosenWrong),
+                None,
+                Some(ChoiceMark::Revealed),
+                None
+            ]
+        );
+        // Not by colour alone: the wrong and the right differ in glyph, words and shape.
+        let (wrong, right) = (ChoiceMark::ChosenWrong, ChoiceMark::Revealed);
+        assert_ne!(wrong.glyph(), right.glyph());
+        assert_ne!(wrong.words(), right.words());
+        assert_ne!(wrong.class(), right.class());
+    }
+
+    #[test]
+    fn a_right_answer_is_marked_alone() {
+        let marks: Vec<_> = (0..3).map(|i| ChoiceMark::of(i, Some(1), 1)).collect();
+        assert_eq!(marks, [None, Some(ChoiceMark::ChosenRight), None]);
     }
 }

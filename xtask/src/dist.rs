@@ -55,6 +55,29 @@ pub fn build(workspace: &Workspace) -> Result<(), Error> {
     loading_line::stamp(&workspace.join("dist"))
 }
 
+/// Checks that `dist/` holds a release build (not missing, not `trunk serve`'s development
+/// build, which `trunk serve` also writes there), for the commands that test or look at it.
+pub fn require_release_build(workspace: &Workspace) -> Result<(), Error> {
+    let dist = workspace.join("dist");
+    let index = dist.join("index.html");
+    let html = fs::read_to_string(&index).map_err(|source| Error::Io {
+        action: format!(
+            "reading {} (build the site first: cargo xtask dist)",
+            index.display()
+        ),
+        source,
+    })?;
+    // `trunk serve`'s development build carries a live-reload script.
+    if html.contains(".well-known/trunk/ws") {
+        return Err(Error::Config(format!(
+            "{} is a development build from `trunk serve`, not a release build: rebuild it \
+             (cargo xtask dist)",
+            dist.display()
+        )));
+    }
+    Ok(())
+}
+
 /// One file of the site.
 struct Entry {
     /// Relative to `dist/`, `/`-separated.

@@ -12,6 +12,7 @@ mod loading_line;
 mod pins;
 mod process;
 mod serve;
+mod shots;
 mod test;
 mod tools;
 mod workspace;
@@ -34,6 +35,9 @@ commands:
   bench [ARGS...]         run the benchmarks: the simulator natively (cargo bench -p lockstep-sim,
                           ARGS go to it), the bundle size and the wasm's composition (twiggy),
                           the UI step latency in Chromium, and the simulator in the page ÷ native
+  shots [--no-build]      screenshots to look at: every scenario's opening and first violation or
+                          rejected write, at 1280x800 and 375x700, and the guided pages, into
+                          e2e/artifacts/shots/ with a contact sheet, index.html (--no-build: reuse dist/)
   help                    print this message";
 
 fn main() -> ExitCode {
@@ -69,6 +73,7 @@ fn run() -> Result<(), Error> {
         "test" => test::run(&Workspace::locate()?, rest),
         "dist" => dist::run(&Workspace::locate()?, rest),
         "bench" => bench::run(&Workspace::locate()?, rest),
+        "shots" => shots::run(&Workspace::locate()?, rest),
         other => Err(Error::Usage(format!(
             "unknown command `{other}`\n\n{USAGE}"
         ))),

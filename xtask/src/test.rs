@@ -4,7 +4,6 @@
 //! trace with the native CLI's. It installs whatever is missing first (see [`tools`]).
 //! `--from STEP` skips the steps before STEP, to rerun from a failure.
 
-use std::fs;
 use std::time::{Duration, Instant};
 
 use crate::dist;
@@ -172,22 +171,7 @@ fn summary(
 /// harness in `e2e/` with Node's test runner against the site in `dist/`.
 fn browser_tests(workspace: &Workspace) -> Result<(), Error> {
     let dist = workspace.join("dist");
-    let index = dist.join("index.html");
-    let html = fs::read_to_string(&index).map_err(|source| Error::Io {
-        action: format!(
-            "reading {} (build the site first: cargo xtask test --from build)",
-            index.display()
-        ),
-        source,
-    })?;
-    // `trunk serve` writes its development build, with a live-reload script, to dist/ too.
-    if html.contains(".well-known/trunk/ws") {
-        return Err(Error::Config(format!(
-            "{} is a development build from `trunk serve`, not a release build: rebuild it \
-             (cargo xtask test --from build)",
-            dist.display()
-        )));
-    }
+    dist::require_release_build(workspace)?;
     say("building the native CLI, whose trace the page must match");
     process::run(workspace.cargo().args(["build", "-p", "lockstep-cli"]))?;
     let cli = workspace
