@@ -16,6 +16,7 @@ use crate::components::monitor::Monitor;
 use crate::components::narration::Narration;
 use crate::components::quiz::Quiz;
 use crate::components::sources::{SourcesPage, citation_list};
+use crate::components::stage::Stage;
 use crate::components::timeline::Timeline;
 use crate::components::toolbar::Toolbar;
 use crate::content::Content;
@@ -28,7 +29,7 @@ use crate::link;
 use crate::link::fencing_word;
 use crate::metrics::of_run;
 use crate::route::Route;
-use crate::state::{Action, Notice};
+use crate::state::{Action, Notice, Play};
 use lockstep_sim::resource::Fencing;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -203,6 +204,16 @@ pub fn App() -> Html {
             scope={playground.scenario_id().to_owned()}
             caption={main_caption} />
     };
+    // While playing, a message glides to its next place over one tick; a Step by hand, briefly.
+    let glide_ms = match playground.play() {
+        Play::Playing => playground.speed().tick_ms(),
+        _ => 200,
+    };
+    let stage = html! {
+        <Stage layout={Shared(playground.layout().clone())} sim={Shared(playground.sim_rc())}
+            position={playground.position()} now={playground.now().0}
+            selection={playground.selection()} dispatch={dispatch.clone()} {glide_ms} />
+    };
     let retry = {
         let material = material.clone();
         Callback::from(move |_: MouseEvent| material.set(Material::NotLoaded))
@@ -240,7 +251,10 @@ pub fn App() -> Html {
                 { for notice }
                 <div class="workspace">
                     <div class="main-column">
-                        { main_timeline }
+                        <div class="story">
+                            { main_timeline }
+                            { stage }
+                        </div>
                         { run_outcome(playground.run().outcome(), main_caption_fencing, "run-outcome") }
                         { for twin }
                         <Controls playground={playground.clone()} dispatch={dispatch.clone()} />

@@ -13,6 +13,7 @@ pub mod narration;
 pub mod quiz;
 pub mod scenario_picker;
 pub mod sources;
+pub mod stage;
 pub mod timeline;
 pub mod toolbar;
 pub mod verification_tests;
