@@ -6,7 +6,7 @@
 
 use crate::components::Shared;
 use crate::layout::{LaneRole, Layout};
-use crate::stage::cast::{Liveness, Record, ResourceView, View};
+use crate::stage::cast::{Liveness, ResourceView, View};
 use crate::stage::flights::Motion;
 use crate::stage::geometry::Placement;
 use crate::stage::scene::{Figure, Mover, Scene};
@@ -52,7 +52,6 @@ pub fn Stage(props: &StageProps) -> Html {
         Some(name) => format!("The lock service says {name} holds the lock."),
         None => "The lock service names no single holder now.".to_owned(),
     };
-    let hue_of = |node| props.layout.lanes.iter().position(|l| l.node == node);
     html! {
         <section class="stage" data-testid="stage" aria-label="Stage: the cast at this moment"
             style={format!("--stage-glide: {}ms", props.glide_ms)}>
@@ -62,15 +61,9 @@ pub fn Stage(props: &StageProps) -> Html {
                 <g class="stage-figures">
                     { for scene.figures.into_iter().map(|figure| {
                         let (node, lane) = (figure.actor.node, figure.lane);
-                        let holder_hue = match figure.actor.view {
-                            View::Service(service) if figure.actor.liveness != Liveness::Crashed => {
-                                service.record.holder().and_then(hue_of)
-                            }
-                            _ => None,
-                        };
                         html! {
                             <FigureBox key={lane} selected={props.selection == Selection::Node(node)}
-                                {figure} {holder_hue} dispatch={props.dispatch.clone()} />
+                                {figure} dispatch={props.dispatch.clone()} />
                         }
                     }) }
                 </g>
@@ -110,8 +103,6 @@ fn press(select: Callback<()>) -> (Callback<MouseEvent>, Callback<KeyboardEvent>
 struct FigureProps {
     figure: Figure,
     selected: bool,
-    /// The lane colour of the client a service node's record names.
-    holder_hue: Option<usize>,
     dispatch: Callback<Action>,
 }
 
@@ -147,12 +138,19 @@ fn FigureBox(props: &FigureProps) -> Html {
         ),
         _ => (None, None),
     };
-    let record = match actor.view {
-        View::Service(service) if actor.liveness != Liveness::Crashed => Some(service.record),
-        _ => None,
+    // A service node's record, unless it is down: the client it names and the token.
+    let (holder, record_token) = match actor.view {
+        View::Service(service) if actor.liveness != Liveness::Crashed => (
+            Some(
+                figure
+                    .record_holder
+                    .as_ref()
+                    .map_or_else(String::new, |(name, _)| name.clone()),
+            ),
+            service.record.token().map(|t| t.0.to_string()),
+        ),
+        _ => (None, None),
     };
-    let holder = record.map(|r| r.holder().map_or_else(String::new, |h| h.0.to_string()));
-    let record_token = record.and_then(Record::token).map(|t| t.0.to_string());
     let highest = match actor.view {
         View::Resource(ResourceView::Fenced { highest, .. }) => {
             Some(highest.map_or_else(String::new, |t| t.0.to_string()))
@@ -165,7 +163,7 @@ fn FigureBox(props: &FigureProps) -> Html {
         <g class={classes!("stage-node", role, liveness, selected.then_some("selected"), believing.then_some("believes"))}
             data-testid="stage-node" data-node={actor.name.clone()} data-role={role}
             data-liveness={liveness} data-believes={believes} data-token={told}
-            data-holder-id={holder} data-record-token={record_token} data-highest-token={highest}
+            data-holder={holder} data-record-token={record_token} data-highest-token={highest}
             role="button" tabindex="0" aria-pressed={selected.to_string()}
             aria-label={format!("{}. Select to act on it.", figure.sentence)}
             {onclick} {onkeydown}>
@@ -180,7 +178,7 @@ fn FigureBox(props: &FigureProps) -> Html {
             { for figure.lines.iter().enumerate().map(|(i, line)| html! {
                 <text class="stage-line" x={px(r.x + 8.0)} y={px(r.y + 28.0 + 12.5 * i as f64)}>{ line.clone() }</text>
             }) }
-            if let Some(hue) = props.holder_hue {
+            if let Some((_, hue)) = &figure.record_holder {
                 <g class={format!("hue-{hue}")}>
                     <rect class="stage-swatch" x={px(r.right() - 12.0)} y={px(r.y + 6.0)} width="6" height="6" rx="1" />
                 </g>

@@ -2,7 +2,7 @@
 //! message on its way at its place along its path. [`Scene::of`] is what the stage component
 //! draws, one to one.
 
-use super::cast::Actor;
+use super::cast::{Actor, Liveness, View};
 use super::flights::{Flight, in_flight};
 use super::geometry::{Placement, Point, Rect, Track};
 use super::wording::{lines, sentence};
@@ -20,6 +20,9 @@ pub struct Figure {
     pub lines: Vec<String>,
     /// All of it in one sentence.
     pub sentence: String,
+    /// For a service node that is not down: the client its record names, and that client's
+    /// lane (for its colour).
+    pub record_holder: Option<(String, usize)>,
 }
 
 /// One message on its way, where it is now.
@@ -63,7 +66,16 @@ impl Scene {
             .enumerate()
             .map(|(lane, (l, rect))| {
                 let actor = Actor::read(sim, l);
+                let record_holder = match actor.view {
+                    View::Service(service) if actor.liveness != Liveness::Crashed => service
+                        .record
+                        .holder()
+                        .and_then(|holder| layout.lanes.iter().position(|l| l.node == holder))
+                        .map(|lane| (layout.lanes[lane].name.clone(), lane)),
+                    _ => None,
+                };
                 Figure {
+                    record_holder,
                     lane,
                     lines: lines(&actor, cast, placement.narrow_clients),
                     sentence: sentence(&actor, cast),
