@@ -314,7 +314,12 @@ fn ring(count: usize, top: f64) -> Vec<Rect> {
 fn ring_of(count: usize, width: f64) -> Vec<Rect> {
     let rx = (STAGE_WIDTH - 2.0 * PAD - width) / 2.0;
     let step = std::f64::consts::TAU / count as f64;
-    let first = -std::f64::consts::FRAC_PI_2 + if count % 2 == 0 { step / 2.0 } else { 0.0 };
+    let first = -std::f64::consts::FRAC_PI_2
+        + if count.is_multiple_of(2) {
+            step / 2.0
+        } else {
+            0.0
+        };
     let at = |ry: f64| -> Vec<Rect> {
         (0..count)
             .map(|i| {
