@@ -195,15 +195,16 @@ describe('the stage beside the timeline', () => {
     assert.equal(await a.getAttribute('data-liveness'), 'paused');
     assert.equal(await a.getAttribute('data-believes'), 'yes');
     assert.equal(await a.getAttribute('data-token'), '33');
-    const boxText = await a.locator('text').allTextContents();
+    const boxText = (await a.locator('text').allTextContents()).map((t) => t.trim());
     assert.deepEqual(boxText, ['client-a', 'paused', 'believes it holds', 'token 33'], 'paused in words, belief as belief');
+    assert.equal(await a.getAttribute('aria-label'), 'client-a paused believes it holds token 33. Select to act on it.');
     assert.equal(await page.locator(stageNode('lock-service')).getAttribute('data-holder'), 'client-b');
     assert.match(await page.locator('[data-testid="stage-holder"]').innerText(), /lock service says client-b holds the lock/);
     // S15 at 9: the leader is down, and says so.
     await openAt(app, S15, 9);
     const leader = page.locator(stageNode('etcd-1'));
     assert.equal(await leader.getAttribute('data-liveness'), 'crashed');
-    assert.equal((await leader.locator('text').allTextContents())[1], 'crashed');
+    assert.equal((await leader.locator('text').nth(1).textContent()).trim(), 'crashed');
     await app.screenshot('stage-s15-leader-down');
   });
 

@@ -5,7 +5,7 @@
 use super::cast::{Actor, Liveness, View};
 use super::flights::{Flight, in_flight};
 use super::geometry::{Placement, Point, Rect, Track};
-use super::wording::{lines, sentence};
+use super::wording::lines;
 use crate::layout::Layout;
 use lockstep_sim::ids::NodeId;
 use lockstep_sim::sim::Sim;
@@ -18,8 +18,8 @@ pub struct Figure {
     pub rect: Rect,
     /// The short lines under its name.
     pub lines: Vec<String>,
-    /// All of it in one sentence.
-    pub sentence: String,
+    /// Its name and lines in one line, as a screen reader says it.
+    pub label: String,
     /// For a service node that is not down: the client its record names, and that client's
     /// lane (for its colour).
     pub record_holder: Option<(String, usize)>,
@@ -74,11 +74,12 @@ impl Scene {
                         .map(|lane| (layout.lanes[lane].name.clone(), lane)),
                     _ => None,
                 };
+                let lines = lines(&actor, cast, placement.narrow_clients);
                 Figure {
                     record_holder,
                     lane,
-                    lines: lines(&actor, cast, placement.narrow_clients),
-                    sentence: sentence(&actor, cast),
+                    label: format!("{} {}", actor.name, lines.join(" ")),
+                    lines,
                     actor,
                     rect: *rect,
                 }

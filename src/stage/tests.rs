@@ -358,7 +358,7 @@ fn a_client_only_believes_and_a_down_node_says_so() {
                 let what = format!("{} at {position}: {:?}", built_in.id, figure.lines);
                 assert!(figure.lines.len() <= 3, "{what}");
                 if figure.actor.role == LaneRole::Client {
-                    for line in figure.lines.iter().chain([&figure.sentence]) {
+                    for line in figure.lines.iter().chain([&figure.label]) {
                         assert!(
                             !line.contains("hold") || line.contains("believes"),
                             "{what}"
@@ -375,7 +375,7 @@ fn a_client_only_believes_and_a_down_node_says_so() {
                     Some(word),
                     "{what}"
                 );
-                assert!(figure.sentence.contains(word), "{what}");
+                assert!(figure.label.contains(word), "{what}");
             }
         }
     }

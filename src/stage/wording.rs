@@ -1,8 +1,7 @@
-//! What each box on the stage says, in short lines under its name, and in full for its tooltip
-//! and screen readers. A client's lines narrate its belief as a belief; only the service nodes'
-//! records and the resource speak for what is so.
+//! What each box on the stage says, in short lines under its name. A client's lines narrate its
+//! belief as a belief; only the service nodes' records and the resource speak for what is so.
 
-use super::cast::{Actor, ClientView, Liveness, Record, ResourceView, ServiceRole, View};
+use super::cast::{Actor, Liveness, Record, ResourceView, ServiceRole, View};
 use lockstep_sim::scenario::Cast;
 
 /// The short lines under a box's name (at most three), `narrow` for four clients to a row.
@@ -55,65 +54,6 @@ pub fn lines(actor: &Actor, cast: &Cast, narrow: bool) -> Vec<String> {
     }
     lines.truncate(3);
     lines
-}
-
-/// The whole box in one sentence, for its tooltip and its screen-reader label.
-pub fn sentence(actor: &Actor, cast: &Cast) -> String {
-    let down = liveness_word(actor.liveness).map_or(String::new(), |w| format!(", {w}"));
-    let what = match actor.view {
-        View::Client(ClientView {
-            believes,
-            token,
-            state,
-        }) => {
-            let told = token.map_or(String::new(), |t| format!(", told token {}", t.0));
-            if believes {
-                format!("client{down}: believes it holds the lock{told}")
-            } else {
-                format!("client{down}: {state}{told}")
-            }
-        }
-        View::Service(service) => {
-            let record = match service.record {
-                Record::Empty => "no holder recorded".to_owned(),
-                Record::Row {
-                    holder,
-                    token,
-                    live,
-                } => format!(
-                    "its row names {} with token {}{}",
-                    cast.name(holder),
-                    token.0,
-                    if live { "" } else { ", expired" }
-                ),
-                Record::Key { holder, token } => format!(
-                    "its key was set by {}{}",
-                    cast.name(holder),
-                    token.map_or(String::new(), |t| format!(" with token {}", t.0))
-                ),
-                Record::LowestKey { holder, revision } => format!(
-                    "its lowest key is {}'s, revision {}",
-                    cast.name(holder),
-                    revision.0
-                ),
-            };
-            let role = role_word(service.role).map_or(String::new(), |r| format!(", {r}"));
-            if actor.liveness == Liveness::Crashed {
-                format!("lock service node{down}")
-            } else {
-                format!("lock service node{role}{down}: {record}")
-            }
-        }
-        View::Resource(ResourceView::Fenced { highest, value }) => format!(
-            "resource{down}: highest token seen {}, value {value}",
-            highest.map_or("none".to_owned(), |t| t.0.to_string())
-        ),
-        View::Resource(ResourceView::Payments { charged }) => {
-            format!("payments{down}: charged {charged}")
-        }
-        View::Unknown => String::new(),
-    };
-    format!("{}, {what}", actor.name)
 }
 
 fn liveness_word(liveness: Liveness) -> Option<&'static str> {
