@@ -34,6 +34,9 @@ const CLIENTS_PER_ROW: usize = 4;
 /// How far a message's path runs beside the straight line between two boxes, so that a request
 /// and its answer on the same link pass each other instead of overlapping.
 pub const LANE_OFFSET: f64 = 5.0;
+/// How far outside a box a message's path begins and ends: the drawn message's radius, so that
+/// leaving or arriving it touches the box and covers none of its words.
+pub const CLEARANCE: f64 = 6.0;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Point {
@@ -223,9 +226,10 @@ impl Placement {
         }
     }
 
-    /// The path of a message from lane `from` to lane `to`: from the edge of the sender's box to
-    /// the edge of the receiver's, a little to the right of the straight line (seen in the
-    /// direction of travel), so that messages both ways on one link do not overlap.
+    /// The path of a message from lane `from` to lane `to`: from just outside the sender's box
+    /// to just outside the receiver's ([`CLEARANCE`], where the boxes are far enough apart), a
+    /// little to the right of the straight line (seen in the direction of travel), so that
+    /// messages both ways on one link do not overlap.
     pub fn track(&self, from: usize, to: usize) -> Option<Track> {
         let (a, b) = (self.boxes.get(from)?, self.boxes.get(to)?);
         let (ca, cb) = (a.centre(), b.centre());
@@ -247,9 +251,18 @@ impl Placement {
             x: -direction.x,
             y: -direction.y,
         };
+        let (start, end) = (a.exit(direction, shift), b.exit(back, shift));
+        let room = (end.x - start.x).hypot(end.y - start.y);
+        if room <= 2.0 * CLEARANCE {
+            return Some(Track { start, end });
+        }
+        let step = |from: Point, by: f64| Point {
+            x: from.x + direction.x * by,
+            y: from.y + direction.y * by,
+        };
         Some(Track {
-            start: a.exit(direction, shift),
-            end: b.exit(back, shift),
+            start: step(start, CLEARANCE),
+            end: step(end, -CLEARANCE),
         })
     }
 }

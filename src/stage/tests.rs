@@ -1,6 +1,6 @@
 use super::cast::{Actor, Liveness, Record, ResourceView, ServiceRole, View};
 use super::flights::{Motion, in_flight};
-use super::geometry::{GAP, Placement, STAGE_WIDTH, trip_fraction};
+use super::geometry::{CLEARANCE, GAP, Placement, Point, Rect, STAGE_WIDTH, trip_fraction};
 use super::scene::Scene;
 use crate::layout::frame::{ArrowState, Viewport, frame};
 use crate::layout::{LaneRole, Layout};
@@ -74,8 +74,14 @@ fn the_stage_is_no_taller_than_a_timeline_of_its_lanes() {
     }
 }
 
-/// A message leaves from its sender's box and arrives at its receiver's: its path starts on the
-/// sender's outline and ends on the receiver's, for every pair of boxes.
+/// Whether a message drawn at `point` touches `rect`: just outside it, within the clearance (or
+/// on its outline, where two boxes stand too close for any).
+fn touches(rect: &Rect, point: Point) -> bool {
+    rect.holds(point, CLEARANCE + 0.01) && (!rect.holds(point, 0.0) || rect.rims(point, 0.01))
+}
+
+/// A message leaves from its sender's box and arrives at its receiver's: its path starts just
+/// outside the sender's outline and ends just outside the receiver's, for every pair of boxes.
 #[test]
 fn a_path_runs_from_the_senders_box_to_the_receivers() {
     for clients in 1..=8 {
@@ -86,8 +92,12 @@ fn a_path_runs_from_the_senders_box_to_the_receivers() {
                 for to in (0..n).filter(|&to| to != from) {
                     let track = placement.track(from, to).expect("both lanes are placed");
                     let what = format!("{clients}/{services}: {from} → {to}: {track:?}");
-                    assert!(placement.boxes[from].rims(track.at(0.0), 0.01), "{what}");
-                    assert!(placement.boxes[to].rims(track.at(1.0), 0.01), "{what}");
+                    assert!(touches(&placement.boxes[from], track.at(0.0)), "{what}");
+                    assert!(touches(&placement.boxes[to], track.at(1.0)), "{what}");
+                    for other in (0..n).filter(|&o| o != from && o != to) {
+                        let what = format!("{what}: box {other}");
+                        assert!(!placement.boxes[other].holds(track.at(0.0), 0.0), "{what}");
+                    }
                     assert_eq!(track.at(0.0), track.start);
                     assert_eq!(track.at(1.0), track.end);
                     assert_eq!(track.at(-1.0), track.start);
@@ -135,7 +145,7 @@ fn a_message_is_at_its_sender_when_sent_and_at_its_receiver_when_due() {
                 .track(arrow.from_lane, arrow.to_lane)
                 .expect("placed");
             assert!(
-                placement.boxes[arrow.from_lane].rims(track.at(sent.fraction), 0.01),
+                touches(&placement.boxes[arrow.from_lane], track.at(sent.fraction)),
                 "{id}: message {} at its sending",
                 arrow.message.0
             );
@@ -148,7 +158,7 @@ fn a_message_is_at_its_sender_when_sent_and_at_its_receiver_when_due() {
                     .expect("still on its way before its arrival is shown");
                 if due.motion == Motion::InFlight {
                     assert!(
-                        placement.boxes[arrow.to_lane].rims(track.at(due.fraction), 0.01),
+                        touches(&placement.boxes[arrow.to_lane], track.at(due.fraction)),
                         "{id}: message {} at its arrival",
                         arrow.message.0
                     );
