@@ -390,3 +390,48 @@ fn a_client_only_believes_and_a_down_node_says_so() {
         }
     }
 }
+
+/// Four clients to a row leave each box about 58 px of text: every line a client's box can
+/// show there is short enough (ten characters at 10.5 px).
+#[test]
+fn narrow_client_boxes_get_short_words() {
+    use super::cast::ClientView;
+    use super::wording::lines;
+    use lockstep_sim::ids::NodeId;
+    use lockstep_sim::scenario::Cast;
+    let placement = Placement::of(&roles(8, 1));
+    assert!(placement.narrow_clients);
+    assert!(placement.boxes[0].width >= 58.0 + 8.0);
+    let states = [
+        "not started",
+        "acquiring",
+        "waiting to retry",
+        "reading",
+        "working",
+        "about to write",
+        "writing",
+        "releasing",
+        "finished",
+        "crashed",
+    ];
+    for state in states {
+        for (believes, token) in [(false, None), (true, Some(FencingToken(123)))] {
+            for liveness in [Liveness::Running, Liveness::Paused, Liveness::Crashed] {
+                let actor = Actor {
+                    node: NodeId(9),
+                    name: "client-h".to_owned(),
+                    role: LaneRole::Client,
+                    liveness,
+                    view: View::Client(ClientView {
+                        believes,
+                        token,
+                        state,
+                    }),
+                };
+                for line in lines(&actor, &Cast::default(), true) {
+                    assert!(line.chars().count() <= 10, "{state}: {line:?}");
+                }
+            }
+        }
+    }
+}

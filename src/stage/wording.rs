@@ -10,7 +10,12 @@ pub fn lines(actor: &Actor, cast: &Cast, narrow: bool) -> Vec<String> {
     let down = liveness_word(actor.liveness);
     match actor.view {
         View::Client(client) => {
-            lines.push(down.unwrap_or(client.state).to_owned());
+            let state = if narrow {
+                short_state(client.state)
+            } else {
+                client.state
+            };
+            lines.push(down.unwrap_or(state).to_owned());
             if client.believes {
                 lines.push(
                     if narrow {
@@ -54,6 +59,16 @@ pub fn lines(actor: &Actor, cast: &Cast, narrow: bool) -> Vec<String> {
     }
     lines.truncate(3);
     lines
+}
+
+/// A client's state in at most ten characters, for a box four to a row (about 58 px of text).
+pub fn short_state(state: &'static str) -> &'static str {
+    match state {
+        "waiting to retry" => "waiting",
+        "about to write" => "to write",
+        "not started" => "not yet",
+        other => other,
+    }
 }
 
 fn liveness_word(liveness: Liveness) -> Option<&'static str> {
