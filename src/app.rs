@@ -16,7 +16,7 @@ use crate::components::monitor::Monitor;
 use crate::components::narration::Narration;
 use crate::components::quiz::Quiz;
 use crate::components::sources::{SourcesPage, citation_list};
-use crate::components::stage::Stage;
+use crate::components::stage::{STEP_GLIDE_MS, Stage};
 use crate::components::timeline::Timeline;
 use crate::components::toolbar::Toolbar;
 use crate::content::Content;
@@ -207,7 +207,7 @@ pub fn App() -> Html {
     // While playing, a message glides to its next place over one tick; a Step by hand, briefly.
     let glide_ms = match playground.play() {
         Play::Playing => playground.speed().tick_ms(),
-        _ => 200,
+        Play::Paused => STEP_GLIDE_MS,
     };
     let stage = html! {
         <Stage layout={Shared(playground.layout().clone())} sim={Shared(playground.sim_rc())}

@@ -14,6 +14,10 @@ use crate::state::{Action, Selection};
 use lockstep_sim::sim::Sim;
 use yew::prelude::*;
 
+/// How long a message glides after a Step, Back or scrub by hand, in ms: long enough to see
+/// where it went, short enough not to lag behind the next click.
+pub const STEP_GLIDE_MS: u32 = 200;
+
 #[derive(Properties, PartialEq)]
 pub struct StageProps {
     pub layout: Shared<Layout>,
