@@ -18,6 +18,7 @@ use crate::components::monitor::Monitor;
 use crate::components::narration::{EventLog, Narration, NowLine};
 use crate::components::quiz::Quiz;
 use crate::components::sources::{SourcesPage, citation_list};
+use crate::components::stage::{STEP_GLIDE_MS, Stage};
 use crate::components::theme::ThemeChoice;
 use crate::components::timeline::Timeline;
 use crate::components::toolbar::Toolbar;
@@ -31,7 +32,7 @@ use crate::link;
 use crate::link::fencing_word;
 use crate::metrics::of_run;
 use crate::route::Route;
-use crate::state::{Action, Notice};
+use crate::state::{Action, Notice, Play};
 use lockstep_sim::resource::Fencing;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -208,6 +209,16 @@ pub fn App() -> Html {
             scope={playground.scenario_id().to_owned()}
             caption={main_caption} />
     };
+    // While playing, a message glides to its next place over one tick; a Step by hand, briefly.
+    let glide_ms = match playground.play() {
+        Play::Playing => playground.speed().tick_ms(),
+        Play::Paused => STEP_GLIDE_MS,
+    };
+    let stage = html! {
+        <Stage layout={Shared(playground.layout().clone())} sim={Shared(playground.sim_rc())}
+            position={playground.position()} now={playground.now().0}
+            selection={playground.selection()} dispatch={dispatch.clone()} {glide_ms} />
+    };
     let retry = {
         let material = material.clone();
         Callback::from(move |_: MouseEvent| material.set(Material::NotLoaded))
@@ -251,10 +262,10 @@ pub fn App() -> Html {
                     </details>
                 </div>
                 { for notice }
-                // The story: the timeline, and beside it the stage when there is one (its second
-                // child). Without a stage the timeline takes the width.
+                // The story: the timeline with the stage beside it (under it on a narrow screen).
                 <div class="story">
                     { main_timeline }
+                    { stage }
                 </div>
                 <NowLine sim={Shared(playground.sim_rc())} />
                 <Controls playground={playground.clone()} dispatch={dispatch.clone()} />

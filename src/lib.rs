@@ -26,6 +26,7 @@ pub mod metrics;
 pub mod route;
 pub mod run;
 pub mod speed;
+pub mod stage;
 pub mod state;
 pub mod words;
 

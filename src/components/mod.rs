@@ -14,6 +14,7 @@ pub mod quiz;
 pub mod scenario_picker;
 pub mod sources;
 pub mod theme;
+pub mod stage;
 pub mod timeline;
 pub mod toolbar;
 pub mod verification_tests;

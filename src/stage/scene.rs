@@ -1,0 +1,114 @@
+//! The stage at one position: every member of the cast in its box, with what it says, and every
+//! message on its way at its place along its path. [`Scene::of`] is what the stage component
+//! draws, one to one.
+
+use super::cast::{Actor, Liveness, View};
+use super::flights::{Flight, in_flight};
+use super::geometry::{Placement, Point, Rect, Track};
+use super::wording::lines;
+use crate::layout::Layout;
+use lockstep_sim::ids::NodeId;
+use lockstep_sim::sim::Sim;
+
+/// One member of the cast in its box.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Figure {
+    pub lane: usize,
+    pub actor: Actor,
+    pub rect: Rect,
+    /// The short lines under its name.
+    pub lines: Vec<String>,
+    /// Its name and lines in one line, as a screen reader says it.
+    pub label: String,
+    /// For a service node that is not down: the client its record names, and that client's
+    /// lane (for its colour).
+    pub record_holder: Option<(String, usize)>,
+}
+
+/// One message on its way, where it is now.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Mover {
+    pub flight: Flight,
+    pub track: Track,
+    pub at: Point,
+    /// "acquire from client-a to lock-service".
+    pub sentence: String,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Scene {
+    pub width: f64,
+    pub height: f64,
+    pub figures: Vec<Figure>,
+    pub movers: Vec<Mover>,
+    /// Who holds the lock in the lock service's own terms (`Sim::lock_holder`): a majority of
+    /// Redlock's nodes, or the front node's record; `None` when it names nobody, or no single
+    /// client.
+    pub holder: Option<NodeId>,
+}
+
+impl Scene {
+    /// The stage after the first `position` events of the run `layout` was made from, whose
+    /// last happened at `now`; `sim` is the simulation at that position, `placement` the
+    /// layout's lanes placed ([`Placement::of`]).
+    pub fn of(
+        layout: &Layout,
+        placement: &Placement,
+        sim: &Sim,
+        position: usize,
+        now: u64,
+    ) -> Scene {
+        let cast = sim.cast();
+        let figures = layout
+            .lanes
+            .iter()
+            .zip(&placement.boxes)
+            .enumerate()
+            .map(|(lane, (l, rect))| {
+                let actor = Actor::read(sim, l);
+                let record_holder = match actor.view {
+                    View::Service(service) if actor.liveness != Liveness::Crashed => service
+                        .record
+                        .holder()
+                        .and_then(|holder| layout.lanes.iter().position(|l| l.node == holder))
+                        .map(|lane| (layout.lanes[lane].name.clone(), lane)),
+                    _ => None,
+                };
+                let lines = lines(&actor, cast, placement.narrow_clients);
+                Figure {
+                    record_holder,
+                    lane,
+                    label: format!("{} {}", actor.name, lines.join(" ")),
+                    lines,
+                    actor,
+                    rect: *rect,
+                }
+            })
+            .collect();
+        let name = |lane: usize| layout.lanes.get(lane).map_or("?", |l| l.name.as_str());
+        let movers = in_flight(layout, position, now)
+            .into_iter()
+            .filter_map(|flight| {
+                let track = placement.track(flight.from_lane, flight.to_lane)?;
+                Some(Mover {
+                    at: track.at(flight.fraction),
+                    sentence: format!(
+                        "{} from {} to {}",
+                        flight.label,
+                        name(flight.from_lane),
+                        name(flight.to_lane)
+                    ),
+                    flight,
+                    track,
+                })
+            })
+            .collect();
+        Scene {
+            width: placement.width,
+            height: placement.height,
+            figures,
+            movers,
+            holder: sim.lock_holder(),
+        }
+    }
+}
