@@ -91,7 +91,13 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     } else {
         current
     };
-    let frame = frame(&props.layout, props.position, props.now, shown_view);
+    let frame = frame(
+        &props.layout,
+        props.position,
+        props.now,
+        shown_view,
+        crate::layout::frame::LaneNames::Beside,
+    );
 
     let set_view = {
         let view = view.clone();
@@ -345,7 +351,7 @@ fn BandLabels(props: &BandLabelsProps) -> Html {
         <g class="band-labels">
             { for props.bands.iter().map(|band| html! {
                 <text key={format!("{}-{}", band.from_event, band.invariant.id())}
-                    x={px(band.x + 4.0)} y={(11.0 + 13.0 * band.label_row as f64).to_string()}
+                    x={px(band.x + 4.0)} y={11.0.to_string()}
                     class="band-label" aria-hidden="true">
                     { format!("✗ {}", band.invariant.statement()) }
                 </text>

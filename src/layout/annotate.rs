@@ -1,0 +1,298 @@
+//! Which text each shape of a frame carries, and where it may go: a lease or belief bar its
+//! token, a crash the word, a write its token or why it was refused, a clock jump by how much,
+//! a broken invariant its statement. Asks [`labels::place`] for boxes clear of each other, of
+//! the hatching (overhangs, pauses), of the marks' glyphs, of the lane names (on a narrow
+//! screen) and of the view's edges; a shape whose text finds no place keeps it for its tooltip
+//! ([`LabelState::HoverOnly`]).
+//!
+//! Runs on every frame, after the frame is simplified: its cost grows with the shapes in view
+//! (at most [`MAX_LABELS`] labels are tried). Pure: knows nothing of the DOM.
+
+use super::frame::{
+    BandShape, BarShape, Frame, LANE_HEIGHT, LOWER_ROW, LabelState, LaneNames, MarkShape,
+    UPPER_ROW, glyph_box, lane_name_box,
+};
+use super::labels::{self, LABEL_HEIGHT, Rect, Request, label_box, text_width};
+use super::{Layout, MarkKind, SpanKind, refusal_text};
+
+/// At most this many labels are placed in one frame; the rest are tooltips only. A wider view
+/// holds more shapes than anyone can read labels on.
+pub const MAX_LABELS: usize = 300;
+/// How many places along a bar a label inside it (or above or below it) is tried at.
+const SLIDES: usize = 6;
+/// Room between a glyph and its label, in px.
+const GAP: f64 = 2.0;
+
+/// What a label belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LabelOf {
+    /// The bar at this index of the frame's bars.
+    Bar(usize),
+    Mark(usize),
+    Band(usize),
+}
+
+/// How a label is drawn: a token or a state, or bad news.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Tone {
+    Plain,
+    Bad,
+}
+
+/// A placed label: its text and the box it takes, on the frame's absolute axis.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Label {
+    pub of: LabelOf,
+    pub text: String,
+    pub bounds: Rect,
+    pub tone: Tone,
+    /// The name of the lane it belongs to (a band's: none).
+    pub lane: Option<usize>,
+}
+
+/// One shape's label, before placement.
+struct Wanted {
+    of: LabelOf,
+    /// Lower goes first.
+    rank: u8,
+    x: f64,
+    tone: Tone,
+    lane: Option<usize>,
+    request: Request,
+}
+
+/// Places the labels of `frame`'s shapes and records on each shape whether its text is shown.
+pub fn annotate(frame: &mut Frame, layout: &Layout, names: LaneNames) -> Vec<Label> {
+    let left = frame.offset;
+    let lanes_height = layout.lanes.len() as f64 * LANE_HEIGHT;
+    let area = Rect {
+        x: left,
+        y: 0.0,
+        width: frame.width,
+        height: lanes_height,
+    };
+    let view = (left, left + frame.width);
+    let mut obstacles: Vec<Rect> = frame
+        .bars
+        .iter()
+        .filter(|b| matches!(b.kind, SpanKind::Overhang | SpanKind::Pause))
+        .map(bar_rect)
+        .collect();
+    obstacles.extend(frame.marks.iter().map(glyph_box));
+    if names == LaneNames::Above {
+        obstacles.extend(
+            layout
+                .lanes
+                .iter()
+                .enumerate()
+                .map(|(index, lane)| lane_name_box(index, &lane.name, left)),
+        );
+    }
+    let mut wanted: Vec<Wanted> = Vec::new();
+    for (index, band) in frame.bands.iter().enumerate() {
+        wanted.push(band_label(index, band, layout.lanes.len(), view));
+    }
+    for (index, mark) in frame.marks.iter().enumerate() {
+        wanted.extend(mark_label(index, mark));
+    }
+    for (index, bar) in frame.bars.iter().enumerate() {
+        wanted.extend(bar_label(index, bar, layout, view));
+    }
+    wanted.sort_by(|a, b| a.rank.cmp(&b.rank).then(a.x.total_cmp(&b.x)));
+    let tried = wanted.len().min(MAX_LABELS);
+    let requests: Vec<Request> = wanted[..tried].iter().map(|w| w.request.clone()).collect();
+    let placed = labels::place(area, &obstacles, &requests);
+    let mut labels = Vec::new();
+    for (index, want) in wanted.iter().enumerate() {
+        let placement = placed.get(index).cloned().flatten();
+        let state = if placement.is_some() {
+            LabelState::Shown
+        } else {
+            LabelState::HoverOnly
+        };
+        match want.of {
+            LabelOf::Bar(i) => frame.bars[i].label = state,
+            LabelOf::Mark(i) => frame.marks[i].label = state,
+            LabelOf::Band(i) => frame.bands[i].label = state,
+        }
+        if let Some(placement) = placement {
+            labels.push(Label {
+                of: want.of,
+                text: placement.text,
+                bounds: placement.bounds,
+                tone: want.tone,
+                lane: want.lane,
+            });
+        }
+    }
+    labels
+}
+
+fn bar_rect(bar: &BarShape) -> Rect {
+    Rect {
+        x: bar.x,
+        y: bar.y,
+        width: bar.width,
+        height: bar.height,
+    }
+}
+
+/// The texts a bar may show, longest first.
+fn bar_texts(bar: &BarShape, layout: &Layout) -> Vec<String> {
+    let name = |node| {
+        layout
+            .lanes
+            .iter()
+            .find(|l| l.node == node)
+            .map_or("?", |l| l.name.as_str())
+    };
+    match bar.kind {
+        SpanKind::Lease {
+            holder,
+            token: Some(token),
+        } => vec![
+            format!("token {} · {}", token.0, name(holder)),
+            format!("{} · {}", token.0, name(holder)),
+            token.0.to_string(),
+        ],
+        SpanKind::Lease {
+            holder,
+            token: None,
+        } => vec![name(holder).to_owned()],
+        SpanKind::Belief { token: Some(token) } => vec![
+            format!("believes: token {}", token.0),
+            format!("believes {}", token.0),
+            token.0.to_string(),
+        ],
+        SpanKind::Belief { token: None } => {
+            vec!["believes it holds".to_owned(), "believes".to_owned()]
+        }
+        SpanKind::Crash => vec!["✕ crashed".to_owned(), "✕".to_owned()],
+        SpanKind::Overhang | SpanKind::Pause => Vec::new(),
+    }
+}
+
+/// Left edges for a box of `width` spread over `from..to`, the first at `from`.
+fn slides(from: f64, to: f64, width: f64) -> impl Iterator<Item = f64> {
+    let room = (to - from - width).max(0.0);
+    let count = if room > 0.0 { SLIDES } else { 1 };
+    (0..count).map(move |i| from + room * i as f64 / (SLIDES - 1) as f64)
+}
+
+fn bar_label(index: usize, bar: &BarShape, layout: &Layout, view: (f64, f64)) -> Option<Wanted> {
+    let texts = bar_texts(bar, layout);
+    if texts.is_empty() {
+        return None;
+    }
+    let (from, to) = (bar.x.max(view.0), (bar.x + bar.width).min(view.1));
+    if to <= from {
+        return None;
+    }
+    let top = bar.lane as f64 * LANE_HEIGHT;
+    // Inside a lease, belief or crash bar; then the rows above and below it.
+    let inside = match bar.kind {
+        SpanKind::Crash => top + LANE_HEIGHT / 2.0 - LABEL_HEIGHT / 2.0,
+        _ => bar.y,
+    };
+    let mut candidates = Vec::new();
+    for text in &texts {
+        let width = text_width(text);
+        if width + 2.0 <= to - from {
+            candidates.extend(
+                slides(from + 1.0, to - 1.0, width)
+                    .map(|x| (text.clone(), label_box(text, x, inside))),
+            );
+        }
+        for row in [UPPER_ROW, LOWER_ROW] {
+            candidates.extend(
+                slides(from, to.max(from + width), width)
+                    .map(|x| (text.clone(), label_box(text, x, top + row))),
+            );
+        }
+    }
+    let rank = match bar.kind {
+        SpanKind::Crash => 3,
+        SpanKind::Belief { .. } => 5,
+        _ => 6,
+    };
+    Some(Wanted {
+        of: LabelOf::Bar(index),
+        rank,
+        x: bar.x,
+        tone: Tone::Plain,
+        lane: Some(bar.lane),
+        request: Request { candidates },
+    })
+}
+
+/// A clock jump's text: "+15000 ms".
+pub fn jump_text(by_ms: i64) -> String {
+    format!(
+        "{}{} ms",
+        if by_ms >= 0 { "+" } else { "−" },
+        by_ms.unsigned_abs()
+    )
+}
+
+fn mark_label(index: usize, mark: &MarkShape) -> Option<Wanted> {
+    let (text, rank, tone) = match mark.kind {
+        MarkKind::Rejected { refusal } => (refusal_text(refusal), 1, Tone::Bad),
+        MarkKind::ClockJump { by_ms } => (jump_text(by_ms), 2, Tone::Plain),
+        MarkKind::Accepted { token: Some(token) } => (token.0.to_string(), 4, Tone::Plain),
+        MarkKind::Accepted { token: None } | MarkKind::Duplicated | MarkKind::Intervention => {
+            return None;
+        }
+    };
+    let glyph = glyph_box(mark);
+    let top = mark.lane as f64 * LANE_HEIGHT;
+    let width = text_width(&text);
+    let right = glyph.right() + GAP;
+    let left = glyph.x - GAP - width;
+    let middle = mark.y - LABEL_HEIGHT / 2.0;
+    let candidates = [
+        (right, top + UPPER_ROW),
+        (right, top + LOWER_ROW),
+        (right, middle),
+        (left, top + UPPER_ROW),
+        (left, top + LOWER_ROW),
+        (left, middle),
+    ]
+    .into_iter()
+    .map(|(x, y)| (text.clone(), label_box(&text, x, y)))
+    .collect();
+    Some(Wanted {
+        of: LabelOf::Mark(index),
+        rank,
+        x: mark.x,
+        tone,
+        lane: Some(mark.lane),
+        request: Request { candidates },
+    })
+}
+
+/// A band's text: "✗ At most one client believes it holds the lock".
+pub fn band_text(band: &BandShape) -> String {
+    format!("✗ {}", band.invariant.statement())
+}
+
+fn band_label(index: usize, band: &BandShape, lanes: usize, view: (f64, f64)) -> Wanted {
+    let text = band_text(band);
+    let width = text_width(&text);
+    // At the band's start, moved in to stay inside the view.
+    let x = (band.x + GAP).min(view.1 - width).max(view.0);
+    let candidates = (0..lanes)
+        .flat_map(|lane| {
+            let top = lane as f64 * LANE_HEIGHT;
+            [top + UPPER_ROW, top + LOWER_ROW]
+        })
+        .map(|y| (text.clone(), label_box(&text, x, y)))
+        .collect();
+    Wanted {
+        of: LabelOf::Band(index),
+        rank: 0,
+        x: band.x,
+        tone: Tone::Bad,
+        lane: None,
+        request: Request { candidates },
+    }
+}
