@@ -75,6 +75,13 @@ fn label_problems(f: &Frame, layout: &Layout, names: LaneNames) -> Vec<String> {
             problems.push(format!("{:?} is cut off at the edge of the view", a.text));
         }
     }
+    for tick in &f.ticks {
+        let half = tick.label.chars().count() as f64 * super::labels::CHAR_WIDTH / 2.0;
+        if tick.label_x - half < f.offset - 1e-6 || tick.label_x + half > f.offset + f.width + 1e-6
+        {
+            problems.push(format!("the axis label {:?} is cut off", tick.label));
+        }
+    }
     problems
 }
 
@@ -142,7 +149,7 @@ fn client_b_s_token_34_shows_on_its_bars_and_redis_leases_name_their_holder() {
     };
     let (_, run, layout) = find("s2-gc-pause-fenced");
     let f = frame(
-        &layout,
+        layout,
         layout.events,
         run.sim.now().0,
         Viewport::opening(layout, 800.0),
@@ -165,7 +172,7 @@ fn client_b_s_token_34_shows_on_its_bars_and_redis_leases_name_their_holder() {
     );
     let (_, run, layout) = find("s10-redlock-clock-jump");
     let f = frame(
-        &layout,
+        layout,
         layout.events,
         run.sim.now().0,
         Viewport::opening(layout, 800.0),
