@@ -11,7 +11,8 @@ use crate::components::legend::Legend;
 use crate::layout::annotate::{Label, LabelOf, Tone, band_text};
 use crate::layout::frame::{
     AXIS_HEIGHT, ArrowShape, ArrowState, BandShape, BarShape, Frame, LANE_HEIGHT, LabelState,
-    LaneNames, MarkShape, Tick, Viewport, frame, lane_name_width, span_rank, time_label,
+    LaneNames, MarkShape, NOW_TAG_WIDTH, Tick, Viewport, frame, lane_name_width, span_rank,
+    time_label,
 };
 use crate::layout::labels::{CHAR_WIDTH, text_baseline, text_x};
 use crate::layout::{Lane, LaneRole, Layout, MarkKind, SpanKind};
@@ -308,8 +309,9 @@ fn svg(frame: Frame, props: &TimelineProps) -> Html {
                 if let Some(x) = frame.now_x {
                     <g class="now" data-testid="now-line">
                         <line x1={px(x)} x2={px(x)} y1="0" y2={px(lanes_height)} />
-                        <rect class="now-tag" x={px(x - 14.0)} y={px(lanes_height + 3.0)} width="28" height="16" rx="3" />
-                        <text x={px(x)} y={px(lanes_height + 15.0)} text-anchor="middle" class="now-label">{ "now" }</text>
+                        <rect class="now-tag" x={px(frame.now_tag_x - NOW_TAG_WIDTH / 2.0)} y={px(lanes_height + 3.0)}
+                            width={px(NOW_TAG_WIDTH)} height="16" rx="3" />
+                        <text x={px(frame.now_tag_x)} y={px(lanes_height + 15.0)} text-anchor="middle" class="now-label">{ "now" }</text>
                     </g>
                 }
                 // Labels last, on a ground of their own, so that no bar or arrow crosses them.
@@ -361,11 +363,34 @@ struct LabelsProps {
 }
 
 /// Every label of the frame, each on a ground of the page's colour, where the layout placed it.
-/// The text is forced to the width the layout counted on (`textLength`), whatever the font.
+/// The text is forced to the width the layout counted on (`textLength`), whatever the font. The
+/// grounds are two paths (plain, bad news), not an element each: a scrub may draw a hundred.
 #[component]
 fn Labels(props: &LabelsProps) -> Html {
+    let ground = |tone: Tone| {
+        props
+            .labels
+            .iter()
+            .filter(|l| l.tone == tone)
+            .map(|l| {
+                let b = l.bounds;
+                format!(
+                    "M{} {}h{}v{}h-{}z",
+                    px(b.x),
+                    px(b.y),
+                    px(b.width),
+                    px(b.height),
+                    px(b.width)
+                )
+            })
+            .collect::<String>()
+    };
     html! {
         <g class="labels" aria-hidden="true">
+            // The colours as attributes too, for the exported SVG, which has no stylesheet
+            // variables; on the page the stylesheet's (light or dark) win.
+            <path class="label-ground" d={ground(Tone::Plain)} fill="#ffffff" fill-opacity="0.92" />
+            <path class="label-ground label-ground-bad" d={ground(Tone::Bad)} fill="#fff1e8" stroke="#b84700" />
             { for props.labels.iter().map(|label| {
                 let of = match label.of {
                     LabelOf::Bar(_) => "bar",
@@ -378,13 +403,11 @@ fn Labels(props: &LabelsProps) -> Html {
                 };
                 let b = label.bounds;
                 html! {
-                    <g key={format!("{of}-{}-{}-{}", label.text, px(b.x), px(b.y))}
-                        class={classes!("label", format!("label-{tone}"))} data-testid="timeline-label" data-of={of}>
-                        <rect class="label-ground" x={px(b.x)} y={px(b.y)} width={px(b.width)} height={px(b.height)} rx="2" />
-                        <text x={px(text_x(&b))} y={px(text_baseline(&b))}
-                            textLength={px(label.text.chars().count() as f64 * CHAR_WIDTH)}
-                            lengthAdjust="spacingAndGlyphs">{ label.text.clone() }</text>
-                    </g>
+                    <text key={format!("{of}-{}-{}-{}", label.text, px(b.x), px(b.y))}
+                        class={classes!("label", format!("label-{tone}"))} data-testid="timeline-label" data-of={of}
+                        x={px(text_x(&b))} y={px(text_baseline(&b))}
+                        textLength={px(label.text.chars().count() as f64 * CHAR_WIDTH)}
+                        lengthAdjust="spacingAndGlyphs">{ label.text.clone() }</text>
                 }
             }) }
         </g>

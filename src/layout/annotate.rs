@@ -17,7 +17,7 @@ use super::{Layout, MarkKind, SpanKind, refusal_text};
 
 /// At most this many labels are placed in one frame; the rest are tooltips only. A wider view
 /// holds more shapes than anyone can read labels on.
-pub const MAX_LABELS: usize = 300;
+pub const MAX_LABELS: usize = 150;
 /// How many places along a bar a label inside it (or above or below it) is tried at.
 const SLIDES: usize = 6;
 /// Room between a glyph and its label, in px.
@@ -46,7 +46,7 @@ pub struct Label {
     pub text: String,
     pub bounds: Rect,
     pub tone: Tone,
-    /// The name of the lane it belongs to (a band's: none).
+    /// The lane it belongs to (a band belongs to none).
     pub lane: Option<usize>,
 }
 

@@ -75,6 +75,12 @@ fn label_problems(f: &Frame, layout: &Layout, names: LaneNames) -> Vec<String> {
             problems.push(format!("{:?} is cut off at the edge of the view", a.text));
         }
     }
+    let half = super::frame::NOW_TAG_WIDTH / 2.0;
+    if f.now_x.is_some()
+        && (f.now_tag_x - half < f.offset - 1e-6 || f.now_tag_x + half > f.offset + f.width + 1e-6)
+    {
+        problems.push("the \"now\" tag is cut off".to_owned());
+    }
     for tick in &f.ticks {
         let half = tick.label.chars().count() as f64 * super::labels::CHAR_WIDTH / 2.0;
         if tick.label_x - half < f.offset - 1e-6 || tick.label_x + half > f.offset + f.width + 1e-6

@@ -21,6 +21,8 @@ pub const BAR_TOP: f64 = 14.0;
 pub const LOWER_ROW: f64 = 27.0;
 /// Height of the time axis under the lanes, in px.
 pub const AXIS_HEIGHT: f64 = 22.0;
+/// How wide the "now" tag under the axis is, in px.
+pub const NOW_TAG_WIDTH: f64 = 28.0;
 /// How much wider than the stretch where things happen the opening view is, at each side.
 const ACTIVITY_MARGIN: f64 = 0.08;
 /// Narrowest a bar is drawn, so that a one-millisecond lease is still visible and clickable.
@@ -255,6 +257,9 @@ pub struct Frame {
     pub ticks: Vec<Tick>,
     /// The "now" line, when the present is in view.
     pub now_x: Option<f64>,
+    /// Where the middle of the "now" tag under the axis goes: under the line, or moved in so
+    /// that the tag is not cut off at the edge of the view.
+    pub now_tag_x: f64,
     /// The text on and beside the shapes, each placed clear of the others (see
     /// [`super::annotate`]).
     pub labels: Vec<Label>,
@@ -448,6 +453,11 @@ pub fn frame(
     frame.ticks = ticks(view, ax);
     let now_x = ax(now);
     frame.now_x = visible(now_x, now_x).then_some(now_x);
+    let half = NOW_TAG_WIDTH / 2.0;
+    frame.now_tag_x = now_x.clamp(
+        offset + half,
+        (offset + view.width - half).max(offset + half),
+    );
     frame.labels = annotate(&mut frame, layout, names);
     frame
 }
