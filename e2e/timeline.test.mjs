@@ -102,10 +102,13 @@ describe('the timeline at 1280×800', () => {
     assert.equal(await range.innerText(), '0 ms – 6 s');
   });
 
-  it('keeps the 8-lane Redlock timeline, its toolbar and legend within 430 px', async () => {
+  it('keeps the Redlock timelines (8 and 9 lanes), their toolbar and legend within 430 px', async () => {
+    await openRedlock(app, 's=s17-redlock-split-vote-no-jitter');
+    const tallest = await page.locator('.timeline-frame').first().evaluate((el) => el.getBoundingClientRect().height);
+    assert.ok(tallest <= 430, `S17's timeline is ${tallest} px tall`);
     await openRedlock(app, `${S10}&at=50`);
     const height = await page.locator('.timeline-frame').first().evaluate((el) => el.getBoundingClientRect().height);
-    assert.ok(height <= 430, `the timeline is ${height} px tall`);
+    assert.ok(height <= 430, `S10's timeline is ${height} px tall`);
     const boxes = await labelBoxes(page);
     assert.ok(boxes.labels.some((l) => l.of === 'mark' && l.text === '+15000 ms'), 'the clock jump is labelled');
     assertInsidePlot(boxes);

@@ -309,9 +309,9 @@ fn svg(frame: Frame, props: &TimelineProps) -> Html {
                 if let Some(x) = frame.now_x {
                     <g class="now" data-testid="now-line">
                         <line x1={px(x)} x2={px(x)} y1="0" y2={px(lanes_height)} />
-                        <rect class="now-tag" x={px(frame.now_tag_x - NOW_TAG_WIDTH / 2.0)} y={px(lanes_height + 3.0)}
+                        <rect class="now-tag" x={px(frame.now_tag_x - NOW_TAG_WIDTH / 2.0)} y={px(lanes_height + 2.0)}
                             width={px(NOW_TAG_WIDTH)} height="16" rx="3" />
-                        <text x={px(frame.now_tag_x)} y={px(lanes_height + 15.0)} text-anchor="middle" class="now-label">{ "now" }</text>
+                        <text x={px(frame.now_tag_x)} y={px(lanes_height + 14.0)} text-anchor="middle" class="now-label">{ "now" }</text>
                     </g>
                 }
                 // Labels last, on a ground of their own, so that no bar or arrow crosses them.
@@ -335,7 +335,7 @@ fn Ticks(props: &TicksProps) -> Html {
             { for props.ticks.iter().map(|tick| html! {
                 <g class="tick" key={tick.label.clone()}>
                     <line x1={px(tick.x)} x2={px(tick.x)} y1="0" y2={px(lanes_height)} />
-                    <text x={px(tick.label_x)} y={px(lanes_height + 15.0)} text-anchor="middle"
+                    <text x={px(tick.label_x)} y={px(lanes_height + 14.0)} text-anchor="middle"
                         textLength={px(tick.label.chars().count() as f64 * CHAR_WIDTH)}>{ tick.label.clone() }</text>
                 </g>
             }) }

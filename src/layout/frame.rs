@@ -12,15 +12,15 @@ use lockstep_sim::ids::MessageId;
 use lockstep_sim::invariant::Invariant;
 
 /// Height of one lane, in px: a row for labels, the bar, another row for labels.
-pub const LANE_HEIGHT: f64 = 40.0;
+pub const LANE_HEIGHT: f64 = 38.0;
 /// Where a lane's upper row of labels starts, below its top.
-pub const UPPER_ROW: f64 = 1.0;
+pub const UPPER_ROW: f64 = 0.0;
 /// Where a lease, belief or overhang bar starts, below the lane's top; it is one label high.
-pub const BAR_TOP: f64 = 14.0;
+pub const BAR_TOP: f64 = 13.0;
 /// Where a lane's lower row of labels starts, below its top.
-pub const LOWER_ROW: f64 = 27.0;
+pub const LOWER_ROW: f64 = 26.0;
 /// Height of the time axis under the lanes, in px.
-pub const AXIS_HEIGHT: f64 = 22.0;
+pub const AXIS_HEIGHT: f64 = 20.0;
 /// How wide the "now" tag under the axis is, in px.
 pub const NOW_TAG_WIDTH: f64 = 28.0;
 /// How much wider than the stretch where things happen the opening view is, at each side.
@@ -364,7 +364,7 @@ pub fn frame(
         }
         let top = span.lane as f64 * LANE_HEIGHT;
         let (y, height) = match span.kind {
-            SpanKind::Pause | SpanKind::Crash => (top + 2.0, LANE_HEIGHT - 4.0),
+            SpanKind::Pause | SpanKind::Crash => (top + 1.0, LANE_HEIGHT - 2.0),
             SpanKind::Lease { .. } | SpanKind::Belief { .. } | SpanKind::Overhang => {
                 (top + BAR_TOP, LABEL_HEIGHT)
             }
