@@ -1,6 +1,7 @@
 //! The timeline: one lane per client, lock service node and resource, drawn as SVG from the
 //! pure [`frame`] of the playground's layout. Leases (truth) and beliefs, pauses, crashes,
-//! messages, writes and broken invariants; zoom, pan and "follow the present".
+//! messages, writes and broken invariants, each labelled where the layout found room (see
+//! `layout::annotate`), and the legend under it; zoom, pan and "follow the present".
 //!
 //! The viewport is this component's own view state (it changes nothing in the run); everything
 //! the user does to the run — selecting a lane or a message, opening an event — is dispatched to
@@ -403,7 +404,7 @@ fn Labels(props: &LabelsProps) -> Html {
                 };
                 let b = label.bounds;
                 html! {
-                    <text key={format!("{of}-{}-{}-{}", label.text, px(b.x), px(b.y))}
+                    <text key={label.key.clone()}
                         class={classes!("label", format!("label-{tone}"))} data-testid="timeline-label" data-of={of}
                         x={px(text_x(&b))} y={px(text_baseline(&b))}
                         textLength={px(label.text.chars().count() as f64 * CHAR_WIDTH)}

@@ -10,7 +10,7 @@
 
 use super::frame::{
     BandShape, BarShape, Frame, LANE_HEIGHT, LOWER_ROW, LabelState, LaneNames, MarkShape,
-    UPPER_ROW, glyph_box, lane_name_box,
+    UPPER_ROW, glyph_box, lane_name_box, span_rank,
 };
 use super::labels::{self, LABEL_HEIGHT, Rect, Request, label_box, text_width};
 use super::{Layout, MarkKind, SpanKind, refusal_text};
@@ -48,9 +48,13 @@ pub struct Label {
     pub tone: Tone,
     /// The lane it belongs to (a band belongs to none).
     pub lane: Option<usize>,
+    /// Names the shape it belongs to from frame to frame (its index does not), so that a
+    /// label that moves is moved, not drawn anew.
+    pub key: String,
 }
 
-/// One shape's label, before placement.
+/// One shape's label, before placement: which, and how urgent. Its candidate boxes are only
+/// listed for the first [`MAX_LABELS`] in rank order.
 struct Wanted {
     of: LabelOf,
     /// Lower goes first.
@@ -58,7 +62,6 @@ struct Wanted {
     x: f64,
     tone: Tone,
     lane: Option<usize>,
-    request: Request,
 }
 
 /// Places the labels of `frame`'s shapes and records on each shape whether its text is shown.
@@ -89,18 +92,43 @@ pub fn annotate(frame: &mut Frame, layout: &Layout, names: LaneNames) -> Vec<Lab
         );
     }
     let mut wanted: Vec<Wanted> = Vec::new();
-    for (index, band) in frame.bands.iter().enumerate() {
-        wanted.push(band_label(index, band, layout.lanes.len(), view));
-    }
-    for (index, mark) in frame.marks.iter().enumerate() {
-        wanted.extend(mark_label(index, mark));
-    }
-    for (index, bar) in frame.bars.iter().enumerate() {
-        wanted.extend(bar_label(index, bar, layout, view));
-    }
+    wanted.extend(frame.bands.iter().enumerate().map(|(index, _)| Wanted {
+        of: LabelOf::Band(index),
+        rank: 0,
+        x: frame.bands[index].x,
+        tone: Tone::Bad,
+        lane: None,
+    }));
+    wanted.extend(frame.marks.iter().enumerate().filter_map(|(index, mark)| {
+        let (rank, tone) = mark_rank(mark)?;
+        Some(Wanted {
+            of: LabelOf::Mark(index),
+            rank,
+            x: mark.x,
+            tone,
+            lane: Some(mark.lane),
+        })
+    }));
+    wanted.extend(frame.bars.iter().enumerate().filter_map(|(index, bar)| {
+        let rank = bar_rank(bar)?;
+        Some(Wanted {
+            of: LabelOf::Bar(index),
+            rank,
+            x: bar.x,
+            tone: Tone::Plain,
+            lane: Some(bar.lane),
+        })
+    }));
     wanted.sort_by(|a, b| a.rank.cmp(&b.rank).then(a.x.total_cmp(&b.x)));
     let tried = wanted.len().min(MAX_LABELS);
-    let requests: Vec<Request> = wanted[..tried].iter().map(|w| w.request.clone()).collect();
+    let requests: Vec<Request> = wanted[..tried]
+        .iter()
+        .map(|w| match w.of {
+            LabelOf::Band(i) => band_request(&frame.bands[i], layout.lanes.len(), view),
+            LabelOf::Mark(i) => mark_request(&frame.marks[i]),
+            LabelOf::Bar(i) => bar_request(&frame.bars[i], layout, view),
+        })
+        .collect();
     let placed = labels::place(area, &obstacles, &requests);
     let mut labels = Vec::new();
     for (index, want) in wanted.iter().enumerate() {
@@ -116,12 +144,32 @@ pub fn annotate(frame: &mut Frame, layout: &Layout, names: LaneNames) -> Vec<Lab
             LabelOf::Band(i) => frame.bands[i].label = state,
         }
         if let Some(placement) = placement {
+            let key = match want.of {
+                LabelOf::Bar(i) => {
+                    let bar = &frame.bars[i];
+                    format!(
+                        "bar-{}-{}-{}",
+                        bar.lane,
+                        span_rank(bar.kind),
+                        bar.from_event
+                    )
+                }
+                LabelOf::Mark(i) => {
+                    let mark = &frame.marks[i];
+                    format!("mark-{}-{}", mark.lane, mark.event)
+                }
+                LabelOf::Band(i) => {
+                    let band = &frame.bands[i];
+                    format!("band-{}-{}", band.from_event, band.invariant.id())
+                }
+            };
             labels.push(Label {
                 of: want.of,
                 text: placement.text,
                 bounds: placement.bounds,
                 tone: want.tone,
                 lane: want.lane,
+                key,
             });
         }
     }
@@ -179,50 +227,51 @@ fn slides(from: f64, to: f64, width: f64) -> impl Iterator<Item = f64> {
     (0..count).map(move |i| from + room * i as f64 / (SLIDES - 1) as f64)
 }
 
-fn bar_label(index: usize, bar: &BarShape, layout: &Layout, view: (f64, f64)) -> Option<Wanted> {
+/// How urgent a bar's label is; `None` for a bar that carries no text.
+fn bar_rank(bar: &BarShape) -> Option<u8> {
+    match bar.kind {
+        SpanKind::Crash => Some(3),
+        SpanKind::Belief { .. } => Some(5),
+        SpanKind::Lease { .. } => Some(6),
+        SpanKind::Overhang | SpanKind::Pause => None,
+    }
+}
+
+/// Inside the bar (a lease, belief or crash), then in the rows above and below it, each text
+/// from the longest, at a few places along the part of the bar in view.
+fn bar_request(bar: &BarShape, layout: &Layout, view: (f64, f64)) -> Request {
     let texts = bar_texts(bar, layout);
-    if texts.is_empty() {
-        return None;
-    }
     let (from, to) = (bar.x.max(view.0), (bar.x + bar.width).min(view.1));
-    if to <= from {
-        return None;
-    }
     let top = bar.lane as f64 * LANE_HEIGHT;
-    // Inside a lease, belief or crash bar; then the rows above and below it.
     let inside = match bar.kind {
         SpanKind::Crash => top + LANE_HEIGHT / 2.0 - LABEL_HEIGHT / 2.0,
         _ => bar.y,
     };
     let mut candidates = Vec::new();
-    for text in &texts {
-        let width = text_width(text);
-        if width + 2.0 <= to - from {
-            candidates.extend(
-                slides(from + 1.0, to - 1.0, width)
-                    .map(|x| (text.clone(), label_box(text, x, inside))),
-            );
-        }
-        for row in [UPPER_ROW, LOWER_ROW] {
-            candidates.extend(
-                slides(from, to.max(from + width), width)
-                    .map(|x| (text.clone(), label_box(text, x, top + row))),
-            );
+    if to > from {
+        for (index, text) in texts.iter().enumerate() {
+            let width = text_width(text);
+            let at = |x: f64, y: f64| {
+                (
+                    index,
+                    Rect {
+                        x,
+                        y,
+                        width,
+                        height: LABEL_HEIGHT,
+                    },
+                )
+            };
+            if width + 2.0 <= to - from {
+                candidates.extend(slides(from + 1.0, to - 1.0, width).map(|x| at(x, inside)));
+            }
+            for row in [UPPER_ROW, LOWER_ROW] {
+                candidates
+                    .extend(slides(from, to.max(from + width), width).map(|x| at(x, top + row)));
+            }
         }
     }
-    let rank = match bar.kind {
-        SpanKind::Crash => 3,
-        SpanKind::Belief { .. } => 5,
-        _ => 6,
-    };
-    Some(Wanted {
-        of: LabelOf::Bar(index),
-        rank,
-        x: bar.x,
-        tone: Tone::Plain,
-        lane: Some(bar.lane),
-        request: Request { candidates },
-    })
+    Request { texts, candidates }
 }
 
 /// A clock jump's text: "+15000 ms".
@@ -234,13 +283,24 @@ pub fn jump_text(by_ms: i64) -> String {
     )
 }
 
-fn mark_label(index: usize, mark: &MarkShape) -> Option<Wanted> {
-    let (text, rank, tone) = match mark.kind {
-        MarkKind::Rejected { refusal } => (refusal_text(refusal), 1, Tone::Bad),
-        MarkKind::ClockJump { by_ms } => (jump_text(by_ms), 2, Tone::Plain),
-        MarkKind::Accepted { token: Some(token) } => (token.0.to_string(), 4, Tone::Plain),
+/// How urgent a mark's label is, and its tone; `None` for a mark that carries no text.
+fn mark_rank(mark: &MarkShape) -> Option<(u8, Tone)> {
+    match mark.kind {
+        MarkKind::Rejected { .. } => Some((1, Tone::Bad)),
+        MarkKind::ClockJump { .. } => Some((2, Tone::Plain)),
+        MarkKind::Accepted { token: Some(_) } => Some((4, Tone::Plain)),
+        MarkKind::Accepted { token: None } | MarkKind::Duplicated | MarkKind::Intervention => None,
+    }
+}
+
+/// Beside the glyph: right of it in the upper row, the lower row, the middle; then left of it.
+fn mark_request(mark: &MarkShape) -> Request {
+    let text = match mark.kind {
+        MarkKind::Rejected { refusal } => refusal_text(refusal),
+        MarkKind::ClockJump { by_ms } => jump_text(by_ms),
+        MarkKind::Accepted { token: Some(token) } => token.0.to_string(),
         MarkKind::Accepted { token: None } | MarkKind::Duplicated | MarkKind::Intervention => {
-            return None;
+            return Request::default();
         }
     };
     let glyph = glyph_box(mark);
@@ -258,16 +318,12 @@ fn mark_label(index: usize, mark: &MarkShape) -> Option<Wanted> {
         (left, middle),
     ]
     .into_iter()
-    .map(|(x, y)| (text.clone(), label_box(&text, x, y)))
+    .map(|(x, y)| (0, label_box(&text, x, y)))
     .collect();
-    Some(Wanted {
-        of: LabelOf::Mark(index),
-        rank,
-        x: mark.x,
-        tone,
-        lane: Some(mark.lane),
-        request: Request { candidates },
-    })
+    Request {
+        texts: vec![text],
+        candidates,
+    }
 }
 
 /// A band's text: "✗ At most one client believes it holds the lock".
@@ -275,24 +331,21 @@ pub fn band_text(band: &BandShape) -> String {
     format!("✗ {}", band.invariant.statement())
 }
 
-fn band_label(index: usize, band: &BandShape, lanes: usize, view: (f64, f64)) -> Wanted {
+/// At the band's start (moved in to stay inside the view), in the first free label row from
+/// the top lane down.
+fn band_request(band: &BandShape, lanes: usize, view: (f64, f64)) -> Request {
     let text = band_text(band);
     let width = text_width(&text);
-    // At the band's start, moved in to stay inside the view.
     let x = (band.x + GAP).min(view.1 - width).max(view.0);
     let candidates = (0..lanes)
         .flat_map(|lane| {
             let top = lane as f64 * LANE_HEIGHT;
             [top + UPPER_ROW, top + LOWER_ROW]
         })
-        .map(|y| (text.clone(), label_box(&text, x, y)))
+        .map(|y| (0, label_box(&text, x, y)))
         .collect();
-    Wanted {
-        of: LabelOf::Band(index),
-        rank: 0,
-        x: band.x,
-        tone: Tone::Bad,
-        lane: None,
-        request: Request { candidates },
+    Request {
+        texts: vec![text],
+        candidates,
     }
 }

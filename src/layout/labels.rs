@@ -77,11 +77,12 @@ pub fn text_baseline(bounds: &Rect) -> f64 {
     bounds.y + LABEL_HEIGHT - 3.0
 }
 
-/// One label's possible boxes, best first, each with the text it would show there (a short
-/// form may fit where the long one does not).
+/// One label's possible boxes, best first, each with the index of the text it would show there
+/// in `texts` (a short form may fit where the long one does not).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Request {
-    pub candidates: Vec<(String, Rect)>,
+    pub texts: Vec<String>,
+    pub candidates: Vec<(usize, Rect)>,
 }
 
 /// The chosen box of one label.
@@ -140,7 +141,7 @@ pub fn place(area: Rect, obstacles: &[Rect], requests: &[Request]) -> Vec<Option
                 .find(|(_, bounds)| bounds.inside(&area) && grid.is_free(bounds))?;
             grid.insert(*bounds);
             Some(Placement {
-                text: text.clone(),
+                text: request.texts.get(*text).cloned().unwrap_or_default(),
                 bounds: *bounds,
             })
         })
@@ -165,16 +166,14 @@ mod tests {
         let area = rect(0.0, 0.0, 400.0, 100.0);
         let first = label_box("token 34", 10.0, 10.0);
         let below = label_box("token 34", 10.0, 30.0);
+        let token = |candidates| Request {
+            texts: vec!["token 34".into(), "34".into()],
+            candidates,
+        };
         let requests = vec![
-            Request {
-                candidates: vec![("token 34".into(), first)],
-            },
-            Request {
-                candidates: vec![("token 34".into(), first), ("token 34".into(), below)],
-            },
-            Request {
-                candidates: vec![("34".into(), label_box("34", 12.0, 12.0))],
-            },
+            token(vec![(0, first)]),
+            token(vec![(0, first), (0, below)]),
+            token(vec![(1, label_box("34", 12.0, 12.0))]),
         ];
         let placed = place(area, &[], &requests);
         assert_eq!(placed[0].as_ref().map(|p| p.bounds), Some(first));
@@ -187,10 +186,15 @@ mod tests {
         let area = rect(0.0, 0.0, 100.0, 40.0);
         let hatch = rect(0.0, 0.0, 50.0, 40.0);
         let requests = vec![Request {
+            texts: vec![
+                "on the hatching".into(),
+                "past the edge".into(),
+                "clear".into(),
+            ],
             candidates: vec![
-                ("on the hatching".into(), label_box("ab", 10.0, 10.0)),
-                ("past the edge".into(), label_box("abcdefghij", 60.0, 10.0)),
-                ("clear".into(), label_box("ab", 60.0, 10.0)),
+                (0, label_box("ab", 10.0, 10.0)),
+                (1, label_box("abcdefghij", 60.0, 10.0)),
+                (2, label_box("ab", 60.0, 10.0)),
             ],
         }];
         let placed = place(area, &[hatch], &requests);
@@ -202,7 +206,8 @@ mod tests {
         let area = rect(0.0, 0.0, 1000.0, 40.0);
         let wide = rect(10.0, 0.0, 500.0, 12.0);
         let requests = vec![Request {
-            candidates: vec![("x".into(), label_box("x", 300.0, 2.0))],
+            texts: vec!["x".into()],
+            candidates: vec![(0, label_box("x", 300.0, 2.0))],
         }];
         assert_eq!(place(area, &[wide], &requests), vec![None]);
     }
