@@ -79,11 +79,12 @@ describe('the playground, as a user uses it', () => {
   it('zooms, pans and shows the whole run again', async () => {
     await app.open(S2_END);
     const range = page.locator(sel.main('view-range'));
-    assert.equal(await range.innerText(), '0 ms – 4 s');
+    // It opens on the stretch where things happen (timeline.test.mjs checks that further).
+    const opening = await range.innerText();
     await page.locator(sel.main('zoom-in')).click();
     await page.locator(sel.main('zoom-in')).click();
     const zoomed = await range.innerText();
-    assert.notEqual(zoomed, '0 ms – 4 s');
+    assert.notEqual(zoomed, opening);
     await page.locator(sel.main('pan-left')).click();
     assert.notEqual(await range.innerText(), zoomed, 'panning moves the view');
     await page.locator(sel.main('zoom-fit')).click();

@@ -1,8 +1,8 @@
 //! Short words for states and marks, shared by the timeline, the inspector and the narration.
 //! They name what the simulation reports; they must not decide anything.
 
-use crate::layout::MarkKind;
 use crate::layout::refusal_text;
+use crate::layout::{Layout, MarkKind, SpanKind};
 use lockstep_sim::client::{Client, ClientState};
 use lockstep_sim::ids::NodeId;
 use lockstep_sim::sim::{Node, Process, Sim};
@@ -71,5 +71,32 @@ pub fn mark_words(kind: MarkKind) -> String {
         MarkKind::Duplicated => "A request charged twice".to_owned(),
         MarkKind::ClockJump { by_ms } => format!("Clock jumped by {by_ms} ms"),
         MarkKind::Intervention => "An intervention".to_owned(),
+    }
+}
+
+/// A bar in words, for its tooltip and its screen-reader label: what the lock service grants
+/// (the truth) or what a client believes.
+pub fn bar_words(kind: SpanKind, layout: &Layout) -> String {
+    match kind {
+        SpanKind::Lease { holder, token } => {
+            let holder = layout
+                .lanes
+                .iter()
+                .find(|l| l.node == holder)
+                .map_or("?", |l| l.name.as_str());
+            match token {
+                Some(t) => format!("Lease held by {holder}, token {}", t.0),
+                None => format!("Lease held by {holder}"),
+            }
+        }
+        SpanKind::Belief { token: Some(t) } => {
+            format!("Believes it holds the lock, with token {}", t.0)
+        }
+        SpanKind::Belief { token: None } => "Believes it holds the lock".to_owned(),
+        SpanKind::Overhang => {
+            "Belief outlives the lease: no lock service node holds a lease for it".to_owned()
+        }
+        SpanKind::Pause => "Paused: handles nothing".to_owned(),
+        SpanKind::Crash => "Crashed".to_owned(),
     }
 }

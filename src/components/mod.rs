@@ -7,6 +7,7 @@ pub mod controls;
 pub mod deck;
 pub mod guide;
 pub mod inspector;
+pub mod legend;
 pub mod lessons;
 pub mod monitor;
 pub mod narration;

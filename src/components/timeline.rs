@@ -1,19 +1,24 @@
 //! The timeline: one lane per client, lock service node and resource, drawn as SVG from the
 //! pure [`frame`] of the playground's layout. Leases (truth) and beliefs, pauses, crashes,
-//! messages, writes and broken invariants; zoom, pan and "follow the present".
+//! messages, writes and broken invariants, each labelled where the layout found room (see
+//! `layout::annotate`), and the legend under it; zoom, pan and "follow the present".
 //!
 //! The viewport is this component's own view state (it changes nothing in the run); everything
 //! the user does to the run — selecting a lane or a message, opening an event — is dispatched to
 //! the reducer. Geometry is never computed here: only the frame's shapes are turned into tags.
 
 use crate::components::Shared;
+use crate::components::legend::Legend;
+use crate::layout::annotate::{Label, LabelOf, Tone, band_text};
 use crate::layout::frame::{
-    AXIS_HEIGHT, ArrowShape, ArrowState, BandShape, BarShape, Frame, LANE_HEIGHT, MarkShape, Tick,
-    Viewport, frame, span_rank, time_label,
+    AXIS_HEIGHT, ArrowShape, ArrowState, BandShape, BarShape, Frame, LANE_HEIGHT, LabelState,
+    LaneNames, MarkShape, NOW_TAG_WIDTH, Tick, Viewport, frame, lane_name_width, span_rank,
+    time_label,
 };
-use crate::layout::{Lane, LaneRole, Layout, MarkKind, SpanKind, refusal_text};
+use crate::layout::labels::{CHAR_WIDTH, text_baseline, text_x};
+use crate::layout::{Lane, LaneRole, Layout, MarkKind, SpanKind};
 use crate::state::{Action, Selection};
-use crate::words::{lane_badge, mark_kind, mark_words};
+use crate::words::{bar_words, lane_badge, mark_kind, mark_words};
 use lockstep_sim::sim::Sim;
 use web_sys::Element;
 use yew::prelude::*;
@@ -43,11 +48,27 @@ fn px(value: f64) -> String {
 
 /// Px across the plot before the element has been measured.
 const DEFAULT_WIDTH: f64 = 800.0;
+/// Up to this window width the lanes' names sit above the lanes and the plot takes the whole
+/// width: the stylesheet's `max-width: 600px` rule, which measures the same `innerWidth`.
+const NARROW: f64 = 600.0;
+
+fn lane_names_now() -> LaneNames {
+    let narrow = web_sys::window()
+        .and_then(|w| w.inner_width().ok())
+        .and_then(|w| w.as_f64())
+        .is_some_and(|w| w <= NARROW);
+    if narrow {
+        LaneNames::Above
+    } else {
+        LaneNames::Beside
+    }
+}
 
 #[component]
 pub fn Timeline(props: &TimelineProps) -> Html {
     let plot = use_node_ref();
     let width = use_state(|| DEFAULT_WIDTH);
+    let names = use_state(lane_names_now);
     let end = props.layout.end;
     let view = use_state(|| Viewport::opening(&props.layout, DEFAULT_WIDTH));
     let follow = use_state(|| true);
@@ -57,8 +78,10 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     {
         let plot = plot.clone();
         let width = width.clone();
+        let names = names.clone();
         use_effect_with((), move |_| {
             let measure = move || {
+                names.set(lane_names_now());
                 if let Some(element) = plot.cast::<Element>() {
                     let w = f64::from(element.client_width()).max(200.0);
                     width.set(w);
@@ -91,7 +114,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     } else {
         current
     };
-    let frame = frame(&props.layout, props.position, props.now, shown_view);
+    let frame = frame(&props.layout, props.position, props.now, shown_view, *names);
 
     let set_view = {
         let view = view.clone();
@@ -173,7 +196,9 @@ pub fn Timeline(props: &TimelineProps) -> Html {
 
     let name = props.name.clone();
     let lanes_height = props.layout.lanes.len() as f64 * LANE_HEIGHT;
+    // The legend sits outside the section, so that "the timeline's SVG" stays one element.
     html! {
+        <div class="timeline-frame">
         <section class="timeline" data-testid={format!("timeline-{name}")} aria-label={props.caption.clone()}>
             <div class="timeline-toolbar" role="toolbar" aria-label={format!("{} view", props.caption)}>
                 <span class="timeline-caption">{ props.caption.clone() }</span>
@@ -182,7 +207,8 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                 <button type="button" class="tool" data-testid="pan-left" onclick={pan(-0.25)} aria-label="Earlier">{ "◀" }</button>
                 <button type="button" class="tool" data-testid="pan-right" onclick={pan(0.25)} aria-label="Later">{ "▶" }</button>
                 <button type="button" class="tool" data-testid="zoom-fit" onclick={fit}>{ "Whole run" }</button>
-                <button type="button" class="tool" data-testid="follow" aria-pressed={follow.to_string()} onclick={toggle_follow}>
+                <button type="button" class="tool follow-toggle" data-testid="follow" aria-pressed={follow.to_string()} onclick={toggle_follow}
+                    title="Keep the present in view while the run moves">
                     { "Follow now" }
                 </button>
                 if frame.simplified {
@@ -193,9 +219,9 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                         time_label(((shown_view.start + shown_view.span) as u64).min(end))) }
                 </span>
             </div>
-            <div class="timeline-body">
+            <div class={classes!("timeline-body", (*names == LaneNames::Above).then_some("names-above"))}>
                 <ul class="lane-labels" style={format!("height: {lanes_height}px")}>
-                    { for props.layout.lanes.iter().map(|lane| lane_label(lane, props)) }
+                    { for props.layout.lanes.iter().map(|lane| lane_label(lane, props, *names)) }
                 </ul>
                 <div class="timeline-plot" ref={plot} {onwheel} {onpointerdown} {onpointermove}
                     onpointerup={onpointerup.clone()} onpointerleave={onpointerup}>
@@ -203,10 +229,12 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                 </div>
             </div>
         </section>
+        <Legend layout={props.layout.clone()} name={props.name.clone()} compact={*names == LaneNames::Above} />
+        </div>
     }
 }
 
-fn lane_label(lane: &Lane, props: &TimelineProps) -> Html {
+fn lane_label(lane: &Lane, props: &TimelineProps, names: LaneNames) -> Html {
     let node = lane.node;
     let selected = props.selection == Selection::Node(node);
     let dispatch = props.dispatch.clone();
@@ -223,9 +251,13 @@ fn lane_label(lane: &Lane, props: &TimelineProps) -> Html {
         LaneRole::Service => "service",
         LaneRole::Resource => "resource",
     };
+    // Above the lane, the name takes exactly the room the labels leave it (the layout keeps
+    // that box free).
+    let width = (names == LaneNames::Above)
+        .then(|| format!("max-width: {}px", lane_name_width(&lane.name)));
     html! {
         <li class={classes!("lane-label", role)} style={format!("height: {LANE_HEIGHT}px")}>
-            <button type="button" data-testid="lane-label" data-node={lane.name.clone()}
+            <button type="button" data-testid="lane-label" data-node={lane.name.clone()} style={width}
                 aria-pressed={selected.to_string()} {onclick} title="Select to act on it">
                 <span class="lane-name">{ lane.name.clone() }</span>
                 <span class="visually-hidden">{ ", " }</span>
@@ -259,17 +291,7 @@ fn svg(frame: Frame, props: &TimelineProps) -> Html {
         <svg class="timeline-svg" width={px(frame.width)} height={px(frame.height)}
             viewBox={format!("0 0 {} {}", frame.width, frame.height)}
             role="group" aria-label={format!("{}: lanes over virtual time", props.caption)}>
-            <defs>
-                <pattern id={format!("hatch-{name}")} width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
-                    <line x1="0" y1="0" x2="0" y2="6" class="hatch-line" stroke-width="3" />
-                </pattern>
-                <pattern id={format!("overhang-{name}")} width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(-45)">
-                    <line x1="0" y1="0" x2="0" y2="6" class="overhang-line" stroke-width="3" />
-                </pattern>
-                <marker id={format!("head-{name}")} viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
-                    <path d="M 0 0 L 10 5 L 0 10 z" class="arrow-head" />
-                </marker>
-            </defs>
+            { patterns(name) }
             { for props.layout.lanes.iter().enumerate().map(|(i, lane)| html! {
                 <rect class={classes!("lane", (i % 2 == 1).then_some("odd"))} data-testid="lane" data-node={lane.name.clone()}
                     x="0" y={(i as f64 * LANE_HEIGHT).to_string()} width={px(frame.width)} height={LANE_HEIGHT.to_string()} />
@@ -288,12 +310,13 @@ fn svg(frame: Frame, props: &TimelineProps) -> Html {
                 if let Some(x) = frame.now_x {
                     <g class="now" data-testid="now-line">
                         <line x1={px(x)} x2={px(x)} y1="0" y2={px(lanes_height)} />
-                        <rect class="now-tag" x={px(x - 16.0)} y={px(lanes_height + 3.0)} width="32" height="17" rx="3" />
-                        <text x={px(x)} y={px(lanes_height + 16.0)} text-anchor="middle" class="now-label">{ "now" }</text>
+                        <rect class="now-tag" x={px(frame.now_tag_x - NOW_TAG_WIDTH / 2.0)} y={px(lanes_height + 2.0)}
+                            width={px(NOW_TAG_WIDTH)} height="16" rx="3" />
+                        <text x={px(frame.now_tag_x)} y={px(lanes_height + 14.0)} text-anchor="middle" class="now-label">{ "now" }</text>
                     </g>
                 }
-                // Violation names last, so no bar covers them.
-                <BandLabels bands={frame.bands} />
+                // Labels last, on a ground of their own, so that no bar or arrow crosses them.
+                <Labels labels={frame.labels} />
             </g>
         </svg>
     }
@@ -313,7 +336,8 @@ fn Ticks(props: &TicksProps) -> Html {
             { for props.ticks.iter().map(|tick| html! {
                 <g class="tick" key={tick.label.clone()}>
                     <line x1={px(tick.x)} x2={px(tick.x)} y1="0" y2={px(lanes_height)} />
-                    <text x={px(tick.x)} y={px(lanes_height + 16.0)} text-anchor="middle">{ tick.label.clone() }</text>
+                    <text x={px(tick.label_x)} y={px(lanes_height + 14.0)} text-anchor="middle"
+                        textLength={px(tick.label.chars().count() as f64 * CHAR_WIDTH)}>{ tick.label.clone() }</text>
                 </g>
             }) }
         </g>
@@ -335,20 +359,57 @@ fn Bands(props: &BandsProps) -> Html {
 }
 
 #[derive(Properties, PartialEq)]
-struct BandLabelsProps {
-    bands: Vec<BandShape>,
+struct LabelsProps {
+    labels: Vec<Label>,
 }
 
+/// Every label of the frame, each on a ground of the page's colour, where the layout placed it.
+/// The text is forced to the width the layout counted on (`textLength`), whatever the font. The
+/// grounds are two paths (plain, bad news), not an element each: a scrub may draw a hundred.
 #[component]
-fn BandLabels(props: &BandLabelsProps) -> Html {
+fn Labels(props: &LabelsProps) -> Html {
+    let ground = |tone: Tone| {
+        props
+            .labels
+            .iter()
+            .filter(|l| l.tone == tone)
+            .map(|l| {
+                let b = l.bounds;
+                format!(
+                    "M{} {}h{}v{}h-{}z",
+                    px(b.x),
+                    px(b.y),
+                    px(b.width),
+                    px(b.height),
+                    px(b.width)
+                )
+            })
+            .collect::<String>()
+    };
     html! {
-        <g class="band-labels">
-            { for props.bands.iter().map(|band| html! {
-                <text key={format!("{}-{}", band.from_event, band.invariant.id())}
-                    x={px(band.x + 4.0)} y={(11.0 + 13.0 * band.label_row as f64).to_string()}
-                    class="band-label" aria-hidden="true">
-                    { format!("✗ {}", band.invariant.statement()) }
-                </text>
+        <g class="labels" aria-hidden="true">
+            // The colours as attributes too, for the exported SVG, which has no stylesheet
+            // variables; on the page the stylesheet's (light or dark) win.
+            <path class="label-ground" d={ground(Tone::Plain)} fill="#ffffff" fill-opacity="0.92" />
+            <path class="label-ground label-ground-bad" d={ground(Tone::Bad)} fill="#fff1e8" stroke="#b84700" />
+            { for props.labels.iter().map(|label| {
+                let of = match label.of {
+                    LabelOf::Bar(_) => "bar",
+                    LabelOf::Mark(_) => "mark",
+                    LabelOf::Band(_) => "band",
+                };
+                let tone = match label.tone {
+                    Tone::Plain => "plain",
+                    Tone::Bad => "bad",
+                };
+                let b = label.bounds;
+                html! {
+                    <text key={label.key.clone()}
+                        class={classes!("label", format!("label-{tone}"))} data-testid="timeline-label" data-of={of}
+                        x={px(text_x(&b))} y={px(text_baseline(&b))}
+                        textLength={px(label.text.chars().count() as f64 * CHAR_WIDTH)}
+                        lengthAdjust="spacingAndGlyphs">{ label.text.clone() }</text>
+                }
             }) }
         </g>
     }
@@ -488,67 +549,35 @@ fn open_event(ctx: &Ctx, event: usize) -> (Callback<MouseEvent>, Callback<Keyboa
 fn bar_view(bar: &BarShape, ctx: &Ctx) -> Html {
     let (x, y, w, h) = (bar.x, bar.y, bar.width, bar.height);
     let name = &ctx.name;
-    let (class, testid, label, fill) = match bar.kind {
-        SpanKind::Lease { holder, token } => {
+    let label = bar_words(bar.kind, &ctx.layout);
+    let (class, testid, fill) = match bar.kind {
+        SpanKind::Lease { holder, .. } => {
             let hue = ctx
                 .layout
                 .lanes
                 .iter()
                 .position(|l| l.node == holder)
                 .unwrap_or(0);
-            let holder_name = ctx.layout.lanes.get(hue).map_or("?", |l| l.name.as_str());
-            let token = token.map_or(String::new(), |t| format!("token {} · ", t.0));
-            (
-                format!("bar lease hue-{hue}"),
-                "lease-bar",
-                format!("{token}{holder_name}"),
-                None,
-            )
+            (format!("bar lease hue-{hue}"), "lease-bar", None)
         }
-        SpanKind::Belief { token } => (
-            format!("bar belief hue-{}", bar.lane),
-            "belief-bar",
-            token.map_or("believes it holds".to_owned(), |t| {
-                format!("believes: token {}", t.0)
-            }),
-            None,
-        ),
+        SpanKind::Belief { .. } => (format!("bar belief hue-{}", bar.lane), "belief-bar", None),
         SpanKind::Overhang => (
             "bar overhang".to_owned(),
             "overhang",
-            "belief outlives the lease".to_owned(),
             Some(format!("url(#overhang-{name})")),
         ),
         SpanKind::Pause => (
             "bar pause".to_owned(),
             "pause-band",
-            "paused".to_owned(),
             Some(format!("url(#hatch-{name})")),
         ),
-        SpanKind::Crash => (
-            "bar crash".to_owned(),
-            "crash-band",
-            "✕ crashed".to_owned(),
-            None,
-        ),
+        SpanKind::Crash => ("bar crash".to_owned(), "crash-band", None),
     };
     let (onclick, onkeydown) = open_event(ctx, bar.from_event);
-    // Text only where it fits (about 6.5 px a character at 11 px), and only on the bars that
-    // sit in the middle of a lane: a pause or an overhang shares the lane with a belief.
-    let labelled = matches!(
-        bar.kind,
-        SpanKind::Lease { .. } | SpanKind::Belief { .. } | SpanKind::Crash
-    );
-    let text = (labelled && w > label.chars().count() as f64 * 6.5 + 8.0).then(|| label.clone());
-    // A pause carries the pause sign (two bars) at its start, drawn, not a font glyph.
-    let pause_sign = (bar.kind == SpanKind::Pause).then(|| {
-        html! {
-            <g class="pause-sign" aria-hidden="true">
-                <rect x={px(x + 3.0)} y={px(y + 3.0)} width="3" height="9" />
-                <rect x={px(x + 8.0)} y={px(y + 3.0)} width="3" height="9" />
-            </g>
-        }
-    });
+    // A bar whose text found no place on screen can be reached with the keyboard, and says it
+    // (its tooltip shows on hover).
+    let hover_only = bar.label == LabelState::HoverOnly;
+    let pause_sign = (bar.kind == SpanKind::Pause).then(|| pause_sign(x + 3.0, y + 3.0));
     let token = match bar.kind {
         SpanKind::Lease { token, .. } | SpanKind::Belief { token } => {
             token.map(|t| t.0.to_string())
@@ -558,16 +587,44 @@ fn bar_view(bar: &BarShape, ctx: &Ctx) -> Html {
     html! {
         <g key={format!("{}-{}-{}", bar.lane, span_rank(bar.kind), bar.from_event)}
             class={class} data-testid={testid} data-event-id={bar.from_event.to_string()}
-            data-lane={lane_name(ctx, bar.lane)}
-            data-token={token} data-open={bar.open.to_string()} tabindex="-1" {onclick} {onkeydown}>
+            data-lane={lane_name(ctx, bar.lane)} data-label={if hover_only { "hover" } else { "shown" }}
+            data-token={token} data-open={bar.open.to_string()}
+            tabindex={if hover_only { "0" } else { "-1" }}
+            role={hover_only.then_some("button")}
+            aria-label={hover_only.then(|| format!("{label}: open the moment it began"))}
+            {onclick} {onkeydown}>
             <title>{ label }</title>
             <rect x={px(x)} y={px(y)} width={px(w)} height={px(h)} rx="3"
                 style={fill.map(|f| format!("fill: {f}"))} />
-                        if let Some(text) = text {
-                <text x={px(x + 4.0)} y={px(y + h / 2.0 + 4.0)} class="bar-label">{ text }</text>
-            }
             { for pause_sign }
         </g>
+    }
+}
+
+/// The pause sign (two bars) with its top left at `x`, `y`: drawn, not a font glyph.
+pub(crate) fn pause_sign(x: f64, y: f64) -> Html {
+    html! {
+        <g class="pause-sign" aria-hidden="true">
+            <rect x={px(x)} y={px(y)} width="3" height="9" />
+            <rect x={px(x + 5.0)} y={px(y)} width="3" height="9" />
+        </g>
+    }
+}
+
+/// The hatchings and the arrowhead, with ids of their own per timeline (`name`).
+pub(crate) fn patterns(name: &str) -> Html {
+    html! {
+        <defs>
+            <pattern id={format!("hatch-{name}")} width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">
+                <line x1="0" y1="0" x2="0" y2="6" class="hatch-line" stroke-width="3" />
+            </pattern>
+            <pattern id={format!("overhang-{name}")} width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(-45)">
+                <line x1="0" y1="0" x2="0" y2="6" class="overhang-line" stroke-width="3" />
+            </pattern>
+            <marker id={format!("head-{name}")} viewBox="0 0 10 10" refX="9" refY="5" markerWidth="7" markerHeight="7" orient="auto-start-reverse">
+                <path d="M 0 0 L 10 5 L 0 10 z" class="arrow-head" />
+            </marker>
+        </defs>
     }
 }
 
@@ -668,42 +725,8 @@ fn mark_view(mark: &MarkShape, ctx: &Ctx) -> Html {
         MarkKind::ClockJump { .. } | MarkKind::Intervention => ("none", None),
     };
     let (onclick, onkeydown) = open_event(ctx, mark.event);
-    let shape = match mark.kind {
-        MarkKind::Accepted { token } => html! {
-            <>
-                <circle cx={px(x)} cy={px(y)} r="8" class="disc" />
-                <text x={px(x)} y={px(y + 4.0)} text-anchor="middle" class="glyph" aria-hidden="true">{ "✓" }</text>
-                if let Some(token) = token {
-                    <text x={px(x + 11.0)} y={px(y - 8.0)} class="mark-label" aria-hidden="true">{ token.0.to_string() }</text>
-                }
-            </>
-        },
-        MarkKind::Rejected { refusal } => html! {
-            <>
-                <rect x={px(x - 7.0)} y={px(y - 7.0)} width="14" height="14" class="square" />
-                <text x={px(x)} y={px(y + 4.0)} text-anchor="middle" class="glyph" aria-hidden="true">{ "✕" }</text>
-                <text x={px(x + 11.0)} y={px(y + 16.0)} class="mark-label" aria-hidden="true">{ refusal_text(refusal) }</text>
-            </>
-        },
-        MarkKind::Duplicated => html! {
-            <>
-                <rect x={px(x - 7.0)} y={px(y - 7.0)} width="14" height="14" class="square" />
-                <text x={px(x)} y={px(y + 4.0)} text-anchor="middle" class="glyph" aria-hidden="true">{ "2" }</text>
-            </>
-        },
-        MarkKind::ClockJump { by_ms } => html! {
-            <>
-                <polyline class="zigzag" points={format!("{},{} {},{} {},{} {},{} {},{}",
-                    x - 6.0, y + 10.0, x - 3.0, y - 10.0, x, y + 10.0, x + 3.0, y - 10.0, x + 6.0, y + 10.0)} />
-                <text x={px(x + 9.0)} y={px(y - 8.0)} class="mark-label" aria-hidden="true">
-                    { format!("{}{} ms", if by_ms >= 0 { "+" } else { "−" }, by_ms.unsigned_abs()) }
-                </text>
-            </>
-        },
-        MarkKind::Intervention => html! {
-            <path class="intervention" d={format!("M {} {} l 6 -9 l -12 0 z", x, y - LANE_HEIGHT / 2.0 + 11.0)} />
-        },
-    };
+    let lane_top = mark.lane as f64 * LANE_HEIGHT;
+    let hit = crate::layout::frame::glyph_box(mark);
     html! {
         <g key={format!("{}-{}-{}", mark.event, mark.lane, mark_kind(mark.kind))}
             class={classes!("mark", format!("mark-{}", mark_kind(mark.kind)))} data-testid="event-mark"
@@ -713,25 +736,58 @@ fn mark_view(mark: &MarkShape, ctx: &Ctx) -> Html {
             tabindex="0" role="button" aria-label={label.clone()}
             {onclick} {onkeydown}>
             <title>{ label }</title>
-            // Covers the glyph and its label, so a click anywhere on them lands here.
-            <rect class="hit" x={px(x - 10.0)} y={px(y - 20.0)} width="56" height="40" />
-            { shape }
+            <rect class="hit" x={px(hit.x - 4.0)} y={px(hit.y - 4.0)} width={px(hit.width + 8.0)} height={px(hit.height + 8.0)} />
+            { glyph(mark.kind, x, y, lane_top) }
         </g>
+    }
+}
+
+/// A mark's glyph centred on `x`, `y` (an intervention's hangs from the lane's top), inside the
+/// box [`crate::layout::frame::glyph_box`] gives it. The legend draws the same.
+pub(crate) fn glyph(kind: MarkKind, x: f64, y: f64, lane_top: f64) -> Html {
+    match kind {
+        MarkKind::Accepted { .. } => html! {
+            <>
+                <circle cx={px(x)} cy={px(y)} r="7" class="disc" />
+                <text x={px(x)} y={px(y + 3.5)} text-anchor="middle" class="glyph" aria-hidden="true">{ "✓" }</text>
+            </>
+        },
+        MarkKind::Rejected { .. } => html! {
+            <>
+                <rect x={px(x - 7.0)} y={px(y - 7.0)} width="14" height="14" class="square" />
+                <text x={px(x)} y={px(y + 3.5)} text-anchor="middle" class="glyph" aria-hidden="true">{ "✕" }</text>
+            </>
+        },
+        MarkKind::Duplicated => html! {
+            <>
+                <rect x={px(x - 7.0)} y={px(y - 7.0)} width="14" height="14" class="square" />
+                <text x={px(x)} y={px(y + 3.5)} text-anchor="middle" class="glyph" aria-hidden="true">{ "2" }</text>
+            </>
+        },
+        MarkKind::ClockJump { .. } => html! {
+            <polyline class="zigzag" points={format!("{},{} {},{} {},{} {},{} {},{}",
+                px(x - 5.0), px(y + 8.0), px(x - 2.5), px(y - 8.0), px(x), px(y + 8.0),
+                px(x + 2.5), px(y - 8.0), px(x + 5.0), px(y + 8.0))} />
+        },
+        MarkKind::Intervention => html! {
+            <path class="intervention" d={format!("M {} {} l 5.5 -8 l -11 0 z", px(x), px(lane_top + 10.0))} />
+        },
     }
 }
 
 fn band_view(band: &BandShape, lanes_height: f64, ctx: &Ctx) -> Html {
     let (onclick, onkeydown) = open_event(ctx, band.from_event);
-    let label = format!("✗ {}", band.invariant.statement());
+    let label = band_text(band);
     html! {
         <g key={format!("{}-{}", band.from_event, band.invariant.id())}
             class={classes!("band", band.invariant.is_history().then_some("history"))}
             data-testid="violation-band" data-invariant={band.invariant.id()}
             data-event-id={band.from_event.to_string()} data-open={band.open.to_string()}
+            data-label={if band.label == LabelState::HoverOnly { "hover" } else { "shown" }}
             tabindex="0" role="button" aria-label={format!("Violated: {}. Open the event that broke it.", band.invariant.statement())}
             {onclick} {onkeydown}>
-            <title>{ label.clone() }</title>
-                        <rect x={px(band.x)} y="0" width={px(band.width)} height={px(lanes_height)} />
+            <title>{ label }</title>
+            <rect x={px(band.x)} y="0" width={px(band.width)} height={px(lanes_height)} />
         </g>
     }
 }

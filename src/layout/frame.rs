@@ -5,14 +5,26 @@
 //! Only what falls inside the viewport is emitted, so a 10,000-event run costs what its visible
 //! window costs. Pure: no DOM, tested natively.
 
+use super::annotate::{Label, annotate};
+use super::labels::{CHAR_WIDTH, LABEL_HEIGHT, Rect, text_width};
 use super::{Band, Fate, Layout, MarkKind, Moment, SpanKind};
 use lockstep_sim::ids::MessageId;
 use lockstep_sim::invariant::Invariant;
 
-/// Height of one lane, in px.
-pub const LANE_HEIGHT: f64 = 44.0;
+/// Height of one lane, in px: a row for labels, the bar, another row for labels.
+pub const LANE_HEIGHT: f64 = 38.0;
+/// Where a lane's upper row of labels starts, below its top.
+pub const UPPER_ROW: f64 = 0.0;
+/// Where a lease, belief or overhang bar starts, below the lane's top; it is one label high.
+pub const BAR_TOP: f64 = 13.0;
+/// Where a lane's lower row of labels starts, below its top.
+pub const LOWER_ROW: f64 = 26.0;
 /// Height of the time axis under the lanes, in px.
-pub const AXIS_HEIGHT: f64 = 24.0;
+pub const AXIS_HEIGHT: f64 = 20.0;
+/// How wide the "now" tag under the axis is, in px.
+pub const NOW_TAG_WIDTH: f64 = 28.0;
+/// How much wider than the stretch where things happen the opening view is, at each side.
+const ACTIVITY_MARGIN: f64 = 0.08;
 /// Narrowest a bar is drawn, so that a one-millisecond lease is still visible and clickable.
 const MIN_BAR: f64 = 2.0;
 /// Beyond these many shapes of a kind in view, the frame becomes an overview (see
@@ -69,17 +81,32 @@ impl Viewport {
         .clamped(end)
     }
 
-    /// How a run opens: whole, unless it is long; then a stretch of it that holds about
-    /// `OVERVIEW_EVENTS` events (at least a second), starting at 0, for "follow now" to move.
+    /// How a run opens: on the stretch where things happen (messages, writes, interventions,
+    /// violations, leases and beliefs changing), with a margin, not on the run's nominal end.
+    /// A long run opens on the start of that stretch: about `OVERVIEW_EVENTS` events (at least
+    /// a second, and at least up to its first violation or rejection), for "follow now" to move.
     pub fn opening(layout: &Layout, width: f64) -> Viewport {
         let whole = Viewport::whole(layout.end, width);
-        if layout.events <= OVERVIEW_EVENTS {
+        let Some((first, last)) = layout.activity() else {
             return whole;
+        };
+        let (first, last) = (first as f64, last as f64);
+        let mut stretch = last - first;
+        if layout.events > OVERVIEW_EVENTS {
+            let decisive = layout.decisive().map_or(first, |m| m.time as f64);
+            stretch = (layout.end as f64 * OVERVIEW_EVENTS as f64 / layout.events as f64)
+                .max(1000.0)
+                .max(decisive - first)
+                .min(stretch);
         }
-        let span = (layout.end as f64 * OVERVIEW_EVENTS as f64 / layout.events as f64)
-            .max(1000.0)
-            .min(whole.span);
-        Viewport { span, ..whole }
+        let margin = (stretch * ACTIVITY_MARGIN).max(10.0);
+        let span = (stretch + 2.0 * margin).min(whole.span);
+        let start = (first - margin).clamp(whole.start, whole.start + whole.span - span);
+        Viewport {
+            start,
+            span,
+            width: whole.width,
+        }
     }
 
     /// Moved by `by` virtual ms (negative: to the left), kept inside `0..end`.
@@ -132,6 +159,7 @@ pub struct BarShape {
     pub from_event: usize,
     /// Still going at the current position.
     pub open: bool,
+    pub label: LabelState,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -141,6 +169,7 @@ pub struct MarkShape {
     pub x: f64,
     pub y: f64,
     pub event: usize,
+    pub label: LabelState,
 }
 
 /// Where a message is at the current position.
@@ -202,14 +231,16 @@ pub struct BandShape {
     pub from_event: usize,
     /// Still broken at the current position.
     pub open: bool,
-    /// Which line the invariant's name goes on (0: the top), so names never overlap.
-    pub label_row: usize,
+    pub label: LabelState,
 }
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Tick {
     pub x: f64,
     pub label: String,
+    /// Where the label's middle goes: under the tick, or moved in so that it is not cut off at
+    /// the edge of the view.
+    pub label_x: f64,
 }
 
 /// Everything to draw, in px, with the lanes stacked from y = 0.
@@ -226,6 +257,12 @@ pub struct Frame {
     pub ticks: Vec<Tick>,
     /// The "now" line, when the present is in view.
     pub now_x: Option<f64>,
+    /// Where the middle of the "now" tag under the axis goes: under the line, or moved in so
+    /// that the tag is not cut off at the edge of the view.
+    pub now_tag_x: f64,
+    /// The text on and beside the shapes, each placed clear of the others (see
+    /// [`super::annotate`]).
+    pub labels: Vec<Label>,
     /// Too much was in view to draw one by one: delivered messages are left out, marks that
     /// would sit on top of each other are drawn once (the most telling one: a rejection before
     /// an acceptance), and touching bars of a kind are drawn as one. Zooming in shows all.
@@ -234,11 +271,73 @@ pub struct Frame {
 
 /// The centre line of lane `lane`.
 pub fn lane_centre(lane: usize) -> f64 {
-    lane as f64 * LANE_HEIGHT + LANE_HEIGHT / 2.0
+    lane as f64 * LANE_HEIGHT + BAR_TOP + LABEL_HEIGHT / 2.0
+}
+
+/// Where the lanes' names go: in a column beside the plot, or (on a narrow screen, where the
+/// plot takes the whole width) at the top left of each lane, over it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LaneNames {
+    Beside,
+    Above,
+}
+
+/// The longest badge a lane's name carries ("believes it holds"), in characters.
+const LONGEST_BADGE: usize = 17;
+
+/// The box a lane's name and badge take at the top left of the lane when names sit above the
+/// lanes (`left`: the view's left edge on the absolute axis). Nothing else is placed there.
+pub fn lane_name_box(lane: usize, name: &str, left: f64) -> Rect {
+    Rect {
+        x: left,
+        y: lane as f64 * LANE_HEIGHT + UPPER_ROW,
+        width: lane_name_width(name),
+        height: LABEL_HEIGHT,
+    }
+}
+
+/// How wide a lane's name and its longest badge are, in the labels' type.
+pub fn lane_name_width(name: &str) -> f64 {
+    text_width(name) + (LONGEST_BADGE + 1) as f64 * CHAR_WIDTH
+}
+
+/// Whether a shape's text is drawn beside it, or only in its tooltip (no free place for it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LabelState {
+    /// The shape has no text of its own (a pause, a delivered message).
+    Unlabelled,
+    Shown,
+    HoverOnly,
+}
+
+/// The box a mark's glyph covers, which no label may cover.
+pub fn glyph_box(mark: &MarkShape) -> Rect {
+    let (x, y) = (mark.x, mark.y);
+    let (half_width, top, bottom) = match mark.kind {
+        MarkKind::Accepted { .. } => (7.0, y - 7.0, y + 7.0),
+        MarkKind::Rejected { .. } | MarkKind::Duplicated => (7.0, y - 7.0, y + 7.0),
+        MarkKind::ClockJump { .. } => (6.0, y - 9.0, y + 9.0),
+        MarkKind::Intervention => {
+            let lane_top = mark.lane as f64 * LANE_HEIGHT;
+            (6.0, lane_top + 1.0, lane_top + 10.0)
+        }
+    };
+    Rect {
+        x: x - half_width,
+        y: top,
+        width: 2.0 * half_width,
+        height: bottom - top,
+    }
 }
 
 /// What is visible after the first `position` events, whose last happened at `now`.
-pub fn frame(layout: &Layout, position: usize, now: u64, view: Viewport) -> Frame {
+pub fn frame(
+    layout: &Layout,
+    position: usize,
+    now: u64,
+    view: Viewport,
+    names: LaneNames,
+) -> Frame {
     let shown = |m: Moment| m.event < position;
     // Something that ends at an event not shown yet is still going now.
     let end_of = |to: Option<Moment>| to.filter(|m| shown(*m)).map(|m| m.time);
@@ -265,9 +364,9 @@ pub fn frame(layout: &Layout, position: usize, now: u64, view: Viewport) -> Fram
         }
         let top = span.lane as f64 * LANE_HEIGHT;
         let (y, height) = match span.kind {
-            SpanKind::Pause | SpanKind::Crash => (top + 2.0, LANE_HEIGHT - 4.0),
+            SpanKind::Pause | SpanKind::Crash => (top + 1.0, LANE_HEIGHT - 2.0),
             SpanKind::Lease { .. } | SpanKind::Belief { .. } | SpanKind::Overhang => {
-                (top + 12.0, LANE_HEIGHT - 24.0)
+                (top + BAR_TOP, LABEL_HEIGHT)
             }
         };
         frame.bars.push(BarShape {
@@ -279,6 +378,7 @@ pub fn frame(layout: &Layout, position: usize, now: u64, view: Viewport) -> Fram
             height,
             from_event: span.from.event,
             open: end.is_none(),
+            label: LabelState::Unlabelled,
         });
     }
     for mark in layout.marks.iter().filter(|m| shown(m.at)) {
@@ -290,6 +390,7 @@ pub fn frame(layout: &Layout, position: usize, now: u64, view: Viewport) -> Fram
                 x,
                 y: lane_centre(mark.lane),
                 event: mark.at.event,
+                label: LabelState::Unlabelled,
             });
         }
     }
@@ -348,11 +449,16 @@ pub fn frame(layout: &Layout, position: usize, now: u64, view: Viewport) -> Fram
             .bands
             .extend(band_shape(band, end_of(band.to), now, ax, visible));
     }
-    stack_band_labels(&mut frame.bands);
     simplify(&mut frame);
     frame.ticks = ticks(view, ax);
     let now_x = ax(now);
     frame.now_x = visible(now_x, now_x).then_some(now_x);
+    let half = NOW_TAG_WIDTH / 2.0;
+    frame.now_tag_x = now_x.clamp(
+        offset + half,
+        (offset + view.width - half).max(offset + half),
+    );
+    frame.labels = annotate(&mut frame, layout, names);
     frame
 }
 
@@ -376,7 +482,7 @@ fn band_shape(
         width: x1 - x0,
         from_event: band.from.event,
         open: end.is_none(),
-        label_row: 0,
+        label: LabelState::Unlabelled,
     })
 }
 
@@ -455,30 +561,6 @@ pub fn span_rank(kind: SpanKind) -> u8 {
     }
 }
 
-/// About how wide a band's label is: its name at 11 px, with the ✗ in front.
-pub fn band_label_width(band: &BandShape) -> f64 {
-    (band.invariant.statement().chars().count() + 2) as f64 * 6.2
-}
-
-/// Puts each band's label on the first line where it overlaps no earlier label.
-fn stack_band_labels(bands: &mut [BandShape]) {
-    let mut order: Vec<usize> = (0..bands.len()).collect();
-    order.sort_by(|&a, &b| bands[a].x.total_cmp(&bands[b].x));
-    let mut line_ends: Vec<f64> = Vec::new();
-    for index in order {
-        let x = bands[index].x;
-        let row = match line_ends.iter().position(|&end| end <= x) {
-            Some(row) => row,
-            None => {
-                line_ends.push(f64::NEG_INFINITY);
-                line_ends.len() - 1
-            }
-        };
-        line_ends[row] = x + band_label_width(&bands[index]);
-        bands[index].label_row = row;
-    }
-}
-
 /// Round-numbered ticks about every 100 px.
 fn ticks(view: Viewport, ax: impl Fn(u64) -> f64) -> Vec<Tick> {
     let wanted = (view.width / 100.0).max(1.0);
@@ -493,14 +575,24 @@ fn ticks(view: Viewport, ax: impl Fn(u64) -> f64) -> Vec<Tick> {
     let first = (view.start / step).ceil() * step;
     let mut ticks = Vec::new();
     let mut t = first;
+    let (left, right) = (ax_f(view.start, &view), ax_f(view.start + view.span, &view));
     while t <= view.start + view.span && ticks.len() < 64 {
+        let x = ax(t as u64);
+        let label = time_label(t as u64);
+        let half = label.chars().count() as f64 * CHAR_WIDTH / 2.0;
         ticks.push(Tick {
-            x: ax(t as u64),
-            label: time_label(t as u64),
+            x,
+            label_x: x.clamp(left + half, (right - half).max(left + half)),
+            label,
         });
         t += step;
     }
     ticks
+}
+
+/// `time` on the absolute axis the shapes sit on.
+fn ax_f(time: f64, view: &Viewport) -> f64 {
+    time * view.width / view.span
 }
 
 /// "850 ms", "1.2 s", "3 s".

@@ -5,7 +5,9 @@
 //! What is visible at a position, and where in pixels, is [`frame`]'s job. Nothing here knows
 //! about the DOM; everything is tested natively.
 
+pub mod annotate;
 pub mod frame;
+pub mod labels;
 
 use crate::run::Run;
 use lockstep_sim::happening::{Happening, Input};
@@ -178,6 +180,43 @@ impl Layout {
         layout.bands = bands(trace);
         layout.lanes = lanes;
         layout
+    }
+
+    /// The stretch where things happen, in virtual ms: from the first to the last message sent
+    /// or arriving, write, intervention, broken invariant, or lease, belief, pause or crash
+    /// beginning or ending. `None` for a run where nothing happens.
+    pub fn activity(&self) -> Option<(u64, u64)> {
+        let spans = self
+            .spans
+            .iter()
+            .flat_map(|s| [Some(s.from), s.to])
+            .flatten();
+        let arrows = self
+            .arrows
+            .iter()
+            .flat_map(|a| [Some(a.sent), a.ended])
+            .flatten();
+        let times = spans
+            .chain(arrows)
+            .chain(self.marks.iter().map(|m| m.at))
+            .chain(self.bands.iter().map(|b| b.from))
+            .map(|m| m.time);
+        times.fold(None, |range, t| match range {
+            None => Some((t, t)),
+            Some((first, last)) => Some((first.min(t), last.max(t))),
+        })
+    }
+
+    /// The moment that decides the story: the first broken invariant or refused write.
+    pub fn decisive(&self) -> Option<Moment> {
+        let broken = self.bands.iter().map(|b| b.from).min();
+        let refused = self
+            .marks
+            .iter()
+            .filter(|m| matches!(m.kind, MarkKind::Rejected { .. }))
+            .map(|m| m.at)
+            .min();
+        broken.into_iter().chain(refused).min()
     }
 }
 
@@ -466,5 +505,7 @@ pub fn refusal_text(refusal: Refusal) -> String {
     }
 }
 
+#[cfg(test)]
+mod catalogue_tests;
 #[cfg(test)]
 mod tests;

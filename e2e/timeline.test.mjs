@@ -1,0 +1,172 @@
+// The timeline's readability in headless Chromium, at 1280×800 and on a 375-px phone: labels
+// where the native layout put them (never cut off by the plot's edges), the legend, the opening
+// view on the stretch where things happen, "Follow now" as an outlined toggle, and the height of
+// the 8-lane Redlock timeline. The native tests (src/layout/catalogue_tests.rs) prove the labels
+// clear of each other over the whole catalogue; these check that the page draws what they prove.
+
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { startApp } from './harness.mjs';
+
+const S2_END = 's=s2-gc-pause-fenced&at=24';
+const S10 = 's=s10-redlock-clock-jump';
+const main = (testid) => `[data-testid="timeline-main"] [data-testid="${testid}"]`;
+
+/** Opens `fragment` and waits until the fetched Redlock scenario has replaced the default one. */
+async function openRedlock(app, fragment) {
+  await app.open(fragment);
+  await app.page.locator('[data-testid="lane-label"][data-node="redis-a"]').waitFor();
+  await app.settle();
+}
+
+/** Every label's box and the plot's, in page px. */
+async function labelBoxes(page) {
+  return page.evaluate(() => {
+    const plot = document.querySelector('[data-testid="timeline-main"] .timeline-plot').getBoundingClientRect();
+    const labels = [...document.querySelectorAll('[data-testid="timeline-main"] [data-testid="timeline-label"]')].map((g) => {
+      const r = g.getBoundingClientRect();
+      return { text: g.textContent, of: g.dataset.of, left: r.left, right: r.right, top: r.top, bottom: r.bottom };
+    });
+    const ticks = [...document.querySelectorAll('[data-testid="timeline-main"] .tick text')].map((t) => {
+      const r = t.getBoundingClientRect();
+      return { text: t.textContent, left: r.left, right: r.right };
+    });
+    return { plot: { left: plot.left, right: plot.right }, labels, ticks };
+  });
+}
+
+function assertInsidePlot({ plot, labels, ticks }) {
+  for (const box of [...labels, ...ticks]) {
+    assert.ok(box.left >= plot.left - 0.5 && box.right <= plot.right + 0.5,
+      `"${box.text}" (${box.left.toFixed(1)}–${box.right.toFixed(1)}) is cut off by the plot (${plot.left.toFixed(1)}–${plot.right.toFixed(1)})`);
+  }
+}
+
+function assertApart(labels) {
+  for (let i = 0; i < labels.length; i += 1) {
+    for (const b of labels.slice(i + 1)) {
+      const a = labels[i];
+      const apart = a.right <= b.left + 0.5 || b.right <= a.left + 0.5 || a.bottom <= b.top + 0.5 || b.bottom <= a.top + 0.5;
+      assert.ok(apart, `"${a.text}" overlaps "${b.text}" on screen`);
+    }
+  }
+}
+
+describe('the timeline at 1280×800', () => {
+  let app;
+  let page;
+
+  before(async () => {
+    app = await startApp();
+    page = app.page;
+  });
+
+  after(async () => {
+    await app?.close();
+  });
+
+  it('labels client-b’s bars with token 34 and keeps every label inside the plot and apart', async () => {
+    await app.open(S2_END);
+    const boxes = await labelBoxes(page);
+    const onBars = boxes.labels.filter((l) => l.of === 'bar').map((l) => l.text);
+    assert.ok(onBars.some((t) => /34/.test(t) && /believes/.test(t)), `bar labels: ${onBars.join(' | ')}`);
+    assert.ok(boxes.labels.some((l) => l.of === 'mark' && l.text === '33 < 34'), 'the refusal is labelled');
+    assert.ok(boxes.labels.some((l) => l.of === 'band'), 'the broken invariant is labelled');
+    assertInsidePlot(boxes);
+    assertApart(boxes.labels);
+  });
+
+  it('shows a legend drawn with the timeline’s shapes, for what the run draws', async () => {
+    await app.open(S2_END);
+    const legend = page.locator('[data-testid="timeline-legend"]');
+    assert.ok(await legend.isVisible(), 'the legend is on screen');
+    const keys = await legend.locator('[data-key]').evaluateAll((items) => items.map((i) => i.dataset.key));
+    for (const key of ['lease', 'belief', 'overhang', 'pause', 'write_accepted', 'write_rejected', 'violation']) {
+      assert.ok(keys.includes(key), `the legend explains ${key}: ${keys.join(', ')}`);
+    }
+    assert.ok(!keys.includes('clock_jumped'), 'nothing S2 does not draw');
+    // The overhang's sample is filled with the same hatching as the timeline's overhang.
+    const fill = await legend.locator('[data-key="overhang"] rect').getAttribute('style');
+    assert.match(fill, /url\(#overhang-legend-main\)/);
+    const rows = await legend.evaluate((el) => Math.round(el.getBoundingClientRect().height / 16));
+    assert.ok(rows <= 2, `the legend takes ${rows} rows`);
+  });
+
+  it('opens a Redlock run on its activity, and "Whole run" shows all of it', async () => {
+    await openRedlock(app, S10);
+    const range = page.locator(main('view-range'));
+    const opening = await range.innerText();
+    assert.notEqual(opening, '0 ms – 6 s', 'not the nominal end of the run');
+    await page.locator(main('zoom-fit')).click();
+    assert.equal(await range.innerText(), '0 ms – 6 s');
+  });
+
+  it('keeps the Redlock timelines (8 and 9 lanes), their toolbar and legend within 430 px', async () => {
+    await openRedlock(app, 's=s17-redlock-split-vote-no-jitter');
+    const tallest = await page.locator('.timeline-frame').first().evaluate((el) => el.getBoundingClientRect().height);
+    assert.ok(tallest <= 430, `S17's timeline is ${tallest} px tall`);
+    await openRedlock(app, `${S10}&at=50`);
+    const height = await page.locator('.timeline-frame').first().evaluate((el) => el.getBoundingClientRect().height);
+    assert.ok(height <= 430, `S10's timeline is ${height} px tall`);
+    const boxes = await labelBoxes(page);
+    assert.ok(boxes.labels.some((l) => l.of === 'mark' && l.text === '+15000 ms'), 'the clock jump is labelled');
+    assertInsidePlot(boxes);
+    assertApart(boxes.labels);
+  });
+
+  it('makes "Follow now" a toggle that is outlined, not filled, when on', async () => {
+    await app.open(S2_END);
+    const follow = page.locator(main('follow'));
+    assert.equal(await follow.getAttribute('aria-pressed'), 'true');
+    const style = await follow.evaluate((el) => {
+      const s = getComputedStyle(el);
+      const page = getComputedStyle(document.body);
+      return { background: s.backgroundColor, page: page.backgroundColor };
+    });
+    assert.equal(style.background, style.page, 'the pressed toggle has the page’s background, not the accent');
+    await follow.click();
+    assert.equal(await follow.getAttribute('aria-pressed'), 'false');
+    assert.deepEqual(app.problems, []);
+  });
+});
+
+describe('the timeline on a 375-px phone', () => {
+  let app;
+  let page;
+
+  before(async () => {
+    app = await startApp({ viewport: { width: 375, height: 700 }, hasTouch: true, isMobile: true });
+    page = app.page;
+  });
+
+  after(async () => {
+    await app?.close();
+  });
+
+  it('puts the lanes’ names above the lanes, the plot full width, and cuts off no label', async () => {
+    for (const at of [S2_END, `${S10}&at=50`]) {
+      if (at === S2_END) await app.open(at);
+      else await openRedlock(app, at);
+      const widths = await page.evaluate(() => ({
+        plot: document.querySelector('[data-testid="timeline-main"] .timeline-plot').getBoundingClientRect().width,
+        section: document.querySelector('[data-testid="timeline-main"]').getBoundingClientRect().width,
+      }));
+      assert.ok(widths.plot >= widths.section - 1, `the plot is ${widths.plot} px of ${widths.section}`);
+      const boxes = await labelBoxes(page);
+      assert.ok(boxes.labels.length > 0, 'labels are drawn');
+      assertInsidePlot(boxes);
+      assertApart(boxes.labels);
+      // Each lane's name sits on its lane, inside the plot.
+      const names = await page.locator('[data-testid="lane-label"]').evaluateAll((buttons) => buttons.map((b) => {
+        const r = b.getBoundingClientRect();
+        return { left: r.left, right: r.right };
+      }));
+      const plot = boxes.plot;
+      for (const name of names) assert.ok(name.left >= plot.left - 0.5 && name.right <= plot.right + 0.5);
+    }
+    const legend = page.locator('[data-testid="timeline-legend"]');
+    assert.equal(await legend.evaluate((el) => el.tagName), 'DETAILS', 'a disclosure on the phone');
+    assert.deepEqual(app.problems, []);
+  });
+});
