@@ -61,6 +61,14 @@ function measure(page) {
       scrollWidth: document.scrollingElement.scrollWidth,
       lanes: [...document.querySelectorAll('[data-testid="timeline-main"] [data-testid="lane"]')].map(box),
       narration: box(document.querySelector('[data-testid="narration"]')),
+      // The legend: a row under the axis on a desktop, a disclosure's summary on a phone.
+      legend: (() => {
+        const legend = document.querySelector('[data-testid="timeline-main"]')?.parentElement
+          ?.querySelector('[data-testid="timeline-legend"]');
+        return box(legend?.querySelector(':scope > summary') ?? legend);
+      })(),
+      timeline: box(document.querySelector('[data-testid="timeline-main"] svg')),
+      stage: box(document.querySelector('[data-testid="stage"]')),
       step: box(step),
       transport: box(step?.closest('[data-testid="transport"]')),
       // The transport's controls on screen, with their sizes: touch targets.
@@ -167,7 +175,11 @@ for (const screen of SCREENS) {
               }
             });
           }
+          if (!m.legend || m.legend.bottom - m.legend.top < 8) say(`no legend drawn with the timeline: ${JSON.stringify(m.legend)}`);
           if (screen.name === 'desktop' && m.transport) {
+            if (!m.stage || !onScreen(m.stage, m) || m.stage.left < m.timeline.right) {
+              say(`the stage is not on screen beside the timeline: stage ${JSON.stringify(m.stage)}, timeline ${JSON.stringify(m.timeline)}`);
+            }
             if (!m.narration) say('no narration');
             else if (!onScreen(m.narration, m) || !aboveTransport(m.narration, m)) {
               say(`the narration is not on the first screen: ${JSON.stringify(m.narration)}, transport from ${m.transport.top}`);

@@ -262,12 +262,13 @@ pub fn App() -> Html {
                     </details>
                 </div>
                 { for notice }
-                // The story: the timeline with the stage beside it (under it on a narrow screen).
+                // The story: the timeline with the stage beside it and the "now" line under both (on a
+                // narrow screen the stage goes under the "now" line).
                 <div class="story">
                     { main_timeline }
                     { stage }
+                    <NowLine sim={Shared(playground.sim_rc())} />
                 </div>
-                <NowLine sim={Shared(playground.sim_rc())} />
                 <Controls playground={playground.clone()} dispatch={dispatch.clone()} />
                 <div class="below-story">
                     { run_outcome(playground.run().outcome(), main_caption_fencing, "run-outcome") }

@@ -105,9 +105,20 @@ fn lock_card(
             let holder = replica.table.holder().map_or("—".to_owned(), |key| {
                 format!("{} (revision {})", cast.name(key.client), key.revision.0)
             });
+            // A crashed replica keeps the state it had, but it is no longer anyone's leader.
+            let heading = match process {
+                Process::Crashed { .. } => format!(
+                    "{} (crashed; it was a {role} in term {})",
+                    cast.name(node),
+                    replica.term
+                ),
+                Process::Running | Process::Paused { .. } => {
+                    format!("{} ({role}, term {})", cast.name(node), replica.term)
+                }
+            };
             row_card(
                 "lock-row",
-                format!("{} ({role}, term {})", cast.name(node), replica.term),
+                heading,
                 vec![
                     ("holder", holder),
                     (

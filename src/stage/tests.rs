@@ -2,7 +2,7 @@ use super::cast::{Actor, Liveness, Record, ResourceView, ServiceRole, View};
 use super::flights::{Motion, in_flight};
 use super::geometry::{CLEARANCE, GAP, Placement, Point, Rect, STAGE_WIDTH, trip_fraction};
 use super::scene::Scene;
-use crate::layout::frame::{ArrowState, Viewport, frame};
+use crate::layout::frame::{ArrowState, LaneNames, Viewport, frame};
 use crate::layout::{LaneRole, Layout};
 use crate::run::Run;
 use lockstep_sim::catalogue;
@@ -182,7 +182,7 @@ fn the_stage_shows_the_timelines_messages_in_flight_at_every_position() {
         let step = (trace.len() / 60).max(1);
         for position in (1..=trace.len()).step_by(step) {
             let now = trace[position - 1].time.0;
-            let shown = frame(&layout, position, now, view);
+            let shown = frame(&layout, position, now, view, LaneNames::Beside);
             if shown.simplified {
                 continue;
             }
