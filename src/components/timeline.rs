@@ -334,10 +334,13 @@ fn Ticks(props: &TicksProps) -> Html {
     html! {
         <g class="ticks">
             { for props.ticks.iter().map(|tick| html! {
-                <g class="tick" key={tick.label.clone()}>
+                // Keyed by place: a tick whose label gives way to the "now" tag has none.
+                <g class="tick" key={px(tick.x)}>
                     <line x1={px(tick.x)} x2={px(tick.x)} y1="0" y2={px(lanes_height)} />
-                    <text x={px(tick.label_x)} y={px(lanes_height + 14.0)} text-anchor="middle"
-                        textLength={px(tick.label.chars().count() as f64 * CHAR_WIDTH)}>{ tick.label.clone() }</text>
+                    if !tick.label.is_empty() {
+                        <text x={px(tick.label_x)} y={px(lanes_height + 14.0)} text-anchor="middle"
+                            textLength={px(tick.label.chars().count() as f64 * CHAR_WIDTH)}>{ tick.label.clone() }</text>
+                    }
                 </g>
             }) }
         </g>

@@ -81,11 +81,21 @@ fn label_problems(f: &Frame, layout: &Layout, names: LaneNames) -> Vec<String> {
     {
         problems.push("the \"now\" tag is cut off".to_owned());
     }
+    let now_half = half;
     for tick in &f.ticks {
         let half = tick.label.chars().count() as f64 * super::labels::CHAR_WIDTH / 2.0;
         if tick.label_x - half < f.offset - 1e-6 || tick.label_x + half > f.offset + f.width + 1e-6
         {
             problems.push(format!("the axis label {:?} is cut off", tick.label));
+        }
+        if f.now_x.is_some()
+            && !tick.label.is_empty()
+            && (tick.label_x - f.now_tag_x).abs() < half + now_half
+        {
+            problems.push(format!(
+                "the axis label {:?} is under the \"now\" tag",
+                tick.label
+            ));
         }
     }
     problems

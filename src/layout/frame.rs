@@ -458,6 +458,16 @@ pub fn frame(
         offset + half,
         (offset + view.width - half).max(offset + half),
     );
+    // The "now" tag says where the present is; an axis label under it would be unreadable, and
+    // the grid line stays.
+    if frame.now_x.is_some() {
+        for tick in &mut frame.ticks {
+            let label_half = tick.label.chars().count() as f64 * CHAR_WIDTH / 2.0;
+            if (tick.label_x - frame.now_tag_x).abs() < label_half + half {
+                tick.label.clear();
+            }
+        }
+    }
     frame.labels = annotate(&mut frame, layout, names);
     frame
 }
