@@ -15,8 +15,9 @@ import { startApp } from './harness.mjs';
 const S2 = 's=s2-gc-pause-fenced';
 const S10 = 's=s10-redlock-clock-jump';
 const S15 = 's=s15-consensus-leader-crash';
+const S9 = 's=s9-failover-loses-the-lock';
 /** How each one's title starts, which the page shows once its file has loaded. */
-const TITLES = { [S2]: 'S2 ·', [S10]: 'S10 ·', [S15]: 'S15 ·' };
+const TITLES = { [S2]: 'S2 ·', [S10]: 'S10 ·', [S15]: 'S15 ·', [S9]: 'S9 ·' };
 
 const TIMELINE_IN_FLIGHT =
   '[data-testid="timeline-main"] [data-testid="message"][data-state="in_flight"], ' +
@@ -205,7 +206,15 @@ describe('the stage beside the timeline', () => {
     const leader = page.locator(stageNode('etcd-1'));
     assert.equal(await leader.getAttribute('data-liveness'), 'crashed');
     assert.equal((await leader.locator('text').nth(1).textContent()).trim(), 'crashed');
+    // The inspector agrees: the crashed replica's card does not call it the leader.
+    const card = page.locator('[data-testid="lock-row"]', { has: page.locator('h2', { hasText: /^etcd-1 / }) });
+    assert.match(await card.locator('h2').innerText(), /^etcd-1 \(crashed; it was a (leader|follower|candidate) in term \d+\)$/);
     await app.screenshot('stage-s15-leader-down');
+    // S9 at 8: the crashed primary's card says it is down, not which role its state last had.
+    await openAt(app, S9, 8);
+    assert.equal(await page.locator(stageNode('redis-primary')).getAttribute('data-liveness'), 'crashed');
+    const primary = page.locator('[data-testid="lock-row"] h2', { hasText: /^redis-primary / });
+    assert.equal(await primary.innerText(), 'redis-primary (crashed): key resource-x');
   });
 
   it('selects a node as its lane’s name does, with the mouse and the keyboard', async () => {

@@ -158,12 +158,17 @@ fn lock_card(
         | Backend::Grid(GridMember { store: cache, .. })
         | Backend::Replicated(Replicated { store: cache, .. }) => {
             let entry = cache.live_entry(local);
-            let role = match &service.backend {
-                Backend::Replicated(Replicated {
-                    role: Role::Primary,
-                    ..
-                }) => " (primary)",
-                Backend::Replicated(_) => " (replica)",
+            // A crashed node serves no one, whatever role its state last had.
+            let role = match (&service.backend, process) {
+                (_, Process::Crashed { .. }) => " (crashed)",
+                (
+                    Backend::Replicated(Replicated {
+                        role: Role::Primary,
+                        ..
+                    }),
+                    _,
+                ) => " (primary)",
+                (Backend::Replicated(_), _) => " (replica)",
                 _ => "",
             };
             row_card(
