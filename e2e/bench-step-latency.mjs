@@ -11,8 +11,11 @@
 //   one event; the timeline redraws the visible window);
 // - Back: BACK_SAMPLES clicks from the middle (Back replays the run from the start to one event
 //   earlier);
-// - scrub: SCRUB_SAMPLES moves of the scrubber to positions spread over the whole run (a move
-//   forward steps on from where it is, a move back replays from the start).
+// - scrub: SCRUB_SAMPLES moves of one drag of the scrubber to positions spread over the whole run
+//   (a move forward steps on from where it is, a move back resumes from the run's nearest
+//   snapshot). Each move is an input event with the button still down, as a dragging pointer
+//   sends them, less than the app's rest time apart: the story (timeline, stage, "now" line,
+//   transport) follows each move, and the panels below it wait for the drag to rest.
 //
 // For each it reports three times, from just before the input is dispatched:
 // - "handler": until the click (or input event) handler returns: the reducer alone (Yew renders

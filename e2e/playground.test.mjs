@@ -131,6 +131,54 @@ describe('the playground, as a user uses it', () => {
     await app.waitForPosition(1);
   });
 
+  it('while the scrubber is dragged, the story follows every move and the panels below wait for the drag to rest', async () => {
+    await app.open(S2);
+    const below = page.locator('[data-testid="below-story"]');
+    const logged = () => page.locator('[data-testid="trace"] [data-testid="event"]').count();
+    // One move of a drag (an input event, the button still down), read in the same task as the
+    // render it causes: no timer can have run in between, however slow the machine.
+    const move = (to) =>
+      page.evaluate(async (to) => {
+        const input = document.querySelector('[data-testid="scrubber"]');
+        const position = document.querySelector('[data-testid="position"]');
+        const rendered = new Promise((done) => {
+          const observer = new MutationObserver(() => {
+            observer.disconnect();
+            done();
+          });
+          observer.observe(position, { childList: true, characterData: true, subtree: true });
+        });
+        input.value = String(to);
+        input.dispatchEvent(new Event('input', { bubbles: true }));
+        await rendered;
+        return {
+          position: position.textContent,
+          narration: document.querySelector('[data-testid="narration"]').textContent,
+          logged: document.querySelectorAll('[data-testid="trace"] [data-testid="event"]').length,
+          busy: document.querySelector('[data-testid="below-story"]').getAttribute('aria-busy'),
+        };
+      }, to);
+    const before = await logged();
+    const first = await move(5);
+    assert.match(first.position, /^event 5 of/);
+    assert.equal(first.busy, 'true', 'the panels say they are not up to date');
+    assert.equal(first.logged, before, 'the event log waits for the drag to rest');
+    const second = await move(9);
+    assert.match(second.position, /^event 9 of/);
+    assert.notEqual(second.narration, first.narration, 'the "now" line follows every move');
+    assert.equal(second.logged, before);
+    // Letting go (a change event) brings the panels to the moment shown.
+    await page.locator('[data-testid="scrubber"]').dispatchEvent('change');
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="trace"] [data-testid="event"]').length === 9);
+    assert.equal(await below.getAttribute('aria-busy'), null);
+    // A drag that stops moving with the button still down brings them there too.
+    const third = await move(14);
+    assert.equal(third.logged, 9);
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="trace"] [data-testid="event"]').length === 14);
+    assert.equal(await below.getAttribute('aria-busy'), null);
+    assert.deepEqual(await app.position(), { at: 14, of: 24 });
+  });
+
   it('pauses autoplay when the tab is hidden', async () => {
     await app.open(S2);
     await page.locator('[data-testid="speed"]').selectOption('1');

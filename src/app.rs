@@ -9,7 +9,7 @@
 use crate::components::Shared;
 use crate::components::actions::Actions;
 use crate::components::builder_form::BuilderForm;
-use crate::components::controls::Controls;
+use crate::components::controls::{Controls, Drag};
 use crate::components::deck::Deck;
 use crate::components::guide::GuidePage;
 use crate::components::inspector::{Inspector, invariant_list};
@@ -24,7 +24,7 @@ use crate::components::timeline::Timeline;
 use crate::components::toolbar::Toolbar;
 use crate::content::Content;
 use crate::hooks::{
-    SHORTCUTS, initial_playground, initial_route, use_autoplay, use_keyboard,
+    SHORTCUTS, initial_playground, initial_route, use_autoplay, use_held, use_keyboard,
     use_pause_when_hidden, use_url_sync,
 };
 use crate::library::{self, Material};
@@ -150,10 +150,23 @@ pub fn App() -> Html {
             playground.twin().is_some(),
         )
     });
+    // While the scrubber is dragged, the story (timeline, stage, "now" line, transport) follows
+    // every move, and the panels below it keep the moment where the drag began until it rests:
+    // they are out of sight on most screens, and drawing them anew on every move would make the
+    // timeline lag behind the pointer.
+    let drag = use_state_eq(|| Drag::Resting);
+    let on_drag = {
+        let drag = drag.clone();
+        use_callback((), move |next: Drag, _| drag.set(next))
+    };
+    let holding = *drag == Drag::Moving;
+    let held_sim = use_held(playground.sim_rc(), holding);
+    let held_run = use_held(playground.run_rc(), holding);
+    let held_position = use_held(playground.position(), holding);
     // What the monitor plots: the whole run's figures once per run, cut at each step.
     let metrics = use_memo(Shared(playground.run_rc()), |run| of_run(run));
     let monitor = html! {
-        <Monitor whole={Shared(metrics.clone())} shown={metrics.shown(playground.position())}
+        <Monitor whole={Shared(metrics.clone())} shown={metrics.shown(held_position)}
             end={playground.layout().end} />
     };
     // While a scenario's file loads (a link's or a menu choice's), the URL keeps what the visitor
@@ -269,20 +282,20 @@ pub fn App() -> Html {
                     { stage }
                     <NowLine sim={Shared(playground.sim_rc())} />
                 </div>
-                <Controls playground={playground.clone()} dispatch={dispatch.clone()} />
-                <div class="below-story">
+                <Controls playground={playground.clone()} dispatch={dispatch.clone()} on_drag={on_drag.clone()} />
+                <div class="below-story" data-testid="below-story" aria-busy={holding.then_some("true")}>
                     { run_outcome(playground.run().outcome(), main_caption_fencing, "run-outcome") }
                     { for twin }
                     <div class="panels">
                         <Actions playground={playground.clone()} dispatch={dispatch.clone()} />
                         <aside class="inspector-panel" aria-label="Inspect">
-                            <Inspector sim={Shared(playground.sim_rc())} />
+                            <Inspector sim={Shared(held_sim.clone())} />
                         </aside>
                         <div class="monitor-panel">
                             { monitor.clone() }
                         </div>
                     </div>
-                    <EventLog sim={Shared(playground.sim_rc())} run={Shared(playground.run_rc())} dispatch={dispatch.clone()} />
+                    <EventLog sim={Shared(held_sim)} run={Shared(held_run)} dispatch={dispatch.clone()} />
                 </div>
             </>
         },

@@ -1,15 +1,32 @@
 //! The transport: reset, step back, step, play/pause, speed, a scrubber over every event, and
 //! jumps between the events that broke an invariant. It is a bar held at the bottom of the
 //! viewport (see `.transport-bar` in the stylesheet), so it stays in reach while the page scrolls.
+//! It also says when the scrubber is being dragged ([`Drag`]), so that the page can leave the
+//! panels below the story as they are until the drag rests.
 
 use crate::state::{Action, Jump, Play, Playground, Speed};
+use gloo_timers::callback::Timeout;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
+
+/// How long the scrubber must rest, in ms, for a drag to count as resting although the button
+/// is still down: long enough to outlast the gaps between a moving pointer's input events.
+pub const DRAG_REST_MS: u32 = 150;
+
+/// Whether the scrubber is being dragged. A drag sends an input event for every move and a
+/// change event when it is let go; a key press or a click on the track sends both at once.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Drag {
+    Moving,
+    Resting,
+}
 
 #[derive(Properties, PartialEq)]
 pub struct ControlsProps {
     pub playground: UseReducerHandle<Playground>,
     pub dispatch: Callback<Action>,
+    /// Told when a drag of the scrubber starts moving and when it rests.
+    pub on_drag: Callback<Drag>,
 }
 
 #[component]
@@ -20,13 +37,29 @@ pub fn Controls(props: &ControlsProps) -> Html {
         Callback::from(move |_: MouseEvent| dispatch.emit(action.clone()))
     };
     let playing = playground.play() == Play::Playing;
+    // The drag rests when the scrubber is let go, or when it has not moved for a while.
+    let rest = use_mut_ref(|| None::<Timeout>);
     let onscrub = {
         let dispatch = props.dispatch.clone();
+        let on_drag = props.on_drag.clone();
+        let rest = rest.clone();
         Callback::from(move |event: InputEvent| {
             let input: HtmlInputElement = event.target_unchecked_into();
             if let Ok(position) = input.value().parse::<usize>() {
+                on_drag.emit(Drag::Moving);
                 dispatch.emit(Action::SeekTo(position));
+                let on_drag = on_drag.clone();
+                *rest.borrow_mut() = Some(Timeout::new(DRAG_REST_MS, move || {
+                    on_drag.emit(Drag::Resting)
+                }));
             }
+        })
+    };
+    let onrelease = {
+        let on_drag = props.on_drag.clone();
+        Callback::from(move |_: Event| {
+            rest.borrow_mut().take();
+            on_drag.emit(Drag::Resting);
         })
     };
     let onspeed = {
@@ -72,7 +105,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
                     <input id="scrubber" class="scrubber" type="range" data-testid="scrubber" min="0"
                         max={playground.total().to_string()} value={playground.position().to_string()}
                         aria-valuetext={format!("event {} of {}, t = {} ms", playground.position(), playground.total(), playground.now().0)}
-                        oninput={onscrub} />
+                        oninput={onscrub} onchange={onrelease} />
                     <span class="where">
                         <span class="position" data-testid="position">
                             { format!("event {} of {}", playground.position(), playground.total()) }
