@@ -19,7 +19,7 @@ use crate::embed_frame;
 use crate::embed_hooks::{use_embed_size, use_watched_play};
 use crate::embed_link::{ControlSet, EmbedError, EmbedSpec, EmbedTheme, Shows};
 use crate::embed_state::{EmbedState, Phase};
-use crate::hooks::use_autoplay;
+use crate::hooks::{use_autoplay, use_keyboard};
 use crate::library;
 use crate::link::{self, fencing_word};
 use crate::state::{Action, Play};
@@ -86,13 +86,23 @@ fn links_out(event: MouseEvent) {
     }
 }
 
+/// "Open in Lockstep ↗": the full app at `address`, in a new tab (and said so to screen
+/// readers).
+pub fn open_link(address: String) -> Html {
+    html! {
+        <a class="embed-open" href={address} target="_blank" rel="noopener" data-testid="embed-open">
+            { "Open in Lockstep ↗" }<span class="visually-hidden">{ " (opens in a new tab)" }</span>
+        </a>
+    }
+}
+
 /// What stops the embed, said in its frame, with a way to the full app.
 pub fn problem(text: &str) -> Html {
     html! {
         <div class="notice problem embed-problem" role="alert" data-testid="embed-problem">
             <p><strong>{ "This embed cannot be shown: " }</strong>{ format!("{text}.") }</p>
             <p><a href={browser::link_with("")} target="_blank" rel="noopener" data-testid="embed-open">
-                { "Open Lockstep ↗" }</a></p>
+                { "Open Lockstep ↗" }<span class="visually-hidden">{ " (opens in a new tab)" }</span></a></p>
         </div>
     }
 }
@@ -140,6 +150,29 @@ fn EmbedMoment(props: &EmbedMomentProps) -> Html {
         .as_ref()
         .map_or(crate::state::Speed::DEFAULT, |p| p.speed());
     use_autoplay(play, speed, dispatch.clone());
+    // The playground's keys, for the controls shown: none with `controls=none`, the transport's
+    // with `controls=transport`.
+    let keys = {
+        let dispatch = dispatch.clone();
+        use_callback(spec.controls, move |action: Action, controls| {
+            let shown = match controls {
+                ControlSet::None => false,
+                ControlSet::Transport => matches!(
+                    action,
+                    Action::Step
+                        | Action::Back
+                        | Action::Reset
+                        | Action::SeekTo(_)
+                        | Action::TogglePlay
+                ),
+                ControlSet::Full => true,
+            };
+            if shown {
+                dispatch.emit(action);
+            }
+        })
+    };
+    use_keyboard(keys, Callback::noop(), Callback::noop(), None);
     use_watched_play(
         props.root.clone(),
         spec.autoplay,
@@ -186,10 +219,8 @@ fn EmbedMoment(props: &EmbedMomentProps) -> Html {
     html! {
         <>
             <p class="embed-caption">
-                <span class="embed-title" data-testid="embed-caption">{ caption }</span>
-                <a class="embed-open" href={open} target="_blank" rel="noopener" data-testid="embed-open">
-                    { "Open in Lockstep ↗" }
-                </a>
+                <span class="embed-title" data-testid="embed-caption" title={caption.clone()}>{ caption }</span>
+                { open_link(open) }
             </p>
             <div class="story embed-story">
                 <Timeline layout={Shared(playground.layout().clone())} sim={Shared(playground.sim_rc())}

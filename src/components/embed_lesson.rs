@@ -5,7 +5,7 @@
 
 use crate::browser;
 use crate::components::Shared;
-use crate::components::embed::problem;
+use crate::components::embed::{open_link, problem};
 use crate::components::lessons::{Answered, LessonPlayer};
 use crate::components::narration::NowLine;
 use crate::components::timeline::Timeline;
@@ -119,10 +119,8 @@ pub fn EmbedLesson(props: &EmbedLessonProps) -> Html {
     html! {
         <>
             <p class="embed-caption">
-                <span class="embed-title" data-testid="embed-caption">{ caption }</span>
-                <a class="embed-open" href={open} target="_blank" rel="noopener" data-testid="embed-open">
-                    { "Open in Lockstep ↗" }
-                </a>
+                <span class="embed-title" data-testid="embed-caption" title={caption.clone()}>{ caption }</span>
+                { open_link(open) }
             </p>
             { for trouble }
             <div class="embed-lesson">
