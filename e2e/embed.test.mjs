@@ -287,6 +287,11 @@ describe('the embed view', () => {
     await page.evaluate(() => localStorage.setItem('lockstep-theme', 'light'));
     await openEmbed(`embed&s=${S2}&theme=dark`);
     assert.equal(await page.evaluate(() => localStorage.getItem('lockstep-theme')), 'light');
+    // A wrong address is said in the theme it asked for.
+    await page.goto('about:blank');
+    await page.goto(`${app.site.url}#embed&s=${S2}&theme=dark&zoom=3`);
+    await problemText();
+    assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark');
     await page.emulateMedia({ colorScheme: 'light' });
     await page.evaluate(() => localStorage.removeItem('lockstep-theme'));
   });

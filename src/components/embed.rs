@@ -17,7 +17,7 @@ use crate::components::stage::{STEP_GLIDE_MS, Stage};
 use crate::components::timeline::Timeline;
 use crate::embed_frame;
 use crate::embed_hooks::{use_embed_size, use_watched_play};
-use crate::embed_link::{ControlSet, EmbedError, EmbedSpec, EmbedTheme, Shows};
+use crate::embed_link::{ControlSet, EmbedError, EmbedSpec, Shows};
 use crate::embed_state::{EmbedState, Phase};
 use crate::hooks::{use_autoplay, use_keyboard};
 use crate::library;
@@ -36,8 +36,13 @@ pub struct EmbedViewProps {
 pub fn EmbedView(props: &EmbedViewProps) -> Html {
     let root = use_node_ref();
     use_embed_size(root.clone());
-    let theme = props.embed.as_ref().map_or(EmbedTheme::Auto, |s| s.theme);
-    use_effect_with(theme, |theme| embed_frame::show_theme(theme.word()));
+    // A wrong address keeps the theme index.html read from it before the first paint.
+    let theme = props.embed.as_ref().ok().map(|spec| spec.theme);
+    use_effect_with(theme, |theme| {
+        if let Some(theme) = theme {
+            embed_frame::show_theme(theme.word());
+        }
+    });
     // The embed is the page's address: another address is another page.
     use_effect_with((), |_| {
         let listener = web_sys::window()
@@ -218,10 +223,10 @@ fn EmbedMoment(props: &EmbedMomentProps) -> Html {
     });
     html! {
         <>
-            <p class="embed-caption">
-                <span class="embed-title" data-testid="embed-caption" title={caption.clone()}>{ caption }</span>
+            <header class="embed-caption">
+                <h1 class="embed-title" data-testid="embed-caption" title={caption.clone()}>{ caption }</h1>
                 { open_link(open) }
-            </p>
+            </header>
             <div class="story embed-story">
                 <Timeline layout={Shared(playground.layout().clone())} sim={Shared(playground.sim_rc())}
                     position={playground.position()} now={playground.now().0}

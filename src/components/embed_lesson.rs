@@ -118,10 +118,10 @@ pub fn EmbedLesson(props: &EmbedLessonProps) -> Html {
     };
     html! {
         <>
-            <p class="embed-caption">
-                <span class="embed-title" data-testid="embed-caption" title={caption.clone()}>{ caption }</span>
+            <header class="embed-caption">
+                <h1 class="embed-title" data-testid="embed-caption" title={caption.clone()}>{ caption }</h1>
                 { open_link(open) }
-            </p>
+            </header>
             { for trouble }
             <div class="embed-lesson">
                 <LessonPlayer content={Shared(Rc::clone(&content))} id={props.id.clone()} step={*step}
