@@ -306,6 +306,10 @@ describe('the embed view', () => {
     await page.locator('[data-testid="lesson-next"]').click();
     await page.waitForFunction(() => document.querySelector('[data-testid="lesson"]')?.dataset.step === '3');
     assert.equal(await page.locator('[data-testid="embed-open"]').getAttribute('href'), `${app.site.url}#learn=${lesson.id}&step=3`);
+    await page.locator('body').press('ArrowRight');
+    await page.waitForFunction(() => document.querySelector('[data-testid="lesson"]')?.dataset.step === '4');
+    await page.locator('body').press('ArrowLeft');
+    await page.waitForFunction(() => document.querySelector('[data-testid="lesson"]')?.dataset.step === '3');
     assert.ok(page.url().includes('#embed&'), 'the embed stays an embed');
     assert.deepEqual(await app.axe(), []);
   });
