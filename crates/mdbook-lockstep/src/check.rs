@@ -13,7 +13,8 @@ use crate::lessons::Lessons;
 use crate::option::{OptionName, Setting};
 
 /// The options that only mean something for a scenario, not a lesson.
-const SCENARIO_ONLY: [OptionName; 6] = [
+const SCENARIO_ONLY: [OptionName; 7] = [
+    OptionName::Autoplay,
     OptionName::At,
     OptionName::From,
     OptionName::To,
@@ -300,5 +301,6 @@ mod tests {
         assert_eq!(step.line, 3);
         assert!(step.reason.contains("steps"), "{}", step.reason);
         assert_eq!(error("learn = fencing-tokens\nat = 3").line, 3);
+        assert_eq!(error("learn = fencing-tokens\nautoplay = 1").line, 3);
     }
 }

@@ -185,7 +185,7 @@ fn add_catalogue(book: &mut Book, host_script: &str) -> std::result::Result<(), 
         let BookItem::Chapter(chapter) = item else {
             return;
         };
-        if result.is_err() || !chapter.content.contains(pages::MARKER) {
+        if result.is_err() || !has_marker(&chapter.content) {
             return;
         }
         let folder: PathBuf = chapter
@@ -198,7 +198,7 @@ fn add_catalogue(book: &mut Book, host_script: &str) -> std::result::Result<(), 
         let app = embed::relative_to_page(&app_of(host_script), page_depth);
         match pages::scenario_pages(&app) {
             Ok(pages) => {
-                chapter.content = chapter.content.replace(pages::MARKER, &pages::list(&pages));
+                chapter.content = with_list(&chapter.content, &pages::list(&pages));
                 let mut parents = chapter.parent_names.clone();
                 parents.push(chapter.name.clone());
                 for (index, page) in pages.into_iter().enumerate() {
@@ -222,6 +222,25 @@ fn add_catalogue(book: &mut Book, host_script: &str) -> std::result::Result<(), 
         }
     });
     result
+}
+
+/// Whether a line of `content` is the marker alone (the marker quoted in a sentence is not).
+fn has_marker(content: &str) -> bool {
+    content.lines().any(|line| line.trim() == pages::MARKER)
+}
+
+/// `content` with each line that is the marker alone replaced by `list`.
+fn with_list(content: &str, list: &str) -> String {
+    content
+        .split_inclusive('\n')
+        .map(|line| {
+            if line.trim() == pages::MARKER {
+                list
+            } else {
+                line
+            }
+        })
+        .collect()
 }
 
 /// The app's URL: the folder the host script is in (`../embed.js` gives `../`).
@@ -313,6 +332,18 @@ mod tests {
                 .contains("(../../#s=a1-optimistic-concurrency)")
         );
         assert_eq!(first.parent_names, ["Scenarios"]);
+    }
+
+    #[test]
+    fn only_a_line_of_its_own_is_the_marker() {
+        let quoted = format!("Write `{}` on a line.\n", pages::MARKER);
+        assert!(!has_marker(&quoted));
+        let content = format!("{quoted}\n  {}\nend\n", pages::MARKER);
+        assert!(has_marker(&content));
+        assert_eq!(
+            with_list(&content, "- a\n"),
+            format!("{quoted}\n- a\nend\n")
+        );
     }
 
     #[test]
