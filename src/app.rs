@@ -1,4 +1,4 @@
-//! The page: a navigation bar (with the theme choice) and the page the route names. The
+//! The page: the embed view (`crate::components::embed`) for an embed's address; else a navigation bar (with the theme choice) and the page the route names. The
 //! playground puts the story first: the setup bar, the scenario's title (its summary and sources
 //! in a closed disclosure), the story — the timeline, with the stage beside it —, the "now" line
 //! and the transport held at the viewport's bottom; below the fold the run's outcome, the twin
@@ -11,6 +11,7 @@ use crate::components::actions::Actions;
 use crate::components::builder_form::BuilderForm;
 use crate::components::controls::{Controls, Drag};
 use crate::components::deck::Deck;
+use crate::components::embed::EmbedView;
 use crate::components::guide::GuidePage;
 use crate::components::inspector::{Inspector, invariant_list};
 use crate::components::lessons::{Answered, LessonIndex, LessonPlayer, asking};
@@ -37,8 +38,18 @@ use lockstep_sim::resource::Fencing;
 use std::rc::Rc;
 use yew::prelude::*;
 
+/// The page: the embed view when the address asks for one (it stays an embed for the page's
+/// life), else the site.
 #[component]
 pub fn App() -> Html {
+    match initial_route() {
+        Route::Embed(embed) => html! { <EmbedView {embed} /> },
+        _ => html! { <Site /> },
+    }
+}
+
+#[component]
+fn Site() -> Html {
     let playground = use_reducer(initial_playground);
     // One callback for the page's life: components compare it by pointer, and a fresh one on
     // every render would render every component that takes it again.
@@ -333,6 +344,11 @@ pub fn App() -> Html {
         Route::Deck => material(&|content| html! { <Deck {content} /> }),
         Route::Guide => material(&|content| html! { <GuidePage {content} /> }),
         Route::Sources => html! { <SourcesPage /> },
+        // An embed's address typed into the site's address bar: the embed is a page of its own.
+        Route::Embed(_) => {
+            crate::browser::reload();
+            Html::default()
+        }
     };
     let playground_href = format!("#{}", moment_fragment.unwrap_or_default());
     let tab = |href: String, label: &'static str, testid: &'static str, here: bool| {

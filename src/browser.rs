@@ -23,6 +23,13 @@ pub fn replace_fragment(fragment: &str) {
     }
 }
 
+/// Loads the page again (the address has changed what kind of page it is).
+pub fn reload() {
+    if let Some(window) = web_sys::window() {
+        let _ = window.location().reload();
+    }
+}
+
 /// The page's address with `fragment`: what "Share" copies.
 pub fn link_with(fragment: &str) -> String {
     let base = web_sys::window()

@@ -1,7 +1,9 @@
 //! Which page the app shows, and its address: the playground (whose address is a moment, see
 //! [`crate::link`]), the lessons, one step of one lesson, the knowledge check, the interview deck,
-//! the decision guide and the sources. Pure: parsing never panics; this module does not touch the
+//! the decision guide, the sources, and the embed (see [`crate::embed_link`]). Pure: parsing never panics; this module does not touch the
 //! browser.
+
+use crate::embed_link::{self, EmbedError, EmbedSpec};
 
 /// A page of the app.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -18,12 +20,18 @@ pub enum Route {
     Guide,
     /// The bibliography.
     Sources,
+    /// The embed view: the story alone, for another site's page (or why the address cannot
+    /// be shown).
+    Embed(Result<EmbedSpec, EmbedError>),
 }
 
 impl Route {
     /// The page a fragment names, or `None` when it is a playground link (or empty).
     pub fn parse(fragment: &str) -> Option<Route> {
         let fragment = fragment.strip_prefix('#').unwrap_or(fragment);
+        if embed_link::is_embed(fragment) {
+            return Some(Route::Embed(embed_link::parse(fragment)));
+        }
         let mut pairs = fragment
             .split('&')
             .filter(|p| !p.is_empty())
@@ -52,7 +60,8 @@ impl Route {
             Route::Lessons | Route::Lesson { .. } | Route::Quiz | Route::Deck | Route::Guide => {
                 true
             }
-            Route::Playground | Route::Sources => false,
+            // The embed loads what it needs itself.
+            Route::Playground | Route::Sources | Route::Embed(_) => false,
         }
     }
 
@@ -67,6 +76,8 @@ impl Route {
             Route::Deck => "deck".to_owned(),
             Route::Guide => "guide".to_owned(),
             Route::Sources => "sources".to_owned(),
+            Route::Embed(Ok(spec)) => spec.fragment(),
+            Route::Embed(Err(_)) => return None,
         })
     }
 }

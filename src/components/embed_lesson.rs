@@ -1,0 +1,142 @@
+//! A whole lesson in an embed (`#embed&learn=<id>&step=<n>`): the lesson player — its steps,
+//! predictions, Back and Next — over the lesson's timeline and "now" line, under a one-line
+//! caption with "Open in Lockstep ↗" (the lesson at the same step in the full app). "Now break it
+//! yourself" opens the full playground at the step's moment in a new tab.
+
+use crate::browser;
+use crate::components::Shared;
+use crate::components::embed::problem;
+use crate::components::lessons::{Answered, LessonPlayer};
+use crate::components::narration::NowLine;
+use crate::components::timeline::Timeline;
+use crate::library::{self, Material};
+use crate::link;
+use crate::route::Route;
+use crate::state::{Action, Notice, Playground};
+use std::rc::Rc;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct EmbedLessonProps {
+    pub id: String,
+    /// The step to open at, 0-based.
+    pub step: usize,
+    pub caption: Option<String>,
+}
+
+#[component]
+pub fn EmbedLesson(props: &EmbedLessonProps) -> Html {
+    let playground = use_reducer(Playground::default_scenario);
+    let dispatch = {
+        let handle = playground.dispatcher();
+        use_callback((), move |action: Action, _| handle.dispatch(action))
+    };
+    let step = use_state(|| props.step);
+    let material = use_state(|| Material::Loading);
+    {
+        let material = material.clone();
+        use_effect_with((), move |_| {
+            wasm_bindgen_futures::spawn_local(async move {
+                material.set(match library::content().await {
+                    Ok(content) => Material::Ready(content),
+                    Err(error) => Material::Failed(error.to_string()),
+                });
+            });
+        });
+    }
+    let answered = use_state(Answered::new);
+    let on_answer = {
+        let answered = answered.clone();
+        Callback::from(move |(key, choice)| {
+            let mut next = (*answered).clone();
+            next.insert(key, choice);
+            answered.set(next);
+        })
+    };
+    let navigate = {
+        let step = step.clone();
+        let playground = playground.clone();
+        Callback::from(move |to: Route| match to {
+            Route::Lesson { step: next, .. } => step.set(next),
+            Route::Playground => {
+                if let (Some(moment), Some(window)) = (playground.moment(), web_sys::window()) {
+                    let address = browser::link_with(&link::encode(&moment));
+                    let _ = window.open_with_url_and_target(&address, "_blank");
+                }
+            }
+            other => {
+                if let (Some(fragment), Some(window)) = (other.fragment(), web_sys::window()) {
+                    let _ =
+                        window.open_with_url_and_target(&browser::link_with(&fragment), "_blank");
+                }
+            }
+        })
+    };
+    let content = match &*material {
+        Material::Ready(content) => Rc::clone(content),
+        Material::Failed(error) => {
+            return problem(&format!("the lessons could not be loaded ({error})"));
+        }
+        Material::NotLoaded | Material::Loading => {
+            return html! {
+                <p class="embed-loading muted" role="status" data-testid="embed-loading" aria-busy="true">
+                    { "Loading the lesson…" }
+                </p>
+            };
+        }
+    };
+    let Some(lesson) = content.lesson(&props.id) else {
+        return problem(&format!(
+            "`learn={}`: there is no lesson with that id",
+            props.id
+        ));
+    };
+    let last = lesson.steps.len().saturating_sub(1);
+    if props.step > last {
+        return problem(&format!(
+            "`step={}`: the lesson \u{201c}{}\u{201d} has {} steps",
+            props.step + 1,
+            lesson.title,
+            lesson.steps.len()
+        ));
+    }
+    let caption = props
+        .caption
+        .clone()
+        .unwrap_or_else(|| lesson.title.clone());
+    let open = browser::link_with(
+        &Route::Lesson {
+            id: props.id.clone(),
+            step: *step,
+        }
+        .fragment()
+        .unwrap_or_default(),
+    );
+    let trouble = match playground.notice() {
+        Some(Notice::Problem(text)) => Some(problem(text)),
+        _ => None,
+    };
+    html! {
+        <>
+            <p class="embed-caption">
+                <span class="embed-title" data-testid="embed-caption">{ caption }</span>
+                <a class="embed-open" href={open} target="_blank" rel="noopener" data-testid="embed-open">
+                    { "Open in Lockstep ↗" }
+                </a>
+            </p>
+            { for trouble }
+            <div class="embed-lesson">
+                <LessonPlayer content={Shared(Rc::clone(&content))} id={props.id.clone()} step={*step}
+                    playground={playground.clone()} dispatch={dispatch.clone()} navigate={navigate}
+                    answered={(*answered).clone()} {on_answer} />
+                <div class="embed-lesson-story">
+                    <Timeline layout={Shared(playground.layout().clone())} sim={Shared(playground.sim_rc())}
+                        position={playground.position()} now={playground.now().0}
+                        selection={playground.selection()} dispatch={dispatch.clone()} name="main"
+                        scope={playground.scenario_id().to_owned()} caption="Timeline" />
+                    <NowLine sim={Shared(playground.sim_rc())} />
+                </div>
+            </div>
+        </>
+    }
+}
