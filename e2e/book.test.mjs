@@ -119,6 +119,20 @@ test('a block with `at` opens there, and the frame is as tall as its content', a
   assert.deepEqual(problems, [], 'the page and its embed reported problems');
 });
 
+test("an author's own scenario, inline in a block, is embedded and steps", async () => {
+  const { iframe, frame } = await openEmbed('book/mdbook.html');
+  assert.match(await iframe.getAttribute('src'), /#embed&scenario=[A-Za-z0-9_-]+&controls=full$/);
+  assert.equal(
+    (await frame.locator('[data-testid="embed-caption"]').textContent()).trim(),
+    'A lease of 500 ms and a pause of 1500 ms, without fencing',
+  );
+  assert.equal(await frame.locator('[data-testid="embed-problem"]').count(), 0);
+  const opening = await position(frame);
+  await frame.locator('[data-testid="step"]').click();
+  await frame.locator('[data-testid="position"]').filter({ hasText: new RegExp(`^event ${opening + 1} `) }).waitFor();
+  assert.deepEqual(problems, [], 'the page and its embed reported problems');
+});
+
 test('the catalogue has one page per built-in scenario, each in the sidebar', async () => {
   const ids = readdirSync(resolve(HERE, '..', 'scenarios'))
     .filter((file) => file.endsWith('.json'))
