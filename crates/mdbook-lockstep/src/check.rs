@@ -89,7 +89,15 @@ fn with_fencing(mut scenario: Scenario, block: &Block) -> Result<Scenario, Block
         "on" => Fencing::On,
         "off" => Fencing::Off,
         "sequencer" => Fencing::Sequencer,
-        _ => Fencing::CheckAndSet,
+        "check_and_set" => Fencing::CheckAndSet,
+        // `option.rs` admits only the four words above; this keeps a new one from passing
+        // unchecked.
+        other => {
+            return Err(BlockError {
+                line: setting.line,
+                reason: format!("`fencing`: `{other}` is not a fencing this checker knows"),
+            });
+        }
     };
     if scenario.resource.fencing().is_none() {
         return Err(BlockError {
