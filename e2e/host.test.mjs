@@ -3,7 +3,7 @@
 // Each frame is as tall as its content at 320, 640 and 960 px wide, with no scrollbar inside;
 // Step works in each; at 640 px the timeline, the "now" line and the transport are on screen
 // at once. Size messages of the wrong shape, from another origin or from the host page change
-// nothing — and the same probes catch a host script with either check taken out. An invalid
+// nothing — and the same probes catch a host script with any of its checks taken out. An invalid
 // inline scenario is named inside its frame; a scenario file that is missing, on the page.
 // "Copy embed code" gives snippets that, pasted into a page, show the same moment. (The host
 // pages name an empty icon, so that Chromium asks their server for no favicon.ico.)
@@ -231,8 +231,12 @@ describe('the host script on a page of another origin', () => {
         );
         await expectFitted(box, `at ${width} px, after a step`);
       }
+      // One picture per frame: Chromium leaves frames of another origin blank in a full-page
+      // screenshot once they are scrolled away.
       await mkdir(ARTIFACTS, { recursive: true });
-      await page.screenshot({ path: join(ARTIFACTS, `host-page-${width}.png`), fullPage: true });
+      for (const box of FRAMES) {
+        await page.locator(box).screenshot({ path: join(ARTIFACTS, `host-${box.slice(1)}-${width}.png`) });
+      }
       assert.deepEqual(problems, []);
     });
   }
@@ -376,7 +380,7 @@ describe('the host script on a page of another origin', () => {
     }
   }
 
-  it('the probes catch a host script without the shape check or the origin check', async () => {
+  it('the probes catch a host script without its shape, version, origin or source check, and one that sizes nothing', async () => {
     const shapeless = await withBrokenScript(
       "if (Object.keys(data).sort().join() !== 'height,type,version') return null;",
       '',
@@ -401,6 +405,10 @@ describe('the host script on a page of another origin', () => {
       () => heightsSetWhile(() => Promise.resolve(), '#two', 79),
     );
     assert.ok(sourceless['#one'].includes(79), `without the source check: ${JSON.stringify(sourceless)}`);
+    // And the sizing check itself fails when the host script sets no height.
+    await withBrokenScript("frames[i].setAttribute('height', String(height));", '', () =>
+      assert.rejects(expectFitted('#one', 'with a host script that sets no height'), /not as tall as its content/),
+    );
   });
 
   it('keeps the placeholder height until the embed says how tall it is', async () => {
