@@ -83,6 +83,28 @@ function brokenPost(app) {
 `;
 }
 
+/** A div with every attribute, and an inline scenario whose title is not ASCII. */
+function everyAttribute(app, scenario) {
+  return `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><link rel="icon" href="data:,"><title>Every attribute</title></head>
+<body>
+<div id="all" data-lockstep="s2-gc-pause-fenced" data-learn="fencing-tokens" data-step="2" data-seed="7"
+  data-fencing="off" data-log="W10" data-at="4" data-compare="1" data-from="2" data-to="9" data-controls="full"
+  data-autoplay="1" data-theme="dark" data-caption="Tokens & pauses: 33 < 34?" data-height="300" data-title="Every attribute"></div>
+<div id="inline" data-lockstep="" data-at="1"><script type="application/json">${scenario}</script></div>
+<script src="${app}embed.js" defer></script>
+<script>
+  // The height the frame has before its embed can say anything (deferred scripts run first).
+  document.addEventListener('DOMContentLoaded', () => {
+    window.placeholder = document.querySelector('#all iframe').getAttribute('height');
+  });
+</script>
+</body>
+</html>
+`;
+}
+
 /** A page on a third origin that posts a well-formed size message to its parent. */
 const FORGER = `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>Forger</title></head>
 <body><script>parent.postMessage({ type: '${SIZE}', version: 1, height: 191 }, '*');</script></body></html>`;
@@ -117,6 +139,8 @@ describe('the host script on a page of another origin', () => {
     mine.id = 'my-own-pause';
     mine.title = 'My own pause, from a file on my site';
     await writeFile(join(hostDir, 'my-scenario.json'), JSON.stringify(mine, null, 2));
+    const accented = { ...mine, id: 'cafe', title: 'Café au lait: a pause of 2 s ✓' };
+    await writeFile(join(hostDir, 'every.html'), everyAttribute(appSite.url, JSON.stringify(accented, null, 2)));
     await writeFile(join(forgerDir, 'forger.html'), FORGER);
     hostSite = await serveDirectory(hostDir, '/blog/');
     forgerSite = await serveDirectory(forgerDir, '/elsewhere/');
@@ -213,6 +237,22 @@ describe('the host script on a page of another origin', () => {
     assert.match(await position('#three'), /^event 3 of \d+$/);
     assert.match(await position('#plain'), /^event 5 of \d+$/);
     assert.deepEqual(problems, []);
+  });
+
+  it('passes every attribute to the embed, and an inline scenario as the UTF-8 of its text', async () => {
+    await page.goto(`${hostSite.url}every.html`);
+    const all = page.locator('#all iframe');
+    assert.equal(await all.getAttribute('title'), 'Every attribute');
+    assert.equal(await page.evaluate(() => window.placeholder), '300');
+    assert.equal(
+      new URL(await all.getAttribute('src')).hash,
+      '#embed&s=s2-gc-pause-fenced&learn=fencing-tokens&step=2&seed=7&fencing=off&log=W10&at=4&compare=1'
+        + '&from=2&to=9&controls=full&autoplay=1&theme=dark&caption=Tokens%20%26%20pauses%3A%2033%20%3C%2034%3F',
+    );
+    const frame = await frameIn('#inline');
+    await frame.locator('[data-testid="embed-caption"]').waitFor({ timeout: 30_000 });
+    assert.equal(await frame.locator('[data-testid="embed-caption"]').innerText(), 'Café au lait: a pause of 2 s ✓');
+    await page.goto('about:blank');
   });
 
   for (const width of WIDTHS) {
