@@ -259,7 +259,7 @@ pub fn parse(fragment: &str) -> Result<EmbedSpec, EmbedError> {
             let mut not_for_lesson = setup
                 .iter()
                 .filter_map(|p| PLAYGROUND.iter().find(|n| p.split('=').next() == Some(**n)))
-                .map(|n| *n)
+                .copied()
                 .chain(at.map(|_| "at"))
                 .chain(from.map(|_| "from"))
                 .chain(to.map(|_| "to"))
