@@ -558,6 +558,7 @@ describe('the host script on a page of another origin', () => {
 
     it('has no serious or critical accessibility findings with the code shown', async () => {
       await copied('s=s2-gc-pause-fenced&at=3', 'copy-embed-code');
+      assert.equal(await page.locator('details.share').evaluate((d) => d.open), false, 'choosing closes the menu');
       await page.locator('[data-testid="share-menu"]').click();
       await page.addScriptTag({ path: AXE });
       const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
@@ -567,6 +568,11 @@ describe('the host script on a page of another origin', () => {
       assert.deepEqual(findings, [], findings.join('\n'));
       await mkdir(ARTIFACTS, { recursive: true });
       await page.screenshot({ path: join(ARTIFACTS, 'host-share-menu.png') });
+      // Escape closes the menu and leaves the focus on its button.
+      await page.locator('[data-testid="copy-embed-iframe"]').focus();
+      await page.keyboard.press('Escape');
+      assert.equal(await page.locator('details.share').evaluate((d) => d.open), false, 'Escape closes the menu');
+      assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'share-menu');
     });
   });
 

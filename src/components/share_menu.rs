@@ -63,20 +63,20 @@ pub fn ShareMenu(props: &ShareMenuProps) -> Html {
         })
     };
     html! {
-            <details class="share" ref={details.clone()} onkeydown={menu::escape_closes(&details)}>
-                <summary class="tool" data-testid="share-menu">{ "Share" }</summary>
-                <div class="more-menu">
-                    <button type="button" class="tool" data-testid="share" onclick={choose(Choice::Link)}>
-                        { "Copy link" }
-                    </button>
-                    <button type="button" class="tool" data-testid="copy-embed-code" onclick={choose(Choice::HostScript)}>
-                        { "Copy embed code" }
-                    </button>
-                    <button type="button" class="tool" data-testid="copy-embed-iframe" onclick={choose(Choice::Iframe)}>
-                        { "Copy embed code as a plain iframe" }
-                    </button>
-                </div>
-            </details>
+        <details class="share" ref={details.clone()} onkeydown={menu::escape_closes(&details)}>
+            <summary class="tool" data-testid="share-menu">{ "Share" }</summary>
+            <div class="more-menu">
+                <button type="button" class="tool" data-testid="share" onclick={choose(Choice::Link)}>
+                    { "Copy link" }
+                </button>
+                <button type="button" class="tool" data-testid="copy-embed-code" onclick={choose(Choice::HostScript)}>
+                    { "Copy embed code" }
+                </button>
+                <button type="button" class="tool" data-testid="copy-embed-iframe" onclick={choose(Choice::Iframe)}>
+                    { "Copy embed code as a plain iframe" }
+                </button>
+            </div>
+        </details>
     }
 }
 
