@@ -259,7 +259,7 @@ pub fn parse(fragment: &str) -> Result<EmbedSpec, EmbedError> {
             let mut not_for_lesson = setup
                 .iter()
                 .filter_map(|p| PLAYGROUND.iter().find(|n| p.split('=').next() == Some(**n)))
-                .map(|n| *n)
+                .copied()
                 .chain(at.map(|_| "at"))
                 .chain(from.map(|_| "from"))
                 .chain(to.map(|_| "to"))
@@ -434,4 +434,267 @@ fn percent_encode(text: &str) -> String {
             _ => format!("%{b:02X}"),
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use proptest::strategy::ValueTree;
+
+    fn error(fragment: &str) -> String {
+        parse(fragment).map(|_| ()).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn an_embed_address_starts_with_embed() {
+        assert!(is_embed("#embed&s=s2-gc-pause-fenced"));
+        assert!(is_embed("embed"));
+        assert!(!is_embed("#embedded&s=x"));
+        assert!(!is_embed("#s=s2-gc-pause-fenced&embed"));
+        assert!(!is_embed("learn=fencing-tokens"));
+    }
+
+    #[test]
+    fn the_defaults_are_the_transport_the_whole_run_no_autoplay_and_the_system_theme() {
+        let spec = parse("#embed&s=s2-gc-pause-fenced&at=12").expect("valid");
+        assert_eq!(
+            spec,
+            EmbedSpec {
+                shows: Shows::Moment {
+                    setup: "s=s2-gc-pause-fenced".to_owned(),
+                    at: Some(12),
+                },
+                controls: ControlSet::Transport,
+                excerpt: Excerpt::default(),
+                autoplay: Autoplay::Off,
+                theme: EmbedTheme::Auto,
+                caption: None,
+            }
+        );
+        assert_eq!(spec.opening(), Some(12));
+    }
+
+    #[test]
+    fn every_parameter_is_read() {
+        let spec = parse(
+            "embed&s=s1-gc-pause-unfenced&seed=7&fencing=on&compare=1&controls=full&from=3&to=9\
+             &autoplay=1&theme=dark&caption=Two%20clients%2C%20one%20lock%20%E2%9C%93",
+        )
+        .expect("valid");
+        assert_eq!(
+            spec.shows,
+            Shows::Moment {
+                setup: "s=s1-gc-pause-unfenced&seed=7&fencing=on&compare=1".to_owned(),
+                at: None,
+            }
+        );
+        assert_eq!(spec.controls, ControlSet::Full);
+        assert_eq!(
+            spec.excerpt,
+            Excerpt {
+                from: Some(3),
+                to: Some(9)
+            }
+        );
+        assert_eq!(spec.opening(), Some(3), "`at` defaults to `from`");
+        assert_eq!(spec.autoplay, Autoplay::On);
+        assert_eq!(spec.theme, EmbedTheme::Dark);
+        assert_eq!(spec.caption.as_deref(), Some("Two clients, one lock ✓"));
+        let lesson = parse("embed&learn=fencing-tokens&step=3&theme=light").expect("valid");
+        assert_eq!(
+            lesson.shows,
+            Shows::Lesson {
+                id: "fencing-tokens".to_owned(),
+                step: 2
+            }
+        );
+    }
+
+    #[test]
+    fn wrong_addresses_name_the_parameter_and_the_reason() {
+        assert_eq!(
+            error("embed&s=s2-gc-pause-fenced&zoom=3"),
+            "`zoom`: this parameter means nothing to a Lockstep embed"
+        );
+        assert_eq!(
+            error("embed&s=s2-gc-pause-fenced&controls=some"),
+            "`controls=`: `some` is not one of none, transport, full"
+        );
+        assert_eq!(
+            error("embed&s=s2-gc-pause-fenced&theme=sepia"),
+            "`theme=`: `sepia` is not one of auto, light, dark"
+        );
+        assert!(error("embed&s=s2-gc-pause-fenced&autoplay=yes").starts_with("`autoplay=`"));
+        assert!(error("embed&s=s2-gc-pause-fenced&from=-1").starts_with("`from=`"));
+        assert!(error("embed&s=s2-gc-pause-fenced&to=x").starts_with("`to=`"));
+        assert!(error("embed&s=s2-gc-pause-fenced&at=1.5").starts_with("`at=`"));
+        assert!(error("embed&s=s2-gc-pause-fenced&caption=%E2%9C").starts_with("`caption=`"));
+        assert!(error("embed&s=s2-gc-pause-fenced&caption=%zz").starts_with("`caption=`"));
+        assert!(error("embed&s=s2-gc-pause-fenced&caption=").starts_with("`caption=`"));
+        assert_eq!(
+            error("embed&s=s2-gc-pause-fenced&from=9&to=3"),
+            "`from=9` is after `to=3`: the excerpt must start before it ends"
+        );
+        assert_eq!(
+            error("embed&s=s2-gc-pause-fenced&from=4&to=8&at=2"),
+            "`at=2` is outside the excerpt `from=4` to `to=8`"
+        );
+        assert!(error("embed&s=no-such-scenario").starts_with("`s=`"));
+        assert_eq!(
+            error("embed&at=3"),
+            "it names no scenario (`s=` or `scenario=`) and no lesson (`learn=`)"
+        );
+        assert!(error("embed&learn=fencing-tokens&s=s2-gc-pause-fenced").starts_with("`s=`"));
+        assert!(error("embed&learn=fencing-tokens&from=2").starts_with("`from=`"));
+        assert!(error("embed&s=s2-gc-pause-fenced&step=2").starts_with("`step=`"));
+        assert!(error("embed&learn=fencing-tokens&step=0").starts_with("`step=`"));
+        assert!(error("embed&learn=").starts_with("`learn=`"));
+        assert_eq!(
+            error("embed&s=s2-gc-pause-fenced&to=4&to=5"),
+            "`to=` is given more than once"
+        );
+        assert!(error("embed=1&s=s2-gc-pause-fenced").starts_with("`embed=`"));
+    }
+
+    #[test]
+    fn the_playground_parameters_go_to_the_link_reader() {
+        // Checked once the scenario has loaded, by `link::decode`, which names them too.
+        let spec = parse("embed&s=s2-gc-pause-fenced&seed=x").expect("read later");
+        let Shows::Moment { setup, .. } = spec.shows else {
+            panic!("a moment");
+        };
+        let problem = crate::link::decode(&setup).map(|_| ()).unwrap_err();
+        assert!(problem.to_string().starts_with("`seed=`"), "{problem}");
+    }
+
+    /// A valid embed address's parts.
+    fn spec() -> impl Strategy<Value = EmbedSpec> {
+        let ids: Vec<&'static str> = catalogue::INDEX.iter().map(|e| e.id).collect();
+        let moment = (
+            proptest::sample::select(ids),
+            proptest::option::of(0u64..100),
+            any::<bool>(),
+            proptest::option::of(0usize..40),
+            proptest::option::of(0usize..40),
+            proptest::option::of(0usize..40),
+        )
+            .prop_map(|(id, seed, compare, a, b, c)| {
+                let mut setup = vec![format!("s={id}")];
+                setup.extend(seed.map(|s| format!("seed={s}")));
+                if compare {
+                    setup.push("compare=1".to_owned());
+                }
+                let mut bounds: Vec<usize> = [a, b, c].into_iter().flatten().collect();
+                bounds.sort_unstable();
+                let (from, at, to) = match bounds.as_slice() {
+                    [from, at, to] => (Some(*from), Some(*at), Some(*to)),
+                    [from, to] => (Some(*from), None, Some(*to)),
+                    [at] => (None, Some(*at), None),
+                    _ => (None, None, None),
+                };
+                (
+                    Shows::Moment {
+                        setup: setup.join("&"),
+                        at,
+                    },
+                    Excerpt { from, to },
+                )
+            });
+        let lesson = ("[a-z]{1,10}(-[a-z]{1,6}){0,2}", 0usize..12)
+            .prop_map(|(id, step)| (Shows::Lesson { id, step }, Excerpt::default()));
+        (
+            prop_oneof![moment, lesson],
+            proptest::sample::select(ControlSet::ALL.to_vec()),
+            any::<bool>(),
+            proptest::sample::select(EmbedTheme::ALL.to_vec()),
+            proptest::option::of("[ -~]{1,20}|[a-zé✓ ]{1,8}"),
+        )
+            .prop_map(|((shows, excerpt), controls, autoplay, theme, caption)| {
+                let lesson = matches!(shows, Shows::Lesson { .. });
+                EmbedSpec {
+                    shows,
+                    controls,
+                    excerpt,
+                    autoplay: if autoplay && !lesson {
+                        Autoplay::On
+                    } else {
+                        Autoplay::Off
+                    },
+                    theme,
+                    caption: caption
+                        .map(|c| c.trim().to_owned())
+                        .filter(|c| !c.is_empty()),
+                }
+            })
+    }
+
+    /// One edit to one parameter: drop it, repeat it, give it a bad value, or add an unknown one.
+    fn edited(fragment: &str, edit: usize, which: usize) -> (String, String) {
+        let mut parts: Vec<String> = fragment.split('&').map(str::to_owned).collect();
+        // Never the leading `embed`: that would be another page, not a wrong embed.
+        let at = 1 + which % (parts.len() - 1).max(1);
+        if at >= parts.len() {
+            parts.push("zoom=3".to_owned());
+            return (parts.join("&"), "zoom".to_owned());
+        }
+        let name = parts[at].split('=').next().unwrap_or_default().to_owned();
+        match edit {
+            0 => {
+                parts.remove(at);
+            }
+            1 => parts.insert(at, parts[at].clone()),
+            2 => parts[at] = format!("{name}=-7x"),
+            3 => parts[at] = format!("{name}=%g1"),
+            _ => {
+                parts.insert(at, "zoom=3".to_owned());
+                return (parts.join("&"), "zoom".to_owned());
+            }
+        }
+        (parts.join("&"), name)
+    }
+
+    #[test]
+    fn addresses_round_trip_and_one_edit_away_parse_or_name_the_parameter() {
+        const CASES: usize = 1_000;
+        let mut runner = proptest::test_runner::TestRunner::deterministic();
+        let strategy = (spec(), 0usize..5, 0usize..12);
+        let mut parsed = 0;
+        let mut refused = 0;
+        for _ in 0..CASES {
+            let (spec, edit, which) = strategy
+                .new_tree(&mut runner)
+                .expect("the strategy generates")
+                .current();
+            let fragment = spec.fragment();
+            assert_eq!(parse(&fragment), Ok(spec.clone()), "{fragment}");
+            let (text, name) = edited(&fragment, edit, which);
+            match parse(&text) {
+                Ok(read) => {
+                    parsed += 1;
+                    assert_eq!(parse(&read.fragment()), Ok(read), "{text}");
+                }
+                Err(EmbedError::NothingToShow) => {
+                    assert!(edit == 0 && (name == "s" || name == "learn"), "{text}")
+                }
+                Err(EmbedError::FromAfterTo { .. } | EmbedError::AtOutside { .. }) => {
+                    refused += 1;
+                    assert!(["from", "to", "at"].contains(&name.as_str()), "{text}");
+                }
+                Err(error) => {
+                    refused += 1;
+                    let message = error.to_string();
+                    assert!(
+                        message.contains(&format!("`{name}")),
+                        "\"{message}\" does not name `{name}` ({text})"
+                    );
+                }
+            }
+        }
+        assert!(parsed * 5 >= CASES, "only {parsed} of {CASES} edits parse");
+        assert!(
+            refused * 5 >= CASES,
+            "only {refused} of {CASES} edits are refused"
+        );
+    }
 }

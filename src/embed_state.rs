@@ -181,3 +181,158 @@ impl Reducible for EmbedState {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::link;
+
+    const S1: &str = "s1-gc-pause-unfenced";
+
+    /// The embed of `fragment`'s playground parameters with `excerpt`, opened at `at` (or
+    /// `from`), as the view opens it.
+    fn opened(setup: &str, excerpt: Excerpt, at: Option<usize>) -> Rc<EmbedState> {
+        let mut moment = link::decode(setup).expect("a valid link");
+        moment.position = at.or(excerpt.from);
+        Rc::new(EmbedState::loading(excerpt, at)).reduce(Action::Restore(Box::new(moment)))
+    }
+
+    fn excerpt(from: usize, to: usize) -> Excerpt {
+        Excerpt {
+            from: Some(from),
+            to: Some(to),
+        }
+    }
+
+    fn position(state: &EmbedState) -> usize {
+        state.playground().expect("ready").position()
+    }
+
+    fn apply(state: Rc<EmbedState>, actions: impl IntoIterator<Item = Action>) -> Rc<EmbedState> {
+        actions.into_iter().fold(state, |s, a| s.reduce(a))
+    }
+
+    #[test]
+    fn an_excerpt_opens_at_from_and_step_stops_at_to() {
+        let state = opened(&format!("s={S1}"), excerpt(5, 8), None);
+        assert_eq!(position(&state), 5);
+        let state = apply(state, [Action::Step, Action::Step, Action::Step]);
+        assert_eq!(position(&state), 8);
+        let same = state.clone().reduce(Action::Step);
+        assert!(Rc::ptr_eq(&state, &same), "Step at `to` changes nothing");
+    }
+
+    #[test]
+    fn back_and_reset_stop_at_from_and_a_seek_stays_inside() {
+        let state = opened(&format!("s={S1}"), excerpt(5, 8), Some(7));
+        assert_eq!(position(&state), 7);
+        let state = apply(
+            state,
+            [Action::Back, Action::Back, Action::Back, Action::Back],
+        );
+        assert_eq!(position(&state), 5);
+        let state = apply(state, [Action::Step, Action::Reset]);
+        assert_eq!(position(&state), 5);
+        assert_eq!(position(&state.clone().reduce(Action::SeekTo(0))), 5);
+        assert_eq!(
+            position(&state.clone().reduce(Action::SeekTo(usize::MAX))),
+            8
+        );
+        assert_eq!(position(&state.reduce(Action::SeekTo(6))), 6);
+    }
+
+    #[test]
+    fn play_stops_at_to_and_starts_again_from_from() {
+        let state = opened(&format!("s={S1}"), excerpt(5, 9), None);
+        let mut state = state.reduce(Action::Play);
+        for _ in 0..20 {
+            state = state.reduce(Action::Tick);
+        }
+        let playground = state.playground().expect("ready");
+        assert_eq!(playground.position(), 9);
+        assert_eq!(playground.play(), Play::Paused, "Play stops at `to`");
+        let again = state.reduce(Action::Play);
+        let playground = again.playground().expect("ready");
+        assert_eq!(
+            (playground.position(), playground.play()),
+            (5, Play::Playing)
+        );
+    }
+
+    #[test]
+    fn a_jump_to_a_violation_past_the_excerpt_stops_at_its_edge() {
+        let whole = opened(&format!("s={S1}"), Excerpt::default(), Some(0));
+        let first = whole
+            .playground()
+            .and_then(|p| p.violations().first().copied())
+            .expect("S1 breaks an invariant");
+        assert!(first > 2, "the test needs room before the first violation");
+        let state = opened(&format!("s={S1}"), excerpt(0, first - 2), Some(0));
+        let jumped = state.reduce(Action::JumpToViolation(crate::state::Jump::First));
+        assert_eq!(position(&jumped), first - 2);
+    }
+
+    #[test]
+    fn without_an_excerpt_the_embed_steps_like_the_playground() {
+        let state = opened(&format!("s={S1}"), Excerpt::default(), None);
+        let total = state.playground().expect("ready").total();
+        let state = state.reduce(Action::SeekTo(usize::MAX));
+        assert_eq!(position(&state), total);
+        let state = state.reduce(Action::Reset);
+        let playground = Rc::clone(state.playground().expect("ready"));
+        let reset = Rc::new(Playground::clone(&playground)).reduce(Action::Reset);
+        assert_eq!(
+            playground.position(),
+            reset.position(),
+            "Reset as in the playground"
+        );
+    }
+
+    #[test]
+    fn an_excerpt_or_position_past_the_run_is_refused_naming_the_parameter() {
+        let whole = opened(&format!("s={S1}"), Excerpt::default(), None);
+        let total = whole.playground().expect("ready").total();
+        let failed = |state: Rc<EmbedState>| match &state.phase {
+            Phase::Failed(text) => text.clone(),
+            _ => panic!("the embed should fail"),
+        };
+        let text = failed(opened(&format!("s={S1}"), excerpt(0, total + 1), None));
+        assert_eq!(
+            text,
+            format!("`to={}`: this run has only {total} events", total + 1)
+        );
+        let text = failed(opened(
+            &format!("s={S1}"),
+            Excerpt {
+                from: Some(total + 3),
+                to: None,
+            },
+            None,
+        ));
+        assert!(text.starts_with(&format!("`from={}`", total + 3)), "{text}");
+        let text = failed(opened(
+            &format!("s={S1}"),
+            Excerpt::default(),
+            Some(total + 1),
+        ));
+        assert!(text.starts_with(&format!("`at={}`", total + 1)), "{text}");
+        let exact = opened(&format!("s={S1}"), excerpt(total, total), None);
+        assert_eq!(
+            position(&exact),
+            total,
+            "an excerpt may end at the run's end"
+        );
+    }
+
+    #[test]
+    fn a_load_that_fails_is_said_and_a_late_report_does_not_hide_the_run() {
+        let loading = Rc::new(EmbedState::loading(Excerpt::default(), None));
+        let failed = loading.reduce(Action::Report("the file could not be loaded".to_owned()));
+        assert!(
+            matches!(&failed.phase, Phase::Failed(text) if text == "the file could not be loaded")
+        );
+        let ready = opened(&format!("s={S1}"), Excerpt::default(), None);
+        let still = ready.clone().reduce(Action::Report("late".to_owned()));
+        assert!(Rc::ptr_eq(&ready, &still));
+    }
+}

@@ -17,9 +17,9 @@ use crate::components::stage::{STEP_GLIDE_MS, Stage};
 use crate::components::timeline::Timeline;
 use crate::embed_frame;
 use crate::embed_hooks::{use_embed_size, use_watched_play};
-use crate::embed_link::{ControlSet, EmbedError, EmbedSpec, EmbedTheme, Shows};
+use crate::embed_link::{ControlSet, EmbedError, EmbedSpec, Shows};
 use crate::embed_state::{EmbedState, Phase};
-use crate::hooks::use_autoplay;
+use crate::hooks::{use_autoplay, use_keyboard};
 use crate::library;
 use crate::link::{self, fencing_word};
 use crate::state::{Action, Play};
@@ -36,8 +36,13 @@ pub struct EmbedViewProps {
 pub fn EmbedView(props: &EmbedViewProps) -> Html {
     let root = use_node_ref();
     use_embed_size(root.clone());
-    let theme = props.embed.as_ref().map_or(EmbedTheme::Auto, |s| s.theme);
-    use_effect_with(theme, |theme| embed_frame::show_theme(theme.word()));
+    // A wrong address keeps the theme index.html read from it before the first paint.
+    let theme = props.embed.as_ref().ok().map(|spec| spec.theme);
+    use_effect_with(theme, |theme| {
+        if let Some(theme) = theme {
+            embed_frame::show_theme(theme.word());
+        }
+    });
     // The embed is the page's address: another address is another page.
     use_effect_with((), |_| {
         let listener = web_sys::window()
@@ -86,13 +91,23 @@ fn links_out(event: MouseEvent) {
     }
 }
 
+/// "Open in Lockstep ↗": the full app at `address`, in a new tab (and said so to screen
+/// readers).
+pub fn open_link(address: String) -> Html {
+    html! {
+        <a class="embed-open" href={address} target="_blank" rel="noopener" data-testid="embed-open">
+            { "Open in Lockstep ↗" }<span class="visually-hidden">{ " (opens in a new tab)" }</span>
+        </a>
+    }
+}
+
 /// What stops the embed, said in its frame, with a way to the full app.
 pub fn problem(text: &str) -> Html {
     html! {
         <div class="notice problem embed-problem" role="alert" data-testid="embed-problem">
             <p><strong>{ "This embed cannot be shown: " }</strong>{ format!("{text}.") }</p>
             <p><a href={browser::link_with("")} target="_blank" rel="noopener" data-testid="embed-open">
-                { "Open Lockstep ↗" }</a></p>
+                { "Open Lockstep ↗" }<span class="visually-hidden">{ " (opens in a new tab)" }</span></a></p>
         </div>
     }
 }
@@ -140,6 +155,29 @@ fn EmbedMoment(props: &EmbedMomentProps) -> Html {
         .as_ref()
         .map_or(crate::state::Speed::DEFAULT, |p| p.speed());
     use_autoplay(play, speed, dispatch.clone());
+    // The playground's keys, for the controls shown: none with `controls=none`, the transport's
+    // with `controls=transport`.
+    let keys = {
+        let dispatch = dispatch.clone();
+        use_callback(spec.controls, move |action: Action, controls| {
+            let shown = match controls {
+                ControlSet::None => false,
+                ControlSet::Transport => matches!(
+                    action,
+                    Action::Step
+                        | Action::Back
+                        | Action::Reset
+                        | Action::SeekTo(_)
+                        | Action::TogglePlay
+                ),
+                ControlSet::Full => true,
+            };
+            if shown {
+                dispatch.emit(action);
+            }
+        })
+    };
+    use_keyboard(keys, Callback::noop(), Callback::noop(), None);
     use_watched_play(
         props.root.clone(),
         spec.autoplay,
@@ -185,12 +223,10 @@ fn EmbedMoment(props: &EmbedMomentProps) -> Html {
     });
     html! {
         <>
-            <p class="embed-caption">
-                <span class="embed-title" data-testid="embed-caption">{ caption }</span>
-                <a class="embed-open" href={open} target="_blank" rel="noopener" data-testid="embed-open">
-                    { "Open in Lockstep ↗" }
-                </a>
-            </p>
+            <header class="embed-caption">
+                <h1 class="embed-title" data-testid="embed-caption" title={caption.clone()}>{ caption }</h1>
+                { open_link(open) }
+            </header>
             <div class="story embed-story">
                 <Timeline layout={Shared(playground.layout().clone())} sim={Shared(playground.sim_rc())}
                     position={playground.position()} now={playground.now().0}

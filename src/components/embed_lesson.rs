@@ -5,7 +5,7 @@
 
 use crate::browser;
 use crate::components::Shared;
-use crate::components::embed::problem;
+use crate::components::embed::{open_link, problem};
 use crate::components::lessons::{Answered, LessonPlayer};
 use crate::components::narration::NowLine;
 use crate::components::timeline::Timeline;
@@ -118,12 +118,10 @@ pub fn EmbedLesson(props: &EmbedLessonProps) -> Html {
     };
     html! {
         <>
-            <p class="embed-caption">
-                <span class="embed-title" data-testid="embed-caption">{ caption }</span>
-                <a class="embed-open" href={open} target="_blank" rel="noopener" data-testid="embed-open">
-                    { "Open in Lockstep ↗" }
-                </a>
-            </p>
+            <header class="embed-caption">
+                <h1 class="embed-title" data-testid="embed-caption" title={caption.clone()}>{ caption }</h1>
+                { open_link(open) }
+            </header>
             { for trouble }
             <div class="embed-lesson">
                 <LessonPlayer content={Shared(Rc::clone(&content))} id={props.id.clone()} step={*step}

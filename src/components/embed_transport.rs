@@ -43,7 +43,7 @@ pub fn EmbedTransport(props: &EmbedTransportProps) -> Html {
         format!("event {position} of {to}")
     } else {
         format!(
-            "event {position} (excerpt {from}–{to} of {})",
+            "event {position} of {} (excerpt {from}–{to})",
             playground.total()
         )
     };

@@ -1,7 +1,8 @@
 //! The setup bar's "Share" menu: a link to this moment, or the code that embeds it in another
 //! page (with the host script, or as a plain iframe; the snippets come from
-//! [`crate::embed_code`]). What was copied is also shown, selectable, for a browser that keeps
-//! the clipboard from the page. It computes a link or snippet when chosen, never on a render.
+//! [`crate::embed_code`]). What was copied is also shown ([`copied_view`], at the end of the
+//! bar), selectable, for a browser that keeps the clipboard from the page. It computes a link
+//! or snippet when chosen, never on a render.
 
 use crate::browser;
 use crate::components::menu;
@@ -13,11 +14,13 @@ use yew::prelude::*;
 #[derive(Properties, PartialEq)]
 pub struct ShareMenuProps {
     pub playground: UseReducerHandle<Playground>,
+    /// Told what was copied, to show it.
+    pub on_copied: Callback<Copied>,
 }
 
 /// What the menu copied last.
 #[derive(Clone, PartialEq)]
-enum Copied {
+pub enum Copied {
     Link(String),
     HostScript(String),
     Iframe(String),
@@ -33,10 +36,9 @@ enum Choice {
 #[component]
 pub fn ShareMenu(props: &ShareMenuProps) -> Html {
     let details = use_node_ref();
-    let copied = use_state(|| None::<Copied>);
     let choose = |choice: Choice| {
         let details = details.clone();
-        let copied = copied.clone();
+        let on_copied = props.on_copied.clone();
         let playground = props.playground.clone();
         Callback::from(move |_: MouseEvent| {
             menu::close(&details);
@@ -57,31 +59,29 @@ pub fn ShareMenu(props: &ShareMenuProps) -> Html {
                 Copied::Link(text) | Copied::HostScript(text) | Copied::Iframe(text) => text,
             };
             browser::copy(text);
-            copied.set(Some(made));
+            on_copied.emit(made);
         })
     };
     html! {
-        <>
-            <details class="share" ref={details.clone()} onkeydown={menu::escape_closes(&details)}>
-                <summary class="tool" data-testid="share-menu">{ "Share" }</summary>
-                <div class="more-menu">
-                    <button type="button" class="tool" data-testid="share" onclick={choose(Choice::Link)}>
-                        { "Copy link" }
-                    </button>
-                    <button type="button" class="tool" data-testid="copy-embed-code" onclick={choose(Choice::HostScript)}>
-                        { "Copy embed code" }
-                    </button>
-                    <button type="button" class="tool" data-testid="copy-embed-iframe" onclick={choose(Choice::Iframe)}>
-                        { "Copy embed code as a plain iframe" }
-                    </button>
-                </div>
-            </details>
-            { copied.as_ref().map(shown) }
-        </>
+        <details class="share" ref={details.clone()} onkeydown={menu::escape_closes(&details)}>
+            <summary class="tool" data-testid="share-menu">{ "Share" }</summary>
+            <div class="more-menu">
+                <button type="button" class="tool" data-testid="share" onclick={choose(Choice::Link)}>
+                    { "Copy link" }
+                </button>
+                <button type="button" class="tool" data-testid="copy-embed-code" onclick={choose(Choice::HostScript)}>
+                    { "Copy embed code" }
+                </button>
+                <button type="button" class="tool" data-testid="copy-embed-iframe" onclick={choose(Choice::Iframe)}>
+                    { "Copy embed code as a plain iframe" }
+                </button>
+            </div>
+        </details>
     }
 }
 
-fn shown(copied: &Copied) -> Html {
+/// What was copied, shown in full.
+pub fn copied_view(copied: &Copied) -> Html {
     match copied {
         Copied::Link(url) => html! {
             <p class="shared" role="status">

@@ -6,7 +6,7 @@
 use crate::browser;
 use crate::components::menu;
 use crate::components::scenario_picker::ScenarioPicker;
-use crate::components::share_menu::ShareMenu;
+use crate::components::share_menu::{Copied, ShareMenu, copied_view};
 use crate::library;
 use crate::link;
 use crate::state::{Action, Origin, Playground};
@@ -52,6 +52,11 @@ pub fn Toolbar(props: &ToolbarProps) -> Html {
         move || menu::close(&more_menu)
     };
     let dispatch = &props.dispatch;
+    let copied = use_state(|| None::<Copied>);
+    let on_copied = {
+        let copied = copied.clone();
+        Callback::from(move |made: Copied| copied.set(Some(made)))
+    };
 
     let onseed = {
         let dispatch = dispatch.clone();
@@ -225,7 +230,7 @@ pub fn Toolbar(props: &ToolbarProps) -> Html {
                     { "Compare" }<span class="wide-only">{ " fencing on/off" }</span>
                 </button>
             }
-            <ShareMenu playground={playground.clone()} />
+            <ShareMenu playground={playground.clone()} on_copied={on_copied} />
             <details class="more" ref={more_menu.clone()} onkeydown={menu::escape_closes(&more_menu)}>
                 <summary class="tool" data-testid="more-menu">{ "More" }</summary>
                 <div class="more-menu">
@@ -240,6 +245,7 @@ pub fn Toolbar(props: &ToolbarProps) -> Html {
                     <button type="button" class="tool" data-testid="help" onclick={on_help} title="Keyboard shortcuts (?)">{ "Keyboard shortcuts" }</button>
                 </div>
             </details>
+            { copied.as_ref().map(copied_view) }
         </div>
     }
 }
