@@ -7,7 +7,9 @@
 //! ```
 //!
 //! or options followed by a scenario of the author's own, inline: everything from the first
-//! line that starts with `{` to the end of the block is its JSON. A whole lesson is
+//! line that starts with `{` to the end of the block is its JSON; or `file = <path>`, a scenario
+//! file beside the chapter, read while the book builds (through the loader the caller gives,
+//! so that this module does no I/O) and embedded as if inline. A whole lesson is
 //! `learn = <lesson id>` (with `step = <n>`) and no scenario. Blank lines are ignored.
 //!
 //! Reading checks the form only (one subject, known names, well-formed values); whether the
@@ -22,8 +24,13 @@ use crate::option::{OptionName, Setting};
 pub enum Subject {
     /// A built-in scenario, by its id, and the chapter line the id is on.
     BuiltIn { id: String, line: usize },
-    /// The author's own scenario: its JSON, and the chapter line its first line is on.
-    Inline { json: String, line: usize },
+    /// The author's own scenario: its JSON, and the chapter line its first line is on; or, with
+    /// `file`, the JSON of that file (its lines its own) and the chapter line of `file =`.
+    Inline {
+        json: String,
+        line: usize,
+        file: Option<String>,
+    },
     /// A whole lesson (`learn = …`).
     Lesson,
 }
@@ -51,8 +58,13 @@ impl fmt::Display for BlockError {
 
 impl Block {
     /// Reads a block from its lines (each with its chapter line number); `opening` is the
-    /// opening fence's line, named when the block as a whole is at fault.
-    pub fn read(opening: usize, lines: &[(usize, String)]) -> Result<Block, BlockError> {
+    /// opening fence's line, named when the block as a whole is at fault. `load` reads the file
+    /// a `file =` names, or says why it cannot.
+    pub fn read(
+        opening: usize,
+        lines: &[(usize, String)],
+        load: &dyn Fn(&str) -> Result<String, String>,
+    ) -> Result<Block, BlockError> {
         let mut id: Option<(usize, String)> = None;
         let mut settings: Vec<Setting> = Vec::new();
         let mut inline = None;
@@ -68,7 +80,11 @@ impl Block {
                     .map(|(_, text)| text.as_str())
                     .collect::<Vec<_>>()
                     .join("\n");
-                inline = Some(Subject::Inline { json, line });
+                inline = Some(Subject::Inline {
+                    json,
+                    line,
+                    file: None,
+                });
                 break;
             }
             let error = |reason: String| BlockError { line, reason };
@@ -96,6 +112,24 @@ impl Block {
                 }
             }
         }
+        if let Some(file) = settings.iter().find(|s| s.name == OptionName::File) {
+            if let Some(Subject::Inline { line, .. }) = &inline {
+                return Err(BlockError {
+                    line: *line,
+                    reason: "a block embeds one thing: `file =` or a scenario's JSON, not both"
+                        .to_string(),
+                });
+            }
+            let json = load(&file.value).map_err(|reason| BlockError {
+                line: file.line,
+                reason: format!("`file`: {reason}"),
+            })?;
+            inline = Some(Subject::Inline {
+                json,
+                line: file.line,
+                file: Some(file.value.clone()),
+            });
+        }
         let learn = settings.iter().find(|s| s.name == OptionName::Learn);
         let subject = match (id, inline, learn) {
             (Some((line, id)), None, None) => Subject::BuiltIn { id, line },
@@ -105,7 +139,7 @@ impl Block {
                 return Err(BlockError {
                     line: opening,
                     reason: "the block names nothing to embed: give a scenario id, a scenario's \
-                             JSON, or `learn = <lesson id>`"
+                             JSON, `file = <scenario file>` or `learn = <lesson id>`"
                         .to_string(),
                 });
             }
@@ -124,8 +158,8 @@ impl Block {
                 .unwrap_or(opening);
                 return Err(BlockError {
                     line,
-                    reason: "a block embeds one thing: a scenario id, a scenario's JSON, or a \
-                             lesson (`learn =`), not two of them"
+                    reason: "a block embeds one thing: a scenario id, a scenario's JSON (inline \
+                             or `file =`), or a lesson (`learn =`), not two of them"
                         .to_string(),
                 });
             }
@@ -165,7 +199,15 @@ mod tests {
             .enumerate()
             .map(|(i, text)| (i + 2, text.to_string()))
             .collect();
-        Block::read(1, &lines)
+        Block::read(1, &lines, &load)
+    }
+
+    /// A file system of one file, `mine.json`.
+    fn load(path: &str) -> Result<String, String> {
+        match path {
+            "mine.json" => Ok("{\"format\": 1}".to_string()),
+            _ => Err(format!("cannot read {path}")),
+        }
     }
 
     fn error(body: &str) -> BlockError {
@@ -194,9 +236,28 @@ mod tests {
             block.subject,
             Subject::Inline {
                 json: "{\n  \"format\": 1\n}".to_string(),
-                line: 3
+                line: 3,
+                file: None
             }
         );
+    }
+
+    #[test]
+    fn a_file_is_read_and_embedded_as_if_inline() {
+        let block = read("controls = full\nfile = mine.json\n").expect("valid");
+        assert_eq!(
+            block.subject,
+            Subject::Inline {
+                json: "{\"format\": 1}".to_string(),
+                line: 3,
+                file: Some("mine.json".to_string())
+            }
+        );
+        let missing = error("file = yours.json\n");
+        assert_eq!(missing.line, 2);
+        assert_eq!(missing.reason, "`file`: cannot read yours.json");
+        assert_eq!(error("file = mine.json\n{\n}\n").line, 3);
+        assert_eq!(error("s2\nfile = mine.json\n").line, 3);
     }
 
     #[test]

@@ -27,7 +27,7 @@ const SCENARIO_ONLY: [OptionName; 7] = [
 pub fn check(block: &Block, opening: usize, lessons: &Lessons) -> Result<(), BlockError> {
     let scenario = match &block.subject {
         Subject::BuiltIn { id, line } => built_in(id, *line)?,
-        Subject::Inline { json, line } => inline(json, *line)?,
+        Subject::Inline { json, line, file } => inline(json, *line, file.as_deref())?,
         Subject::Lesson => return lesson(block, lessons),
     };
     let scenario = with_fencing(scenario, block)?;
@@ -59,22 +59,30 @@ fn built_in(id: &str, line: usize) -> Result<Scenario, BlockError> {
     })
 }
 
-/// Parses the author's scenario; a syntax error names its own line in the chapter.
-fn inline(json: &str, first_line: usize) -> Result<Scenario, BlockError> {
-    Scenario::parse(json).map_err(|error| match &error {
-        ScenarioError::Syntax {
-            line,
-            column,
-            path,
-            message,
-        } if *line > 0 => BlockError {
+/// Parses the author's scenario. Inline, a syntax error names its own line in the chapter; from
+/// a file, the block's `file =` line is named, and the reason names the file's own line.
+fn inline(json: &str, first_line: usize, file: Option<&str>) -> Result<Scenario, BlockError> {
+    Scenario::parse(json).map_err(|error| match (&error, file) {
+        (
+            ScenarioError::Syntax {
+                line,
+                column,
+                path,
+                message,
+            },
+            None,
+        ) if *line > 0 => BlockError {
             line: first_line + line - 1,
             reason: format!(
                 "the scenario, column {column}: {}{message}",
                 path.as_ref().map(|p| format!("{p}: ")).unwrap_or_default()
             ),
         },
-        _ => BlockError {
+        (_, Some(file)) => BlockError {
+            line: first_line,
+            reason: format!("the scenario file {file}: {error}"),
+        },
+        (_, None) => BlockError {
             line: first_line,
             reason: format!("the scenario: {error}"),
         },
@@ -210,12 +218,21 @@ mod tests {
             .enumerate()
             .map(|(i, text)| (i + 2, text.to_string()))
             .collect();
-        let block = Block::read(1, &lines)?;
+        let block = Block::read(1, &lines, &load)?;
         check(&block, 1, &lessons())
     }
 
     fn error(body: &str) -> BlockError {
         outcome(body).expect_err("the block is wrong")
+    }
+
+    /// Two scenario files: S2 as shipped, and S2 with a syntax error on its fourth line.
+    fn load(path: &str) -> Result<String, String> {
+        match path {
+            "s2.json" => Ok(s2_edited(("", ""))),
+            "broken.json" => Ok(s2_edited(("\"title\": ", "\"title\" "))),
+            _ => Err(format!("cannot read {path}")),
+        }
     }
 
     /// S2's own file, as an author would paste it, with `edit` applied.
@@ -264,6 +281,20 @@ mod tests {
         assert_eq!(error.line, 6, "{}", error.reason);
         assert!(
             error.reason.starts_with("the scenario, column"),
+            "{}",
+            error.reason
+        );
+    }
+
+    #[test]
+    fn a_scenario_file_is_checked_and_its_errors_name_its_own_line() {
+        outcome("file = s2.json\nat = 3").expect("valid");
+        let error = error("controls = full\nfile = broken.json");
+        assert_eq!(error.line, 3, "{}", error.reason);
+        assert!(
+            error
+                .reason
+                .starts_with("the scenario file broken.json: line 4, column"),
             "{}",
             error.reason
         );

@@ -6,6 +6,7 @@
 //! Everything here is text: this module neither checks blocks nor knows about mdBook.
 
 use crate::block::{Block, Subject};
+use crate::option::OptionName;
 
 /// The markup for one block, as a Markdown HTML block (blank lines around it).
 pub fn markup(block: &Block) -> String {
@@ -17,7 +18,8 @@ pub fn markup(block: &Block) -> String {
         "\n<div class=\"lockstep-embed\" data-lockstep=\"{}\"",
         escape(scenario)
     );
-    for setting in &block.settings {
+    // `file` is read here, at build time, and embedded as inline JSON: not an attribute.
+    for setting in block.settings.iter().filter(|s| s.name != OptionName::File) {
         html.push_str(&format!(
             " data-{}=\"{}\"",
             setting.name,
@@ -89,7 +91,11 @@ mod tests {
             .enumerate()
             .map(|(i, text)| (i + 2, text.to_string()))
             .collect();
-        Block::read(1, &lines).expect("valid")
+        Block::read(1, &lines, &|path| match path {
+            "mine.json" => Ok("{\"format\": 1}".to_string()),
+            _ => Err(format!("cannot read {path}")),
+        })
+        .expect("valid")
     }
 
     #[test]
@@ -100,6 +106,15 @@ mod tests {
             )),
             "\n<div class=\"lockstep-embed\" data-lockstep=\"s2-gc-pause-fenced\" data-at=\"12\" \
              data-caption=\"Tokens &quot;33&quot; &amp; &lt;34&gt;\"></div>\n\n"
+        );
+    }
+
+    #[test]
+    fn a_file_is_embedded_inline_and_not_named() {
+        assert_eq!(
+            markup(&block("file = mine.json\nat = 2")),
+            "\n<div class=\"lockstep-embed\" data-lockstep=\"\" data-at=\"2\"><script \
+             type=\"application/json\">\n{\"format\": 1}\n</script></div>\n\n"
         );
     }
 

@@ -101,7 +101,17 @@ impl Preprocessor for Lockstep {
         book.for_each_mut(|item| {
             if let BookItem::Chapter(chapter) = item {
                 let file = chapter_file(&src, chapter);
-                match embed_blocks(&chapter.content, &host_script, depth(chapter), &lessons) {
+                let folder = chapter
+                    .source_path
+                    .as_deref()
+                    .and_then(Path::parent)
+                    .map(|folder| src.join(folder));
+                let page = Page {
+                    host_script: &host_script,
+                    depth: depth(chapter),
+                    folder: folder.as_deref(),
+                };
+                match embed_blocks(&chapter.content, &page, &lessons) {
                     Ok(content) => chapter.content = content,
                     Err(errors) => broken.extend(errors.into_iter().map(|error| Located {
                         file: file.clone(),
@@ -123,12 +133,33 @@ impl Preprocessor for Lockstep {
     }
 }
 
+/// Where a chapter's page is, for what its blocks need from it.
+pub struct Page<'a> {
+    /// The host script's URL from the book's root.
+    pub host_script: &'a str,
+    /// How many folders below the book's root the page is.
+    pub depth: usize,
+    /// The folder of the chapter's file, where `file =` paths start; `None` for a page that
+    /// was generated.
+    pub folder: Option<&'a Path>,
+}
+
+impl Page<'_> {
+    /// The text of the scenario file `path`, relative to the chapter's folder.
+    fn load(&self, path: &str) -> std::result::Result<String, String> {
+        let folder = self
+            .folder
+            .ok_or("a generated page has no folder to read a file from")?;
+        let file = folder.join(path);
+        std::fs::read_to_string(&file).map_err(|e| format!("cannot read {}: {e}", file.display()))
+    }
+}
+
 /// `content` with every ```` ```lockstep ```` block replaced by its embed, and the host script
 /// loaded before the first; or every broken block's error.
 pub fn embed_blocks(
     content: &str,
-    host_script: &str,
-    depth: usize,
+    page: &Page<'_>,
     lessons: &Lessons,
 ) -> std::result::Result<String, Vec<BlockError>> {
     let fences = fence::lockstep_blocks(content);
@@ -138,14 +169,14 @@ pub fn embed_blocks(
     for (index, fence) in fences.iter().enumerate() {
         out.push_str(&content[copied..fence.span.start]);
         copied = fence.span.end;
-        let block = Block::read(fence.line, &fence.body)
+        let block = Block::read(fence.line, &fence.body, &|path| page.load(path))
             .and_then(|block| check::check(&block, fence.line, lessons).map(|()| block));
         match block {
             Ok(block) => {
                 if index == 0 {
                     out.push_str(&embed::host_script(&embed::relative_to_page(
-                        host_script,
-                        depth,
+                        page.host_script,
+                        page.depth,
                     )));
                 }
                 out.push_str(&embed::markup(&block));
@@ -259,10 +290,19 @@ mod tests {
         Lessons::embedded().expect("the shipped lessons read")
     }
 
+    /// A page `depth` folders down whose chapter's folder is `folder`.
+    fn page(depth: usize, folder: Option<&Path>) -> Page<'_> {
+        Page {
+            host_script: "../embed.js",
+            depth,
+            folder,
+        }
+    }
+
     #[test]
     fn blocks_become_embeds_with_one_host_script() {
         let content = "# Two\n\n```lockstep\ns2-gc-pause-fenced\n```\n\ntext\n\n```lockstep\ns1-gc-pause-unfenced\nat = 3\n```\n";
-        let html = embed_blocks(content, "../embed.js", 1, &lessons()).expect("valid");
+        let html = embed_blocks(content, &page(1, None), &lessons()).expect("valid");
         assert_eq!(
             html.matches("<script src=\"../../embed.js\" defer>")
                 .count(),
@@ -278,7 +318,7 @@ mod tests {
     fn a_page_without_blocks_is_unchanged() {
         let content = "# None\n\n````markdown\n```lockstep\nnot-checked\n```\n````\n";
         assert_eq!(
-            embed_blocks(content, "../embed.js", 0, &lessons()).as_deref(),
+            embed_blocks(content, &page(0, None), &lessons()).as_deref(),
             Ok(content)
         );
     }
@@ -286,7 +326,7 @@ mod tests {
     #[test]
     fn every_broken_block_is_reported_with_its_line() {
         let content = "# Broken\n\n```lockstep\nno-such-scenario\n```\n\n```lockstep\ns2-gc-pause-fenced\nat = 99999\n```\n";
-        let errors = embed_blocks(content, "../embed.js", 0, &lessons()).expect_err("broken");
+        let errors = embed_blocks(content, &page(0, None), &lessons()).expect_err("broken");
         let lines: Vec<usize> = errors.iter().map(|e| e.line).collect();
         assert_eq!(lines, [4, 9]);
         let located = Located {
@@ -297,6 +337,32 @@ mod tests {
             located
                 .to_string()
                 .starts_with("book/src/broken.md:4: lockstep block: `no-such-scenario`")
+        );
+    }
+
+    #[test]
+    fn a_file_is_read_from_the_chapters_folder() {
+        let folder = std::env::temp_dir().join(format!("mdbook-lockstep-{}", std::process::id()));
+        std::fs::create_dir_all(folder.join("scenarios")).expect("a folder");
+        std::fs::write(
+            folder.join("scenarios").join("mine.json"),
+            lockstep_sim::catalogue::DEFAULT_JSON,
+        )
+        .expect("a file");
+        let content = "```lockstep\nfile = scenarios/mine.json\n```\n";
+        let html = embed_blocks(content, &page(0, Some(&folder)), &lessons());
+        let missing = embed_blocks(content, &page(0, None), &lessons());
+        let _ = std::fs::remove_dir_all(&folder);
+        let html = html.expect("valid");
+        assert!(html.contains("data-lockstep=\"\"><script type=\"application/json\">"));
+        assert!(html.contains("\"id\": \"s2-gc-pause-fenced\""));
+        assert!(!html.contains("data-file"));
+        let missing = missing.expect_err("no folder");
+        assert_eq!(missing[0].line, 2);
+        assert!(
+            missing[0].reason.contains("generated page"),
+            "{}",
+            missing[0].reason
         );
     }
 

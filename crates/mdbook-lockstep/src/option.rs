@@ -21,10 +21,11 @@ pub enum OptionName {
     Height,
     Learn,
     Step,
+    File,
 }
 
 impl OptionName {
-    pub const ALL: [OptionName; 14] = [
+    pub const ALL: [OptionName; 15] = [
         OptionName::At,
         OptionName::From,
         OptionName::To,
@@ -39,9 +40,11 @@ impl OptionName {
         OptionName::Height,
         OptionName::Learn,
         OptionName::Step,
+        OptionName::File,
     ];
 
-    /// The name as written in a block, and after `data-` on the host script's element.
+    /// The name as written in a block, and after `data-` on the host script's element (all but
+    /// `file`, which the preprocessor reads itself).
     pub fn as_str(self) -> &'static str {
         match self {
             OptionName::At => "at",
@@ -58,6 +61,7 @@ impl OptionName {
             OptionName::Height => "height",
             OptionName::Learn => "learn",
             OptionName::Step => "step",
+            OptionName::File => "file",
         }
     }
 
@@ -100,7 +104,7 @@ impl OptionName {
             OptionName::Fencing => one_of(&["on", "off", "sequencer", "check_and_set"]),
             OptionName::Compare | OptionName::Autoplay => one_of(&["0", "1"]),
             OptionName::Theme => one_of(&["light", "dark", "auto"]),
-            OptionName::Caption | OptionName::Title | OptionName::Learn => {
+            OptionName::Caption | OptionName::Title | OptionName::Learn | OptionName::File => {
                 if value.is_empty() {
                     Err("it is empty".to_string())
                 } else {
@@ -184,6 +188,7 @@ mod tests {
             ("height", "420"),
             ("learn", "fencing-tokens"),
             ("step", "1"),
+            ("file", "scenarios/mine.json"),
         ];
         assert_eq!(good.len(), OptionName::ALL.len());
         for (name, value) in good {
