@@ -37,7 +37,7 @@ pub fn scenario_pages(app: &str) -> Result<Vec<Page>, String> {
         .collect()
 }
 
-/// The list that replaces [`MARKER`]: one link per page, with the start of its summary.
+/// The list that replaces [`MARKER`]: one link per page, named by its scenario's title.
 pub fn list(pages: &[Page]) -> String {
     pages
         .iter()
