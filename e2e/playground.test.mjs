@@ -438,6 +438,7 @@ describe('the playground, as a user uses it', () => {
     assert.equal(await page.locator('[data-testid="trace-hash"]').innerText(), hash);
     assert.deepEqual(await app.position(), position);
     assert.equal(await page.locator('[data-testid="logged-intervention"]').count(), 1);
+    await page.locator('[data-testid="share-menu"]').click();
     await page.locator('[data-testid="share"]').click();
     assert.equal(await page.locator('[data-testid="share-link"]').inputValue(), page.url());
     await app.open('s=no-such-scenario&at=3');

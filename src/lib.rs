@@ -17,6 +17,7 @@ mod browser;
 pub mod builder;
 pub mod components;
 pub mod content;
+pub mod embed_code;
 mod embed_frame;
 mod embed_hooks;
 pub mod embed_link;

@@ -1,17 +1,18 @@
 //! The setup bar, one row: which scenario, which seed, fencing on or off (a switch), compare,
-//! share, and a "More" menu with what is used less often — import, export, building a scenario
-//! of one's own, the shortcut sheet. A file that cannot be read, like a bad link, becomes a
+//! the share menu (`share_menu.rs`: a link or embed code), and a "More" menu with what is used
+//! less often — import, export, building a scenario of one's own, the shortcut sheet. A file that cannot be read, like a bad link, becomes a
 //! message; the current run stays as it was.
 
 use crate::browser;
+use crate::components::menu;
 use crate::components::scenario_picker::ScenarioPicker;
+use crate::components::share_menu::{Copied, ShareMenu, copied_view};
 use crate::library;
 use crate::link;
 use crate::state::{Action, Origin, Playground};
 use gloo_file::callbacks::FileReader;
 use lockstep_sim::resource::Fencing;
 use lockstep_sim::strict_json;
-use wasm_bindgen::JsCast;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
@@ -48,14 +49,14 @@ pub fn Toolbar(props: &ToolbarProps) -> Html {
     // Choosing from the menu closes it, as a menu does.
     let close_menu = {
         let more_menu = more_menu.clone();
-        move || {
-            if let Some(details) = more_menu.cast::<web_sys::HtmlDetailsElement>() {
-                details.set_open(false);
-            }
-        }
+        move || menu::close(&more_menu)
     };
-    let shared = use_state(|| None::<String>);
     let dispatch = &props.dispatch;
+    let copied = use_state(|| None::<Copied>);
+    let on_copied = {
+        let copied = copied.clone();
+        Callback::from(move |made: Copied| copied.set(Some(made)))
+    };
 
     let onseed = {
         let dispatch = dispatch.clone();
@@ -86,17 +87,6 @@ pub fn Toolbar(props: &ToolbarProps) -> Html {
     let oncompare = {
         let dispatch = dispatch.clone();
         Callback::from(move |_: MouseEvent| dispatch.emit(Action::ToggleCompare))
-    };
-    let onshare = {
-        let shared = shared.clone();
-        let playground = playground.clone();
-        Callback::from(move |_: MouseEvent| {
-            if let Some(moment) = &playground.moment() {
-                let url = browser::link_with(&link::encode(moment));
-                browser::copy(&url);
-                shared.set(Some(url));
-            }
-        })
     };
     let onimport = {
         let dispatch = dispatch.clone();
@@ -214,26 +204,6 @@ pub fn Toolbar(props: &ToolbarProps) -> Html {
         let close_menu = close_menu.clone();
         props.on_help.reform(move |_: MouseEvent| close_menu())
     };
-    // Escape closes the menu, as it does a menu, and gives the focus back to its button.
-    let on_menu_key = {
-        let more_menu = more_menu.clone();
-        Callback::from(move |event: KeyboardEvent| {
-            let Some(details) = more_menu.cast::<web_sys::HtmlDetailsElement>() else {
-                return;
-            };
-            if event.key() == "Escape" && details.open() {
-                details.set_open(false);
-                if let Some(summary) = details
-                    .query_selector("summary")
-                    .ok()
-                    .flatten()
-                    .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
-                {
-                    let _ = summary.focus();
-                }
-            }
-        })
-    };
     let on_build = props.on_build.reform(move |_: MouseEvent| close_menu());
     html! {
         <div class="toolbar" role="toolbar" aria-label="Scenario">
@@ -260,8 +230,8 @@ pub fn Toolbar(props: &ToolbarProps) -> Html {
                     { "Compare" }<span class="wide-only">{ " fencing on/off" }</span>
                 </button>
             }
-            <button type="button" class="tool" data-testid="share" onclick={onshare}>{ "Share" }<span class="wide-only">{ " link" }</span></button>
-            <details class="more" ref={more_menu} onkeydown={on_menu_key}>
+            <ShareMenu playground={playground.clone()} on_copied={on_copied} />
+            <details class="more" ref={more_menu.clone()} onkeydown={menu::escape_closes(&more_menu)}>
                 <summary class="tool" data-testid="more-menu">{ "More" }</summary>
                 <div class="more-menu">
                     <label class="tool file">
@@ -275,12 +245,7 @@ pub fn Toolbar(props: &ToolbarProps) -> Html {
                     <button type="button" class="tool" data-testid="help" onclick={on_help} title="Keyboard shortcuts (?)">{ "Keyboard shortcuts" }</button>
                 </div>
             </details>
-            if let Some(url) = &*shared {
-                <p class="shared" role="status">
-                    { "Link copied: " }
-                    <input type="text" readonly=true value={url.clone()} data-testid="share-link" aria-label="Link to this moment" />
-                </p>
-            }
+            { copied.as_ref().map(copied_view) }
         </div>
     }
 }

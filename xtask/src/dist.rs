@@ -1,6 +1,7 @@
 //! `cargo xtask dist`: the static site, built by Trunk into `dist/` (release, relative URLs,
-//! wasm-opt on), and a report of what a visitor downloads: each file's size raw and gzipped
-//! (level 9), plus totals. `--json` prints the same report as JSON on stdout.
+//! wasm-opt on) with the book in `dist/book/` (mdBook, [`book`]), and a report of what a visitor
+//! of the app downloads: each file's size raw and gzipped (level 9), plus totals; the book is
+//! one line of its own. `--json` prints the same report as JSON on stdout.
 
 use std::fmt::Write as _;
 use std::fs;
@@ -10,6 +11,7 @@ use std::path::Path;
 use flate2::Compression;
 use flate2::write::GzEncoder;
 
+use crate::book;
 use crate::error::Error;
 use crate::loading_line;
 use crate::process::{self, say};
@@ -28,14 +30,24 @@ pub fn run(workspace: &Workspace, args: &[String]) -> Result<(), Error> {
         }
     };
     tools::ensure_web(workspace)?;
+    tools::ensure_mdbook(workspace)?;
     build(workspace)?;
+    book::build_into_dist(workspace)?;
     let dist = workspace.join("dist");
     say(format!("measuring {}", dist.display()));
     let files = measure(&dist)?;
+    let book_files = measure(&workspace.join(book::DIST_DIR))?;
     if json {
-        println!("{}", to_json(&files));
+        println!("{}", to_json(&files, &book_files));
     } else {
         print!("{}", table(&files));
+        let (raw, gzip) = totals(&book_files);
+        println!(
+            "and the book, dist/book/ ({} files): {} raw, {} gzip -9",
+            book_files.len(),
+            size(raw),
+            size(gzip)
+        );
     }
     Ok(())
 }
@@ -86,7 +98,8 @@ struct Entry {
     gzip: u64,
 }
 
-/// Every file under `dir`, sorted by path, with its raw and gzipped sizes.
+/// Every file under `dir`, sorted by path, with its raw and gzipped sizes; not the book's (in
+/// `dist/book/`), which no visitor of the app downloads.
 fn measure(dir: &Path) -> Result<Vec<Entry>, Error> {
     let mut entries = Vec::new();
     collect(dir, "", &mut entries)?;
@@ -100,6 +113,9 @@ fn collect(dir: &Path, prefix: &str, entries: &mut Vec<Entry>) -> Result<(), Err
         let item = item.map_err(Error::io(format!("listing {}", dir.display())))?;
         let path = item.path();
         let name = format!("{prefix}{}", item.file_name().to_string_lossy());
+        if path.is_dir() && prefix.is_empty() && name == "book" {
+            continue;
+        }
         if path.is_dir() {
             collect(&path, &format!("{name}/"), entries)?;
         } else {
@@ -183,8 +199,9 @@ pub(crate) fn size(bytes: u64) -> String {
     format!("{grouped} B ({:.1} KiB)", bytes as f64 / 1024.0)
 }
 
-fn to_json(entries: &[Entry]) -> String {
+fn to_json(entries: &[Entry], book: &[Entry]) -> String {
     let (raw, gzip) = totals(entries);
+    let (book_raw, book_gzip) = totals(book);
     let files = entries
         .iter()
         .map(|e| {
@@ -199,8 +216,10 @@ fn to_json(entries: &[Entry]) -> String {
         .join(", ");
     format!(
         "{{\"dir\": \"dist\", \"gzip_level\": 9, \"files\": [{files}], \
-         \"total\": {{\"files\": {}, \"raw\": {raw}, \"gzip\": {gzip}}}}}",
-        entries.len()
+         \"total\": {{\"files\": {}, \"raw\": {raw}, \"gzip\": {gzip}}}, \
+         \"book\": {{\"files\": {}, \"raw\": {book_raw}, \"gzip\": {book_gzip}}}}}",
+        entries.len(),
+        book.len()
     )
 }
 
@@ -287,13 +306,32 @@ mod tests {
     #[test]
     fn json_report() {
         assert_eq!(
-            to_json(&entries()),
+            to_json(&entries(), &entries()[..1]),
             "{\"dir\": \"dist\", \"gzip_level\": 9, \"files\": [\
              {\"path\": \"index.html\", \"raw\": 900, \"gzip\": 500}, \
              {\"path\": \"app_bg.wasm\", \"raw\": 1234567, \"gzip\": 51612}], \
-             \"total\": {\"files\": 2, \"raw\": 1235467, \"gzip\": 52112}}"
+             \"total\": {\"files\": 2, \"raw\": 1235467, \"gzip\": 52112}, \
+             \"book\": {\"files\": 1, \"raw\": 900, \"gzip\": 500}}"
         );
         assert_eq!(json_string("a\"b\\c\n"), "\"a\\\"b\\\\c\\u000a\"");
+    }
+
+    #[test]
+    fn the_book_is_not_measured_with_the_app() -> Result<(), Error> {
+        let dir = std::env::temp_dir().join(format!("xtask-measure-{}", std::process::id()));
+        for (file, text) in [
+            ("index.html", "page"),
+            ("book/index.html", "book"),
+            ("scenarios/book/x.json", "{}"),
+        ] {
+            let path = dir.join(file);
+            fs::create_dir_all(path.parent().unwrap_or(&dir)).map_err(Error::io("mkdir"))?;
+            fs::write(&path, text).map_err(Error::io("write"))?;
+        }
+        let paths: Vec<String> = measure(&dir)?.into_iter().map(|e| e.path).collect();
+        let _ = fs::remove_dir_all(&dir);
+        assert_eq!(paths, ["index.html", "scenarios/book/x.json"]);
+        Ok(())
     }
 
     #[test]

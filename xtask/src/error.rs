@@ -26,6 +26,8 @@ pub enum Error {
         title: &'static str,
         hint: Option<&'static str>,
     },
+    /// A check that xtask makes itself found what it checks for missing.
+    Check(String),
     /// `cargo xtask bench` found no benchmark to run.
     NoBench { crate_dir: PathBuf },
 }
@@ -58,6 +60,7 @@ impl fmt::Display for Error {
                     None => Ok(()),
                 }
             }
+            Error::Check(message) => write!(f, "{message}"),
             Error::NoBench { crate_dir } => write!(
                 f,
                 "no benchmark to run yet: {} has neither a benches/ directory nor a [[bench]] \

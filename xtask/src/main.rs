@@ -5,6 +5,7 @@
 //! already installed at the right version, and says what it is doing as it goes.
 
 mod bench;
+mod book;
 mod composition;
 mod dist;
 mod error;
@@ -13,6 +14,7 @@ mod pins;
 mod process;
 mod serve;
 mod shots;
+mod static_files;
 mod test;
 mod tools;
 mod workspace;
@@ -27,11 +29,14 @@ usage: cargo xtask <command> [options]
 
 commands:
   serve [TRUNK ARGS...]   install what is missing, then `trunk serve` the app on
-                          http://127.0.0.1:8080/ (extra args go to trunk, e.g. --port 9000)
+                          http://127.0.0.1:8080/ and the book at /book/, each rebuilt on change
+                          (extra args go to trunk, e.g. --port 9000)
   test [--from STEP]      install what is missing, then run every check CI runs, in order:
-                          fmt, clippy, test, build, browser (--from skips the steps before STEP)
-  dist [--json]           build the static site into dist/ (release, relative URLs) and print
-                          each file's size, raw and gzipped (--json: machine-readable on stdout)
+                          fmt, clippy, test, build, book, browser (--from skips the steps
+                          before STEP)
+  dist [--json]           build the static site into dist/ (release, relative URLs) with the
+                          book in dist/book/, and print each of the app's files' size, raw and
+                          gzipped, and the book's total (--json: machine-readable on stdout)
   bench [ARGS...]         run the benchmarks: the simulator natively (cargo bench -p lockstep-sim,
                           ARGS go to it), the bundle size and the wasm's composition (twiggy),
                           the UI step latency in Chromium, and the simulator in the page ÷ native

@@ -32,6 +32,25 @@ pub fn run(command: &mut Command) -> Result<(), Error> {
     }
 }
 
+/// Runs `command` after printing it, its stdout streaming to the terminal, and returns whether
+/// it succeeded with its stderr, which is also shown once it has ended. For a check that reads
+/// what a program says when it fails.
+pub fn run_reading_stderr(command: &mut Command) -> Result<(bool, String), Error> {
+    let shown = describe(command);
+    eprintln!("    $ {shown}");
+    let output = command
+        .stdout(Stdio::inherit())
+        .stderr(Stdio::piped())
+        .output()
+        .map_err(|source| Error::Spawn {
+            command: shown,
+            source,
+        })?;
+    let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+    eprint!("{stderr}");
+    Ok((output.status.success(), stderr))
+}
+
 /// Runs `command` quietly and returns its trimmed stdout, or `None` when the program is not
 /// installed or exits unsuccessfully. For checks such as `trunk --version`.
 pub fn probe(command: &mut Command) -> Result<Option<String>, Error> {

@@ -1,11 +1,13 @@
 //! `cargo xtask test`: every check CI runs (`.ci/run` calls exactly this), in order, stopping at
 //! the first failure: formatting, clippy, the native tests, a release build of the app through
-//! Trunk, and browser tests of that build in headless Chromium, which also compare the page's
-//! trace with the native CLI's. It installs whatever is missing first (see [`tools`]).
+//! Trunk, the book beside it (and the check that a broken ```` ```lockstep ```` block fails the
+//! book's build), and browser tests of that build in headless Chromium, which also compare the
+//! page's trace with the native CLI's. It installs whatever is missing first (see [`tools`]).
 //! `--from STEP` skips the steps before STEP, to rerun from a failure.
 
 use std::time::{Duration, Instant};
 
+use crate::book;
 use crate::dist;
 use crate::error::Error;
 use crate::process::{self, human, say};
@@ -18,15 +20,17 @@ enum Step {
     Clippy,
     Test,
     Build,
+    Book,
     Browser,
 }
 
 impl Step {
-    const ALL: [Step; 5] = [
+    const ALL: [Step; 6] = [
         Step::Fmt,
         Step::Clippy,
         Step::Test,
         Step::Build,
+        Step::Book,
         Step::Browser,
     ];
 
@@ -36,6 +40,7 @@ impl Step {
             Step::Clippy => "clippy",
             Step::Test => "test",
             Step::Build => "build",
+            Step::Book => "book",
             Step::Browser => "browser",
         }
     }
@@ -46,6 +51,10 @@ impl Step {
             Step::Clippy => "lints (cargo clippy --workspace --all-targets -- -D warnings)",
             Step::Test => "native tests (cargo test --workspace)",
             Step::Build => "release build of the app (trunk build --release)",
+            Step::Book => {
+                "the book into dist/book/ (mdbook build), and a broken ```lockstep block must \
+                 fail its build naming file and line"
+            }
             Step::Browser => "browser tests (headless Chromium, against dist/)",
         }
     }
@@ -74,6 +83,10 @@ impl Step {
             ])),
             Step::Test => process::run(workspace.cargo().args(["test", "--workspace"])),
             Step::Build => dist::build(workspace),
+            Step::Book => {
+                book::build_into_dist(workspace)?;
+                book::check_broken_block_fails(workspace)
+            }
             Step::Browser => browser_tests(workspace),
         }
     }

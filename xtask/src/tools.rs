@@ -11,6 +11,7 @@
 //! | Chromium | Debian | `apt-get install chromium chromium-driver` |
 //! | browser-test harness | `e2e/package-lock.json` (playwright-core) | `npm ci` in `e2e/` |
 //! | twiggy (the bench's wasm composition) | [`TWIGGY_VERSION`] | `cargo install --locked twiggy` |
+//! | mdBook (the book, `book/`) | [`MDBOOK_VERSION`] | `cargo install --locked mdbook`, search only |
 
 use std::path::Path;
 use std::time::Instant;
@@ -22,6 +23,9 @@ use crate::workspace::Workspace;
 
 /// Trunk's version. 0.22 needs a newer rustc than the project's 1.95.
 const TRUNK_VERSION: &str = "0.21.14";
+/// mdBook's version: the `mdbook-preprocessor` library that `crates/mdbook-lockstep` is built on
+/// is pinned to the same one (`=0.5.4`), so the JSON mdBook sends is the JSON it reads.
+pub const MDBOOK_VERSION: &str = "0.5.4";
 /// twiggy's version, which `cargo xtask bench` reads the wasm's composition with.
 pub const TWIGGY_VERSION: &str = "0.7.0";
 const WASM_TARGET: &str = "wasm32-unknown-unknown";
@@ -46,11 +50,12 @@ pub fn ensure_web(workspace: &Workspace) -> Result<(), Error> {
     ensure_wasm_opt(workspace, &pins.binaryen)
 }
 
-/// Everything `test` needs: [`ensure_web`], plus rustfmt, clippy, Chromium and the browser-test
-/// harness.
+/// Everything `test` needs: [`ensure_web`], plus rustfmt, clippy, mdBook, Chromium and the
+/// browser-test harness.
 pub fn ensure_all(workspace: &Workspace) -> Result<(), Error> {
     ensure_rust_components(workspace)?;
     ensure_web(workspace)?;
+    ensure_mdbook(workspace)?;
     ensure_chromium(workspace)?;
     ensure_e2e_harness(workspace)
 }
@@ -217,6 +222,35 @@ fn ensure_wasm_opt(workspace: &Workspace, binaryen: &str) -> Result<(), Error> {
             Ok(version_check(word_after(reported, "version"), binaryen))
         },
         || npm_ci(workspace, "tools"),
+    )
+}
+
+/// mdBook, which builds the book (`cargo xtask dist`, `serve`, `test`). Without its default
+/// features: no `serve` or `watch` (xtask serves and rebuilds the book itself), so it compiles in
+/// a few minutes; `search` keeps the book's search box.
+pub(crate) fn ensure_mdbook(workspace: &Workspace) -> Result<(), Error> {
+    ensure(
+        &format!("mdBook {MDBOOK_VERSION}"),
+        "compiles from source, about 3-6 minutes on 2 cores",
+        || {
+            // It says `mdbook v0.5.4`.
+            let reported = probe(workspace.command("mdbook").arg("--version"))?;
+            let version = word_after(reported, "mdbook")
+                .map(|version| version.trim_start_matches('v').to_string());
+            Ok(version_check(version, MDBOOK_VERSION))
+        },
+        || {
+            process::run(workspace.cargo().args([
+                "install",
+                "--locked",
+                "mdbook",
+                "--version",
+                MDBOOK_VERSION,
+                "--no-default-features",
+                "--features",
+                "search",
+            ]))
+        },
     )
 }
 

@@ -1,0 +1,213 @@
+//! A block's options: the embed's parameters, named as in the embed's URL and the host
+//! script's `data-` attributes (`at = 12` becomes `data-at="12"`). Reading one checks its name
+//! and the form of its value; whether a position exists in the run is `check.rs`'s business.
+
+use std::fmt;
+
+/// Every option a block may give.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum OptionName {
+    At,
+    From,
+    To,
+    Controls,
+    Fencing,
+    Compare,
+    Seed,
+    Autoplay,
+    Theme,
+    Caption,
+    Title,
+    Height,
+    Learn,
+    Step,
+    File,
+}
+
+impl OptionName {
+    pub const ALL: [OptionName; 15] = [
+        OptionName::At,
+        OptionName::From,
+        OptionName::To,
+        OptionName::Controls,
+        OptionName::Fencing,
+        OptionName::Compare,
+        OptionName::Seed,
+        OptionName::Autoplay,
+        OptionName::Theme,
+        OptionName::Caption,
+        OptionName::Title,
+        OptionName::Height,
+        OptionName::Learn,
+        OptionName::Step,
+        OptionName::File,
+    ];
+
+    /// The name as written in a block, and after `data-` on the host script's element (all but
+    /// `file`, which the preprocessor reads itself).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            OptionName::At => "at",
+            OptionName::From => "from",
+            OptionName::To => "to",
+            OptionName::Controls => "controls",
+            OptionName::Fencing => "fencing",
+            OptionName::Compare => "compare",
+            OptionName::Seed => "seed",
+            OptionName::Autoplay => "autoplay",
+            OptionName::Theme => "theme",
+            OptionName::Caption => "caption",
+            OptionName::Title => "title",
+            OptionName::Height => "height",
+            OptionName::Learn => "learn",
+            OptionName::Step => "step",
+            OptionName::File => "file",
+        }
+    }
+
+    fn parse(name: &str) -> Option<OptionName> {
+        OptionName::ALL.into_iter().find(|o| o.as_str() == name)
+    }
+
+    /// Checks the form of a value: `Err` says what is allowed.
+    fn check(self, value: &str) -> Result<(), String> {
+        let one_of = |allowed: &[&str]| {
+            if allowed.contains(&value) {
+                Ok(())
+            } else {
+                Err(format!("`{value}` is not one of {}", allowed.join(", ")))
+            }
+        };
+        match self {
+            OptionName::At | OptionName::From | OptionName::To => number::<usize>(value)
+                .map(|_| ())
+                .ok_or_else(|| format!("`{value}` is not a position (a whole number, 0 or more)")),
+            OptionName::Step => match number::<usize>(value) {
+                Some(step) if step >= 1 => Ok(()),
+                _ => Err(format!(
+                    "`{value}` is not a lesson's step (a whole number, 1 or more)"
+                )),
+            },
+            OptionName::Seed => number::<u64>(value).map(|_| ()).ok_or_else(|| {
+                format!(
+                    "`{value}` is not a seed (a whole number from 0 to {})",
+                    u64::MAX
+                )
+            }),
+            OptionName::Height => match number::<u32>(value) {
+                Some(px) if (100..=4000).contains(&px) => Ok(()),
+                _ => Err(format!(
+                    "`{value}` is not a height in CSS pixels from 100 to 4000"
+                )),
+            },
+            OptionName::Controls => one_of(&["none", "transport", "full"]),
+            OptionName::Fencing => one_of(&["on", "off", "sequencer", "check_and_set"]),
+            OptionName::Compare | OptionName::Autoplay => one_of(&["0", "1"]),
+            OptionName::Theme => one_of(&["light", "dark", "auto"]),
+            OptionName::Caption | OptionName::Title | OptionName::Learn | OptionName::File => {
+                if value.is_empty() {
+                    Err("it is empty".to_string())
+                } else {
+                    Ok(())
+                }
+            }
+        }
+    }
+}
+
+impl fmt::Display for OptionName {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// A whole number in plain decimal digits (no sign, no spaces).
+pub fn number<T: std::str::FromStr>(value: &str) -> Option<T> {
+    if value.is_empty() || !value.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    value.parse().ok()
+}
+
+/// One option of a block, with the chapter line it is on.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Setting {
+    pub name: OptionName,
+    pub value: String,
+    pub line: usize,
+}
+
+impl Setting {
+    /// Reads `name = value`; `Err` says what is wrong, naming the option.
+    pub fn read(name: &str, value: &str, line: usize) -> Result<Setting, String> {
+        let known = OptionName::parse(name).ok_or_else(|| {
+            let names: Vec<&str> = OptionName::ALL.iter().map(|o| o.as_str()).collect();
+            format!(
+                "`{name}` is not an option; the options are {}",
+                names.join(", ")
+            )
+        })?;
+        known
+            .check(value)
+            .map_err(|reason| format!("`{name}`: {reason}"))?;
+        Ok(Setting {
+            name: known,
+            value: value.to_string(),
+            line,
+        })
+    }
+
+    /// The value as a number, for the options that are numbers (checked when read).
+    pub fn number<T: std::str::FromStr>(&self) -> Option<T> {
+        number(&self.value)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn reason(name: &str, value: &str) -> String {
+        Setting::read(name, value, 1).expect_err("refused")
+    }
+
+    #[test]
+    fn every_option_reads_a_good_value() {
+        let good = [
+            ("at", "0"),
+            ("from", "3"),
+            ("to", "40"),
+            ("controls", "full"),
+            ("fencing", "check_and_set"),
+            ("compare", "1"),
+            ("seed", "18446744073709551615"),
+            ("autoplay", "0"),
+            ("theme", "dark"),
+            ("caption", "A pause, with fencing"),
+            ("title", "Lockstep: S2"),
+            ("height", "420"),
+            ("learn", "fencing-tokens"),
+            ("step", "1"),
+            ("file", "scenarios/mine.json"),
+        ];
+        assert_eq!(good.len(), OptionName::ALL.len());
+        for (name, value) in good {
+            let setting = Setting::read(name, value, 7).expect(name);
+            assert_eq!((setting.name.as_str(), setting.line), (name, 7));
+        }
+    }
+
+    #[test]
+    fn bad_values_are_named() {
+        assert!(reason("at", "-1").starts_with("`at`: `-1` is not a position"));
+        assert!(reason("at", "+3").contains("not a position"));
+        assert!(reason("step", "0").contains("1 or more"));
+        assert!(reason("seed", "18446744073709551616").contains("not a seed"));
+        assert!(reason("height", "99").contains("from 100 to 4000"));
+        assert!(reason("controls", "some").contains("none, transport, full"));
+        assert!(reason("compare", "yes").contains("0, 1"));
+        assert!(reason("theme", "blue").contains("light, dark, auto"));
+        assert!(reason("caption", "").contains("empty"));
+        assert!(reason("speed", "2").starts_with("`speed` is not an option"));
+    }
+}

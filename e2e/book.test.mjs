@@ -1,0 +1,159 @@
+// The book (dist/book/, built by `cargo xtask dist` or the `book` step of `cargo xtask test`)
+// as a reader meets it: served from a sub-path with the app beside it, a page's ```lockstep
+// block has become a self-sizing iframe of the app's embed view (through the host script,
+// found at a relative URL), and Step inside it moves the story on as the native CLI's trace
+// says. The catalogue's pages are the catalogue: one per built-in scenario, in the sidebar.
+//
+// `cargo xtask test` builds everything and sets LOCKSTEP_DIST, LOCKSTEP_CLI and
+// LOCKSTEP_CHROMIUM; run alone after one build with
+//   cd e2e && LOCKSTEP_DIST=../dist node --test --test-reporter=spec book.test.mjs
+
+import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { existsSync, readdirSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { after, before, test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+
+import { launchChromium, watchForProblems } from './browser.mjs';
+import { serveDirectory } from './server.mjs';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const DIST = process.env.LOCKSTEP_DIST ?? resolve(HERE, '..', 'dist');
+const CLI = process.env.LOCKSTEP_CLI ?? resolve(HERE, '..', 'target', 'debug', 'lockstep-cli');
+/** Not the server's root: the book finds the app's host script only by relative URLs. */
+const BASE_PATH = '/docs/lockstep/';
+
+let site;
+let browser;
+let page;
+const problems = [];
+
+before(async () => {
+  assert.ok(existsSync(join(DIST, 'book', 'index.html')), `no book in ${DIST}/book: build it first (cargo xtask dist)`);
+  site = await serveDirectory(DIST, BASE_PATH);
+  browser = await launchChromium();
+  page = browser.context.pages()[0] ?? (await browser.context.newPage());
+  page.setDefaultTimeout(30_000);
+  watchForProblems(page, (problem) => problems.push(problem));
+});
+
+after(async () => {
+  await browser?.close();
+  await site?.close();
+});
+
+/** The native CLI's trace of a built-in scenario. */
+async function nativeTrace(id) {
+  assert.ok(existsSync(CLI), `no CLI at ${CLI}: build it first (cargo build -p lockstep-cli)`);
+  const { stdout } = await promisify(execFile)(CLI, ['run', id, '--format', 'json'], {
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  return JSON.parse(stdout);
+}
+
+/** The position an embed's transport shows ("event 10 of 24"), as a number. */
+async function position(frame) {
+  const text = await frame.locator('[data-testid="position"]').textContent();
+  const match = /^event (\d+)/.exec(text ?? '');
+  assert.ok(match, `the embed's position reads "${text}"`);
+  return Number(match[1]);
+}
+
+/** Opens a page of the book and returns its one embed's iframe element and frame. */
+async function openEmbed(path) {
+  problems.length = 0;
+  await page.goto(site.url + path);
+  const iframe = page.locator('.lockstep-embed iframe');
+  await iframe.scrollIntoViewIfNeeded();
+  const frame = page.frameLocator('.lockstep-embed iframe');
+  await frame.locator('[data-testid="embed"] [data-testid="step"]').waitFor();
+  return { iframe, frame };
+}
+
+test('a scenario page embeds its scenario through the host script, and Step moves it on', async () => {
+  const id = 's2-gc-pause-fenced';
+  const trace = await nativeTrace(id);
+  const { iframe, frame } = await openEmbed(`book/scenarios/${id}.html`);
+
+  // The host script came from the app's folder, two levels up from the page, at a relative URL.
+  const script = await page.locator('script[src$="embed.js"]').getAttribute('src');
+  assert.equal(script, '../../embed.js');
+  const src = await iframe.getAttribute('src');
+  assert.ok(src.startsWith(`${site.url}#embed&s=${id}`), `the iframe shows ${src}`);
+  assert.match(src, /&controls=full\b/);
+  assert.equal(await iframe.getAttribute('loading'), 'lazy');
+  assert.ok((await iframe.getAttribute('title'))?.length > 0, 'the iframe has a title');
+  assert.equal(await page.locator('main h1').textContent(), (await frame.locator('[data-testid="embed-caption"]').textContent()).trim());
+
+  // Step twice from wherever the embed opens; each step tells the event the native run has next.
+  const opening = await position(frame);
+  for (const next of [opening + 1, opening + 2]) {
+    await frame.locator('[data-testid="step"]').click();
+    await frame.locator('[data-testid="position"]').filter({ hasText: new RegExp(`^event ${next} `) }).waitFor();
+    assert.match(await frame.locator('[data-testid="narration"]').textContent(), new RegExp(escape(trace.events[next - 1].description)));
+  }
+  assert.deepEqual(problems, [], 'the page and its embed reported problems');
+  assert.deepEqual(site.notFound, [], 'every file the book asked for was there');
+});
+
+test('a block with `at` opens there, and the frame is as tall as its content', async () => {
+  const trace = await nativeTrace('s2-gc-pause-fenced');
+  const { iframe, frame } = await openEmbed('book/index.html');
+  assert.equal(await page.locator('script[src$="embed.js"]').getAttribute('src'), '../embed.js');
+  assert.equal(await position(frame), 10, 'the introduction embeds S2 at 10');
+  assert.match(await frame.locator('[data-testid="narration"]').textContent(), new RegExp(escape(trace.events[9].description)));
+  await frame.locator('[data-testid="step"]').click();
+  await frame.locator('[data-testid="position"]').filter({ hasText: /^event 11 / }).waitFor();
+  assert.match(await frame.locator('[data-testid="narration"]').textContent(), new RegExp(escape(trace.events[10].description)));
+
+  // The embed posted its height and the host script applied it: no inner scrollbar.
+  const content = await frame.locator('html').evaluate((html) => html.scrollHeight);
+  await page.waitForFunction(
+    ([height]) => Number(document.querySelector('.lockstep-embed iframe').getAttribute('height')) === height,
+    [content],
+  );
+  const box = await iframe.boundingBox();
+  assert.ok(Math.abs(box.height - content) <= 1, `the frame is ${box.height} px for ${content} px of content`);
+  assert.deepEqual(problems, [], 'the page and its embed reported problems');
+});
+
+test("an author's own scenario, inline in a block, is embedded and steps", async () => {
+  const { iframe, frame } = await openEmbed('book/mdbook.html');
+  assert.match(await iframe.getAttribute('src'), /#embed&scenario=[A-Za-z0-9_-]+&controls=full$/);
+  assert.equal(
+    (await frame.locator('[data-testid="embed-caption"]').textContent()).trim(),
+    'A lease of 500 ms and a pause of 1500 ms, without fencing',
+  );
+  assert.equal(await frame.locator('[data-testid="embed-problem"]').count(), 0);
+  const opening = await position(frame);
+  await frame.locator('[data-testid="step"]').click();
+  await frame.locator('[data-testid="position"]').filter({ hasText: new RegExp(`^event ${opening + 1} `) }).waitFor();
+  assert.deepEqual(problems, [], 'the page and its embed reported problems');
+});
+
+test('the catalogue has one page per built-in scenario, each in the sidebar', async () => {
+  const ids = readdirSync(resolve(HERE, '..', 'scenarios'))
+    .filter((file) => file.endsWith('.json'))
+    .map((file) => file.slice(0, -'.json'.length));
+  assert.ok(ids.length >= 20, `only ${ids.length} scenario files`);
+  problems.length = 0;
+  await page.goto(site.url + 'book/scenarios/index.html');
+  const listed = await page
+    .locator('main a[href$=".html"]')
+    .evaluateAll((links) => links.map((a) => a.getAttribute('href').replace(/\.html$/, '')));
+  assert.deepEqual([...listed].sort(), [...ids].sort(), 'the catalogue page lists every scenario file');
+  const sidebar = await page
+    .locator('mdbook-sidebar-scrollbox a[href*="scenarios/"], #mdbook-sidebar a[href*="scenarios/"], .sidebar a[href*="scenarios/"]')
+    .evaluateAll((links) => links.map((a) => a.getAttribute('href')));
+  for (const id of ids) {
+    assert.ok(sidebar.some((href) => href.endsWith(`scenarios/${id}.html`)), `the sidebar links ${id}`);
+  }
+  assert.deepEqual(problems, [], 'the page reported problems');
+});
+
+/** `text` as a regular expression that matches it literally. */
+function escape(text) {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
