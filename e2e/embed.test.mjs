@@ -306,19 +306,38 @@ describe('the embed view', () => {
     await page.locator('[data-testid="lesson-next"]').click();
     await page.waitForFunction(() => document.querySelector('[data-testid="lesson"]')?.dataset.step === '3');
     assert.equal(await page.locator('[data-testid="embed-open"]').getAttribute('href'), `${app.site.url}#learn=${lesson.id}&step=3`);
+    await page.locator('body').press('ArrowRight');
+    await page.waitForFunction(() => document.querySelector('[data-testid="lesson"]')?.dataset.step === '4');
+    await page.locator('body').press('ArrowLeft');
+    await page.waitForFunction(() => document.querySelector('[data-testid="lesson"]')?.dataset.step === '3');
     assert.ok(page.url().includes('#embed&'), 'the embed stays an embed');
     assert.deepEqual(await app.axe(), []);
   });
 
-  it('sizes its frame to its content at 320, 640 and 960 px, with the story in view at 640', async () => {
-    for (const width of [320, 640, 960]) {
-      const frame = await openInFrame(`embed&s=${S2}&at=12`, width);
-      await frame.locator('[data-testid="timeline-main"] svg').waitFor();
+  it('sizes its frame to its content at 320, 640 and 960 px (a scenario, nine lanes with every control, a lesson), with the story in view at 640', async () => {
+    const story = ['embed-caption', 'timeline-main', 'narration', 'step'];
+    const cases = [
+      [`embed&s=${S2}&at=12`, story],
+      // Nine lanes, and every control.
+      ['embed&s=s17-redlock-split-vote-no-jitter&at=40&controls=full&compare=1', story],
+      [`embed&learn=${lessons[0].id}&step=2`, ['embed-caption', 'lesson-text', 'lesson-next', 'timeline-main', 'narration']],
+    ];
+    for (const [fragment, seen] of cases) for (const width of [320, 640, 960]) {
+      const frame = await openInFrame(fragment, width);
+      await frame.locator('[data-testid="timeline-main"] svg').first().waitFor();
+      await frame.locator(`[data-testid="${seen[1]}"]`).first().waitFor();
       const inner = page.frames().find((f) => f.url().includes('#embed'));
       // The frame takes the height of the last message, and that is its content's height.
       const contentHeight = () => inner.evaluate(() => {
         const root = document.querySelector('[data-testid="embed"]');
-        return { root: Math.ceil(root.getBoundingClientRect().height), scroll: document.documentElement.scrollHeight, visible: document.documentElement.clientHeight };
+        const page = document.documentElement;
+        return {
+          root: Math.ceil(root.getBoundingClientRect().height),
+          scroll: page.scrollHeight,
+          visible: page.clientHeight,
+          scrollWidth: page.scrollWidth,
+          visibleWidth: page.clientWidth,
+        };
       });
       let measured;
       for (let tries = 0; tries < 50; tries += 1) {
@@ -330,26 +349,30 @@ describe('the embed view', () => {
         if (measured.sizes.length > 0 && measured.frame === measured.root) break;
         await page.waitForTimeout(100);
       }
-      assert.ok(measured.sizes.length > 0, `${width}px: no size message`);
+      const where = `${fragment} at ${width}px`;
+      assert.ok(measured.sizes.length > 0, `${where}: no size message`);
       for (const { origin, data } of measured.sizes) {
         assert.equal(origin, new URL(app.site.url).origin);
         assert.deepEqual(Object.keys(data).sort(), ['height', 'type', 'version']);
         assert.equal(data.version, 1);
         assert.ok(Number.isInteger(data.height) && data.height > 0);
       }
-      assert.equal(measured.frame, measured.sizes.at(-1).data.height, `${width}px: the frame has the last height posted`);
-      assert.equal(measured.frame, measured.root, `${width}px: the frame is as tall as the embed`);
-      assert.equal(measured.scroll, measured.visible, `${width}px: no inner scrollbar`);
+      assert.equal(measured.frame, measured.sizes.at(-1).data.height, `${where}: the frame has the last height posted`);
+      assert.equal(measured.frame, measured.root, `${where}: the frame is as tall as the embed`);
+      assert.equal(measured.scroll, measured.visible, `${where}: no inner scrollbar`);
+      assert.ok(measured.scrollWidth <= measured.visibleWidth, `${where}: nothing wider than the frame`);
       if (width === 640) {
         const frameBox = await page.locator('#embed').boundingBox();
-        for (const testid of ['embed-caption', 'timeline-main', 'narration', 'step']) {
-          const box = await frame.locator(`[data-testid="${testid}"]`).boundingBox();
+        for (const testid of seen) {
+          const box = await frame.locator(`[data-testid="${testid}"]`).first().boundingBox();
           assert.ok(box && box.height > 0, testid);
           assert.ok(box.y >= frameBox.y && box.y + box.height <= frameBox.y + frameBox.height + 0.5,
-            `${testid} within the frame`);
+            `${where}: ${testid} within the frame`);
         }
       }
-      await page.screenshot({ path: join(ARTIFACTS, `embed-in-page-${width}.png`), fullPage: true });
+      if (fragment === cases[0][0]) {
+        await page.screenshot({ path: join(ARTIFACTS, `embed-in-page-${width}.png`), fullPage: true });
+      }
     }
   });
 

@@ -120,6 +120,25 @@ mod tests {
         );
     }
 
+    #[test]
+    fn an_embed_address_is_the_embed_page_even_when_it_is_wrong() {
+        let route = Route::parse("#embed&s=s2-gc-pause-fenced&at=12&controls=none");
+        let Some(Route::Embed(Ok(spec))) = &route else {
+            panic!("an embed: {route:?}");
+        };
+        assert_eq!(spec.controls, embed_link::ControlSet::None);
+        let again = route
+            .as_ref()
+            .and_then(Route::fragment)
+            .expect("a fragment");
+        assert_eq!(Route::parse(&again), route);
+        assert!(matches!(
+            Route::parse("embed&s=s2-gc-pause-fenced&zoom=3"),
+            Some(Route::Embed(Err(EmbedError::UnknownParameter(name)))) if name == "zoom"
+        ));
+        assert_eq!(Route::parse("s=s2-gc-pause-fenced&embed"), None);
+    }
+
     fn page() -> impl Strategy<Value = Route> {
         prop_oneof![
             Just(Route::Lessons),

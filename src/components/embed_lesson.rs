@@ -1,14 +1,16 @@
 //! A whole lesson in an embed (`#embed&learn=<id>&step=<n>`): the lesson player — its steps,
 //! predictions, Back and Next — over the lesson's timeline and "now" line, under a one-line
-//! caption with "Open in Lockstep ↗" (the lesson at the same step in the full app). "Now break it
-//! yourself" opens the full playground at the step's moment in a new tab.
+//! caption with "Open in Lockstep ↗" (the lesson at the same step in the full app). ← and → move
+//! between steps. "Now break it yourself" opens the full playground at the step's moment in a
+//! new tab.
 
 use crate::browser;
 use crate::components::Shared;
 use crate::components::embed::{open_link, problem};
-use crate::components::lessons::{Answered, LessonPlayer};
+use crate::components::lessons::{Answered, LessonPlayer, asking};
 use crate::components::narration::NowLine;
 use crate::components::timeline::Timeline;
+use crate::hooks::use_keyboard;
 use crate::library::{self, Material};
 use crate::link;
 use crate::route::Route;
@@ -72,6 +74,22 @@ pub fn EmbedLesson(props: &EmbedLessonProps) -> Html {
             }
         })
     };
+    // ← and → move between steps, as Back and Next do (→ waits while the step's question is
+    // open); the playground's other keys do nothing in a lesson embed.
+    let arrows = match &*material {
+        Material::Ready(content) => content.lesson(&props.id).map(|lesson| {
+            let last = lesson.steps.len().saturating_sub(1);
+            let open_question = asking(lesson, *step, &answered);
+            let step = step.clone();
+            Callback::from(move |next: bool| match (next, open_question) {
+                (true, true) => {}
+                (true, false) => step.set((*step + 1).min(last)),
+                (false, _) => step.set(step.saturating_sub(1)),
+            })
+        }),
+        _ => None,
+    };
+    use_keyboard(Callback::noop(), Callback::noop(), Callback::noop(), arrows);
     let content = match &*material {
         Material::Ready(content) => Rc::clone(content),
         Material::Failed(error) => {
