@@ -1,5 +1,7 @@
 // The host script (dist/embed.js) on somebody else's page: a blog post served from another
-// origin (another port) embeds three scenarios with the script and one with a plain iframe.
+// origin (another port) embeds three scenarios with the script and one with a plain iframe
+// (which the script on the same page sizes too: this Chromium parses `frame-sizing` but sizes
+// no frame with it, see NOTES.md).
 // Each frame is as tall as its content at 320, 640 and 960 px wide, with no scrollbar inside;
 // Step works in each; at 640 px the timeline, the "now" line and the transport are on screen
 // at once. Size messages of the wrong shape, from another origin or from the host page change
