@@ -157,7 +157,12 @@ describe('the embed view', () => {
     const atViolation = await position();
     assert.ok(atViolation > 0);
     assert.match(await page.locator('[data-testid="narration"]').innerText(), /breaks an invariant/);
-    await page.locator('[data-testid="embed-fencing"]').selectOption('on');
+    // The same switch as the playground's setup bar: it says its state in words and aria-checked.
+    const fencingSwitch = page.locator('[data-testid="embed-fencing"]');
+    assert.equal(await fencingSwitch.getAttribute('role'), 'switch');
+    assert.equal(await fencingSwitch.getAttribute('aria-checked'), 'false');
+    await fencingSwitch.click();
+    assert.equal(await fencingSwitch.getAttribute('aria-checked'), 'true');
     await page.waitForFunction(() => document.querySelector('[data-testid="timeline-main"]')?.getAttribute('aria-label') === 'Timeline · fencing on');
     await page.locator('[data-testid="embed-compare"]').click();
     await page.locator('[data-testid="timeline-twin"]').waitFor();

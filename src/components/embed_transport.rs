@@ -2,13 +2,12 @@
 //! the embed (never fixed to the viewport: the frame is as tall as its content); with
 //! `controls=full` also the fencing switch, the compare toggle and the violation jumps.
 
+use crate::components::fencing_switch::FencingSwitch;
 use crate::embed_link::ControlSet;
 use crate::embed_state::Bounds;
-use crate::link::fencing_word;
 use crate::state::{Action, Jump, Play, Playground};
-use lockstep_sim::resource::Fencing;
 use std::rc::Rc;
-use web_sys::{HtmlInputElement, HtmlSelectElement};
+use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -48,35 +47,12 @@ pub fn EmbedTransport(props: &EmbedTransportProps) -> Html {
         )
     };
     let full = (props.controls == ControlSet::Full).then(|| {
-        let onfencing = {
-            let dispatch = props.dispatch.clone();
-            Callback::from(move |event: Event| {
-                let select: HtmlSelectElement = event.target_unchecked_into();
-                let fencing = match select.value().as_str() {
-                    "on" => Fencing::On,
-                    "off" => Fencing::Off,
-                    "sequencer" => Fencing::Sequencer,
-                    _ => Fencing::CheckAndSet,
-                };
-                dispatch.emit(Action::SetFencing(fencing));
-            })
-        };
         let violations = playground.violations().len();
         let comparing = playground.twin().is_some();
         html! {
             <div class="embed-more">
                 if let Some(fencing) = playground.fencing() {
-                    <label class="embed-fencing">
-                        <span>{ "Fencing" }</span>
-                        <select data-testid="embed-fencing" onchange={onfencing}>
-                            { for [Fencing::On, Fencing::Off, Fencing::Sequencer, Fencing::CheckAndSet]
-                                .into_iter()
-                                .filter(|f| *f == fencing || matches!(f, Fencing::On | Fencing::Off))
-                                .map(|f| html! {
-                                    <option value={fencing_word(f)} selected={f == fencing}>{ fencing_word(f) }</option>
-                                }) }
-                        </select>
-                    </label>
+                    <FencingSwitch {fencing} dispatch={props.dispatch.clone()} testid="embed-fencing" />
                     <button type="button" class="control small" data-testid="embed-compare"
                         aria-pressed={comparing.to_string()} onclick={send(Action::ToggleCompare)}>
                         { "Compare fencing on and off" }

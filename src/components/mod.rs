@@ -8,6 +8,7 @@ pub mod deck;
 pub mod embed;
 pub mod embed_lesson;
 pub mod embed_transport;
+pub mod fencing_switch;
 pub mod guide;
 pub mod inspector;
 pub mod legend;

@@ -4,14 +4,13 @@
 //! message; the current run stays as it was.
 
 use crate::browser;
+use crate::components::fencing_switch::FencingSwitch;
 use crate::components::menu;
 use crate::components::scenario_picker::ScenarioPicker;
 use crate::components::share_menu::{Copied, ShareMenu, copied_view};
 use crate::library;
-use crate::link;
 use crate::state::{Action, Origin, Playground};
 use gloo_file::callbacks::FileReader;
-use lockstep_sim::resource::Fencing;
 use lockstep_sim::strict_json;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -73,17 +72,6 @@ pub fn Toolbar(props: &ToolbarProps) -> Html {
         })
     };
     let fencing = playground.fencing();
-    let onfencing = {
-        let dispatch = dispatch.clone();
-        Callback::from(move |_: MouseEvent| {
-            let next = if fencing == Some(Fencing::Off) {
-                Fencing::On
-            } else {
-                Fencing::Off
-            };
-            dispatch.emit(Action::SetFencing(next));
-        })
-    };
     let oncompare = {
         let dispatch = dispatch.clone();
         Callback::from(move |_: MouseEvent| dispatch.emit(Action::ToggleCompare))
@@ -215,16 +203,7 @@ pub fn Toolbar(props: &ToolbarProps) -> Html {
                     value={playground.seed().to_string()} onchange={onseed} size="6" />
             </label>
             if let Some(fencing) = fencing {
-                // A switch, its state in words beside it: a filled button would read as the
-                // page's main action, which is Step.
-                <button type="button" role="switch" class="tool switch" data-testid="fencing-toggle"
-                    aria-checked={(fencing != Fencing::Off).to_string()} onclick={onfencing}>
-                    <span class="switch-name">{ "Fencing" }</span>
-                    <span class="switch-track" aria-hidden="true"><span class="switch-thumb"></span></span>
-                    <span class="switch-state" aria-hidden="true">
-                        { if fencing == Fencing::Off { "off" } else { link::fencing_word(fencing) } }
-                    </span>
-                </button>
+                <FencingSwitch {fencing} dispatch={dispatch.clone()} testid="fencing-toggle" />
                 <button type="button" class="tool toggle" data-testid="compare-toggle"
                     aria-pressed={playground.twin().is_some().to_string()} onclick={oncompare}>
                     { "Compare" }<span class="wide-only">{ " fencing on/off" }</span>

@@ -146,29 +146,53 @@ fn totals(entries: &[Entry]) -> (u64, u64) {
         .fold((0, 0), |(raw, gzip), e| (raw + e.raw, gzip + e.gzip))
 }
 
-/// Whether a page fetches the file only when it needs it: the data in the site's folders
-/// (`content/`, `scenarios/`), as against the page itself at the top of `dist/`.
-fn loaded_when_needed(entry: &Entry) -> bool {
-    entry.path.contains('/')
+/// When a file is loaded, for the table's subtotals.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Load {
+    /// The page itself, at the top of `dist/`.
+    AtOnce,
+    /// The data in the site's folders (`content/`, `scenarios/`), fetched when a page needs it.
+    WhenNeeded,
+    /// The host script: other sites' pages load it to embed the app; the app never does.
+    ByHostPages,
+}
+
+/// The host script's name in `dist/` (Trunk copies `assets/embed.js` there).
+const HOST_SCRIPT: &str = "embed.js";
+
+fn load_of(entry: &Entry) -> Load {
+    if entry.path.contains('/') {
+        Load::WhenNeeded
+    } else if entry.path == HOST_SCRIPT {
+        Load::ByHostPages
+    } else {
+        Load::AtOnce
+    }
 }
 
 fn table(entries: &[Entry]) -> String {
     let (raw, gzip) = totals(entries);
     let total = format!("total ({} files)", entries.len());
-    let (later, first): (Vec<&Entry>, Vec<&Entry>) =
-        entries.iter().partition(|e| loaded_when_needed(e));
-    let subtotal = |part: &[&Entry]| {
-        part.iter()
-            .fold((0, 0), |(raw, gzip), e| (raw + e.raw, gzip + e.gzip))
-    };
-    let (first_raw, first_gzip) = subtotal(&first);
-    let (later_raw, later_gzip) = subtotal(&later);
-    let first_label = format!("  the page, loaded at once ({} files)", first.len());
-    let later_label = format!("  data loaded when a page needs it ({} files)", later.len());
+    let parts = [
+        (Load::AtOnce, "the page, loaded at once"),
+        (Load::WhenNeeded, "data loaded when a page needs it"),
+        (
+            Load::ByHostPages,
+            "the host script, loaded by other sites' pages",
+        ),
+    ]
+    .map(|(load, words)| {
+        let part: Vec<&Entry> = entries.iter().filter(|e| load_of(e) == load).collect();
+        let (raw, gzip) = part
+            .iter()
+            .fold((0, 0), |(raw, gzip), e| (raw + e.raw, gzip + e.gzip));
+        (format!("  {words} ({} files)", part.len()), raw, gzip)
+    });
     let width = entries
         .iter()
         .map(|e| e.path.len())
-        .chain([total.len(), first_label.len(), later_label.len(), 4])
+        .chain([total.len(), 4])
+        .chain(parts.iter().map(|(label, _, _)| label.len()))
         .max()
         .unwrap_or(4);
     let mut out = String::new();
@@ -181,8 +205,9 @@ fn table(entries: &[Entry]) -> String {
         row(&entry.path, &size(entry.raw), &size(entry.gzip));
     }
     row(&total, &size(raw), &size(gzip));
-    row(&first_label, &size(first_raw), &size(first_gzip));
-    row(&later_label, &size(later_raw), &size(later_gzip));
+    for (label, raw, gzip) in &parts {
+        row(label, &size(*raw), &size(*gzip));
+    }
     out
 }
 
@@ -301,6 +326,31 @@ mod tests {
         assert!(later.contains("(1 files)"), "{later}");
         assert!(later.contains("100,000 B"), "{later}");
         assert!(later.contains("20,000 B"), "{later}");
+    }
+
+    #[test]
+    fn table_sets_the_host_script_apart_from_the_page() {
+        let mut entries = entries();
+        entries.push(Entry {
+            path: "embed.js".to_string(),
+            raw: 6_000,
+            gzip: 2_500,
+        });
+        let table = table(&entries);
+        let line = |start: &str| {
+            table
+                .lines()
+                .find(|l| l.trim_start().starts_with(start))
+                .unwrap_or_default()
+                .to_string()
+        };
+        let first = line("the page, loaded at once");
+        assert!(first.contains("(2 files)"), "{first}");
+        assert!(first.contains("1,235,467 B"), "{first}");
+        let host = line("the host script");
+        assert!(host.contains("(1 files)"), "{host}");
+        assert!(host.contains("6,000 B"), "{host}");
+        assert!(host.contains("2,500 B"), "{host}");
     }
 
     #[test]
