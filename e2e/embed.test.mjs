@@ -143,6 +143,11 @@ describe('the embed view', () => {
     assert.equal(await page.locator('[data-testid="timeline-main"]').count(), 1);
     assert.equal(await page.locator('[data-testid="embed-transport"]').count(), 0);
     assert.equal(await page.locator('[data-testid="narration"]').count(), 1);
+    // Before the first event the "now" line invites Step and Play only where they are.
+    await openEmbed(`embed&s=${S2}&at=0&controls=none`);
+    assert.equal((await page.locator('[data-testid="narration"]').innerText()).replace(/^now\s*/i, ''), 'Nothing has happened yet.');
+    await openEmbed(`embed&s=${S2}&at=0&controls=transport`);
+    assert.match(await page.locator('[data-testid="narration"]').innerText(), /Nothing has happened yet\. Press Step or Play\./);
 
     await openEmbed(`embed&s=${S2}&at=12&controls=transport`);
     for (const testid of ['back', 'step', 'play', 'scrubber']) {

@@ -235,7 +235,7 @@ fn EmbedMoment(props: &EmbedMomentProps) -> Html {
                 <Stage layout={Shared(playground.layout().clone())} sim={Shared(playground.sim_rc())}
                     position={playground.position()} now={playground.now().0}
                     selection={playground.selection()} dispatch={dispatch.clone()} {glide_ms} />
-                <NowLine sim={Shared(playground.sim_rc())} />
+                <NowLine sim={Shared(playground.sim_rc())} offers_step={spec.controls != ControlSet::None} />
             </div>
             { for twin }
             if spec.controls != ControlSet::None {

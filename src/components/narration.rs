@@ -20,6 +20,10 @@ const WINDOW: usize = 40;
 #[derive(Properties, PartialEq)]
 pub struct NowLineProps {
     pub sim: Shared<Sim>,
+    /// Whether the page offers Step and Play (an embed with `controls=none` does not): the line
+    /// before the first event invites them only then.
+    #[prop_or(true)]
+    pub offers_step: bool,
 }
 
 /// What the latest shown event did, in words, with the invariants it broke.
@@ -27,7 +31,13 @@ pub struct NowLineProps {
 pub fn NowLine(props: &NowLineProps) -> Html {
     let sim = &*props.sim;
     let words = sim.trace().last().map_or_else(
-        || "Nothing has happened yet. Press Step or Play.".to_owned(),
+        || {
+            if props.offers_step {
+                "Nothing has happened yet. Press Step or Play.".to_owned()
+            } else {
+                "Nothing has happened yet.".to_owned()
+            }
+        },
         |event| {
             let mut words = format!(
                 "t = {} ms. {}",

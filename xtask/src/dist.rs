@@ -302,6 +302,15 @@ mod tests {
         assert!(total.contains("52,112 B"), "{total}");
     }
 
+    /// The table's line that starts with `start`, indentation aside.
+    fn line(table: &str, start: &str) -> String {
+        table
+            .lines()
+            .find(|l| l.trim_start().starts_with(start))
+            .unwrap_or_default()
+            .to_string()
+    }
+
     #[test]
     fn table_sets_the_data_loaded_later_apart_from_the_page() {
         let mut entries = entries();
@@ -311,18 +320,11 @@ mod tests {
             gzip: 20_000,
         });
         let table = table(&entries);
-        let line = |start: &str| {
-            table
-                .lines()
-                .find(|l| l.trim_start().starts_with(start))
-                .unwrap_or_default()
-                .to_string()
-        };
-        let first = line("the page, loaded at once");
+        let first = line(&table, "the page, loaded at once");
         assert!(first.contains("(2 files)"), "{first}");
         assert!(first.contains("1,235,467 B"), "{first}");
         assert!(first.contains("52,112 B"), "{first}");
-        let later = line("data loaded when a page needs it");
+        let later = line(&table, "data loaded when a page needs it");
         assert!(later.contains("(1 files)"), "{later}");
         assert!(later.contains("100,000 B"), "{later}");
         assert!(later.contains("20,000 B"), "{later}");
@@ -337,17 +339,10 @@ mod tests {
             gzip: 2_500,
         });
         let table = table(&entries);
-        let line = |start: &str| {
-            table
-                .lines()
-                .find(|l| l.trim_start().starts_with(start))
-                .unwrap_or_default()
-                .to_string()
-        };
-        let first = line("the page, loaded at once");
+        let first = line(&table, "the page, loaded at once");
         assert!(first.contains("(2 files)"), "{first}");
         assert!(first.contains("1,235,467 B"), "{first}");
-        let host = line("the host script");
+        let host = line(&table, "the host script");
         assert!(host.contains("(1 files)"), "{host}");
         assert!(host.contains("6,000 B"), "{host}");
         assert!(host.contains("2,500 B"), "{host}");
