@@ -108,12 +108,17 @@ pub enum RaftMessage {
         prev_term: u32,
         entry: Option<Entry>,
         commit: u32,
+        /// The leader's clock when it sent this: the ack echoes it, so that the leader counts
+        /// a follower as heard from when it asked, not when a late answer reaches it.
+        sent: LocalTime,
     },
-    /// Follower → leader: how much of the leader's log it now has (`ok` false: it refused).
+    /// Follower → leader: how much of the leader's log it now has (`ok` false: it refused), and
+    /// the `sent` of the append it answers.
     Ack {
         term: u32,
         matched: u32,
         ok: bool,
+        sent: LocalTime,
     },
     /// Candidate → everyone: vote for me in `term`; my log ends at `last_index` / `last_term`.
     Vote {
@@ -625,6 +630,7 @@ impl Replica {
             prev_term: self.term_at(next - 1),
             entry,
             commit: self.commit,
+            sent: ctx.local,
         };
         ctx.send(Replica::node(to), Payload::Raft(message));
     }
@@ -955,12 +961,14 @@ impl Replica {
                 prev_term,
                 entry,
                 commit,
+                sent,
             } => {
                 if term < self.term {
                     let ack = RaftMessage::Ack {
                         term: self.term,
                         matched: 0,
                         ok: false,
+                        sent,
                     };
                     ctx.send(from, Payload::Raft(ack));
                     return Happening::Silent;
@@ -998,6 +1006,7 @@ impl Replica {
                     term: self.term,
                     matched: if entry.is_some() { verified } else { 0 },
                     ok,
+                    sent,
                 };
                 ctx.send(from, Payload::Raft(ack));
                 if was_leader {
@@ -1020,7 +1029,12 @@ impl Replica {
                     _ => Happening::Silent,
                 }
             }
-            RaftMessage::Ack { term, matched, ok } => {
+            RaftMessage::Ack {
+                term,
+                matched,
+                ok,
+                sent,
+            } => {
                 if term > self.term {
                     let was_leader = self.role == RaftRole::Leader;
                     self.follow_term(ctx, term);
@@ -1041,7 +1055,9 @@ impl Replica {
                 if follower >= self.matched.len() {
                     return Happening::Silent;
                 }
-                self.heard_from[follower] = ctx.local;
+                // Heard from as of when the leader asked (Raft §8: a leader confirms it has not
+                // been deposed by a round of heartbeats; an answer held up by a pause is old).
+                self.heard_from[follower] = self.heard_from[follower].max(sent);
                 if ok {
                     self.matched[follower] = self.matched[follower].max(matched);
                     self.next[follower] = self.next[follower].max(self.matched[follower] + 1);
@@ -1052,7 +1068,8 @@ impl Replica {
                 }
                 let target = self.majority_index();
                 if target <= self.commit {
-                    return Happening::Silent;
+                    // This answer may have given the leader back its quorum.
+                    return self.answer_waiters(ctx);
                 }
                 let applied = self.commit_to(target, ctx.local);
                 // Keys an earlier leader put, learnt only now, have sessions to watch.
@@ -1201,7 +1218,9 @@ impl Replica {
     /// session expired — or, with the etcd 3.4.3 bug, that it holds the lock, with the revision
     /// of the key it no longer has. Returns the most telling of the answers.
     fn answer_waiters(&mut self, ctx: &mut Ctx<'_>) -> Happening {
-        if self.role != RaftRole::Leader || self.delayed(ctx.local) {
+        // Only a leader that has heard from a majority lately answers from its state: one
+        // that was paused or cut off may have been deposed without knowing it.
+        if !self.has_quorum(ctx.local) || self.delayed(ctx.local) {
             return Happening::Silent;
         }
         let mut told = (0, Happening::Silent);
