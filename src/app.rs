@@ -14,7 +14,7 @@ use crate::components::deck::Deck;
 use crate::components::embed::EmbedView;
 use crate::components::guide::GuidePage;
 use crate::components::inspector::{Inspector, invariant_list};
-use crate::components::lessons::{Answered, LessonIndex, LessonPlayer, asking};
+use crate::components::lessons::{LessonIndex, LessonPlayer, asking, use_answers};
 use crate::components::monitor::Monitor;
 use crate::components::narration::{EventLog, Narration, NowLine};
 use crate::components::quiz::Quiz;
@@ -108,15 +108,7 @@ fn Site() -> Html {
         let route = route.clone();
         Callback::from(move |to: Route| route.set(to))
     };
-    let answered = use_state(Answered::new);
-    let on_answer = {
-        let answered = answered.clone();
-        Callback::from(move |(key, choice)| {
-            let mut next = (*answered).clone();
-            next.insert(key, choice);
-            answered.set(next);
-        })
-    };
+    let (answered, on_answer) = use_answers();
     // In a lesson the arrows move between steps, as Back and Next do: → waits while the step's
     // question is open.
     let lesson_arrows = match (&*route, content.as_ref()) {

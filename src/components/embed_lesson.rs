@@ -7,7 +7,7 @@
 use crate::browser;
 use crate::components::Shared;
 use crate::components::embed::{open_link, problem};
-use crate::components::lessons::{Answered, LessonPlayer, asking};
+use crate::components::lessons::{LessonPlayer, asking, use_answers};
 use crate::components::narration::NowLine;
 use crate::components::timeline::Timeline;
 use crate::hooks::use_keyboard;
@@ -46,15 +46,7 @@ pub fn EmbedLesson(props: &EmbedLessonProps) -> Html {
             });
         });
     }
-    let answered = use_state(Answered::new);
-    let on_answer = {
-        let answered = answered.clone();
-        Callback::from(move |(key, choice)| {
-            let mut next = (*answered).clone();
-            next.insert(key, choice);
-            answered.set(next);
-        })
-    };
+    let (answered, on_answer) = use_answers();
     let navigate = {
         let step = step.clone();
         let playground = playground.clone();

@@ -63,7 +63,7 @@ pub struct LessonPlayerProps {
     /// The predictions answered so far in this visit (kept by the app, whose arrow keys must
     /// not skip an open question either).
     pub answered: Answered,
-    pub on_answer: Callback<((AttrValue, usize), Option<usize>)>,
+    pub on_answer: Callback<Answer>,
 }
 
 /// Where the player stands on a step that asks for a prediction.
@@ -77,6 +77,25 @@ enum Reveal {
 /// The predictions answered so far, by lesson and step, with the choice (`None`: "just show
 /// me"): going back to a step shows it as it was left, answered.
 pub type Answered = BTreeMap<(AttrValue, usize), Option<usize>>;
+
+/// One prediction answered: the lesson and step, and the choice.
+pub type Answer = ((AttrValue, usize), Option<usize>);
+
+/// The predictions answered in this visit, and the callback that records one: the site and a
+/// lesson's embed keep them alike.
+#[hook]
+pub fn use_answers() -> (UseStateHandle<Answered>, Callback<Answer>) {
+    let answered = use_state(Answered::new);
+    let on_answer = {
+        let answered = answered.clone();
+        Callback::from(move |(key, choice)| {
+            let mut next = (*answered).clone();
+            next.insert(key, choice);
+            answered.set(next);
+        })
+    };
+    (answered, on_answer)
+}
 
 /// Whether step `step` of `lesson` still waits for a prediction.
 pub fn asking(lesson: &Lesson, step: usize, answered: &Answered) -> bool {
