@@ -123,6 +123,23 @@ mod tests {
 
     const APP: &str = "https://example.org/lockstep/";
 
+    /// S2 at event 30 with every part of a moment changed: seed, fencing, an intervention and
+    /// compare.
+    fn changed_moment() -> Moment {
+        let mut m = moment("s2-gc-pause-fenced", 30);
+        m.seed = 7;
+        m.scenario.resource = m.scenario.resource.with_fencing(Fencing::Off);
+        m.log.push(Intervention {
+            at_ms: VirtualTime(51),
+            action: Action::Pause {
+                node: "client-b".to_owned(),
+                for_ms: Some(Millis(900)),
+            },
+        });
+        m.compare = true;
+        m
+    }
+
     fn moment(id: &'static str, position: usize) -> Moment {
         let scenario = catalogue::find(id)
             .and_then(|b| b.load().ok())
@@ -188,17 +205,7 @@ mod tests {
 
     #[test]
     fn the_iframe_opens_the_embed_at_the_same_moment() {
-        let mut m = moment("s2-gc-pause-fenced", 30);
-        m.seed = 7;
-        m.scenario.resource = m.scenario.resource.with_fencing(Fencing::Off);
-        m.log.push(Intervention {
-            at_ms: VirtualTime(51),
-            action: Action::Pause {
-                node: "client-b".to_owned(),
-                for_ms: Some(Millis(900)),
-            },
-        });
-        m.compare = true;
+        let m = changed_moment();
         let source = iframe_source(&code(&m).iframe);
         let fragment = source
             .strip_prefix("https://example.org/lockstep/#embed&")
@@ -209,17 +216,7 @@ mod tests {
 
     #[test]
     fn every_part_of_the_moment_becomes_an_attribute() {
-        let mut m = moment("s2-gc-pause-fenced", 30);
-        m.seed = 7;
-        m.scenario.resource = m.scenario.resource.with_fencing(Fencing::Off);
-        m.log.push(Intervention {
-            at_ms: VirtualTime(51),
-            action: Action::Pause {
-                node: "client-b".to_owned(),
-                for_ms: Some(Millis(900)),
-            },
-        });
-        m.compare = true;
+        let m = changed_moment();
         let snippet = code(&m).host_script;
         let link = link::encode(&m);
         let log = link
