@@ -6,7 +6,6 @@
 //! the shortcut sheet and the builder. A lesson: the lesson player over the same timeline. The
 //! knowledge check, the interview deck, the guide, the sources.
 
-use crate::components::Shared;
 use crate::components::actions::Actions;
 use crate::components::builder_form::BuilderForm;
 use crate::components::controls::{Controls, Drag};
@@ -23,6 +22,7 @@ use crate::components::stage::{STEP_GLIDE_MS, Stage};
 use crate::components::theme::ThemeChoice;
 use crate::components::timeline::Timeline;
 use crate::components::toolbar::Toolbar;
+use crate::components::{Current, Shared};
 use crate::content::Content;
 use crate::hooks::{
     SHORTCUTS, initial_playground, initial_route, use_autoplay, use_held, use_keyboard,
@@ -33,7 +33,7 @@ use crate::link;
 use crate::link::fencing_word;
 use crate::metrics::of_run;
 use crate::route::Route;
-use crate::state::{Action, Notice, Play};
+use crate::state::{Action, Notice, Play, Selection};
 use lockstep_sim::resource::Fencing;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -86,13 +86,15 @@ fn Site() -> Html {
     let building = use_state(|| false);
     // The section menu on a narrow screen, where the tabs fold away behind one button.
     let menu_open = use_state(|| false);
+    // Callbacks kept across renders where a component compares them: a fresh one would render
+    // the setup bar again on every Step.
     let toggle_help = {
         let help = help.clone();
-        Callback::from(move |()| help.set(!*help))
+        use_callback(*help, move |(), shown: &bool| help.set(!*shown))
     };
     let open_builder = {
         let building = building.clone();
-        Callback::from(move |()| building.set(true))
+        use_callback((), move |(), _| building.set(true))
     };
     let close_dialogs = {
         let help = help.clone();
@@ -263,8 +265,10 @@ fn Site() -> Html {
                 // eye reads.
                 <h2 class="visually-hidden">{ "Playground" }</h2>
                 <header class="app-header setup-bar">
-                    <Toolbar playground={playground.clone()} dispatch={dispatch.clone()}
-                        on_help={toggle_help.clone()} on_build={open_builder} />
+                    <Toolbar playground={Current(playground.clone())} origin={playground.origin().clone()}
+                        title={AttrValue::from(playground.title().to_owned())} seed={playground.seed()}
+                        fencing={playground.fencing()} comparing={playground.twin().is_some()}
+                        dispatch={dispatch.clone()} on_help={toggle_help.clone()} on_build={open_builder} />
                 </header>
                 <div class="title-line">
                     <p class="scenario">
@@ -290,7 +294,11 @@ fn Site() -> Html {
                     { run_outcome(playground.run().outcome(), main_caption_fencing, "run-outcome") }
                     { for twin }
                     <div class="panels">
-                        <Actions playground={playground.clone()} dispatch={dispatch.clone()} />
+                        <Actions playground={Current(playground.clone())} selection={playground.selection()}
+                            log={Shared(playground.log_rc())}
+                            moment={(playground.selection() != Selection::Nothing)
+                                .then(|| (Shared(playground.run_rc()), playground.position()))}
+                            dispatch={dispatch.clone()} />
                         <aside class="inspector-panel" aria-label="Inspect">
                             <Inspector sim={Shared(held_sim.clone())} />
                         </aside>

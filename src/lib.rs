@@ -33,6 +33,7 @@ pub mod run;
 pub mod speed;
 pub mod stage;
 pub mod state;
+pub mod svg_number;
 pub mod words;
 
 pub use app::App;

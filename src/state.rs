@@ -320,6 +320,12 @@ impl Playground {
         &self.log
     }
 
+    /// The interventions behind one `Rc`, replaced whenever they change: a component compares
+    /// them by pointer.
+    pub fn log_rc(&self) -> Rc<Vec<Intervention<String>>> {
+        Rc::clone(&self.log)
+    }
+
     pub fn fencing(&self) -> Option<Fencing> {
         self.scenario().and_then(|s| s.resource.fencing())
     }

@@ -5,7 +5,9 @@
 //! Every button dispatches one [`Action::Intervene`] (or `SetFencing`); the reducer logs it at
 //! the current moment and replays. Nothing here changes the run itself.
 
-use crate::state::{Action, Playground, Selection};
+use crate::components::{Current, Shared};
+use crate::run::Run;
+use crate::state::{Action, Selection};
 use lockstep_sim::happening::Direction;
 use lockstep_sim::ids::{MessageId, NodeId};
 use lockstep_sim::intervention::{Action as Act, Intervention};
@@ -17,9 +19,17 @@ use lockstep_sim::time::Millis;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
+/// The panel reads the playground as it stands, and renders again only when what it shows may
+/// have changed: the selection, the interventions, and, while something is selected, the moment
+/// (a selected client's buttons depend on whether it is paused or crashed there). With nothing
+/// selected, a Step does not render it again.
 #[derive(Properties, PartialEq)]
 pub struct ActionsProps {
-    pub playground: UseReducerHandle<Playground>,
+    pub playground: Current,
+    pub selection: Selection,
+    pub log: Shared<Vec<Intervention<String>>>,
+    /// The run and position shown, while something is selected.
+    pub moment: Option<(Shared<Run>, usize)>,
     pub dispatch: Callback<Action>,
 }
 

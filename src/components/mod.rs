@@ -52,3 +52,23 @@ impl<T> Deref for Shared<T> {
         &self.0
     }
 }
+
+/// The playground as it stands whenever it is read, for a component that reads it in its
+/// callbacks (an export, a link to copy) and renders again only when the narrower props beside
+/// it change. Equal to any other: every handle reads the current state, so an older one serves
+/// as well as a newer one, and a Step must not render such a component again.
+#[derive(Clone)]
+pub struct Current(pub yew::UseReducerHandle<crate::state::Playground>);
+
+impl PartialEq for Current {
+    fn eq(&self, _: &Self) -> bool {
+        true
+    }
+}
+
+impl Deref for Current {
+    type Target = crate::state::Playground;
+    fn deref(&self) -> &crate::state::Playground {
+        &self.0
+    }
+}

@@ -5,15 +5,15 @@
 //! or snippet when chosen, never on a render.
 
 use crate::browser;
-use crate::components::menu;
+use crate::components::{Current, menu};
 use crate::embed_code::{self, AppAddress};
 use crate::link;
-use crate::state::Playground;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct ShareMenuProps {
-    pub playground: UseReducerHandle<Playground>,
+    /// Read when an item is chosen, never on a render.
+    pub playground: Current,
     /// Told what was copied, to show it.
     pub on_copied: Callback<Copied>,
 }

@@ -11,6 +11,7 @@ use crate::stage::flights::Motion;
 use crate::stage::geometry::Placement;
 use crate::stage::scene::{Figure, Mover, Scene};
 use crate::state::{Action, Selection};
+use crate::svg_number::px;
 use lockstep_sim::sim::Sim;
 use yew::prelude::*;
 
@@ -30,11 +31,6 @@ pub struct StageProps {
     /// How long a message takes to glide to its next place: the autoplay interval while
     /// playing.
     pub glide_ms: u32,
-}
-
-/// A coordinate as an attribute, to a tenth of a unit.
-fn px(value: f64) -> String {
-    ((value * 10.0).round() / 10.0).to_string()
 }
 
 #[component]

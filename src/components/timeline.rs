@@ -18,6 +18,7 @@ use crate::layout::frame::{
 use crate::layout::labels::{CHAR_WIDTH, text_baseline, text_x};
 use crate::layout::{Lane, LaneRole, Layout, MarkKind, SpanKind};
 use crate::state::{Action, Selection};
+use crate::svg_number::px;
 use crate::words::{bar_words, lane_badge, mark_kind, mark_words};
 use lockstep_sim::sim::Sim;
 use web_sys::Element;
@@ -38,12 +39,6 @@ pub struct TimelineProps {
     /// What the view belongs to (the scenario): a new one opens with a fresh view; a new run of
     /// the same one (after an intervention) keeps the user's zoom.
     pub scope: AttrValue,
-}
-
-/// A coordinate as an attribute: to a tenth of a pixel, which no one can see, rather than the
-/// seventeen digits a float prints; a scrub writes thousands of them.
-fn px(value: f64) -> String {
-    ((value * 10.0).round() / 10.0).to_string()
 }
 
 /// Px across the plot before the element has been measured.
@@ -289,7 +284,7 @@ fn svg(frame: Frame, props: &TimelineProps) -> Html {
     };
     html! {
         <svg class="timeline-svg" width={px(frame.width)} height={px(frame.height)}
-            viewBox={format!("0 0 {} {}", frame.width, frame.height)}
+            viewBox={format!("0 0 {} {}", px(frame.width), px(frame.height))}
             role="group" aria-label={format!("{}: lanes over virtual time", props.caption)}>
             { patterns(name) }
             { for props.layout.lanes.iter().enumerate().map(|(i, lane)| html! {
@@ -301,7 +296,7 @@ fn svg(frame: Frame, props: &TimelineProps) -> Html {
             // is a component of its own: shapes sit on an absolute axis, so while "follow now"
             // pans, only the layers whose shapes changed (an open bar, a message in flight) are
             // rendered again.
-            <g transform={format!("translate({},0)", -frame.offset)}>
+            <g transform={format!("translate({},0)", px(-frame.offset))}>
                 <Ticks ticks={frame.ticks} {lanes_height} />
                 <Bands ctx={ctx.clone()} bands={frame.bands.clone()} {lanes_height} />
                 <Bars ctx={ctx.clone()} bars={frame.bars} />

@@ -4,20 +4,30 @@
 //! message; the current run stays as it was.
 
 use crate::browser;
+use crate::components::Current;
 use crate::components::fencing_switch::FencingSwitch;
 use crate::components::menu;
 use crate::components::scenario_picker::ScenarioPicker;
 use crate::components::share_menu::{Copied, ShareMenu, copied_view};
 use crate::library;
-use crate::state::{Action, Origin, Playground};
+use crate::state::{Action, Origin};
 use gloo_file::callbacks::FileReader;
+use lockstep_sim::resource::Fencing;
 use lockstep_sim::strict_json;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
+/// What the bar shows comes in its own props; the playground itself is read only when a menu
+/// item is chosen, so a Step does not render the bar again.
 #[derive(Properties, PartialEq)]
 pub struct ToolbarProps {
-    pub playground: UseReducerHandle<Playground>,
+    pub playground: Current,
+    pub origin: Origin,
+    pub title: AttrValue,
+    pub seed: u64,
+    /// `None` when the resource has no fencing to switch.
+    pub fencing: Option<Fencing>,
+    pub comparing: bool,
     pub dispatch: Callback<Action>,
     pub on_help: Callback<()>,
     pub on_build: Callback<()>,
@@ -71,7 +81,7 @@ pub fn Toolbar(props: &ToolbarProps) -> Html {
             }
         })
     };
-    let fencing = playground.fencing();
+    let fencing = props.fencing;
     let oncompare = {
         let dispatch = dispatch.clone();
         Callback::from(move |_: MouseEvent| dispatch.emit(Action::ToggleCompare))
@@ -152,10 +162,11 @@ pub fn Toolbar(props: &ToolbarProps) -> Html {
     };
     let export_svg = {
         let dispatch = dispatch.clone();
-        let id = playground.scenario_id().to_owned();
+        let playground = playground.clone();
         let close_menu = close_menu.clone();
         Callback::from(move |_: MouseEvent| {
             close_menu();
+            let id = playground.scenario_id().to_owned();
             let svg = web_sys::window()
                 .and_then(|w| w.document())
                 .and_then(|d| {
@@ -184,7 +195,7 @@ pub fn Toolbar(props: &ToolbarProps) -> Html {
             }
         })
     };
-    let current = match playground.origin() {
+    let current = match &props.origin {
         Origin::BuiltIn(id) => Some(AttrValue::Static(id)),
         Origin::Custom => None,
     };
@@ -195,17 +206,17 @@ pub fn Toolbar(props: &ToolbarProps) -> Html {
     let on_build = props.on_build.reform(move |_: MouseEvent| close_menu());
     html! {
         <div class="toolbar" role="toolbar" aria-label="Scenario">
-            <ScenarioPicker {current} custom_title={playground.title().to_owned()} dispatch={dispatch.clone()} />
+            <ScenarioPicker {current} custom_title={props.title.clone()} dispatch={dispatch.clone()} />
             <label class="seed-field">
                 <span>{ "Seed" }</span>
                 // Keyed by the seed, so a rejected entry goes back to the seed in use.
-                <input key={playground.seed().to_string()} type="text" inputmode="numeric" data-testid="seed"
-                    value={playground.seed().to_string()} onchange={onseed} size="6" />
+                <input key={props.seed.to_string()} type="text" inputmode="numeric" data-testid="seed"
+                    value={props.seed.to_string()} onchange={onseed} size="6" />
             </label>
             if let Some(fencing) = fencing {
                 <FencingSwitch {fencing} dispatch={dispatch.clone()} testid="fencing-toggle" />
                 <button type="button" class="tool toggle" data-testid="compare-toggle"
-                    aria-pressed={playground.twin().is_some().to_string()} onclick={oncompare}>
+                    aria-pressed={props.comparing.to_string()} onclick={oncompare}>
                     { "Compare" }<span class="wide-only">{ " fencing on/off" }</span>
                 </button>
             }
