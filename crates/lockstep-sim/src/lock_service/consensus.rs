@@ -1418,4 +1418,62 @@ mod tests {
             "no follower heard from for too long"
         );
     }
+
+    /// A leader paused for seconds finds its followers' acks waiting when it resumes. They
+    /// answer heartbeats it sent before the pause, so they must not make it look confirmed now:
+    /// it counts a follower as heard from when it asked (Raft §8), and only a round it starts
+    /// after the pause can give it back its quorum.
+    #[test]
+    fn an_ack_held_up_by_a_pause_does_not_confirm_the_leader() {
+        let ack_at = |sent: i64| {
+            let mut leader = Replica::new(0, config());
+            leader.role = RaftRole::Leader;
+            leader.term = 2;
+            leader.table.keys.push(LockKey {
+                client: NodeId(4),
+                value: LockValue(1),
+                revision: FencingToken(1),
+                ttl: Millis(10_000),
+            });
+            leader.leases.push(Lease {
+                client: NodeId(4),
+                until: LocalTime(20_000),
+            });
+            let (mut commands, mut next_timer) = (Vec::new(), 0);
+            let resumed = LocalTime(3_000);
+            let mut ctx = Ctx::new(
+                crate::time::VirtualTime(3_000),
+                resumed,
+                NodeId(0),
+                None,
+                &mut commands,
+                &mut next_timer,
+            );
+            let ack = RaftMessage::Ack {
+                term: 2,
+                matched: 0,
+                ok: true,
+                sent: LocalTime(sent),
+            };
+            leader.on_raft(&mut ctx, NodeId(1), ack);
+            (leader.heard_from[1], leader.live_lease(resumed))
+        };
+        let (heard, lease) = ack_at(100);
+        assert_eq!(
+            heard,
+            LocalTime(100),
+            "heard from as of the heartbeat it answers"
+        );
+        assert_eq!(
+            lease, None,
+            "an answer to a heartbeat from before the pause"
+        );
+        let (heard, lease) = ack_at(2_990);
+        assert_eq!(heard, LocalTime(2_990));
+        assert_eq!(
+            lease,
+            Some((NodeId(4), FencingToken(1))),
+            "a fresh round confirms it"
+        );
+    }
 }
