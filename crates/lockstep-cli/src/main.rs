@@ -4,12 +4,15 @@
 //! lockstep-cli list
 //! lockstep-cli run <file.json | built-in id> [--seed N] [--format text|json]
 //! lockstep-cli check <file.json | built-in id>
+//! lockstep-cli chaos [--backend ID] [--fencing on|off] [--runs N] [--seed S] [--clients C]
+//!                    [--faults LIST] [--duration MS] [--threads T] [--format text|json]
 //! ```
 //!
 //! `run` exits with status 1 and names the failed expectation when one fails; any usage or input
 //! error exits with status 2 and says what is wrong.
 
 mod args;
+mod chaos;
 
 use args::{Command, Format, Source, UsageError};
 use lockstep_sim::outcome::RunOutcome;
@@ -61,6 +64,7 @@ fn main() -> ExitCode {
 fn run(arguments: Vec<String>) -> Result<String, CliError> {
     match args::parse(&arguments).map_err(CliError::Usage)? {
         Command::List => Ok(list()),
+        Command::Chaos(command) => Ok(chaos::run(&command)),
         Command::Check { source } => {
             let scenario = load(&source)?;
             Ok(format!("{}: ok ({})\n", source.describe(), scenario.title))
