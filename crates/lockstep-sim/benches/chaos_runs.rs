@@ -86,4 +86,24 @@ fn main() {
             );
         }
     }
+    // What judging adds: the same seeds run bare (scenario, run, trace) and through run_chaos,
+    // alternating, on one core.
+    let settings = ChaosSettings::verification_test(Fencing::On);
+    let (mut bare, mut judged) = (Duration::ZERO, Duration::ZERO);
+    for seed in 1..=100 {
+        let started = Instant::now();
+        let mut sim = Sim::new(&settings.scenario(seed)).expect("valid");
+        sim.run_to_end();
+        std::hint::black_box(sim.trace().len());
+        bare += started.elapsed();
+        let started = Instant::now();
+        std::hint::black_box(run_chaos(&settings, seed));
+        judged += started.elapsed();
+    }
+    println!(
+        "\nOne core, seeds 1–100, fencing on: {:.2} ms a run bare (generate, run), {:.2} ms judged \
+         (run_chaos).",
+        bare.as_secs_f64() * 10.0,
+        judged.as_secs_f64() * 10.0
+    );
 }
