@@ -286,7 +286,12 @@ fn table(report: &ChaosReport) -> String {
         report.unjudged
     );
     let histogram = &report.first_violation;
-    let most = histogram.counts.iter().copied().max().and_then(NonZeroU64::new);
+    let most = histogram
+        .counts
+        .iter()
+        .copied()
+        .max()
+        .and_then(NonZeroU64::new);
     if let Some(most) = most {
         let _ = writeln!(
             out,

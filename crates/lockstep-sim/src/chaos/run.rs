@@ -88,19 +88,18 @@ pub fn run_chaos(settings: &ChaosSettings, seed: u64) -> ChaosRun {
     let initial = sim.resource_value();
     sim.run_to_end();
     let trace = sim.trace();
-    let broken = Invariant::ALL
-        .into_iter()
-        .filter_map(|invariant| {
-            trace
-                .iter()
-                .position(|event| event.broke.contains(invariant))
-                .map(|first_event| Broken {
-                    invariant,
-                    first_at: trace[first_event].time,
-                    first_event,
-                })
-        })
-        .collect();
+    // One pass: the first event to break each invariant.
+    let mut firsts: [Option<Broken>; Invariant::ALL.len()] = [None; Invariant::ALL.len()];
+    for (index, event) in trace.iter().enumerate() {
+        for invariant in event.broke.iter() {
+            firsts[invariant as usize].get_or_insert(Broken {
+                invariant,
+                first_at: event.time,
+                first_event: index,
+            });
+        }
+    }
+    let broken = firsts.into_iter().flatten().collect();
     let data = match sim.stopped_by_budget() {
         Some(spent) => DataVerdict::Unjudged {
             reason: spent.to_string(),
