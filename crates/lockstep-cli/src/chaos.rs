@@ -4,7 +4,7 @@
 //! on the number of threads or their scheduling.
 
 use lockstep_sim::chaos::{
-    ChaosReport, ChaosRun, ChaosSettings, FaultKind, SettingsError, fencing_id, run_chaos,
+    ChaosReport, ChaosRun, ChaosSettings, SettingsError, fencing_id, run_chaos,
 };
 use lockstep_sim::invariant::Invariant;
 use std::fmt::{self, Write};
@@ -227,15 +227,10 @@ fn run_in_parallel(settings: &ChaosSettings, seeds: Range<u64>, threads: usize) 
 /// The report as a readable table.
 fn table(report: &ChaosReport) -> String {
     let settings = &report.settings;
-    let faults: Vec<&str> = settings
+    let faults: Vec<String> = settings
         .faults
         .iter()
-        .map(|kind| match kind {
-            FaultKind::Pauses => "pauses",
-            FaultKind::Partitions => "partitions",
-            FaultKind::ClockJumps => "clock jumps",
-            FaultKind::Crashes => "crashes",
-        })
+        .map(|kind| kind.label().to_lowercase())
         .collect();
     let last_seed = report.first_seed + report.runs.saturating_sub(1);
     let mut out = String::new();
@@ -369,7 +364,7 @@ fn ranges(seeds: &[u64]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use lockstep_sim::chaos::{ChaosBackend, ClientCount, FaultSet};
+    use lockstep_sim::chaos::{ChaosBackend, ClientCount, FaultKind, FaultSet};
     use lockstep_sim::resource::Fencing;
     use lockstep_sim::time::Millis;
 

@@ -42,6 +42,16 @@ impl FaultKind {
         FaultKind::ALL.into_iter().find(|k| k.id() == id)
     }
 
+    /// The kind as a reader would name it.
+    pub fn label(self) -> &'static str {
+        match self {
+            FaultKind::Pauses => "Pauses",
+            FaultKind::Partitions => "Partitions",
+            FaultKind::ClockJumps => "Clock jumps",
+            FaultKind::Crashes => "Lock-service crashes",
+        }
+    }
+
     /// The mean gap between two strikes: the gap is drawn uniformly in `1..=2 × mean`.
     pub fn mean_gap(self) -> Millis {
         match self {
