@@ -4,7 +4,7 @@
 //! on the number of threads or their scheduling.
 
 use lockstep_sim::chaos::{
-    ChaosReport, ChaosRun, ChaosSettings, SettingsError, fencing_id, run_chaos,
+    ChaosReport, ChaosRun, ChaosSettings, ReportError, SettingsError, fencing_id, run_chaos,
 };
 use lockstep_sim::invariant::Invariant;
 use std::fmt::{self, Write};
@@ -156,34 +156,38 @@ pub fn parse(rest: &[String]) -> Result<ChaosCommand, ChaosUsageError> {
 }
 
 /// Runs the command and renders its report.
-pub fn run(command: &ChaosCommand) -> String {
+pub fn run(command: &ChaosCommand) -> Result<String, ReportError> {
     if let Some(seed) = command.print_scenario {
         let scenario = command.settings.scenario(seed);
-        return serde_json::to_string_pretty(&scenario).unwrap_or_default() + "\n";
+        return Ok(serde_json::to_string_pretty(&scenario).unwrap_or_default() + "\n");
     }
     let threads = command
         .threads
         .or_else(|| std::thread::available_parallelism().ok())
         .map_or(1, NonZeroUsize::get);
-    let report = report(&command.settings, command.first_seed, command.runs, threads);
-    match command.format {
+    let report = report(&command.settings, command.first_seed, command.runs, threads)?;
+    Ok(match command.format {
         Format::Text => table(&report),
         Format::Json => serde_json::to_string_pretty(&report).unwrap_or_default() + "\n",
-    }
+    })
 }
 
-/// The report of runs `first_seed .. first_seed + runs`, run on `threads` threads.
-pub fn report(settings: &ChaosSettings, first_seed: u64, runs: u64, threads: usize) -> ChaosReport {
+/// The report of runs `first_seed .. first_seed + runs`, run on `threads` threads. Runs come
+/// back in seed order by construction; `add` refuses any other, so a mistake there is an error,
+/// never a report that silently depends on scheduling.
+pub fn report(
+    settings: &ChaosSettings,
+    first_seed: u64,
+    runs: u64,
+    threads: usize,
+) -> Result<ChaosReport, ReportError> {
     let mut report = ChaosReport::new(*settings, first_seed);
     for chunk in chunks(first_seed, runs, threads) {
         for run in run_in_parallel(settings, chunk, threads) {
-            // Runs come back in seed order by construction; `add` would refuse any other.
-            if report.add(&run).is_err() {
-                break;
-            }
+            report.add(&run)?;
         }
     }
-    report
+    Ok(report)
 }
 
 /// Seed ranges of at most 10,000 runs, so a long command does not hold every run at once.
@@ -452,11 +456,15 @@ mod tests {
             duration: Millis(20_000),
             ..ChaosSettings::verification_test(Fencing::Off)
         };
-        let one = report(&settings, 3, 9, 1);
+        let one = report(&settings, 3, 9, 1).expect("in seed order");
         assert_eq!(one.runs, 9);
         assert!(!one.violating.is_empty(), "fencing off breaks something");
         for threads in [2, 4, 16] {
-            assert_eq!(report(&settings, 3, 9, threads), one, "{threads} threads");
+            assert_eq!(
+                report(&settings, 3, 9, threads),
+                Ok(one.clone()),
+                "{threads} threads"
+            );
         }
         let mut direct = ChaosReport::new(settings, 3);
         for seed in 3..12 {

@@ -26,6 +26,7 @@ enum CliError {
     Read { path: String, reason: String },
     Scenario { source: String, reason: String },
     Expectations(Vec<String>),
+    Chaos(lockstep_sim::chaos::ReportError),
 }
 
 impl fmt::Display for CliError {
@@ -34,6 +35,7 @@ impl fmt::Display for CliError {
             CliError::Usage(e) => write!(f, "{e}\n\n{}", args::USAGE),
             CliError::Read { path, reason } => write!(f, "cannot read {path}: {reason}"),
             CliError::Scenario { source, reason } => write!(f, "{source}: {reason}"),
+            CliError::Chaos(e) => write!(f, "chaos: {e}"),
             CliError::Expectations(failures) => {
                 writeln!(f, "{} expectation(s) failed:", failures.len())?;
                 failures
@@ -64,7 +66,7 @@ fn main() -> ExitCode {
 fn run(arguments: Vec<String>) -> Result<String, CliError> {
     match args::parse(&arguments).map_err(CliError::Usage)? {
         Command::List => Ok(list()),
-        Command::Chaos(command) => Ok(chaos::run(&command)),
+        Command::Chaos(command) => chaos::run(&command).map_err(CliError::Chaos),
         Command::Check { source } => {
             let scenario = load(&source)?;
             Ok(format!("{}: ok ({})\n", source.describe(), scenario.title))
