@@ -2,8 +2,11 @@
 //! slow result is not a failure).
 //!
 //! 1. The simulation's native benchmarks, `cargo bench -p lockstep-sim` (the workspace's `bench`
-//!    profile tunes them for speed, where release builds are tuned for size). Extra arguments go
-//!    to cargo bench. Says so, and fails, when the crate has no benchmark yet.
+//!    profile tunes them for speed, where release builds are tuned for size): events per second
+//!    (`throughput`), the run the page is compared with (`in_page_reference`), and 1,000 of the
+//!    article's chaos runs judged and reported on all cores (`chaos_runs`, issue 14's native
+//!    target). Extra arguments go to cargo bench. Says so, and fails, when the crate has no
+//!    benchmark yet.
 //! 2. The app's: the release site, built into `dist/` as `cargo xtask test` builds it, with the
 //!    size report of `cargo xtask dist` and the wasm's composition ([`composition`]). Then three
 //!    scripts in `e2e/` against that site in headless Chromium (installed first, as `cargo xtask

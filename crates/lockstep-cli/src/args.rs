@@ -7,7 +7,11 @@ use std::path::Path;
 pub const USAGE: &str = "usage:
   lockstep-cli list
   lockstep-cli run <file.json | built-in id> [--seed N] [--format text|json]
-  lockstep-cli check <file.json | built-in id>";
+  lockstep-cli check <file.json | built-in id>
+  lockstep-cli chaos [--backend sql-row|cache|replicated-cache|data-grid|redlock|consensus]
+                     [--fencing on|off|check-and-set|sequencer] [--runs N] [--seed S]
+                     [--clients C] [--faults none|pauses,partitions,clock-jumps,crashes]
+                     [--duration MS] [--threads T] [--format text|json] [--print-scenario SEED]";
 
 #[derive(Debug, PartialEq, Eq)]
 pub enum Source {
@@ -49,6 +53,7 @@ pub enum Command {
         seed: Option<u64>,
         format: Format,
     },
+    Chaos(crate::chaos::ChaosCommand),
 }
 
 #[derive(Debug, PartialEq, Eq)]
@@ -60,6 +65,7 @@ pub enum UsageError {
     BadSeed(String),
     BadFormat(String),
     Unexpected(String),
+    Chaos(crate::chaos::ChaosUsageError),
 }
 
 impl fmt::Display for UsageError {
@@ -77,6 +83,7 @@ impl fmt::Display for UsageError {
             ),
             UsageError::BadFormat(s) => write!(f, "--format: \"{s}\" is not one of text, json"),
             UsageError::Unexpected(a) => write!(f, "unexpected argument \"{a}\""),
+            UsageError::Chaos(e) => write!(f, "chaos: {e}"),
         }
     }
 }
@@ -96,6 +103,9 @@ pub fn parse(arguments: &[String]) -> Result<Command, UsageError> {
             [_, extra, ..] => Err(UsageError::Unexpected(extra.clone())),
         },
         "run" => parse_run(rest),
+        "chaos" => crate::chaos::parse(rest)
+            .map(Command::Chaos)
+            .map_err(UsageError::Chaos),
         other => Err(UsageError::UnknownCommand(other.to_owned())),
     }
 }

@@ -4,12 +4,15 @@
 //! lockstep-cli list
 //! lockstep-cli run <file.json | built-in id> [--seed N] [--format text|json]
 //! lockstep-cli check <file.json | built-in id>
+//! lockstep-cli chaos [--backend ID] [--fencing on|off] [--runs N] [--seed S] [--clients C]
+//!                    [--faults LIST] [--duration MS] [--threads T] [--format text|json]
 //! ```
 //!
 //! `run` exits with status 1 and names the failed expectation when one fails; any usage or input
 //! error exits with status 2 and says what is wrong.
 
 mod args;
+mod chaos;
 
 use args::{Command, Format, Source, UsageError};
 use lockstep_sim::outcome::RunOutcome;
@@ -23,6 +26,7 @@ enum CliError {
     Read { path: String, reason: String },
     Scenario { source: String, reason: String },
     Expectations(Vec<String>),
+    Chaos(lockstep_sim::chaos::ReportError),
 }
 
 impl fmt::Display for CliError {
@@ -31,6 +35,7 @@ impl fmt::Display for CliError {
             CliError::Usage(e) => write!(f, "{e}\n\n{}", args::USAGE),
             CliError::Read { path, reason } => write!(f, "cannot read {path}: {reason}"),
             CliError::Scenario { source, reason } => write!(f, "{source}: {reason}"),
+            CliError::Chaos(e) => write!(f, "chaos: {e}"),
             CliError::Expectations(failures) => {
                 writeln!(f, "{} expectation(s) failed:", failures.len())?;
                 failures
@@ -61,6 +66,7 @@ fn main() -> ExitCode {
 fn run(arguments: Vec<String>) -> Result<String, CliError> {
     match args::parse(&arguments).map_err(CliError::Usage)? {
         Command::List => Ok(list()),
+        Command::Chaos(command) => chaos::run(&command).map_err(CliError::Chaos),
         Command::Check { source } => {
             let scenario = load(&source)?;
             Ok(format!("{}: ok ({})\n", source.describe(), scenario.title))
