@@ -7,7 +7,9 @@ use std::path::Path;
 pub const USAGE: &str = "usage:
   lockstep-cli list
   lockstep-cli run <file.json | built-in id> [--seed N] [--format text|json]
-  lockstep-cli check <file.json | built-in id>";
+  lockstep-cli check <file.json | built-in id>
+  lockstep-cli search <scenario or search-config.json | built-in id> --invariant <id> [--faults K]
+      [--step-ms N] [--max-events N] [--keep-interventions] [--out file.json] [--format text|json]";
 
 #[derive(Debug, PartialEq, Eq)]
 pub enum Source {
@@ -16,7 +18,7 @@ pub enum Source {
 }
 
 impl Source {
-    fn from_argument(argument: &str) -> Source {
+    pub fn from_argument(argument: &str) -> Source {
         if argument.ends_with(".json") || Path::new(argument).exists() {
             Source::File(argument.to_owned())
         } else {
@@ -49,6 +51,7 @@ pub enum Command {
         seed: Option<u64>,
         format: Format,
     },
+    Search(crate::search_command::SearchArgs),
 }
 
 #[derive(Debug, PartialEq, Eq)]
@@ -60,6 +63,7 @@ pub enum UsageError {
     BadSeed(String),
     BadFormat(String),
     Unexpected(String),
+    Search(crate::search_command::SearchUsage),
 }
 
 impl fmt::Display for UsageError {
@@ -77,6 +81,7 @@ impl fmt::Display for UsageError {
             ),
             UsageError::BadFormat(s) => write!(f, "--format: \"{s}\" is not one of text, json"),
             UsageError::Unexpected(a) => write!(f, "unexpected argument \"{a}\""),
+            UsageError::Search(e) => write!(f, "{e}"),
         }
     }
 }
@@ -96,6 +101,7 @@ pub fn parse(arguments: &[String]) -> Result<Command, UsageError> {
             [_, extra, ..] => Err(UsageError::Unexpected(extra.clone())),
         },
         "run" => parse_run(rest),
+        "search" => crate::search_command::parse(rest).map(Command::Search),
         other => Err(UsageError::UnknownCommand(other.to_owned())),
     }
 }

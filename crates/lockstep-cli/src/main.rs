@@ -4,12 +4,14 @@
 //! lockstep-cli list
 //! lockstep-cli run <file.json | built-in id> [--seed N] [--format text|json]
 //! lockstep-cli check <file.json | built-in id>
+//! lockstep-cli search <scenario or search-config.json | built-in id> --invariant <id> [--faults K] [--out file.json]
 //! ```
 //!
 //! `run` exits with status 1 and names the failed expectation when one fails; any usage or input
 //! error exits with status 2 and says what is wrong.
 
 mod args;
+mod search_command;
 
 use args::{Command, Format, Source, UsageError};
 use lockstep_sim::outcome::RunOutcome;
@@ -21,6 +23,7 @@ use std::process::ExitCode;
 enum CliError {
     Usage(UsageError),
     Read { path: String, reason: String },
+    Write { path: String, reason: String },
     Scenario { source: String, reason: String },
     Expectations(Vec<String>),
 }
@@ -30,6 +33,7 @@ impl fmt::Display for CliError {
         match self {
             CliError::Usage(e) => write!(f, "{e}\n\n{}", args::USAGE),
             CliError::Read { path, reason } => write!(f, "cannot read {path}: {reason}"),
+            CliError::Write { path, reason } => write!(f, "cannot write {path}: {reason}"),
             CliError::Scenario { source, reason } => write!(f, "{source}: {reason}"),
             CliError::Expectations(failures) => {
                 writeln!(f, "{} expectation(s) failed:", failures.len())?;
@@ -61,6 +65,7 @@ fn main() -> ExitCode {
 fn run(arguments: Vec<String>) -> Result<String, CliError> {
     match args::parse(&arguments).map_err(CliError::Usage)? {
         Command::List => Ok(list()),
+        Command::Search(search) => search_command::run(search),
         Command::Check { source } => {
             let scenario = load(&source)?;
             Ok(format!("{}: ok ({})\n", source.describe(), scenario.title))
