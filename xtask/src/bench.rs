@@ -4,6 +4,8 @@
 //! 1. The simulation's native benchmarks, `cargo bench -p lockstep-sim` (the workspace's `bench`
 //!    profile tunes them for speed, where release builds are tuned for size). Extra arguments go
 //!    to cargo bench. Says so, and fails, when the crate has no benchmark yet.
+//!    Then the counterexample search natively beside Stateright's checker
+//!    ([`crate::bench_search`]).
 //! 2. The app's: the release site, built into `dist/` as `cargo xtask test` builds it, with the
 //!    size report of `cargo xtask dist` and the wasm's composition ([`composition`]). Then three
 //!    scripts in `e2e/` against that site in headless Chromium (installed first, as `cargo xtask
@@ -29,6 +31,8 @@ use crate::workspace::Workspace;
 
 pub fn run(workspace: &Workspace, args: &[String]) -> Result<(), Error> {
     simulation(workspace, args)?;
+    eprintln!();
+    crate::bench_search::native(workspace)?;
     eprintln!();
     app(workspace)
 }
