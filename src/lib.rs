@@ -24,6 +24,10 @@ pub mod embed_link;
 pub mod embed_state;
 mod fetch;
 mod hooks;
+pub mod lab_engine;
+pub mod lab_link;
+pub mod lab_schedule;
+mod lab_workers;
 pub mod layout;
 pub mod library;
 pub mod link;
@@ -34,5 +38,7 @@ pub mod speed;
 pub mod stage;
 pub mod state;
 pub mod words;
+pub mod worker;
+pub mod worker_protocol;
 
 pub use app::App;

@@ -3,6 +3,9 @@
 
 pub mod actions;
 pub mod builder_form;
+pub mod chaos_lab;
+pub mod chaos_lab_form;
+pub mod chaos_lab_results;
 pub mod controls;
 pub mod deck;
 pub mod embed;
