@@ -8,13 +8,20 @@
 
 use crate::lab_engine::run_chaos;
 use crate::worker_protocol::{MAX_BATCH, Reply, Request};
+use lockstep_sim::search::Search;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::{Closure, JsValue};
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
 
-/// What the worker keeps between requests.
-#[derive(Debug, Default)]
-pub struct Worker {}
+/// The most states one [`Request::SearchAdvance`] may ask for: a slice must stay short for
+/// Stop to be prompt.
+pub const MAX_SEARCH_SLICE: u64 = 100_000;
+
+/// What the worker keeps between requests: the counterexample search under way.
+#[derive(Default)]
+pub struct Worker {
+    search: Option<Search>,
+}
 
 impl Worker {
     pub fn answer(&mut self, request: Request) -> Reply {
@@ -33,6 +40,24 @@ impl Worker {
                         .collect(),
                 )
             }
+            Request::SearchStart { config } => match Search::new(&config) {
+                Ok(search) => {
+                    let status = search.status();
+                    self.search = Some(search);
+                    Reply::Search(status)
+                }
+                Err(error) => {
+                    self.search = None;
+                    Reply::Failed(format!("the search cannot start: {error}"))
+                }
+            },
+            Request::SearchAdvance { max_states } => match &mut self.search {
+                _ if max_states > MAX_SEARCH_SLICE => Reply::Failed(format!(
+                    "a slice may explore at most {MAX_SEARCH_SLICE} states, not {max_states}"
+                )),
+                Some(search) => Reply::Search(search.advance(max_states)),
+                None => Reply::Failed("no search has been started".to_owned()),
+            },
         }
     }
 
@@ -108,5 +133,96 @@ mod tests {
             matches!(&reply, Ok(Reply::Failed(why)) if why.contains("at most")),
             "{reply:?}"
         );
+    }
+
+    fn search_config(fencing: Fencing) -> lockstep_sim::search::SearchConfig {
+        use lockstep_sim::search::{Bounds, FaultBudget, SearchConfig};
+        let mut base = lockstep_sim::catalogue::find("s1-gc-pause-unfenced")
+            .and_then(|b| b.load().ok())
+            .expect("S1 is built in");
+        base.interventions.clear();
+        base.expectations.clear();
+        base.resource = base.resource.with_fencing(fencing);
+        SearchConfig {
+            base,
+            invariant: lockstep_sim::invariant::Invariant::NoStaleWrite,
+            faults: FaultBudget {
+                max: 1,
+                pauses: vec![lockstep_sim::time::Millis(2_000)],
+                ..FaultBudget::default()
+            },
+            bounds: Bounds::default(),
+        }
+    }
+
+    /// Sends `request` as text and reads the reply, as the page does.
+    fn ask(worker: &mut Worker, request: &Request) -> Reply {
+        Reply::from_json(&worker.answer_text(&request.to_json())).expect("a reply")
+    }
+
+    #[test]
+    fn a_search_runs_in_slices_to_its_counterexample() {
+        use lockstep_sim::search::SearchStatus;
+        let mut worker = Worker::default();
+        let start = Request::SearchStart {
+            config: Box::new(search_config(Fencing::Off)),
+        };
+        assert!(matches!(
+            ask(&mut worker, &start),
+            Reply::Search(SearchStatus::Running { states: 1, .. })
+        ));
+        let mut slices = 0;
+        let found = loop {
+            slices += 1;
+            match ask(&mut worker, &Request::SearchAdvance { max_states: 100 }) {
+                Reply::Search(SearchStatus::Running { .. }) => {}
+                Reply::Search(SearchStatus::Found(found)) => break found,
+                other => panic!("{other:?}"),
+            }
+        };
+        assert!(slices > 2, "{slices} slices");
+        assert_eq!(found.first_event + 1, found.length);
+        // Fencing on: the same search ends with none within the bounds.
+        let start = Request::SearchStart {
+            config: Box::new(search_config(Fencing::On)),
+        };
+        ask(&mut worker, &start);
+        let exhausted = loop {
+            match ask(&mut worker, &Request::SearchAdvance { max_states: 5_000 }) {
+                Reply::Search(SearchStatus::Running { .. }) => {}
+                Reply::Search(status) => break status,
+                other => panic!("{other:?}"),
+            }
+        };
+        assert!(
+            matches!(exhausted, SearchStatus::Exhausted { .. }),
+            "{exhausted:?}"
+        );
+    }
+
+    #[test]
+    fn a_search_request_that_cannot_be_answered_says_why() {
+        let mut worker = Worker::default();
+        let advance = Request::SearchAdvance { max_states: 10 };
+        assert_eq!(
+            ask(&mut worker, &advance),
+            Reply::Failed("no search has been started".to_owned())
+        );
+        let mut config = search_config(Fencing::Off);
+        config.faults.pauses.clear();
+        let reply = ask(
+            &mut worker,
+            &Request::SearchStart {
+                config: Box::new(config),
+            },
+        );
+        assert!(
+            matches!(&reply, Reply::Failed(why) if why.starts_with("the search cannot start: faults:")),
+            "{reply:?}"
+        );
+        let huge = Request::SearchAdvance {
+            max_states: MAX_SEARCH_SLICE + 1,
+        };
+        assert!(matches!(ask(&mut worker, &huge), Reply::Failed(why) if why.contains("at most")));
     }
 }

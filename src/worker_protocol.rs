@@ -8,6 +8,7 @@
 //! panics: bad text is a [`ProtocolError`].
 
 use crate::lab_engine::{ChaosRun, ChaosSettings};
+use lockstep_sim::search::{SearchConfig, SearchStatus};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -46,6 +47,11 @@ pub enum Request {
         settings: ChaosSettings,
         seeds: SeedRange,
     },
+    /// Start a counterexample search (replacing the one under way, if any); answered with its
+    /// status before any state is explored.
+    SearchStart { config: Box<SearchConfig> },
+    /// Explore about `max_states` more states of the search under way.
+    SearchAdvance { max_states: u64 },
 }
 
 /// What the worker answers.
@@ -56,6 +62,8 @@ pub enum Reply {
     Ready,
     /// The runs of a [`Request::Chaos`], in seed order.
     ChaosRuns(Vec<ChaosRun>),
+    /// Where the search stands after a [`Request::SearchStart`] or [`Request::SearchAdvance`].
+    Search(SearchStatus),
     /// The request could not be answered, and why.
     Failed(String),
 }

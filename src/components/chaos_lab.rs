@@ -153,6 +153,8 @@ impl ChaosLab {
                     }
                 }
             }
+            // The lab's workers are never asked to search: the search section has its own.
+            Reply::Search(_) => {}
             Reply::Failed(why) => {
                 if let Some(worker) = self.workers.get_mut(index) {
                     worker.busy = None;

@@ -125,6 +125,15 @@ impl Search {
         }
     }
 
+    /// Where the search stands, without exploring.
+    pub fn status(&self) -> SearchStatus {
+        self.done.clone().unwrap_or(SearchStatus::Running {
+            states: self.states,
+            depth: self.depth,
+            frontier: self.frontier.len(),
+        })
+    }
+
     /// Runs to the end: a counterexample, or none within the bounds.
     pub fn run(&mut self) -> SearchStatus {
         loop {
