@@ -152,6 +152,8 @@ pub fn parse<'a>(pairs: impl Iterator<Item = (&'a str, &'a str)>) -> LabLink {
                         format!("must be a whole number from 0 to {}", u64::MAX),
                     )
                 }),
+            // The counterexample search's settings (`crate::search_link` reads them).
+            search if crate::search_link::owns(search) => Ok(()),
             other => Err(LabLinkError::UnknownParameter(other.to_owned())),
         };
         if let Err(problem) = read {

@@ -34,6 +34,7 @@ pub mod link;
 pub mod metrics;
 pub mod route;
 pub mod run;
+pub mod search_link;
 pub mod speed;
 pub mod stage;
 pub mod state;

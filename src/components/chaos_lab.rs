@@ -10,6 +10,7 @@
 use crate::browser;
 use crate::components::chaos_lab_form::LabForm;
 use crate::components::chaos_lab_results::{ChartRow, Histogram, ShareChart, ViolatingSeeds};
+use crate::components::counterexample_search::CounterexampleSearch;
 use crate::lab_link::{LabLink, LabSpec};
 use crate::lab_schedule::LabRun;
 use crate::lab_workers::{WorkerPool, worker_count};
@@ -289,6 +290,7 @@ impl Component for ChaosLab {
                     <Histogram report={run.report.clone()} />
                     <ViolatingSeeds run={run.clone()} />
                 }
+                <CounterexampleSearch link={crate::search_link::parse(&crate::browser::fragment())} />
             </section>
         }
     }
