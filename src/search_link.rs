@@ -143,23 +143,29 @@ pub fn parse(fragment: &str) -> SearchLink {
                 .map(|entry| spec.scenario = entry.id)
                 .ok_or_else(|| bad("search", "not a built-in scenario".to_owned())),
             "search-fencing" => match value {
-                "on" => Ok(spec.fencing = FencingChoice::Set(Fencing::On)),
-                "off" => Ok(spec.fencing = FencingChoice::Set(Fencing::Off)),
-                _ => Err(bad("search-fencing", "must be on or off".to_owned())),
-            },
+                "on" => Some(Fencing::On),
+                "off" => Some(Fencing::Off),
+                _ => None,
+            }
+            .map(|fencing| spec.fencing = FencingChoice::Set(fencing))
+            .ok_or_else(|| bad("search-fencing", "must be on or off".to_owned())),
             "search-invariant" => Invariant::from_id(value)
                 .map(|invariant| spec.invariant = Some(invariant))
                 .ok_or_else(|| {
                     let ids: Vec<&str> = Invariant::ALL.iter().map(|i| i.id()).collect();
                     bad("search-invariant", format!("one of {}", ids.join(", ")))
                 }),
-            "search-faults" => match value.parse::<u8>() {
-                Ok(n) if n <= MAX_FAULTS => Ok(spec.faults = n),
-                _ => Err(bad(
-                    "search-faults",
-                    format!("a whole number from 0 to {MAX_FAULTS}"),
-                )),
-            },
+            "search-faults" => value
+                .parse::<u8>()
+                .ok()
+                .filter(|n| *n <= MAX_FAULTS)
+                .map(|n| spec.faults = n)
+                .ok_or_else(|| {
+                    bad(
+                        "search-faults",
+                        format!("a whole number from 0 to {MAX_FAULTS}"),
+                    )
+                }),
             "search-kinds" => value
                 .split(',')
                 .map(FaultKind::from_id)
@@ -177,13 +183,17 @@ pub fn parse(fragment: &str) -> SearchLink {
                         format!("a comma-separated list of {}", ids.join(", ")),
                     )
                 }),
-            "search-max-events" => match value.parse::<u32>() {
-                Ok(n) if (1..=MAX_EVENTS).contains(&n) => Ok(spec.max_events = n),
-                _ => Err(bad(
-                    "search-max-events",
-                    format!("a whole number from 1 to {MAX_EVENTS}"),
-                )),
-            },
+            "search-max-events" => value
+                .parse::<u32>()
+                .ok()
+                .filter(|n| (1..=MAX_EVENTS).contains(n))
+                .map(|n| spec.max_events = n)
+                .ok_or_else(|| {
+                    bad(
+                        "search-max-events",
+                        format!("a whole number from 1 to {MAX_EVENTS}"),
+                    )
+                }),
             _ => Err(SearchLinkError {
                 parameter: "search-…",
                 value: name.to_owned(),

@@ -51,7 +51,7 @@ pub enum Msg {
     Edit(SearchSpec),
     Search,
     Stop,
-    Loaded(u64, Result<SearchConfig, String>),
+    Loaded(u64, Result<Box<SearchConfig>, String>),
     Reply(Reply),
 }
 
@@ -106,7 +106,7 @@ impl CounterexampleSearch {
         wasm_bindgen_futures::spawn_local(async move {
             let config = library::built_in(id)
                 .await
-                .map(|scenario| spec.config(&scenario))
+                .map(|scenario| Box::new(spec.config(&scenario)))
                 .map_err(|e| e.to_string())
                 .and_then(|config| {
                     config
@@ -118,7 +118,7 @@ impl CounterexampleSearch {
         });
     }
 
-    fn loaded(&mut self, ctx: &Context<Self>, config: Result<SearchConfig, String>) {
+    fn loaded(&mut self, ctx: &Context<Self>, config: Result<Box<SearchConfig>, String>) {
         let config = match config {
             Ok(config) => config,
             Err(why) => {
@@ -136,7 +136,7 @@ impl CounterexampleSearch {
                 }
             }
         }
-        self.config = Some(Box::new(config));
+        self.config = Some(config);
         self.started = false;
         self.status = Status::Running;
         self.pump();
