@@ -88,6 +88,7 @@ async function main() {
     watchForProblems(page, (problem) => problems.push(problem));
     for (const fencing of ['off', 'on']) {
       progress(`in the page, fencing ${fencing}`);
+      await page.goto('about:blank');
       await page.goto(`${site.url}#${link(fencing)}`);
       await page.locator('[data-testid="counterexample-search"]').waitFor({ timeout: 60_000 });
       await page.evaluate(searchOnce);

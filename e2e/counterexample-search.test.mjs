@@ -133,6 +133,13 @@ describe('the counterexample search, as a learner uses it', () => {
     assert.equal(await page.locator('[data-testid="search-run"]').isEnabled(), true);
   });
 
+  it('takes a new search address while the lab is open', async () => {
+    await openLab(searchLink({ search: 's1-gc-pause-unfenced' }));
+    await page.evaluate((fragment) => { window.location.hash = fragment; }, searchLink({ search: 's4-delayed-packet', 'search-fencing': 'on' }));
+    await page.waitForFunction(() => document.querySelector('[data-testid="search-scenario"]')?.value === 's4-delayed-packet');
+    assert.equal(await page.locator('[data-testid="search-fencing"]').inputValue(), 'on');
+  });
+
   it('names a bad link parameter and keeps the good ones', async () => {
     await openLab(searchLink({ search: 's2-gc-pause-fenced', 'search-faults': 'many' }));
     const problem = await page.locator('[data-testid="search-link-problem"]').innerText();

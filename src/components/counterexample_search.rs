@@ -187,6 +187,16 @@ impl Component for CounterexampleSearch {
         }
     }
 
+    fn changed(&mut self, ctx: &Context<Self>, old: &Self::Properties) -> bool {
+        // A new address that names a search (edited by hand, or another hand-off) sets the
+        // form; the lab's own changes rewrite the address without the search's part.
+        let link = &ctx.props().link;
+        if link.named && *link != old.link {
+            self.spec = link.spec.clone();
+        }
+        true
+    }
+
     fn rendered(&mut self, ctx: &Context<Self>, first_render: bool) {
         // A link that names a search (a lesson's hand-off) comes for this section.
         if first_render
