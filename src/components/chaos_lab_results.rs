@@ -202,7 +202,7 @@ pub fn ViolatingSeeds(props: &ViolatingSeedsProps) -> Html {
                 <ul>
                     { for visible.iter().zip(links.iter()).map(|(v, fragment)| html! {
                         <li>
-                            <a href={format!("#{fragment}")} data-testid="lab-seed" data-seed={v.seed.to_string()}
+                            <a href={format!("#{fragment}")} data-testid="lab-violating-seed" data-seed={v.seed.to_string()}
                                 data-event={v.first.first_event.to_string()} data-invariant={v.first.invariant.id()}>
                                 { format!("seed {}", v.seed) }
                             </a>

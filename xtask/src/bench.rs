@@ -5,7 +5,7 @@
 //!    profile tunes them for speed, where release builds are tuned for size). Extra arguments go
 //!    to cargo bench. Says so, and fails, when the crate has no benchmark yet.
 //! 2. The app's: the release site, built into `dist/` as `cargo xtask test` builds it, with the
-//!    size report of `cargo xtask dist` and the wasm's composition ([`composition`]). Then three
+//!    size report of `cargo xtask dist` and the wasm's composition ([`composition`]). Then four
 //!    scripts in `e2e/` against that site in headless Chromium (installed first, as `cargo xtask
 //!    test` does; see [`tools`]):
 //!    - `bench-step-latency.mjs`: the latency of the controls (Step, Back, the scrubber) on an
@@ -13,6 +13,8 @@
 //!    - `bench-wasm-speed.mjs`: the simulator in the page against native on the same chaos run
 //!      (the app's wasm export `lockstepChaosRuns` timed from JavaScript; natively `cargo bench
 //!      -p lockstep-sim --bench in_page_reference`), failing unless both ran the same run;
+//!    - `bench-lab.mjs`: the chaos lab in the page, 1,000 runs of the article's chaos test from
+//!      pressing Run to done (its Web Workers included), failing unless every round agrees;
 //!    - `bench-load.mjs`: the first load under the DevTools protocol's network and CPU emulation
 //!      (bytes before the playground is interactive, first meaningful paint, interactive), with
 //!      issue 11's targets beside the figures.
@@ -85,6 +87,11 @@ fn app(workspace: &Workspace) -> Result<(), Error> {
         workspace,
         "bench-wasm-speed.mjs",
         "the simulator in the page against native",
+    ))?;
+    process::run(&mut browser_benchmark(
+        workspace,
+        "bench-lab.mjs",
+        "the chaos lab in the page",
     ))?;
     process::run(&mut browser_benchmark(
         workspace,
