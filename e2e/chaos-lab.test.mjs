@@ -149,9 +149,16 @@ describe('the chaos lab', () => {
     assert.deepEqual(await app.axe(), []);
   });
 
-  it('opens a violating seed in the playground just after its first violation', async () => {
-    const [first] = violations;
-    assert.ok(first, 'a violating seed to open');
+  it('opens a violating seed in the playground just after its first stale write', async () => {
+    await page.locator('[data-testid="lab-seeds-invariant"]').selectOption('no_stale_write');
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('[data-testid="lab-violating-seed"]')].every((a) => a.dataset.invariant === 'no_stale_write'),
+    );
+    const first = await page
+      .locator('[data-testid="lab-violating-seed"]')
+      .first()
+      .evaluate((a) => ({ seed: Number(a.dataset.seed), event: Number(a.dataset.event), invariant: a.dataset.invariant }));
+    assert.ok(violations.some((v) => v.seed === first.seed) || first.seed > violations.at(-1).seed, 'a violating seed');
     await page.locator('[data-testid="lab-violating-seed"]').first().click();
     await page.locator('[data-testid="timeline-main"] svg').waitFor({ timeout: 30_000 });
     await app.waitForPosition(first.event + 1);
@@ -184,6 +191,38 @@ describe('the chaos lab', () => {
       String(stopped.done),
       'the chart keeps the runs done before Stop',
     );
+    assert.deepEqual(app.problems, []);
+  });
+
+  it('runs the chaos lab inline in the verification lesson, fencing on and off', async () => {
+    await page.goto('about:blank');
+    await page.goto(`${app.site.url}#learn=verification&step=1`);
+    await page.locator('[data-testid="verification-tests"]').waitFor({ timeout: 30_000 });
+    assert.equal(await page.locator('[data-testid="lesson-chaos"]').count(), 0, 'nothing runs before the press');
+    await page.locator('[data-testid="verification-run"]').click();
+    await page.locator('[data-testid="verification-verdicts"]').waitFor();
+    await page.waitForFunction(
+      () =>
+        document.querySelectorAll('[data-testid="lab-chart-group"]').length === 2 &&
+        document.querySelector('[data-testid="lab-progress"]')?.dataset.status === 'finished',
+      null,
+      { timeout: 60_000 },
+    );
+    const groups = await page
+      .locator('[data-testid="lab-chart-group"]')
+      .evaluateAll((all) => all.map((g) => `${g.dataset.backend} ${g.dataset.fencing} ${g.dataset.runs}`));
+    assert.deepEqual(groups, ['sql-row on 200', 'sql-row off 200']);
+    const staleWrites = await page
+      .locator('[data-testid="lab-chart-group"][data-fencing="off"] [data-testid="lab-bar"][data-invariant="no_stale_write"]')
+      .getAttribute('data-count');
+    assert.ok(Number(staleWrites) > 0, 'fencing off: stale writes in the chart');
+    assert.equal(
+      await page.locator('[data-testid="lab-chart-group"][data-fencing="on"] [data-testid="lab-bar"][data-invariant="no_stale_write"]').getAttribute('data-count'),
+      '0',
+      'fencing on: none',
+    );
+    assert.match(await page.locator('[data-testid="lesson-open-lab"]').getAttribute('href'), /^#lab&backend=sql-row&fencing=off/);
+    assert.deepEqual(await app.axe(), []);
     assert.deepEqual(app.problems, []);
   });
 

@@ -13,11 +13,19 @@ use std::collections::BTreeMap;
 /// message's cost is nothing beside the runs' (a run takes a few ms in the page).
 pub const BATCH: u64 = 20;
 
-/// A violating run: its seed and the first invariant it broke (where the playground opens).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// A violating run: its seed and every invariant it broke, each with where it first broke
+/// (where the playground opens).
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Violation {
     pub seed: u64,
-    pub first: Broken,
+    pub broken: Vec<Broken>,
+}
+
+impl Violation {
+    /// The run's first violation.
+    pub fn first(&self) -> Option<Broken> {
+        self.broken.iter().min_by_key(|b| b.first_event).copied()
+    }
 }
 
 /// A lab run under way (or finished, or stopped).
@@ -74,10 +82,10 @@ impl LabRun {
         while let Some(runs) = self.waiting.remove(&self.expected) {
             for run in &runs {
                 self.report.add(run);
-                if let Some(first) = run.first() {
+                if !run.broken.is_empty() {
                     self.violations.push(Violation {
                         seed: run.seed,
-                        first: *first,
+                        broken: run.broken.clone(),
                     });
                 }
             }

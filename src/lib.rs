@@ -26,6 +26,7 @@ mod fetch;
 mod hooks;
 pub mod lab_engine;
 pub mod lab_link;
+mod lab_runner;
 pub mod lab_schedule;
 mod lab_workers;
 pub mod layout;

@@ -1,11 +1,13 @@
-//! The chaos lab's results: the share of runs that broke each invariant, one group per lock
-//! service × fencing run this visit ([`ShareChart`]); when in the run the first violation came
-//! ([`Histogram`]); and the violating seeds, each a link that opens the playground at its first
-//! violation ([`ViolatingSeeds`]). Every number is counted from the runs.
+//! The chaos lab's results: how far the run is ([`LabProgress`]); the share of runs that broke
+//! each invariant, one group per lock service × fencing run this visit ([`ShareChart`]); when in
+//! the run the first violation came ([`Histogram`]); and the violating seeds, each a link that
+//! opens the playground at the first violation of the invariant chosen ([`ViolatingSeeds`]).
+//! Every number is counted from the runs.
 
 use crate::components::chaos_lab::thousands;
 use crate::components::chaos_lab_form::backend_label;
-use crate::lab_engine::{ChaosReport, ChaosSettings};
+use crate::lab_engine::{Broken, ChaosReport, ChaosSettings};
+use crate::lab_runner::{ChartRow, Status};
 use crate::lab_schedule::{LabRun, Violation};
 use crate::link::fencing_word;
 use base64::Engine;
@@ -13,11 +15,42 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use lockstep_sim::invariant::Invariant;
 use yew::prelude::*;
 
-/// One group of the chart: a run of the lab, `live` while it is still running.
-#[derive(Clone, PartialEq)]
-pub struct ChartRow {
-    pub run: LabRun,
-    pub live: bool,
+#[derive(Properties, PartialEq)]
+pub struct LabProgressProps {
+    pub run: Option<LabRun>,
+    pub status: Status,
+    /// The workers are still loading.
+    pub loading: bool,
+}
+
+#[component]
+pub fn LabProgress(props: &LabProgressProps) -> Html {
+    let Some(run) = &props.run else {
+        return html! {
+            <p class="muted lab-status" data-testid="lab-status">{ "Nothing run yet. The first run loads the worker (the simulator again, for the background)." }</p>
+        };
+    };
+    let done = run.done();
+    let total = run.spec.runs.0;
+    let broke = run.report.violating_seeds.len() as u64;
+    let state = match &props.status {
+        Status::Idle => String::new(),
+        Status::Running if done == 0 && props.loading => "Loading the worker…".to_owned(),
+        Status::Running => "Running…".to_owned(),
+        Status::Stopped => "Stopped.".to_owned(),
+        Status::Finished => "Done.".to_owned(),
+        Status::Failed(why) => format!("The run failed: {why}."),
+    };
+    let failed = matches!(props.status, Status::Failed(_));
+    html! {
+        <div class="lab-progress" data-testid="lab-progress" data-status={props.status.word()}
+            data-done={done.to_string()} data-total={total.to_string()}>
+            <progress max={total.to_string()} value={done.to_string()} aria-label="Seeds run"></progress>
+            <p class={classes!("lab-status", failed.then_some("problem"))} role="status" data-testid="lab-status">
+                { format!("{state} {} of {} runs, {} broke an invariant", thousands(done), thousands(total), thousands(broke)) }
+            </p>
+        </div>
+    }
 }
 
 #[derive(Properties, PartialEq)]
@@ -162,28 +195,46 @@ pub struct ViolatingSeedsProps {
 /// each link carries its whole scenario, so they are made only when shown.
 const PAGE: usize = 20;
 
-/// The playground's address at `violation`'s first violation: the generated scenario, standing
-/// just after the event that broke the invariant.
-pub fn playground_fragment(settings: &ChaosSettings, violation: &Violation) -> String {
-    let scenario = settings.scenario(violation.seed);
+/// The playground's address at the first violation of `broken` in the run of `seed`: the
+/// generated scenario, standing just after the event that broke it.
+pub fn playground_fragment(settings: &ChaosSettings, seed: u64, broken: &Broken) -> String {
+    let scenario = settings.scenario(seed);
     format!(
         "scenario={}&at={}",
         URL_SAFE_NO_PAD.encode(scenario.to_json()),
-        violation.first.first_event + 1
+        broken.first_event + 1
     )
+}
+
+/// The violation a seed's link opens at: its first violation of `wanted`, or its first of any.
+fn chosen(violation: &Violation, wanted: Option<Invariant>) -> Option<Broken> {
+    match wanted {
+        Some(invariant) => violation
+            .broken
+            .iter()
+            .find(|b| b.invariant == invariant)
+            .copied(),
+        None => violation.first(),
+    }
 }
 
 #[component]
 pub fn ViolatingSeeds(props: &ViolatingSeedsProps) -> Html {
     let shown = use_state(|| PAGE);
+    let wanted = use_state(|| None::<Invariant>);
     let run = &props.run;
-    let visible: Vec<Violation> = run.violations.iter().take(*shown).copied().collect();
+    let matching: Vec<(u64, Broken)> = run
+        .violations
+        .iter()
+        .filter_map(|v| chosen(v, *wanted).map(|b| (v.seed, b)))
+        .collect();
+    let visible: Vec<(u64, Broken)> = matching.iter().take(*shown).copied().collect();
     let links = use_memo(
         (run.spec.settings, visible.clone()),
         |(settings, visible)| {
             visible
                 .iter()
-                .map(|v| playground_fragment(settings, v))
+                .map(|(seed, broken)| playground_fragment(settings, *seed, broken))
                 .collect::<Vec<_>>()
         },
     );
@@ -191,23 +242,49 @@ pub fn ViolatingSeeds(props: &ViolatingSeedsProps) -> Html {
         let shown = shown.clone();
         Callback::from(move |_: MouseEvent| shown.set(*shown + PAGE))
     };
-    let total = run.violations.len();
+    let on_pick = {
+        let wanted = wanted.clone();
+        let shown = shown.clone();
+        Callback::from(move |event: Event| {
+            let select: web_sys::HtmlSelectElement = event.target_unchecked_into();
+            wanted.set(Invariant::from_id(&select.value()));
+            shown.set(PAGE);
+        })
+    };
+    // The invariants some run broke, to choose among.
+    let broken: Vec<Invariant> = Invariant::ALL
+        .into_iter()
+        .filter(|i| {
+            run.violations
+                .iter()
+                .any(|v| v.broken.iter().any(|b| b.invariant == *i))
+        })
+        .collect();
+    let total = matching.len();
     html! {
         <section class="lab-seeds" data-testid="lab-seeds" aria-label="Violating seeds">
             <h3>{ format!("Violating seeds ({})", thousands(total as u64)) }</h3>
-            if total == 0 {
+            if run.violations.is_empty() {
                 <p class="muted">{ "None so far." }</p>
             } else {
-                <p class="muted">{ "Each opens the playground just after the event that first broke an invariant." }</p>
+                <label class="lab-field lab-seeds-filter">
+                    <span>{ "Open each at the first violation of" }</span>
+                    <select data-testid="lab-seeds-invariant" onchange={on_pick}>
+                        <option value="" selected={wanted.is_none()}>{ "any invariant" }</option>
+                        { for broken.iter().map(|i| html! {
+                            <option value={i.id()} selected={*wanted == Some(*i)}>{ i.statement() }</option>
+                        }) }
+                    </select>
+                </label>
                 <ul>
-                    { for visible.iter().zip(links.iter()).map(|(v, fragment)| html! {
+                    { for visible.iter().zip(links.iter()).map(|((seed, broken), fragment)| html! {
                         <li>
-                            <a href={format!("#{fragment}")} data-testid="lab-violating-seed" data-seed={v.seed.to_string()}
-                                data-event={v.first.first_event.to_string()} data-invariant={v.first.invariant.id()}>
-                                { format!("seed {}", v.seed) }
+                            <a href={format!("#{fragment}")} data-testid="lab-violating-seed" data-seed={seed.to_string()}
+                                data-event={broken.first_event.to_string()} data-invariant={broken.invariant.id()}>
+                                { format!("seed {seed}") }
                             </a>
-                            { format!(": {} broken at {} (event {})", v.first.invariant.statement().to_lowercase(),
-                                seconds(v.first.first_at.0), v.first.first_event + 1) }
+                            { format!(": “{}” first broken at {}, event {}", broken.invariant.statement(),
+                                seconds(broken.first_at.0), thousands(broken.first_event as u64 + 1)) }
                         </li>
                     }) }
                 </ul>
