@@ -176,8 +176,11 @@ impl LabRunner {
                     && self.status == Status::Running
                     && let Some(run) = self.run.as_mut()
                 {
-                    run.accept(runs);
-                    if run.finished() {
+                    if let Err(error) = run.accept(runs) {
+                        self.status = Status::Failed(error.to_string());
+                        self.queue.clear();
+                        self.keep();
+                    } else if run.finished() {
                         self.status = Status::Finished;
                         self.keep();
                         self.next();

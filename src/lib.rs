@@ -24,7 +24,6 @@ pub mod embed_link;
 pub mod embed_state;
 mod fetch;
 mod hooks;
-pub mod lab_engine;
 pub mod lab_link;
 mod lab_runner;
 pub mod lab_schedule;

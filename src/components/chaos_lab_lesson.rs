@@ -4,10 +4,10 @@
 //! lab for more.
 
 use crate::components::chaos_lab_results::{LabProgress, ShareChart};
-use crate::lab_engine::{ChaosBackend, ChaosSettings};
 use crate::lab_link::{LabSpec, RunCount};
 use crate::lab_runner::LabRunner;
 use crate::worker_protocol::Reply;
+use lockstep_sim::chaos::{ChaosBackend, ChaosSettings};
 use lockstep_sim::resource::Fencing;
 use yew::prelude::*;
 

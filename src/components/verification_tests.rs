@@ -5,7 +5,6 @@
 //! `lockstep_sim::verification`'s; this component only renders them.
 
 use crate::components::chaos_lab_lesson::LessonChaos;
-use crate::lab_engine::ChaosBackend as LabBackend;
 use lockstep_sim::chaos::ChaosBackend;
 use lockstep_sim::resource::Fencing;
 use lockstep_sim::verification::{CHAOS_SEED, Outcome, Verdict, run_all};
@@ -103,18 +102,9 @@ pub fn VerificationTests() -> Html {
                     { for ran.verdicts.iter().map(|v| verdict_item(v, ran)) }
                 </ul>
             }
-            <LessonChaos backend={lab_backend(BACKENDS[ran.as_ref().map_or(*backend, |r| r.backend)].0)}
+            <LessonChaos backend={BACKENDS[ran.as_ref().map_or(*backend, |r| r.backend)].0}
                 first_seed={ran.as_ref().map_or(*chaos_seed, |r| r.chaos_seed)} presses={*presses} />
         </section>
-    }
-}
-
-/// The lab's name for a lock service the tests run against.
-fn lab_backend(backend: ChaosBackend) -> LabBackend {
-    match backend {
-        ChaosBackend::SqlRow => LabBackend::SqlRow,
-        ChaosBackend::Redlock => LabBackend::Redlock,
-        ChaosBackend::Consensus => LabBackend::Consensus,
     }
 }
 
