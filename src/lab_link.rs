@@ -1,18 +1,18 @@
-//! The chaos lab's address: `#lab&backend=sql-row&fencing=off&clients=8&runs=1000&seed=1`. The
-//! settings live in the link, the results never do (they are recomputed). Reading keeps every
-//! parameter it can use and names each one it cannot, with the value it uses instead, so that
-//! a bad link loses nothing the user can see.
+//! The chaos lab's address:
+//! `#lab&backend=sql-row&fencing=off&clients=8&faults=pauses,partitions&duration=180000&runs=1000&seed=1`.
+//! The settings are the chaos engine's own text form (`ChaosSettings`' `Display` and
+//! `from_pairs`), followed by how many seeds and from which; the results are never in the link
+//! (they are recomputed). Reading keeps every parameter it can use and names each one it cannot,
+//! so a bad link loses nothing the user can see: the default stands in for what is named.
 //!
 //! Pure: this module does not touch the browser.
 
-use crate::lab_engine::{ChaosBackend, ChaosSettings, ClientCount};
+use lockstep_sim::chaos::{ChaosSettings, SettingsError};
 use lockstep_sim::resource::Fencing;
 use std::fmt;
 
 /// The most seeds one lab run may ask for.
 pub const MAX_RUNS: u64 = 100_000;
-/// The most contending clients.
-pub const MAX_CLIENTS: u8 = 16;
 
 /// How many seeds a lab run covers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -40,25 +40,34 @@ impl Default for LabSpec {
 /// A parameter of a lab link that cannot be used.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum LabLinkError {
+    /// A setting the chaos engine refuses, in its words.
+    Setting(SettingsError),
     Bad {
         parameter: &'static str,
         value: String,
         reason: String,
     },
+    Repeated(String),
     UnknownParameter(String),
 }
 
 impl fmt::Display for LabLinkError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            LabLinkError::Setting(error) => write!(f, "{error}"),
             LabLinkError::Bad {
                 parameter,
                 value,
                 reason,
             } => write!(f, "`{parameter}={value}`: {reason}"),
-            LabLinkError::UnknownParameter(name) => {
-                write!(f, "`{name}`: the chaos lab has no such setting")
+            LabLinkError::Repeated(name) => {
+                write!(f, "`{name}` is given more than once; the first one counts")
             }
+            LabLinkError::UnknownParameter(name) => write!(
+                f,
+                "`{name}`: the chaos lab has no such setting (it reads {}, runs and seed)",
+                ChaosSettings::KEYS.join(", ")
+            ),
         }
     }
 }
@@ -70,23 +79,12 @@ pub struct LabLink {
     pub problems: Vec<LabLinkError>,
 }
 
-fn fencing_word(fencing: Fencing) -> &'static str {
-    match fencing {
-        Fencing::Off => "off",
-        _ => "on",
-    }
-}
-
 impl LabSpec {
     /// The fragment (without `#`) that gives these settings back.
     pub fn fragment(&self) -> String {
         format!(
-            "lab&backend={}&fencing={}&clients={}&runs={}&seed={}",
-            self.settings.backend.id(),
-            fencing_word(self.settings.fencing),
-            self.settings.clients.0,
-            self.runs.0,
-            self.first_seed
+            "lab&{}&runs={}&seed={}",
+            self.settings, self.runs.0, self.first_seed
         )
     }
 }
@@ -96,69 +94,49 @@ impl LabSpec {
 pub fn parse<'a>(pairs: impl Iterator<Item = (&'a str, &'a str)>) -> LabLink {
     let mut spec = LabSpec::default();
     let mut problems = Vec::new();
+    let mut seen: Vec<&str> = Vec::new();
+    // The settings' pairs the engine accepts one by one; together they are read once at the end.
+    let mut settings: Vec<(&str, &str)> = Vec::new();
     for (name, value) in pairs {
+        if seen.contains(&name) {
+            problems.push(LabLinkError::Repeated(name.to_owned()));
+            continue;
+        }
+        seen.push(name);
         let bad = |parameter: &'static str, reason: String| LabLinkError::Bad {
             parameter,
             value: value.to_owned(),
             reason,
         };
-        let read: Result<(), LabLinkError> = match name {
-            "backend" => ChaosBackend::from_id(value)
-                .map(|backend| spec.settings.backend = backend)
-                .ok_or_else(|| {
-                    let ids: Vec<&str> = ChaosBackend::ALL.iter().map(|b| b.id()).collect();
-                    bad(
-                        "backend",
-                        format!("not a lock service; one of {}", ids.join(", ")),
-                    )
-                }),
-            "fencing" => match value {
-                "on" | "off" => {
-                    spec.settings.fencing = if value == "on" {
-                        Fencing::On
-                    } else {
-                        Fencing::Off
-                    };
-                    Ok(())
-                }
-                _ => Err(bad("fencing", "must be on or off".to_owned())),
-            },
-            "clients" => match value.parse::<u8>() {
-                Ok(n) if (1..=MAX_CLIENTS).contains(&n) => {
-                    spec.settings.clients = ClientCount(n);
-                    Ok(())
-                }
-                _ => Err(bad(
-                    "clients",
-                    format!("must be a whole number from 1 to {MAX_CLIENTS}"),
-                )),
-            },
+        match name {
             "runs" => match value.parse::<u64>() {
-                Ok(n) if (1..=MAX_RUNS).contains(&n) => {
-                    spec.runs = RunCount(n);
-                    Ok(())
-                }
-                _ => Err(bad(
+                Ok(n) if (1..=MAX_RUNS).contains(&n) => spec.runs = RunCount(n),
+                _ => problems.push(bad(
                     "runs",
                     format!("must be a whole number from 1 to {MAX_RUNS}"),
                 )),
             },
-            "seed" => value
-                .parse::<u64>()
-                .map(|seed| spec.first_seed = seed)
-                .map_err(|_| {
-                    bad(
-                        "seed",
-                        format!("must be a whole number from 0 to {}", u64::MAX),
-                    )
-                }),
+            "seed" => match value.parse::<u64>() {
+                Ok(seed) => spec.first_seed = seed,
+                Err(_) => problems.push(bad(
+                    "seed",
+                    format!("must be a whole number from 0 to {}", u64::MAX),
+                )),
+            },
             // The counterexample search's settings (`crate::search_link` reads them).
-            search if crate::search_link::owns(search) => Ok(()),
-            other => Err(LabLinkError::UnknownParameter(other.to_owned())),
-        };
-        if let Err(problem) = read {
-            problems.push(problem);
+            search if crate::search_link::owns(search) => {}
+            _ if !ChaosSettings::KEYS.contains(&name) => {
+                problems.push(LabLinkError::UnknownParameter(name.to_owned()))
+            }
+            _ => match ChaosSettings::from_pairs([(name, value)]) {
+                Ok(_) => settings.push((name, value)),
+                Err(error) => problems.push(LabLinkError::Setting(error)),
+            },
         }
+    }
+    match ChaosSettings::from_pairs(settings) {
+        Ok(read) => spec.settings = read,
+        Err(error) => problems.push(LabLinkError::Setting(error)),
     }
     LabLink { spec, problems }
 }
@@ -166,6 +144,8 @@ pub fn parse<'a>(pairs: impl Iterator<Item = (&'a str, &'a str)>) -> LabLink {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use lockstep_sim::chaos::{ChaosBackend, ClientCount, FaultKind, FaultSet};
+    use lockstep_sim::time::Millis;
 
     fn read(fragment: &str) -> LabLink {
         parse(
@@ -180,10 +160,11 @@ mod tests {
     fn settings_round_trip_through_the_fragment() {
         let spec = LabSpec {
             settings: ChaosSettings {
-                backend: ChaosBackend::Redlock,
+                backend: ChaosBackend::ReplicatedCache,
                 fencing: Fencing::Off,
-                clients: ClientCount(3),
-                ..ChaosSettings::verification_test(Fencing::Off)
+                clients: ClientCount::new(3).expect("3 clients"),
+                faults: FaultSet::of(&[FaultKind::Crashes, FaultKind::ClockJumps]),
+                duration: Millis(60_000),
             },
             runs: RunCount(200),
             first_seed: 77,
@@ -209,25 +190,39 @@ mod tests {
 
     #[test]
     fn a_bad_parameter_is_named_and_the_good_ones_are_kept() {
-        let link = read("backend=redlock&clients=99&fencing=maybe&zoom=2&runs=50");
+        let link = read("backend=redlock&clients=99&fencing=maybe&zoom=2&runs=50&runs=7");
         assert_eq!(link.spec.settings.backend, ChaosBackend::Redlock);
         assert_eq!(link.spec.runs, RunCount(50));
-        assert_eq!(link.spec.settings.clients, ClientCount(8), "the default");
-        let messages: Vec<String> = link.problems.iter().map(ToString::to_string).collect();
         assert_eq!(
-            messages,
-            [
-                "`clients=99`: must be a whole number from 1 to 16",
-                "`fencing=maybe`: must be on or off",
-                "`zoom`: the chaos lab has no such setting",
-            ]
+            link.spec.settings.clients,
+            ChaosSettings::verification_test(Fencing::On).clients,
+            "the default"
         );
-        assert!(read("runs=0").problems.len() == 1);
-        assert!(read("seed=-1").problems.len() == 1);
+        let messages: Vec<String> = link.problems.iter().map(ToString::to_string).collect();
+        assert_eq!(messages.len(), 4, "{messages:?}");
+        assert!(
+            messages[0].contains("clients") && messages[0].contains("99"),
+            "{messages:?}"
+        );
+        assert!(
+            messages[1].contains("fencing") && messages[1].contains("maybe"),
+            "{messages:?}"
+        );
+        assert_eq!(
+            messages[2],
+            "`zoom`: the chaos lab has no such setting (it reads backend, fencing, clients, faults, duration, runs and seed)"
+        );
+        assert_eq!(
+            messages[3],
+            "`runs` is given more than once; the first one counts"
+        );
+        assert_eq!(read("runs=0").problems.len(), 1);
+        assert_eq!(read("seed=-1").problems.len(), 1);
         assert!(
             read("backend=etcd").problems[0]
                 .to_string()
                 .contains("sql-row")
         );
+        assert_eq!(read("faults=pauses,floods").problems.len(), 1);
     }
 }

@@ -4,20 +4,29 @@
 //!
 //! Pure: no browser, no clock; [`crate::lab_workers`] does the sending.
 
-use crate::lab_engine::{Broken, ChaosReport, ChaosRun};
 use crate::lab_link::LabSpec;
 use crate::worker_protocol::SeedRange;
+use lockstep_sim::chaos::{Broken, ChaosReport, ChaosRun, ReportError};
 use std::collections::BTreeMap;
 
 /// Seeds per request: small, so Stop is prompt and progress is live, and large enough that a
 /// message's cost is nothing beside the runs' (a run takes a few ms in the page).
 pub const BATCH: u64 = 20;
 
-/// A violating run: its seed and the first invariant it broke (where the playground opens).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// A violating run: its seed, every invariant it broke, each with where it first broke (where
+/// the playground opens), and whether the data check found increments lost.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Violation {
     pub seed: u64,
-    pub first: Broken,
+    pub broken: Vec<Broken>,
+    pub data_lost: bool,
+}
+
+impl Violation {
+    /// The run's first violation.
+    pub fn first(&self) -> Option<Broken> {
+        self.broken.iter().min_by_key(|b| b.first_event).copied()
+    }
 }
 
 /// A lab run under way (or finished, or stopped).
@@ -65,24 +74,27 @@ impl LabRun {
     }
 
     /// Takes a batch's runs (in seed order, as a worker answers) and adds every run now in
-    /// turn to the report.
-    pub fn accept(&mut self, runs: Vec<ChaosRun>) {
+    /// turn to the report. A run the report refuses (out of order: a worker answered seeds it
+    /// was not asked for) is an error, and nothing after it is added.
+    pub fn accept(&mut self, runs: Vec<ChaosRun>) -> Result<(), ReportError> {
         let Some(first) = runs.first().map(|r| r.seed) else {
-            return;
+            return Ok(());
         };
         self.waiting.insert(first, runs);
         while let Some(runs) = self.waiting.remove(&self.expected) {
             for run in &runs {
-                self.report.add(run);
-                if let Some(first) = run.first() {
+                self.report.add(run)?;
+                if !run.broken.is_empty() || run.data.is_lost() {
                     self.violations.push(Violation {
                         seed: run.seed,
-                        first: *first,
+                        broken: run.broken.clone(),
+                        data_lost: run.data.is_lost(),
                     });
                 }
             }
             self.expected = self.expected.saturating_add(runs.len() as u64);
         }
+        Ok(())
     }
 
     /// Runs added to the report so far.
@@ -98,8 +110,8 @@ impl LabRun {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lab_engine::{ChaosSettings, run_chaos};
     use crate::lab_link::RunCount;
+    use lockstep_sim::chaos::{ChaosSettings, run_chaos};
     use lockstep_sim::resource::Fencing;
     use lockstep_sim::time::Millis;
 
@@ -147,12 +159,12 @@ mod tests {
         let mut in_order = LabRun::new(spec(60));
         let done = batches(&mut in_order);
         for (_, runs) in done.clone() {
-            in_order.accept(runs);
+            in_order.accept(runs).expect("in order");
         }
         let mut reversed = LabRun::new(spec(60));
         let _ = batches(&mut reversed);
         for (i, (_, runs)) in done.into_iter().rev().enumerate() {
-            reversed.accept(runs);
+            reversed.accept(runs).expect("merged in order");
             if i < 2 {
                 assert_eq!(reversed.done(), 0, "nothing added before seed 1's batch");
             }
@@ -161,7 +173,8 @@ mod tests {
         assert_eq!(in_order.report, reversed.report);
         assert_eq!(in_order.violations, reversed.violations);
         let seeds: Vec<u64> = in_order.violations.iter().map(|v| v.seed).collect();
-        assert_eq!(seeds, in_order.report.violating_seeds);
+        let reported: Vec<u64> = in_order.report.violating.iter().map(|v| v.seed).collect();
+        assert_eq!(seeds, reported);
         assert!(
             !seeds.is_empty(),
             "fencing off breaks something in 60 runs: the order is tested on real data"

@@ -6,8 +6,8 @@
 //! `postMessage`. Nothing here may panic: a panic would kill the worker and the run with it, so
 //! whatever goes wrong is answered as [`Reply::Failed`].
 
-use crate::lab_engine::run_chaos;
 use crate::worker_protocol::{MAX_BATCH, Reply, Request};
+use lockstep_sim::chaos::run_chaos;
 use lockstep_sim::search::Search;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::{Closure, JsValue};
@@ -93,8 +93,8 @@ pub fn start() {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lab_engine::ChaosSettings;
     use crate::worker_protocol::SeedRange;
+    use lockstep_sim::chaos::ChaosSettings;
     use lockstep_sim::resource::Fencing;
 
     #[test]

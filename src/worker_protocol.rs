@@ -7,7 +7,7 @@
 //! anything (that is [`crate::worker`]'s job) and never touches the browser. Reading never
 //! panics: bad text is a [`ProtocolError`].
 
-use crate::lab_engine::{ChaosRun, ChaosSettings};
+use lockstep_sim::chaos::{ChaosRun, ChaosSettings};
 use lockstep_sim::search::{SearchConfig, SearchStatus};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -116,7 +116,7 @@ impl Reply {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lab_engine::{Broken, run_chaos};
+    use lockstep_sim::chaos::{Broken, DataVerdict, run_chaos};
     use lockstep_sim::invariant::Invariant;
     use lockstep_sim::resource::Fencing;
     use lockstep_sim::time::VirtualTime;
@@ -136,6 +136,11 @@ mod tests {
                 first_at: VirtualTime(4_500),
                 first_event: 321,
             }],
+            data: DataVerdict::Lost {
+                accepted: 40,
+                lost: 2,
+                diverged_at: Some(7),
+            },
         };
         for reply in [
             Reply::Ready,

@@ -7,7 +7,7 @@
 //!    Then the counterexample search natively beside Stateright's checker
 //!    ([`crate::bench_search`]).
 //! 2. The app's: the release site, built into `dist/` as `cargo xtask test` builds it, with the
-//!    size report of `cargo xtask dist` and the wasm's composition ([`composition`]). Then four
+//!    size report of `cargo xtask dist` and the wasm's composition ([`composition`]). Then five
 //!    scripts in `e2e/` against that site in headless Chromium (installed first, as `cargo xtask
 //!    test` does; see [`tools`]):
 //!    - `bench-step-latency.mjs`: the latency of the controls (Step, Back, the scrubber) on an
@@ -15,6 +15,8 @@
 //!    - `bench-wasm-speed.mjs`: the simulator in the page against native on the same chaos run
 //!      (the app's wasm export `lockstepChaosRuns` timed from JavaScript; natively `cargo bench
 //!      -p lockstep-sim --bench in_page_reference`), failing unless both ran the same run;
+//!    - `bench-lab.mjs`: the chaos lab in the page, 1,000 runs of the article's chaos test from
+//!      pressing Run to done (its Web Workers included), failing unless every round agrees;
 //!    - `bench-search.mjs`: the counterexample search's states per second in the page (its
 //!      worker) beside native and Stateright, failing unless page and native explored the same
 //!      states;
@@ -92,6 +94,11 @@ fn app(workspace: &Workspace) -> Result<(), Error> {
         workspace,
         "bench-wasm-speed.mjs",
         "the simulator in the page against native",
+    ))?;
+    process::run(&mut browser_benchmark(
+        workspace,
+        "bench-lab.mjs",
+        "the chaos lab in the page",
     ))?;
     process::run(&mut browser_benchmark(
         workspace,

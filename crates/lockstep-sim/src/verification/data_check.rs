@@ -46,6 +46,11 @@ pub fn data_check(scenario: &Scenario) -> Finding {
     };
     let initial = sim.resource_value();
     sim.run_to_end();
+    judge_data(&sim, initial)
+}
+
+/// Judges the data of a finished run whose register started at `initial`.
+pub fn judge_data(sim: &Sim, initial: i64) -> Finding {
     let mut serial = initial;
     let mut accepted = 0u32;
     let mut divergence = None;

@@ -15,7 +15,7 @@ mod stale_release;
 mod stale_write;
 mod two_clients;
 
-pub use data_check::{Divergence, LostIncrement, data_check};
+pub use data_check::{Divergence, LostIncrement, data_check, judge_data};
 pub use finding::{Finding, Outcome};
 pub use stale_release::stale_release;
 pub use stale_write::stale_write;
