@@ -11,8 +11,13 @@
 //! walking the same space, must find a counterexample of the same length, or none, and the two
 //! explore states at rates that can be set side by side.
 //!
+//! [`independent::SqlRowModel`] is the independent model (the protocol written from the
+//! article, in ticks): it is checked to reach the same verdict, not the same length.
+//!
 //! [`comparison_config`] is the configuration both are measured on: the article's SQL-row lock,
 //! two clients, a register fenced or not, and the same fault budget.
+
+pub mod independent;
 
 use lockstep_sim::invariant::Invariant;
 use lockstep_sim::resource::Fencing;

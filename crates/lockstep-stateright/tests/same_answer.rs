@@ -3,7 +3,9 @@
 
 use lockstep_sim::resource::Fencing;
 use lockstep_sim::search::{Search, SearchStatus};
+use lockstep_stateright::independent::{S1_TIMING, SqlRowModel};
 use lockstep_stateright::{ModelVerdict, check, comparison_config};
+use stateright::{Checker, Model};
 
 fn ours(fencing: Fencing) -> (Option<usize>, u64) {
     match Search::new(&comparison_config(fencing))
@@ -35,4 +37,47 @@ fn fencing_on_neither_finds_one_and_both_count_the_same_states() {
         verdict.states as u64, states,
         "the same space, every state of it"
     );
+}
+
+/// The independent model's verdict: whether Stateright finds a stale write, and in how many of
+/// its own actions.
+fn independent(fenced: bool, max_pauses: u8) -> Option<usize> {
+    let model = SqlRowModel {
+        fenced,
+        max_pauses,
+        timing: S1_TIMING,
+    };
+    let checker = model.checker().threads(1).spawn_bfs().join();
+    checker
+        .discovery("no stale write accepted")
+        .map(|path| path.into_actions().len())
+}
+
+#[test]
+fn the_independent_model_reaches_the_same_verdicts() {
+    for max in [1, 2] {
+        let mut off = comparison_config(Fencing::Off);
+        off.faults.max = max;
+        off.faults.message_delays.clear();
+        let mut on = comparison_config(Fencing::On);
+        on.faults.max = max;
+        on.faults.message_delays.clear();
+        let ours_off = Search::new(&off).expect("valid").run();
+        let ours_on = Search::new(&on).expect("valid").run();
+        assert!(
+            matches!(ours_off, SearchStatus::Found(_)),
+            "{max} pause(s), fencing off"
+        );
+        assert!(
+            matches!(ours_on, SearchStatus::Exhausted { .. }),
+            "{max} pause(s), fencing on"
+        );
+        assert!(
+            independent(false, max).is_some(),
+            "the model breaks too, fencing off"
+        );
+        assert_eq!(independent(true, max), None, "and holds, fencing on");
+    }
+    // Without a pause neither breaks: the stale write needs the fault.
+    assert_eq!(independent(false, 0), None);
 }
