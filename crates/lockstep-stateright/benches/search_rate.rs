@@ -66,9 +66,9 @@ fn main() {
     let json = std::env::args().any(|arg| arg == "--json");
     if !json {
         println!(
-            "\nCounterexample search, states explored per second (one thread each; the same space: \
-             Stateright walks a Model over the search's own states and moves, not an independent \
-             model; see crates/lockstep-stateright):"
+            "\nCounterexample search, states explored per second, one thread each. Stateright's columns: \
+             its BFS checker on a Model over the search's own states and moves (the same space, so the \
+             same length; see crates/lockstep-stateright):"
         );
         println!(
             "  {:<12} {:>10} {:>12} {:>14} {:>12} {:>14}",
