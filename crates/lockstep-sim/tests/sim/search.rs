@@ -279,3 +279,33 @@ fn breadth_first_finds_the_shortest_that_brute_force_finds() {
         );
     }
 }
+
+#[test]
+fn an_intervention_for_a_moment_already_reached_is_refused() {
+    let scenario = bare("s1-gc-pause-unfenced");
+    let mut sim = Sim::new(&scenario).expect("valid");
+    for _ in 0..3 {
+        sim.step();
+    }
+    let now = sim.now();
+    let client = sim.cast().find("client-a").expect("client-a");
+    let pause = |at| Intervention {
+        at_ms: at,
+        action: Action::Pause {
+            node: client,
+            for_ms: Some(Millis(2_000)),
+        },
+    };
+    let late = pause(now);
+    let error = sim.add_intervention(late).expect_err("now is too late");
+    assert_eq!(
+        error.to_string(),
+        format!(
+            "an intervention at {} ms comes too late: the run is at {} ms",
+            now.0, now.0
+        )
+    );
+    let next = pause(VirtualTime(now.0 + 1));
+    sim.add_intervention(next).expect("a moment after now");
+    assert_eq!(sim.interventions().len(), 1);
+}
