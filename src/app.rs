@@ -8,6 +8,7 @@
 
 use crate::components::actions::Actions;
 use crate::components::builder_form::BuilderForm;
+use crate::components::chaos_lab::ChaosLab;
 use crate::components::controls::{Controls, Drag};
 use crate::components::deck::Deck;
 use crate::components::embed::EmbedView;
@@ -344,6 +345,16 @@ fn Site() -> Html {
         Route::Deck => material(&|content| html! { <Deck {content} /> }),
         Route::Guide => material(&|content| html! { <GuidePage {content} /> }),
         Route::Sources => html! { <SourcesPage /> },
+        Route::Lab(link) => {
+            let navigate = navigate.clone();
+            let on_change = Callback::from(move |spec| {
+                navigate.emit(Route::Lab(crate::lab_link::LabLink {
+                    spec,
+                    problems: Vec::new(),
+                }))
+            });
+            html! { <ChaosLab link={link.clone()} {on_change} /> }
+        }
         // An embed's address typed into the site's address bar: the embed is a page of its own.
         Route::Embed(_) => {
             crate::browser::reload();
@@ -384,6 +395,7 @@ fn Site() -> Html {
                     { tab("#quiz".to_owned(), "Knowledge check", "nav-quiz", *at == Route::Quiz) }
                     { tab("#deck".to_owned(), "Interview deck", "nav-deck", *at == Route::Deck) }
                     { tab("#guide".to_owned(), "Efficiency or correctness?", "nav-guide", *at == Route::Guide) }
+                    { tab("#lab".to_owned(), "Chaos lab", "nav-lab", matches!(at, Route::Lab(_))) }
                     { tab("#sources".to_owned(), "Sources", "nav-sources", *at == Route::Sources) }
                 </div>
                 <ThemeChoice />

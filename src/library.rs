@@ -116,6 +116,15 @@ pub fn with_built_in(
     });
 }
 
+/// The built-in scenario `id`: at once if it is loaded, else once its file has arrived. For a
+/// view that needs the scenario itself, not the playground opened on it (the search section).
+pub async fn built_in(id: &'static str) -> Result<Rc<Scenario>, LoadError> {
+    match loaded(id) {
+        Some(scenario) => Ok(scenario),
+        None => fetch_scenario(id).await,
+    }
+}
+
 async fn fetch_scenario(id: &'static str) -> Result<Rc<Scenario>, LoadError> {
     let file = format!("scenarios/{id}.json");
     let text = fetch::request(&file)

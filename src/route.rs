@@ -1,9 +1,11 @@
 //! Which page the app shows, and its address: the playground (whose address is a moment, see
 //! [`crate::link`]), the lessons, one step of one lesson, the knowledge check, the interview deck,
-//! the decision guide, the sources, and the embed (see [`crate::embed_link`]). Pure: parsing never panics; this module does not touch the
+//! the decision guide, the sources, the chaos lab (see [`crate::lab_link`]), and the embed (see
+//! [`crate::embed_link`]). Pure: parsing never panics; this module does not touch the
 //! browser.
 
 use crate::embed_link::{self, EmbedError, EmbedSpec};
+use crate::lab_link::{self, LabLink};
 
 /// A page of the app.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -20,6 +22,8 @@ pub enum Route {
     Guide,
     /// The bibliography.
     Sources,
+    /// The chaos lab, with the settings its address gives (and what in it could not be used).
+    Lab(LabLink),
     /// The embed view: the story alone, for another site's page (or why the address cannot
     /// be shown).
     Embed(Result<EmbedSpec, EmbedError>),
@@ -50,6 +54,7 @@ impl Route {
             "deck" => Route::Deck,
             "guide" => Route::Guide,
             "sources" => Route::Sources,
+            "lab" if value.is_empty() => Route::Lab(lab_link::parse(pairs)),
             _ => return None,
         })
     }
@@ -61,7 +66,7 @@ impl Route {
                 true
             }
             // The embed loads what it needs itself.
-            Route::Playground | Route::Sources | Route::Embed(_) => false,
+            Route::Playground | Route::Sources | Route::Lab(_) | Route::Embed(_) => false,
         }
     }
 
@@ -76,6 +81,7 @@ impl Route {
             Route::Deck => "deck".to_owned(),
             Route::Guide => "guide".to_owned(),
             Route::Sources => "sources".to_owned(),
+            Route::Lab(link) => link.spec.fragment(),
             Route::Embed(Ok(spec)) => spec.fragment(),
             Route::Embed(Err(_)) => return None,
         })
@@ -100,6 +106,10 @@ mod tests {
             Route::Deck,
             Route::Guide,
             Route::Sources,
+            Route::Lab(crate::lab_link::LabLink {
+                spec: crate::lab_link::LabSpec::default(),
+                problems: Vec::new(),
+            }),
         ] {
             let fragment = route.fragment().expect("a page has a fragment");
             assert_eq!(Route::parse(&format!("#{fragment}")), Some(route));

@@ -246,6 +246,13 @@ pub fn LessonPlayer(props: &LessonPlayerProps) -> Html {
                     <a class="control primary" data-testid="lesson-done" href="#learn">{ "All lessons" }</a>
                 }
                 <button type="button" class="control" data-testid="break-it" onclick={break_it}>{ "Now break it yourself" }</button>
+                // The lesson's scenario handed to the counterexample search, which picks the faults.
+                if let Some(entry) = catalogue::entry(lesson.scenario_of(step_index)) {
+                    <a class="control" data-testid="search-it" href={format!("#{}", crate::search_link::SearchSpec {
+                        scenario: entry.id,
+                        ..Default::default()
+                    }.fragment())}>{ "Search for a counterexample" }</a>
+                }
             </div>
             if let Some(hint) = &step.break_it {
                 <p class="muted break-hint">{ format!("Try: {hint}") }</p>

@@ -3,7 +3,13 @@
 
 pub mod actions;
 pub mod builder_form;
+pub mod chaos_lab;
+pub mod chaos_lab_form;
+pub mod chaos_lab_lesson;
+pub mod chaos_lab_results;
 pub mod controls;
+pub mod counterexample_search;
+pub mod counterexample_search_text;
 pub mod deck;
 pub mod embed;
 pub mod embed_lesson;

@@ -1,8 +1,10 @@
 //! The article's three verification tests, run in the page against the lock service, the
 //! fencing and the chaos run's seed the user picks, each shown with its pass or fail and the
-//! reason. The tests and their
-//! verdicts are `lockstep_sim::verification`'s; this component only renders them.
+//! reason; the same press runs the chaos lab inline ([`LessonChaos`]: the chaos test over many
+//! seeds, fencing on and off, charted). The tests and their verdicts are
+//! `lockstep_sim::verification`'s; this component only renders them.
 
+use crate::components::chaos_lab_lesson::LessonChaos;
 use lockstep_sim::chaos::ChaosBackend;
 use lockstep_sim::resource::Fencing;
 use lockstep_sim::verification::{CHAOS_SEED, Outcome, Verdict, run_all};
@@ -45,6 +47,7 @@ pub fn VerificationTests() -> Html {
     let fencing = use_state(|| 0usize);
     let chaos_seed = use_state(|| CHAOS_SEED);
     let ran = use_state(|| None::<Ran>);
+    let presses = use_state(|| 0u32);
     let on_seed = {
         let chaos_seed = chaos_seed.clone();
         Callback::from(move |event: Event| {
@@ -56,8 +59,10 @@ pub fn VerificationTests() -> Html {
     };
     let run = {
         let ran = ran.clone();
+        let presses = presses.clone();
         let (backend, fencing, chaos_seed) = (*backend, *fencing, *chaos_seed);
         Callback::from(move |_: MouseEvent| {
+            presses.set(*presses + 1);
             ran.set(Some(Ran {
                 backend,
                 fencing,
@@ -97,6 +102,8 @@ pub fn VerificationTests() -> Html {
                     { for ran.verdicts.iter().map(|v| verdict_item(v, ran)) }
                 </ul>
             }
+            <LessonChaos backend={BACKENDS[ran.as_ref().map_or(*backend, |r| r.backend)].0}
+                first_seed={ran.as_ref().map_or(*chaos_seed, |r| r.chaos_seed)} presses={*presses} />
         </section>
     }
 }

@@ -6,9 +6,10 @@
 //!    (`throughput`), the run the page is compared with (`in_page_reference`), and 1,000 of the
 //!    article's chaos runs judged and reported on all cores (`chaos_runs`, issue 14's native
 //!    target). Extra arguments go to cargo bench. Says so, and fails, when the crate has no
-//!    benchmark yet.
+//!    benchmark yet. Then the counterexample search natively beside Stateright's checker
+//!    ([`crate::bench_search`]).
 //! 2. The app's: the release site, built into `dist/` as `cargo xtask test` builds it, with the
-//!    size report of `cargo xtask dist` and the wasm's composition ([`composition`]). Then three
+//!    size report of `cargo xtask dist` and the wasm's composition ([`composition`]). Then five
 //!    scripts in `e2e/` against that site in headless Chromium (installed first, as `cargo xtask
 //!    test` does; see [`tools`]):
 //!    - `bench-step-latency.mjs`: the latency of the controls (Step, Back, the scrubber) on an
@@ -16,6 +17,11 @@
 //!    - `bench-wasm-speed.mjs`: the simulator in the page against native on the same chaos run
 //!      (the app's wasm export `lockstepChaosRuns` timed from JavaScript; natively `cargo bench
 //!      -p lockstep-sim --bench in_page_reference`), failing unless both ran the same run;
+//!    - `bench-lab.mjs`: the chaos lab in the page, 1,000 runs of the article's chaos test from
+//!      pressing Run to done (its Web Workers included), failing unless every round agrees;
+//!    - `bench-search.mjs`: the counterexample search's states per second in the page (its
+//!      worker) beside native and Stateright, failing unless page and native explored the same
+//!      states;
 //!    - `bench-load.mjs`: the first load under the DevTools protocol's network and CPU emulation
 //!      (bytes before the playground is interactive, first meaningful paint, interactive), with
 //!      issue 11's targets beside the figures.
@@ -32,6 +38,8 @@ use crate::workspace::Workspace;
 
 pub fn run(workspace: &Workspace, args: &[String]) -> Result<(), Error> {
     simulation(workspace, args)?;
+    eprintln!();
+    crate::bench_search::native(workspace)?;
     eprintln!();
     app(workspace)
 }
@@ -88,6 +96,16 @@ fn app(workspace: &Workspace) -> Result<(), Error> {
         workspace,
         "bench-wasm-speed.mjs",
         "the simulator in the page against native",
+    ))?;
+    process::run(&mut browser_benchmark(
+        workspace,
+        "bench-lab.mjs",
+        "the chaos lab in the page",
+    ))?;
+    process::run(&mut browser_benchmark(
+        workspace,
+        "bench-search.mjs",
+        "the counterexample search in the page beside native and Stateright",
     ))?;
     process::run(&mut browser_benchmark(
         workspace,

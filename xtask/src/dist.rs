@@ -155,14 +155,22 @@ enum Load {
     WhenNeeded,
     /// The host script: other sites' pages load it to embed the app; the app never does.
     ByHostPages,
+    /// The chaos lab's worker, fetched when the lab first runs.
+    Worker,
 }
 
 /// The host script's name in `dist/` (Trunk copies `assets/embed.js` there).
 const HOST_SCRIPT: &str = "embed.js";
 
+/// The chaos lab's Web Worker: the bin whose files (its script, its wasm, Trunk's loader) start
+/// with this name. The page starts it only when the lab first runs.
+pub const WORKER_BIN: &str = "lockstep-worker";
+
 fn load_of(entry: &Entry) -> Load {
     if entry.path.contains('/') {
         Load::WhenNeeded
+    } else if entry.path.starts_with(WORKER_BIN) {
+        Load::Worker
     } else if entry.path == HOST_SCRIPT {
         Load::ByHostPages
     } else {
@@ -176,6 +184,10 @@ fn table(entries: &[Entry]) -> String {
     let parts = [
         (Load::AtOnce, "the page, loaded at once"),
         (Load::WhenNeeded, "data loaded when a page needs it"),
+        (
+            Load::Worker,
+            "the chaos lab's worker, loaded when the lab first runs",
+        ),
         (
             Load::ByHostPages,
             "the host script, loaded by other sites' pages",
@@ -346,6 +358,30 @@ mod tests {
         assert!(host.contains("(1 files)"), "{host}");
         assert!(host.contains("6,000 B"), "{host}");
         assert!(host.contains("2,500 B"), "{host}");
+    }
+
+    #[test]
+    fn table_sets_the_lab_worker_apart_from_the_page() {
+        let mut entries = entries();
+        for (path, raw, gzip) in [
+            ("lockstep-worker.js", 9_000, 3_000),
+            ("lockstep-worker_bg.wasm", 500_000, 200_000),
+            ("lockstep-worker_loader.js", 100, 90),
+        ] {
+            entries.push(Entry {
+                path: path.to_string(),
+                raw,
+                gzip,
+            });
+        }
+        let table = table(&entries);
+        let first = line(&table, "the page, loaded at once");
+        assert!(first.contains("(2 files)"), "{first}");
+        assert!(first.contains("1,235,467 B"), "{first}");
+        let worker = line(&table, "the chaos lab's worker");
+        assert!(worker.contains("(3 files)"), "{worker}");
+        assert!(worker.contains("509,100 B"), "{worker}");
+        assert!(worker.contains("203,090 B"), "{worker}");
     }
 
     #[test]

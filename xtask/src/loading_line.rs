@@ -34,7 +34,8 @@ pub fn stamp(dist: &Path) -> Result<(), Error> {
     fs::write(&index, stamped).map_err(Error::io(format!("writing {}", index.display())))
 }
 
-/// The app's wasm in `dist`: the one file named `*_bg.wasm`.
+/// The app's wasm in `dist`: the one file named `*_bg.wasm` that is not the chaos lab's worker
+/// (which the first load never fetches, [`crate::dist::WORKER_BIN`]).
 fn the_wasm(dist: &Path) -> Result<std::path::PathBuf, Error> {
     let listing = fs::read_dir(dist).map_err(Error::io(format!("listing {}", dist.display())))?;
     let mut found = Vec::new();
@@ -42,17 +43,17 @@ fn the_wasm(dist: &Path) -> Result<std::path::PathBuf, Error> {
         let path = item
             .map_err(Error::io(format!("listing {}", dist.display())))?
             .path();
-        if path
-            .file_name()
-            .is_some_and(|name| name.to_string_lossy().ends_with("_bg.wasm"))
-        {
+        if path.file_name().is_some_and(|name| {
+            let name = name.to_string_lossy();
+            name.ends_with("_bg.wasm") && !name.starts_with(crate::dist::WORKER_BIN)
+        }) {
             found.push(path);
         }
     }
     match found.as_slice() {
         [one] => Ok(one.clone()),
         _ => Err(Error::Config(format!(
-            "expected one *_bg.wasm in {}, found {}",
+            "expected one *_bg.wasm besides the worker's in {}, found {}",
             dist.display(),
             found.len()
         ))),
@@ -100,6 +101,23 @@ mod tests {
         assert_eq!(with_size("<p>Loading</p>", 2000, 1000), None);
         let once = with_size("<span data-wasm-size></span>", 2000, 1000).unwrap_or_default();
         assert_eq!(with_size(&once, 2000, 1000), None);
+    }
+
+    #[test]
+    fn the_app_wasm_is_found_beside_the_worker_wasm() -> Result<(), Error> {
+        let dir = std::env::temp_dir().join(format!("xtask-the-wasm-{}", std::process::id()));
+        fs::create_dir_all(&dir).map_err(Error::io("mkdir"))?;
+        for name in [
+            "lockstep-1a2b_bg.wasm",
+            "lockstep-worker_bg.wasm",
+            "index.html",
+        ] {
+            fs::write(dir.join(name), "x").map_err(Error::io("write"))?;
+        }
+        let found = the_wasm(&dir);
+        let _ = fs::remove_dir_all(&dir);
+        assert_eq!(found?.file_name(), Some("lockstep-1a2b_bg.wasm".as_ref()));
+        Ok(())
     }
 
     #[test]

@@ -5,6 +5,7 @@
 //! already installed at the right version, and says what it is doing as it goes.
 
 mod bench;
+mod bench_search;
 mod book;
 mod composition;
 mod dist;

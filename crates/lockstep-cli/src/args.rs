@@ -11,7 +11,9 @@ pub const USAGE: &str = "usage:
   lockstep-cli chaos [--backend sql-row|cache|replicated-cache|data-grid|redlock|consensus]
                      [--fencing on|off|check-and-set|sequencer] [--runs N] [--seed S]
                      [--clients C] [--faults none|pauses,partitions,clock-jumps,crashes]
-                     [--duration MS] [--threads T] [--format text|json] [--print-scenario SEED]";
+                     [--duration MS] [--threads T] [--format text|json] [--print-scenario SEED]
+  lockstep-cli search <scenario or search-config.json | built-in id> --invariant <id> [--faults K]
+      [--step-ms N] [--max-events N] [--keep-interventions] [--out file.json] [--format text|json]";
 
 #[derive(Debug, PartialEq, Eq)]
 pub enum Source {
@@ -20,7 +22,7 @@ pub enum Source {
 }
 
 impl Source {
-    fn from_argument(argument: &str) -> Source {
+    pub fn from_argument(argument: &str) -> Source {
         if argument.ends_with(".json") || Path::new(argument).exists() {
             Source::File(argument.to_owned())
         } else {
@@ -54,6 +56,7 @@ pub enum Command {
         format: Format,
     },
     Chaos(crate::chaos::ChaosCommand),
+    Search(crate::search_command::SearchArgs),
 }
 
 #[derive(Debug, PartialEq, Eq)]
@@ -66,6 +69,7 @@ pub enum UsageError {
     BadFormat(String),
     Unexpected(String),
     Chaos(crate::chaos::ChaosUsageError),
+    Search(crate::search_command::SearchUsage),
 }
 
 impl fmt::Display for UsageError {
@@ -84,6 +88,7 @@ impl fmt::Display for UsageError {
             UsageError::BadFormat(s) => write!(f, "--format: \"{s}\" is not one of text, json"),
             UsageError::Unexpected(a) => write!(f, "unexpected argument \"{a}\""),
             UsageError::Chaos(e) => write!(f, "chaos: {e}"),
+            UsageError::Search(e) => write!(f, "{e}"),
         }
     }
 }
@@ -106,6 +111,7 @@ pub fn parse(arguments: &[String]) -> Result<Command, UsageError> {
         "chaos" => crate::chaos::parse(rest)
             .map(Command::Chaos)
             .map_err(UsageError::Chaos),
+        "search" => crate::search_command::parse(rest).map(Command::Search),
         other => Err(UsageError::UnknownCommand(other.to_owned())),
     }
 }

@@ -6,6 +6,7 @@
 //! lockstep-cli check <file.json | built-in id>
 //! lockstep-cli chaos [--backend ID] [--fencing on|off] [--runs N] [--seed S] [--clients C]
 //!                    [--faults LIST] [--duration MS] [--threads T] [--format text|json]
+//! lockstep-cli search <scenario or search-config.json | built-in id> --invariant <id> [--faults K] [--out file.json]
 //! ```
 //!
 //! `run` exits with status 1 and names the failed expectation when one fails; any usage or input
@@ -13,6 +14,7 @@
 
 mod args;
 mod chaos;
+mod search_command;
 
 use args::{Command, Format, Source, UsageError};
 use lockstep_sim::outcome::RunOutcome;
@@ -24,6 +26,7 @@ use std::process::ExitCode;
 enum CliError {
     Usage(UsageError),
     Read { path: String, reason: String },
+    Write { path: String, reason: String },
     Scenario { source: String, reason: String },
     Expectations(Vec<String>),
     Chaos(lockstep_sim::chaos::ReportError),
@@ -34,6 +37,7 @@ impl fmt::Display for CliError {
         match self {
             CliError::Usage(e) => write!(f, "{e}\n\n{}", args::USAGE),
             CliError::Read { path, reason } => write!(f, "cannot read {path}: {reason}"),
+            CliError::Write { path, reason } => write!(f, "cannot write {path}: {reason}"),
             CliError::Scenario { source, reason } => write!(f, "{source}: {reason}"),
             CliError::Chaos(e) => write!(f, "chaos: {e}"),
             CliError::Expectations(failures) => {
@@ -67,6 +71,7 @@ fn run(arguments: Vec<String>) -> Result<String, CliError> {
     match args::parse(&arguments).map_err(CliError::Usage)? {
         Command::List => Ok(list()),
         Command::Chaos(command) => chaos::run(&command).map_err(CliError::Chaos),
+        Command::Search(search) => search_command::run(search),
         Command::Check { source } => {
             let scenario = load(&source)?;
             Ok(format!("{}: ok ({})\n", source.describe(), scenario.title))

@@ -47,6 +47,7 @@ pub mod register_history;
 pub mod resource;
 pub mod rng;
 pub mod scenario;
+pub mod search;
 pub mod shared_log;
 pub mod sim;
 pub mod sources;

@@ -30,7 +30,10 @@ pub enum Due {
 /// Time and sequence packed into one `u64` (time in the top 24 bits, sequence in the low 40),
 /// so the heap compares and moves 16-byte entries. 24 bits of milliseconds reach past four
 /// virtual hours, beyond any scenario's end (at most one hour); a later time is kept as the
-/// horizon, which is never reached. 40 bits of sequence allow a trillion schedulings.
+/// horizon, which is never reached. The sequence's top bit is set for what the run schedules and
+/// clear for the upfront entries, whose sequence is their ordinal: at one millisecond every
+/// upfront entry pops first, in ordinal order, even one added after the run began
+/// ([`EventQueue::add_upfront`]). 39 bits of sequence allow half a trillion schedulings.
 #[derive(Clone, Copy, Debug)]
 struct Entry {
     key: u64,
@@ -38,6 +41,7 @@ struct Entry {
 }
 
 const SEQUENCE_BITS: u32 = 40;
+const SCHEDULED: u64 = 1 << (SEQUENCE_BITS - 1);
 const HORIZON: u64 = (1 << (64 - SEQUENCE_BITS)) - 1;
 const _: () = assert!(
     HORIZON > crate::scenario::MAX_END_MS,
@@ -45,6 +49,13 @@ const _: () = assert!(
 );
 
 impl Entry {
+    fn new(time: VirtualTime, sequence: u64, due: Due) -> Entry {
+        Entry {
+            key: (time.0.min(HORIZON) << SEQUENCE_BITS) | sequence,
+            due,
+        }
+    }
+
     fn time(&self) -> VirtualTime {
         VirtualTime(self.key >> SEQUENCE_BITS)
     }
@@ -89,26 +100,30 @@ pub struct EventQueue {
 impl EventQueue {
     /// A queue holding `upfront`, scheduled in the order given, before anything else.
     pub fn with_upfront(upfront: impl IntoIterator<Item = (VirtualTime, Due)>) -> EventQueue {
-        let mut queue = EventQueue::default();
         let mut entries: Vec<Entry> = upfront
             .into_iter()
-            .map(|(time, due)| queue.entry(time, due))
+            .zip(0..)
+            .map(|((time, due), ordinal)| Entry::new(time, ordinal, due))
             .collect();
         entries.sort_unstable_by_key(|entry| Reverse(entry.key));
-        queue.upfront = entries;
-        queue
-    }
-
-    fn entry(&mut self, time: VirtualTime, due: Due) -> Entry {
-        let sequence = self.next_sequence & ((1 << SEQUENCE_BITS) - 1);
-        self.next_sequence += 1;
-        let key = (time.0.min(HORIZON) << SEQUENCE_BITS) | sequence;
-        Entry { key, due }
+        EventQueue {
+            upfront: entries,
+            ..EventQueue::default()
+        }
     }
 
     pub fn schedule(&mut self, time: VirtualTime, due: Due) {
-        let entry = self.entry(time, due);
-        self.heap.push(Reverse(entry));
+        let sequence = SCHEDULED | (self.next_sequence & (SCHEDULED - 1));
+        self.next_sequence += 1;
+        self.heap.push(Reverse(Entry::new(time, sequence, due)));
+    }
+
+    /// Adds an upfront entry while the run goes on: it pops exactly where it would have had it
+    /// been given to [`EventQueue::with_upfront`] at position `ordinal` (ordinals must differ).
+    pub fn add_upfront(&mut self, time: VirtualTime, ordinal: u32, due: Due) {
+        let entry = Entry::new(time, u64::from(ordinal), due);
+        let at = self.upfront.partition_point(|other| other.key > entry.key);
+        self.upfront.insert(at, entry);
     }
 
     pub fn pop(&mut self) -> Option<(VirtualTime, Due)> {
@@ -193,6 +208,27 @@ mod tests {
             assert_eq!(queue.pop(), Some((time, due)));
         }
         assert!(queue.is_empty());
+    }
+
+    #[test]
+    fn an_upfront_entry_added_later_pops_where_it_would_have_from_the_start() {
+        let upfront = [
+            (VirtualTime(10), Due::Intervention(0)),
+            (VirtualTime(20), Due::Intervention(1)),
+            (VirtualTime(20), Due::Intervention(2)),
+        ];
+        let mut reference = EventQueue::with_upfront(upfront);
+        let mut late = EventQueue::with_upfront(upfront[..2].iter().copied());
+        for queue in [&mut reference, &mut late] {
+            queue.schedule(VirtualTime(20), Due::Drain(NodeId(1)));
+            queue.schedule(VirtualTime(5), Due::Drain(NodeId(2)));
+        }
+        assert_eq!(late.pop(), reference.pop());
+        late.add_upfront(VirtualTime(20), 2, Due::Intervention(2));
+        let rest = |queue: &mut EventQueue| std::iter::from_fn(|| queue.pop()).collect::<Vec<_>>();
+        let expected = rest(&mut reference);
+        assert_eq!(expected[2], (VirtualTime(20), Due::Intervention(2)));
+        assert_eq!(rest(&mut late), expected);
     }
 
     #[test]

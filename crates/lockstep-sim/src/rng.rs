@@ -21,6 +21,12 @@ impl SimRng {
         }
     }
 
+    /// How far into its stream the generator is (with the seed, its whole state: its `Debug`
+    /// hides the position within a block).
+    pub fn position(&self) -> u128 {
+        self.inner.get_word_pos()
+    }
+
     /// A uniformly drawn integer in `low..=high`; `low` when the range is empty.
     pub fn between(&mut self, low: u64, high: u64) -> u64 {
         if high <= low {

@@ -7,7 +7,9 @@
 //! Entries are addressed by index, as with a `Vec`. This module knows nothing of what it stores.
 
 use std::ops::Index;
-use std::rc::Rc;
+// `Arc`, not `Rc`: a copy of a simulation may cross threads (the model checker in
+// `lockstep-stateright` explores on worker threads); without threads, as in wasm, it costs the same.
+use std::sync::Arc;
 
 /// Entries per chunk: small enough that copying one on a write costs little, large enough that
 /// the list of chunks stays short (a 250,000-input run has a few thousand).
@@ -15,7 +17,7 @@ const CHUNK: usize = 256;
 
 #[derive(Debug)]
 pub struct SharedLog<T> {
-    chunks: Vec<Rc<Vec<T>>>,
+    chunks: Vec<Arc<Vec<T>>>,
     len: usize,
 }
 
@@ -53,11 +55,11 @@ impl<T: Clone> SharedLog<T> {
 
     pub fn push(&mut self, entry: T) {
         match self.chunks.last_mut() {
-            Some(last) if last.len() < CHUNK => Rc::make_mut(last).push(entry),
+            Some(last) if last.len() < CHUNK => Arc::make_mut(last).push(entry),
             _ => {
                 let mut chunk = Vec::with_capacity(CHUNK);
                 chunk.push(entry);
-                self.chunks.push(Rc::new(chunk));
+                self.chunks.push(Arc::new(chunk));
             }
         }
         self.len += 1;
@@ -73,7 +75,7 @@ impl<T: Clone> SharedLog<T> {
         if index % CHUNK >= chunk.len() {
             return None;
         }
-        Rc::make_mut(chunk).get_mut(index % CHUNK)
+        Arc::make_mut(chunk).get_mut(index % CHUNK)
     }
 
     pub fn iter(&self) -> impl DoubleEndedIterator<Item = &T> + '_ {
@@ -162,7 +164,7 @@ mod tests {
         let mut copy = original.clone();
         *copy.get_mut(CHUNK).unwrap() = 0;
         let shared = (0..4)
-            .filter(|&c| Rc::ptr_eq(&original.chunks[c], &copy.chunks[c]))
+            .filter(|&c| Arc::ptr_eq(&original.chunks[c], &copy.chunks[c]))
             .count();
         assert_eq!(shared, 3, "only the changed chunk was copied");
     }

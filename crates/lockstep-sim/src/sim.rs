@@ -137,6 +137,25 @@ impl Snapshot {
     }
 }
 
+/// An intervention added for a moment the run has already reached.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TooLate {
+    pub at: VirtualTime,
+    pub now: VirtualTime,
+}
+
+impl std::fmt::Display for TooLate {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "an intervention at {} ms comes too late: the run is at {} ms",
+            self.at.0, self.now.0
+        )
+    }
+}
+
+impl std::error::Error for TooLate {}
+
 /// What handling one due input produced, before it becomes a trace event.
 struct Handled {
     actor: NodeId,
@@ -354,6 +373,50 @@ impl Sim {
             Some(Node::Resource(resource)) => resource.value(),
             _ => 0,
         }
+    }
+
+    /// When the next input is due, if any is queued.
+    pub fn next_due(&self) -> Option<VirtualTime> {
+        self.queue.peek_time()
+    }
+
+    /// Adds an intervention while the run goes on, as if the log had held it from the start:
+    /// from here the run is the one [`Sim::with_log`] gives with `entry` appended to the log
+    /// (the counterexample search's way to strike a fault). Only a moment after `now` can be
+    /// changed so; an earlier one is refused.
+    pub fn add_intervention(&mut self, entry: Intervention) -> Result<(), TooLate> {
+        if entry.at_ms <= self.now {
+            return Err(TooLate {
+                at: entry.at_ms,
+                now: self.now,
+            });
+        }
+        let ordinal = u32::try_from(self.interventions.len()).unwrap_or(u32::MAX);
+        self.queue
+            .add_upfront(entry.at_ms, ordinal, Due::Intervention(ordinal));
+        self.interventions.push(entry);
+        Ok(())
+    }
+
+    /// Writes everything that decides the rest of the run — the nodes, clocks, processes,
+    /// queue, network, random stream, interventions and the invariants' memory — and nothing of
+    /// the past that does not (the trace, the count of inputs handled). Two simulations that
+    /// write the same text go on the same way: the search hashes it to skip states seen before.
+    pub fn write_state(&self, out: &mut impl std::fmt::Write) -> std::fmt::Result {
+        write!(
+            out,
+            "{:?}{:?}{}{:?}{:?}{:?}{:?}{:?}{}{}",
+            self.now,
+            self.queue,
+            self.rng.position(),
+            self.network,
+            self.slots,
+            self.timers,
+            self.interventions,
+            self.checker,
+            self.believers,
+            self.budget_spent,
+        )
     }
 
     /// Handles the next event and returns it, or `None` when the run is over.

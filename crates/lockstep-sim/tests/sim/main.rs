@@ -17,6 +17,7 @@ mod raft_liveness;
 mod runs_end;
 mod scenario_errors;
 mod scenario_mutations;
+mod search;
 mod support;
 mod verification;
 mod waiting;

@@ -1,0 +1,243 @@
+// The chaos lab (#lab) in headless Chromium: the first load fetches no worker; 200 seeds run in
+// the lab's Web Workers with live progress while the page answers a click within 100 ms; the
+// chart, the histogram and the violating seeds agree with one another; a violating seed opens
+// the playground just after the event that first broke an invariant (and not one event
+// earlier); Stop stops; a bad link parameter is named; axe-core finds nothing.
+
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+import { DIST, startApp } from './harness.mjs';
+
+/** The most a click may wait for its answer while the lab runs. */
+const CLICK_BUDGET_MS = 100;
+
+describe('the chaos lab', () => {
+  let app;
+  let page;
+  const requests = [];
+
+  before(async () => {
+    app = await startApp({ permissions: ['clipboard-read', 'clipboard-write'] });
+    page = app.page;
+    page.on('request', (request) => requests.push(request.url()));
+  });
+
+  after(async () => {
+    await app?.close();
+  });
+
+  async function openLab(fragment) {
+    await page.goto('about:blank');
+    await page.goto(`${app.site.url}#${fragment}`);
+    await page.locator('[data-testid="chaos-lab"]').waitFor({ timeout: 30_000 });
+  }
+
+  const progress = () =>
+    page.locator('[data-testid="lab-progress"]').evaluate((p) => ({
+      status: p.dataset.status,
+      done: Number(p.dataset.done),
+      total: Number(p.dataset.total),
+    }));
+
+  /**
+   * Clicks `testid` with a real (CDP) mouse click and returns the milliseconds from the input
+   * event's creation to the first frame after `answered()` holds in the DOM.
+   */
+  async function timedClick(testid, answered) {
+    await page.evaluate(
+      ([id, check]) => {
+        const target = document.querySelector(`[data-testid="${id}"]`);
+        window.clickTiming = new Promise((resolve) => {
+          target.addEventListener(
+            'click',
+            (event) => {
+              const input = event.timeStamp;
+              const done = () => requestAnimationFrame(() => resolve(performance.now() - input));
+              // eslint-disable-next-line no-new-func
+              const holds = new Function(`return (${check})()`);
+              if (holds()) return done();
+              const observer = new MutationObserver(() => {
+                if (holds()) {
+                  observer.disconnect();
+                  done();
+                }
+              });
+              observer.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+            },
+            { capture: true, once: true },
+          );
+        });
+      },
+      [testid, answered.toString()],
+    );
+    await page.locator(`[data-testid="${testid}"]`).click();
+    return page.evaluate(() => window.clickTiming);
+  }
+
+  it('loads no worker until the lab runs (and the built page preloads none)', async () => {
+    const html = await readFile(join(DIST, 'index.html'), 'utf8');
+    for (const file of ['lockstep-worker.js', 'lockstep-worker_bg.wasm', 'lockstep-worker_loader.js']) {
+      assert.ok(!html.includes(file), `index.html names ${file}`);
+    }
+    requests.length = 0;
+    await openLab('lab&fencing=off&runs=200&seed=1');
+    await app.settle();
+    assert.deepEqual(requests.filter((url) => url.includes('lockstep-worker')), []);
+    assert.deepEqual(app.problems, []);
+  });
+
+  let violations = [];
+
+  it('runs 200 seeds with live progress, answering a click within 100 ms meanwhile', async () => {
+    await page.locator('[data-testid="lab-run"]').click();
+    const seen = new Set();
+    let clickMs = null;
+    for (;;) {
+      const now = await progress();
+      seen.add(now.done);
+      if (clickMs === null && now.status === 'running' && now.done > 0 && now.done < now.total) {
+        clickMs = await timedClick('lab-copy-link', () =>
+          /Link copied/.test(document.querySelector('[data-testid="lab-said"]')?.textContent ?? ''),
+        );
+      }
+      if (now.status !== 'running') break;
+      await page.waitForTimeout(25);
+    }
+    assert.deepEqual(await progress(), { status: 'finished', done: 200, total: 200 });
+    const between = [...seen].filter((n) => n > 0 && n < 200);
+    assert.ok(between.length >= 2, `progress was live: saw ${[...seen].join(', ')}`);
+    assert.ok(requests.some((url) => url.includes('lockstep-worker_bg.wasm')), 'the worker loaded');
+    assert.notEqual(clickMs, null, 'the run gave time to click during it');
+    console.log(`# a click during the run was answered in ${clickMs.toFixed(1)} ms`);
+    assert.ok(clickMs <= CLICK_BUDGET_MS, `the click took ${clickMs.toFixed(1)} ms`);
+    const copied = await page.evaluate(() => navigator.clipboard.readText());
+    assert.match(copied, /#lab&backend=sql-row&fencing=off&clients=8&faults=pauses,partitions&duration=180000&runs=200&seed=1$/);
+    assert.deepEqual(app.problems, []);
+  });
+
+  it('shows the chart, the histogram and the violating seeds, which agree', async () => {
+    const group = page.locator('[data-testid="lab-chart-group"]');
+    assert.equal(await group.count(), 1);
+    assert.deepEqual(
+      await group.evaluate((g) => ({ backend: g.dataset.backend, fencing: g.dataset.fencing, runs: g.dataset.runs })),
+      { backend: 'sql-row', fencing: 'off', runs: '200' },
+    );
+    const bars = await page
+      .locator('[data-testid="lab-bar"]')
+      .evaluateAll((all) => Object.fromEntries(all.map((b) => [b.dataset.invariant, Number(b.dataset.count)])));
+    assert.ok(bars.no_stale_write > 0, `fencing off lets stale writes through: ${JSON.stringify(bars)}`);
+    const histogram = await page
+      .locator('.lab-histogram-bucket')
+      .evaluateAll((all) => all.map((b) => Number(b.dataset.count)));
+    assert.equal(histogram.length, 20);
+    const heading = await page.locator('[data-testid="lab-seeds"] h3').innerText();
+    const total = Number(/\((\d[\d,]*)\)/.exec(heading)[1].replace(/,/g, ''));
+    const inHistogram = histogram.reduce((a, b) => a + b, 0);
+    const invariantBars = Object.entries(bars).filter(([id]) => id !== 'data_lost').map(([, n]) => n);
+    // Every run that broke an invariant is in one bucket; a run that only lost data is in none.
+    assert.ok(Math.max(...invariantBars) <= inHistogram, `${JSON.stringify(bars)} against ${inHistogram} in the histogram`);
+    assert.ok(inHistogram <= total && (bars.data_lost ?? 0) <= total, `${inHistogram} in the histogram, ${total} violating`);
+    assert.match(await page.locator('[data-testid="lab-status"]').innerText(), new RegExp(`${total} broke an invariant or lost data`));
+    violations = await page.locator('[data-testid="lab-violating-seed"]').evaluateAll((links) =>
+      links.map((a) => ({ seed: Number(a.dataset.seed), event: Number(a.dataset.event), invariant: a.dataset.invariant, href: a.getAttribute('href') })),
+    );
+    assert.equal(violations.length, Math.min(total, 20));
+    const seeds = violations.map((v) => v.seed);
+    assert.deepEqual(seeds, [...seeds].sort((a, b) => a - b), 'in seed order');
+  });
+
+  it('passes axe-core with results shown', async () => {
+    assert.deepEqual(await app.axe(), []);
+  });
+
+  it('opens a violating seed in the playground just after its first stale write', async () => {
+    await page.locator('[data-testid="lab-seeds-invariant"]').selectOption('no_stale_write');
+    await page.waitForFunction(() =>
+      [...document.querySelectorAll('[data-testid="lab-violating-seed"]')].every((a) => a.dataset.invariant === 'no_stale_write'),
+    );
+    const first = await page
+      .locator('[data-testid="lab-violating-seed"]')
+      .first()
+      .evaluate((a) => ({ seed: Number(a.dataset.seed), event: Number(a.dataset.event), invariant: a.dataset.invariant }));
+    assert.ok(violations.some((v) => v.seed === first.seed) || first.seed > violations.at(-1).seed, 'a violating seed');
+    await page.locator('[data-testid="lab-violating-seed"]').first().click();
+    await page.locator('[data-testid="timeline-main"] svg').waitFor({ timeout: 30_000 });
+    await app.waitForPosition(first.event + 1);
+    const status = (at) =>
+      page.locator(`[data-testid="invariant"][data-invariant="${first.invariant}"]`).first().getAttribute('data-status');
+    assert.equal(await status(), 'violated', `${first.invariant} is shown broken at event ${first.event + 1}`);
+    // One event earlier it still held: the link stands at the first violation, not later.
+    await page.keyboard.press('ArrowLeft');
+    await app.waitForPosition(first.event);
+    assert.equal(await status(), 'holds');
+    assert.deepEqual(app.problems, []);
+  });
+
+  it('stops when told: no run is added after Stop', async () => {
+    await openLab('lab&fencing=on&runs=5000&seed=1');
+    await page.locator('[data-testid="lab-run"]').click();
+    await page.waitForFunction(() => Number(document.querySelector('[data-testid="lab-progress"]')?.dataset.done) > 0, null, { timeout: 30_000 });
+    const stopMs = await timedClick('lab-stop', () =>
+      document.querySelector('[data-testid="lab-progress"]')?.dataset.status === 'stopped',
+    );
+    console.log(`# Stop was answered in ${stopMs.toFixed(1)} ms`);
+    assert.ok(stopMs <= CLICK_BUDGET_MS, `Stop took ${stopMs.toFixed(1)} ms`);
+    const stopped = await progress();
+    assert.equal(stopped.status, 'stopped');
+    assert.ok(stopped.done < 5000);
+    await page.waitForTimeout(800);
+    assert.deepEqual(await progress(), stopped, 'nothing counted after Stop');
+    assert.equal(
+      await page.locator('[data-testid="lab-chart-group"]').getAttribute('data-runs'),
+      String(stopped.done),
+      'the chart keeps the runs done before Stop',
+    );
+    assert.deepEqual(app.problems, []);
+  });
+
+  it('runs the chaos lab inline in the verification lesson, fencing on and off', async () => {
+    await page.goto('about:blank');
+    await page.goto(`${app.site.url}#learn=verification&step=1`);
+    await page.locator('[data-testid="verification-tests"]').waitFor({ timeout: 30_000 });
+    assert.equal(await page.locator('[data-testid="lesson-chaos"]').count(), 0, 'nothing runs before the press');
+    await page.locator('[data-testid="verification-run"]').click();
+    await page.locator('[data-testid="verification-verdicts"]').waitFor();
+    await page.waitForFunction(
+      () =>
+        document.querySelectorAll('[data-testid="lab-chart-group"]').length === 2 &&
+        document.querySelector('[data-testid="lab-progress"]')?.dataset.status === 'finished',
+      null,
+      { timeout: 60_000 },
+    );
+    const groups = await page
+      .locator('[data-testid="lab-chart-group"]')
+      .evaluateAll((all) => all.map((g) => `${g.dataset.backend} ${g.dataset.fencing} ${g.dataset.runs}`));
+    assert.deepEqual(groups, ['sql-row on 200', 'sql-row off 200']);
+    const staleWrites = await page
+      .locator('[data-testid="lab-chart-group"][data-fencing="off"] [data-testid="lab-bar"][data-invariant="no_stale_write"]')
+      .getAttribute('data-count');
+    assert.ok(Number(staleWrites) > 0, 'fencing off: stale writes in the chart');
+    assert.equal(
+      await page.locator('[data-testid="lab-chart-group"][data-fencing="on"] [data-testid="lab-bar"][data-invariant="no_stale_write"]').getAttribute('data-count'),
+      '0',
+      'fencing on: none',
+    );
+    assert.match(await page.locator('[data-testid="lesson-open-lab"]').getAttribute('href'), /^#lab&backend=sql-row&fencing=off/);
+    assert.deepEqual(await app.axe(), []);
+    assert.deepEqual(app.problems, []);
+  });
+
+  it('names a bad link parameter and keeps the good ones', async () => {
+    await openLab('lab&backend=redlock&clients=99&zoom=2');
+    const problem = await page.locator('[data-testid="lab-link-problem"]').innerText();
+    assert.match(problem, /clients: "99": not a whole number from 1 to 8/);
+    assert.match(problem, /`zoom`: the chaos lab has no such setting/);
+    assert.equal(await page.locator('[data-testid="lab-backend"]').inputValue(), 'redlock');
+    assert.equal(await page.locator('[data-testid="lab-clients"]').inputValue(), '8');
+    assert.deepEqual(await app.axe(), []);
+    assert.deepEqual(app.problems, []);
+  });
+});
