@@ -175,3 +175,189 @@ fn a_leader_crash_keeps_the_lock_on_consensus_and_loses_it_on_the_replicated_cac
     );
     assert!(twin.verdict_b.broken.is_empty(), "{}", twin.verdict_line());
 }
+
+/// A small run on `service`'s default setup, with one intervention of every kind: on the
+/// service's first node (its front, where it has one) and its last (a minority, where it has
+/// several), on a client's link to the service, on messages, and on the service as a whole.
+fn every_kind_on(service: ChaosBackend) -> crate::Scenario {
+    let mut scenario = load("s9-failover-loses-the-lock");
+    scenario.id = format!("every-kind-on-{}", service.id());
+    scenario.lock_service = service.spec();
+    scenario.expectations.clear();
+    scenario.network.latency_ms = [5, 10];
+    let nodes = service.spec().node_names();
+    let first = nodes.first().unwrap().clone();
+    let last = nodes.last().unwrap().clone();
+    let at = |ms| crate::time::VirtualTime(ms);
+    let message = |id| crate::ids::MessageId(id);
+    let actions = [
+        // Messages the first acquisition sent, still in flight at 3 ms (latency 5–10 ms).
+        (
+            3,
+            Action::Hold {
+                message: message(0),
+            },
+        ),
+        (
+            3,
+            Action::Drop {
+                message: message(1),
+            },
+        ),
+        (
+            20,
+            Action::Release {
+                message: message(0),
+            },
+        ),
+        (
+            1_000,
+            Action::Pause {
+                node: first.clone(),
+                for_ms: Some(crate::time::Millis(100)),
+            },
+        ),
+        (
+            1_000,
+            Action::Pause {
+                node: last.clone(),
+                for_ms: None,
+            },
+        ),
+        (1_200, Action::Resume { node: last.clone() }),
+        (1_300, Action::Crash { node: last.clone() }),
+        (1_500, Action::Restart { node: last.clone() }),
+        (
+            1_600,
+            Action::ClockJump {
+                node: first.clone(),
+                by_ms: 100,
+            },
+        ),
+        (
+            1_600,
+            Action::ClockDrift {
+                node: last.clone(),
+                drift_ppm: 100,
+            },
+        ),
+        (
+            1_700,
+            Action::Partition {
+                from: "client-a".to_owned(),
+                to: last.clone(),
+                direction: crate::happening::Direction::Both,
+            },
+        ),
+        (
+            1_900,
+            Action::Heal {
+                a: last.clone(),
+                b: "client-a".to_owned(),
+            },
+        ),
+        (2_500, Action::ForceExpire {}),
+        (2_600, Action::Failover {}),
+    ];
+    scenario.interventions = actions
+        .into_iter()
+        .map(|(ms, action)| Intervention {
+            at_ms: at(ms),
+            action,
+        })
+        .collect();
+    scenario
+}
+
+fn kind(action: &Action<String>) -> std::mem::Discriminant<Action<String>> {
+    std::mem::discriminant(action)
+}
+
+/// Every ordered pair of the six services (and each against itself) × every intervention kind:
+/// each intervention either maps onto nodes of B's cast at the same moment, or is reported with
+/// a reason; the rules that follow from the roles hold; B's scenario is valid and replays.
+#[test]
+fn every_intervention_kind_maps_or_says_why_for_every_pair_of_services() {
+    for service_a in ChaosBackend::ALL {
+        let scenario = every_kind_on(service_a);
+        assert!(Sim::new(&scenario).is_ok(), "{}", scenario.id);
+        for service_b in ChaosBackend::ALL {
+            let pair = format!("{} against {}", service_a.id(), service_b.id());
+            let twin = against(&scenario, &[], service_b).unwrap();
+            let b_cast = twin.scenario_b.cast().unwrap();
+            assert_eq!(twin.carried.len(), scenario.interventions.len(), "{pair}");
+            assert_eq!(replay(&twin.scenario_b), twin.verdict_b, "{pair}");
+            for (carried, original) in twin.carried.iter().zip(&scenario.interventions) {
+                assert_eq!(&carried.on_a, original, "{pair}: in the run's order");
+                let what = format!("{pair}: {:?}", carried.on_a.action);
+                match &carried.onto_b {
+                    Carry::Mapped { intervention } => {
+                        assert_eq!(intervention.at_ms, original.at_ms, "{what}");
+                        assert_eq!(kind(&intervention.action), kind(&original.action), "{what}");
+                        // Every node it names is one of B's: by name, A's service nodes are not.
+                        let named = intervention
+                            .action
+                            .clone()
+                            .try_map(|name| b_cast.find(&name).ok_or(name));
+                        assert!(named.is_ok(), "{what}: names {named:?}");
+                    }
+                    Carry::NoCounterpart { reason } => {
+                        assert!(
+                            reason.ends_with("the twin runs without it"),
+                            "{what}: {reason}"
+                        );
+                    }
+                }
+                // A minority has no counterpart on a single node; the front always has one on a
+                // service with a front; clients and the resource keep their names.
+                let single = matches!(service_b, ChaosBackend::SqlRow | ChaosBackend::Cache);
+                for role in &carried.roles {
+                    match role {
+                        Target::Service {
+                            role: ServiceRole::Minority { .. },
+                        } if single => {
+                            assert!(!carried.is_mapped(), "{what}");
+                        }
+                        Target::Service {
+                            role: ServiceRole::Front { .. },
+                        } if single && carried.roles.len() == 1 => {
+                            if !matches!(
+                                original.action,
+                                Action::Restart { .. } | Action::Resume { .. }
+                            ) {
+                                assert!(carried.is_mapped(), "{what}: {:?}", carried.onto_b);
+                            }
+                        }
+                        _ => {}
+                    }
+                }
+                if let Action::Failover {} = original.action {
+                    assert_eq!(
+                        carried.is_mapped(),
+                        service_b == ChaosBackend::ReplicatedCache,
+                        "{what}"
+                    );
+                }
+                if let Action::ForceExpire {} = original.action {
+                    assert!(carried.is_mapped(), "{what}");
+                }
+            }
+            if service_a == service_b {
+                // Against itself, every intervention finds its node: the roles are all there.
+                let missing: Vec<_> = twin
+                    .unmapped()
+                    .filter(|c| {
+                        !matches!(
+                            c.on_a.action,
+                            Action::Failover {}
+                                | Action::Drop { .. }
+                                | Action::Hold { .. }
+                                | Action::Release { .. }
+                        )
+                    })
+                    .collect();
+                assert!(missing.is_empty(), "{pair}: {missing:#?}");
+            }
+        }
+    }
+}
