@@ -56,7 +56,7 @@ pub struct Moment<'a> {
 pub struct Pairs {
     paused: BTreeMap<String, Result<String, String>>,
     crashed: BTreeMap<String, Result<String, String>>,
-    cut: BTreeMap<(String, String), Result<(String, String), String>>,
+    cut: BTreeMap<(String, String), LinkCarry>,
     held: BTreeMap<MessageId, Result<MessageId, String>>,
     /// Which node of B each of A's minority nodes went to: distinct nodes of A stay distinct in
     /// B while B has nodes to spare, so that "cut off from D and E" stays two nodes.
@@ -268,6 +268,9 @@ pub fn node_onto(
     (Some(role), b)
 }
 
+/// A link's two ends in B, or why B has no such link.
+type LinkCarry = Result<(String, String), String>;
+
 /// Both ends of a link carried over; a link whose ends land on one node of B has no counterpart.
 fn link_onto(
     moment: &Moment<'_>,
@@ -275,7 +278,7 @@ fn link_onto(
     to: &str,
     verb: &str,
     assigned: &mut BTreeMap<String, String>,
-) -> (Vec<Option<Target>>, Result<(String, String), String>) {
+) -> (Vec<Option<Target>>, LinkCarry) {
     let (from_role, from_b) = node_onto(moment, from, verb, assigned);
     let (to_role, to_b) = node_onto(moment, to, verb, assigned);
     let link = from_b.and_then(|from_b| {

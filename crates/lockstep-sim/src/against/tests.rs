@@ -320,13 +320,14 @@ fn every_intervention_kind_maps_or_says_why_for_every_pair_of_services() {
                         }
                         Target::Service {
                             role: ServiceRole::Front { .. },
-                        } if single && carried.roles.len() == 1 => {
-                            if !matches!(
+                        } if single
+                            && carried.roles.len() == 1
+                            && !matches!(
                                 original.action,
                                 Action::Restart { .. } | Action::Resume { .. }
-                            ) {
-                                assert!(carried.is_mapped(), "{what}: {:?}", carried.onto_b);
-                            }
+                            ) =>
+                        {
+                            assert!(carried.is_mapped(), "{what}: {:?}", carried.onto_b);
                         }
                         _ => {}
                     }
