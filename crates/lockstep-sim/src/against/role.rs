@@ -145,7 +145,7 @@ impl ServiceView {
     }
 }
 
-/// What each node named by `names` is, in `sim` at its current moment.
+/// What the node named `name` is in `sim` at its current moment (`None`: no such node).
 pub fn target(sim: &Sim, view: &ServiceView, name: &str) -> Option<Target> {
     let node = sim.cast().find(name)?;
     Some(if sim.cast().is_service(node) {

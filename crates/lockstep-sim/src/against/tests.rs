@@ -362,3 +362,23 @@ fn every_intervention_kind_maps_or_says_why_for_every_pair_of_services() {
         }
     }
 }
+
+/// Every catalogue scenario against every service gives a twin whose scenario is valid and
+/// replays to the twin's verdict (long ids included: a twin's id must still fit in 64).
+#[test]
+fn every_catalogue_scenario_has_a_valid_twin_on_every_service() {
+    for built_in in catalogue::BUILT_IN {
+        let scenario = built_in.load().unwrap();
+        for service in ChaosBackend::ALL {
+            let twin = against(&scenario, &[], service)
+                .unwrap_or_else(|e| panic!("{} against {}: {e}", built_in.id, service.id()));
+            assert_eq!(
+                replay(&twin.scenario_b),
+                twin.verdict_b,
+                "{} against {}",
+                built_in.id,
+                service.id()
+            );
+        }
+    }
+}

@@ -7,6 +7,9 @@ use super::verdict::{SideVerdict, verdict_line};
 use crate::chaos::ChaosBackend;
 use crate::intervention::Intervention;
 use crate::scenario::{LockServiceSpec, Scenario, ScenarioError};
+
+/// The longest scenario id (`Scenario::parse` checks it).
+const MAX_ID_LEN: usize = 64;
 use crate::sim::Sim;
 use crate::time::VirtualTime;
 use serde::{Deserialize, Serialize};
@@ -162,7 +165,7 @@ fn base_scenario(
 ) -> Result<(Scenario, Vec<String>), AgainstError> {
     let service_a = service_of(&scenario_a.lock_service);
     let mut base = Scenario {
-        id: format!("{}-against-{}", scenario_a.id, service_b.id()),
+        id: twin_id(&scenario_a.id, service_b),
         title: format!("{} — against {}", scenario_a.title, service_b.label()),
         summary: format!(
             "The same clients, resource, network, seed and faults as \"{}\", against {}: each \
@@ -232,4 +235,13 @@ fn base_scenario(
         }
     }
     Ok((base, dropped))
+}
+
+/// "<A's id>-against-<service>", A's part shortened so that the whole fits a scenario id.
+fn twin_id(id_a: &str, service_b: ChaosBackend) -> String {
+    let tail = format!("-against-{}", service_b.id());
+    let room = MAX_ID_LEN.saturating_sub(tail.len());
+    // Ids are ASCII (lowercase letters, digits, '-'), so a byte cut is a character cut.
+    let head = id_a.get(..room.min(id_a.len())).unwrap_or(id_a);
+    format!("{}{tail}", head.trim_end_matches('-'))
 }
