@@ -157,6 +157,21 @@ mod tests {
     }
 
     #[test]
+    fn the_seed_drives_both_runs() {
+        let output = cli("run s10-redlock-clock-jump --against consensus --seed 7").expect("runs");
+        assert!(
+            output.starts_with(
+                "S10 · Redlock and a clock jump on one node: two clients hold the lock (seed 7)\n"
+            ),
+            "{output}"
+        );
+        let json = cli("run s10-redlock-clock-jump --against consensus --seed 7 --format json")
+            .expect("runs");
+        let value: serde_json::Value = serde_json::from_str(&json).expect("JSON");
+        assert_eq!(value["twin"]["scenario_b"]["seed"], 7);
+    }
+
+    #[test]
     fn an_intervention_without_a_counterpart_is_listed_with_its_reason() {
         let output = cli("run s10-redlock-clock-jump --against sql-row").expect("runs");
         assert!(output.contains("no counterpart:\n"), "{output}");

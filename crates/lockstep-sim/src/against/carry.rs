@@ -319,8 +319,8 @@ fn message_onto(
         return (
             Vec::new(),
             Err(format!(
-                "message {} was never sent in this run: the twin runs without it",
-                message.0
+                "message {} has not been sent at {} ms: the twin runs without it",
+                message.0, moment.at.0
             )),
         );
     };
