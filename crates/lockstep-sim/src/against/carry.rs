@@ -357,9 +357,13 @@ fn message_onto(
 ///   between leaders), a node that granted the holder stands in when A's node had granted the
 ///   holder too — "the node the holder was granted by" is what the learner aimed at.
 /// - A minority maps to a node of B that is not its front, preferring one that did (or did not)
-///   grant the holder as A's did. A single-node service has no minority: one node out of five is
-///   what makes Redlock's clock jump survivable or not (Kleppmann 2016, "any two majorities
-///   overlap"), and a single SQL row or cache node has no such part.
+///   grant the holder as A's did. Kleppmann's clock jump (2016, "Breaking Redlock with bad
+///   timings") strikes node C, one of the five, which granted client 1; the issue is that two
+///   majorities overlap in one node. On a consensus service the counterpart is a follower: a
+///   grant counts once a majority has it in the log (Raft §5.3), so one follower does not decide
+///   a lease. On the replicated cache it is the standby (Redis docs, "Why failover-based
+///   implementations are not enough": the replica is the node that has not yet seen the grant).
+///   A single SQL row or cache node has no such part.
 ///
 /// Among B's candidates for a minority, A's node keeps the B node it was given before if it is
 /// still one; otherwise it takes one no other node of A was given, so that "cut off from D and
