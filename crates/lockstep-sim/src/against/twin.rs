@@ -5,7 +5,7 @@ use super::carry::{Carried, Carry, Moment, Pairs, node_onto, sentence_name};
 use super::role::ServiceView;
 use super::verdict::{SideVerdict, verdict_line};
 use crate::chaos::ChaosBackend;
-use crate::intervention::Intervention;
+use crate::intervention::{Action, Intervention};
 use crate::scenario::{LockServiceSpec, Scenario, ScenarioError};
 
 /// The longest scenario id (`Scenario::parse` checks it).
@@ -109,12 +109,28 @@ pub fn against(
     let mut pairs = Pairs::default();
     let mut carried: Vec<Carried> = Vec::with_capacity(all.len());
     let mut mapped: Vec<Intervention<String>> = Vec::new();
-    let mut b = Sim::with_log(&base_b, seed, &[]).map_err(AgainstError::ScenarioB)?;
+    let build_b = |mapped: &[Intervention<String>]| {
+        Sim::with_log(&base_b, seed, mapped).map_err(AgainstError::ScenarioB)
+    };
+    let mut b = build_b(&[])?;
+    // Whether `b` runs every intervention mapped so far. B's state is read only where a role in
+    // the service or a message is looked up; between those, B is rebuilt at most once (a long
+    // chaos scenario carries hundreds of client faults).
+    let mut b_current = true;
     for on_a in &all {
         // "At its moment": after every event before its millisecond, before anything at it.
-        if let Some(before) = on_a.at_ms.0.checked_sub(1) {
-            a.run_through(VirtualTime(before));
-            b.run_through(VirtualTime(before));
+        let before = on_a.at_ms.0.checked_sub(1).map(VirtualTime);
+        if let Some(before) = before {
+            a.run_through(before);
+        }
+        if reads_b(&a, &on_a.action) {
+            if !b_current {
+                b = build_b(&mapped)?;
+                b_current = true;
+            }
+            if let Some(before) = before {
+                b.run_through(before);
+            }
         }
         let a_view = ServiceView::of(&a, service_a);
         let b_view = ServiceView::of(&b, service_b);
@@ -131,16 +147,15 @@ pub fn against(
         );
         if let Carry::Mapped { intervention } = &one.onto_b {
             mapped.push(intervention.clone());
-            // B's run from here on includes it: rebuild and catch up to the same moment.
-            b = Sim::with_log(&base_b, seed, &mapped).map_err(AgainstError::ScenarioB)?;
-            if let Some(before) = on_a.at_ms.0.checked_sub(1) {
-                b.run_through(VirtualTime(before));
-            }
+            b_current = false;
         }
         carried.push(one);
     }
 
     a.run_to_end();
+    if !b_current {
+        b = build_b(&mapped)?;
+    }
     b.run_to_end();
     let scenario_b = Scenario {
         interventions: mapped,
@@ -155,6 +170,22 @@ pub fn against(
         carried,
         settings_dropped,
     })
+}
+
+/// Whether carrying `action` reads B's state: it names a service node (whose role in B is
+/// looked up) or a message (looked up in flight in B). Clients and the resource keep their names.
+fn reads_b(a: &Sim, action: &Action<String>) -> bool {
+    let cast = a.cast();
+    matches!(
+        action,
+        Action::Hold { .. } | Action::Release { .. } | Action::Drop { .. }
+    ) || action
+        .clone()
+        .try_map(|name| match cast.find(&name) {
+            Some(node) if cast.is_service(node) => Err(()),
+            _ => Ok(()),
+        })
+        .is_err()
 }
 
 /// B's scenario without interventions: A's with B's default service (A's own when B is A's), no expectations (they were
