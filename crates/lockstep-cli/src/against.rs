@@ -7,7 +7,7 @@
 use crate::CliError;
 use crate::args::{Format, Source};
 use lockstep_sim::Scenario;
-use lockstep_sim::against::{Carried, Carry, Twin, against};
+use lockstep_sim::against::{Carried, Carry, Target, Twin, against};
 use lockstep_sim::chaos::ChaosBackend;
 use lockstep_sim::happening::Direction;
 use lockstep_sim::intervention::Action;
@@ -55,11 +55,12 @@ fn text(scenario: &Scenario, twin: &Twin) -> String {
         for carried in mapped {
             if let Carry::Mapped { intervention } = &carried.onto_b {
                 out.push_str(&format!(
-                    "  at {} ms: {} -> {}{}\n",
+                    "  at {} ms: {}{} -> {}{}\n",
                     carried.on_a.at_ms.0,
                     action(&carried.on_a.action),
+                    roles(&carried.roles, twin.service_a),
                     action(&intervention.action),
-                    roles(carried)
+                    roles(&carried.roles_b, twin.service_b)
                 ));
             }
         }
@@ -72,7 +73,7 @@ fn text(scenario: &Scenario, twin: &Twin) -> String {
                     "  at {} ms: {}{}: {reason}\n",
                     carried.on_a.at_ms.0,
                     action(&carried.on_a.action),
-                    roles(carried)
+                    roles(&carried.roles, twin.service_a)
                 ));
             }
         }
@@ -83,13 +84,13 @@ fn text(scenario: &Scenario, twin: &Twin) -> String {
     out
 }
 
-/// " (redis-c: one service node of several …)", the roles of the service nodes named.
-fn roles(carried: &Carried) -> String {
-    let service: Vec<String> = carried
-        .roles
+/// " (one of Redlock's nodes, a minority, which granted …)": the roles of the service nodes
+/// an intervention names, in the words of the service they belong to.
+fn roles(roles: &[Target], service: ChaosBackend) -> String {
+    let service: Vec<String> = roles
         .iter()
-        .filter(|role| matches!(role, lockstep_sim::against::Target::Service { .. }))
-        .map(ToString::to_string)
+        .filter(|role| matches!(role, Target::Service { .. }))
+        .map(|role| role.describe(service))
         .collect();
     if service.is_empty() {
         String::new()
@@ -148,9 +149,9 @@ mod tests {
         );
         assert!(
             output.contains(
-                "  at 300 ms: jump redis-c's clock by 15000 ms -> jump etcd-2's clock by 15000 ms \
-                 (one service node of several that does not answer for the whole service (a \
-                 minority), one that granted the current holder its lease)\n"
+                "  at 300 ms: jump redis-c's clock by 15000 ms (one of Redlock's nodes, a \
+                 minority, which granted the current holder its lease) -> jump etcd-2's clock by \
+                 15000 ms (a follower)\n"
             ),
             "{output}"
         );
@@ -177,10 +178,9 @@ mod tests {
         assert!(output.contains("no counterpart:\n"), "{output}");
         assert!(
             output.contains(
-                "  at 300 ms: jump redis-c's clock by 15000 ms (one service node of several that \
-                 does not answer for the whole service (a minority), one that granted the current \
-                 holder its lease): a single SQL row has no minority of nodes to jump a clock on: \
-                 the twin runs without it\n"
+                "  at 300 ms: jump redis-c's clock by 15000 ms (one of Redlock's nodes, a \
+                 minority, which granted the current holder its lease): a single SQL row has no \
+                 minority of nodes to jump a clock on: the twin runs without it\n"
             ),
             "{output}"
         );

@@ -23,6 +23,9 @@ pub struct Carried {
     /// then its receiver). Empty for actions that name no node.
     pub roles: Vec<Target>,
     pub onto_b: Carry,
+    /// What each node the carried intervention names is in B at the same moment, in the same
+    /// order as `roles` (empty when it has no counterpart or names no node).
+    pub roles_b: Vec<Target>,
 }
 
 /// What an intervention became on service B.
@@ -192,9 +195,14 @@ impl Pairs {
                     },
                 ),
             };
+        let roles_b = match &action {
+            Ok(action) => roles_in_b(moment, action),
+            Err(_) => Vec::new(),
+        };
         Carried {
             on_a: on_a.clone(),
             roles: roles.into_iter().flatten().collect(),
+            roles_b,
             onto_b: match action {
                 Ok(action) => Carry::Mapped {
                     intervention: Intervention {
@@ -204,6 +212,30 @@ impl Pairs {
                 },
                 Err(reason) => Carry::NoCounterpart { reason },
             },
+        }
+    }
+}
+
+/// What the nodes a carried action names are in B (a message: its sender and receiver).
+fn roles_in_b(moment: &Moment<'_>, action: &Action<String>) -> Vec<Target> {
+    let b = moment.b;
+    let named = |name: &str| target(b, moment.b_view, name);
+    match action {
+        Action::Hold { message } | Action::Release { message } | Action::Drop { message } => b
+            .network()
+            .message(*message)
+            .map(|m| [b.cast().name(m.from), b.cast().name(m.to)])
+            .into_iter()
+            .flatten()
+            .filter_map(named)
+            .collect(),
+        _ => {
+            let mut roles = Vec::new();
+            let _ = action.clone().try_map(|name| {
+                roles.extend(named(&name));
+                Ok::<(), ()>(())
+            });
+            roles
         }
     }
 }

@@ -56,6 +56,44 @@ impl ServiceRole {
     }
 }
 
+impl ServiceRole {
+    /// The role in the words of one service: "the leader", "a follower", "the primary", "one of
+    /// Redlock's nodes, a minority", with ", which granted the current holder its lease".
+    pub fn describe(self, service: ChaosBackend) -> String {
+        let position = match (self, service) {
+            (ServiceRole::Front { .. }, ChaosBackend::SqlRow) => "the SQL row (the only node)",
+            (ServiceRole::Front { .. }, ChaosBackend::Cache) => "the cache (the only node)",
+            (ServiceRole::Front { .. }, ChaosBackend::ReplicatedCache) => "the primary",
+            (ServiceRole::Front { .. }, ChaosBackend::Consensus) => "the leader",
+            (ServiceRole::Minority { .. }, ChaosBackend::ReplicatedCache) => "the replica",
+            (ServiceRole::Minority { .. }, ChaosBackend::Consensus) => "a follower",
+            (ServiceRole::Minority { .. }, ChaosBackend::Redlock) => {
+                "one of Redlock's nodes, a minority"
+            }
+            (ServiceRole::Minority { .. }, ChaosBackend::DataGrid) => {
+                "one member of the grid, a minority"
+            }
+            // Redlock and the grid have no front; a single node has no minority.
+            (ServiceRole::Front { .. }, _) => "the node that answers for the whole service",
+            (ServiceRole::Minority { .. }, _) => "one node of several",
+        };
+        match self.grants_holder() {
+            GrantsHolder::Yes => format!("{position}, which granted the current holder its lease"),
+            GrantsHolder::No => position.to_owned(),
+        }
+    }
+}
+
+impl Target {
+    /// The target in the words of one service (see [`ServiceRole::describe`]).
+    pub fn describe(&self, service: ChaosBackend) -> String {
+        match self {
+            Target::Service { role } => role.describe(service),
+            other => other.to_string(),
+        }
+    }
+}
+
 impl fmt::Display for ServiceRole {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let (position, grants) = match self {

@@ -82,6 +82,15 @@ fn the_clock_jump_gives_redlock_two_holders_and_consensus_none() {
         },
         "a follower: etcd-1 leads"
     );
+    assert_eq!(jump.roles_b.len(), 1);
+    assert_eq!(
+        jump.roles_b[0].describe(ChaosBackend::Consensus),
+        "a follower"
+    );
+    assert_eq!(
+        jump.roles[0].describe(ChaosBackend::Redlock),
+        "one of Redlock's nodes, a minority, which granted the current holder its lease"
+    );
     // The exported twin replays to the same verdict on its own.
     assert_eq!(replay(&twin.scenario_b), twin.verdict_b);
 
@@ -123,6 +132,10 @@ fn a_failover_loses_the_lock_on_the_replicated_cache_and_not_on_consensus() {
             node: "etcd-1".to_owned()
         },
         "the leader"
+    );
+    assert_eq!(
+        twin.carried[0].roles_b[0].describe(ChaosBackend::Consensus),
+        "the leader, which granted the current holder its lease"
     );
     assert_eq!(replay(&twin.scenario_b), twin.verdict_b);
 }
