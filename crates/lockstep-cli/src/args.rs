@@ -1,12 +1,14 @@
 //! Command-line parsing for `lockstep-cli`: turns the argument list into a [`Command`] or a
 //! [`UsageError`] that says which argument is wrong. It reads no files.
 
+use lockstep_sim::chaos::ChaosBackend;
 use std::fmt;
 use std::path::Path;
 
 pub const USAGE: &str = "usage:
   lockstep-cli list
   lockstep-cli run <file.json | built-in id> [--seed N] [--format text|json]
+  lockstep-cli run <file.json | built-in id> --against <service> [--seed N] [--format text|json]
   lockstep-cli check <file.json | built-in id>
   lockstep-cli chaos [--backend sql-row|cache|replicated-cache|data-grid|redlock|consensus]
                      [--fencing on|off|check-and-set|sequencer] [--runs N] [--seed S]
@@ -57,6 +59,13 @@ pub enum Command {
     },
     Chaos(crate::chaos::ChaosCommand),
     Search(crate::search_command::SearchArgs),
+    /// `run … --against <service>`: the scenario and its twin on another lock service.
+    Against {
+        source: Source,
+        service: ChaosBackend,
+        seed: Option<u64>,
+        format: Format,
+    },
 }
 
 #[derive(Debug, PartialEq, Eq)]
@@ -70,6 +79,7 @@ pub enum UsageError {
     Unexpected(String),
     Chaos(crate::chaos::ChaosUsageError),
     Search(crate::search_command::SearchUsage),
+    BadService(String),
 }
 
 impl fmt::Display for UsageError {
@@ -89,6 +99,11 @@ impl fmt::Display for UsageError {
             UsageError::Unexpected(a) => write!(f, "unexpected argument \"{a}\""),
             UsageError::Chaos(e) => write!(f, "chaos: {e}"),
             UsageError::Search(e) => write!(f, "{e}"),
+            UsageError::BadService(s) => write!(
+                f,
+                "--against: \"{s}\" is not a lock service; the services are {}",
+                ChaosBackend::ALL.map(ChaosBackend::id).join(", ")
+            ),
         }
     }
 }
@@ -120,6 +135,7 @@ fn parse_run(rest: &[String]) -> Result<Command, UsageError> {
     let mut source = None;
     let mut seed = None;
     let mut format = Format::Text;
+    let mut against = None;
     let mut arguments = rest.iter();
     while let Some(argument) = arguments.next() {
         match argument.as_str() {
@@ -141,16 +157,34 @@ fn parse_run(rest: &[String]) -> Result<Command, UsageError> {
                     _ => return Err(UsageError::BadFormat(value.clone())),
                 };
             }
+            "--against" => {
+                let value = arguments
+                    .next()
+                    .ok_or(UsageError::MissingValue("--against"))?;
+                against = Some(
+                    ChaosBackend::from_id(value)
+                        .ok_or_else(|| UsageError::BadService(value.clone()))?,
+                );
+            }
             other if source.is_none() && !other.starts_with("--") => {
                 source = Some(Source::from_argument(other))
             }
             other => return Err(UsageError::Unexpected(other.to_owned())),
         }
     }
-    Ok(Command::Run {
-        source: source.ok_or(UsageError::MissingScenario("run"))?,
-        seed,
-        format,
+    let source = source.ok_or(UsageError::MissingScenario("run"))?;
+    Ok(match against {
+        Some(service) => Command::Against {
+            source,
+            service,
+            seed,
+            format,
+        },
+        None => Command::Run {
+            source,
+            seed,
+            format,
+        },
     })
 }
 
@@ -184,6 +218,30 @@ mod tests {
                 seed: None,
                 format: Format::Text
             })
+        );
+    }
+
+    #[test]
+    fn run_against_takes_a_service_id_and_names_the_valid_ones_when_bad() {
+        assert_eq!(
+            parse_line("run s10-redlock-clock-jump --against consensus --seed 3"),
+            Ok(Command::Against {
+                source: Source::BuiltIn("s10-redlock-clock-jump".into()),
+                service: ChaosBackend::Consensus,
+                seed: Some(3),
+                format: Format::Text
+            })
+        );
+        let error = parse_line("run a --against zookeeper").unwrap_err();
+        assert_eq!(error, UsageError::BadService("zookeeper".into()));
+        assert_eq!(
+            error.to_string(),
+            "--against: \"zookeeper\" is not a lock service; the services are sql-row, cache, \
+             replicated-cache, data-grid, redlock, consensus"
+        );
+        assert_eq!(
+            parse_line("run a --against"),
+            Err(UsageError::MissingValue("--against"))
         );
     }
 

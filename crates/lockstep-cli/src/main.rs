@@ -3,6 +3,7 @@
 //! ```text
 //! lockstep-cli list
 //! lockstep-cli run <file.json | built-in id> [--seed N] [--format text|json]
+//! lockstep-cli run <file.json | built-in id> --against <service> [--seed N] [--format text|json]
 //! lockstep-cli check <file.json | built-in id>
 //! lockstep-cli chaos [--backend ID] [--fencing on|off] [--runs N] [--seed S] [--clients C]
 //!                    [--faults LIST] [--duration MS] [--threads T] [--format text|json]
@@ -12,6 +13,7 @@
 //! `run` exits with status 1 and names the failed expectation when one fails; any usage or input
 //! error exits with status 2 and says what is wrong.
 
+mod against;
 mod args;
 mod chaos;
 mod search_command;
@@ -76,6 +78,12 @@ fn run(arguments: Vec<String>) -> Result<String, CliError> {
             let scenario = load(&source)?;
             Ok(format!("{}: ok ({})\n", source.describe(), scenario.title))
         }
+        Command::Against {
+            source,
+            service,
+            seed,
+            format,
+        } => against::run(&source, load(&source)?, service, seed, format),
         Command::Run {
             source,
             seed,

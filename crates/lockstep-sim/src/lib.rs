@@ -23,6 +23,7 @@
 //! gloo, getrandom), read a wall clock, draw randomness from anywhere but [`rng::SimRng`], or
 //! iterate a hash map. The UI is a view over it.
 
+pub mod against;
 pub mod budget;
 pub mod catalogue;
 pub mod chaos;

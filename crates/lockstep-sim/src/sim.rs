@@ -421,8 +421,13 @@ impl Sim {
 
     /// Handles the next event and returns it, or `None` when the run is over.
     pub fn step(&mut self) -> Option<&TraceEvent> {
+        self.step_through(VirtualTime(u64::MAX))
+    }
+
+    /// Like [`Sim::step`], but handles no input due after `limit`: `None` when the next one is.
+    fn step_through(&mut self, limit: VirtualTime) -> Option<&TraceEvent> {
         loop {
-            if self.is_finished() {
+            if self.is_finished() || self.queue.peek_time().is_some_and(|t| t > limit) {
                 return None;
             }
             if self.handled >= RUN_BUDGET {
@@ -449,6 +454,13 @@ impl Sim {
     /// Handles every event due at or before `time`.
     pub fn run_until(&mut self, time: VirtualTime) {
         while self.queue.peek_time().is_some_and(|t| t <= time) && self.step().is_some() {}
+    }
+
+    /// Handles every input due at or before `time` and none after, not even bookkeeping that
+    /// [`Sim::run_until`] would pass through on its way to the next recorded event: the state is
+    /// then the run's state at that moment (what a comparison reads roles from).
+    pub fn run_through(&mut self, time: VirtualTime) {
+        while self.step_through(time).is_some() {}
     }
 
     /// Runs to the end of the scenario.
