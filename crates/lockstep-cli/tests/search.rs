@@ -45,8 +45,9 @@ fn the_counterexample_file_replays_to_the_same_violation() {
         "json",
     ]);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
-    let status = json(&output);
-    assert_eq!(status["status"], "found", "{status}");
+    let output = json(&output);
+    let status = &output["found"];
+    assert!(status.is_object(), "{output}");
     let first_event = status["first_event"].as_u64().expect("an index") as usize;
     assert_eq!(status["length"].as_u64(), Some(first_event as u64 + 1));
 
@@ -105,8 +106,9 @@ fn a_search_configuration_file_is_read_with_its_own_faults() {
     let output = cli(&["search", file.to_str().expect("UTF-8"), "--format", "json"]);
     assert_eq!(output.status.code(), Some(0), "{}", stderr(&output));
     // S1's own pause stays in a configuration's base, so it breaks with no fault added.
-    let status = json(&output);
-    assert_eq!(status["status"], "found");
+    let output = json(&output);
+    let status = &output["found"];
+    assert!(status.is_object(), "{output}");
     let interventions = status["scenario"]["interventions"]
         .as_array()
         .expect("a list");

@@ -12,9 +12,11 @@ use super::space::{Move, SearchSpace, SearchState};
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeSet, VecDeque};
 
-/// Where a search stands.
+/// Where a search stands. Externally tagged in JSON (`{"found": {…}}`): an internally tagged
+/// enum is read through serde's buffered `Content`, whose code is repeated for every type inside
+/// (a counterexample holds a whole scenario) and made the page's wasm larger.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", tag = "status")]
+#[serde(rename_all = "snake_case")]
 pub enum SearchStatus {
     /// Still going: `states` distinct states found so far, the deepest at `depth` events,
     /// `frontier` of them still to expand.
