@@ -325,6 +325,9 @@ describe('the page chrome', () => {
       await page.goto('about:blank');
       await page.goto(`${app.site.url}#${fragment}`);
       await page.locator(`[data-testid="${testid}"]`).first().waitFor({ timeout: 30_000 });
+      // A lesson shows before its scenario's file has arrived: leaving at once would abort
+      // that request, which the harness rightly counts as a failed request.
+      await page.waitForLoadState('networkidle');
       return page.locator('[data-testid="trace-hash"]').count();
     };
     assert.equal(await hashShown('s=s2-gc-pause-fenced', 'timeline-main'), 1, 'the playground');
