@@ -285,7 +285,7 @@ fn stand_at(
             scenario: scenario.clone(),
             log: Vec::new(),
             position: Some(position),
-            compare: false,
+            compare: crate::state::Compare::Off,
         }))
     }
 }
