@@ -226,6 +226,16 @@ fn Site() -> Html {
             </div>
         }
     });
+    // A lesson step that opens a comparison with another service shows the twin's timeline
+    // under the main one (a fencing twin stays a playground matter).
+    let lesson_twin = playground.twin().filter(|t| t.against().is_some()).map(|twin| {
+        let now = twin.at.trace().last().map_or(0, |e| e.time.0);
+        html! {
+            <Timeline layout={Shared(twin.layout.clone())} sim={Shared(twin.at.clone())} position={twin.at.trace().len()}
+                now={now} selection={playground.selection()} dispatch={dispatch.clone()} name="twin"
+                scope={playground.scenario_id().to_owned()} caption={twin.caption()} />
+        }
+    });
     let close = close_dialogs.reform(|_: MouseEvent| ());
     let main_timeline = html! {
         <Timeline layout={Shared(playground.layout().clone())} sim={Shared(playground.sim_rc())}
@@ -333,7 +343,9 @@ fn Site() -> Html {
                         }) }
                     </div>
                     <div class="lesson-stage">
+                        { for compare_verdict.clone() }
                         { main_timeline }
+                        { for lesson_twin }
                         <p class="muted lesson-position">
                             <span data-testid="position">{ format!("event {} of {}", playground.position(), playground.total()) }</span>
                             { format!(" · t = {} ms · {}", playground.now().0, playground.title()) }
