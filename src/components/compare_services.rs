@@ -51,10 +51,11 @@ pub fn CompareChoice(props: &CompareChoiceProps) -> Html {
         }
     };
     html! {
+        // The label is read out; on screen the first choice says it, so the bar stays one row.
         <label class="compare-with">
-            <span>{ "Compare with" }</span>
+            <span class="visually-hidden">{ "Compare with" }</span>
             <select data-testid="compare-with" {onchange}>
-                { option(Compare::Off, "nothing".to_owned()) }
+                { option(Compare::Off, "Compare with: nothing".to_owned()) }
                 if props.fencing {
                     { option(Compare::Fencing, "fencing on/off".to_owned()) }
                 }
