@@ -100,9 +100,12 @@ pub fn carried_list(twin: &Twin) -> Html {
     }
 }
 
+/// The roles of the service's nodes among `targets`, in `service`'s words (a client or the
+/// resource is the same on both sides and already named by the intervention).
 fn roles(targets: &[Target], service: ChaosBackend) -> String {
     targets
         .iter()
+        .filter(|t| matches!(t, Target::Service { .. }))
         .map(|t| t.describe(service))
         .collect::<Vec<_>>()
         .join("; ")
