@@ -12,6 +12,8 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 
+import { readFile } from 'node:fs/promises';
+
 import { startApp } from './harness.mjs';
 
 const S10 = 's=s10-redlock-clock-jump';
@@ -25,7 +27,7 @@ describe('comparing two lock services', () => {
   let page;
 
   before(async () => {
-    app = await startApp();
+    app = await startApp({ acceptDownloads: true });
     page = app.page;
   });
 
@@ -113,6 +115,24 @@ describe('comparing two lock services', () => {
     assert.equal(await bands('timeline-main'), 0);
     assert.equal(await bands('timeline-twin'), 0);
     assert.equal(await verdict().innerText(), before.verdict);
+  });
+
+  it("exports the twin's scenario file beside the scenario's", async () => {
+    await app.open(`${S10}&at=1&compare=consensus`);
+    await twin().waitFor();
+    await page.locator('[data-testid="more-menu"]').click();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.locator('[data-testid="export-twin-scenario"]').click(),
+    ]);
+    assert.equal(download.suggestedFilename(), 's10-redlock-clock-jump-against-consensus.json');
+    const file = JSON.parse(await readFile(await download.path(), 'utf8'));
+    assert.equal(file.lock_service.kind, 'consensus');
+    assert.equal(file.seed, 42);
+    const jump = file.interventions.find((i) => i.do.action === 'clock_jump');
+    assert.ok(jump, JSON.stringify(file.interventions));
+    assert.equal(jump.at_ms, 300);
+    assert.match(jump.do.node, /^etcd-\d$/, 'the jump carried to a consensus replica');
   });
 
   it('names a bad compare= value, and keeps what was shown', async () => {
