@@ -9,6 +9,7 @@
 use crate::components::actions::Actions;
 use crate::components::builder_form::BuilderForm;
 use crate::components::chaos_lab::ChaosLab;
+use crate::components::compare_services;
 use crate::components::controls::{Controls, Drag};
 use crate::components::deck::Deck;
 use crate::components::embed::EmbedView;
@@ -149,13 +150,10 @@ fn Site() -> Html {
             playground.moment().map(|m| link::encode_setup(&m))
         })
     };
-    let moment_fragment = setup_fragment.as_ref().as_ref().map(|setup| {
-        link::at_position(
-            setup,
-            Some(playground.position()),
-            playground.twin().is_some(),
-        )
-    });
+    let moment_fragment = setup_fragment
+        .as_ref()
+        .as_ref()
+        .map(|setup| link::at_position(setup, Some(playground.position()), playground.compare()));
     // While the scrubber is dragged, the story (timeline, stage, "now" line, transport) follows
     // every move, and the panels below it keep the moment where the drag began until it rests:
     // they are out of sight on most screens, and drawing them anew on every move would make the
@@ -203,21 +201,39 @@ fn Site() -> Html {
         Some(fencing) => format!("Timeline · fencing {}", fencing_word(fencing)),
         None => "Timeline".to_owned(),
     };
+    let against = playground.twin().and_then(|twin| twin.against());
+    let compare_verdict = against.map(compare_services::verdict);
     let twin = playground.twin().map(|twin| {
         let violated = twin.at.trace().last().map(|e| e.violated).unwrap_or_default();
         let now = twin.at.trace().last().map_or(0, |e| e.time.0);
+        let invariants_heading = match (twin.fencing(), twin.against()) {
+            (Some(fencing), _) => format!("invariants now, fencing {}", fencing_word(fencing)),
+            (None, Some(against)) => format!("invariants now, {}", against.service_b.label()),
+            (None, None) => "invariants now".to_owned(),
+        };
         html! {
             <div class="twin" data-testid="twin">
                 <Timeline layout={Shared(twin.layout.clone())} sim={Shared(twin.at.clone())} position={twin.at.trace().len()}
                     now={now} selection={playground.selection()} dispatch={dispatch.clone()} name="twin"
                     scope={playground.scenario_id().to_owned()}
-                    caption={format!("The same run with fencing {} (stepped to the same time)", fencing_word(twin.fencing))} />
-                { run_outcome(twin.run.outcome(), Some(twin.fencing), "twin-outcome") }
+                    caption={twin.caption()} />
+                { run_outcome(twin.run.outcome(), twin.fencing(), "twin-outcome") }
                 <section class="card twin-invariants" data-testid="twin-invariants">
-                    <h2>{ format!("invariants now, fencing {}", fencing_word(twin.fencing)) }</h2>
+                    <h2>{ invariants_heading }</h2>
                     { invariant_list(violated) }
                 </section>
+                { for twin.against().map(compare_services::carried_list) }
             </div>
+        }
+    });
+    // A lesson step that opens a comparison with another service shows the twin's timeline
+    // under the main one (a fencing twin stays a playground matter).
+    let lesson_twin = playground.twin().filter(|t| t.against().is_some()).map(|twin| {
+        let now = twin.at.trace().last().map_or(0, |e| e.time.0);
+        html! {
+            <Timeline layout={Shared(twin.layout.clone())} sim={Shared(twin.at.clone())} position={twin.at.trace().len()}
+                now={now} selection={playground.selection()} dispatch={dispatch.clone()} name="twin"
+                scope={playground.scenario_id().to_owned()} caption={twin.caption()} />
         }
     });
     let close = close_dialogs.reform(|_: MouseEvent| ());
@@ -268,7 +284,7 @@ fn Site() -> Html {
                 <header class="app-header setup-bar">
                     <Toolbar playground={Current(playground.clone())} origin={playground.origin().clone()}
                         title={AttrValue::from(playground.title().to_owned())} seed={playground.seed()}
-                        fencing={playground.fencing()} comparing={playground.twin().is_some()}
+                        fencing={playground.fencing()} compare={playground.compare()} service={playground.service()}
                         dispatch={dispatch.clone()} on_help={toggle_help.clone()} on_build={open_builder} />
                 </header>
                 <div class="title-line">
@@ -283,6 +299,7 @@ fn Site() -> Html {
                     </details>
                 </div>
                 { for notice }
+                { for compare_verdict }
                 // The story: the timeline with the stage beside it and the "now" line under both (on a
                 // narrow screen the stage goes under the "now" line).
                 <div class="story">
@@ -326,7 +343,9 @@ fn Site() -> Html {
                         }) }
                     </div>
                     <div class="lesson-stage">
+                        { for compare_verdict.clone() }
                         { main_timeline }
+                        { for lesson_twin }
                         <p class="muted lesson-position">
                             <span data-testid="position">{ format!("event {} of {}", playground.position(), playground.total()) }</span>
                             { format!(" · t = {} ms · {}", playground.now().0, playground.title()) }

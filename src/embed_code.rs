@@ -136,7 +136,7 @@ mod tests {
                 for_ms: Some(Millis(900)),
             },
         });
-        m.compare = true;
+        m.compare = crate::state::Compare::Fencing;
         m
     }
 
@@ -150,7 +150,7 @@ mod tests {
             scenario,
             log: Vec::new(),
             position: Some(position),
-            compare: false,
+            compare: crate::state::Compare::Off,
         }
     }
 

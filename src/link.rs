@@ -3,16 +3,19 @@
 //! `#s=s2-gc-pause-fenced&seed=7&fencing=off&log=…&at=17&compare=1`: a built-in scenario by id
 //! (with the fencing the user chose), or a whole custom scenario (`scenario=`, base64url JSON);
 //! the seed when it differs from the scenario's; the user's interventions (`log=`, base64url
-//! JSON); the position. Reading never panics: a bad link is a [`LinkError`] naming the
+//! JSON); the position; what the run is compared with (`compare=1`: fencing switched;
+//! `compare=redlock`: another lock service by its id — the twin is recomputed from these, the
+//! role mapping included). Reading never panics: a bad link is a [`LinkError`] naming the
 //! parameter and what is wrong with it. A built-in scenario is read from its loaded file
 //! (`crate::library`): whoever follows a link loads the scenario it names
 //! ([`built_in_named`]) first. This module does not touch the browser.
 
 use crate::library;
-use crate::state::{Moment, Origin};
+use crate::state::{Compare, Moment, Origin};
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use lockstep_sim::catalogue;
+use lockstep_sim::chaos::ChaosBackend;
 use lockstep_sim::intervention::Intervention;
 use lockstep_sim::resource::Fencing;
 use lockstep_sim::scenario::Scenario;
@@ -92,15 +95,38 @@ pub fn encode_setup(moment: &Moment) -> String {
 }
 
 /// A run's fragment (`setup`, from [`encode_setup`]) standing at `position`, comparing or not.
-pub fn at_position(setup: &str, position: Option<usize>, compare: bool) -> String {
+pub fn at_position(setup: &str, position: Option<usize>, compare: Compare) -> String {
     let mut fragment = setup.to_owned();
     if let Some(position) = position {
         fragment.push_str(&format!("&at={position}"));
     }
-    if compare {
-        fragment.push_str("&compare=1");
+    match compare {
+        Compare::Off => {}
+        Compare::Fencing => fragment.push_str("&compare=1"),
+        Compare::Service(service) => {
+            fragment.push_str("&compare=");
+            fragment.push_str(service.id());
+        }
     }
     fragment
+}
+
+/// What `compare=` names: `1` for fencing switched (`0` for nothing, as older links may say),
+/// or a lock service's id.
+pub fn compare_of(value: &str) -> Result<Compare, LinkError> {
+    match value {
+        "1" => Ok(Compare::Fencing),
+        "0" => Ok(Compare::Off),
+        id => ChaosBackend::from_id(id)
+            .map(Compare::Service)
+            .ok_or_else(|| LinkError::Bad {
+                parameter: "compare",
+                reason: format!(
+                    "`{id}` is neither 1 (fencing on and off) nor a lock service: {}",
+                    ChaosBackend::ALL.map(ChaosBackend::id).join(", ")
+                ),
+            }),
+    }
 }
 
 /// The moment a fragment (with or without `#`) describes.
@@ -112,7 +138,7 @@ pub fn decode(fragment: &str) -> Result<Moment, LinkError> {
     let mut fencing = None;
     let mut log = Vec::new();
     let mut position = None;
-    let mut compare = false;
+    let mut compare = Compare::Off;
     for pair in fragment.split('&').filter(|p| !p.is_empty()) {
         let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
         match name {
@@ -163,7 +189,7 @@ pub fn decode(fragment: &str) -> Result<Moment, LinkError> {
                     })?;
             }
             "at" => position = Some(number::<usize>("at", value)?),
-            "compare" => compare = value == "1",
+            "compare" => compare = compare_of(value)?,
             other => return Err(LinkError::UnknownParameter(other.to_owned())),
         }
     }
@@ -246,7 +272,7 @@ mod tests {
             scenario,
             log: Vec::new(),
             position: Some(5),
-            compare: false,
+            compare: Compare::Off,
         }
     }
 
@@ -283,10 +309,46 @@ mod tests {
                 for_ms: Some(Millis(900)),
             },
         });
-        m.compare = true;
+        m.compare = Compare::Fencing;
         let link = encode(&m);
         assert!(link.contains("seed=7") && link.contains("fencing=off"));
+        assert!(link.ends_with("&compare=1"), "{link}");
         assert_eq!(decode(&link), Ok(m));
+    }
+
+    #[test]
+    fn a_comparison_with_each_lock_service_survives_the_round_trip() {
+        for service in ChaosBackend::ALL {
+            let mut m = moment("s10-redlock-clock-jump");
+            m.compare = Compare::Service(service);
+            let link = encode(&m);
+            assert!(
+                link.ends_with(&format!("&compare={}", service.id())),
+                "{link}"
+            );
+            assert_eq!(decode(&link), Ok(m));
+        }
+    }
+
+    #[test]
+    fn an_old_compare_link_still_opens_the_fencing_twin() {
+        let decoded = decode("s=s2-gc-pause-fenced&at=5&compare=1").map(|m| m.compare);
+        assert_eq!(decoded, Ok(Compare::Fencing));
+        let none = decode("s=s2-gc-pause-fenced&at=5&compare=0").map(|m| m.compare);
+        assert_eq!(none, Ok(Compare::Off));
+    }
+
+    #[test]
+    fn a_bad_compare_value_is_named_with_the_choices() {
+        let error = decode("s=s2-gc-pause-fenced&compare=zookeeper")
+            .expect_err("zookeeper is not a service id")
+            .to_string();
+        assert!(error.starts_with("`compare=`"), "{error}");
+        assert!(error.contains("`zookeeper`"), "{error}");
+        assert!(
+            error.contains("redlock") && error.contains("consensus"),
+            "{error}"
+        );
     }
 
     #[test]
@@ -357,7 +419,12 @@ mod tests {
             proptest::option::of(proptest::sample::select(vec![Fencing::On, Fencing::Off])),
             proptest::collection::vec((0u64..5_000, 0usize..4, 0u64..3_000), 0..3),
             proptest::option::of(0usize..200),
-            any::<bool>(),
+            proptest::sample::select(vec![
+                Compare::Off,
+                Compare::Fencing,
+                Compare::Service(ChaosBackend::Consensus),
+                Compare::Service(ChaosBackend::Redlock),
+            ]),
         )
             .prop_map(|(id, custom, seed, fencing, log, position, compare)| {
                 let mut m = moment(id);

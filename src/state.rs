@@ -13,7 +13,9 @@
 
 use crate::layout::Layout;
 use crate::run::{Run, SNAPSHOT_EVERY};
+use lockstep_sim::against::{Twin as AgainstTwin, against, service_of};
 use lockstep_sim::catalogue;
+use lockstep_sim::chaos::ChaosBackend;
 use lockstep_sim::ids::{MessageId, NodeId};
 use lockstep_sim::intervention::{Action as Act, Intervention};
 use lockstep_sim::resource::Fencing;
@@ -94,13 +96,66 @@ pub enum Origin {
     Custom,
 }
 
-/// The same scenario run with fencing switched, stepped to the same moment, for comparison.
+/// What the open run is compared with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Compare {
+    Off,
+    /// The same run with fencing switched.
+    Fencing,
+    /// The same clients, resource, network, seed and interventions (carried by role) against
+    /// another lock service.
+    Service(ChaosBackend),
+}
+
+/// What a twin run is: the fencing switched, or another lock service.
+#[derive(Clone)]
+pub enum TwinOf {
+    Fencing(Fencing),
+    /// The comparison as `lockstep_sim::against` built it: what each intervention became, both
+    /// verdicts and the twin's scenario file. Made once per run, never on a step.
+    Service(Rc<AgainstTwin>),
+}
+
+/// The same scenario run with fencing switched, or against another lock service, stepped to the
+/// same moment, for comparison.
 #[derive(Clone)]
 pub struct Twin {
-    pub fencing: Fencing,
+    pub of: TwinOf,
     pub run: Rc<Run>,
     pub layout: Rc<Layout>,
     pub at: Rc<Sim>,
+}
+
+impl Twin {
+    /// The twin timeline's caption.
+    pub fn caption(&self) -> String {
+        match &self.of {
+            TwinOf::Fencing(fencing) => format!(
+                "The same run with fencing {} (stepped to the same time)",
+                crate::link::fencing_word(*fencing)
+            ),
+            TwinOf::Service(twin) => format!(
+                "The same clients and faults against {} (stepped to the same time)",
+                twin.service_b.label()
+            ),
+        }
+    }
+
+    /// The twin's fencing, when the twin is the fencing switched.
+    pub fn fencing(&self) -> Option<Fencing> {
+        match &self.of {
+            TwinOf::Fencing(fencing) => Some(*fencing),
+            TwinOf::Service(_) => None,
+        }
+    }
+
+    /// The comparison with another lock service, when the twin is one.
+    pub fn against(&self) -> Option<&AgainstTwin> {
+        match &self.of {
+            TwinOf::Fencing(_) => None,
+            TwinOf::Service(twin) => Some(twin),
+        }
+    }
 }
 
 /// Everything a link carries: enough to rebuild the exact moment.
@@ -113,7 +168,7 @@ pub struct Moment {
     pub log: Vec<Intervention<String>>,
     /// How many events are shown; `None`: the start (every event at t = 0).
     pub position: Option<usize>,
-    pub compare: bool,
+    pub compare: Compare,
 }
 
 /// What the user can do to the playground.
@@ -147,7 +202,10 @@ pub enum Action {
     Forget(usize),
     SetFencing(Fencing),
     SetSeed(u64),
+    /// Compare with fencing switched, or stop comparing.
     ToggleCompare,
+    /// Compare with what this names (or stop comparing).
+    SetCompare(Compare),
     Dismiss,
     /// Show a problem found outside the reducer (a bad link, an unreadable file).
     Report(String),
@@ -184,8 +242,14 @@ impl PartialEq for Playground {
             && self.play == other.play
             && self.speed == other.speed
             && self.selection == other.selection
-            && self.twin.as_ref().map(|t| t.at.trace().len())
-                == other.twin.as_ref().map(|t| t.at.trace().len())
+            && self
+                .twin
+                .as_ref()
+                .map(|t| (Rc::as_ptr(&t.run), t.at.trace().len()))
+                == other
+                    .twin
+                    .as_ref()
+                    .map(|t| (Rc::as_ptr(&t.run), t.at.trace().len()))
             && self.notice == other.notice
     }
 }
@@ -204,7 +268,7 @@ impl Playground {
     /// Opens `scenario` at the moment its run starts: every event at t = 0 is shown.
     pub fn open(origin: Origin, scenario: Scenario) -> Playground {
         let seed = scenario.seed;
-        match Playground::build(origin, scenario, seed, Vec::new(), None, false) {
+        match Playground::build(origin, scenario, seed, Vec::new(), None, Compare::Off) {
             Ok(playground) => playground,
             Err(problem) => Playground::unloaded(problem),
         }
@@ -230,7 +294,7 @@ impl Playground {
         seed: u64,
         log: Vec<Intervention<String>>,
         position: Option<usize>,
-        compare: bool,
+        compare: Compare,
     ) -> Result<Playground, String> {
         let run =
             Run::record(&scenario, seed, &log).map_err(|e| format!("{}: {e}", scenario.id))?;
@@ -256,8 +320,10 @@ impl Playground {
             twin: None,
             notice: None,
         };
-        if compare {
-            playground.twin = playground.make_twin();
+        match playground.make_twin(compare) {
+            Ok(twin) => playground.twin = twin,
+            // The run itself is fine: show it, and say why the comparison is not there.
+            Err(problem) => playground.notice = Some(Notice::Problem(problem)),
         }
         Ok(playground)
     }
@@ -400,6 +466,20 @@ impl Playground {
         self.twin.as_ref()
     }
 
+    /// What the open run is compared with.
+    pub fn compare(&self) -> Compare {
+        match self.twin.as_ref().map(|t| &t.of) {
+            None => Compare::Off,
+            Some(TwinOf::Fencing(_)) => Compare::Fencing,
+            Some(TwinOf::Service(twin)) => Compare::Service(twin.service_b),
+        }
+    }
+
+    /// The lock service the open scenario runs on.
+    pub fn service(&self) -> Option<ChaosBackend> {
+        self.scenario().map(|s| service_of(&s.lock_service))
+    }
+
     /// What a link to this moment carries.
     pub fn moment(&self) -> Option<Moment> {
         Some(Moment {
@@ -408,7 +488,7 @@ impl Playground {
             seed: self.seed,
             log: self.log.to_vec(),
             position: Some(self.position()),
-            compare: self.twin.is_some(),
+            compare: self.compare(),
         })
     }
 
@@ -466,7 +546,53 @@ impl Playground {
         })
     }
 
-    fn make_twin(&self) -> Option<Twin> {
+    /// The twin for `compare`, or why there cannot be one.
+    fn make_twin(&self, compare: Compare) -> Result<Option<Twin>, String> {
+        match compare {
+            Compare::Off => Ok(None),
+            Compare::Fencing => self.fencing_twin().map(Some).ok_or_else(|| {
+                "This resource has no fencing to switch, so there is nothing to compare.".to_owned()
+            }),
+            Compare::Service(service) => self.service_twin(service).map(Some),
+        }
+    }
+
+    /// The same clients, resource, network, seed and interventions against `service`.
+    fn service_twin(&self, service: ChaosBackend) -> Result<Twin, String> {
+        let Some(mut scenario) = self.scenario().cloned() else {
+            return Err("No scenario is open, so there is nothing to compare.".to_owned());
+        };
+        let own = service_of(&scenario.lock_service);
+        if own == service {
+            return Err(format!(
+                "This scenario already runs on {}: choose another lock service to compare with.",
+                own.label()
+            ));
+        }
+        // Both runs use the seed in use, not the file's.
+        scenario.seed = self.seed;
+        let twin = against(&scenario, &self.log, service).map_err(|e| {
+            format!(
+                "The comparison with {} cannot be made: {e}",
+                service.label()
+            )
+        })?;
+        let run = Run::record(&twin.scenario_b, self.seed, &[])
+            .map_err(|e| format!("The twin on {} cannot run: {e}", service.label()))?;
+        let at = run
+            .sim_at(0)
+            .ok_or_else(|| format!("The twin on {} could not be replayed.", service.label()))?;
+        let twin = Twin {
+            of: TwinOf::Service(Rc::new(twin)),
+            layout: Rc::new(Layout::of(&run)),
+            run: Rc::new(run),
+            at: Rc::new(at),
+        };
+        self.follow(&twin)
+            .ok_or_else(|| format!("The twin on {} could not be replayed.", service.label()))
+    }
+
+    fn fencing_twin(&self) -> Option<Twin> {
         let mut scenario = self.scenario()?.clone();
         let fencing = match scenario.resource.fencing()? {
             Fencing::Off => Fencing::On,
@@ -476,7 +602,7 @@ impl Playground {
         let run = Run::record(&scenario, self.seed, &self.log).ok()?;
         let at = run.sim_at(0)?;
         let twin = Twin {
-            fencing,
+            of: TwinOf::Fencing(fencing),
             layout: Rc::new(Layout::of(&run)),
             run: Rc::new(run),
             at: Rc::new(at),
@@ -498,7 +624,7 @@ impl Playground {
             seed,
             log,
             Some(position),
-            self.twin.is_some(),
+            self.compare(),
         )?;
         next.speed = self.speed;
         next.play = self.play;
@@ -510,7 +636,7 @@ impl Playground {
     /// current state with the reason it cannot run.
     fn opened(&self, origin: Origin, scenario: Scenario) -> Playground {
         let seed = scenario.seed;
-        match Playground::build(origin, scenario, seed, Vec::new(), None, false) {
+        match Playground::build(origin, scenario, seed, Vec::new(), None, Compare::Off) {
             Ok(opened) => Playground {
                 speed: self.speed,
                 ..opened
@@ -577,7 +703,7 @@ impl Playground {
             export.seed,
             Vec::new(),
             Some(export.events.len()),
-            false,
+            Compare::Off,
         )
         .map_err(|problem| format!("This trace's scenario cannot run: {problem}"))?;
         // The hash covers every event; the events themselves are compared too, so that a file
@@ -841,22 +967,27 @@ impl Reducible for Playground {
                     .unwrap_or_else(|problem| self.noticed(Notice::Problem(problem)))
             }),
             Action::SetSeed(_) => None,
-            Action::ToggleCompare => Some(match &self.twin {
-                Some(_) => Playground {
-                    twin: None,
-                    ..(*self).clone()
-                },
-                None => match self.make_twin() {
-                    Some(twin) => Playground {
-                        twin: Some(twin),
+            Action::ToggleCompare => {
+                let toggled = match self.twin {
+                    Some(_) => Compare::Off,
+                    None => Compare::Fencing,
+                };
+                return self.reduce(Action::SetCompare(toggled));
+            }
+            Action::SetCompare(compare) if compare != self.compare() => {
+                Some(match self.make_twin(compare) {
+                    Ok(twin) => Playground {
+                        twin,
+                        notice: None,
                         ..(*self).clone()
                     },
-                    None => self.noticed(Notice::Info(
-                        "This resource has no fencing to switch, so there is nothing to compare."
-                            .to_owned(),
-                    )),
-                },
-            }),
+                    Err(problem) => self.noticed(match compare {
+                        Compare::Fencing => Notice::Info(problem),
+                        Compare::Off | Compare::Service(_) => Notice::Problem(problem),
+                    }),
+                })
+            }
+            Action::SetCompare(_) => None,
             Action::Dismiss if self.notice.is_some() => Some(Playground {
                 notice: None,
                 ..(*self).clone()

@@ -218,7 +218,7 @@ fn EmbedMoment(props: &EmbedMomentProps) -> Html {
             <Timeline layout={Shared(twin.layout.clone())} sim={Shared(twin.at.clone())} position={twin.at.trace().len()}
                 now={now} selection={playground.selection()} dispatch={dispatch.clone()} name="twin"
                 scope={playground.scenario_id().to_owned()}
-                caption={format!("The same run with fencing {} (stepped to the same time)", fencing_word(twin.fencing))} />
+                caption={twin.caption()} />
         }
     });
     html! {

@@ -11,8 +11,9 @@ use crate::components::sources::citation_list;
 use crate::components::verification_tests::VerificationTests;
 use crate::content::{Content, Lesson};
 use crate::library;
+use crate::link;
 use crate::route::Route;
-use crate::state::{Action, Moment, Origin, Playground};
+use crate::state::{Action, Compare, Moment, Origin, Playground};
 use lockstep_sim::catalogue;
 use lockstep_sim::scenario::Scenario;
 use std::collections::BTreeMap;
@@ -127,15 +128,24 @@ pub fn LessonPlayer(props: &LessonPlayerProps) -> Html {
             Some((
                 l.scenario_of(step_index).to_owned(),
                 step.event + usize::from(showing),
+                step.compare.clone(),
             ))
         });
         use_effect_with(target, move |target| {
-            if let Some((scenario_id, position)) = target {
+            if let Some((scenario_id, position, compare)) = target {
                 let position = *position;
+                // The content check has read every step's `compare`; a bad one is shown anyway.
+                let compare = match compare.as_deref().map(link::compare_of).transpose() {
+                    Ok(compare) => compare,
+                    Err(e) => {
+                        dispatch.emit(Action::Report(format!("This lesson step's {e}")));
+                        None
+                    }
+                };
                 match catalogue::entry(scenario_id) {
                     // Its file may have to load first: the page says so meanwhile.
                     Some(entry) => library::with_built_in(entry.id, dispatch, move |scenario| {
-                        stand_at(&playground, entry.id, &scenario, position)
+                        stand_at(&playground, entry.id, &scenario, position, compare)
                     }),
                     None => dispatch.emit(Action::Report(format!(
                         "The lesson's scenario {scenario_id} is missing from this build."
@@ -265,17 +275,20 @@ pub fn LessonPlayer(props: &LessonPlayerProps) -> Html {
 }
 
 /// The action that stands the playground at `position` of the built-in scenario `id` (its
-/// `scenario`, loaded): a seek if it already shows that scenario untouched, else a fresh open.
+/// `scenario`, loaded), comparing it with `compare` if the step says so: a seek if it already
+/// shows that scenario untouched (and compared as asked), else a fresh open.
 fn stand_at(
     playground: &Playground,
     id: &'static str,
     scenario: &Scenario,
     position: usize,
+    compare: Option<Compare>,
 ) -> Action {
     let untouched = playground.origin() == &Origin::BuiltIn(id)
         && playground.scenario() == Some(scenario)
         && playground.seed() == scenario.seed
-        && playground.log().is_empty();
+        && playground.log().is_empty()
+        && compare.is_none_or(|c| c == playground.compare());
     if untouched {
         Action::SeekTo(position)
     } else {
@@ -285,7 +298,7 @@ fn stand_at(
             scenario: scenario.clone(),
             log: Vec::new(),
             position: Some(position),
-            compare: false,
+            compare: compare.unwrap_or(Compare::Off),
         }))
     }
 }

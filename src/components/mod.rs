@@ -7,6 +7,7 @@ pub mod chaos_lab;
 pub mod chaos_lab_form;
 pub mod chaos_lab_lesson;
 pub mod chaos_lab_results;
+pub mod compare_services;
 pub mod controls;
 pub mod counterexample_search;
 pub mod counterexample_search_text;

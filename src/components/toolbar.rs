@@ -5,13 +5,15 @@
 
 use crate::browser;
 use crate::components::Current;
+use crate::components::compare_services::CompareChoice;
 use crate::components::fencing_switch::FencingSwitch;
 use crate::components::menu;
 use crate::components::scenario_picker::ScenarioPicker;
 use crate::components::share_menu::{Copied, ShareMenu, copied_view};
 use crate::library;
-use crate::state::{Action, Origin};
+use crate::state::{Action, Compare, Origin};
 use gloo_file::callbacks::FileReader;
+use lockstep_sim::chaos::ChaosBackend;
 use lockstep_sim::resource::Fencing;
 use lockstep_sim::strict_json;
 use web_sys::HtmlInputElement;
@@ -27,7 +29,9 @@ pub struct ToolbarProps {
     pub seed: u64,
     /// `None` when the resource has no fencing to switch.
     pub fencing: Option<Fencing>,
-    pub comparing: bool,
+    pub compare: Compare,
+    /// The lock service the open scenario runs on.
+    pub service: Option<ChaosBackend>,
     pub dispatch: Callback<Action>,
     pub on_help: Callback<()>,
     pub on_build: Callback<()>,
@@ -142,6 +146,27 @@ pub fn Toolbar(props: &ToolbarProps) -> Html {
             }
         })
     };
+    // A comparison with another service: the twin's own scenario file, which replays its run
+    // with `lockstep-cli run`.
+    let export_twin = {
+        let dispatch = dispatch.clone();
+        let playground = playground.clone();
+        let close_menu = close_menu.clone();
+        Callback::from(move |_: MouseEvent| {
+            close_menu();
+            if let Some(twin) = playground.twin().and_then(|t| t.against()) {
+                let file = &twin.scenario_b;
+                report(
+                    &dispatch,
+                    browser::download(
+                        &format!("{}.json", file.id),
+                        "application/json",
+                        &file.to_json(),
+                    ),
+                );
+            }
+        })
+    };
     let export_trace = {
         let dispatch = dispatch.clone();
         let playground = playground.clone();
@@ -216,10 +241,12 @@ pub fn Toolbar(props: &ToolbarProps) -> Html {
             if let Some(fencing) = fencing {
                 <FencingSwitch {fencing} dispatch={dispatch.clone()} testid="fencing-toggle" />
                 <button type="button" class="tool toggle" data-testid="compare-toggle"
-                    aria-pressed={props.comparing.to_string()} onclick={oncompare}>
+                    aria-pressed={(props.compare == Compare::Fencing).to_string()} onclick={oncompare}>
                     { "Compare" }<span class="wide-only">{ " fencing on/off" }</span>
                 </button>
             }
+            <CompareChoice compare={props.compare} service={props.service}
+                fencing={fencing.is_some()} dispatch={dispatch.clone()} />
             <ShareMenu playground={playground.clone()} on_copied={on_copied} />
             <details class="more" ref={more_menu.clone()} onkeydown={menu::escape_closes(&more_menu)}>
                 <summary class="tool" data-testid="more-menu">{ "More" }</summary>
@@ -229,6 +256,10 @@ pub fn Toolbar(props: &ToolbarProps) -> Html {
                         <input type="file" accept=".json,application/json" data-testid="import" onchange={onimport} />
                     </label>
                     <button type="button" class="tool" data-testid="export-scenario" onclick={export_scenario}>{ "Export the scenario (JSON)" }</button>
+                    if let Compare::Service(service) = props.compare {
+                        <button type="button" class="tool" data-testid="export-twin-scenario" onclick={export_twin}>
+                            { format!("Export the twin's scenario on {} (JSON)", service.label()) }</button>
+                    }
                     <button type="button" class="tool" data-testid="export-trace" onclick={export_trace}>{ "Export the trace (JSON)" }</button>
                     <button type="button" class="tool" data-testid="export-svg" onclick={export_svg}>{ "Export the timeline (SVG)" }</button>
                     <button type="button" class="tool" data-testid="build-scenario" onclick={on_build}>{ "Build your own scenario…" }</button>

@@ -250,6 +250,9 @@ fn check_lesson(
             );
         }
         previous = Some((scenario, step.event));
+        if let Some(compare) = &step.compare {
+            check_compare(&here, scenario, compare, error);
+        }
         let texts = [
             ("text", Some(&step.text), Shown::Through(step.event)),
             (
@@ -272,6 +275,46 @@ fn check_lesson(
         }
         if let Some(predict) = &step.predict {
             check_predict(&here, predict, run, step.event, error);
+        }
+    }
+}
+
+/// A step's comparison names something the playground can compare this scenario with, and the
+/// comparison can be made.
+fn check_compare(
+    place: &str,
+    scenario_id: &str,
+    compare: &str,
+    error: &mut impl FnMut(String, String),
+) {
+    let here = format!("{place}.compare");
+    let compare = match crate::link::compare_of(compare) {
+        Ok(compare) => compare,
+        Err(e) => return error(here, e.to_string()),
+    };
+    let Some(scenario) = catalogue::find(scenario_id).and_then(|b| b.load().ok()) else {
+        return;
+    };
+    match compare {
+        crate::state::Compare::Off => {}
+        crate::state::Compare::Fencing => {
+            if scenario.resource.fencing().is_none() {
+                error(
+                    here,
+                    format!("`{scenario_id}`'s resource has no fencing to switch"),
+                );
+            }
+        }
+        crate::state::Compare::Service(service) => {
+            let own = lockstep_sim::against::service_of(&scenario.lock_service);
+            if own == service {
+                error(
+                    here,
+                    format!("`{scenario_id}` already runs on {}", own.label()),
+                );
+            } else if let Err(e) = lockstep_sim::against::against(&scenario, &[], service) {
+                error(here, format!("the comparison cannot be made: {e}"));
+            }
         }
     }
 }
@@ -457,6 +500,40 @@ mod tests {
         );
     }
 
+    #[test]
+    fn a_lesson_step_that_compares_with_nothing_it_can_is_caught() {
+        let errors_with = |compare: &str| {
+            let mut broken = content();
+            let step = broken
+                .lessons
+                .iter_mut()
+                .find(|l| l.id == "redlock-debate")
+                .and_then(|l| l.steps.first_mut())
+                .expect("the Redlock debate has steps");
+            step.compare = Some(compare.to_owned());
+            check(&broken)
+        };
+        let errors = errors_with("zookeeper");
+        assert!(
+            errors
+                .iter()
+                .any(|e| e.place.ends_with(".compare") && e.problem.contains("`zookeeper`")),
+            "{errors:?}"
+        );
+        let errors = errors_with("redlock");
+        assert!(
+            errors
+                .iter()
+                .any(|e| e.problem.contains("already runs on Redlock")),
+            "{errors:?}"
+        );
+        let errors = errors_with("consensus");
+        assert!(
+            !errors.iter().any(|e| e.place.ends_with(".compare")),
+            "{errors:?}"
+        );
+    }
+
     /// A holder question asked just after client-b's grant, revealed one event later: its
     /// answer is on the page before the reveal, so it predicts nothing.
     #[test]
@@ -496,6 +573,7 @@ mod tests {
                 why: "The service granted it to client-b.".to_owned(),
             }),
             break_it: None,
+            compare: None,
             sources: Vec::new(),
         }];
         let errors = check(&broken);

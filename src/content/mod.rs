@@ -81,6 +81,10 @@ pub struct Step {
     pub predict: Option<Predict>,
     #[serde(default)]
     pub break_it: Option<String>,
+    /// What the playground compares this step's run with, as a link's `compare=` says it: `1`
+    /// for fencing switched, or a lock service's id (`consensus`). `None`: as it was.
+    #[serde(default)]
+    pub compare: Option<String>,
     /// The public sources of the facts this step states (none for a step that only narrates).
     #[serde(default)]
     pub sources: Vec<Citation>,

@@ -209,7 +209,7 @@ fn the_outcome_line_follows_the_fencing_switch() {
 fn compare_runs_the_other_fencing_to_the_same_moment() {
     let both = apply(start(), [Action::ToggleCompare, Action::SeekTo(usize::MAX)]);
     let twin = both.twin().expect("a twin");
-    assert_eq!(twin.fencing, Fencing::Off);
+    assert_eq!(twin.fencing(), Some(Fencing::Off));
     assert!(twin.at.trace().iter().all(|e| e.time <= both.now()));
     assert!(
         kinds(twin.at.trace()).contains(&"write_accepted".to_owned())
@@ -231,6 +231,84 @@ fn compare_runs_the_other_fencing_to_the_same_moment() {
     let payments = open("a3-idempotency-keys").reduce(Action::ToggleCompare);
     assert!(payments.twin().is_none());
     assert!(matches!(payments.notice(), Some(Notice::Info(_))));
+}
+
+#[test]
+fn compare_with_another_service_steps_both_and_is_made_once_per_run() {
+    let redlock = open("s10-redlock-clock-jump");
+    let both = redlock.clone().reduce(Action::SetCompare(Compare::Service(
+        ChaosBackend::Consensus,
+    )));
+    assert_eq!(both.compare(), Compare::Service(ChaosBackend::Consensus));
+    let twin = both.twin().expect("a twin");
+    let against = twin.against().expect("a service twin");
+    assert_eq!(
+        against.verdict_line(),
+        "Redlock, 5 nodes: two clients believed they held the lock from 550 ms; \
+         Consensus, 3 replicas: never"
+    );
+    let stepped = apply(both.clone(), [Action::Step, Action::Step, Action::Step]);
+    let stepped_twin = stepped.twin().expect("still comparing");
+    assert!(
+        Rc::ptr_eq(&twin.run, &stepped_twin.run),
+        "a step moves the twin, it does not make it again"
+    );
+    assert!(
+        stepped_twin
+            .at
+            .trace()
+            .iter()
+            .all(|e| e.time <= stepped.now())
+    );
+    let end = stepped.reduce(Action::SeekTo(usize::MAX));
+    let end_twin = end.twin().expect("still comparing");
+    assert!(end_twin.at.trace().iter().all(|e| e.time <= end.now()));
+    let same = end
+        .clone()
+        .reduce(Action::SetCompare(Compare::Service(ChaosBackend::Redlock)));
+    assert!(
+        same.problem()
+            .is_some_and(|p| p.contains("already runs on Redlock")),
+        "{:?}",
+        same.notice()
+    );
+    assert_eq!(same.position(), end.position(), "the state survives");
+}
+
+#[test]
+fn taking_back_an_intervention_changes_both_runs() {
+    let both = open("s10-redlock-clock-jump").reduce(Action::SetCompare(Compare::Service(
+        ChaosBackend::Consensus,
+    )));
+    let hashes = |p: &Playground| {
+        (
+            p.full_hash().to_owned(),
+            p.twin().expect("comparing").run.hash.clone(),
+        )
+    };
+    let before = hashes(&both);
+    let paused = both.reduce(Action::Intervene(Act::Pause {
+        node: "client-1".to_owned(),
+        for_ms: Some(Millis(3_000)),
+    }));
+    let after = hashes(&paused);
+    assert_ne!(after.0, before.0, "the main run changed");
+    assert_ne!(after.1, before.1, "the twin changed");
+    let carried = paused
+        .twin()
+        .and_then(|t| t.against())
+        .expect("a service twin");
+    assert!(
+        carried.carried.iter().any(|c| c.on_a.action
+            == Act::Pause {
+                node: "client-1".to_owned(),
+                for_ms: Some(Millis(3_000)),
+            }
+            && c.is_mapped()),
+        "the pause of a client is carried"
+    );
+    let taken_back = paused.reduce(Action::Forget(0));
+    assert_eq!(hashes(&taken_back), before, "both runs are as they were");
 }
 
 #[test]
@@ -596,7 +674,7 @@ fn a_run_over_the_budget_says_so_and_keeps_the_state() {
         scenario,
         log: Vec::new(),
         position: None,
-        compare: false,
+        compare: crate::state::Compare::Off,
     };
     let refused = state.clone().reduce(Action::Restore(Box::new(moment)));
     assert!(

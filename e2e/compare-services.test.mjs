@@ -1,0 +1,203 @@
+// Comparing two lock services in headless Chromium (issue 15): a comparison opened from the
+// toolbar's "Compare with" and from a link; both runs stepped together by virtual time; the
+// one-line verdict computed from both runs, above the story; what each intervention became on
+// the other service (or why it has no counterpart); taking back an intervention changes both
+// runs; a bad `compare=` value is named and the state survives; a lesson step opens its
+// comparison; the story stays on one 1280×800 screen; axe-core finds nothing, light and dark.
+//
+// S10 (`s10-redlock-clock-jump`): Redlock, five nodes; a 15 s clock jump on node C at 300 ms
+// lets client-2 take three of five while client-1 still believes it holds the lock (event 25,
+// 550 ms). Against consensus the jump lands on a follower and nobody else ever holds the lock.
+
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { readFile } from 'node:fs/promises';
+
+import { startApp } from './harness.mjs';
+
+const S10 = 's=s10-redlock-clock-jump';
+const S10_VERDICT =
+  'Compared: Redlock, 5 nodes: two clients believed they held the lock from 550 ms; Consensus, 3 replicas: never';
+const S9_VERDICT =
+  'Compared: Replicated cache with failover: two clients believed they held the lock from 510 ms; Consensus, 3 replicas: never';
+
+describe('comparing two lock services', () => {
+  let app;
+  let page;
+
+  before(async () => {
+    app = await startApp({ acceptDownloads: true });
+    page = app.page;
+  });
+
+  after(async () => {
+    await app?.close();
+  });
+
+  const verdict = () => page.locator('[data-testid="compare-verdict"]');
+  const twin = () => page.locator('[data-testid="timeline-twin"]');
+  const twinMarks = () => twin().locator('[data-testid="event-mark"]').count();
+  const oneBeliever = (where) =>
+    page.locator(`[data-testid="${where}"] [data-invariant="one_believer"]`).getAttribute('class');
+
+  it('opens from the toolbar, steps both runs together and shows the verdict above the story', async () => {
+    await app.open(`${S10}&at=1`);
+    const choice = page.locator('[data-testid="compare-with"]');
+    const offered = await choice.locator('option').evaluateAll((options) => options.map((o) => o.value));
+    assert.deepEqual(offered, ['off', 'fencing', 'sql-row', 'cache', 'replicated-cache', 'data-grid', 'consensus'],
+      'nothing, fencing on/off, or one of the five other services');
+    await choice.selectOption('consensus');
+    await twin().waitFor();
+    assert.equal(await verdict().innerText(), S10_VERDICT);
+    await page.waitForFunction(() => location.hash.includes('compare=consensus'));
+    // The verdict is in the story's place: above the main timeline.
+    const verdictBox = await verdict().boundingBox();
+    const mainBox = await page.locator('[data-testid="timeline-main"]').boundingBox();
+    assert.ok(verdictBox.y < mainBox.y, 'the verdict is above the main timeline');
+    // Stepped by virtual time: at the start the twin shows only its first moment's events.
+    const atStart = await twinMarks();
+    await page.locator('[data-testid="step"]').click();
+    await app.waitForPosition(2);
+    await page.locator('[data-testid="scrubber"]').fill('25');
+    await app.waitForPosition(25);
+    await page.locator('[data-testid="step"]').click();
+    await app.waitForPosition(26);
+    assert.ok((await twinMarks()) > atStart, 'moving the main run moves the twin');
+    assert.match(await oneBeliever('invariants'), /broken/, 'Redlock: two believers after event 25');
+    assert.doesNotMatch(await oneBeliever('twin-invariants'), /broken/, 'consensus: one believer at most');
+    // What each intervention became: the clock jump on Redlock's node lands on a follower.
+    const mapped = await page.locator('[data-testid="carried-mapped"]').allInnerTexts();
+    assert.ok(
+      mapped.some((line) => /jump redis-c's clock/.test(line) && /→ jump etcd-\d's clock .*\(a follower\)/.test(line)),
+      mapped.join('\n'),
+    );
+    // Going back takes the twin back too.
+    await page.locator('[data-testid="scrubber"]').fill('1');
+    await app.waitForPosition(1);
+    assert.equal(await twinMarks(), atStart);
+  });
+
+  it('opens from a link, and lists what has no counterpart with its reason', async () => {
+    await app.open('s=s9-failover-loses-the-lock&at=8&compare=consensus');
+    await twin().waitFor();
+    assert.equal(await verdict().innerText(), S9_VERDICT);
+    assert.equal(await page.locator('[data-testid="compare-with"]').inputValue(), 'consensus');
+    const mapped = await page.locator('[data-testid="carried-mapped"]').allInnerTexts();
+    assert.ok(mapped.some((line) => /crash redis-primary .*the primary/.test(line) && /→ crash etcd-\d .*the leader/.test(line)),
+      mapped.join('\n'));
+    // Against a single SQL row, S10's jump on one of five nodes has nowhere to go.
+    await app.open(`${S10}&at=1&compare=sql-row`);
+    await twin().waitFor();
+    const none = await page.locator('[data-testid="carried-none"]').allInnerTexts();
+    assert.ok(none.some((line) => /jump redis-c's clock .*→ no counterpart on SQL row.*minority/i.test(line)), none.join('\n'));
+  });
+
+  it('carries an intervention to both runs, and taking it back changes both again', async () => {
+    await app.open(`${S10}&at=1&compare=consensus`);
+    await twin().waitFor();
+    const hash = () => page.locator('[data-testid="trace-hash"]').innerText();
+    const bands = (where) => page.locator(`[data-testid="${where}"] [data-testid="pause-band"][data-lane="client-1"]`).count();
+    const before = { hash: await hash(), verdict: await verdict().innerText() };
+    assert.equal(await bands('timeline-main'), 0);
+    assert.equal(await bands('timeline-twin'), 0);
+    await page.locator('[data-testid="lane-label"][data-node="client-1"]').first().click();
+    await page.locator('[data-testid="act-pause-until-resumed"]').click();
+    await page.locator('[data-testid="logged-intervention"]').waitFor();
+    await page.waitForFunction((h) => document.querySelector('[data-testid="trace-hash"]')?.textContent !== h, before.hash);
+    assert.equal(await bands('timeline-main'), 1, 'client-1 is paused in the main run');
+    assert.equal(await bands('timeline-twin'), 1, 'and in the twin');
+    const carried = await page.locator('[data-testid="carried-mapped"]').allInnerTexts();
+    assert.ok(carried.some((line) => /pause client-1 .*→ pause client-1/.test(line)), carried.join('\n'));
+    assert.notEqual(await verdict().innerText(), before.verdict, 'the verdict is recomputed from the new runs');
+    await page.locator('[data-testid="logged-intervention"] button').click();
+    await page.waitForFunction((h) => document.querySelector('[data-testid="trace-hash"]')?.textContent === h, before.hash);
+    assert.equal(await bands('timeline-main'), 0);
+    assert.equal(await bands('timeline-twin'), 0);
+    assert.equal(await verdict().innerText(), before.verdict);
+  });
+
+  it("exports the twin's scenario file beside the scenario's", async () => {
+    await app.open(`${S10}&at=1&compare=consensus`);
+    await twin().waitFor();
+    await page.locator('[data-testid="more-menu"]').click();
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.locator('[data-testid="export-twin-scenario"]').click(),
+    ]);
+    assert.equal(download.suggestedFilename(), 's10-redlock-clock-jump-against-consensus.json');
+    const file = JSON.parse(await readFile(await download.path(), 'utf8'));
+    assert.equal(file.lock_service.kind, 'consensus');
+    assert.equal(file.seed, 42);
+    const jump = file.interventions.find((i) => i.do.action === 'clock_jump');
+    assert.ok(jump, JSON.stringify(file.interventions));
+    assert.equal(jump.at_ms, 300);
+    assert.match(jump.do.node, /^etcd-\d$/, 'the jump carried to a consensus replica');
+  });
+
+  it('names a bad compare= value, and keeps what was shown', async () => {
+    await app.open(`${S10}&at=5`);
+    await page.evaluate((s) => { location.hash = `${s}&at=9&compare=zookeeper`; }, S10);
+    const notice = page.locator('[data-testid="notice"]');
+    await notice.waitFor();
+    const text = await notice.innerText();
+    assert.match(text, /`compare=`/);
+    assert.match(text, /`zookeeper`/);
+    assert.match(text, /consensus/);
+    assert.equal((await app.position()).at, 5, 'the state survives');
+    assert.equal(await twin().count(), 0);
+  });
+
+  it('opens a lesson step with its comparison (the Redlock debate and failure modes)', async () => {
+    const cases = [
+      ['redlock-debate', 6, 28, S10_VERDICT],
+      ['failure-modes', 8, 8, S9_VERDICT],
+    ];
+    for (const [id, number, position, expected] of cases) {
+      await page.goto('about:blank');
+      await page.goto(`${app.site.url}#learn=${id}&step=${number}`);
+      await page.locator('[data-testid="lesson"]').waitFor({ timeout: 30_000 });
+      await app.waitForPosition(position);
+      await twin().waitFor();
+      assert.equal(await verdict().innerText(), expected, `${id} step ${number}`);
+      assert.match(await page.locator('[data-testid="lesson-text"]').innerText(), /never on consensus|on consensus never/);
+    }
+  });
+
+  it('keeps the story on one 1280×800 screen, and looks right on a phone', async () => {
+    await app.open(`${S10}&at=26&compare=consensus`);
+    await twin().waitFor();
+    await app.settle();
+    const parts = {
+      'the verdict': '[data-testid="compare-verdict"]',
+      'the main timeline': '[data-testid="timeline-main"]',
+      Step: '[data-testid="step"]',
+    };
+    const outside = [];
+    for (const [what, selector] of Object.entries(parts)) {
+      const box = await page.locator(selector).first().boundingBox();
+      if (!box || box.y < 0 || box.y + box.height > 800 || box.x + box.width > 1280) outside.push(`${what} at ${JSON.stringify(box)}`);
+    }
+    assert.deepEqual(outside, [], 'all on the first screen');
+    await page.screenshot({ path: 'artifacts/compare-services-1280.png' });
+    await app.screenshot('compare-services-1280-full');
+    await page.setViewportSize({ width: 375, height: 700 });
+    await app.settle();
+    await page.screenshot({ path: 'artifacts/compare-services-375.png' });
+    await app.screenshot('compare-services-375-full');
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `the page is ${overflow} px wider than the phone`);
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  it('has no serious or critical accessibility findings, in light and dark', async () => {
+    await app.open(`${S10}&at=26&compare=consensus`);
+    await twin().waitFor();
+    for (const scheme of ['light', 'dark']) {
+      await page.emulateMedia({ colorScheme: scheme });
+      const findings = await app.axe();
+      assert.deepEqual(findings, [], `${scheme}: ${findings.join('\n')}`);
+    }
+    await page.emulateMedia({ colorScheme: 'light' });
+  });
+});
