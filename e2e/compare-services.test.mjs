@@ -161,6 +161,14 @@ describe('comparing two lock services', () => {
       await twin().waitFor();
       assert.equal(await verdict().innerText(), expected, `${id} step ${number}`);
       assert.match(await page.locator('[data-testid="lesson-text"]').innerText(), /never on consensus|on consensus never/);
+      // The lesson's promise at 1280×800 holds with a comparison too: the step's text, Next,
+      // the verdict, the timeline and the "now" line on one screen (the twin's timeline below).
+      const outside = [];
+      for (const testid of ['lesson-text', 'lesson-next', 'compare-verdict', 'timeline-main', 'narration']) {
+        const box = await page.locator(`[data-testid="${testid}"]`).first().boundingBox();
+        if (!box || box.y < 0 || box.y + box.height > 800) outside.push(`${testid} at ${JSON.stringify(box)}`);
+      }
+      assert.deepEqual(outside, [], `${id} step ${number}: all on the first screen`);
     }
   });
 

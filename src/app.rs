@@ -345,12 +345,14 @@ fn Site() -> Html {
                     <div class="lesson-stage">
                         { for compare_verdict.clone() }
                         { main_timeline }
-                        { for lesson_twin }
                         <p class="muted lesson-position">
                             <span data-testid="position">{ format!("event {} of {}", playground.position(), playground.total()) }</span>
                             { format!(" · t = {} ms · {}", playground.now().0, playground.title()) }
                         </p>
                         <Narration sim={Shared(playground.sim_rc())} run={Shared(playground.run_rc())} dispatch={dispatch.clone()} />
+                        // The other service's timeline under the narration: the verdict above says
+                        // what it shows, and the step's text, Next and the "now" line keep one screen.
+                        { for lesson_twin }
                     </div>
                 </div>
                 <aside class="inspector-panel lesson-inspect" aria-label="Inspect">
