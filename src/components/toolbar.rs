@@ -15,6 +15,7 @@ use crate::state::{Action, Compare, Origin};
 use gloo_file::callbacks::FileReader;
 use lockstep_sim::chaos::ChaosBackend;
 use lockstep_sim::resource::Fencing;
+use lockstep_sim::scenario::Scenario;
 use lockstep_sim::strict_json;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -53,6 +54,25 @@ text{font:11px system-ui,sans-serif;fill:#1b1f25}\
 .band rect{fill:#d55e00;fill-opacity:.15}.band.history rect{fill-opacity:.6}.band-label{fill:#b84700;font-weight:600}\
 .now line{stroke:#0072b2;stroke-width:2}.zigzag{fill:none;stroke:#1b1f25;stroke-width:1.5}\
 .intervention{fill:#e69f00}</style>";
+
+/// A download that failed becomes a message.
+fn report(dispatch: &Callback<Action>, result: Result<(), String>) {
+    if let Err(e) = result {
+        dispatch.emit(Action::Report(format!("The download failed: {e}")));
+    }
+}
+
+/// Downloads a scenario as its file, `<id>.json` (it replays with `lockstep-cli run`).
+fn download_scenario(dispatch: &Callback<Action>, file: &Scenario) {
+    report(
+        dispatch,
+        browser::download(
+            &format!("{}.json", file.id),
+            "application/json",
+            &file.to_json(),
+        ),
+    );
+}
 
 #[component]
 pub fn Toolbar(props: &ToolbarProps) -> Html {
@@ -122,11 +142,6 @@ pub fn Toolbar(props: &ToolbarProps) -> Html {
             input.set_value("");
         })
     };
-    let report = |dispatch: &Callback<Action>, result: Result<(), String>| {
-        if let Err(e) = result {
-            dispatch.emit(Action::Report(format!("The download failed: {e}")));
-        }
-    };
     // Exports are computed when chosen, not on every render: a long trace's export is large.
     let export_scenario = {
         let dispatch = dispatch.clone();
@@ -135,14 +150,7 @@ pub fn Toolbar(props: &ToolbarProps) -> Html {
         Callback::from(move |_: MouseEvent| {
             close_menu();
             if let Some(file) = &playground.scenario_file() {
-                report(
-                    &dispatch,
-                    browser::download(
-                        &format!("{}.json", file.id),
-                        "application/json",
-                        &file.to_json(),
-                    ),
-                );
+                download_scenario(&dispatch, file);
             }
         })
     };
@@ -155,15 +163,7 @@ pub fn Toolbar(props: &ToolbarProps) -> Html {
         Callback::from(move |_: MouseEvent| {
             close_menu();
             if let Some(twin) = playground.twin().and_then(|t| t.against()) {
-                let file = &twin.scenario_b;
-                report(
-                    &dispatch,
-                    browser::download(
-                        &format!("{}.json", file.id),
-                        "application/json",
-                        &file.to_json(),
-                    ),
-                );
+                download_scenario(&dispatch, &twin.scenario_b);
             }
         })
     };
