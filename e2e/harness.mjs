@@ -53,10 +53,15 @@ export async function startApp(options = {}) {
       assert.ok(match, `unexpected position text: ${text}`);
       return { at: Number(match[1]), of: Number(match[2]) };
     },
-    /** Waits until the position is `at`. */
+    /**
+     * Waits until the position is `at`, and the panels below the story (inspector, monitoring,
+     * event log) show it too: out of view they catch up once the story rests.
+     */
     async waitForPosition(at) {
       await page.waitForFunction(
-        (n) => document.querySelector('[data-testid="position"]')?.textContent?.startsWith(`event ${n} of`),
+        (n) =>
+          document.querySelector('[data-testid="position"]')?.textContent?.startsWith(`event ${n} of`) &&
+          document.querySelector('[data-testid="below-story"]')?.getAttribute('aria-busy') !== 'true',
         at,
       );
     },

@@ -34,6 +34,7 @@ use crate::library::{self, Material};
 use crate::link;
 use crate::link::fencing_word;
 use crate::metrics::of_run;
+use crate::panels_wait::{Wait, use_panels_wait, use_sight};
 use crate::route::Route;
 use crate::state::{Action, Notice, Play, Selection};
 use lockstep_sim::resource::Fencing;
@@ -163,7 +164,14 @@ fn Site() -> Html {
         let drag = drag.clone();
         use_callback((), move |next: Drag, _| drag.set(next))
     };
-    let holding = *drag == Drag::Moving;
+    let below_story = use_node_ref();
+    let sight = use_sight(below_story.clone(), *route == Route::Playground);
+    let holding = use_panels_wait(
+        Shared(playground.run_rc()),
+        Shared(playground.sim_rc()),
+        *drag == Drag::Moving,
+        sight,
+    ) == Wait::Waiting;
     let held_sim = use_held(playground.sim_rc(), holding);
     let held_run = use_held(playground.run_rc(), holding);
     let held_position = use_held(playground.position(), holding);
@@ -308,7 +316,7 @@ fn Site() -> Html {
                     <NowLine sim={Shared(playground.sim_rc())} />
                 </div>
                 <Controls playground={playground.clone()} dispatch={dispatch.clone()} on_drag={on_drag.clone()} />
-                <div class="below-story" data-testid="below-story" aria-busy={holding.then_some("true")}>
+                <div class="below-story" data-testid="below-story" ref={below_story} aria-busy={holding.then_some("true")}>
                     { run_outcome(playground.run().outcome(), main_caption_fencing, "run-outcome") }
                     { for twin }
                     <div class="panels">

@@ -32,6 +32,7 @@ pub mod layout;
 pub mod library;
 pub mod link;
 pub mod metrics;
+mod panels_wait;
 pub mod route;
 pub mod run;
 pub mod search_link;

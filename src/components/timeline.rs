@@ -16,10 +16,11 @@ use crate::layout::frame::{
     time_label,
 };
 use crate::layout::labels::{CHAR_WIDTH, text_baseline, text_x};
-use crate::layout::{Lane, LaneRole, Layout, MarkKind, SpanKind};
+use crate::layout::{LaneRole, Layout, MarkKind, SpanKind};
 use crate::state::{Action, Selection};
 use crate::svg_number::px;
 use crate::words::{bar_words, lane_badge, mark_kind, mark_words};
+use lockstep_sim::ids::NodeId;
 use lockstep_sim::sim::Sim;
 use web_sys::Element;
 use yew::prelude::*;
@@ -216,7 +217,11 @@ pub fn Timeline(props: &TimelineProps) -> Html {
             </div>
             <div class={classes!("timeline-body", (*names == LaneNames::Above).then_some("names-above"))}>
                 <ul class="lane-labels" style={format!("height: {lanes_height}px")}>
-                    { for props.layout.lanes.iter().map(|lane| lane_label(lane, props, *names)) }
+                    { for props.layout.lanes.iter().map(|lane| html! {
+                        <LaneLabel key={lane.node.0} name={lane.name.clone()} node={lane.node} role={lane.role}
+                            badge={lane_badge(&props.sim, lane.node)} names={*names}
+                            selected={props.selection == Selection::Node(lane.node)} dispatch={props.dispatch.clone()} />
+                    }) }
                 </ul>
                 <div class="timeline-plot" ref={plot} {onwheel} {onpointerdown} {onpointermove}
                     onpointerup={onpointerup.clone()} onpointerleave={onpointerup}>
@@ -229,9 +234,23 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     }
 }
 
-fn lane_label(lane: &Lane, props: &TimelineProps, names: LaneNames) -> Html {
-    let node = lane.node;
-    let selected = props.selection == Selection::Node(node);
+#[derive(Properties, PartialEq)]
+struct LaneLabelProps {
+    name: String,
+    node: NodeId,
+    role: LaneRole,
+    /// What the lane's node is doing now (`words::lane_badge`).
+    badge: &'static str,
+    names: LaneNames,
+    selected: bool,
+    dispatch: Callback<Action>,
+}
+
+/// One lane's name and badge, a button that selects the lane's node. A component of its own: a
+/// step changes one badge or none, and the other labels are compared, not drawn again.
+#[component]
+fn LaneLabel(props: &LaneLabelProps) -> Html {
+    let (node, selected, names) = (props.node, props.selected, props.names);
     let dispatch = props.dispatch.clone();
     let onclick = Callback::from(move |_: MouseEvent| {
         dispatch.emit(Action::Select(if selected {
@@ -240,8 +259,8 @@ fn lane_label(lane: &Lane, props: &TimelineProps, names: LaneNames) -> Html {
             Selection::Node(node)
         }))
     });
-    let badge = lane_badge(&props.sim, node);
-    let role = match lane.role {
+    let badge = props.badge;
+    let role = match props.role {
         LaneRole::Client => "client",
         LaneRole::Service => "service",
         LaneRole::Resource => "resource",
@@ -249,12 +268,12 @@ fn lane_label(lane: &Lane, props: &TimelineProps, names: LaneNames) -> Html {
     // Above the lane, the name takes exactly the room the labels leave it (the layout keeps
     // that box free).
     let width = (names == LaneNames::Above)
-        .then(|| format!("max-width: {}px", lane_name_width(&lane.name)));
+        .then(|| format!("max-width: {}px", lane_name_width(&props.name)));
     html! {
         <li class={classes!("lane-label", role)} style={format!("height: {LANE_HEIGHT}px")}>
-            <button type="button" data-testid="lane-label" data-node={lane.name.clone()} style={width}
+            <button type="button" data-testid="lane-label" data-node={props.name.clone()} style={width}
                 aria-pressed={selected.to_string()} {onclick} title="Select to act on it">
-                <span class="lane-name">{ lane.name.clone() }</span>
+                <span class="lane-name">{ props.name.clone() }</span>
                 <span class="visually-hidden">{ ", " }</span>
                 <span class={classes!("badge", format!("badge-{}", badge.replace(' ', "-")))}>{ badge }</span>
             </button>
@@ -286,11 +305,7 @@ fn svg(frame: Frame, props: &TimelineProps) -> Html {
         <svg class="timeline-svg" width={px(frame.width)} height={px(frame.height)}
             viewBox={format!("0 0 {} {}", px(frame.width), px(frame.height))}
             role="group" aria-label={format!("{}: lanes over virtual time", props.caption)}>
-            { patterns(name) }
-            { for props.layout.lanes.iter().enumerate().map(|(i, lane)| html! {
-                <rect class={classes!("lane", (i % 2 == 1).then_some("odd"))} data-testid="lane" data-node={lane.name.clone()}
-                    x="0" y={(i as f64 * LANE_HEIGHT).to_string()} width={px(frame.width)} height={LANE_HEIGHT.to_string()} />
-            }) }
+            <Lanes layout={props.layout.clone()} name={name.clone()} width={px(frame.width)} />
             // Each keyed list in an element of its own: Yew diffs a list by key only when all of
             // its siblings are keyed, and moves what it can instead of rebuilding it. Each layer
             // is a component of its own: shapes sit on an absolute axis, so while "follow now"
@@ -314,6 +329,29 @@ fn svg(frame: Frame, props: &TimelineProps) -> Html {
                 <Labels labels={frame.labels} />
             </g>
         </svg>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct LanesProps {
+    layout: Shared<Layout>,
+    name: AttrValue,
+    /// The plot's width, as written in the SVG.
+    width: String,
+}
+
+/// The patterns and the lanes' grounds: the same from step to step, so a step compares them and
+/// draws nothing.
+#[component]
+fn Lanes(props: &LanesProps) -> Html {
+    html! {
+        <>
+            { patterns(&props.name) }
+            { for props.layout.lanes.iter().enumerate().map(|(i, lane)| html! {
+                <rect class={classes!("lane", (i % 2 == 1).then_some("odd"))} data-testid="lane" data-node={lane.name.clone()}
+                    x="0" y={(i as f64 * LANE_HEIGHT).to_string()} width={props.width.clone()} height={LANE_HEIGHT.to_string()} />
+            }) }
+        </>
     }
 }
 
@@ -352,7 +390,12 @@ struct BandsProps {
 #[component]
 fn Bands(props: &BandsProps) -> Html {
     html! {
-        <g class="bands">{ for props.bands.iter().map(|band| band_view(band, props.lanes_height, &props.ctx)) }</g>
+        <g class="bands">
+            { for props.bands.iter().map(|band| html! {
+                <Band key={format!("{}-{}", band.from_event, band.invariant.id())} band={band.clone()}
+                    lanes_height={props.lanes_height} ctx={props.ctx.clone()} />
+            }) }
+        </g>
     }
 }
 
@@ -390,26 +433,38 @@ fn Labels(props: &LabelsProps) -> Html {
             // variables; on the page the stylesheet's (light or dark) win.
             <path class="label-ground" d={ground(Tone::Plain)} fill="#ffffff" fill-opacity="0.92" />
             <path class="label-ground label-ground-bad" d={ground(Tone::Bad)} fill="#fff1e8" stroke="#b84700" />
-            { for props.labels.iter().map(|label| {
-                let of = match label.of {
-                    LabelOf::Bar(_) => "bar",
-                    LabelOf::Mark(_) => "mark",
-                    LabelOf::Band(_) => "band",
-                };
-                let tone = match label.tone {
-                    Tone::Plain => "plain",
-                    Tone::Bad => "bad",
-                };
-                let b = label.bounds;
-                html! {
-                    <text key={label.key.clone()}
-                        class={classes!("label", format!("label-{tone}"))} data-testid="timeline-label" data-of={of}
-                        x={px(text_x(&b))} y={px(text_baseline(&b))}
-                        textLength={px(label.text.chars().count() as f64 * CHAR_WIDTH)}
-                        lengthAdjust="spacingAndGlyphs">{ label.text.clone() }</text>
-                }
+            { for props.labels.iter().map(|label| html! {
+                <LabelText key={label.key.clone()} label={label.clone()} />
             }) }
         </g>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct LabelTextProps {
+    label: Label,
+}
+
+/// One label's text. A component of its own: a step moves a few labels, and the rest are
+/// compared, not written again.
+#[component]
+fn LabelText(props: &LabelTextProps) -> Html {
+    let label = &props.label;
+    let of = match label.of {
+        LabelOf::Bar(_) => "bar",
+        LabelOf::Mark(_) => "mark",
+        LabelOf::Band(_) => "band",
+    };
+    let tone = match label.tone {
+        Tone::Plain => "plain",
+        Tone::Bad => "bad",
+    };
+    let b = label.bounds;
+    html! {
+        <text class={classes!("label", format!("label-{tone}"))} data-testid="timeline-label" data-of={of}
+            x={px(text_x(&b))} y={px(text_baseline(&b))}
+            textLength={px(label.text.chars().count() as f64 * CHAR_WIDTH)}
+            lengthAdjust="spacingAndGlyphs">{ label.text.clone() }</text>
     }
 }
 
@@ -422,7 +477,11 @@ struct BarsProps {
 #[component]
 fn Bars(props: &BarsProps) -> Html {
     html! {
-        <g class="bars">{ for props.bars.iter().map(|bar| bar_view(bar, &props.ctx)) }</g>
+        <g class="bars">
+            { for props.bars.iter().map(|bar| html! {
+                <Bar key={format!("{}-{}-{}", bar.lane, span_rank(bar.kind), bar.from_event)} bar={bar.clone()} ctx={props.ctx.clone()} />
+            }) }
+        </g>
     }
 }
 
@@ -437,7 +496,7 @@ fn Arrows(props: &ArrowsProps) -> Html {
     let ctx = &props.ctx;
     html! {
         <g class="messages">
-            <Delivered arrows={props.arrows.iter().filter(|a| a.state == ArrowState::Delivered).cloned().collect::<Vec<_>>()} />
+            { delivered(&props.arrows) }
             <g class="messages-underway">
                 { for props.arrows.iter().filter(|arrow| arrow.state != ArrowState::Delivered).map(|arrow| html! {
                     <Arrow key={arrow.message.0} arrow={arrow.clone()}
@@ -449,16 +508,38 @@ fn Arrows(props: &ArrowsProps) -> Html {
     }
 }
 
+/// How many delivered messages, by number, share a pair of paths.
+const DELIVERED_BATCH: u32 = 32;
+
+/// The delivered messages, drawn as paths: a pair (shafts, heads) for each batch of
+/// [`DELIVERED_BATCH`] consecutive message numbers. A long run shows hundreds, and a scrub would
+/// create each anew as an element of its own (and style and lay it out); none can be acted on,
+/// so none needs an element, a tooltip or a handler. In batches, because a step delivers one
+/// message or none, and only that message's batch (and one leaving the view) is written and
+/// painted again. Drawn below the messages still underway (they came earlier in the list).
+fn delivered(arrows: &[ArrowShape]) -> Html {
+    let mut batches: Vec<(u32, Vec<ArrowShape>)> = Vec::new();
+    for arrow in arrows.iter().filter(|a| a.state == ArrowState::Delivered) {
+        let batch = arrow.message.0 / DELIVERED_BATCH;
+        match batches.last_mut() {
+            Some((last, members)) if *last == batch => members.push(arrow.clone()),
+            _ => batches.push((batch, vec![arrow.clone()])),
+        }
+    }
+    let count: usize = batches.iter().map(|(_, members)| members.len()).sum();
+    html! {
+        <g class="message message-delivered" data-testid="delivered-messages" data-count={count.to_string()}>
+            { for batches.into_iter().map(|(batch, arrows)| html! { <Delivered key={batch} {arrows} /> }) }
+        </g>
+    }
+}
+
 #[derive(Properties, PartialEq)]
 struct DeliveredProps {
     arrows: Vec<ArrowShape>,
 }
 
-/// The delivered messages, all of them in two paths: their shafts, then their heads. A long
-/// run shows hundreds, and a scrub would create each anew as an element of its own (and style
-/// and lay it out); none can be acted on, so none needs an element, a tooltip or a handler.
-/// Drawn below the messages still underway, as before (they came earlier in the list). A
-/// component of its own, so a step that delivers nothing does not write the paths again.
+/// One batch of delivered messages: their shafts in one path, their heads in another.
 #[component]
 fn Delivered(props: &DeliveredProps) -> Html {
     let mut shafts = String::new();
@@ -483,8 +564,7 @@ fn Delivered(props: &DeliveredProps) -> Html {
         ));
     }
     html! {
-        <g class="message message-delivered" data-testid="delivered-messages"
-            data-count={props.arrows.len().to_string()}>
+        <g class="delivered-batch">
             <path class="shaft" d={shafts} />
             <path class="arrow-head" d={heads} />
         </g>
@@ -515,7 +595,11 @@ struct MarksProps {
 #[component]
 fn Marks(props: &MarksProps) -> Html {
     html! {
-        <g class="marks">{ for props.marks.iter().map(|mark| mark_view(mark, &props.ctx)) }</g>
+        <g class="marks">
+            { for props.marks.iter().map(|mark| html! {
+                <Mark key={format!("{}-{}-{}", mark.event, mark.lane, mark_kind(mark.kind))} mark={mark.clone()} ctx={props.ctx.clone()} />
+            }) }
+        </g>
     }
 }
 
@@ -544,7 +628,17 @@ fn open_event(ctx: &Ctx, event: usize) -> (Callback<MouseEvent>, Callback<Keyboa
     (onclick, onkeydown)
 }
 
-fn bar_view(bar: &BarShape, ctx: &Ctx) -> Html {
+#[derive(Properties, PartialEq)]
+struct BarProps {
+    bar: BarShape,
+    ctx: Ctx,
+}
+
+/// One lease, belief, pause or crash. A component of its own, as every shape of the timeline: a
+/// step grows an open bar or adds one, and the others are compared, not drawn again.
+#[component]
+fn Bar(props: &BarProps) -> Html {
+    let (bar, ctx) = (&props.bar, &props.ctx);
     let (x, y, w, h) = (bar.x, bar.y, bar.width, bar.height);
     let name = &ctx.name;
     let label = bar_words(bar.kind, &ctx.layout);
@@ -583,8 +677,7 @@ fn bar_view(bar: &BarShape, ctx: &Ctx) -> Html {
         _ => None,
     };
     html! {
-        <g key={format!("{}-{}-{}", bar.lane, span_rank(bar.kind), bar.from_event)}
-            class={class} data-testid={testid} data-event-id={bar.from_event.to_string()}
+        <g class={class} data-testid={testid} data-event-id={bar.from_event.to_string()}
             data-lane={lane_name(ctx, bar.lane)} data-label={if hover_only { "hover" } else { "shown" }}
             data-token={token} data-open={bar.open.to_string()}
             tabindex={if hover_only { "0" } else { "-1" }}
@@ -702,7 +795,16 @@ fn arrow_view(
     }
 }
 
-fn mark_view(mark: &MarkShape, ctx: &Ctx) -> Html {
+#[derive(Properties, PartialEq)]
+struct MarkProps {
+    mark: MarkShape,
+    ctx: Ctx,
+}
+
+/// One write's outcome, clock jump or intervention.
+#[component]
+fn Mark(props: &MarkProps) -> Html {
+    let (mark, ctx) = (&props.mark, &props.ctx);
     let (x, y) = (mark.x, mark.y);
     let words = mark_words(mark.kind);
     // The tooltip says what the screen reader says, word for word.
@@ -726,8 +828,7 @@ fn mark_view(mark: &MarkShape, ctx: &Ctx) -> Html {
     let lane_top = mark.lane as f64 * LANE_HEIGHT;
     let hit = crate::layout::frame::glyph_box(mark);
     html! {
-        <g key={format!("{}-{}-{}", mark.event, mark.lane, mark_kind(mark.kind))}
-            class={classes!("mark", format!("mark-{}", mark_kind(mark.kind)))} data-testid="event-mark"
+        <g class={classes!("mark", format!("mark-{}", mark_kind(mark.kind)))} data-testid="event-mark"
             data-kind={mark_kind(mark.kind)} data-outcome={outcome} data-token={token}
             data-lane={lane_name(ctx, mark.lane)}
             data-event-id={mark.event.to_string()}
@@ -773,12 +874,21 @@ pub(crate) fn glyph(kind: MarkKind, x: f64, y: f64, lane_top: f64) -> Html {
     }
 }
 
-fn band_view(band: &BandShape, lanes_height: f64, ctx: &Ctx) -> Html {
+#[derive(Properties, PartialEq)]
+struct BandProps {
+    band: BandShape,
+    lanes_height: f64,
+    ctx: Ctx,
+}
+
+/// One stretch of time over which an invariant was broken, across every lane.
+#[component]
+fn Band(props: &BandProps) -> Html {
+    let (band, lanes_height, ctx) = (&props.band, props.lanes_height, &props.ctx);
     let (onclick, onkeydown) = open_event(ctx, band.from_event);
     let label = band_text(band);
     html! {
-        <g key={format!("{}-{}", band.from_event, band.invariant.id())}
-            class={classes!("band", band.invariant.is_history().then_some("history"))}
+        <g class={classes!("band", band.invariant.is_history().then_some("history"))}
             data-testid="violation-band" data-invariant={band.invariant.id()}
             data-event-id={band.from_event.to_string()} data-open={band.open.to_string()}
             data-label={if band.label == LabelState::HoverOnly { "hover" } else { "shown" }}

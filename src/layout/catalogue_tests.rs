@@ -248,3 +248,23 @@ fn the_opening_view_frames_where_things_happen_and_the_decisive_moment() {
     }
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
+
+/// `frame` and the stage cut the marks and the arrows shown at a position, and the marks in
+/// view, by binary search: that needs marks in event order and arrows in the order sent.
+#[test]
+fn marks_and_arrows_come_in_event_order() {
+    for (id, _, layout) in every_run() {
+        assert!(
+            layout.marks.is_sorted_by_key(|m| (m.at.event, m.at.time)),
+            "{id}: marks out of event order"
+        );
+        assert!(
+            layout.marks.is_sorted_by_key(|m| m.at.time),
+            "{id}: marks out of time order"
+        );
+        assert!(
+            layout.arrows.is_sorted_by_key(|a| a.sent.event),
+            "{id}: arrows out of the order sent"
+        );
+    }
+}

@@ -381,20 +381,25 @@ pub fn frame(
             label: LabelState::Unlabelled,
         });
     }
-    for mark in layout.marks.iter().filter(|m| shown(m.at)) {
+    // Marks come in event order, so the shown ones in view are one slice of them.
+    let marks_shown = &layout.marks[..layout.marks.partition_point(|m| shown(m.at))];
+    let first_in_view = marks_shown.partition_point(|m| ax(m.at.time) < offset);
+    for mark in &marks_shown[first_in_view..] {
         let x = ax(mark.at.time);
-        if visible(x, x) {
-            frame.marks.push(MarkShape {
-                lane: mark.lane,
-                kind: mark.kind,
-                x,
-                y: lane_centre(mark.lane),
-                event: mark.at.event,
-                label: LabelState::Unlabelled,
-            });
+        if !visible(x, x) {
+            break;
         }
+        frame.marks.push(MarkShape {
+            lane: mark.lane,
+            kind: mark.kind,
+            x,
+            y: lane_centre(mark.lane),
+            event: mark.at.event,
+            label: LabelState::Unlabelled,
+        });
     }
-    for arrow in layout.arrows.iter().filter(|a| shown(a.sent)) {
+    // Arrows come in the order their messages were sent: those sent later are not shown.
+    for arrow in &layout.arrows[..layout.arrows.partition_point(|a| shown(a.sent))] {
         let y1 = lane_centre(arrow.from_lane);
         let y_to = lane_centre(arrow.to_lane);
         let along = |time: u64| {

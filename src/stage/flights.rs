@@ -30,8 +30,9 @@ pub struct Flight {
 /// The messages on their way after the first `position` events, the last of which happened at
 /// `now`, in the order they were sent.
 pub fn in_flight(layout: &Layout, position: usize, now: u64) -> Vec<Flight> {
-    layout
-        .arrows
+    // In the order sent: the messages sent after the first `position` events are a tail to skip.
+    let sent = layout.arrows.partition_point(|a| a.sent.event < position);
+    layout.arrows[..sent]
         .iter()
         .filter_map(|arrow| flight(arrow, position, now))
         .collect()
