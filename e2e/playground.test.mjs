@@ -181,6 +181,57 @@ describe('the playground, as a user uses it', () => {
     assert.deepEqual(await app.position(), { at: 14, of: 24 });
   });
 
+  it('out of sight, the panels below the story wait for a run of Steps to rest; in view they follow every Step', async () => {
+    // Redlock's eight lanes fill the first screen at 1280×800: the panels start under the
+    // transport bar.
+    await app.open('s=s10-redlock-clock-jump&at=10');
+    const below = page.locator('[data-testid="below-story"]');
+    const geometry = await page.evaluate(() => ({
+      top: document.querySelector('[data-testid="below-story"] .panels').getBoundingClientRect().top,
+      height: window.innerHeight,
+    }));
+    assert.ok(geometry.top > 0.75 * geometry.height, `the panels start at ${geometry.top} of ${geometry.height} px`);
+    // One Step, read in the same task as the render it causes (no timer can run in between).
+    const step = () =>
+      page.evaluate(async () => {
+        const position = document.querySelector('[data-testid="position"]');
+        const rendered = new Promise((done) => {
+          const observer = new MutationObserver(() => {
+            observer.disconnect();
+            done();
+          });
+          observer.observe(position, { childList: true, characterData: true, subtree: true });
+        });
+        document.querySelector('[data-testid="step"]').click();
+        await rendered;
+        return {
+          position: position.textContent,
+          logged: document.querySelectorAll('[data-testid="trace"] [data-testid="event"]').length,
+          busy: document.querySelector('[data-testid="below-story"]').getAttribute('aria-busy'),
+        };
+      });
+    const logged = () => page.locator('[data-testid="trace"] [data-testid="event"]').count();
+    assert.equal(await logged(), 10);
+    const first = await step();
+    assert.match(first.position, /^event 11 of/);
+    assert.equal(first.busy, 'true', 'out of sight, the panels say they are behind');
+    assert.equal(first.logged, 10, 'and keep the moment they had');
+    const second = await step();
+    assert.match(second.position, /^event 12 of/);
+    assert.equal(second.logged, 10);
+    // When the Steps stop, they catch up.
+    await page.waitForFunction(() => document.querySelectorAll('[data-testid="trace"] [data-testid="event"]').length === 12);
+    assert.equal(await below.getAttribute('aria-busy'), null);
+    // Scrolled into view, they follow every Step at once.
+    await page.locator('[data-testid="inspector-panel"], .inspector-panel').first().evaluate((panel) => panel.scrollIntoView({ block: 'center' }));
+    await app.settle();
+    const third = await step();
+    assert.match(third.position, /^event 13 of/);
+    assert.equal(third.busy, null, 'in view, nothing waits');
+    assert.equal(third.logged, 13, 'the event log shows the Step at once');
+    await page.evaluate(() => window.scrollTo(0, 0));
+  });
+
   it('pauses autoplay when the tab is hidden', async () => {
     await app.open(S2);
     await page.locator('[data-testid="speed"]').selectOption('1');
