@@ -15,7 +15,11 @@
 //   (a move forward steps on from where it is, a move back resumes from the run's nearest
 //   snapshot). Each move is an input event with the button still down, as a dragging pointer
 //   sends them, less than the app's rest time apart: the story (timeline, stage, "now" line,
-//   transport) follows each move, and the panels below it wait for the drag to rest.
+//   transport) follows each move, and the panels below it wait for the drag to rest;
+// - Step, panels in view: STEP_SAMPLES more clicks from the middle with the page scrolled to the
+//   inspector. At 1280×800 the panels below the story (inspector, monitoring, event log) start
+//   under the transport bar, and out of sight they wait for the Steps to rest (so the Steps
+//   above do not draw them); in view they follow every Step, and this is what that costs.
 //
 // For each it reports three times, from just before the input is dispatched:
 // - "handler": until the click (or input event) handler returns: the reducer alone (Yew renders
@@ -237,6 +241,15 @@ async function main() {
     );
     progress(`scrubbing to ${SCRUB_SAMPLES} positions`);
     const scrubs = await checked('scrubbing', () => page.evaluate((t) => window.lockstepBench.scrubs(t), targets));
+    // The same Steps with the panels below the story scrolled into view, where they follow
+    // every Step (out of view, as above, they catch up when the Steps rest).
+    await checked('scrolling to the panels', () => page.evaluate((m) => window.lockstepBench.scrubTo(m), middle));
+    await page.locator('.inspector-panel').evaluate((panel) => panel.scrollIntoView({ block: 'center' }));
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+    progress(`Step ${STEP_SAMPLES} times with the panels below the story in view`);
+    const inView = await checked('stepping in view', () => page.evaluate((n) => window.lockstepBench.clicks('step', n, 1), STEP_SAMPLES));
+    const waiting = await page.locator('[data-testid="below-story"]').getAttribute('aria-busy');
+    if (waiting !== null) throw new Error('the panels in view waited for the Steps to rest');
     if (site.notFound.length > 0) throw new Error(`the page asked for files that are not in dist/: ${site.notFound.join(', ')}`);
 
     const cdp = await browser.context.newCDPSession(page);
@@ -248,7 +261,8 @@ async function main() {
     console.log();
     console.log('| action | samples | median (ms) | p95 (ms) | max (ms) |');
     console.log('|---|---:|---:|---:|---:|');
-    for (const line of [...rows('Step', steps), ...rows('Back', backs), ...rows('scrub', scrubs)]) console.log(line);
+    const lines = [...rows('Step', steps), ...rows('Back', backs), ...rows('scrub', scrubs), ...rows('Step, panels in view', inView)];
+    for (const line of lines) console.log(line);
   } finally {
     await browser?.close();
     await site.close();

@@ -58,7 +58,8 @@ pub fn Inspector(props: &InspectorProps) -> Html {
     }
 }
 
-/// A card showing one table row as `column: value` lines, as a database client would.
+/// A card showing one table row as `column: value` lines, as a database client would, and a
+/// note under it.
 fn row_card(
     testid: &'static str,
     title: String,
@@ -67,14 +68,31 @@ fn row_card(
 ) -> Html {
     html! {
         <section class="card" data-testid={testid}>
-            <h2>{ title }</h2>
-            <table class="sql-row">
-                { for columns.into_iter().map(|(column, value)| html! {
-                    <tr><th>{ column }</th><td data-column={column}>{ value }</td></tr>
-                }) }
-            </table>
+            <RowTable {title} {columns} />
             <p class="muted">{ note }</p>
         </section>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+struct RowTableProps {
+    title: String,
+    columns: Vec<(&'static str, String)>,
+}
+
+/// A card's heading and row. A component of its own: a step changes every node's clock (in the
+/// notes) but few rows, and the rows that stay are compared, not drawn again.
+#[component]
+fn RowTable(props: &RowTableProps) -> Html {
+    html! {
+        <>
+            <h2>{ props.title.clone() }</h2>
+            <table class="sql-row">
+                { for props.columns.iter().map(|(column, value)| html! {
+                    <tr><th>{ *column }</th><td data-column={*column}>{ value.clone() }</td></tr>
+                }) }
+            </table>
+        </>
     }
 }
 
@@ -249,9 +267,20 @@ fn fencing_note(fencing: Fencing) -> String {
 
 /// Every invariant with ✓ (holds) or ✗ (violated) after the shown events.
 pub fn invariant_list(violated: InvariantSet) -> Html {
+    html! { <InvariantList {violated} /> }
+}
+
+#[derive(Properties, PartialEq)]
+struct InvariantListProps {
+    violated: InvariantSet,
+}
+
+/// A component of its own: the verdicts change at a few events of a run, not at every step.
+#[component]
+fn InvariantList(props: &InvariantListProps) -> Html {
     html! {
         <ul class="invariants">
-            { for Invariant::ALL.iter().map(|&invariant| invariant_item(invariant, violated)) }
+            { for Invariant::ALL.iter().map(|&invariant| invariant_item(invariant, props.violated)) }
         </ul>
     }
 }
