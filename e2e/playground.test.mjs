@@ -26,6 +26,38 @@ const sel = {
   main: (testid) => `[data-testid="timeline-main"] [data-testid="${testid}"]`,
 };
 
+/**
+ * Clicks Step (`{ step: true }`) or moves the scrubber as a drag does (`{ scrubTo: n }`: an input
+ * event, the button still down), and reads the page in the same task as the render it causes:
+ * no timer can have run in between, however slow the machine.
+ */
+function actAndRead(page, act) {
+  return page.evaluate(async ({ step, scrubTo }) => {
+    const position = document.querySelector('[data-testid="position"]');
+    const rendered = new Promise((done) => {
+      const observer = new MutationObserver(() => {
+        observer.disconnect();
+        done();
+      });
+      observer.observe(position, { childList: true, characterData: true, subtree: true });
+    });
+    if (step) {
+      document.querySelector('[data-testid="step"]').click();
+    } else {
+      const input = document.querySelector('[data-testid="scrubber"]');
+      input.value = String(scrubTo);
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    }
+    await rendered;
+    return {
+      position: position.textContent,
+      narration: document.querySelector('[data-testid="narration"]').textContent,
+      logged: document.querySelectorAll('[data-testid="trace"] [data-testid="event"]').length,
+      busy: document.querySelector('[data-testid="below-story"]').getAttribute('aria-busy'),
+    };
+  }, act);
+}
+
 describe('the playground, as a user uses it', () => {
   let app;
   let page;
@@ -137,29 +169,8 @@ describe('the playground, as a user uses it', () => {
     await app.open(S2);
     const below = page.locator('[data-testid="below-story"]');
     const logged = () => page.locator('[data-testid="trace"] [data-testid="event"]').count();
-    // One move of a drag (an input event, the button still down), read in the same task as the
-    // render it causes: no timer can have run in between, however slow the machine.
-    const move = (to) =>
-      page.evaluate(async (to) => {
-        const input = document.querySelector('[data-testid="scrubber"]');
-        const position = document.querySelector('[data-testid="position"]');
-        const rendered = new Promise((done) => {
-          const observer = new MutationObserver(() => {
-            observer.disconnect();
-            done();
-          });
-          observer.observe(position, { childList: true, characterData: true, subtree: true });
-        });
-        input.value = String(to);
-        input.dispatchEvent(new Event('input', { bubbles: true }));
-        await rendered;
-        return {
-          position: position.textContent,
-          narration: document.querySelector('[data-testid="narration"]').textContent,
-          logged: document.querySelectorAll('[data-testid="trace"] [data-testid="event"]').length,
-          busy: document.querySelector('[data-testid="below-story"]').getAttribute('aria-busy'),
-        };
-      }, to);
+    // One move of a drag (an input event, the button still down).
+    const move = (to) => actAndRead(page, { scrubTo: to });
     const before = await logged();
     const first = await move(5);
     assert.match(first.position, /^event 5 of/);
@@ -191,25 +202,7 @@ describe('the playground, as a user uses it', () => {
       height: window.innerHeight,
     }));
     assert.ok(geometry.top > 0.75 * geometry.height, `the panels start at ${geometry.top} of ${geometry.height} px`);
-    // One Step, read in the same task as the render it causes (no timer can run in between).
-    const step = () =>
-      page.evaluate(async () => {
-        const position = document.querySelector('[data-testid="position"]');
-        const rendered = new Promise((done) => {
-          const observer = new MutationObserver(() => {
-            observer.disconnect();
-            done();
-          });
-          observer.observe(position, { childList: true, characterData: true, subtree: true });
-        });
-        document.querySelector('[data-testid="step"]').click();
-        await rendered;
-        return {
-          position: position.textContent,
-          logged: document.querySelectorAll('[data-testid="trace"] [data-testid="event"]').length,
-          busy: document.querySelector('[data-testid="below-story"]').getAttribute('aria-busy'),
-        };
-      });
+    const step = () => actAndRead(page, { step: true });
     const logged = () => page.locator('[data-testid="trace"] [data-testid="event"]').count();
     assert.equal(await logged(), 10);
     const first = await step();
