@@ -27,7 +27,7 @@ use crate::components::toolbar::Toolbar;
 use crate::components::{Current, Shared};
 use crate::content::Content;
 use crate::hooks::{
-    SHORTCUTS, initial_playground, initial_route, use_autoplay, use_held, use_keyboard,
+    SHORTCUTS, initial_playground, initial_route, use_autoplay, use_keyboard,
     use_pause_when_hidden, use_url_sync,
 };
 use crate::library::{self, Material};
@@ -166,15 +166,14 @@ fn Site() -> Html {
     };
     let below_story = use_node_ref();
     let sight = use_sight(below_story.clone(), *route == Route::Playground);
-    let holding = use_panels_wait(
+    let (wait, (held_run, held_sim)) = use_panels_wait(
         Shared(playground.run_rc()),
         Shared(playground.sim_rc()),
         *drag == Drag::Moving,
         sight,
-    ) == Wait::Waiting;
-    let held_sim = use_held(playground.sim_rc(), holding);
-    let held_run = use_held(playground.run_rc(), holding);
-    let held_position = use_held(playground.position(), holding);
+    );
+    let holding = wait == Wait::Waiting;
+    let held_position = held_sim.trace().len();
     // What the monitor plots: the whole run's figures once per run, cut at each step.
     let metrics = use_memo(Shared(playground.run_rc()), |run| of_run(run));
     let monitor = html! {
@@ -326,13 +325,13 @@ fn Site() -> Html {
                                 .then(|| (Shared(playground.run_rc()), playground.position()))}
                             dispatch={dispatch.clone()} />
                         <aside class="inspector-panel" aria-label="Inspect">
-                            <Inspector sim={Shared(held_sim.clone())} />
+                            <Inspector sim={held_sim.clone()} />
                         </aside>
                         <div class="monitor-panel">
                             { monitor.clone() }
                         </div>
                     </div>
-                    <EventLog sim={Shared(held_sim)} run={Shared(held_run)} dispatch={dispatch.clone()} />
+                    <EventLog sim={held_sim} run={held_run} dispatch={dispatch.clone()} />
                 </div>
             </>
         },

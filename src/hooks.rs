@@ -1,7 +1,7 @@
 //! The app's effects: autoplay's timer, pausing when the tab is hidden, keyboard shortcuts, and
 //! keeping the URL in step with the playground. Each owns its listener or timer and drops it on
-//! cleanup; each only dispatches actions — virtual time always comes from the simulation. And
-//! one that is no effect: holding a value while the scrubber is dragged ([`use_held`]).
+//! cleanup; each only dispatches actions — virtual time always comes from the simulation. When
+//! the panels below the story draw the moment shown is `panels_wait`'s.
 
 use crate::browser;
 use crate::library;
@@ -298,15 +298,4 @@ pub fn initial_playground() -> Playground {
             .as_ref()
             .clone(),
     }
-}
-
-/// `value` as it was when `hold` was last false: while held, the caller keeps showing the value
-/// it had, and it catches up on the first render after the hold ends.
-#[hook]
-pub fn use_held<T: Clone + 'static>(value: T, hold: bool) -> T {
-    let kept = use_mut_ref(|| value.clone());
-    if !hold {
-        *kept.borrow_mut() = value;
-    }
-    kept.borrow().clone()
 }

@@ -88,14 +88,15 @@ fn observe(
     Some((observer, callback))
 }
 
-/// Whether the panels wait, given the run and the moment the story shows (each equal only to
-/// itself, such as the `Shared` handles of the run and of the simulation at the position),
-/// whether the scrubber is being dragged, and whether the panels are in sight. Out of sight, a
-/// new moment of the same run makes them wait at once (that Step's render skips them) and a
-/// timer catches them up when the story has rested; another run (a scenario opened, an
-/// intervention) is drawn at once, so the panels never show a run that is gone.
+/// Whether the panels wait, and the run and moment they are to show, given the run and the
+/// moment the story shows (each equal only to itself, such as the `Shared` handles of the run
+/// and of the simulation at the position), whether the scrubber is being dragged, and whether
+/// the panels are in sight. Out of sight, a new moment of the same run makes them wait at once
+/// (that Step's render skips them) and a timer catches them up when the story has rested;
+/// another run (a scenario opened, an intervention) is drawn at once, so the panels never show
+/// a run that is gone.
 #[hook]
-pub fn use_panels_wait<R, M>(run: R, moment: M, dragging: bool, sight: Sight) -> Wait
+pub fn use_panels_wait<R, M>(run: R, moment: M, dragging: bool, sight: Sight) -> (Wait, (R, M))
 where
     R: PartialEq + Clone + 'static,
     M: PartialEq + Clone + 'static,
@@ -129,5 +130,6 @@ where
         }
         Wait::Waiting => {}
     }
-    wait
+    let drawn = drawn.borrow().clone();
+    (wait, drawn)
 }
