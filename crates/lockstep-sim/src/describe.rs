@@ -6,7 +6,7 @@
 use crate::client::NextStep;
 use crate::happening::{
     AbandonReason, AfterTimeout, DeadlineCut, Direction, Happening, Input, NoEffect,
-    RedlockOutcome, Request, StepDown, Then, WorkResult,
+    RedlockOutcome, Request, StepDown, Then, Withheld, WorkResult,
 };
 use crate::ids::{MessageId, NodeId};
 use crate::lock_service::Op;
@@ -484,8 +484,38 @@ pub fn describe(actor: NodeId, happening: &Happening, cast: &Cast, network: &Net
             n(candidate)
         ),
         Happening::BecameLeader { node, term } => format!(
-            "{} wins a majority of votes and leads term {term}. Its log has every committed grant.",
+            "{} wins a majority of votes and leads term {term}. Its log has every committed grant, but it answers for the lock only once an entry of its own term has committed.",
             n(node)
+        ),
+        Happening::VoteWithheld {
+            node,
+            candidate,
+            term,
+            why,
+        } => format!(
+            "{} {}, so it ignores {}'s call for an election in term {term}: {}",
+            n(node),
+            match why {
+                Withheld::Leading =>
+                    "leads, and a majority answered its heartbeats within an election timeout",
+                Withheld::LeaderHeard => "heard from its leader less than an election timeout ago",
+            },
+            n(candidate),
+            match why {
+                Withheld::Leading =>
+                    "a leader that may still be answering for the lock does not step aside.",
+                Withheld::LeaderHeard =>
+                    "a replica that can still hear its leader does not help depose it.",
+            }
+        ),
+        Happening::Serving { node, term } => format!(
+            "{}'s first entry of term {term} is committed, and with it everything before it: now it knows which keys and sessions are live, and it starts answering for the lock. Every session starts again with its full TTL.",
+            n(node)
+        ),
+        Happening::NotServingYet { node, client } => format!(
+            "{} leads, but its first entry has not committed yet, so it cannot tell which sessions are live: it leaves {}'s request unanswered.",
+            n(node),
+            n(client)
         ),
         Happening::SteppedDown {
             node,

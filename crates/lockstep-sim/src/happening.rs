@@ -119,6 +119,16 @@ pub enum RedlockOutcome {
     TooSlow,
 }
 
+/// Why a replica ignored a call for an election.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Withheld {
+    /// It leads, and a majority answered its heartbeats within an election timeout.
+    Leading,
+    /// It heard from its leader less than an election timeout ago.
+    LeaderHeard,
+}
+
 /// Why a consensus leader stopped leading.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -454,6 +464,28 @@ pub enum Happening {
     BecameLeader {
         node: NodeId,
         term: u32,
+    },
+    /// A replica that heard from its leader less than an election timeout ago ignored a call
+    /// for an election (Raft's leader stickiness, etcd's check-quorum): it does not help depose
+    /// a leader that may still be answering for the lock.
+    VoteWithheld {
+        node: NodeId,
+        candidate: NodeId,
+        term: u32,
+        why: Withheld,
+    },
+    /// A new leader's first entry of its own term committed, and with it everything before:
+    /// only now does it know which keys and sessions are live, and it starts answering for the
+    /// lock (etcd promotes its lessor here). Every session starts afresh with its full TTL.
+    Serving {
+        node: NodeId,
+        term: u32,
+    },
+    /// A leader that does not serve yet (its first entry has not committed) left a client's
+    /// keepalive or release unanswered: its state may still show what a committed entry undid.
+    NotServingYet {
+        node: NodeId,
+        client: NodeId,
     },
     SteppedDown {
         node: NodeId,

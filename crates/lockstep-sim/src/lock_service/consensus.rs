@@ -17,6 +17,17 @@
 //!   that the waiter's own key is still there; etcd 3.4.3 did not, and told a waiter whose key
 //!   had gone with its lease that it holds the lock (S18, etcd issue #11456).
 //!
+//! - A new leader answers for the lock only once an entry of its own term has committed (Raft §8:
+//!   its no-op; etcd promotes its lessor when it applies it): until then its state may still show
+//!   a key whose release or expiry sits, stored but not committed, in its log. Then every session
+//!   starts afresh with its full TTL.
+//! - A replica that heard from its leader less than an election timeout ago ignores calls for an
+//!   election (Raft thesis §4.2.3, etcd's check-quorum), and a leader counts only acks to
+//!   heartbeats it sent less than an election timeout ago. Together they keep an old leader from
+//!   answering for the lock once a new one can: no two leaders serve at once — as long as the
+//!   replicas' clocks run at about the same rate (Raft §8: leases "rely on timing for safety"). A
+//!   clock jump is outside that promise.
+//!
 //! What it leaves out: membership changes, snapshots, read indexes, pre-vote, and etcd's
 //! revisions for deletions (here only keys take a revision, so tokens count 1, 2, 3). A leader
 //! steps down when it has not heard from a majority for an election timeout ("check quorum"), so
@@ -24,7 +35,7 @@
 //! hear from a current leader or grant a vote (Raft §5.2), so a cut-off replica that keeps
 //! calling elections it cannot win does not keep the others from electing a leader.
 
-use crate::happening::{Happening, StepDown};
+use crate::happening::{Happening, StepDown, Withheld};
 use crate::ids::{NodeId, TimerId};
 use crate::message::LockValue;
 use crate::message::{AcquireReply, Payload};
@@ -208,6 +219,17 @@ pub enum KnownBug {
     Etcd343,
 }
 
+/// Whether a leader answers for the lock yet (etcd's lessor: primary once promoted).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Lessor {
+    /// Not a leader, or a leader whose first entry has not committed: it keeps no sessions and
+    /// answers no `Lock` call.
+    Standby,
+    /// A leader whose own entry has committed: it keeps sessions and answers for the lock.
+    Primary,
+}
+
 /// A client's `Lock` call the leader has not answered yet: it waits for every key below its own
 /// (`revision`) to go.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -230,6 +252,7 @@ pub struct Replica {
     pub me: u8,
     pub config: ConsensusConfig,
     pub role: RaftRole,
+    pub lessor: Lessor,
     pub term: u32,
     pub voted_for: Option<NodeId>,
     pub votes: u8,
@@ -245,6 +268,8 @@ pub struct Replica {
     pub heard_from: Vec<LocalTime>,
     /// Follower: when it last heard from a leader or granted a vote.
     pub last_heard: LocalTime,
+    /// When it last heard from the leader of its term (none since its term changed).
+    pub leader_seen: Option<LocalTime>,
     /// Leader only: the session of every client with a key, committed or on its way.
     pub leases: Vec<Lease>,
     /// Leader only: no grant before this time (the lock-delay after a failed holder).
@@ -296,6 +321,12 @@ impl Replica {
             } else {
                 RaftRole::Follower
             },
+            // ... and as if its first entry had committed: the log starts empty.
+            lessor: if me == 0 {
+                Lessor::Primary
+            } else {
+                Lessor::Standby
+            },
             term: 1,
             voted_for: None,
             votes: 0,
@@ -306,6 +337,7 @@ impl Replica {
             next: vec![1; n],
             heard_from: vec![LocalTime(0); n],
             last_heard: LocalTime(0),
+            leader_seen: None,
             leases: Vec::new(),
             delay_until: None,
             waiters: Vec::new(),
@@ -333,7 +365,9 @@ impl Replica {
     }
 
     /// Whether this leader has heard from a majority (itself included) within an election
-    /// timeout: only such a leader may answer as the service.
+    /// timeout: only such a leader may answer as the service. Strictly within: a follower that
+    /// answered a heartbeat sent at `t` may vote for another replica from `t` + the election
+    /// timeout on.
     pub fn has_quorum(&self, now: LocalTime) -> bool {
         if self.role != RaftRole::Leader {
             return false;
@@ -342,16 +376,33 @@ impl Replica {
             .filter(|&r| {
                 r == self.me
                     || now.since(self.heard_from[usize::from(r)])
-                        <= self.config.election_timeout.as_i64()
+                        < self.config.election_timeout.as_i64()
             })
             .count();
         fresh >= usize::from(self.majority())
     }
 
-    /// The live lease, as this replica would answer for it: only a leader with a quorum, out of
-    /// any lock-delay, whose holder's session has not run out.
+    /// Whether this replica answers for the lock now: a promoted leader with a quorum.
+    pub fn serving(&self, now: LocalTime) -> bool {
+        self.lessor == Lessor::Primary && self.has_quorum(now)
+    }
+
+    /// Whether it must not help elect another leader: it leads with a quorum, or it heard from
+    /// its leader less than an election timeout ago.
+    fn in_lease(&self, now: LocalTime) -> bool {
+        match self.role {
+            RaftRole::Leader => self.has_quorum(now),
+            RaftRole::Follower => self
+                .leader_seen
+                .is_some_and(|seen| now.since(seen) < self.config.election_timeout.as_i64()),
+            RaftRole::Candidate => false,
+        }
+    }
+
+    /// The live lease, as this replica would answer for it: only a serving leader, out of any
+    /// lock-delay, whose holder's session has not run out.
     pub fn live_lease(&self, now: LocalTime) -> Option<(NodeId, FencingToken)> {
-        if !self.has_quorum(now) || self.delayed(now) {
+        if !self.serving(now) || self.delayed(now) {
             return None;
         }
         let holder = self.table.holder()?;
@@ -418,9 +469,11 @@ impl Replica {
     /// Becomes a follower of a higher term.
     pub fn step_down(&mut self, term: u32) {
         self.role = RaftRole::Follower;
+        self.lessor = Lessor::Standby;
         if term > self.term {
             self.term = term;
             self.voted_for = None;
+            self.leader_seen = None;
         }
         self.votes = 0;
         self.leases.clear();
@@ -641,18 +694,43 @@ impl Replica {
         }
     }
 
+    /// Becomes the leader of its term: it appends its no-op and serves nothing until that
+    /// commits (`promote`), since its state may still show what a stored entry undid.
     fn lead(&mut self, ctx: &mut Ctx<'_>) {
         self.role = RaftRole::Leader;
+        self.lessor = Lessor::Standby;
+        self.leader_seen = None;
         self.matched = vec![0; usize::from(self.config.replicas)];
         self.heard_from = vec![ctx.local; usize::from(self.config.replicas)];
+        self.leases.clear();
+        if let Some((timer, _)) = self.session_timer.take() {
+            ctx.cancel_timer(timer);
+        }
+        // A `Lock` call outlives a change of leader (etcd's server waits on the store, not on
+        // one leader): every key behind the first is a waiter nobody has answered yet, to be
+        // answered once the leader serves. Whether the first key's client was told is unknown
+        // here; it asks again if it was not.
+        self.waiters = self
+            .keys()
+            .into_iter()
+            .skip(1)
+            .map(|k| Waiter {
+                client: k.client,
+                value: k.value,
+                revision: k.revision,
+            })
+            .collect();
         let noop = self.append(Op::Noop);
         // Start optimistic: send each follower the new entry; one that lacks earlier ones says
         // so, and the leader backs up.
         self.next = vec![noop; usize::from(self.config.replicas)];
-        // Sessions survive the change of leader: the new one gives every key's client a full
-        // TTL.
-        let keys: Vec<LockKey> = self
-            .table
+        self.arm_heartbeat(ctx);
+        self.replicate(ctx, Happening::Silent);
+    }
+
+    /// Every key, committed or on its way through the log, lowest revision first.
+    fn keys(&self) -> Vec<LockKey> {
+        self.table
             .keys
             .iter()
             .copied()
@@ -661,32 +739,60 @@ impl Replica {
                     .iter()
                     .filter_map(|e| e.op.key()),
             )
-            .collect();
-        self.leases = keys
+            .collect()
+    }
+
+    /// The leader's own entry has committed: it starts answering for the lock from what the
+    /// log says. Sessions survive the change of leader: every key's client gets a full TTL
+    /// from now (etcd's `Promote` renews every lease).
+    fn promote(&mut self, ctx: &mut Ctx<'_>) {
+        self.lessor = Lessor::Primary;
+        self.leases = self
+            .keys()
             .iter()
             .map(|k| Lease {
                 client: k.client,
                 until: ctx.local.after(k.ttl),
             })
             .collect();
-        // A `Lock` call outlives a change of leader (etcd's server waits on the store, not on
-        // one leader): every key behind the first is a waiter nobody has answered yet. Whether
-        // the first key's client was told is unknown here; it asks again if it was not.
-        self.waiters = keys
-            .iter()
-            .skip(1)
-            .map(|k| Waiter {
-                client: k.client,
-                value: k.value,
-                revision: k.revision,
-            })
-            .collect();
-        if let Some((timer, _)) = self.session_timer.take() {
-            ctx.cancel_timer(timer);
-        }
         self.arm_sessions(ctx);
+    }
+
+    /// Sends what it just appended to the followers; a replica that is a majority alone (one
+    /// replica) commits it at once. Returns what committing led to, or `appended`.
+    fn replicate(&mut self, ctx: &mut Ctx<'_>, appended: Happening) -> Happening {
         self.broadcast_appends(ctx);
-        self.arm_heartbeat(ctx);
+        if self.majority() > 1 {
+            return appended;
+        }
+        match self.advance_commit(ctx) {
+            Happening::Silent | Happening::Committed { .. } => appended,
+            told => told,
+        }
+    }
+
+    /// Commits what a majority has (entries of its own term only, Raft §5.4.2), promotes the
+    /// leader when its first entry commits, and answers clients.
+    fn advance_commit(&mut self, ctx: &mut Ctx<'_>) -> Happening {
+        let target = self.majority_index();
+        if target <= self.commit {
+            // An ack may have given the leader back its quorum.
+            return self.answer_waiters(ctx);
+        }
+        let applied = self.commit_to(target, ctx.local);
+        let promoted = self.lessor == Lessor::Standby;
+        if promoted {
+            self.promote(ctx);
+        }
+        // Keys an earlier leader put, learnt only now, have sessions to watch.
+        self.arm_sessions(ctx);
+        match self.answer(ctx, applied, target) {
+            Happening::Committed { .. } if promoted => Happening::Serving {
+                node: ctx.me,
+                term: self.term,
+            },
+            other => other,
+        }
     }
 
     pub fn on_timer(&mut self, ctx: &mut Ctx<'_>, timer: TimerId, kind: TimerKind) -> Happening {
@@ -722,6 +828,7 @@ impl Replica {
                 }
                 self.term += 1;
                 self.role = RaftRole::Candidate;
+                self.leader_seen = None;
                 self.voted_for = Some(me);
                 self.votes = 1;
                 self.last_heard = ctx.local;
@@ -761,11 +868,13 @@ impl Replica {
                         self.leases.retain(|l| l.client != client);
                         let token = self.revision_of(client);
                         self.append(Op::Expire { client });
-                        self.broadcast_appends(ctx);
-                        Happening::LeaseExpired {
-                            holder: client,
-                            token,
-                        }
+                        self.replicate(
+                            ctx,
+                            Happening::LeaseExpired {
+                                holder: client,
+                                token,
+                            },
+                        )
                     }
                     // The clock jumped back since the timer was set: by this clock the session
                     // has time left; the timer is set again below.
@@ -796,6 +905,13 @@ impl Replica {
             {
                 ctx.send(from, Payload::NotLeader);
                 Happening::NotLeader {
+                    node: me,
+                    client: from,
+                }
+            }
+            Payload::Renew { .. } | Payload::Release { .. } if self.lessor == Lessor::Standby => {
+                // Its state may still show a session a stored entry ended: no answer is safe.
+                Happening::NotServingYet {
                     node: me,
                     client: from,
                 }
@@ -838,12 +954,14 @@ impl Replica {
                 }
                 let op = Op::Release { client: from };
                 let index = self.append(op);
-                self.broadcast_appends(ctx);
-                Happening::Appended {
-                    node: me,
-                    index,
-                    op,
-                }
+                self.replicate(
+                    ctx,
+                    Happening::Appended {
+                        node: me,
+                        index,
+                        op,
+                    },
+                )
             }
             _ => ignored(ctx),
         }
@@ -860,7 +978,9 @@ impl Replica {
     ) -> Happening {
         let me = ctx.me;
         if let Some(revision) = self.revision_of(from) {
-            self.keep_alive(ctx, from, ttl);
+            if self.lessor == Lessor::Primary {
+                self.keep_alive(ctx, from, ttl);
+            }
             self.await_turn(from, value, revision);
             return match self.answer_waiters(ctx) {
                 Happening::Silent => self.queued(ctx, from),
@@ -904,14 +1024,19 @@ impl Replica {
             }
         };
         let index = self.append(op);
-        self.keep_alive(ctx, from, ttl);
-        self.await_turn(from, value, revision);
-        self.broadcast_appends(ctx);
-        Happening::Appended {
-            node: me,
-            index,
-            op,
+        // A leader not serving yet starts the session when it is promoted.
+        if self.lessor == Lessor::Primary {
+            self.keep_alive(ctx, from, ttl);
         }
+        self.await_turn(from, value, revision);
+        self.replicate(
+            ctx,
+            Happening::Appended {
+                node: me,
+                index,
+                op,
+            },
+        )
     }
 
     /// Records `client`'s `Lock` call as unanswered; a call asking again replaces its earlier
@@ -979,6 +1104,7 @@ impl Replica {
                     self.arm_election_check(ctx);
                 }
                 self.last_heard = ctx.local;
+                self.leader_seen = Some(ctx.local);
                 let (acceptance, verified) = match entry {
                     Some(entry) => {
                         let acceptance = self.accept(index, prev_term, entry);
@@ -1066,15 +1192,20 @@ impl Replica {
                     let back = self.next[follower].saturating_sub(1).min(matched + 1);
                     self.next[follower] = back.max(1);
                 }
-                let target = self.majority_index();
-                if target <= self.commit {
-                    // This answer may have given the leader back its quorum.
-                    return self.answer_waiters(ctx);
+                self.advance_commit(ctx)
+            }
+            RaftMessage::Vote { term, .. } if term > self.term && self.in_lease(ctx.local) => {
+                // Unanswered, as etcd does: the candidate's term is not taken up either.
+                Happening::VoteWithheld {
+                    node: me,
+                    candidate: from,
+                    term,
+                    why: if self.role == RaftRole::Leader {
+                        Withheld::Leading
+                    } else {
+                        Withheld::LeaderHeard
+                    },
                 }
-                let applied = self.commit_to(target, ctx.local);
-                // Keys an earlier leader put, learnt only now, have sessions to watch.
-                self.arm_sessions(ctx);
-                self.answer(ctx, applied, target)
             }
             RaftMessage::Vote {
                 term,
@@ -1195,7 +1326,7 @@ impl Replica {
             return answered;
         }
         let free = self.table.keys.is_empty() && self.pending_keys().next().is_none();
-        if self.role != RaftRole::Leader
+        if self.lessor != Lessor::Primary
             || !free
             || self.delayed(ctx.local)
             || self.watchers.is_empty()
@@ -1220,7 +1351,7 @@ impl Replica {
     fn answer_waiters(&mut self, ctx: &mut Ctx<'_>) -> Happening {
         // Only a leader that has heard from a majority lately answers from its state: one
         // that was paused or cut off may have been deposed without knowing it.
-        if !self.has_quorum(ctx.local) || self.delayed(ctx.local) {
+        if !self.serving(ctx.local) || self.delayed(ctx.local) {
             return Happening::Silent;
         }
         let mut told = (0, Happening::Silent);
@@ -1286,13 +1417,13 @@ impl Replica {
 
     /// The teaching control: the holder's session ends now.
     pub fn force_expire(&mut self, ctx: &mut Ctx<'_>) -> Option<NodeId> {
-        if self.role != RaftRole::Leader {
+        if self.role != RaftRole::Leader || self.lessor != Lessor::Primary {
             return None;
         }
         let holder = self.table.holder()?.client;
         self.leases.retain(|l| l.client != holder);
         self.append(Op::Expire { client: holder });
-        self.broadcast_appends(ctx);
+        self.replicate(ctx, Happening::Silent);
         self.arm_sessions(ctx);
         Some(holder)
     }
@@ -1475,5 +1606,182 @@ mod tests {
             Some((NodeId(4), FencingToken(1))),
             "a fresh round confirms it"
         );
+    }
+
+    /// Runs `act` on `replica` at local time `at` (true time the same); returns what it sent.
+    fn at<T>(
+        replica: &mut Replica,
+        at: i64,
+        act: impl FnOnce(&mut Replica, &mut Ctx<'_>) -> T,
+    ) -> (T, Vec<crate::node::Command>) {
+        let (mut commands, mut next_timer) = (Vec::new(), 0);
+        let mut ctx = Ctx::new(
+            crate::time::VirtualTime(u64::try_from(at).unwrap_or(0)),
+            LocalTime(at),
+            Replica::node(replica.me),
+            None,
+            &mut commands,
+            &mut next_timer,
+        );
+        let result = act(replica, &mut ctx);
+        (result, commands)
+    }
+
+    fn told_a_grant(commands: &[crate::node::Command]) -> bool {
+        commands.iter().any(|c| {
+            matches!(
+                c,
+                crate::node::Command::Send {
+                    payload: Payload::AcquireReply {
+                        reply: AcquireReply::Granted { .. },
+                        ..
+                    },
+                    ..
+                }
+            )
+        })
+    }
+
+    /// etcd-3 (replica 2) has stored client 4's grant and its release, and client 5's waiting
+    /// key, but learnt only that the grant committed: its state still shows client 4 holding.
+    fn a_replica_with_a_revocation_not_committed() -> Replica {
+        let mut replica = Replica::new(2, config());
+        for op in [
+            grant(4, 1),
+            Op::Wait {
+                client: NodeId(5),
+                value: LockValue(1),
+                revision: FencingToken(2),
+                ttl: Millis(1000),
+            },
+            Op::Release { client: NodeId(4) },
+        ] {
+            replica.log.push(Entry { term: 1, op });
+        }
+        replica.commit_to(2, LocalTime(0));
+        replica
+    }
+
+    /// A new leader before its first commit: its state shows client 4's key, whose release it
+    /// stored but has not seen committed. It must answer for no lease, tell nobody they hold the
+    /// lock and leave keepalives unanswered — until its own entry commits, when the release is
+    /// applied and client 5, next in the queue, is told.
+    #[test]
+    fn a_new_leader_serves_only_once_its_own_entry_commits() {
+        let mut leader = a_replica_with_a_revocation_not_committed();
+        assert_eq!(leader.table.holder().map(|k| k.client), Some(NodeId(4)));
+        leader.term = 2;
+        at(&mut leader, 1_000, |r, ctx| r.lead(ctx));
+        assert_eq!(leader.live_lease(LocalTime(1_001)), None, "not serving yet");
+        let (happening, sent) = at(&mut leader, 1_001, |r, ctx| {
+            r.on_message(
+                ctx,
+                NodeId(4),
+                Payload::Acquire {
+                    ttl: Millis(1000),
+                    value: LockValue(2),
+                },
+            )
+        });
+        assert!(
+            !told_a_grant(&sent),
+            "{happening:?}: no grant from a stale state"
+        );
+        let (happening, sent) = at(&mut leader, 1_001, |r, ctx| {
+            r.on_message(
+                ctx,
+                NodeId(4),
+                Payload::Renew {
+                    token: Some(FencingToken(1)),
+                    ttl: Millis(1000),
+                    value: LockValue(1),
+                },
+            )
+        });
+        assert!(matches!(happening, Happening::NotServingYet { .. }));
+        assert!(sent.is_empty(), "a keepalive is left unanswered");
+
+        let noop = leader.last_index();
+        let ack = RaftMessage::Ack {
+            term: 2,
+            matched: noop,
+            ok: true,
+            sent: LocalTime(1_000),
+        };
+        let (happening, sent) = at(&mut leader, 1_004, |r, ctx| r.on_raft(ctx, NodeId(1), ack));
+        assert_eq!(leader.lessor, Lessor::Primary, "{happening:?}");
+        assert!(
+            leader.table.key_of(NodeId(4)).is_none(),
+            "the release is applied"
+        );
+        assert!(
+            told_a_grant(&sent),
+            "client 5's turn has come: {happening:?}"
+        );
+        assert_eq!(
+            leader.live_lease(LocalTime(1_005)),
+            Some((NodeId(5), FencingToken(2)))
+        );
+    }
+
+    /// A follower that heard from its leader less than an election timeout ago does not vote
+    /// for another replica, nor take up its term: the leader may still be answering for the
+    /// lock. From an election timeout on, it votes.
+    #[test]
+    fn a_follower_that_hears_its_leader_withholds_its_vote() {
+        let vote = RaftMessage::Vote {
+            term: 2,
+            last_index: 0,
+            last_term: 0,
+        };
+        let mut follower = Replica::new(1, config());
+        follower.leader_seen = Some(LocalTime(1_000));
+        let (happening, sent) = at(&mut follower, 1_499, |r, ctx| {
+            r.on_raft(ctx, NodeId(2), vote)
+        });
+        assert!(matches!(happening, Happening::VoteWithheld { .. }));
+        assert!(sent.is_empty());
+        assert_eq!(follower.term, 1);
+        let (happening, _) = at(&mut follower, 1_500, |r, ctx| {
+            r.on_raft(ctx, NodeId(2), vote)
+        });
+        assert!(
+            matches!(happening, Happening::Voted { granted: true, .. }),
+            "{happening:?}"
+        );
+    }
+
+    /// The leader's side of the same bound: an ack to a heartbeat sent an election timeout ago
+    /// no longer counts, since its sender may vote for another replica from then on.
+    #[test]
+    fn an_ack_an_election_timeout_old_confirms_nothing() {
+        let mut leader = Replica::new(0, config());
+        leader.heard_from = vec![LocalTime(1_000); 3];
+        assert!(leader.has_quorum(LocalTime(1_499)));
+        assert!(!leader.has_quorum(LocalTime(1_500)));
+    }
+
+    /// A service of one replica is its own majority: what its leader appends commits at once.
+    #[test]
+    fn a_single_replica_commits_alone() {
+        let mut leader = Replica::new(
+            0,
+            ConsensusConfig {
+                replicas: 1,
+                ..config()
+            },
+        );
+        let (_, sent) = at(&mut leader, 0, |r, ctx| {
+            r.on_message(
+                ctx,
+                NodeId(4),
+                Payload::Acquire {
+                    ttl: Millis(1000),
+                    value: LockValue(1),
+                },
+            )
+        });
+        assert!(told_a_grant(&sent));
+        assert_eq!(leader.commit, 1);
     }
 }
