@@ -14,6 +14,7 @@ pub const USAGE: &str = "usage:
                      [--fencing on|off|check-and-set|sequencer] [--runs N] [--seed S]
                      [--clients C] [--faults none|pauses,partitions,clock-jumps,crashes]
                      [--duration MS] [--threads T] [--format text|json] [--print-scenario SEED]
+  lockstep-cli matrix [--runs N] [--consensus-runs N] [--threads T]
   lockstep-cli search <scenario or search-config.json | built-in id> --invariant <id> [--faults K]
       [--step-ms N] [--max-events N] [--keep-interventions] [--out file.json] [--format text|json]";
 
@@ -58,6 +59,8 @@ pub enum Command {
         format: Format,
     },
     Chaos(crate::chaos::ChaosCommand),
+    /// The chaos test for every lock service × fault mix × fencing on/off.
+    Matrix(crate::matrix::MatrixCommand),
     Search(crate::search_command::SearchArgs),
     /// `run … --against <service>`: the scenario and its twin on another lock service.
     Against {
@@ -78,6 +81,7 @@ pub enum UsageError {
     BadFormat(String),
     Unexpected(String),
     Chaos(crate::chaos::ChaosUsageError),
+    Matrix(crate::matrix::MatrixUsageError),
     Search(crate::search_command::SearchUsage),
     BadService(String),
 }
@@ -98,6 +102,7 @@ impl fmt::Display for UsageError {
             UsageError::BadFormat(s) => write!(f, "--format: \"{s}\" is not one of text, json"),
             UsageError::Unexpected(a) => write!(f, "unexpected argument \"{a}\""),
             UsageError::Chaos(e) => write!(f, "chaos: {e}"),
+            UsageError::Matrix(e) => write!(f, "matrix: {e}"),
             UsageError::Search(e) => write!(f, "{e}"),
             UsageError::BadService(s) => write!(
                 f,
@@ -126,6 +131,9 @@ pub fn parse(arguments: &[String]) -> Result<Command, UsageError> {
         "chaos" => crate::chaos::parse(rest)
             .map(Command::Chaos)
             .map_err(UsageError::Chaos),
+        "matrix" => crate::matrix::parse(rest)
+            .map(Command::Matrix)
+            .map_err(UsageError::Matrix),
         "search" => crate::search_command::parse(rest).map(Command::Search),
         other => Err(UsageError::UnknownCommand(other.to_owned())),
     }

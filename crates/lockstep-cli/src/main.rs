@@ -16,6 +16,7 @@
 mod against;
 mod args;
 mod chaos;
+mod matrix;
 mod search_command;
 
 use args::{Command, Format, Source, UsageError};
@@ -73,6 +74,7 @@ fn run(arguments: Vec<String>) -> Result<String, CliError> {
     match args::parse(&arguments).map_err(CliError::Usage)? {
         Command::List => Ok(list()),
         Command::Chaos(command) => chaos::run(&command).map_err(CliError::Chaos),
+        Command::Matrix(command) => matrix::run(&command).map_err(CliError::Chaos),
         Command::Search(search) => search_command::run(search),
         Command::Check { source } => {
             let scenario = load(&source)?;

@@ -1,0 +1,254 @@
+//! `lockstep-cli matrix`: the chaos test for every lock service × every fault, fencing on and
+//! off, as one Markdown table per lock service (README's numbers are pasted from it). It only
+//! runs and counts; what each count means is the README's to explain.
+
+use crate::chaos::report;
+use lockstep_sim::chaos::{
+    ChaosBackend, ChaosReport, ChaosSettings, FaultKind, FaultSet, ReportError,
+};
+use lockstep_sim::invariant::Invariant;
+use lockstep_sim::resource::Fencing;
+use std::fmt::{self, Write};
+use std::num::NonZeroUsize;
+
+/// The most runs a cell may ask for.
+pub const MAX_RUNS: u64 = 1_000_000;
+
+/// What `lockstep-cli matrix` was asked to do.
+#[derive(Debug, PartialEq, Eq)]
+pub struct MatrixCommand {
+    /// Runs per cell for every service but the consensus one.
+    pub runs: u64,
+    /// Runs per cell for the consensus service, whose promises are the ones to hunt.
+    pub consensus_runs: u64,
+    /// `None`: as many as the machine has cores.
+    pub threads: Option<NonZeroUsize>,
+}
+
+/// A `matrix` argument that could not be read.
+#[derive(Debug, PartialEq, Eq)]
+pub enum MatrixUsageError {
+    MissingValue(String),
+    /// The flag and its value.
+    BadNumber(String, String),
+    Unexpected(String),
+}
+
+impl fmt::Display for MatrixUsageError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            MatrixUsageError::MissingValue(flag) => write!(f, "{flag} needs a value"),
+            MatrixUsageError::BadNumber(flag, value) => write!(
+                f,
+                "{flag}: \"{value}\" is not a whole number from 1 to {MAX_RUNS}"
+            ),
+            MatrixUsageError::Unexpected(argument) => {
+                write!(f, "unexpected argument \"{argument}\"")
+            }
+        }
+    }
+}
+
+/// Reads the arguments after `matrix`: `--runs N` (default 1,000), `--consensus-runs N`
+/// (default 10,000), `--threads T`.
+pub fn parse(rest: &[String]) -> Result<MatrixCommand, MatrixUsageError> {
+    let mut command = MatrixCommand {
+        runs: 1_000,
+        consensus_runs: 10_000,
+        threads: None,
+    };
+    let mut arguments = rest.iter();
+    while let Some(argument) = arguments.next() {
+        let flag = argument.as_str();
+        let text = match flag {
+            "--runs" | "--consensus-runs" | "--threads" => arguments
+                .next()
+                .ok_or_else(|| MatrixUsageError::MissingValue(flag.to_owned()))?,
+            other => return Err(MatrixUsageError::Unexpected(other.to_owned())),
+        };
+        let number = text
+            .parse::<u64>()
+            .ok()
+            .filter(|n| (1..=MAX_RUNS).contains(n))
+            .ok_or_else(|| MatrixUsageError::BadNumber(flag.to_owned(), text.clone()))?;
+        match flag {
+            "--runs" => command.runs = number,
+            "--consensus-runs" => command.consensus_runs = number,
+            _ => {
+                command.threads = usize::try_from(number)
+                    .ok()
+                    .filter(|&n| n <= crate::chaos::MAX_THREADS)
+                    .and_then(NonZeroUsize::new);
+                if command.threads.is_none() {
+                    return Err(MatrixUsageError::BadNumber(flag.to_owned(), text.clone()));
+                }
+            }
+        }
+    }
+    Ok(command)
+}
+
+/// The fault mixes, one column each: every kind alone, then all four.
+fn mixes() -> Vec<FaultSet> {
+    FaultKind::ALL
+        .iter()
+        .map(|&kind| FaultSet::of(&[kind]))
+        .chain([FaultSet::of(&FaultKind::ALL)])
+        .collect()
+}
+
+fn mix_label(mix: FaultSet) -> String {
+    if mix == FaultSet::of(&FaultKind::ALL) {
+        "all four".to_owned()
+    } else {
+        mix.iter().map(|k| k.label().to_lowercase()).collect()
+    }
+}
+
+/// One service's reports: for each mix, fencing on then off.
+struct Row {
+    backend: ChaosBackend,
+    runs: u64,
+    cells: Vec<[ChaosReport; 2]>,
+}
+
+/// Runs every cell and renders the tables.
+pub fn run(command: &MatrixCommand) -> Result<String, ReportError> {
+    let threads = command
+        .threads
+        .or_else(|| std::thread::available_parallelism().ok())
+        .map_or(1, NonZeroUsize::get);
+    let mut out = String::new();
+    for backend in ChaosBackend::ALL {
+        let runs = if backend == ChaosBackend::Consensus {
+            command.consensus_runs
+        } else {
+            command.runs
+        };
+        let mut cells = Vec::new();
+        for mix in mixes() {
+            let settings = |fencing| ChaosSettings {
+                faults: mix,
+                ..ChaosSettings::verification_test(fencing).with_backend(backend)
+            };
+            cells.push([
+                report(&settings(Fencing::On), 1, runs, threads)?,
+                report(&settings(Fencing::Off), 1, runs, threads)?,
+            ]);
+        }
+        render(
+            &mut out,
+            &Row {
+                backend,
+                runs,
+                cells,
+            },
+        );
+    }
+    Ok(out)
+}
+
+/// A service's table: a row per invariant and one for the article's data check, a column per
+/// fault mix, each cell the runs that broke it with fencing on / off.
+fn render(out: &mut String, row: &Row) {
+    let _ = writeln!(
+        out,
+        "{} — runs broken of {} a cell, fencing on / off (seeds 1–{}, 8 clients, 180,000 ms)\n",
+        row.backend.label(),
+        row.runs,
+        row.runs
+    );
+    let header: Vec<String> = mixes().into_iter().map(mix_label).collect();
+    let _ = writeln!(out, "| invariant | {} |", header.join(" | "));
+    let _ = writeln!(out, "|---|{}", "---|".repeat(header.len()));
+    for invariant in Invariant::ALL {
+        let cells: Vec<String> = row
+            .cells
+            .iter()
+            .map(|[on, off]| {
+                format!(
+                    "{} / {}",
+                    on.runs_breaking(invariant),
+                    off.runs_breaking(invariant)
+                )
+            })
+            .collect();
+        let _ = writeln!(out, "| {} | {} |", invariant.id(), cells.join(" | "));
+    }
+    let lost: Vec<String> = row
+        .cells
+        .iter()
+        .map(|[on, off]| format!("{} / {}", on.data_lost, off.data_lost))
+        .collect();
+    let _ = writeln!(
+        out,
+        "| data check: increments lost | {} |\n",
+        lost.join(" | ")
+    );
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(list: &[&str]) -> Vec<String> {
+        list.iter().map(|s| (*s).to_owned()).collect()
+    }
+
+    #[test]
+    fn reads_its_flags_and_refuses_bad_ones() {
+        let command = parse(&args(&["--runs", "5", "--consensus-runs", "7"])).unwrap();
+        assert_eq!((command.runs, command.consensus_runs), (5, 7));
+        assert_eq!(
+            parse(&args(&["--runs", "0"])),
+            Err(MatrixUsageError::BadNumber("--runs".into(), "0".into()))
+        );
+        assert_eq!(
+            parse(&args(&["--threads"])),
+            Err(MatrixUsageError::MissingValue("--threads".into()))
+        );
+        assert!(parse(&args(&["--fencing", "on"])).is_err());
+    }
+
+    #[test]
+    fn five_mixes_every_kind_alone_then_all() {
+        let labels: Vec<String> = mixes().into_iter().map(mix_label).collect();
+        assert_eq!(
+            labels,
+            [
+                "pauses",
+                "partitions",
+                "clock jumps",
+                "lock-service crashes",
+                "all four"
+            ]
+        );
+    }
+
+    /// The table counts what the reports counted: one run of the unfenced SQL row with pauses
+    /// breaks the belief invariant, and the cell says so.
+    #[test]
+    fn a_cell_shows_its_reports_counts() {
+        let mix = FaultSet::of(&[FaultKind::Pauses]);
+        let settings = |fencing| ChaosSettings {
+            faults: mix,
+            ..ChaosSettings::verification_test(fencing)
+        };
+        let on = report(&settings(Fencing::On), 1, 3, 1).unwrap();
+        let off = report(&settings(Fencing::Off), 1, 3, 1).unwrap();
+        let expected = format!(
+            "| one_believer | {} / {} |",
+            on.runs_breaking(Invariant::OneBeliever),
+            off.runs_breaking(Invariant::OneBeliever)
+        );
+        assert!(on.runs_breaking(Invariant::OneBeliever) > 0);
+        let row = Row {
+            backend: ChaosBackend::SqlRow,
+            runs: 3,
+            cells: vec![[on.clone(), off.clone()]; 5],
+        };
+        let mut out = String::new();
+        render(&mut out, &row);
+        assert!(out.contains(&expected), "{out}");
+    }
+}
