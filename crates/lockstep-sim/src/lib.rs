@@ -48,6 +48,8 @@ pub mod register_history;
 pub mod resource;
 pub mod rng;
 pub mod scenario;
+pub mod scenario_format;
+pub mod scenario_source;
 pub mod search;
 pub mod shared_log;
 pub mod sim;
