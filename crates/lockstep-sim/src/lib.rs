@@ -58,6 +58,7 @@ pub mod strict_json;
 pub mod time;
 pub mod token;
 pub mod trace;
+pub mod trace_import;
 pub mod verification;
 
 pub use scenario::Scenario;
