@@ -4,6 +4,7 @@ mod backends;
 mod budget;
 mod catalogue;
 mod consensus_recovery;
+mod corpus;
 mod data;
 mod etcd_lock;
 mod expectations;
