@@ -19,7 +19,7 @@ use crate::components::lessons::{LessonIndex, LessonPlayer, asking, use_answers}
 use crate::components::monitor::Monitor;
 use crate::components::narration::{EventLog, Narration, NowLine};
 use crate::components::quiz::Quiz;
-use crate::components::sources::{SourcesPage, citation_list};
+use crate::components::sources::{SourcesPage, citation_list, note_list};
 use crate::components::stage::{STEP_GLIDE_MS, Stage};
 use crate::components::theme::ThemeChoice;
 use crate::components::timeline::Timeline;
@@ -302,7 +302,8 @@ fn Site() -> Html {
                     <details class="about" data-testid="about-scenario">
                         <summary>{ "About this scenario" }</summary>
                         <p class="summary">{ playground.summary() }</p>
-                        { citation_list(playground.scenario().map_or(&[], |s| s.sources.as_slice())) }
+                        { citation_list(&playground.scenario().map_or_else(Vec::new, |s| s.citations())) }
+                        { note_list(playground.scenario().into_iter().flat_map(|s| s.notes())) }
                     </details>
                 </div>
                 { for notice }

@@ -211,7 +211,7 @@ impl Settings {
             })
             .collect();
         let scenario = json!({
-            "format": 1,
+            "format": lockstep_sim::scenario::FORMAT_VERSION,
             "id": "sandbox",
             "title": format!("Sandbox · {} clients, {}", self.clients, self.backend.label()),
             "summary": format!(

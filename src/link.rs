@@ -257,6 +257,7 @@ fn number<T: std::str::FromStr>(parameter: &'static str, value: &str) -> Result<
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::embed_link::{EmbedSpec, Shows};
     use lockstep_sim::intervention::Action;
     use lockstep_sim::time::{Millis, VirtualTime};
     use proptest::prelude::*;
@@ -406,6 +407,39 @@ mod tests {
         let latin1 = URL_SAFE_NO_PAD.encode(b"{\"title\": \"caf\xe9\"}");
         let error = message(&format!("scenario={latin1}"));
         assert!(error.contains("byte 14 is not UTF-8"), "{error}");
+    }
+
+    /// Every link and embed address of the corpus (`crates/lockstep-sim/tests/corpus/links/`)
+    /// opens the scenario it names there: renamed scenarios' old ids, `compare=0`, a format 1
+    /// scenario carried whole.
+    #[test]
+    fn published_links_open_what_they_always_opened() {
+        let corpus = include_str!("../crates/lockstep-sim/tests/corpus/links/v1.txt");
+        let mut opened = 0;
+        for line in corpus
+            .lines()
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        {
+            let (fragment, opens) = line.split_once('\t').expect("fragment, tab, scenario");
+            let setup = if crate::embed_link::is_embed(fragment) {
+                match crate::embed_link::parse(fragment) {
+                    Ok(EmbedSpec {
+                        shows: Shows::Moment { setup, .. },
+                        ..
+                    }) => setup,
+                    other => panic!("{fragment}: {other:?}"),
+                }
+            } else {
+                fragment.to_owned()
+            };
+            let moment = decode(&setup).unwrap_or_else(|e| panic!("{fragment}: {e}"));
+            match moment.origin {
+                Origin::BuiltIn(id) => assert_eq!(id, opens, "{fragment}"),
+                Origin::Custom => assert_eq!(opens, "custom", "{fragment}"),
+            }
+            opened += 1;
+        }
+        assert!(opened >= 8, "{opened}");
     }
 
     /// A valid moment: a catalogue scenario (by id, or carried whole as a custom one), a seed,

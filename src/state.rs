@@ -21,9 +21,9 @@ use lockstep_sim::intervention::{Action as Act, Intervention};
 use lockstep_sim::resource::Fencing;
 use lockstep_sim::scenario::Scenario;
 use lockstep_sim::sim::Sim;
-use lockstep_sim::strict_json;
 use lockstep_sim::time::VirtualTime;
-use lockstep_sim::trace::{Cause, TRACE_FORMAT_VERSION, TraceEvent, TraceExport};
+use lockstep_sim::trace::{Cause, TraceEvent, TraceExport};
+use lockstep_sim::trace_import::ImportedTrace;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -671,14 +671,8 @@ impl Playground {
     /// Replays an exported trace — from the scenario file inside it, or the built-in scenario it
     /// names — and opens it at its end if the replay gives the same trace.
     fn import_trace(&self, text: &str) -> Result<Playground, String> {
-        let export: ImportedTrace = strict_json::from_str(text, "trace")
-            .map_err(|e| format!("This trace cannot be read: {e}"))?;
-        if export.format != TRACE_FORMAT_VERSION {
-            return Err(format!(
-                "This trace is in format {}; this build reads format {TRACE_FORMAT_VERSION}.",
-                export.format
-            ));
-        }
+        let export =
+            ImportedTrace::parse(text).map_err(|e| format!("This trace cannot be read: {e}"))?;
         let (origin, scenario) = match export.source {
             Some(scenario) => (Origin::Custom, scenario),
             None => {
@@ -823,26 +817,6 @@ impl Playground {
             ),
         }
     }
-}
-
-/// What an import reads of an exported trace (`TraceExport`): enough to replay it and to tell
-/// where a replay differs. Reading only this keeps the parser of every event's details out of
-/// the browser build; the rest of the file is ignored.
-#[derive(serde::Deserialize)]
-struct ImportedTrace {
-    format: u32,
-    scenario: String,
-    seed: u64,
-    hash: String,
-    events: Vec<ImportedEvent>,
-    #[serde(default)]
-    source: Option<Scenario>,
-}
-
-#[derive(serde::Deserialize)]
-struct ImportedEvent {
-    time_ms: u64,
-    kind: String,
 }
 
 /// `run`'s simulation moved from `from` to its first `position` events: stepped on from `from`

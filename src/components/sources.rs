@@ -1,6 +1,7 @@
 //! The Sources page (`#sources`): every entry of the bibliography with its full reference and a
 //! link out, grouped by kind; and [`citation_list`], the small "Source: …" lines shown under a
-//! scenario, a lesson step, a question's explanation and an interview card.
+//! scenario, a lesson step, a question's explanation and an interview card ([`note_list`]: a
+//! scenario's notes in its author's words, after its citations).
 //!
 //! Entries are read from `lockstep_sim::sources` (the one bibliography, also used by the CLI);
 //! this module only renders them. Links out open in a new tab with `rel="noopener"`.
@@ -15,6 +16,20 @@ fn link(source: &Source, text: String) -> Html {
             <a href={url.clone()} target="_blank" rel="noopener" data-testid="source-link">{ text }</a>
         },
         None => html! { <a href="#sources" data-testid="source-link">{ text }</a> },
+    }
+}
+
+/// One "Note: …" line per note a scenario gives in its own words (a format 1 file's `source`
+/// text), shown under its citations; nothing when there are none.
+pub fn note_list<'a>(notes: impl Iterator<Item = &'a str>) -> Html {
+    let notes: Vec<&str> = notes.collect();
+    if notes.is_empty() {
+        return html! {};
+    }
+    html! {
+        <ul class="citations" data-testid="source-notes">
+            { for notes.into_iter().map(|note| html! { <li>{ "Note: " }{ note }</li> }) }
+        </ul>
     }
 }
 

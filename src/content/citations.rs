@@ -80,7 +80,7 @@ pub fn check(
     for scenario in scenarios {
         judge(
             format!("scenarios/{}.json", scenario.id),
-            &scenario.sources,
+            &scenario.citations(),
             true,
         );
     }

@@ -140,13 +140,19 @@ fn run(arguments: Vec<String>) -> Result<String, CliError> {
     }
 }
 
-/// The scenario's citations, resolved against the bibliography: one "source:" line each.
+/// The scenario's citations, resolved against the bibliography, then its notes (a format 1
+/// file's `source` text): one "source:" or "note:" line each.
 fn source_lines(scenario: &Scenario) -> String {
-    scenario
-        .sources
+    let cited = scenario
+        .citations()
         .iter()
         .map(|citation| format!("source: {}\n", sources::cite(citation)))
-        .collect()
+        .collect::<String>();
+    let noted = scenario
+        .notes()
+        .map(|note| format!("note: {note}\n"))
+        .collect::<String>();
+    cited + &noted
 }
 
 fn list() -> String {

@@ -27,8 +27,28 @@ pub const DEFAULT_ID: &str = "s2-gc-pause-fenced";
 /// The default scenario's file: the first screen shows it, so it is always embedded.
 pub const DEFAULT_JSON: &str = include_str!("../../../scenarios/s2-gc-pause-fenced.json");
 
-/// The index entry of the built-in scenario `id`.
+/// Ids the catalogue had before a scenario was renamed, and the id each has now: a link, an
+/// embed or a trace that names an old id opens the scenario under its new one.
+pub const RENAMED: &[(&str, &str)] = &[
+    ("gc-pause-fenced", "s2-gc-pause-fenced"),
+    ("s8-held-safely-seed", "s8-held-safely-from-acquisition"),
+    (
+        "s9-failover-tokens-go-backwards",
+        "s9-failover-reissues-a-token",
+    ),
+];
+
+/// The id a built-in scenario has now, given any id it ever had.
+pub fn current_id(id: &str) -> &str {
+    RENAMED
+        .iter()
+        .find(|(old, _)| *old == id)
+        .map_or(id, |(_, new)| new)
+}
+
+/// The index entry of the built-in scenario `id` (or an id it had before, see [`RENAMED`]).
 pub fn entry(id: &str) -> Option<&'static Entry> {
+    let id = current_id(id);
     INDEX.iter().find(|e| e.id == id)
 }
 
@@ -44,8 +64,10 @@ pub struct BuiltIn {
 #[cfg(feature = "embedded-catalogue")]
 pub const BUILT_IN: &[BuiltIn] = include!(concat!(env!("OUT_DIR"), "/catalogue.rs"));
 
+/// The built-in scenario `id` (or an id it had before, see [`RENAMED`]).
 #[cfg(feature = "embedded-catalogue")]
 pub fn find(id: &str) -> Option<BuiltIn> {
+    let id = current_id(id);
     BUILT_IN.iter().copied().find(|b| b.id == id)
 }
 

@@ -48,6 +48,8 @@ pub mod register_history;
 pub mod resource;
 pub mod rng;
 pub mod scenario;
+pub mod scenario_format;
+pub mod scenario_source;
 pub mod search;
 pub mod shared_log;
 pub mod sim;
@@ -56,6 +58,7 @@ pub mod strict_json;
 pub mod time;
 pub mod token;
 pub mod trace;
+pub mod trace_import;
 pub mod verification;
 
 pub use scenario::Scenario;

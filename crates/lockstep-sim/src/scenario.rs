@@ -20,14 +20,15 @@ use crate::message::ReleaseMethod;
 use crate::ranges;
 use crate::resource::Fencing;
 use crate::resource::Idempotency;
+use crate::scenario_format;
+pub use crate::scenario_format::FORMAT_VERSION;
+use crate::scenario_source::{ScenarioSource, read_sources};
 use crate::sources::{Citation, check_citations};
 use crate::strict_json::{self, JsonError};
 use crate::time::Millis;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-/// The format version this build reads and writes.
-pub const FORMAT_VERSION: u32 = 1;
 /// The most clients a scenario may have: enough for every catalogue scenario, few enough to draw.
 pub const MAX_CLIENTS: usize = 8;
 /// The longest run a scenario may ask for (one virtual hour).
@@ -39,15 +40,18 @@ pub const RESOURCE_NAME: &str = "resource";
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Scenario {
+    /// The version the file was written in (`scenario_format`); always written as
+    /// [`FORMAT_VERSION`], since an older file is brought up to date when read.
+    #[serde(serialize_with = "write_current_format")]
     pub format: u32,
     pub id: String,
     pub title: String,
     #[serde(default)]
     pub summary: String,
-    /// The public sources the sequence comes from, by bibliography id with a locator
-    /// (`crate::sources`).
-    #[serde(default)]
-    pub sources: Vec<Citation>,
+    /// Where the sequence comes from: citations of the bibliography (`crate::sources`) and
+    /// notes (`scenario_source`). Format 1's `source` text is read here as a note.
+    #[serde(default, alias = "source", deserialize_with = "read_sources")]
+    pub sources: Vec<ScenarioSource>,
     pub seed: u64,
     pub end_ms: Millis,
     pub lock_service: LockServiceSpec,
@@ -394,10 +398,8 @@ pub struct ClockSpec {
     pub drift_ppm: i32,
 }
 
-/// Just the version of a document, read before anything else.
-#[derive(Deserialize)]
-struct FormatProbe {
-    format: Option<u32>,
+fn write_current_format<S: serde::Serializer>(_: &u32, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_u32(FORMAT_VERSION)
 }
 
 /// Why a scenario cannot be run. Each variant says where (`path`, in the file's own terms) and
@@ -412,8 +414,14 @@ pub enum ScenarioError {
         path: Option<String>,
         message: String,
     },
+    /// A version this build does not read (`scenario_format`).
     UnsupportedFormat {
         found: u32,
+    },
+    /// A field the file's version does not have, and what to write instead.
+    Retired {
+        field: &'static str,
+        change: &'static str,
     },
     Invalid {
         path: String,
@@ -443,8 +451,11 @@ impl fmt::Display for ScenarioError {
             }
             ScenarioError::UnsupportedFormat { found } => write!(
                 f,
-                "format: this is format {found}, but this version of Lockstep reads format {FORMAT_VERSION}"
+                "format: this is format {found}, but this version of Lockstep reads formats {} to \
+                 {FORMAT_VERSION}",
+                scenario_format::OLDEST_FORMAT
             ),
+            ScenarioError::Retired { field, change } => write!(f, "{field}: {change}"),
             ScenarioError::Invalid { path, reason } => write!(f, "{path}: {reason}"),
             ScenarioError::BudgetSpent(spent) => write!(f, "{spent}"),
         }
@@ -559,13 +570,7 @@ impl Scenario {
     /// Reads and validates a scenario file.
     pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
         // The version first: a file of another format should say so, not list unknown fields.
-        if let Ok(FormatProbe {
-            format: Some(found),
-        }) = strict_json::from_str(json, "scenario")
-            && found != FORMAT_VERSION
-        {
-            return Err(ScenarioError::UnsupportedFormat { found });
-        }
+        scenario_format::check(json)?;
         let scenario: Scenario = strict_json::from_str(json, "scenario")?;
         scenario.cast()?;
         Ok(scenario)
@@ -580,10 +585,25 @@ impl Scenario {
         crate::pretty::to_string(self)
     }
 
+    /// The bibliography entries the scenario cites, in file order.
+    pub fn citations(&self) -> Vec<Citation> {
+        self.sources
+            .iter()
+            .filter_map(ScenarioSource::citation)
+            .cloned()
+            .collect()
+    }
+
+    /// The scenario's notes on where it comes from (a format 1 file's `source` text), in file
+    /// order.
+    pub fn notes(&self) -> impl Iterator<Item = &str> {
+        self.sources.iter().filter_map(ScenarioSource::note)
+    }
+
     /// Checks everything serde cannot and names the nodes.
     pub fn cast(&self) -> Result<Cast, ScenarioError> {
         check_slug("id", &self.id, "an id", 64)?;
-        if self.format != FORMAT_VERSION {
+        if !scenario_format::readable(self.format) {
             return Err(ScenarioError::UnsupportedFormat { found: self.format });
         }
         if self.end_ms.0 == 0 || self.end_ms.0 > MAX_END_MS {
@@ -606,8 +626,7 @@ impl Scenario {
             ));
         }
         check_latency("network.latency_ms", self.network.latency_ms)?;
-        check_citations(&self.sources)
-            .map_err(|(i, reason)| invalid(format!("sources[{i}]"), reason.to_string()))?;
+        check_sources(&self.sources)?;
         if let LockServiceSpec::Redlock { nodes, .. } = self.lock_service
             && !(1..=7).contains(&nodes)
         {
@@ -758,6 +777,22 @@ fn mismatch(access: Access, resource: &ResourceSpec) -> Option<String> {
         Access::Charge { .. } => "payments",
     };
     (!fits).then(|| format!("this access needs a resource of kind \"{needs}\""))
+}
+
+/// Every citation resolves in the bibliography; no note is blank.
+fn check_sources(sources: &[ScenarioSource]) -> Result<(), ScenarioError> {
+    for (i, entry) in sources.iter().enumerate() {
+        let path = format!("sources[{i}]");
+        match entry {
+            ScenarioSource::Cited(citation) => check_citations(std::slice::from_ref(citation))
+                .map_err(|(_, reason)| invalid(&path, reason.to_string()))?,
+            ScenarioSource::Note(text) if text.trim().is_empty() => {
+                return Err(invalid(path, "a note must say something"));
+            }
+            ScenarioSource::Note(_) => {}
+        }
+    }
+    Ok(())
 }
 
 /// Ids and names are slugs: 1 to `max_len` lowercase letters, digits or '-' (they appear in

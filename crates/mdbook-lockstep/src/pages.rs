@@ -57,8 +57,11 @@ fn page(id: &str, scenario: &Scenario, app: &str) -> String {
     ));
     if !scenario.sources.is_empty() {
         markdown.push_str("## Sources\n\n");
-        for citation in &scenario.sources {
+        for citation in &scenario.citations() {
             markdown.push_str(&format!("- {}\n", source_line(citation)));
+        }
+        for note in scenario.notes() {
+            markdown.push_str(&format!("- Note: {}\n", markdown_text(note)));
         }
         markdown.push('\n');
     }

@@ -16,6 +16,7 @@ use crate::message::ReleaseMethod;
 use crate::resource::Fencing;
 use crate::rng::SimRng;
 use crate::scenario::{ClientSpec, NetworkSpec, RESOURCE_NAME, ResourceSpec, Scenario};
+use crate::scenario_source::ScenarioSource;
 use crate::sources::Citation;
 use crate::time::{Millis, VirtualTime};
 
@@ -74,11 +75,11 @@ impl Chaos {
                 settings.duration.0
             ),
             summary: summary(settings),
-            sources: vec![Citation {
+            sources: vec![ScenarioSource::Cited(Citation {
                 source: "the-article".to_owned(),
                 at: "§ Verification, the test \"maintains at most one holder under chaos\""
                     .to_owned(),
-            }],
+            })],
             seed: self.seed,
             end_ms: settings.duration,
             lock_service: service,

@@ -6,6 +6,7 @@
 use super::run::{ChaosRun, DataVerdict};
 use super::settings::ChaosSettings;
 use crate::invariant::Invariant;
+use crate::strict_json::{self, JsonError};
 use crate::time::{Millis, VirtualTime};
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -156,22 +157,35 @@ impl ChaosReport {
             .map_or(0, |c| c.runs)
     }
 
-    /// Reads an exported report, refusing another format version.
+    /// Reads an exported report strictly, refusing another format version (read first, so
+    /// that a newer report says so instead of naming a field this build does not know).
     pub fn from_json(json: &str) -> Result<ChaosReport, ReportError> {
-        let report: ChaosReport =
-            serde_json::from_str(json).map_err(|e| ReportError::Json(e.to_string()))?;
-        if report.format != REPORT_FORMAT {
-            return Err(ReportError::Format(report.format));
+        if let Ok(FormatProbe {
+            format: Some(found),
+        }) = strict_json::from_str(json, "chaos report")
+            && found != REPORT_FORMAT
+        {
+            return Err(ReportError::Format(found));
         }
-        Ok(report)
+        strict_json::from_str(json, "chaos report").map_err(ReportError::Json)
     }
+}
+
+/// Just the version of a report, read before the rest.
+#[derive(Deserialize)]
+struct FormatProbe {
+    format: Option<u32>,
 }
 
 /// Why a run could not be added, or a report not read.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ReportError {
-    OutOfOrder { expected: u64, got: u64 },
-    Json(String),
+    OutOfOrder {
+        expected: u64,
+        got: u64,
+    },
+    /// Not a report of this shape, and where.
+    Json(JsonError),
     Format(u32),
 }
 
@@ -186,7 +200,8 @@ impl fmt::Display for ReportError {
             ReportError::Json(reason) => write!(f, "not a chaos report: {reason}"),
             ReportError::Format(format) => write!(
                 f,
-                "a chaos report of format {format}; this version reads format {REPORT_FORMAT}"
+                "format: this is chaos report format {format}, but this version of Lockstep \
+                 reads chaos report format {REPORT_FORMAT}"
             ),
         }
     }

@@ -38,7 +38,11 @@ fn the_articles_test_generates_the_scenarios_it_always_has() {
         .flat_map(|seed| {
             [Fencing::On, Fencing::Off].map(|fencing| {
                 let scenario = ChaosSettings::verification_test(fencing).scenario(seed);
-                serde_json::to_string(&scenario).expect("a scenario serialises")
+                // Written as format 2 now; the fingerprint is of the same files in format 1,
+                // whose shape these files share (they cite `sources`, with no `source` text).
+                serde_json::to_string(&scenario)
+                    .expect("a scenario serialises")
+                    .replacen("{\"format\":2,", "{\"format\":1,", 1)
             })
         })
         .collect();

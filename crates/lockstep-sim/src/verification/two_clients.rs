@@ -8,6 +8,7 @@ use crate::intervention::{Action, Intervention};
 use crate::message::ReleaseMethod;
 use crate::resource::Fencing;
 use crate::scenario::{ClientSpec, LockServiceSpec, NetworkSpec, ResourceSpec, Scenario};
+use crate::scenario_source::ScenarioSource;
 use crate::sources::Citation;
 use crate::time::{Millis, VirtualTime};
 
@@ -47,10 +48,10 @@ pub fn two_clients(subject: &Subject, b_work: Millis) -> Scenario {
         title: "The article's verification tests".to_owned(),
         summary: "A client paused past its lease, and the client that takes the lock next."
             .to_owned(),
-        sources: vec![Citation {
+        sources: vec![ScenarioSource::Cited(Citation {
             source: "the-article".to_owned(),
             at: "§ Verification".to_owned(),
-        }],
+        })],
         seed: 7,
         end_ms: Millis(10_000),
         lock_service: subject.service.clone(),

@@ -5,6 +5,7 @@ mod budget;
 mod catalogue;
 mod consensus_recovery;
 mod consensus_safety;
+mod corpus;
 mod data;
 mod etcd_lock;
 mod expectations;
