@@ -291,6 +291,7 @@ impl SearchSpec {
             } else {
                 Vec::new()
             },
+            ..FaultBudget::default()
         };
         SearchConfig {
             base,

@@ -15,6 +15,7 @@ pub const USAGE: &str = "usage:
                      [--clients C] [--faults none|pauses,partitions,clock-jumps,crashes]
                      [--duration MS] [--threads T] [--format text|json] [--print-scenario SEED]
   lockstep-cli matrix [--runs N] [--consensus-runs N] [--threads T]
+  lockstep-cli hunt [--faults K] [--max-events N] [--out DIR]
   lockstep-cli search <scenario or search-config.json | built-in id> --invariant <id> [--faults K]
       [--step-ms N] [--max-events N] [--keep-interventions] [--out file.json] [--format text|json]";
 
@@ -61,6 +62,8 @@ pub enum Command {
     Chaos(crate::chaos::ChaosCommand),
     /// The chaos test for every lock service × fault mix × fencing on/off.
     Matrix(crate::matrix::MatrixCommand),
+    /// The counterexample search over the consensus service's own faults.
+    Hunt(crate::hunt::HuntCommand),
     Search(crate::search_command::SearchArgs),
     /// `run … --against <service>`: the scenario and its twin on another lock service.
     Against {
@@ -82,6 +85,7 @@ pub enum UsageError {
     Unexpected(String),
     Chaos(crate::chaos::ChaosUsageError),
     Matrix(crate::matrix::MatrixUsageError),
+    Hunt(crate::hunt::HuntUsageError),
     Search(crate::search_command::SearchUsage),
     BadService(String),
 }
@@ -103,6 +107,7 @@ impl fmt::Display for UsageError {
             UsageError::Unexpected(a) => write!(f, "unexpected argument \"{a}\""),
             UsageError::Chaos(e) => write!(f, "chaos: {e}"),
             UsageError::Matrix(e) => write!(f, "matrix: {e}"),
+            UsageError::Hunt(e) => write!(f, "hunt: {e}"),
             UsageError::Search(e) => write!(f, "{e}"),
             UsageError::BadService(s) => write!(
                 f,
@@ -131,6 +136,9 @@ pub fn parse(arguments: &[String]) -> Result<Command, UsageError> {
         "chaos" => crate::chaos::parse(rest)
             .map(Command::Chaos)
             .map_err(UsageError::Chaos),
+        "hunt" => crate::hunt::parse(rest)
+            .map(Command::Hunt)
+            .map_err(UsageError::Hunt),
         "matrix" => crate::matrix::parse(rest)
             .map(Command::Matrix)
             .map_err(UsageError::Matrix),

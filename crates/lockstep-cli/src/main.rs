@@ -7,6 +7,8 @@
 //! lockstep-cli check <file.json | built-in id>
 //! lockstep-cli chaos [--backend ID] [--fencing on|off] [--runs N] [--seed S] [--clients C]
 //!                    [--faults LIST] [--duration MS] [--threads T] [--format text|json]
+//! lockstep-cli matrix [--runs N] [--consensus-runs N] [--threads T]
+//! lockstep-cli hunt [--faults K] [--max-events N] [--out DIR]
 //! lockstep-cli search <scenario or search-config.json | built-in id> --invariant <id> [--faults K] [--out file.json]
 //! ```
 //!
@@ -16,6 +18,7 @@
 mod against;
 mod args;
 mod chaos;
+mod hunt;
 mod matrix;
 mod search_command;
 
@@ -26,7 +29,7 @@ use std::fmt;
 use std::process::ExitCode;
 
 #[derive(Debug)]
-enum CliError {
+pub(crate) enum CliError {
     Usage(UsageError),
     Read { path: String, reason: String },
     Write { path: String, reason: String },
@@ -74,6 +77,7 @@ fn run(arguments: Vec<String>) -> Result<String, CliError> {
     match args::parse(&arguments).map_err(CliError::Usage)? {
         Command::List => Ok(list()),
         Command::Chaos(command) => chaos::run(&command).map_err(CliError::Chaos),
+        Command::Hunt(command) => hunt::run(&command),
         Command::Matrix(command) => matrix::run(&command).map_err(CliError::Chaos),
         Command::Search(search) => search_command::run(search),
         Command::Check { source } => {

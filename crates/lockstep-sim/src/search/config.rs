@@ -48,6 +48,32 @@ pub struct FaultBudget {
     /// How long a message in flight is held back, tried on every message in flight.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub message_delays: Vec<Millis>,
+    /// Faults inside the lock service itself: what a replicated service must survive.
+    #[serde(default, skip_serializing_if = "ServiceFaults::is_empty")]
+    pub service: ServiceFaults,
+}
+
+/// Faults that strike the lock service's own nodes: a paused leader or follower, a partition
+/// between two of its nodes (one way, either way, or both), a crashed node. Each is tried on
+/// every service node or pair; each ends by itself after its length.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ServiceFaults {
+    /// Lengths of a pause of one service node.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub pauses: Vec<Millis>,
+    /// Lengths of a partition between two service nodes, then healed.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub partitions: Vec<Millis>,
+    /// How long a crashed service node stays down before it restarts.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub crashes: Vec<Millis>,
+}
+
+impl ServiceFaults {
+    pub fn is_empty(&self) -> bool {
+        self.pauses.is_empty() && self.partitions.is_empty() && self.crashes.is_empty()
+    }
 }
 
 impl FaultBudget {
@@ -55,7 +81,8 @@ impl FaultBudget {
         !(self.pauses.is_empty()
             && self.partitions.is_empty()
             && self.clock_jumps.is_empty()
-            && self.message_delays.is_empty())
+            && self.message_delays.is_empty()
+            && self.service.is_empty())
     }
 
     /// What the search tries when told only how many faults: pauses and partitions twice the
@@ -74,6 +101,7 @@ impl FaultBudget {
             partitions: vec![Millis(2 * ttl)],
             clock_jumps: vec![i64::try_from(2 * ttl).unwrap_or(i64::MAX)],
             message_delays: vec![Millis(ttl)],
+            service: ServiceFaults::default(),
         }
     }
 }
@@ -134,7 +162,7 @@ impl fmt::Display for SearchError {
                 "faults.max: at most {MAX_FAULTS} faults can be searched, not {max}"
             ),
             SearchError::NoFaultKinds => f.write_str(
-                "faults: a fault is allowed but no kind is listed (pauses, partitions, clock_jumps or message_delays)",
+                "faults: a fault is allowed but no kind is listed (pauses, partitions, clock_jumps, message_delays or service)",
             ),
             SearchError::ZeroLength { path } => {
                 write!(f, "{path}: every length must be at least 1 ms")
@@ -166,6 +194,9 @@ impl SearchConfig {
             ("faults.pauses", &faults.pauses),
             ("faults.partitions", &faults.partitions),
             ("faults.message_delays", &faults.message_delays),
+            ("faults.service.pauses", &faults.service.pauses),
+            ("faults.service.partitions", &faults.service.partitions),
+            ("faults.service.crashes", &faults.service.crashes),
         ] {
             if lengths.iter().any(|length| length.0 == 0) {
                 return Err(SearchError::ZeroLength { path });

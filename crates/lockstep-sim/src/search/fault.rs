@@ -5,7 +5,7 @@
 //!
 //! This module lists choices; it never runs a simulation.
 
-use super::config::FaultBudget;
+use super::config::{FaultBudget, ServiceFaults};
 use crate::happening::Direction;
 use crate::ids::{MessageId, NodeId};
 use crate::intervention::{Action, Intervention};
@@ -23,6 +23,18 @@ pub enum Fault {
     Partition {
         client: NodeId,
         other: NodeId,
+        for_ms: Millis,
+    },
+    /// A cut between two service nodes (`from` → `to`, or both ways), healed after `for_ms`.
+    ServicePartition {
+        from: NodeId,
+        to: NodeId,
+        direction: Direction,
+        for_ms: Millis,
+    },
+    /// A service node crashes and restarts `for_ms` later.
+    Crash {
+        node: NodeId,
         for_ms: Millis,
     },
     ClockJump {
@@ -63,6 +75,29 @@ impl Fault {
                     },
                 },
             ],
+            Fault::ServicePartition {
+                from,
+                to,
+                direction,
+                for_ms,
+            } => vec![
+                strike(Action::Partition {
+                    from,
+                    to,
+                    direction,
+                }),
+                Intervention {
+                    at_ms: at.after(for_ms),
+                    action: Action::Heal { a: from, b: to },
+                },
+            ],
+            Fault::Crash { node, for_ms } => vec![
+                strike(Action::Crash { node }),
+                Intervention {
+                    at_ms: at.after(for_ms),
+                    action: Action::Restart { node },
+                },
+            ],
             Fault::ClockJump { node, by_ms } => vec![strike(Action::ClockJump { node, by_ms })],
             Fault::Delay { message, for_ms } => vec![
                 strike(Action::Hold { message }),
@@ -77,7 +112,7 @@ impl Fault {
 
 /// The faults of a budget that do not depend on the moment, in a fixed order: pauses of each
 /// client, partitions of each client from each other non-client node, clock jumps of each
-/// service node.
+/// service node, then the service's own faults (`service_faults`).
 pub fn standing_faults(budget: &FaultBudget, cast: &Cast) -> Vec<Fault> {
     let clients: Vec<NodeId> = cast.clients().collect();
     let others: Vec<NodeId> = cast.nodes().filter(|&n| !cast.is_client(n)).collect();
@@ -101,6 +136,43 @@ pub fn standing_faults(budget: &FaultBudget, cast: &Cast) -> Vec<Fault> {
     for node in cast.services() {
         for &by_ms in &budget.clock_jumps {
             faults.push(Fault::ClockJump { node, by_ms });
+        }
+    }
+    faults.extend(service_faults(&budget.service, cast));
+    faults
+}
+
+/// Pauses of each service node, partitions between each pair of them (each one way, then both
+/// ways), crashes of each.
+fn service_faults(service: &ServiceFaults, cast: &Cast) -> Vec<Fault> {
+    let nodes: Vec<NodeId> = cast.services().collect();
+    let mut faults = Vec::new();
+    for &node in &nodes {
+        for &for_ms in &service.pauses {
+            faults.push(Fault::Pause { node, for_ms });
+        }
+    }
+    for (i, &a) in nodes.iter().enumerate() {
+        for &b in &nodes[i + 1..] {
+            for &for_ms in &service.partitions {
+                for (from, to, direction) in [
+                    (a, b, Direction::OneWay),
+                    (b, a, Direction::OneWay),
+                    (a, b, Direction::Both),
+                ] {
+                    faults.push(Fault::ServicePartition {
+                        from,
+                        to,
+                        direction,
+                        for_ms,
+                    });
+                }
+            }
+        }
+    }
+    for &node in &nodes {
+        for &for_ms in &service.crashes {
+            faults.push(Fault::Crash { node, for_ms });
         }
     }
     faults

@@ -32,9 +32,12 @@ mod counterexample;
 mod engine;
 mod fault;
 mod fingerprint;
+pub mod hunt;
 mod space;
 
-pub use config::{Bounds, FaultBudget, MAX_FAULTS, MAX_SEARCH_CLIENTS, SearchConfig, SearchError};
+pub use config::{
+    Bounds, FaultBudget, MAX_FAULTS, MAX_SEARCH_CLIENTS, SearchConfig, SearchError, ServiceFaults,
+};
 pub use counterexample::Counterexample;
 pub use engine::{Search, SearchStatus};
 pub use fault::Fault;

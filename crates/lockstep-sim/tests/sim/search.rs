@@ -309,3 +309,19 @@ fn an_intervention_for_a_moment_already_reached_is_refused() {
     sim.add_intervention(next).expect("a moment after now");
     assert_eq!(sim.interventions().len(), 1);
 }
+
+/// The hunt over the consensus service's own faults, as far as `cargo test` looks (one fault,
+/// 60 events, 3 replicas): no pause, partition or crash of a replica breaks one lease or
+/// increasing tokens. `lockstep-cli hunt` and the soak look further (two faults, 5 replicas).
+#[test]
+fn the_consensus_hunt_finds_no_second_lease_and_no_reused_token() {
+    for invariant in [Invariant::OneLease, Invariant::TokensIncrease] {
+        let config = lockstep_sim::search::hunt::config(3, invariant, 1, 60)
+            .expect("the hunt's base parses");
+        let mut search = Search::new(&config).expect("a valid search");
+        match search.run() {
+            SearchStatus::Exhausted { states, .. } => assert!(states > 1_000, "{states}"),
+            other => panic!("{invariant}: {other:?}"),
+        }
+    }
+}
