@@ -497,7 +497,14 @@ fn import_text() -> impl proptest::strategy::Strategy<Value = String> {
 }
 
 proptest::proptest! {
-    #![proptest_config(proptest::test_runner::Config { cases: 5_000, ..Default::default() })]
+    // A fixed seed: `cargo test` checks the same 5,000 sequences on every run, so its verdict is
+    // the commit's (proptest's default draws new ones each time). Not part of `cargo xtask soak`,
+    // which soaks the simulation's properties.
+    #![proptest_config(proptest::test_runner::Config {
+        cases: 5_000,
+        rng_seed: proptest::test_runner::RngSeed::Fixed(0x10c4_57e9),
+        ..Default::default()
+    })]
 
     /// Any sequence of user actions leaves a consistent state and never panics (in wasm a
     /// panic would kill the page). 5,000 sequences of up to 40 actions.

@@ -15,6 +15,8 @@ mod pins;
 mod process;
 mod serve;
 mod shots;
+mod soak;
+mod soak_jobs;
 mod static_files;
 mod test;
 mod tools;
@@ -41,6 +43,10 @@ commands:
   bench [ARGS...]         run the benchmarks: the simulator natively (cargo bench -p lockstep-sim,
                           ARGS go to it), the bundle size and the wasm's composition (twiggy),
                           the UI step latency in Chromium, and the simulator in the page ÷ native
+  soak [--minutes N]      look for new failures for N minutes (default 10): round after round,
+                          the property tests with a fresh seed in a release build; a failing
+                          case is kept in crates/lockstep-sim/tests/found/, which cargo test
+                          replays; prints cases per minute and what it found
   shots [--no-build]      screenshots to look at: every scenario's opening and first violation or
                           rejected write, at 1280x800 and 375x700, and the guided pages, into
                           e2e/artifacts/shots/ with a contact sheet, index.html (--no-build: reuse dist/)
@@ -80,6 +86,7 @@ fn run() -> Result<(), Error> {
         "dist" => dist::run(&Workspace::locate()?, rest),
         "bench" => bench::run(&Workspace::locate()?, rest),
         "shots" => shots::run(&Workspace::locate()?, rest),
+        "soak" => soak::run(&Workspace::locate()?, rest),
         other => Err(Error::Usage(format!(
             "unknown command `{other}`\n\n{USAGE}"
         ))),

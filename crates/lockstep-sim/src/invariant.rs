@@ -8,7 +8,6 @@
 
 use crate::happening::Happening;
 use crate::ids::NodeId;
-use crate::resource::{Fencing, fencing_check};
 use crate::token::FencingToken;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
@@ -24,7 +23,10 @@ pub enum Invariant {
     /// Every token the service tells a client it holds the lock with is larger than all it told
     /// before (telling the same holder its own token again is not a new token).
     TokensIncrease,
-    /// No write is accepted with a token older than one the resource already accepted.
+    /// No write is accepted with a token lower than one the lock service had already told
+    /// another client it holds the lock with. Judged from the grants, not from what the resource
+    /// saw: a fenced resource that has not yet seen the new holder's token accepts the zombie's
+    /// write (the fencing gap), and that write is stale all the same.
     NoStaleWrite,
     /// All accepted writes with the same token come from one client.
     OneWriterPerToken,
@@ -161,7 +163,9 @@ pub struct ToldGrant {
 pub struct InvariantChecker {
     /// The highest token a client was told of, and the client.
     highest_told: Option<ToldGrant>,
-    highest_accepted: Option<FencingToken>,
+    /// The highest token each client was told it holds the lock with: a write is stale when
+    /// another client was told a higher one before it was accepted.
+    told_to: BTreeMap<NodeId, FencingToken>,
     writer_of_token: BTreeMap<FencingToken, NodeId>,
     broken_history: InvariantSet,
     violated: InvariantSet,
@@ -208,6 +212,8 @@ impl InvariantChecker {
     /// A token must be above every token told before, unless it is the highest one told again to
     /// the same client (a holder that asked again is told its own token).
     fn tell(&mut self, grant: ToldGrant) {
+        let told = self.told_to.entry(grant.client).or_insert(grant.token);
+        *told = (*told).max(grant.token);
         match self.highest_told {
             Some(highest) if grant == highest => {}
             Some(highest) if grant.token <= highest.token => {
@@ -244,14 +250,22 @@ impl InvariantChecker {
         }
     }
 
-    /// A write with `token` was accepted: it is stale if the fencing rule would have refused it
-    /// (a higher token was accepted before), and a second writer if someone else already wrote
-    /// with the same token.
+    /// A write with `token` was accepted: it is stale if the lock service had already told
+    /// another client it holds the lock with a higher token, and a second writer if someone else
+    /// already wrote with the same token.
+    ///
+    /// Staleness is judged from the grants on purpose, never with the resource's own rule
+    /// (`resource::fencing_check`): judged that way, a fenced resource could not break it, and a
+    /// run that shows fencing "working" would prove nothing. The writer's own later grants do
+    /// not count: a holder told a new token may still finish a write with its old one.
     fn accept_token(&mut self, writer: NodeId, token: FencingToken) {
-        if fencing_check(Fencing::On, Some(token), self.highest_accepted).is_err() {
+        let superseded = self
+            .told_to
+            .iter()
+            .any(|(&client, &told)| client != writer && told > token);
+        if superseded {
             self.break_history(Invariant::NoStaleWrite);
         }
-        self.highest_accepted = Some(self.highest_accepted.map_or(token, |seen| seen.max(token)));
         if *self.writer_of_token.entry(token).or_insert(writer) != writer {
             self.break_history(Invariant::OneWriterPerToken);
         }
@@ -346,17 +360,64 @@ mod tests {
         );
     }
 
+    /// S3, the fencing gap: client 2 is told 34, then client 1's write with 33 is accepted
+    /// before client 2 wrote anything. A fenced resource accepts it (it never saw 34); the
+    /// checker, which judges from the grants, calls it stale.
     #[test]
-    fn a_lower_token_accepted_after_a_higher_one_is_a_stale_write() {
+    fn a_write_below_another_clients_grant_is_stale_before_that_client_writes() {
+        let mut checker = InvariantChecker::default();
+        checker.judge(&QUIET, told(1, 33), StateView::default());
+        let verdict = checker.judge(&accepted(1, 33), [], StateView::default());
+        assert!(verdict.violated.is_empty(), "the holder's own write");
+        checker.judge(&QUIET, told(2, 34), StateView::default());
+        let verdict = checker.judge(&accepted(1, 33), [], StateView::default());
+        assert!(verdict.broke.contains(Invariant::NoStaleWrite));
+    }
+
+    /// What the old rule could not see: with nothing told, writes in any order are not stale
+    /// (no grant superseded them), so only the lock service's grants make a write stale — not
+    /// the order the resource happened to accept them in.
+    #[test]
+    fn only_grants_make_a_write_stale() {
         let mut checker = InvariantChecker::default();
         checker.judge(&accepted(3, 34), [], StateView::default());
-        assert!(
-            checker
-                .judge(&accepted(3, 34), [], StateView::default())
-                .violated
-                .is_empty()
-        );
         let verdict = checker.judge(&accepted(2, 33), [], StateView::default());
+        assert!(!verdict.violated.contains(Invariant::NoStaleWrite));
+    }
+
+    #[test]
+    fn the_writers_own_later_grant_does_not_make_its_write_stale() {
+        let mut checker = InvariantChecker::default();
+        checker.judge(&QUIET, told(1, 33), StateView::default());
+        checker.judge(&QUIET, told(1, 35), StateView::default());
+        let verdict = checker.judge(&accepted(1, 33), [], StateView::default());
+        assert!(verdict.violated.is_empty());
+        checker.judge(&QUIET, told(2, 36), StateView::default());
+        let verdict = checker.judge(&accepted(1, 35), [], StateView::default());
+        assert!(
+            verdict.broke.contains(Invariant::NoStaleWrite),
+            "36 went to another client"
+        );
+    }
+
+    /// The check must not be the fencing rule in disguise: a write with 33 that a fenced
+    /// resource accepts (34 was granted, not yet written) breaks it, and a stock decrement is
+    /// judged as a write.
+    #[test]
+    fn a_write_the_fencing_rule_accepts_can_still_be_stale() {
+        use crate::resource::{Fencing, fencing_check};
+        let mut checker = InvariantChecker::default();
+        checker.judge(&QUIET, told(1, 33), StateView::default());
+        checker.judge(&QUIET, told(2, 34), StateView::default());
+        let highest_accepted = Some(FencingToken(33));
+        assert!(fencing_check(Fencing::On, Some(FencingToken(33)), highest_accepted).is_ok());
+        let take = Happening::StockTaken {
+            buyer: NodeId(1),
+            token: Some(FencingToken(33)),
+            amount: 1,
+            left: 0,
+        };
+        let verdict = checker.judge(&take, [], StateView::default());
         assert!(verdict.broke.contains(Invariant::NoStaleWrite));
     }
 

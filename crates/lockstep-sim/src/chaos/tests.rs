@@ -53,7 +53,9 @@ fn the_articles_test_generates_the_scenarios_it_always_has() {
     let mut sim = Sim::new(&ChaosSettings::verification_test(Fencing::On).scenario(1))
         .expect("the article's scenario is valid");
     sim.run_to_end();
-    assert_eq!(sim.hash(), "e747a1fec95a1d82", "the bench's trace hash");
+    // The events are the ones the bench has always run; the hash changed with `no_stale_write`
+    // judged from the grants (e747a1fec95a1d82 before): this run has a write in the gap.
+    assert_eq!(sim.hash(), "2a5cf13693a02e01", "the bench's trace hash");
     assert_eq!(
         Chaos::verification_test(1, Fencing::On).scenario(),
         ChaosSettings::verification_test(Fencing::On).scenario(1)
@@ -421,16 +423,18 @@ fn stale_writes_in_article_runs(fencing: Fencing, seeds: std::ops::RangeInclusiv
     })
 }
 
+/// A stale write is judged from the lock service's grants, so fencing can lose this count: a
+/// fenced resource lets the zombie in when the new holder has not written yet (S3's gap), in
+/// most of these runs with eight clients. It keeps it below the unfenced count (it refuses the
+/// zombie once the new holder wrote), and the sequencer check, which asks the lock service,
+/// closes most of the gap (what is left falls between its check and its apply).
+/// `fenced_article_runs` checks the fenced runs one by one (1,000 fresh ones in a soak round).
 #[test]
-fn fencing_keeps_stale_writes_out_of_article_runs_and_without_it_they_get_in() {
-    assert_eq!(stale_writes_in_article_runs(Fencing::On, 1..=24), 0);
-    assert!(stale_writes_in_article_runs(Fencing::Off, 1..=24) > 0);
-}
-
-#[test]
-#[ignore = "1,000 runs of 180 s take minutes unoptimised: cargo test --release -p lockstep-sim \
-            --lib chaos -- --ignored"]
-fn fencing_keeps_stale_writes_out_of_1000_article_runs_and_without_it_they_get_in() {
-    assert_eq!(stale_writes_in_article_runs(Fencing::On, 1..=1000), 0);
-    assert!(stale_writes_in_article_runs(Fencing::Off, 1..=1000) > 0);
+fn fencing_narrows_stale_writes_in_article_runs_to_the_gap_and_a_sequencer_narrows_it_further() {
+    let off = stale_writes_in_article_runs(Fencing::Off, 1..=24);
+    let on = stale_writes_in_article_runs(Fencing::On, 1..=24);
+    let sequencer = stale_writes_in_article_runs(Fencing::Sequencer, 1..=24);
+    assert_eq!(off, 24, "every unfenced run");
+    assert!(0 < on && on < off, "fenced: {on} of 24, in the gap");
+    assert!(sequencer < on, "sequencer: {sequencer} of 24");
 }

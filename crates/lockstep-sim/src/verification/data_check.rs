@@ -7,8 +7,10 @@
 //!   back to the version it was computed from, from the last write to the first, passes through
 //!   the version that client was told about.
 //!
-//! "No stale write" is not the check: a fenced resource enforces it by construction, while a
-//! lost update gets past it.
+//! "No stale write" is not the check: it says a zombie's write was accepted after a newer grant,
+//! not whether an update was lost by it (in the gap before a new holder's first write, one is
+//! lost only if the new holder read before it), and lost updates are what the article's test
+//! is about.
 
 use super::finding::Finding;
 use crate::happening::Happening;

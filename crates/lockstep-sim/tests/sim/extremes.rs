@@ -3,6 +3,7 @@
 //! parser with a message naming the field, or runs to its end without a panic — in debug
 //! builds, where an overflow panics.
 
+use crate::cases::{self, Cases};
 use lockstep_sim::{Scenario, Sim};
 use proptest::prelude::*;
 use serde_json::{Value, json};
@@ -123,7 +124,10 @@ fn edge() -> impl Strategy<Value = Value> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 600, failure_persistence: None, ..ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig {
+        failure_persistence: None,
+        ..cases::config(Cases { test: 600, soak: 600 }, file!())
+    })]
 
     #[test]
     fn numbers_at_their_edges_are_refused_by_name_or_run_without_panicking(

@@ -2,6 +2,7 @@
 
 mod backends;
 mod budget;
+mod cases;
 mod catalogue;
 mod consensus_recovery;
 mod consensus_safety;
@@ -11,10 +12,13 @@ mod etcd_lock;
 mod expectations;
 mod expired_leases;
 mod extremes;
+mod fenced_article_runs;
+mod found;
 mod lease_expiry;
 mod local_deadline;
 mod narration;
 mod properties;
+mod property;
 mod raft_liveness;
 mod runs_end;
 mod scenario_errors;

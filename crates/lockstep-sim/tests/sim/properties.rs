@@ -4,6 +4,8 @@
 //! holder's update) and the tokens clients are told, and invariant verdicts consistent with the
 //! trace.
 
+use crate::cases::{self, Cases};
+use crate::property::Property;
 use crate::support::{data_holds, tokens_told_increase};
 use lockstep_sim::client::ElapsedCheck;
 use lockstep_sim::client::{
@@ -384,7 +386,8 @@ fn lock_service() -> impl Strategy<Value = LockServiceSpec> {
     ]
 }
 
-fn scenario() -> impl Strategy<Value = Scenario> {
+/// A random scenario: any lock service, resource, clients and interventions.
+pub fn scenario() -> impl Strategy<Value = Scenario> {
     (1usize..=4, lock_service())
         .prop_flat_map(|(clients, lock_service)| {
             let names = node_names(&lock_service, clients);
@@ -433,75 +436,125 @@ fn scenario() -> impl Strategy<Value = Scenario> {
         )
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+/// Random runs of every lock service, resource and fault: no panic, the same trace twice, the
+/// data checked from outside holds, and the trace is consistent with itself (event ids, time,
+/// what breaks is violated, history invariants latch).
+pub const RANDOM_RUNS: Property = Property {
+    id: "random-runs",
+    source_file: file!(),
+    cases: Cases {
+        test: 512,
+        soak: 512,
+    },
+    check: random_run_keeps_its_invariants,
+};
 
-    #[test]
-    fn random_runs_never_panic_and_keep_their_invariants(scenario in scenario()) {
-        let mut sim = Sim::new(&scenario).expect("generated scenarios are valid");
-        sim.run_to_end();
-        let mut again = Sim::new(&scenario).expect("valid");
-        again.run_to_end();
-        prop_assert_eq!(sim.hash(), again.hash(), "same input, same trace");
+/// The consensus service never has two live grants, never issues a token that does not
+/// increase, never tells two clients the same token, and the register's data holds (with
+/// fencing on): under any crashes, partitions, pauses and message loss. A replica steps down
+/// only from a leadership it won (the first replica leads at the start).
+pub const CONSENSUS: Property = Property {
+    id: "consensus-exclusion",
+    source_file: file!(),
+    cases: Cases {
+        test: 512,
+        soak: 512,
+    },
+    check: consensus_keeps_exclusion,
+};
 
-        if let Err(broken) = data_holds(&scenario, &sim) {
-            return Err(TestCaseError::fail(format!("{broken}\n{}", sim.render_text())));
-        }
-        let mut previous = None;
-        for (index, event) in sim.trace().iter().enumerate() {
-            prop_assert_eq!(event.id.0 as usize, index);
-            prop_assert!(previous.is_none_or(|t| t <= event.time), "time never goes back");
-            prop_assert!(event.time.0 <= END_MS);
-            prop_assert_eq!(event.broke.minus(event.violated), Default::default(), "what breaks is violated");
-            previous = Some(event.time);
-        }
-        for pair in sim.trace().windows(2) {
-            for invariant in pair[0].violated.iter().filter(|i| i.is_history()) {
-                prop_assert!(pair[1].violated.contains(invariant), "{} latches", invariant);
-            }
+#[test]
+fn random_runs_never_panic_and_keep_their_invariants() {
+    RANDOM_RUNS.run(scenario());
+}
+
+#[test]
+fn consensus_keeps_exclusion_and_increasing_tokens() {
+    CONSENSUS.run(consensus_scenario());
+}
+
+fn random_run_keeps_its_invariants(scenario: &Scenario) -> Result<(), TestCaseError> {
+    let mut sim = Sim::new(scenario).expect("generated scenarios are valid");
+    sim.run_to_end();
+    let mut again = Sim::new(scenario).expect("valid");
+    again.run_to_end();
+    prop_assert_eq!(sim.hash(), again.hash(), "same input, same trace");
+
+    if let Err(broken) = data_holds(scenario, &sim) {
+        return Err(TestCaseError::fail(format!(
+            "{broken}\n{}",
+            sim.render_text()
+        )));
+    }
+    let mut previous = None;
+    for (index, event) in sim.trace().iter().enumerate() {
+        prop_assert_eq!(event.id.0 as usize, index);
+        prop_assert!(
+            previous.is_none_or(|t| t <= event.time),
+            "time never goes back"
+        );
+        prop_assert!(event.time.0 <= scenario.end_ms.0);
+        prop_assert_eq!(
+            event.broke.minus(event.violated),
+            Default::default(),
+            "what breaks is violated"
+        );
+        previous = Some(event.time);
+    }
+    for pair in sim.trace().windows(2) {
+        for invariant in pair[0].violated.iter().filter(|i| i.is_history()) {
+            prop_assert!(
+                pair[1].violated.contains(invariant),
+                "{} latches",
+                invariant
+            );
         }
     }
+    Ok(())
+}
 
-    /// The consensus service never has two live grants, never issues a token that does not
-    /// increase, never tells two clients the same token, and the register's data holds (with
-    /// fencing on): under any crashes, partitions, pauses and message loss. A replica steps down
-    /// only from a leadership it won (the first replica leads at the start).
-    #[test]
-    fn consensus_keeps_exclusion_and_increasing_tokens(scenario in consensus_scenario()) {
-        let mut sim = Sim::new(&scenario).expect("generated scenarios are valid");
-        sim.run_to_end();
-        let mut leading = vec![false; sim.cast().len()];
-        leading[0] = true;
-        for event in sim.trace() {
-            match event.happening {
-                Happening::BecameLeader { node, .. } => leading[node.index()] = true,
-                Happening::SteppedDown { node, .. } => {
-                    prop_assert!(
-                        leading[node.index()],
-                        "stepped down twice without an election, event {}:\n{}",
-                        event.id,
-                        sim.render_text()
-                    );
-                    leading[node.index()] = false;
-                }
-                _ => {}
-            }
-        }
-        if let Err(broken) = tokens_told_increase(&sim).and_then(|()| data_holds(&scenario, &sim)) {
-            return Err(TestCaseError::fail(format!("{broken}\n{}", sim.render_text())));
-        }
-        for event in sim.trace() {
-            for invariant in [Invariant::OneLease, Invariant::TokensIncrease] {
+fn consensus_keeps_exclusion(scenario: &Scenario) -> Result<(), TestCaseError> {
+    let mut sim = Sim::new(scenario).expect("generated scenarios are valid");
+    sim.run_to_end();
+    let mut leading = vec![false; sim.cast().len()];
+    leading[0] = true;
+    for event in sim.trace() {
+        match event.happening {
+            Happening::BecameLeader { node, .. } => leading[node.index()] = true,
+            Happening::SteppedDown { node, .. } => {
                 prop_assert!(
-                    !event.violated.contains(invariant),
-                    "{} broken at event {}:\n{}",
-                    invariant,
+                    leading[node.index()],
+                    "stepped down twice without an election, event {}:\n{}",
                     event.id,
                     sim.render_text()
                 );
+                leading[node.index()] = false;
             }
+            _ => {}
         }
     }
+    if let Err(broken) = tokens_told_increase(&sim).and_then(|()| data_holds(scenario, &sim)) {
+        return Err(TestCaseError::fail(format!(
+            "{broken}\n{}",
+            sim.render_text()
+        )));
+    }
+    for event in sim.trace() {
+        for invariant in [Invariant::OneLease, Invariant::TokensIncrease] {
+            prop_assert!(
+                !event.violated.contains(invariant),
+                "{} broken at event {}:\n{}",
+                invariant,
+                event.id,
+                sim.render_text()
+            );
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(cases::config(Cases { test: 512, soak: 512 }, file!()))]
 
     #[test]
     fn mangled_catalogue_files_fail_with_a_message_not_a_panic(

@@ -3,15 +3,19 @@
 //! Ousterhout 2014, §5.2), so a cut-off ex-leader that keeps calling elections it cannot win
 //! does not keep the others from electing one.
 
+use crate::cases::Cases;
+use crate::property::Property;
 use crate::support::run;
 use lockstep_sim::Scenario;
 use lockstep_sim::Sim;
 use lockstep_sim::happening::{Direction, Happening};
 use lockstep_sim::intervention::{Action, Intervention};
 use lockstep_sim::lock_service::{Backend, LockService, RaftRole};
+use lockstep_sim::scenario::LockServiceSpec;
 use lockstep_sim::sim::Node;
 use lockstep_sim::time::VirtualTime;
 use proptest::prelude::*;
+use proptest::test_runner::TestCaseError;
 
 const HEARTBEAT_MS: u64 = 100;
 const ELECTION_TIMEOUT_MS: u64 = 500;
@@ -137,39 +141,74 @@ fn a_leader_cut_off_from_both_followers_does_not_leave_the_cluster_leaderless() 
     );
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig { cases: 128, ..ProptestConfig::default() })]
+/// When every partition between the replicas heals in `after_any_partition_heals_…`.
+const HEALED_AT: u64 = 3_000;
 
-    /// Any partitions between the replicas, all healed at 3000 ms: a leader with a quorum is
-    /// elected within `bound`, and no replica steps down twice without being elected between.
-    #[test]
-    fn after_any_partition_heals_a_leader_is_elected_in_bounded_time(
-        replicas in prop_oneof![Just(3u8), Just(5u8)],
-        cuts in proptest::collection::vec(
-            (0u64..3_000, 1u8..=5, 1u8..=5, prop_oneof![Just(Direction::OneWay), Just(Direction::Both)]),
+/// Any partitions between the replicas, all healed at `HEALED_AT`: a leader with a quorum is
+/// elected within `bound`, and no replica steps down twice without being elected between.
+pub const LEADER_AFTER_HEAL: Property = Property {
+    id: "leader-after-heal",
+    source_file: file!(),
+    cases: Cases {
+        test: 128,
+        soak: 128,
+    },
+    check: a_leader_is_elected_after_the_heal,
+};
+
+#[test]
+fn after_any_partition_heals_a_leader_is_elected_in_bounded_time() {
+    LEADER_AFTER_HEAL.run(partitioned_cluster());
+}
+
+/// A cluster of 3 or 5 replicas with random cuts between them before `HEALED_AT`, and every
+/// pair healed then.
+fn partitioned_cluster() -> impl Strategy<Value = Scenario> {
+    (
+        prop_oneof![Just(3u8), Just(5u8)],
+        proptest::collection::vec(
+            (
+                0u64..HEALED_AT,
+                1u8..=5,
+                1u8..=5,
+                prop_oneof![Just(Direction::OneWay), Just(Direction::Both)],
+            ),
             1..8,
         ),
-    ) {
-        const HEALED_AT: u64 = 3_000;
-        let mut scenario = cluster(replicas, HEALED_AT + bound(replicas) + 2_000);
-        for (at_ms, a, b, direction) in cuts {
-            let (a, b) = (a.min(replicas), b.min(replicas));
-            if a == b {
-                continue;
+    )
+        .prop_map(|(replicas, cuts)| {
+            let mut scenario = cluster(replicas, HEALED_AT + bound(replicas) + 2_000);
+            for (at_ms, a, b, direction) in cuts {
+                let (a, b) = (a.min(replicas), b.min(replicas));
+                if a == b {
+                    continue;
+                }
+                scenario = with(
+                    scenario,
+                    at_ms,
+                    Action::Partition {
+                        from: format!("etcd-{a}"),
+                        to: format!("etcd-{b}"),
+                        direction,
+                    },
+                );
             }
-            scenario = with(scenario, at_ms, Action::Partition {
-                from: format!("etcd-{a}"),
-                to: format!("etcd-{b}"),
-                direction,
-            });
-        }
-        for a in 1..=replicas {
-            for b in (a + 1)..=replicas {
-                scenario = with(scenario, HEALED_AT, heal(&format!("etcd-{a}"), &format!("etcd-{b}")));
+            for a in 1..=replicas {
+                for b in (a + 1)..=replicas {
+                    scenario = with(
+                        scenario,
+                        HEALED_AT,
+                        heal(&format!("etcd-{a}"), &format!("etcd-{b}")),
+                    );
+                }
             }
-        }
-        if let Err(why) = leader_elected_after(&scenario, HEALED_AT, replicas) {
-            prop_assert!(false, "{}", why);
-        }
-    }
+            scenario
+        })
+}
+
+fn a_leader_is_elected_after_the_heal(scenario: &Scenario) -> Result<(), TestCaseError> {
+    let LockServiceSpec::Consensus { replicas, .. } = scenario.lock_service else {
+        return Err(TestCaseError::fail("not a consensus cluster"));
+    };
+    leader_elected_after(scenario, HEALED_AT, replicas).map_err(TestCaseError::fail)
 }

@@ -4,10 +4,10 @@
 //! value. Enough of them parse that the test exercises the parser past the first error.
 //! (Running what parses is left to the run budget's tests: a TTL of 1 ms loops today.)
 
+use crate::cases::{self, Cases};
 use lockstep_sim::{Scenario, catalogue};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
-use proptest::test_runner::TestRunner;
 use serde_json::{Value, json};
 
 /// One step of a path into a JSON document.
@@ -166,15 +166,19 @@ fn mutation() -> impl Strategy<Value = (usize, prop::sample::Index, Edit)> {
 
 #[test]
 fn scenario_files_one_edit_away_parse_or_name_the_place_and_never_panic() {
-    const CASES: usize = 1_500;
+    const CASES: Cases = Cases {
+        test: 1_500,
+        soak: 1_500,
+    };
     let documents: Vec<Value> = catalogue::BUILT_IN
         .iter()
         .map(|b| serde_json::from_str(b.json).expect("catalogue files are JSON"))
         .collect();
-    let mut runner = TestRunner::deterministic();
+    let mut runner = cases::runner(CASES, file!());
+    let cases = runner.config().cases;
     let strategy = mutation();
     let mut parsed = 0;
-    for _ in 0..CASES {
+    for _ in 0..cases {
         let (which, place, edit) = strategy
             .new_tree(&mut runner)
             .expect("the strategy generates")
@@ -218,8 +222,8 @@ fn scenario_files_one_edit_away_parse_or_name_the_place_and_never_panic() {
     // refuse many one-field edits on purpose; a generator that mostly produced syntax errors would
     // fall far below this.
     assert!(
-        parsed * 5 >= CASES,
-        "only {parsed} of {CASES} edited files parse: the test hardly gets past the parser"
+        parsed * 5 >= cases,
+        "only {parsed} of {cases} edited files parse: the test hardly gets past the parser"
     );
-    assert!(parsed < CASES, "every edit parsed: the edits test nothing");
+    assert!(parsed < cases, "every edit parsed: the edits test nothing");
 }

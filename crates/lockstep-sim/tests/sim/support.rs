@@ -73,6 +73,33 @@ pub fn tokens_told_increase(sim: &Sim) -> Result<(), String> {
     Ok(())
 }
 
+/// Checks the fencing rule from the resource's side of the trace: no write or decrement is
+/// accepted with a token below one accepted before. What a fenced resource promises, and all it
+/// promises: a stale write in the gap before the new holder's first write passes it (S3), which
+/// `no_stale_write`, judged from the grants, reports. Says where not.
+pub fn accepted_tokens_in_order(sim: &Sim) -> Result<(), String> {
+    let mut highest: Option<FencingToken> = None;
+    for event in sim.trace() {
+        let (Happening::WriteAccepted {
+            token: Some(token), ..
+        }
+        | Happening::StockTaken {
+            token: Some(token), ..
+        }) = event.happening
+        else {
+            continue;
+        };
+        if let Some(before) = highest.filter(|before| token < *before) {
+            return Err(format!(
+                "event {}: the resource accepted token {token} after token {before}",
+                event.id
+            ));
+        }
+        highest = Some(token);
+    }
+    Ok(())
+}
+
 /// The data checks every run on a register must pass, whatever the lock does: every read and
 /// accepted write fits one register; a job history that is not linearizable has a lost update
 /// to show for it; the lost updates found from versions are the ones the invariant reports.
