@@ -3,9 +3,10 @@
 //!
 //! A job must be reproducible from its seed alone (the report prints it), must keep what it
 //! finds where `cargo test` replays it, and must not run in `cargo xtask test`: CI runs the fixed
-//! cases only. To add a job — a counterexample search over consensus faults with
-//! `lockstep_sim::search`, say — write a `fn(&Workspace, u64) -> Result<Round, Error>` and add
-//! it to [`JOBS`]; the loop, the timing and the report are the soak's.
+//! cases only. To add a job, write a `fn(&Workspace, u64) -> Result<Round, Error>` and add it
+//! to [`JOBS`]; the loop, the timing and the report are the soak's. (The counterexample search
+//! over the consensus service's faults is a test of the `sim` binary, so the properties job
+//! runs it: two faults and the round's seed in a soak, one fault and the fixed seed in CI.)
 
 use std::process::Command;
 
@@ -39,7 +40,8 @@ pub const JOBS: &[Job] = &[Job {
     name: "properties",
     what: "every property test of lockstep-sim (random runs, consensus exclusion, Raft \
            liveness, 1,000 fenced article runs, scenario files mangled and at their edges) over \
-           fresh cases, release build",
+           fresh cases, and the two-fault hunt over the consensus service's own faults, release \
+           build",
     prepare: build_properties,
     round: properties_round,
 }];

@@ -15,7 +15,7 @@ pub const USAGE: &str = "usage:
                      [--clients C] [--faults none|pauses,partitions,clock-jumps,crashes]
                      [--duration MS] [--threads T] [--format text|json] [--print-scenario SEED]
   lockstep-cli matrix [--runs N] [--consensus-runs N] [--threads T]
-  lockstep-cli hunt [--faults K] [--max-events N] [--out DIR]
+  lockstep-cli hunt [--seed S] [--faults K] [--max-events N] [--out DIR]
   lockstep-cli search <scenario or search-config.json | built-in id> --invariant <id> [--faults K]
       [--step-ms N] [--max-events N] [--keep-interventions] [--out file.json] [--format text|json]";
 

@@ -10,6 +10,8 @@ use std::time::Instant;
 /// What `lockstep-cli hunt` was asked to do.
 #[derive(Debug, PartialEq, Eq)]
 pub struct HuntCommand {
+    /// The seed of the base's latency draws.
+    pub seed: u64,
     pub faults: u8,
     pub max_events: u32,
     /// Where counterexamples go (`<dir>/hunt-<replicas>-<invariant>.json`); none: not written.
@@ -37,9 +39,11 @@ impl fmt::Display for HuntUsageError {
     }
 }
 
-/// Reads `--faults K` (1–4, default 2), `--max-events N` (default 80), `--out DIR`.
+/// Reads `--seed S` (default 1), `--faults K` (1–4, default 2), `--max-events N` (default 80),
+/// `--out DIR`.
 pub fn parse(rest: &[String]) -> Result<HuntCommand, HuntUsageError> {
     let mut command = HuntCommand {
+        seed: 1,
         faults: 2,
         max_events: 80,
         out: None,
@@ -49,13 +53,14 @@ pub fn parse(rest: &[String]) -> Result<HuntCommand, HuntUsageError> {
         let flag = argument.as_str();
         let value = arguments.next();
         let text = match flag {
-            "--faults" | "--max-events" | "--out" => {
+            "--seed" | "--faults" | "--max-events" | "--out" => {
                 value.ok_or_else(|| HuntUsageError::MissingValue(flag.to_owned()))?
             }
             other => return Err(HuntUsageError::Unexpected(other.to_owned())),
         };
         let bad = || HuntUsageError::BadNumber(flag.to_owned(), text.clone());
         match flag {
+            "--seed" => command.seed = text.parse().map_err(|_| bad())?,
             "--faults" => {
                 command.faults = text
                     .parse()
@@ -75,18 +80,23 @@ pub fn parse(rest: &[String]) -> Result<HuntCommand, HuntUsageError> {
 /// Runs every search and renders the table.
 pub fn run(command: &HuntCommand) -> Result<String, crate::CliError> {
     let mut out = format!(
-        "Consensus hunt: at most {} of the service's own faults (a replica paused, cut off one \
-         way or both, crashed; 900 ms each), every 100 ms, up to {} events\n\n\
+        "Consensus hunt (seed {}): at most {} of the service's own faults (a replica paused, cut \
+         off one way or both, crashed; 900 ms each), every 100 ms, up to {} events\n\n\
          | replicas | invariant | states | depth | seconds | found |\n|---|---|---|---|---|---|\n",
-        command.faults, command.max_events
+        command.seed, command.faults, command.max_events
     );
     for replicas in [3u8, 5] {
         for invariant in hunt::HUNTED {
-            let config = hunt::config(replicas, invariant, command.faults, command.max_events)
-                .map_err(|e| crate::CliError::Scenario {
+            let reach = hunt::Reach {
+                max_faults: command.faults,
+                max_events: command.max_events,
+            };
+            let config = hunt::config(replicas, invariant, command.seed, reach).map_err(|e| {
+                crate::CliError::Scenario {
                     source: format!("the hunt's base of {replicas} replicas"),
                     reason: e.to_string(),
-                })?;
+                }
+            })?;
             let started = Instant::now();
             let mut search = Search::new(&config).map_err(|e| crate::CliError::Scenario {
                 source: format!("the hunt's search on {replicas} replicas"),

@@ -8,7 +8,7 @@
 //! lockstep-cli chaos [--backend ID] [--fencing on|off] [--runs N] [--seed S] [--clients C]
 //!                    [--faults LIST] [--duration MS] [--threads T] [--format text|json]
 //! lockstep-cli matrix [--runs N] [--consensus-runs N] [--threads T]
-//! lockstep-cli hunt [--faults K] [--max-events N] [--out DIR]
+//! lockstep-cli hunt [--seed S] [--faults K] [--max-events N] [--out DIR]
 //! lockstep-cli search <scenario or search-config.json | built-in id> --invariant <id> [--faults K] [--out file.json]
 //! ```
 //!

@@ -21,15 +21,15 @@ pub const HUNTED: [Invariant; 4] = [
 
 /// Two clients contend for a consensus lock of `replicas` replicas, fenced: client-a takes it,
 /// renews while it works and releases it; client-b asks while it is held and waits its turn.
-/// Latency is fixed so that the faults, not the draws, make the runs differ.
-pub fn base(replicas: u8) -> Result<Scenario, ScenarioError> {
+/// Latencies are drawn from 1–20 ms with `seed`: a soak round hunts on other draws.
+pub fn base(replicas: u8, seed: u64) -> Result<Scenario, ScenarioError> {
     let json = format!(
         r#"{{"format":2,"id":"hunt-consensus-{replicas}","title":"Consensus hunt, {replicas} replicas",
-        "seed":1,"end_ms":3000,
+        "seed":{seed},"end_ms":3000,
         "lock_service":{{"kind":"consensus","replicas":{replicas},"heartbeat_ms":100,
           "election_timeout_ms":300}},
         "resource":{{"kind":"register","fencing":"on"}},
-        "network":{{"latency_ms":[2,2]}},
+        "network":{{"latency_ms":[1,20]}},
         "clients":[
           {{"name":"client-a","start_ms":0,"ttl_ms":600,"work_ms":500,
             "access":{{"kind":"blind_write","value":1}},
@@ -45,17 +45,28 @@ pub fn base(replicas: u8) -> Result<Scenario, ScenarioError> {
     Scenario::parse(&json)
 }
 
-/// The search for `invariant` on `replicas` replicas with at most `max_faults` of the
+/// How far one hunt looks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Reach {
+    pub max_faults: u8,
+    pub max_events: u32,
+}
+
+/// The search for `invariant` on `replicas` replicas (the base drawn with `seed`), with the
 /// service's own faults, each lasting longer than an election timeout and a lease.
 pub fn config(
     replicas: u8,
     invariant: Invariant,
-    max_faults: u8,
-    max_events: u32,
+    seed: u64,
+    reach: Reach,
 ) -> Result<SearchConfig, ScenarioError> {
     let long = Millis(900);
+    let Reach {
+        max_faults,
+        max_events,
+    } = reach;
     Ok(SearchConfig {
-        base: base(replicas)?,
+        base: base(replicas, seed)?,
         invariant,
         faults: FaultBudget {
             max: max_faults,
