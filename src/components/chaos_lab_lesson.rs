@@ -98,6 +98,7 @@ impl Component for LessonChaos {
                 <LabProgress run={self.runner.run().cloned()} status={self.runner.status().clone()} loading={self.runner.loading()} />
                 if !rows.is_empty() {
                     <ShareChart {rows} />
+                    <p class="muted" data-testid="lesson-chaos-gap">{ "Fencing on still shows stale writes: a paused holder's write that reaches the resource before the new holder's first write is accepted, because the resource has not yet seen the newer token (the fencing gap). What fencing promises is that no write is accepted after a newer token's write." }</p>
                 }
                 <p class="muted"><a href={lab} data-testid="lesson-open-lab">{ "Open the chaos lab" }</a>{ " for more seeds, other settings and every violating seed." }</p>
             </div>
