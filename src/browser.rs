@@ -1,5 +1,5 @@
 //! The few browser services the app uses beyond rendering: the URL fragment, downloads, the
-//! clipboard. Each fails quietly to a `Result` or a no-op; none of them can panic.
+//! clipboard, and marks on `<html>` for tests. Each fails quietly to a `Result` or a no-op; none of them can panic.
 
 use wasm_bindgen::JsCast;
 use web_sys::{Blob, BlobPropertyBag, HtmlAnchorElement, Url};
@@ -20,6 +20,17 @@ pub fn replace_fragment(fragment: &str) {
             "",
             Some(&format!("#{fragment}")),
         );
+    }
+}
+
+/// Puts `data-<name>="<value>"` on `<html>`: a state the app has settled in, for the browser
+/// tests and anyone automating the page to wait on (`docs/test-hooks.md`).
+pub fn mark(name: &str, value: &str) {
+    if let Some(root) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+    {
+        let _ = root.set_attribute(&format!("data-{name}"), value);
     }
 }
 

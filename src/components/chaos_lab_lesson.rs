@@ -95,7 +95,8 @@ impl Component for LessonChaos {
         html! {
             <div class="lesson-chaos" data-testid="lesson-chaos">
                 <h3>{ format!("The chaos test over {LESSON_RUNS} seeds, fencing on and off") }</h3>
-                <LabProgress run={self.runner.run().cloned()} status={self.runner.status().clone()} loading={self.runner.loading()} />
+                <LabProgress run={self.runner.run().cloned()} status={self.runner.status().clone()} loading={self.runner.loading()}
+                    outstanding={self.runner.outstanding()} />
                 if !rows.is_empty() {
                     <ShareChart {rows} />
                 }
