@@ -255,8 +255,12 @@ describe('the embed view', () => {
     const playing = () => frame.locator('[data-testid="play"]').getAttribute('data-playing');
     await frame.locator('[data-testid="play"][data-playing="true"]').waitFor({ timeout: 10_000 });
     const inner = page.frames().find((f) => f.url().includes('#embed'));
-    /** Waits until the embed says whether anyone can watch it (`true` or `false`). */
-    const watched = (yes) => inner.waitForFunction((word) => document.documentElement.dataset.embedWatched === word, String(yes));
+    /**
+     * Waits until the embed says whether anyone can watch it (`true` or `false`). Polled on a
+     * timer: Chromium runs no animation frames in a cross-origin frame out of view.
+     */
+    const watched = (yes) =>
+      inner.waitForFunction((word) => document.documentElement.dataset.embedWatched === word, String(yes), { polling: 50 });
     await watched(true);
     await page.evaluate(() => window.scrollTo(0, 2500));
     // The embed knows it is out of view: it has paused, and nothing else will start it.
@@ -365,7 +369,7 @@ describe('the embed view', () => {
       await inner.waitForFunction(() => {
         const height = Math.ceil(document.querySelector('[data-testid="embed"]').getBoundingClientRect().height);
         return document.documentElement.dataset.embedHeight === String(height) && window.innerHeight === height;
-      });
+      }, null, { polling: 50 });
       const measured = {
         ...(await page.evaluate(() => ({
           frame: document.getElementById('embed').clientHeight,

@@ -238,8 +238,9 @@ describe('the host script on a page of another origin', () => {
     for (let round = 0; round < 10; round++) {
       const height = await (await frame.waitForFunction(() => {
         const embed = Math.ceil(document.querySelector('[data-testid="embed"]').getBoundingClientRect().height);
+        // Polled on a timer: Chromium runs no animation frames in a cross-origin frame out of view.
         return document.documentElement.dataset.embedHeight === String(embed) && embed;
-      })).jsonValue();
+      }, null, { polling: 50 })).jsonValue();
       await page.waitForFunction(([b, h]) => window.told[b] === h, [box, height]);
       last = await measure(box);
       const fitted = last.frameHeight === last.content && last.scrollHeight <= last.viewport && last.scrollWidth <= last.width;
