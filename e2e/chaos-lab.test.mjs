@@ -30,7 +30,7 @@ describe('the chaos lab', () => {
   });
 
   async function openLab(fragment) {
-    await page.goto('about:blank');
+    await app.leave();
     await page.goto(`${app.site.url}#${fragment}`);
     await page.locator('[data-testid="chaos-lab"]').waitFor({ timeout: 30_000 });
   }
@@ -195,7 +195,7 @@ describe('the chaos lab', () => {
   });
 
   it('runs the chaos lab inline in the verification lesson, fencing on and off', async () => {
-    await page.goto('about:blank');
+    await app.leave();
     await page.goto(`${app.site.url}#learn=verification&step=1`);
     await page.locator('[data-testid="verification-tests"]').waitFor({ timeout: 30_000 });
     assert.equal(await page.locator('[data-testid="lesson-chaos"]').count(), 0, 'nothing runs before the press');

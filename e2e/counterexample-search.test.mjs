@@ -31,7 +31,7 @@ describe('the counterexample search, as a learner uses it', () => {
   });
 
   async function openLab(fragment) {
-    await page.goto('about:blank');
+    await app.leave();
     await page.goto(`${app.site.url}#${fragment}`);
     await page.locator('[data-testid="counterexample-search"]').waitFor({ timeout: 30_000 });
   }

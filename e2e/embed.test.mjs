@@ -71,7 +71,7 @@ describe('the embed view', () => {
 
   /** Opens the embed directly (the whole page is the embed) and waits until it shows. */
   async function openEmbed(fragment, ready = '[data-testid="timeline-main"] svg') {
-    await page.goto('about:blank');
+    await app.leave();
     await page.goto(`${app.site.url}#${fragment}`);
     await page.locator('[data-testid="embed"]').waitFor({ timeout: 30_000 });
     await page.locator(ready).first().waitFor({ timeout: 30_000 });
@@ -79,7 +79,7 @@ describe('the embed view', () => {
 
   /** Opens the host page with the embed at `fragment` in a `width`-px frame; the frame's page. */
   async function openInFrame(fragment, width) {
-    await page.goto('about:blank');
+    await app.leave();
     await page.goto(`${hostUrl}?fragment=${encodeURIComponent(fragment)}&width=${width}`);
     const frame = page.frameLocator('#embed');
     await frame.locator('[data-testid="embed"]').waitFor({ timeout: 30_000 });
@@ -218,7 +218,7 @@ describe('the embed view', () => {
       [`embed&learn=${lessons[0].id}&step=99`, /`step=99`/],
     ];
     for (const [fragment, expected] of cases) {
-      await page.goto('about:blank');
+      await app.leave();
       await page.goto(`${app.site.url}#${fragment}`);
       const text = await problemText();
       assert.match(text, expected, `${fragment}: ${text}`);
@@ -313,7 +313,7 @@ describe('the embed view', () => {
     await openEmbed(`embed&s=${S2}&theme=dark`);
     assert.equal(await page.evaluate(() => localStorage.getItem('lockstep-theme')), 'light');
     // A wrong address is said in the theme it asked for.
-    await page.goto('about:blank');
+    await app.leave();
     await page.goto(`${app.site.url}#embed&s=${S2}&theme=dark&zoom=3`);
     await problemText();
     assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark');
@@ -428,7 +428,7 @@ describe('the embed view', () => {
   it('shows no site chrome while the simulator loads inside an embed', async () => {
     await page.route('**/*.wasm', () => {});
     try {
-      await page.goto('about:blank');
+      await app.leave();
       await page.goto(`${app.site.url}#embed&s=${S2}&theme=dark`);
       await page.locator('[data-testid="loading-line"]').waitFor();
       assert.equal(await page.locator('.site-nav').isVisible(), false);
@@ -447,7 +447,7 @@ describe('the embed view', () => {
       await openEmbed(fragment);
       assert.deepEqual(await app.axe(), [], fragment);
     }
-    await page.goto('about:blank');
+    await app.leave();
     await page.goto(`${app.site.url}#embed&s=${S2}&zoom=3`);
     await problemText();
     assert.deepEqual(await app.axe(), []);

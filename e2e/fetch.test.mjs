@@ -52,7 +52,7 @@ describe('data fetched from the site when a page needs it', () => {
 
   /** Loads the page afresh at `fragment` and waits for `testid`; forgets earlier requests. */
   async function visit(fragment, testid) {
-    await page.goto('about:blank');
+    await app.leave();
     requested = [];
     await page.goto(`${app.site.url}${fragment ? `#${fragment}` : ''}`);
     await page.locator(`[data-testid="${testid}"]`).first().waitFor({ timeout: 30_000 });

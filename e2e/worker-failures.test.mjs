@@ -55,7 +55,7 @@ describe('a message to or from a worker that cannot be posted', () => {
   });
 
   async function openLab(fragment) {
-    await page.goto('about:blank');
+    await app.leave();
     await page.goto(`${app.site.url}#${fragment}`);
     await page.locator('[data-testid="chaos-lab"]').waitFor({ timeout: 30_000 });
   }
