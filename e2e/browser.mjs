@@ -88,3 +88,44 @@ export async function buildScenario(page, { numbers = {}, menus = {} }) {
   await page.locator('[data-testid="build-run-it"]').click();
   await page.waitForFunction(() => /^Sandbox/.test(document.querySelector('[data-testid="scenario-name"]').textContent));
 }
+
+/**
+ * For the benchmarks: clicks `testid` with a real (CDP) mouse click and returns, for each of
+ * `answers` (functions run in the page, as text is sent), the milliseconds from the click's input
+ * event to the first frame after that answer holds in the DOM.
+ */
+export async function timeClick(page, testid, answers) {
+  await page.evaluate(
+    ([id, checks]) => {
+      const target = document.querySelector(`[data-testid="${id}"]`);
+      window.clickTimings = new Promise((resolve) => {
+        target.addEventListener(
+          'click',
+          (event) => {
+            const input = event.timeStamp;
+            const times = checks.map((check) => {
+              // eslint-disable-next-line no-new-func
+              const holds = new Function(`return (${check})()`);
+              return new Promise((done) => {
+                const frame = () => requestAnimationFrame(() => done(performance.now() - input));
+                if (holds()) return frame();
+                const observer = new MutationObserver(() => {
+                  if (holds()) {
+                    observer.disconnect();
+                    frame();
+                  }
+                });
+                observer.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+              });
+            });
+            resolve(Promise.all(times));
+          },
+          { capture: true, once: true },
+        );
+      });
+    },
+    [testid, answers.map((answer) => answer.toString())],
+  );
+  await page.locator(`[data-testid="${testid}"]`).click();
+  return page.evaluate(() => window.clickTimings);
+}

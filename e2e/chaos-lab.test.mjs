@@ -1,8 +1,11 @@
 // The chaos lab (#lab) in headless Chromium: the first load fetches no worker; 200 seeds run in
-// the lab's Web Workers with live progress while the page answers a click within 100 ms; the
-// chart, the histogram and the violating seeds agree with one another; a violating seed opens
-// the playground just after the event that first broke an invariant (and not one event
-// earlier); Stop stops; a bad link parameter is named; axe-core finds nothing.
+// the lab's Web Workers with live progress while the page answers a click (before the run
+// ends); the chart, the histogram and the violating seeds agree with one another; a violating
+// seed opens the playground just after the event that first broke an invariant (and not one
+// event earlier); Stop stops, and the batches the workers were running when it was pressed
+// are dropped when they come back; a bad link parameter is named; axe-core finds nothing.
+// How fast the page answers while the workers compute is measured by `cargo xtask bench`
+// (e2e/bench-lab.mjs), not judged here: a time budget passes or fails with the machine's load.
 
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,9 +13,6 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
 import { DIST, startApp } from './harness.mjs';
-
-/** The most a click may wait for its answer while the lab runs. */
-const CLICK_BUDGET_MS = 100;
 
 describe('the chaos lab', () => {
   let app;
@@ -30,7 +30,7 @@ describe('the chaos lab', () => {
   });
 
   async function openLab(fragment) {
-    await page.goto('about:blank');
+    await app.leave();
     await page.goto(`${app.site.url}#${fragment}`);
     await page.locator('[data-testid="chaos-lab"]').waitFor({ timeout: 30_000 });
   }
@@ -43,38 +43,24 @@ describe('the chaos lab', () => {
     }));
 
   /**
-   * Clicks `testid` with a real (CDP) mouse click and returns the milliseconds from the input
-   * event's creation to the first frame after `answered()` holds in the DOM.
+   * Records in the page every progress the lab shows (`window.labSeen`: [status, done] at each
+   * change) and, once `lab-said` first says `answer`, the progress at that moment
+   * (`window.labAtAnswer`).
    */
-  async function timedClick(testid, answered) {
-    await page.evaluate(
-      ([id, check]) => {
-        const target = document.querySelector(`[data-testid="${id}"]`);
-        window.clickTiming = new Promise((resolve) => {
-          target.addEventListener(
-            'click',
-            (event) => {
-              const input = event.timeStamp;
-              const done = () => requestAnimationFrame(() => resolve(performance.now() - input));
-              // eslint-disable-next-line no-new-func
-              const holds = new Function(`return (${check})()`);
-              if (holds()) return done();
-              const observer = new MutationObserver(() => {
-                if (holds()) {
-                  observer.disconnect();
-                  done();
-                }
-              });
-              observer.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
-            },
-            { capture: true, once: true },
-          );
-        });
-      },
-      [testid, answered.toString()],
-    );
-    await page.locator(`[data-testid="${testid}"]`).click();
-    return page.evaluate(() => window.clickTiming);
+  async function recordProgress(answer) {
+    await page.evaluate((pattern) => {
+      window.labSeen = [];
+      window.labAtAnswer = null;
+      const note = () => {
+        const p = document.querySelector('[data-testid="lab-progress"]');
+        if (p) window.labSeen.push([p.dataset.status, Number(p.dataset.done)]);
+        const said = document.querySelector('[data-testid="lab-said"]')?.textContent ?? '';
+        if (window.labAtAnswer === null && new RegExp(pattern).test(said)) {
+          window.labAtAnswer = { status: p?.dataset.status, done: Number(p?.dataset.done) };
+        }
+      };
+      new MutationObserver(note).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+    }, answer.source);
   }
 
   it('loads no worker until the lab runs (and the built page preloads none)', async () => {
@@ -91,28 +77,25 @@ describe('the chaos lab', () => {
 
   let violations = [];
 
-  it('runs 200 seeds with live progress, answering a click within 100 ms meanwhile', async () => {
+  it('runs 200 seeds with live progress, answering a click meanwhile', async () => {
+    await recordProgress(/Link copied/);
     await page.locator('[data-testid="lab-run"]').click();
-    const seen = new Set();
-    let clickMs = null;
-    for (;;) {
-      const now = await progress();
-      seen.add(now.done);
-      if (clickMs === null && now.status === 'running' && now.done > 0 && now.done < now.total) {
-        clickMs = await timedClick('lab-copy-link', () =>
-          /Link copied/.test(document.querySelector('[data-testid="lab-said"]')?.textContent ?? ''),
-        );
-      }
-      if (now.status !== 'running') break;
-      await page.waitForTimeout(25);
-    }
+    // Some batches are back and more are to come: the workers are computing.
+    await page.waitForFunction(() => {
+      const p = document.querySelector('[data-testid="lab-progress"]');
+      return p?.dataset.status === 'running' && Number(p.dataset.done) > 0;
+    }, null, { timeout: 30_000 });
+    await page.locator('[data-testid="lab-copy-link"]').click();
+    await page.locator('[data-testid="lab-said"]').filter({ hasText: 'Link copied' }).waitFor();
+    await page.waitForFunction(() => document.querySelector('[data-testid="lab-progress"]')?.dataset.status !== 'running', null, { timeout: 60_000 });
     assert.deepEqual(await progress(), { status: 'finished', done: 200, total: 200 });
-    const between = [...seen].filter((n) => n > 0 && n < 200);
-    assert.ok(between.length >= 2, `progress was live: saw ${[...seen].join(', ')}`);
+    const { seen, atAnswer } = await page.evaluate(() => ({ seen: window.labSeen, atAnswer: window.labAtAnswer }));
+    const between = new Set(seen.filter(([, done]) => done > 0 && done < 200).map(([, done]) => done));
+    assert.ok(between.size >= 2, `progress was live: saw ${JSON.stringify(seen.slice(-8))}`);
     assert.ok(requests.some((url) => url.includes('lockstep-worker_bg.wasm')), 'the worker loaded');
-    assert.notEqual(clickMs, null, 'the run gave time to click during it');
-    console.log(`# a click during the run was answered in ${clickMs.toFixed(1)} ms`);
-    assert.ok(clickMs <= CLICK_BUDGET_MS, `the click took ${clickMs.toFixed(1)} ms`);
+    // The page answered the click while the workers were still at it, not after the run.
+    assert.equal(atAnswer?.status, 'running', `the click was answered during the run: ${JSON.stringify(atAnswer)}`);
+    assert.ok(atAnswer.done < 200, JSON.stringify(atAnswer));
     const copied = await page.evaluate(() => navigator.clipboard.readText());
     assert.match(copied, /#lab&backend=sql-row&fencing=off&clients=8&faults=pauses,partitions&duration=180000&runs=200&seed=1$/);
     assert.deepEqual(app.problems, []);
@@ -176,19 +159,32 @@ describe('the chaos lab', () => {
     assert.deepEqual(app.problems, []);
   });
 
-  it('stops when told: no run is added after Stop', async () => {
+  it('stops when told: no run is added after Stop, not even from the batches then under way', async () => {
     await openLab('lab&fencing=on&runs=5000&seed=1');
     await page.locator('[data-testid="lab-run"]').click();
     await page.waitForFunction(() => Number(document.querySelector('[data-testid="lab-progress"]')?.dataset.done) > 0, null, { timeout: 30_000 });
-    const stopMs = await timedClick('lab-stop', () =>
-      document.querySelector('[data-testid="lab-progress"]')?.dataset.status === 'stopped',
-    );
-    console.log(`# Stop was answered in ${stopMs.toFixed(1)} ms`);
-    assert.ok(stopMs <= CLICK_BUDGET_MS, `Stop took ${stopMs.toFixed(1)} ms`);
-    const stopped = await progress();
-    assert.equal(stopped.status, 'stopped');
+    // What the page shows in the render that says "stopped" (a later reply could change it).
+    await page.evaluate(() => {
+      window.atStop = null;
+      const note = () => {
+        const p = document.querySelector('[data-testid="lab-progress"]');
+        if (window.atStop === null && p?.dataset.status === 'stopped') {
+          window.atStop = {
+            progress: { status: p.dataset.status, done: Number(p.dataset.done), total: Number(p.dataset.total) },
+            outstanding: Number(p.dataset.outstanding),
+          };
+        }
+      };
+      new MutationObserver(note).observe(document.body, { subtree: true, childList: true, characterData: true, attributes: true });
+    });
+    await page.locator('[data-testid="lab-stop"]').click();
+    await page.waitForFunction(() => window.atStop !== null);
+    const { progress: stopped, outstanding } = await page.evaluate(() => window.atStop);
     assert.ok(stopped.done < 5000);
-    await page.waitForTimeout(800);
+    // The workers were running batches when Stop came: their replies are still to come.
+    assert.ok(outstanding > 0, 'a batch was under way at Stop, so the test sees its reply dropped');
+    // Every batch has come back: nothing more can arrive, so nothing more can be counted.
+    await page.waitForFunction(() => document.querySelector('[data-testid="lab-progress"]')?.dataset.outstanding === '0', null, { timeout: 30_000 });
     assert.deepEqual(await progress(), stopped, 'nothing counted after Stop');
     assert.equal(
       await page.locator('[data-testid="lab-chart-group"]').getAttribute('data-runs'),
@@ -199,7 +195,7 @@ describe('the chaos lab', () => {
   });
 
   it('runs the chaos lab inline in the verification lesson, fencing on and off', async () => {
-    await page.goto('about:blank');
+    await app.leave();
     await page.goto(`${app.site.url}#learn=verification&step=1`);
     await page.locator('[data-testid="verification-tests"]').waitFor({ timeout: 30_000 });
     assert.equal(await page.locator('[data-testid="lesson-chaos"]').count(), 0, 'nothing runs before the press');

@@ -71,7 +71,7 @@ describe('the embed view', () => {
 
   /** Opens the embed directly (the whole page is the embed) and waits until it shows. */
   async function openEmbed(fragment, ready = '[data-testid="timeline-main"] svg') {
-    await page.goto('about:blank');
+    await app.leave();
     await page.goto(`${app.site.url}#${fragment}`);
     await page.locator('[data-testid="embed"]').waitFor({ timeout: 30_000 });
     await page.locator(ready).first().waitFor({ timeout: 30_000 });
@@ -79,7 +79,7 @@ describe('the embed view', () => {
 
   /** Opens the host page with the embed at `fragment` in a `width`-px frame; the frame's page. */
   async function openInFrame(fragment, width) {
-    await page.goto('about:blank');
+    await app.leave();
     await page.goto(`${hostUrl}?fragment=${encodeURIComponent(fragment)}&width=${width}`);
     const frame = page.frameLocator('#embed');
     await frame.locator('[data-testid="embed"]').waitFor({ timeout: 30_000 });
@@ -218,7 +218,7 @@ describe('the embed view', () => {
       [`embed&learn=${lessons[0].id}&step=99`, /`step=99`/],
     ];
     for (const [fragment, expected] of cases) {
-      await page.goto('about:blank');
+      await app.leave();
       await page.goto(`${app.site.url}#${fragment}`);
       const text = await problemText();
       assert.match(text, expected, `${fragment}: ${text}`);
@@ -237,12 +237,16 @@ describe('the embed view', () => {
     }, start, { timeout: 10_000 });
     assert.equal(await page.locator('[data-testid="play"]').getAttribute('data-playing'), 'true');
 
+    assert.equal(await page.evaluate(() => document.documentElement.dataset.embedAutoplay), 'started');
+
     await page.emulateMedia({ reducedMotion: 'reduce' });
     await openEmbed(`embed&s=${S2}&autoplay=1&controls=transport`);
     const still = await position();
-    await page.waitForTimeout(1_500);
-    assert.equal(await position(), still, 'reduced motion: nothing moves by itself');
+    // The embed has decided what to do about autoplay (and done it) once it says so.
+    await page.waitForFunction(() => document.documentElement.dataset.embedAutoplay !== undefined);
+    assert.equal(await page.evaluate(() => document.documentElement.dataset.embedAutoplay), 'declined');
     assert.equal(await page.locator('[data-testid="play"]').getAttribute('data-playing'), 'false');
+    assert.equal(await position(), still, 'reduced motion: nothing moves by itself');
     await page.emulateMedia({ reducedMotion: 'no-preference' });
   });
 
@@ -250,16 +254,24 @@ describe('the embed view', () => {
     const frame = await openInFrame(`embed&s=s15-consensus-leader-crash&autoplay=1&theme=light`, 640);
     const playing = () => frame.locator('[data-testid="play"]').getAttribute('data-playing');
     await frame.locator('[data-testid="play"][data-playing="true"]').waitFor({ timeout: 10_000 });
+    const inner = page.frames().find((f) => f.url().includes('#embed'));
+    /**
+     * Waits until the embed says whether anyone can watch it (`true` or `false`). Polled on a
+     * timer: Chromium runs no animation frames in a cross-origin frame out of view.
+     */
+    const watched = (yes) =>
+      inner.waitForFunction((word) => document.documentElement.dataset.embedWatched === word, String(yes), { polling: 50 });
+    await watched(true);
     await page.evaluate(() => window.scrollTo(0, 2500));
-    await frame.locator('[data-testid="play"][data-playing="false"]').waitFor({ timeout: 5_000 });
+    // The embed knows it is out of view: it has paused, and nothing else will start it.
+    await watched(false);
+    assert.equal(await playing(), 'false');
     const parked = await position(frame);
-    await page.waitForTimeout(800);
     assert.equal(await position(frame), parked, 'out of view, it stays where it paused');
     await page.evaluate(() => window.scrollTo(0, 0));
     await frame.locator('[data-testid="play"][data-playing="true"]').waitFor({ timeout: 5_000 });
 
     // The tab hidden (headless Chromium's tab cannot be hidden, so the document says it is).
-    const inner = page.frames().find((f) => f.url().includes('#embed'));
     await inner.evaluate(() => {
       Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
       document.dispatchEvent(new Event('visibilitychange'));
@@ -272,9 +284,12 @@ describe('the embed view', () => {
     await frame.locator('[data-testid="play"][data-playing="true"]').waitFor({ timeout: 5_000 });
     // Paused by the reader, it stays paused through the same.
     await frame.locator('[data-testid="play"]').click();
+    assert.equal(await playing(), 'false');
     await page.evaluate(() => window.scrollTo(0, 2500));
+    await watched(false);
     await page.evaluate(() => window.scrollTo(0, 0));
-    await page.waitForTimeout(500);
+    // Back in view, and the embed has done what it does about that: it stays paused.
+    await watched(true);
     assert.equal(await playing(), 'false');
   });
 
@@ -298,7 +313,7 @@ describe('the embed view', () => {
     await openEmbed(`embed&s=${S2}&theme=dark`);
     assert.equal(await page.evaluate(() => localStorage.getItem('lockstep-theme')), 'light');
     // A wrong address is said in the theme it asked for.
-    await page.goto('about:blank');
+    await app.leave();
     await page.goto(`${app.site.url}#embed&s=${S2}&theme=dark&zoom=3`);
     await problemText();
     assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark');
@@ -349,16 +364,19 @@ describe('the embed view', () => {
           visibleWidth: page.clientWidth,
         };
       });
-      let measured;
-      for (let tries = 0; tries < 50; tries += 1) {
-        const outside = await page.evaluate(() => ({
+      // Inside the frame: the embed has told the page its height as it is now, and the frame has
+      // taken it (the host page sets it from the message).
+      await inner.waitForFunction(() => {
+        const height = Math.ceil(document.querySelector('[data-testid="embed"]').getBoundingClientRect().height);
+        return document.documentElement.dataset.embedHeight === String(height) && window.innerHeight === height;
+      }, null, { polling: 50 });
+      const measured = {
+        ...(await page.evaluate(() => ({
           frame: document.getElementById('embed').clientHeight,
           sizes: window.received.filter((m) => m.data?.type === 'lockstep:embed-size'),
-        }));
-        measured = { ...outside, ...(await contentHeight()) };
-        if (measured.sizes.length > 0 && measured.frame === measured.root) break;
-        await page.waitForTimeout(100);
-      }
+        }))),
+        ...(await contentHeight()),
+      };
       const where = `${fragment} at ${width}px`;
       assert.ok(measured.sizes.length > 0, `${where}: no size message`);
       for (const { origin, data } of measured.sizes) {
@@ -410,7 +428,7 @@ describe('the embed view', () => {
   it('shows no site chrome while the simulator loads inside an embed', async () => {
     await page.route('**/*.wasm', () => {});
     try {
-      await page.goto('about:blank');
+      await app.leave();
       await page.goto(`${app.site.url}#embed&s=${S2}&theme=dark`);
       await page.locator('[data-testid="loading-line"]').waitFor();
       assert.equal(await page.locator('.site-nav').isVisible(), false);
@@ -429,7 +447,7 @@ describe('the embed view', () => {
       await openEmbed(fragment);
       assert.deepEqual(await app.axe(), [], fragment);
     }
-    await page.goto('about:blank');
+    await app.leave();
     await page.goto(`${app.site.url}#embed&s=${S2}&zoom=3`);
     await problemText();
     assert.deepEqual(await app.axe(), []);

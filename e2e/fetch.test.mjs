@@ -52,7 +52,7 @@ describe('data fetched from the site when a page needs it', () => {
 
   /** Loads the page afresh at `fragment` and waits for `testid`; forgets earlier requests. */
   async function visit(fragment, testid) {
-    await page.goto('about:blank');
+    await app.leave();
     requested = [];
     await page.goto(`${app.site.url}${fragment ? `#${fragment}` : ''}`);
     await page.locator(`[data-testid="${testid}"]`).first().waitFor({ timeout: 30_000 });
@@ -135,8 +135,9 @@ describe('data fetched from the site when a page needs it', () => {
     await notice(page).filter({ hasText: 'Loading the scenario' }).waitFor();
     assert.match(await notice(page).innerText(), new RegExp(escape(`“${await titleOf(id)}”`)));
     assert.equal(await scenarioName(), await titleOf(DEFAULT));
-    // A reload or a copied address meanwhile must still be the link, not the default scenario.
-    await page.waitForTimeout(400);
+    // A reload or a copied address meanwhile must still be the link, not the default scenario:
+    // once no change of the address waits to be written, the address is the link.
+    await page.waitForFunction(() => document.documentElement.dataset.url === 'written');
     assert.match(page.url(), new RegExp(`#s=${id}&at=5$`), 'the address keeps the link while its file loads');
     release();
     await page.waitForFunction((title) => document.querySelector('[data-testid="scenario-name"]')?.textContent === title, await titleOf(id));

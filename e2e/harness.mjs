@@ -33,14 +33,20 @@ export async function startApp(options = {}) {
     page,
     site,
     problems,
-    /** Opens the app afresh (a real page load) at `fragment` and waits for it to render. */
-    async open(fragment = '') {
-      // Leaving the page aborts what it still had in flight (its favicon, say): that is the
-      // navigation's doing, not a problem of either page, so those aborts alone are forgiven.
+    /**
+     * Leaves the page for about:blank. Leaving aborts what the page still had in flight (its
+     * favicon, say): that is the navigation's doing, not a problem of either page, so those
+     * aborts alone are forgiven.
+     */
+    async leave() {
       const before = problems.length;
       await page.goto('about:blank');
       const leaving = problems.splice(before);
       problems.push(...leaving.filter((problem) => !/^request failed: .*\(net::ERR_ABORTED\)$/.test(problem)));
+    },
+    /** Opens the app afresh (a real page load) at `fragment` and waits for it to render. */
+    async open(fragment = '') {
+      await app.leave();
       await page.goto(site.url + (fragment ? `#${fragment}` : ''));
       await page.locator('[data-testid="app"]').waitFor({ state: 'visible', timeout: 30_000 });
       await page.locator('[data-testid="timeline-main"] svg').waitFor();

@@ -116,6 +116,30 @@ const pasted = (html) =>
   `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>Pasted</title></head><body style="margin:0">
 <div style="width: 640px">${html}</div></body></html>`;
 
+/**
+ * Runs first in every page the test opens: on the top page, records for each frame's box (`#one`,
+ * …) the last height its embed told (`window.told`) and whether its document has loaded
+ * (`window.framesLoaded`). The message listener is added on DOMContentLoaded, after the deferred
+ * host script added its own: listeners run in the order they were added, so when a height is
+ * recorded here the host script has already done what it does with that message.
+ */
+function recordFrames() {
+  if (window.top !== window) return;
+  const boxOf = (frame) => (frame?.parentElement?.id ? `#${frame.parentElement.id}` : null);
+  window.told = {};
+  window.framesLoaded = new Set();
+  document.addEventListener('load', (event) => {
+    if (event.target instanceof HTMLIFrameElement) window.framesLoaded.add(boxOf(event.target));
+  }, true);
+  document.addEventListener('DOMContentLoaded', () => {
+    window.addEventListener('message', (event) => {
+      const frame = [...document.getElementsByTagName('iframe')].find((f) => f.contentWindow === event.source);
+      const box = boxOf(frame);
+      if (box && event.data?.type === 'lockstep:embed-size') window.told[box] = event.data.height;
+    });
+  });
+}
+
 describe('the host script on a page of another origin', () => {
   let appSite;
   let hostSite;
@@ -150,6 +174,7 @@ describe('the host script on a page of another origin', () => {
     browser = await launchChromium();
     page = browser.context.pages()[0] ?? (await browser.context.newPage());
     page.setDefaultTimeout(20_000);
+    await page.addInitScript(recordFrames);
     watchForProblems(page, (problem) => {
       if (!expected(problem)) problems.push(problem);
     });
@@ -201,14 +226,25 @@ describe('the host script on a page of another origin', () => {
     return { box, frameHeight, ...inside };
   }
 
-  /** Waits until the frame is as tall as its content, with nothing overflowing it. */
+  /**
+   * Waits until the embed in `box` has told the page its height as it is now and the page has
+   * had that message, then expects the frame as tall as its content, with nothing overflowing
+   * it. A change of size meanwhile (a scrollbar that goes once the frame is taller) is told
+   * anew: then it waits for that message.
+   */
   async function expectFitted(box, context) {
+    const frame = await frameIn(box);
     let last;
-    for (let tries = 0; tries < 100; tries++) {
+    for (let round = 0; round < 10; round++) {
+      const height = await (await frame.waitForFunction(() => {
+        const embed = Math.ceil(document.querySelector('[data-testid="embed"]').getBoundingClientRect().height);
+        // Polled on a timer: Chromium runs no animation frames in a cross-origin frame out of view.
+        return document.documentElement.dataset.embedHeight === String(embed) && embed;
+      }, null, { polling: 50 })).jsonValue();
+      await page.waitForFunction(([b, h]) => window.told[b] === h, [box, height]);
       last = await measure(box);
       const fitted = last.frameHeight === last.content && last.scrollHeight <= last.viewport && last.scrollWidth <= last.width;
       if (fitted) return last;
-      await page.waitForTimeout(50);
     }
     assert.fail(`${box} ${context}: the frame is not as tall as its content, or scrolls: ${JSON.stringify(last)}`);
   }
@@ -459,8 +495,13 @@ describe('the host script on a page of another origin', () => {
     );
     try {
       await page.goto(`${hostSite.url}post.html`);
-      await page.locator('#plain iframe').scrollIntoViewIfNeeded();
-      await page.waitForTimeout(500);
+      // Every frame has loaded its (silent) page, and the host page has seen it load: whatever
+      // the host script does on its own, it has done.
+      for (const box of FRAMES) {
+        await page.locator(`${box} iframe`).scrollIntoViewIfNeeded();
+        await page.frameLocator(`${box} iframe`).locator('p', { hasText: 'No messages.' }).waitFor();
+      }
+      await page.waitForFunction((boxes) => boxes.every((box) => window.framesLoaded.has(box)), FRAMES);
       const heights = await page.locator('iframe').evaluateAll((all) => all.map((f) => f.getBoundingClientRect().height));
       assert.deepEqual(heights, [420, 420, 420, 420]);
     } finally {

@@ -1,5 +1,6 @@
 //! The few browser services the app uses beyond rendering: the URL fragment, downloads, the
-//! clipboard. Each fails quietly to a `Result` or a no-op; none of them can panic.
+//! clipboard, marks on `<html>` for tests, and the words of an error the browser threw. Each
+//! fails quietly to a `Result` or a no-op; none of them can panic.
 
 use wasm_bindgen::JsCast;
 use web_sys::{Blob, BlobPropertyBag, HtmlAnchorElement, Url};
@@ -20,6 +21,34 @@ pub fn replace_fragment(fragment: &str) {
             "",
             Some(&format!("#{fragment}")),
         );
+    }
+}
+
+/// Puts `data-<name>="<value>"` on `<html>`: a state the app has settled in, for the browser
+/// tests and anyone automating the page to wait on (`docs/test-hooks.md`).
+pub fn mark(name: &str, value: &str) {
+    if let Some(root) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+    {
+        let _ = root.set_attribute(&format!("data-{name}"), value);
+    }
+}
+
+/// What the browser said when it threw `error`: an `Error`'s or `DOMException`'s name and
+/// message, a thrown string as it is, anything else as the console would write it.
+pub fn reason(error: &wasm_bindgen::JsValue) -> String {
+    let field = |name: &str| {
+        js_sys::Reflect::get(error, &name.into())
+            .ok()
+            .and_then(|v| v.as_string())
+            .filter(|s| !s.is_empty())
+    };
+    match (field("name"), field("message"), error.as_string()) {
+        (Some(name), Some(message), _) => format!("{name}: {message}"),
+        (None, Some(message), _) => message,
+        (_, None, Some(text)) => text,
+        _ => format!("{error:?}"),
     }
 }
 

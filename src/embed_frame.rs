@@ -128,12 +128,7 @@ pub fn prefers_reduced_motion() -> bool {
 /// Puts `word` (light, dark, auto) on `<html data-theme>` for this view; the visitor's stored
 /// choice for the full app is left as it is.
 pub fn show_theme(word: &str) {
-    if let Some(root) = web_sys::window()
-        .and_then(|w| w.document())
-        .and_then(|d| d.document_element())
-    {
-        let _ = root.set_attribute("data-theme", word);
-    }
+    crate::browser::mark("theme", word);
 }
 
 fn function_of(target: &JsValue, name: &str) -> Option<Function> {

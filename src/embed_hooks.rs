@@ -2,8 +2,11 @@
 //! someone can watch — autoplay starts on load (never under `prefers-reduced-motion: reduce`),
 //! pauses when the embed leaves the viewport or its tab is hidden, and resumes when it is back
 //! if it was autoplay that had been playing. Each owns its observer or listener and drops it on
-//! cleanup; each only dispatches actions.
+//! cleanup; each only dispatches actions, and marks on `<html>` what it has settled on (the
+//! height it last told, whether it is watched, what autoplay did: `docs/test-hooks.md`), so a
+//! test waits for the embed to have decided instead of waiting for time to pass.
 
+use crate::browser;
 use crate::embed_frame::{self, Observer};
 use crate::embed_link::Autoplay;
 use crate::state::{Action, Play};
@@ -23,6 +26,7 @@ pub fn use_embed_size(root: NodeRef) {
                 let height = embed_frame::height_of(&measured);
                 if last.replace(Some(height)) != Some(height) {
                     embed_frame::announce_height(height);
+                    browser::mark("embed-height", &height.to_string());
                 }
             };
             match embed_frame::observe_size(&element, announce.clone()) {
@@ -49,6 +53,22 @@ impl Watched {
     fn yes(self) -> bool {
         self.in_view && self.tab_visible
     }
+
+    /// Says on `<html data-embed-watched>` whether someone can watch, once what it did about
+    /// that (pausing, resuming) is dispatched.
+    fn mark(self) {
+        browser::mark("embed-watched", if self.yes() { "true" } else { "false" });
+    }
+}
+
+/// What autoplay did once the run was ready, for `<html data-embed-autoplay>`: `off` (not
+/// asked), `started`, or `declined` (asked, but the visitor prefers reduced motion).
+fn autoplay_word(asked: bool, reduced_motion: bool) -> &'static str {
+    match (asked, reduced_motion) {
+        (false, _) => "off",
+        (true, false) => "started",
+        (true, true) => "declined",
+    }
 }
 
 /// Plays on load when `autoplay` asks (and the visitor does not prefer reduced motion); pauses
@@ -62,7 +82,9 @@ pub fn use_watched_play(
     play: Play,
     dispatch: Callback<Action>,
 ) {
-    let autoplay = autoplay == Autoplay::On && !embed_frame::prefers_reduced_motion();
+    let asked = autoplay == Autoplay::On;
+    let reduced_motion = embed_frame::prefers_reduced_motion();
+    let autoplay = asked && !reduced_motion;
     // Whether a pause for being out of sight interrupted a play that should go on.
     let interrupted = use_mut_ref(|| false);
     let playing = use_mut_ref(|| Play::Paused);
@@ -70,8 +92,11 @@ pub fn use_watched_play(
     {
         let dispatch = dispatch.clone();
         use_effect_with(ready, move |ready| {
-            if *ready && autoplay {
-                dispatch.emit(Action::Play);
+            if *ready {
+                if autoplay {
+                    dispatch.emit(Action::Play);
+                }
+                browser::mark("embed-autoplay", autoplay_word(asked, reduced_motion));
             }
         });
     }
@@ -95,10 +120,12 @@ pub fn use_watched_play(
                     }
                     _ => {}
                 }
+                next.mark();
             })
         };
         let mut kept: (Option<Observer>, Option<EventListener>) = (None, None);
         if *ready {
+            watching.get().mark();
             let element = root.cast::<web_sys::Element>();
             kept.0 = element.and_then(|element| {
                 let changed = Rc::clone(&changed);

@@ -165,7 +165,8 @@ const URL_QUIET_MS: u32 = 250;
 
 /// What the URL shows and what it should show. The first change after a quiet spell is written
 /// at once; changes that follow it within [`URL_QUIET_MS`] wait, and the last of them is written
-/// when they stop.
+/// when they stop. `<html data-url>` says `waiting` while a change waits to be written and
+/// `written` once the URL shows what the page wanted (`docs/test-hooks.md`).
 struct UrlWriter {
     wanted: Option<String>,
     written: String,
@@ -185,6 +186,7 @@ impl UrlWriter {
             this.quiet = None;
             this.flush();
         }));
+        this.mark();
     }
 
     fn flush(&mut self) {
@@ -194,6 +196,13 @@ impl UrlWriter {
             browser::replace_fragment(&wanted);
             self.written = wanted;
         }
+        self.mark();
+    }
+
+    /// Says on `<html data-url>` whether a change still waits to be written.
+    fn mark(&self) {
+        let waiting = self.wanted.is_some();
+        browser::mark("url", if waiting { "waiting" } else { "written" });
     }
 }
 
@@ -208,10 +217,14 @@ pub fn use_url_sync(
 ) {
     // The address the visit started at, read before the effect below rewrites it.
     let arrival = use_memo((), |_| browser::fragment());
-    let writer = use_mut_ref(|| UrlWriter {
-        wanted: None,
-        written: browser::fragment(),
-        quiet: None,
+    let writer = use_mut_ref(|| {
+        let writer = UrlWriter {
+            wanted: None,
+            written: browser::fragment(),
+            quiet: None,
+        };
+        writer.mark();
+        writer
     });
     let fragment = route.fragment().or(moment_fragment);
     {
@@ -236,6 +249,7 @@ pub fn use_url_sync(
                     let mut writer = writer.borrow_mut();
                     writer.written = fragment.clone();
                     writer.wanted = None;
+                    writer.mark();
                 }
                 if let Some(page) = Route::parse(&fragment) {
                     route.set(page);

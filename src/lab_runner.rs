@@ -79,6 +79,13 @@ impl LabRunner {
         self.run.as_ref()
     }
 
+    /// How many batches the workers were given and have not answered yet — a stopped run's
+    /// included, whose replies are dropped when they come. Nought: no worker is running
+    /// anything for this page, so nothing can change until the next press.
+    pub fn outstanding(&self) -> usize {
+        self.workers.iter().filter(|w| w.busy.is_some()).count()
+    }
+
     /// Whether no worker has said it is ready yet (the first run of the visit is loading them).
     pub fn loading(&self) -> bool {
         self.workers.iter().all(|w| !w.ready)
@@ -94,7 +101,7 @@ impl LabRunner {
                     self.pool = Some(pool);
                 }
                 Err(error) => {
-                    self.status = Status::Failed(error);
+                    self.status = Status::Failed(error.to_string());
                     return;
                 }
             }
@@ -147,8 +154,17 @@ impl LabRunner {
         };
         match pool.send(index, &request) {
             Ok(()) => worker.busy = Some((self.run_number, seeds)),
-            Err(error) => self.status = Status::Failed(error),
+            // No reply will come for this batch: the run cannot finish.
+            Err(error) => self.fail(error.to_string()),
         }
+    }
+
+    /// Ends the current run (and the queued ones) as failed, for `why`; its runs so far stay
+    /// in the chart.
+    fn fail(&mut self, why: String) {
+        self.status = Status::Failed(why);
+        self.queue.clear();
+        self.keep();
     }
 
     /// Keeps the current run as its lock service × fencing's row of the chart.
@@ -177,9 +193,7 @@ impl LabRunner {
                     && let Some(run) = self.run.as_mut()
                 {
                     if let Err(error) = run.accept(runs) {
-                        self.status = Status::Failed(error.to_string());
-                        self.queue.clear();
-                        self.keep();
+                        self.fail(error.to_string());
                     } else if run.finished() {
                         self.status = Status::Finished;
                         self.keep();
@@ -194,9 +208,7 @@ impl LabRunner {
                     worker.busy = None;
                 }
                 if self.status == Status::Running {
-                    self.status = Status::Failed(why);
-                    self.queue.clear();
-                    self.keep();
+                    self.fail(why);
                 }
             }
         }

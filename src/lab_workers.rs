@@ -1,9 +1,12 @@
 //! The page's side of the lab's Web Workers: starts them (only when the lab first runs, so the
 //! first page load never fetches the worker's wasm), posts [`Request`]s and hands each
 //! [`Reply`] to a callback with the worker's index. What goes wrong — a worker that cannot be
-//! made or fails to load, a reply that cannot be read — arrives as [`Reply::Failed`].
+//! made or fails to load, a reply that cannot be read — arrives as [`Reply::Failed`]; a request
+//! that cannot be posted is a [`WorkerError`] for the caller to show, since no reply will come.
 
+use crate::browser;
 use crate::worker_protocol::{Reply, Request};
+use std::fmt;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::{Closure, JsValue};
 use web_sys::{ErrorEvent, MessageEvent, Worker};
@@ -21,6 +24,34 @@ pub fn worker_count() -> usize {
     (cores as usize).clamp(1, 2)
 }
 
+/// What went wrong between the page and its workers.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum WorkerError {
+    /// The browser would not start a worker, for its reason.
+    Start(String),
+    /// A request went to a worker the pool does not have.
+    NoWorker(usize),
+    /// The browser refused to post a request to the worker, for its reason.
+    Post(String),
+}
+
+impl fmt::Display for WorkerError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            WorkerError::Start(reason) => {
+                write!(f, "the browser would not start a worker ({reason})")
+            }
+            WorkerError::NoWorker(index) => write!(f, "there is no worker {index}"),
+            WorkerError::Post(reason) => {
+                write!(
+                    f,
+                    "the request could not be posted to the worker ({reason})"
+                )
+            }
+        }
+    }
+}
+
 struct Slot {
     worker: Worker,
     // Kept alive as long as the worker: the browser calls them.
@@ -35,11 +66,14 @@ pub struct WorkerPool {
 
 impl WorkerPool {
     /// Starts `count` workers; each says [`Reply::Ready`] once it reads requests.
-    pub fn start(count: usize, on_reply: Callback<(usize, Reply)>) -> Result<WorkerPool, String> {
+    pub fn start(
+        count: usize,
+        on_reply: Callback<(usize, Reply)>,
+    ) -> Result<WorkerPool, WorkerError> {
         let mut slots = Vec::new();
         for index in 0..count {
-            let worker = Worker::new(WORKER_SCRIPT)
-                .map_err(|e| format!("the browser would not start a worker ({e:?})"))?;
+            let worker =
+                Worker::new(WORKER_SCRIPT).map_err(|e| WorkerError::Start(browser::reason(&e)))?;
             let on_message = {
                 let on_reply = on_reply.clone();
                 Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
@@ -84,15 +118,12 @@ impl WorkerPool {
         self.slots.len()
     }
 
-    /// Posts `request` to worker `index`.
-    pub fn send(&self, index: usize, request: &Request) -> Result<(), String> {
-        let slot = self
-            .slots
-            .get(index)
-            .ok_or_else(|| format!("there is no worker {index}"))?;
+    /// Posts `request` to worker `index`. An error means no reply will come for it.
+    pub fn send(&self, index: usize, request: &Request) -> Result<(), WorkerError> {
+        let slot = self.slots.get(index).ok_or(WorkerError::NoWorker(index))?;
         slot.worker
             .post_message(&JsValue::from_str(&request.to_json()))
-            .map_err(|e| format!("the request could not be posted ({e:?})"))
+            .map_err(|e| WorkerError::Post(browser::reason(&e)))
     }
 }
 

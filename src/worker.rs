@@ -2,13 +2,17 @@
 //! page loads it (`src/bin/lockstep-worker.rs`, built by Trunk as a worker) only when the chaos
 //! lab first runs something.
 //!
-//! [`Worker::answer_text`] is pure and natively tested; [`start`] only wires it to the worker's
-//! `postMessage`. Nothing here may panic: a panic would kill the worker and the run with it, so
-//! whatever goes wrong is answered as [`Reply::Failed`].
+//! [`Worker::answer_text`] and [`deliver`] are pure and natively tested; [`start`] only wires
+//! them to the worker's `postMessage`. Nothing here may panic: a panic would kill the worker and
+//! the run with it, so whatever goes wrong is answered as [`Reply::Failed`] — a reply the browser
+//! refuses to post included, so the page is never left waiting for an answer that cannot come.
+//! When not even that can be posted, the worker throws, which the page hears as the worker's
+//! `error` event (`crate::lab_workers` shows it as a failure too).
 
 use crate::worker_protocol::{MAX_BATCH, Reply, Request};
 use lockstep_sim::chaos::run_chaos;
 use lockstep_sim::search::Search;
+use std::fmt;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::{Closure, JsValue};
 use web_sys::{DedicatedWorkerGlobalScope, MessageEvent};
@@ -71,6 +75,42 @@ impl Worker {
     }
 }
 
+/// A reply the browser would not post to the page.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PostError {
+    /// `postMessage` refused the reply, for the browser's reason; the page is told this instead.
+    Refused(String),
+    /// Not even the [`Reply::Failed`] saying so could be posted, for the browser's reason.
+    Silenced(String),
+}
+
+impl fmt::Display for PostError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PostError::Refused(reason) => {
+                write!(f, "the worker could not post its reply ({reason})")
+            }
+            PostError::Silenced(reason) => write!(
+                f,
+                "the worker could not post its reply, nor say so ({reason})"
+            ),
+        }
+    }
+}
+
+/// Posts the reply `text` with `post`; when that is refused, posts a [`Reply::Failed`] that says
+/// why instead. An error only when that is refused too: then nothing reaches the page.
+pub fn deliver(
+    text: &str,
+    mut post: impl FnMut(&str) -> Result<(), String>,
+) -> Result<(), PostError> {
+    let Err(reason) = post(text) else {
+        return Ok(());
+    };
+    let failed = Reply::Failed(PostError::Refused(reason).to_string()).to_json();
+    post(&failed).map_err(PostError::Silenced)
+}
+
 /// Runs in the worker: answers every message with its reply, after saying it is ready.
 pub fn start() {
     let Ok(scope) = js_sys::global().dyn_into::<DedicatedWorkerGlobalScope>() else {
@@ -78,16 +118,27 @@ pub fn start() {
     };
     let mut worker = Worker::default();
     let reply_to = scope.clone();
+    let post = move |text: &str| {
+        reply_to
+            .post_message(&JsValue::from_str(text))
+            .map_err(|e| crate::browser::reason(&e))
+    };
+    let mut post_to_page = post.clone();
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {
         let text = event.data().as_string().unwrap_or_default();
         let reply = worker.answer_text(&text);
-        // A reply that cannot be posted has nobody to go to.
-        let _ = reply_to.post_message(&JsValue::from_str(&reply));
+        if let Err(error) = deliver(&reply, &mut post_to_page) {
+            // No message gets through: an uncaught error is the one way left to tell the page
+            // (its `error` event on the worker).
+            wasm_bindgen::throw_str(&error.to_string());
+        }
     });
     scope.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
     // The handler lives as long as the worker.
     on_message.forget();
-    let _ = scope.post_message(&JsValue::from_str(&Reply::Ready.to_json()));
+    if let Err(error) = deliver(&Reply::Ready.to_json(), post) {
+        wasm_bindgen::throw_str(&error.to_string());
+    }
 }
 
 #[cfg(test)]
@@ -96,6 +147,43 @@ mod tests {
     use crate::worker_protocol::SeedRange;
     use lockstep_sim::chaos::ChaosSettings;
     use lockstep_sim::resource::Fencing;
+
+    #[test]
+    fn a_reply_the_browser_refuses_is_answered_with_why() {
+        let reply = Reply::Ready.to_json();
+        let mut posted = Vec::new();
+        let delivered = deliver(&reply, |text| {
+            posted.push(text.to_owned());
+            if posted.len() == 1 {
+                Err("DataCloneError: refused".to_owned())
+            } else {
+                Ok(())
+            }
+        });
+        assert_eq!(delivered, Ok(()));
+        assert_eq!(posted.len(), 2, "{posted:?}");
+        assert_eq!(
+            Reply::from_json(&posted[1]),
+            Ok(Reply::Failed(
+                "the worker could not post its reply (DataCloneError: refused)".to_owned()
+            ))
+        );
+        // Posted at once, it is posted once.
+        let mut count = 0;
+        assert_eq!(
+            deliver(&reply, |_| {
+                count += 1;
+                Ok(())
+            }),
+            Ok(())
+        );
+        assert_eq!(count, 1);
+        // Nothing gets through: the caller is told, to tell the page another way.
+        assert_eq!(
+            deliver(&reply, |_| Err("closing".to_owned())),
+            Err(PostError::Silenced("closing".to_owned()))
+        );
+    }
 
     #[test]
     fn a_batch_is_answered_with_its_runs_in_seed_order() {

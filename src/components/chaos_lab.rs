@@ -133,7 +133,8 @@ impl Component for ChaosLab {
                     <button type="button" class="control" data-testid="lab-export" disabled={run.is_none_or(|r| r.done() == 0)}
                         onclick={link.callback(|_| Msg::Export)}>{ "Export JSON" }</button>
                 </div>
-                <LabProgress run={run.cloned()} status={self.runner.status().clone()} loading={self.runner.loading()} />
+                <LabProgress run={run.cloned()} status={self.runner.status().clone()} loading={self.runner.loading()}
+                    outstanding={self.runner.outstanding()} />
                 if let Some(said) = &self.said {
                     <p class="muted" role="status" data-testid="lab-said">{ said.clone() }</p>
                 }

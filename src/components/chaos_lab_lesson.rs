@@ -95,7 +95,8 @@ impl Component for LessonChaos {
         html! {
             <div class="lesson-chaos" data-testid="lesson-chaos">
                 <h3>{ format!("The chaos test over {LESSON_RUNS} seeds, fencing on and off") }</h3>
-                <LabProgress run={self.runner.run().cloned()} status={self.runner.status().clone()} loading={self.runner.loading()} />
+                <LabProgress run={self.runner.run().cloned()} status={self.runner.status().clone()} loading={self.runner.loading()}
+                    outstanding={self.runner.outstanding()} />
                 if !rows.is_empty() {
                     <ShareChart {rows} />
                     <p class="muted" data-testid="lesson-chaos-gap">{ "Fencing on still shows stale writes: a paused holder's write that reaches the resource before the new holder's first write is accepted, because the resource has not yet seen the newer token (the fencing gap). What fencing promises is that no write is accepted after a newer token's write." }</p>

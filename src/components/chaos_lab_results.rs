@@ -19,6 +19,8 @@ pub struct LabProgressProps {
     pub status: Status,
     /// The workers are still loading.
     pub loading: bool,
+    /// Batches the workers have not answered yet ([`crate::lab_runner::LabRunner::outstanding`]).
+    pub outstanding: usize,
 }
 
 #[component]
@@ -42,7 +44,8 @@ pub fn LabProgress(props: &LabProgressProps) -> Html {
     let failed = matches!(props.status, Status::Failed(_));
     html! {
         <div class="lab-progress" data-testid="lab-progress" data-status={props.status.word()}
-            data-done={done.to_string()} data-total={total.to_string()}>
+            data-done={done.to_string()} data-total={total.to_string()}
+            data-outstanding={props.outstanding.to_string()}>
             <progress max={total.to_string()} value={done.to_string()} aria-label="Seeds run"></progress>
             <p class={classes!("lab-status", failed.then_some("problem"))} role="status" data-testid="lab-status">
                 { format!("{state} {} of {} runs, {} broke an invariant or lost data", thousands(done), thousands(total), thousands(broke)) }

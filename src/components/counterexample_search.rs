@@ -89,7 +89,8 @@ impl CounterexampleSearch {
         };
         match pool.send(0, &request) {
             Ok(()) => self.in_flight = Some(self.number),
-            Err(why) => self.status = Status::Failed(why),
+            // No reply will come: the search cannot go on.
+            Err(error) => self.status = Status::Failed(error.to_string()),
         }
     }
 
@@ -130,8 +131,8 @@ impl CounterexampleSearch {
             let on_reply = ctx.link().callback(|(_, reply)| Msg::Reply(reply));
             match WorkerPool::start(1, on_reply) {
                 Ok(pool) => self.pool = Some(pool),
-                Err(why) => {
-                    self.status = Status::Failed(why);
+                Err(error) => {
+                    self.status = Status::Failed(error.to_string());
                     return;
                 }
             }
@@ -408,10 +409,13 @@ impl CounterexampleSearch {
             _ => 0,
         };
         let failed = matches!(self.status, Status::Failed(_));
+        // A request the worker has not answered yet (a stopped search's last slice included).
+        let outstanding = usize::from(self.in_flight.is_some());
         html! {
             <div class="search-outcome">
                 <p class={classes!("lab-status", failed.then_some("problem"))} role="status"
-                    data-testid="search-status" data-status={word} data-states={states.to_string()}>{ line }</p>
+                    data-testid="search-status" data-status={word} data-states={states.to_string()}
+                    data-outstanding={outstanding.to_string()}>{ line }</p>
                 { self.result() }
             </div>
         }

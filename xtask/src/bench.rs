@@ -18,10 +18,12 @@
 //!      (the app's wasm export `lockstepChaosRuns` timed from JavaScript; natively `cargo bench
 //!      -p lockstep-sim --bench in_page_reference`), failing unless both ran the same run;
 //!    - `bench-lab.mjs`: the chaos lab in the page, 1,000 runs of the article's chaos test from
-//!      pressing Run to done (its Web Workers included), failing unless every round agrees;
+//!      pressing Run to done (its Web Workers included), failing unless every round agrees; then
+//!      how soon the page answers a click and Stop while the workers compute, and how soon the
+//!      batches under way at Stop come back;
 //!    - `bench-search.mjs`: the counterexample search's states per second in the page (its
 //!      worker) beside native and Stateright, failing unless page and native explored the same
-//!      states;
+//!      states; then how soon Stop is shown, and the slice under way comes back;
 //!    - `bench-load.mjs`: the first load under the DevTools protocol's network and CPU emulation
 //!      (bytes before the playground is interactive, first meaningful paint, interactive), with
 //!      issue 11's targets beside the figures.
