@@ -216,11 +216,17 @@ describe('the chaos lab', () => {
       .locator('[data-testid="lab-chart-group"][data-fencing="off"] [data-testid="lab-bar"][data-invariant="no_stale_write"]')
       .getAttribute('data-count');
     assert.ok(Number(staleWrites) > 0, 'fencing off: stale writes in the chart');
-    assert.equal(
-      await page.locator('[data-testid="lab-chart-group"][data-fencing="on"] [data-testid="lab-bar"][data-invariant="no_stale_write"]').getAttribute('data-count'),
-      '0',
-      'fencing on: none',
+    // Judged from the lock service's grants, fencing on still shows stale writes: those that
+    // reach the resource before the new holder's first write (the fencing gap). Fewer than with
+    // fencing off, and the lesson says why under the chart.
+    const fencedStale = await page
+      .locator('[data-testid="lab-chart-group"][data-fencing="on"] [data-testid="lab-bar"][data-invariant="no_stale_write"]')
+      .getAttribute('data-count');
+    assert.ok(
+      Number(fencedStale) > 0 && Number(fencedStale) < Number(staleWrites),
+      `fencing on: some, fewer than off (${fencedStale} of ${staleWrites})`,
     );
+    assert.match(await page.locator('[data-testid="lesson-chaos-gap"]').innerText(), /fencing gap/);
     assert.match(await page.locator('[data-testid="lesson-open-lab"]').getAttribute('href'), /^#lab&backend=sql-row&fencing=off/);
     assert.deepEqual(await app.axe(), []);
     assert.deepEqual(app.problems, []);

@@ -299,7 +299,7 @@ describe('the guided material, as a learner uses it', () => {
     // crates/lockstep-sim/tests/sim/verification.rs): [result, finding] per test, in order.
     const expected = [
       ['SQL row (the article\'s)', 'on', 1, [['pass', 'stale_write_rejected'], ['pass', 'new_holder_keeps_lock'], ['pass', 'data_intact']]],
-      // Chaos seed 5 hits the fencing gap: a lost update with no stale write.
+      // Chaos seed 5 hits the fencing gap: the resource rejects no write, yet an increment is lost.
       ['SQL row (the article\'s)', 'on', 5, [['pass', 'stale_write_rejected'], ['pass', 'new_holder_keeps_lock'], ['fail', 'lost_update']]],
       ['SQL row (the article\'s)', 'off', 1, [['fail', 'stale_write_accepted'], ['pass', 'new_holder_keeps_lock'], ['fail', 'lost_update']]],
       ['Redlock, 5 nodes', 'on', 1, [['fail', 'new_holder_refused'], ['pass', 'new_holder_keeps_lock'], ['fail', 'nothing_accepted']]],
