@@ -1,6 +1,8 @@
 //! States explored per second: Lockstep's breadth-first search and Stateright's breadth-first
-//! checker (one thread each) on [`comparison_config`], fencing off (both stop at the shortest
-//! counterexample) and fencing on (both explore every state within the bounds).
+//! checker (one thread each) on [`comparison_config`]: fencing off and on (both stop at the
+//! shortest counterexample: a stale write, with fencing on the one in the gap before the new
+//! holder's first write) and, in the table only, the sequencer check (both explore every state
+//! within the bounds).
 //!
 //! A benchmark, not a test: it measures and prints. With `--json` it prints one line of JSON per
 //! configuration (for `cargo xtask bench`'s in-page comparison); without, a table. Wall-clock
@@ -75,7 +77,16 @@ fn main() {
             "fencing", "states", "length", "Lockstep /s", "Stateright", "Stateright /s"
         );
     }
-    for (name, fencing) in [("off", Fencing::Off), ("on", Fencing::On)] {
+    let fencings: &[(&str, Fencing)] = if json {
+        &[("off", Fencing::Off), ("on", Fencing::On)]
+    } else {
+        &[
+            ("off", Fencing::Off),
+            ("on", Fencing::On),
+            ("sequencer", Fencing::Sequencer),
+        ]
+    };
+    for &(name, fencing) in fencings {
         let config = comparison_config(fencing);
         let ours = measure(|| match Search::new(&config).expect("valid").run() {
             SearchStatus::Found(found) => (found.states, Some(found.length)),

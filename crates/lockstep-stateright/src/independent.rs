@@ -5,9 +5,13 @@
 //! take the lock once, read-modify-write the register and stop, and at most `k` process pauses.
 //! Time moves in ticks of the search's grid step; messages are instantaneous.
 //!
+//! A write is stale, as the simulator judges it, when the lock service had already granted a
+//! higher token to the other client before the write was accepted — whatever the register saw.
+//!
 //! Its runs are counted in its own actions (ticks and protocol steps), not in the simulator's
 //! trace events, so its counterexample's length cannot be compared with the search's; its
-//! verdict can: a stale write with fencing off, none with fencing on (`tests/same_answer.rs`).
+//! verdict can: a stale write with fencing off after one pause; with fencing on, none after one
+//! pause and the fencing gap after two (`tests/same_answer.rs`).
 
 use stateright::{Model, Property};
 
@@ -52,6 +56,7 @@ pub struct LockState {
     pub last_token: u8,
     /// The highest token the register has accepted.
     pub highest: u8,
+    /// Whether a write was accepted with a token lower than one the lock gave the other client.
     pub stale_write_accepted: bool,
     pub phases: [Phase; 2],
     /// A paused client does nothing until this tick.
@@ -147,7 +152,9 @@ impl Model for SqlRowModel {
                 };
                 let accepted = !self.fenced || token >= state.highest;
                 if accepted {
-                    next.stale_write_accepted |= token < state.highest;
+                    // Each client takes the lock once and tokens only grow, so a higher token
+                    // than the writer's went to the other client.
+                    next.stale_write_accepted |= token < state.last_token;
                     next.highest = state.highest.max(token);
                 }
                 next.phases[client] = Phase::Done;
