@@ -6,7 +6,7 @@
 use super::ContentError;
 
 /// A phrase (matched case-insensitively) and why it must not be said.
-const FORBIDDEN: [(&str, &str); 8] = [
+const FORBIDDEN: [(&str, &str); 12] = [
     (
         "keeps the data correct",
         "fencing alone does not: a read-modify-write that spans a change of holder loses an update with fencing on (S3); say where it is enough",
@@ -30,6 +30,22 @@ const FORBIDDEN: [(&str, &str); 8] = [
     (
         "sender record sent keys",
         "recording a key and sending are two steps, so the sender cannot promise \"never twice\": only de-duplication at the receiver can",
+    ),
+    (
+        "two holders",
+        "a client's holding is a belief: say the clients believe they hold the lock (one_believer), unless the lock service itself holds two leases (one_lease)",
+    ),
+    (
+        "two clients hold",
+        "a client's holding is a belief: say two clients believe they hold the lock",
+    ),
+    (
+        "two clients then hold",
+        "a client's holding is a belief: say two clients then believe they hold the lock",
+    ),
+    (
+        "both clients hold",
+        "a client's holding is a belief: say both clients believe they hold the lock",
     ),
     (
         "the seed's",

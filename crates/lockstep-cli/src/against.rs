@@ -162,7 +162,7 @@ mod tests {
         let output = cli("run s10-redlock-clock-jump --against consensus --seed 7").expect("runs");
         assert!(
             output.starts_with(
-                "S10 · Redlock and a clock jump on one node: two clients hold the lock (seed 7)\n"
+                "S10 · Redlock and a clock jump on one node: two clients believe they hold the lock (seed 7)\n"
             ),
             "{output}"
         );
