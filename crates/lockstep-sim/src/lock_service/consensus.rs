@@ -758,6 +758,18 @@ impl Replica {
         self.arm_sessions(ctx);
     }
 
+    /// Appends a client's `op` and replicates it: an `Appended` event, or what committing it at
+    /// once led to.
+    fn append_and_replicate(&mut self, ctx: &mut Ctx<'_>, op: Op) -> Happening {
+        let index = self.append(op);
+        let appended = Happening::Appended {
+            node: ctx.me,
+            index,
+            op,
+        };
+        self.replicate(ctx, appended)
+    }
+
     /// Sends what it just appended to the followers; a replica that is a majority alone (one
     /// replica) commits it at once. Returns what committing led to, or `appended`.
     fn replicate(&mut self, ctx: &mut Ctx<'_>, appended: Happening) -> Happening {
@@ -952,16 +964,7 @@ impl Replica {
                         holder: self.table.holder().map(|k| k.client),
                     };
                 }
-                let op = Op::Release { client: from };
-                let index = self.append(op);
-                self.replicate(
-                    ctx,
-                    Happening::Appended {
-                        node: me,
-                        index,
-                        op,
-                    },
-                )
+                self.append_and_replicate(ctx, Op::Release { client: from })
             }
             _ => ignored(ctx),
         }
@@ -1023,20 +1026,12 @@ impl Replica {
                 ttl,
             }
         };
-        let index = self.append(op);
         // A leader not serving yet starts the session when it is promoted.
         if self.lessor == Lessor::Primary {
             self.keep_alive(ctx, from, ttl);
         }
         self.await_turn(from, value, revision);
-        self.replicate(
-            ctx,
-            Happening::Appended {
-                node: me,
-                index,
-                op,
-            },
-        )
+        self.append_and_replicate(ctx, op)
     }
 
     /// Records `client`'s `Lock` call as unanswered; a call asking again replaces its earlier

@@ -72,7 +72,8 @@ fn every_scenario_of_every_version_loads_and_is_written_as_the_current_one() {
 }
 
 /// The file of `scenario/v1` starting with `prefix` keeps `note` (its `source` text) and runs as
-/// the catalogue's `now` does, citing what it cites.
+/// the catalogue's `now` does; what it cites, the catalogue still cites (which may cite more
+/// since).
 fn migrated(prefix: &str, note: Option<&str>, now: &str) {
     let old = Scenario::parse(&file("scenario", "v1", prefix))
         .unwrap_or_else(|e| panic!("{prefix}: {e}"));
@@ -80,7 +81,10 @@ fn migrated(prefix: &str, note: Option<&str>, now: &str) {
     let current = built_in(now);
     assert_eq!(hash_of(&old), hash_of(&current), "{prefix} against {now}");
     if note.is_none() {
-        assert_eq!(old.citations(), current.citations(), "{prefix}");
+        let cited = current.citations();
+        for citation in old.citations() {
+            assert!(cited.contains(&citation), "{prefix}: {citation:?}");
+        }
     }
 }
 
