@@ -189,6 +189,29 @@ describe('data fetched from the site when a page needs it', () => {
     assert.deepEqual(app.problems, []);
   });
 
+  it('does not let a slow file open over a scenario file imported after it', async () => {
+    const slow = 's6-plain-del-release';
+    let release;
+    const held = new Promise((done) => { release = done; });
+    await page.route(`**/scenarios/${slow}.json`, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await visit(`s=${slow}`, 'timeline-main');
+    await notice(page).filter({ hasText: 'Loading the scenario' }).waitFor();
+    const imported = await readFile(resolve(HERE, '..', 'scenarios', 's7-ttl-shorter-than-work.json'), 'utf8');
+    await page.locator('[data-testid="import"]').setInputFiles({ name: 'mine.json', mimeType: 'application/json', buffer: Buffer.from(imported) });
+    const title = JSON.parse(imported).title;
+    await page.waitForFunction((t) => document.querySelector('[data-testid="scenario-name"]')?.textContent === t, title);
+    const arrived = page.waitForEvent('requestfinished', (request) => request.url().endsWith(`/scenarios/${slow}.json`));
+    release();
+    await arrived;
+    await app.settle();
+    await app.settle();
+    assert.equal(await scenarioName(), title, 'the imported file stays open');
+    assert.deepEqual(app.problems, []);
+  });
+
   it('replays an imported trace that names a built-in scenario once that scenario\'s file has loaded', async () => {
     const id = 's5-check-then-write';
     const { stdout } = await promisify(execFile)(CLI, ['run', id, '--format', 'json'], { maxBuffer: 64 * 1024 * 1024 });

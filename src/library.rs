@@ -87,10 +87,7 @@ pub fn with_built_in(
     dispatch: Callback<Action>,
     then: impl FnOnce(Rc<Scenario>) -> Action + 'static,
 ) {
-    let ask = ASKED.with(|asked| {
-        asked.set(asked.get() + 1);
-        asked.get()
-    });
+    let ask = ask();
     if let Some(scenario) = loaded(id) {
         dispatch.emit(then(scenario));
         return;
@@ -146,12 +143,26 @@ async fn fetch_scenario(id: &'static str) -> Result<Rc<Scenario>, LoadError> {
     Ok(scenario)
 }
 
-/// Dispatches [`Action::Import`] for a file's text: a trace that names a built-in scenario
-/// (and carries no scenario file) is replayed from that scenario, so its file is loaded first.
+/// Counts one more opening asked for, and returns its number: a file still on its way for an
+/// earlier one will not open over it.
+fn ask() -> u64 {
+    ASKED.with(|asked| {
+        asked.set(asked.get() + 1);
+        asked.get()
+    })
+}
+
+/// Dispatches [`Action::Import`] for a file's text (an imported file, the sandbox form's run): a
+/// trace that names a built-in scenario (and carries no scenario file) is replayed from that
+/// scenario, so its file is loaded first. Either way it is the latest opening: a built-in
+/// scenario still loading for an earlier link or choice does not replace it when it arrives.
 pub fn import(text: String, dispatch: Callback<Action>) {
     match built_in_of_trace(&text) {
         Some(id) => with_built_in(id, dispatch, move |_| Action::Import(text)),
-        None => dispatch.emit(Action::Import(text)),
+        None => {
+            ask();
+            dispatch.emit(Action::Import(text));
+        }
     }
 }
 
