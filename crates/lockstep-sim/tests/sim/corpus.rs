@@ -108,7 +108,7 @@ fn a_format_1_source_text_is_kept_as_a_note_and_the_run_is_the_current_files() {
         "s9-failover-tokens-go-backwards.",
         Some(
             "Redis docs, \"Why failover-based implementations are not enough\"; Kleppmann \
-             (2016) on tokens needing strict monotonicity; domain facts S9 and S15.",
+             (2016) on tokens needing strict monotonicity.",
         ),
         "s9-failover-reissues-a-token",
     );
