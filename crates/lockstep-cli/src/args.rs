@@ -84,8 +84,8 @@ pub enum UsageError {
     BadFormat(String),
     Unexpected(String),
     Chaos(crate::chaos::ChaosUsageError),
-    Matrix(crate::matrix::MatrixUsageError),
-    Hunt(crate::hunt::HuntUsageError),
+    Matrix(crate::flag_error::FlagError),
+    Hunt(crate::flag_error::FlagError),
     Search(crate::search_command::SearchUsage),
     BadService(String),
 }

@@ -3,8 +3,9 @@
 //! Markdown table: states explored, how deep, and what was found. A counterexample is written
 //! as a scenario file, to become a test.
 
+use crate::flag_error::FlagError;
 use lockstep_sim::search::{Search, SearchStatus, hunt};
-use std::fmt::{self, Write};
+use std::fmt::Write;
 use std::time::Instant;
 
 /// What `lockstep-cli hunt` was asked to do.
@@ -18,30 +19,9 @@ pub struct HuntCommand {
     pub out: Option<String>,
 }
 
-/// A `hunt` argument that could not be read.
-#[derive(Debug, PartialEq, Eq)]
-pub enum HuntUsageError {
-    MissingValue(String),
-    /// The flag and its value.
-    BadNumber(String, String),
-    Unexpected(String),
-}
-
-impl fmt::Display for HuntUsageError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            HuntUsageError::MissingValue(flag) => write!(f, "{flag} needs a value"),
-            HuntUsageError::BadNumber(flag, value) => {
-                write!(f, "{flag}: \"{value}\" is not a whole number in range")
-            }
-            HuntUsageError::Unexpected(argument) => write!(f, "unexpected argument \"{argument}\""),
-        }
-    }
-}
-
 /// Reads `--seed S` (default 1), `--faults K` (1–4, default 2), `--max-events N` (default 80),
 /// `--out DIR`.
-pub fn parse(rest: &[String]) -> Result<HuntCommand, HuntUsageError> {
+pub fn parse(rest: &[String]) -> Result<HuntCommand, FlagError> {
     let mut command = HuntCommand {
         seed: 1,
         faults: 2,
@@ -54,11 +34,15 @@ pub fn parse(rest: &[String]) -> Result<HuntCommand, HuntUsageError> {
         let value = arguments.next();
         let text = match flag {
             "--seed" | "--faults" | "--max-events" | "--out" => {
-                value.ok_or_else(|| HuntUsageError::MissingValue(flag.to_owned()))?
+                value.ok_or_else(|| FlagError::MissingValue(flag.to_owned()))?
             }
-            other => return Err(HuntUsageError::Unexpected(other.to_owned())),
+            other => return Err(FlagError::Unexpected(other.to_owned())),
         };
-        let bad = || HuntUsageError::BadNumber(flag.to_owned(), text.clone());
+        let bad = || FlagError::BadValue {
+            flag: flag.to_owned(),
+            value: text.clone(),
+            expected: "a whole number in range (seed any, faults 1 to 4, events 1 or more)",
+        };
         match flag {
             "--seed" => command.seed = text.parse().map_err(|_| bad())?,
             "--faults" => {
@@ -140,22 +124,19 @@ pub fn run(command: &HuntCommand) -> Result<String, crate::CliError> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn args(list: &[&str]) -> Vec<String> {
-        list.iter().map(|s| (*s).to_owned()).collect()
-    }
+    use crate::flag_error::args;
 
     #[test]
     fn reads_its_flags_and_refuses_bad_ones() {
         let command = parse(&args(&["--faults", "1", "--max-events", "40"])).unwrap();
         assert_eq!((command.faults, command.max_events), (1, 40));
-        assert_eq!(
+        assert!(matches!(
             parse(&args(&["--faults", "9"])),
-            Err(HuntUsageError::BadNumber("--faults".into(), "9".into()))
-        );
+            Err(FlagError::BadValue { flag, .. }) if flag == "--faults"
+        ));
         assert_eq!(
             parse(&args(&["--out"])),
-            Err(HuntUsageError::MissingValue("--out".into()))
+            Err(FlagError::MissingValue("--out".into()))
         );
     }
 }

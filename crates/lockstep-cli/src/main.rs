@@ -18,6 +18,7 @@
 mod against;
 mod args;
 mod chaos;
+mod flag_error;
 mod hunt;
 mod matrix;
 mod search_command;

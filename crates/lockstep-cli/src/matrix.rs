@@ -3,12 +3,13 @@
 //! runs and counts; what each count means is the README's to explain.
 
 use crate::chaos::report;
+use crate::flag_error::FlagError;
 use lockstep_sim::chaos::{
     ChaosBackend, ChaosReport, ChaosSettings, FaultKind, FaultSet, ReportError,
 };
 use lockstep_sim::invariant::Invariant;
 use lockstep_sim::resource::Fencing;
-use std::fmt::{self, Write};
+use std::fmt::Write;
 use std::num::NonZeroUsize;
 
 /// The most runs a cell may ask for.
@@ -25,33 +26,9 @@ pub struct MatrixCommand {
     pub threads: Option<NonZeroUsize>,
 }
 
-/// A `matrix` argument that could not be read.
-#[derive(Debug, PartialEq, Eq)]
-pub enum MatrixUsageError {
-    MissingValue(String),
-    /// The flag and its value.
-    BadNumber(String, String),
-    Unexpected(String),
-}
-
-impl fmt::Display for MatrixUsageError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            MatrixUsageError::MissingValue(flag) => write!(f, "{flag} needs a value"),
-            MatrixUsageError::BadNumber(flag, value) => write!(
-                f,
-                "{flag}: \"{value}\" is not a whole number from 1 to {MAX_RUNS}"
-            ),
-            MatrixUsageError::Unexpected(argument) => {
-                write!(f, "unexpected argument \"{argument}\"")
-            }
-        }
-    }
-}
-
 /// Reads the arguments after `matrix`: `--runs N` (default 1,000), `--consensus-runs N`
 /// (default 10,000), `--threads T`.
-pub fn parse(rest: &[String]) -> Result<MatrixCommand, MatrixUsageError> {
+pub fn parse(rest: &[String]) -> Result<MatrixCommand, FlagError> {
     let mut command = MatrixCommand {
         runs: 1_000,
         consensus_runs: 10_000,
@@ -63,14 +40,14 @@ pub fn parse(rest: &[String]) -> Result<MatrixCommand, MatrixUsageError> {
         let text = match flag {
             "--runs" | "--consensus-runs" | "--threads" => arguments
                 .next()
-                .ok_or_else(|| MatrixUsageError::MissingValue(flag.to_owned()))?,
-            other => return Err(MatrixUsageError::Unexpected(other.to_owned())),
+                .ok_or_else(|| FlagError::MissingValue(flag.to_owned()))?,
+            other => return Err(FlagError::Unexpected(other.to_owned())),
         };
         let number = text
             .parse::<u64>()
             .ok()
             .filter(|n| (1..=MAX_RUNS).contains(n))
-            .ok_or_else(|| MatrixUsageError::BadNumber(flag.to_owned(), text.clone()))?;
+            .ok_or_else(|| bad(flag, text))?;
         match flag {
             "--runs" => command.runs = number,
             "--consensus-runs" => command.consensus_runs = number,
@@ -80,12 +57,20 @@ pub fn parse(rest: &[String]) -> Result<MatrixCommand, MatrixUsageError> {
                     .filter(|&n| n <= crate::chaos::MAX_THREADS)
                     .and_then(NonZeroUsize::new);
                 if command.threads.is_none() {
-                    return Err(MatrixUsageError::BadNumber(flag.to_owned(), text.clone()));
+                    return Err(bad(flag, text));
                 }
             }
         }
     }
     Ok(command)
+}
+
+fn bad(flag: &str, value: &str) -> FlagError {
+    FlagError::BadValue {
+        flag: flag.to_owned(),
+        value: value.to_owned(),
+        expected: "a whole number in range (runs 1 to 1,000,000, threads 1 to 64)",
+    }
 }
 
 /// The fault mixes, one column each: every kind alone, then all four.
@@ -190,22 +175,16 @@ fn render(out: &mut String, row: &Row) {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn args(list: &[&str]) -> Vec<String> {
-        list.iter().map(|s| (*s).to_owned()).collect()
-    }
+    use crate::flag_error::args;
 
     #[test]
     fn reads_its_flags_and_refuses_bad_ones() {
         let command = parse(&args(&["--runs", "5", "--consensus-runs", "7"])).unwrap();
         assert_eq!((command.runs, command.consensus_runs), (5, 7));
-        assert_eq!(
-            parse(&args(&["--runs", "0"])),
-            Err(MatrixUsageError::BadNumber("--runs".into(), "0".into()))
-        );
+        assert_eq!(parse(&args(&["--runs", "0"])), Err(bad("--runs", "0")));
         assert_eq!(
             parse(&args(&["--threads"])),
-            Err(MatrixUsageError::MissingValue("--threads".into()))
+            Err(FlagError::MissingValue("--threads".into()))
         );
         assert!(parse(&args(&["--fencing", "on"])).is_err());
     }
