@@ -77,6 +77,25 @@ describe('the timeline at 1280×800', () => {
     assertApart(boxes.labels);
   });
 
+  it('draws S15’s lease kept in the log between leaders, and no belief outliving it', async () => {
+    await app.open('s=s15-consensus-leader-crash&at=14');
+    await page.locator('[data-testid="lane-label"][data-node="etcd-2"]').waitFor();
+    await app.waitForPosition(14);
+    await app.settle();
+    const stored = await page.locator(main('stored-lease-bar')).evaluateAll((bars) =>
+      bars.map((b) => ({ lane: b.dataset.lane, token: b.dataset.token, title: b.querySelector('title')?.textContent })));
+    assert.deepEqual(stored.map((b) => b.lane).sort(), ['etcd-2', 'etcd-3'], 'the followers keep the lease');
+    for (const bar of stored) {
+      assert.equal(bar.token, '1');
+      assert.match(bar.title, /client-a, token 1, kept in the replicated log: no leader is serving it yet/);
+    }
+    assert.equal(await page.locator(`${main('overhang')}[data-lane="client-a"]`).count(), 0,
+      'client-a’s belief does not outlive a lease the service still keeps');
+    const keys = await page.locator('[data-testid="timeline-legend"] [data-key]').evaluateAll((items) => items.map((i) => i.dataset.key));
+    assert.ok(keys.includes('stored_lease'), `the legend explains the kept lease: ${keys.join(', ')}`);
+    await app.screenshot('timeline-s15-lease-kept-between-leaders');
+  });
+
   it('shows a legend drawn with the timeline’s shapes, for what the run draws', async () => {
     await app.open(S2_END);
     const legend = page.locator('[data-testid="timeline-legend"]');

@@ -6,13 +6,16 @@
 //! run is replayed once, event by event. Only changes are kept, so a run of 10,000 events keeps
 //! a few hundred samples. This module reads the simulation; it must not decide anything the
 //! simulation decides (who holds the lock is `Sim::lock_holder`, a node's lease
-//! `LockService::live_lease`, belief `Client::believes_it_holds_the_lock`).
+//! `LockService::live_lease` — or, while no consensus leader serves, the one it keeps,
+//! `LockService::stored_lease` —, belief `Client::believes_it_holds_the_lock`).
 
 use lockstep_sim::ids::NodeId;
 use lockstep_sim::intervention::Intervention;
+use lockstep_sim::lock_service::LockService;
 use lockstep_sim::outcome::RunOutcome;
 use lockstep_sim::scenario::{Scenario, ScenarioError};
 use lockstep_sim::sim::{Node, Process, Sim, Snapshot};
+use lockstep_sim::time::LocalTime;
 use lockstep_sim::token::FencingToken;
 
 /// A lease as one service node sees it: the holder and the token it was granted with.
@@ -20,6 +23,17 @@ use lockstep_sim::token::FencingToken;
 pub struct Lease {
     pub holder: NodeId,
     pub token: Option<FencingToken>,
+    pub standing: Standing,
+}
+
+/// Whether a node answers for the lease, or only keeps it while no node answers for anything.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Standing {
+    /// The node answers for it now (`LockService::live_lease`).
+    Served,
+    /// A consensus replica keeps it in its log while no leader serves the lock
+    /// (`LockService::stored_lease`): the lease has not ended, nobody answers for it yet.
+    Stored,
 }
 
 /// After the event with index `event`, `node` saw `lease` (or no live lease).
@@ -122,8 +136,9 @@ impl Run {
             }
             // Only the acting node changes state in an event, but a service node's lease also
             // ends by the clock: look at every service node, there are at most seven.
+            let leaderless = !sim.cast().services().any(|node| serving(&sim, node));
             for node in sim.cast().services() {
-                let lease = live_lease(&sim, node);
+                let lease = live_lease(&sim, node, leaderless);
                 if lease_now[node.index()] != lease {
                     lease_now[node.index()] = lease;
                     leases.push(LeaseChange { event, node, lease });
@@ -219,12 +234,39 @@ impl Run {
     }
 }
 
-fn live_lease(sim: &Sim, node: NodeId) -> Option<Lease> {
+/// The lease `node` answers for, or, while no node serves the lock (`leaderless`), the one it
+/// keeps in its log.
+fn live_lease(sim: &Sim, node: NodeId, leaderless: bool) -> Option<Lease> {
+    let (service, now) = running_service(sim, node)?;
+    let served = service.live_lease(now).map(|(holder, token)| Lease {
+        holder,
+        token,
+        standing: Standing::Served,
+    });
+    let stored = || {
+        service
+            .stored_lease(now)
+            .filter(|_| leaderless)
+            .map(|(holder, token)| Lease {
+                holder,
+                token: Some(token),
+                standing: Standing::Stored,
+            })
+    };
+    served.or_else(stored)
+}
+
+fn serving(sim: &Sim, node: NodeId) -> bool {
+    running_service(sim, node).is_some_and(|(service, now)| service.serving(now))
+}
+
+/// A service node that is up (running or paused), with its clock's reading now.
+fn running_service(sim: &Sim, node: NodeId) -> Option<(&LockService, LocalTime)> {
     let slot = sim.slot(node)?;
     match (&slot.node, slot.process) {
-        (Node::LockService(service), Process::Running | Process::Paused { .. }) => service
-            .live_lease(slot.clock.read(sim.now()))
-            .map(|(holder, token)| Lease { holder, token }),
+        (Node::LockService(service), Process::Running | Process::Paused { .. }) => {
+            Some((service, slot.clock.read(sim.now())))
+        }
         _ => None,
     }
 }

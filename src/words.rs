@@ -79,22 +79,26 @@ pub fn mark_words(kind: MarkKind) -> String {
 pub fn bar_words(kind: SpanKind, layout: &Layout) -> String {
     match kind {
         SpanKind::Lease { holder, token } => {
-            let holder = layout
-                .lanes
-                .iter()
-                .find(|l| l.node == holder)
-                .map_or("?", |l| l.name.as_str());
+            let holder = layout.name_of(holder);
             match token {
                 Some(t) => format!("Lease held by {holder}, token {}", t.0),
                 None => format!("Lease held by {holder}"),
             }
+        }
+        SpanKind::StoredLease { holder, token } => {
+            let holder = layout.name_of(holder);
+            format!(
+                "Lease of {holder}, token {}, kept in the replicated log: no leader is serving it yet",
+                token.0
+            )
         }
         SpanKind::Belief { token: Some(t) } => {
             format!("Believes it holds the lock, with token {}", t.0)
         }
         SpanKind::Belief { token: None } => "Believes it holds the lock".to_owned(),
         SpanKind::Overhang => {
-            "Belief outlives the lease: no lock service node holds a lease for it".to_owned()
+            "Belief outlives the lease: no lock service node holds or keeps a lease for it"
+                .to_owned()
         }
         SpanKind::Pause => "Paused: handles nothing".to_owned(),
         SpanKind::Crash => "Crashed".to_owned(),

@@ -17,6 +17,7 @@ use yew::prelude::*;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Key {
     Lease,
+    StoredLease,
     Belief,
     Overhang,
     Pause,
@@ -38,6 +39,7 @@ impl Key {
     pub fn words(self) -> &'static str {
         match self {
             Key::Lease => "lease (the service's truth)",
+            Key::StoredLease => "lease kept in the log, no leader serving it",
             Key::Belief => "belief (what a client thinks)",
             Key::Overhang => "belief outlives the lease",
             Key::Pause => "paused",
@@ -59,6 +61,7 @@ impl Key {
     pub fn id(self) -> &'static str {
         match self {
             Key::Lease => "lease",
+            Key::StoredLease => "stored_lease",
             Key::Belief => "belief",
             Key::Overhang => "overhang",
             Key::Pause => "pause",
@@ -84,6 +87,10 @@ pub fn keys_of(layout: &Layout) -> Vec<Key> {
     let messages = !layout.arrows.is_empty();
     [
         (Key::Lease, span(|k| matches!(k, SpanKind::Lease { .. }))),
+        (
+            Key::StoredLease,
+            span(|k| matches!(k, SpanKind::StoredLease { .. })),
+        ),
         (Key::Belief, span(|k| matches!(k, SpanKind::Belief { .. }))),
         (Key::Overhang, span(|k| *k == SpanKind::Overhang)),
         (Key::Pause, span(|k| *k == SpanKind::Pause)),
@@ -218,6 +225,7 @@ fn sample(key: Key, ids: &str) -> Html {
     };
     match key {
         Key::Lease => bar("bar lease hue-0", None),
+        Key::StoredLease => bar("bar lease stored hue-0", None),
         Key::Belief => bar("bar belief hue-0", None),
         Key::Overhang => bar("bar overhang", Some(format!("url(#overhang-{ids})"))),
         Key::Pause => html! {

@@ -644,13 +644,16 @@ fn Bar(props: &BarProps) -> Html {
     let label = bar_words(bar.kind, &ctx.layout);
     let (class, testid, fill) = match bar.kind {
         SpanKind::Lease { holder, .. } => {
-            let hue = ctx
-                .layout
-                .lanes
-                .iter()
-                .position(|l| l.node == holder)
-                .unwrap_or(0);
+            let hue = ctx.layout.lane_of(holder).unwrap_or(0);
             (format!("bar lease hue-{hue}"), "lease-bar", None)
+        }
+        SpanKind::StoredLease { holder, .. } => {
+            let hue = ctx.layout.lane_of(holder).unwrap_or(0);
+            (
+                format!("bar lease stored hue-{hue}"),
+                "stored-lease-bar",
+                None,
+            )
         }
         SpanKind::Belief { .. } => (format!("bar belief hue-{}", bar.lane), "belief-bar", None),
         SpanKind::Overhang => (
@@ -674,6 +677,7 @@ fn Bar(props: &BarProps) -> Html {
         SpanKind::Lease { token, .. } | SpanKind::Belief { token } => {
             token.map(|t| t.0.to_string())
         }
+        SpanKind::StoredLease { token, .. } => Some(token.0.to_string()),
         _ => None,
     };
     html! {

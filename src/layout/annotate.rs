@@ -187,13 +187,7 @@ fn bar_rect(bar: &BarShape) -> Rect {
 
 /// The texts a bar may show, longest first.
 fn bar_texts(bar: &BarShape, layout: &Layout) -> Vec<String> {
-    let name = |node| {
-        layout
-            .lanes
-            .iter()
-            .find(|l| l.node == node)
-            .map_or("?", |l| l.name.as_str())
-    };
+    let name = |node| layout.name_of(node);
     match bar.kind {
         SpanKind::Lease {
             holder,
@@ -207,6 +201,16 @@ fn bar_texts(bar: &BarShape, layout: &Layout) -> Vec<String> {
             holder,
             token: None,
         } => vec![name(holder).to_owned()],
+        SpanKind::StoredLease { holder, token } => vec![
+            format!(
+                "token {} · {} · no leader serving it",
+                token.0,
+                name(holder)
+            ),
+            format!("{} · {} · no leader", token.0, name(holder)),
+            format!("{} · no leader", token.0),
+            token.0.to_string(),
+        ],
         SpanKind::Belief { token: Some(token) } => vec![
             format!("believes: token {}", token.0),
             format!("believes {}", token.0),
@@ -232,7 +236,7 @@ fn bar_rank(bar: &BarShape) -> Option<u8> {
     match bar.kind {
         SpanKind::Crash => Some(3),
         SpanKind::Belief { .. } => Some(5),
-        SpanKind::Lease { .. } => Some(6),
+        SpanKind::Lease { .. } | SpanKind::StoredLease { .. } => Some(6),
         SpanKind::Overhang | SpanKind::Pause => None,
     }
 }

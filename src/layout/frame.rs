@@ -365,9 +365,10 @@ pub fn frame(
         let top = span.lane as f64 * LANE_HEIGHT;
         let (y, height) = match span.kind {
             SpanKind::Pause | SpanKind::Crash => (top + 1.0, LANE_HEIGHT - 2.0),
-            SpanKind::Lease { .. } | SpanKind::Belief { .. } | SpanKind::Overhang => {
-                (top + BAR_TOP, LABEL_HEIGHT)
-            }
+            SpanKind::Lease { .. }
+            | SpanKind::StoredLease { .. }
+            | SpanKind::Belief { .. }
+            | SpanKind::Overhang => (top + BAR_TOP, LABEL_HEIGHT),
         };
         frame.bars.push(BarShape {
             lane: span.lane,
@@ -570,7 +571,7 @@ pub fn span_rank(kind: SpanKind) -> u8 {
     match kind {
         SpanKind::Pause => 0,
         SpanKind::Crash => 1,
-        SpanKind::Lease { .. } => 2,
+        SpanKind::Lease { .. } | SpanKind::StoredLease { .. } => 2,
         SpanKind::Belief { .. } => 3,
         SpanKind::Overhang => 4,
     }

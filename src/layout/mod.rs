@@ -9,7 +9,7 @@ pub mod annotate;
 pub mod frame;
 pub mod labels;
 
-use crate::run::Run;
+use crate::run::{Lease, Run, Standing};
 use lockstep_sim::happening::{Happening, Input};
 use lockstep_sim::ids::{MessageId, NodeId};
 use lockstep_sim::invariant::Invariant;
@@ -47,10 +47,14 @@ pub enum SpanKind {
         holder: NodeId,
         token: Option<FencingToken>,
     },
+    /// Between leaders: a consensus replica keeps `holder`'s lease in its log and nobody serves
+    /// it. The lease has not ended (the next leader serves it again), so a belief over this
+    /// stretch does not outlive it.
+    StoredLease { holder: NodeId, token: FencingToken },
     /// A client believes it holds the lock.
     Belief { token: Option<FencingToken> },
-    /// A client believes it holds the lock while no service node has a lease for it: the gap
-    /// between belief and truth, which is the whole problem.
+    /// A client believes it holds the lock while no service node has a lease for it, served or
+    /// stored: the gap between belief and truth, which is the whole problem.
     Overhang,
     /// The process is paused (a GC pause): it handles nothing.
     Pause,
@@ -144,6 +148,17 @@ pub struct Layout {
 }
 
 impl Layout {
+    /// The lane of `node`, which is also its hue's number.
+    pub fn lane_of(&self, node: NodeId) -> Option<usize> {
+        self.lanes.iter().position(|l| l.node == node)
+    }
+
+    /// The name on `node`'s lane ("?" for a node without one).
+    pub fn name_of(&self, node: NodeId) -> &str {
+        self.lane_of(node)
+            .map_or("?", |i| self.lanes[i].name.as_str())
+    }
+
     pub fn of(run: &Run) -> Layout {
         let sim = &run.sim;
         let cast = sim.cast();
@@ -245,9 +260,9 @@ fn state_spans(run: &Run, lane: &impl Fn(NodeId) -> usize) -> Vec<Span> {
     let mut open_lease: Vec<Option<usize>> = vec![None; nodes];
     let mut open_belief: Vec<Option<usize>> = vec![None; nodes];
     let mut open_overhang: Vec<Option<usize>> = vec![None; nodes];
-    // How many service nodes have a live lease for each client right now.
+    // How many service nodes have a live (or, between leaders, stored) lease for each client.
     let mut leases_for: Vec<u32> = vec![0; nodes];
-    let mut lease_now = vec![None; nodes];
+    let mut lease_now: Vec<Option<Lease>> = vec![None; nodes];
     let mut believes = vec![false; nodes];
     let close = |spans: &mut Vec<Span>, open: &mut Option<usize>, at: Moment| {
         if let Some(index) = open.take() {
@@ -265,7 +280,6 @@ fn state_spans(run: &Run, lane: &impl Fn(NodeId) -> usize) -> Vec<Span> {
             let node = change.node.index();
             close(&mut spans, &mut open_lease[node], at);
             if let Some(old) = lease_now[node].take() {
-                let old: crate::run::Lease = old;
                 leases_for[old.holder.index()] -= 1;
                 touched.push(old.holder);
             }
@@ -275,10 +289,7 @@ fn state_spans(run: &Run, lane: &impl Fn(NodeId) -> usize) -> Vec<Span> {
                 open_lease[node] = Some(spans.len());
                 spans.push(Span {
                     lane: lane(change.node),
-                    kind: SpanKind::Lease {
-                        holder: lease.holder,
-                        token: lease.token,
-                    },
+                    kind: lease_kind(lease),
                     from: at,
                     to: None,
                 });
@@ -321,6 +332,19 @@ fn state_spans(run: &Run, lane: &impl Fn(NodeId) -> usize) -> Vec<Span> {
         }
     }
     spans
+}
+
+fn lease_kind(lease: Lease) -> SpanKind {
+    match (lease.standing, lease.token) {
+        (Standing::Stored, Some(token)) => SpanKind::StoredLease {
+            holder: lease.holder,
+            token,
+        },
+        (Standing::Served | Standing::Stored, token) => SpanKind::Lease {
+            holder: lease.holder,
+            token,
+        },
+    }
 }
 
 /// Pauses and crashes, from the events that start and end them.
@@ -509,3 +533,5 @@ pub fn refusal_text(refusal: Refusal) -> String {
 mod catalogue_tests;
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod truth_tests;

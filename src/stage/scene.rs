@@ -70,7 +70,7 @@ impl Scene {
                     View::Service(service) if actor.liveness != Liveness::Crashed => service
                         .record
                         .holder()
-                        .and_then(|holder| layout.lanes.iter().position(|l| l.node == holder))
+                        .and_then(|holder| layout.lane_of(holder))
                         .map(|lane| (layout.lanes[lane].name.clone(), lane)),
                     _ => None,
                 };

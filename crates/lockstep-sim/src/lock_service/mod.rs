@@ -92,6 +92,34 @@ impl LockService {
         }
     }
 
+    /// Whether this node is a consensus leader that answers for the lock now. Only consensus
+    /// has a time when no node serves the lock and it is still held: between leaders.
+    pub fn serving(&self, now: LocalTime) -> bool {
+        match &self.backend {
+            Backend::Consensus(replica) => replica.serving(now),
+            Backend::SqlRow(_) | Backend::Cache(_) | Backend::Replicated(_) | Backend::Grid(_) => {
+                false
+            }
+        }
+    }
+
+    /// The lease this node keeps without serving it: a consensus replica's committed lowest key
+    /// (its holder and revision). Between leaders the lease lives on in the replicated log, and
+    /// the next leader serves it again with a fresh TTL (S15). Other designs keep no lease they
+    /// do not serve.
+    pub fn stored_lease(&self, now: LocalTime) -> Option<(NodeId, FencingToken)> {
+        match &self.backend {
+            Backend::Consensus(replica) if !replica.serving(now) => {
+                replica.table.holder().map(|key| (key.client, key.revision))
+            }
+            Backend::Consensus(_)
+            | Backend::SqlRow(_)
+            | Backend::Cache(_)
+            | Backend::Replicated(_)
+            | Backend::Grid(_) => None,
+        }
+    }
+
     /// Arms a node's first timers when the run begins (a consensus replica's heartbeat or
     /// election check); other designs wait for requests.
     pub fn start(&mut self, ctx: &mut Ctx<'_>) {
