@@ -17,7 +17,7 @@ pub enum Behaviour {
     /// The seed's renewing lock: renew every TTL/3, at most 10 times.
     Renewing,
     /// The same, and give the lock up by the client's own clock when no renewal has been
-    /// acknowledged for a TTL (etcd's `Session.Done()`, Chubby's jeopardy, Curator's SUSPENDED).
+    /// acknowledged for a TTL counted from the send (Chubby's conservative local lease timeout).
     RenewingWithDeadline,
     /// Work, then write a value without reading.
     BlindWrite,
@@ -48,7 +48,7 @@ impl Behaviour {
             Behaviour::CheckThenWrite => "Check the lease, then write (heldSafely)",
             Behaviour::Renewing => "Renew every TTL/3 (the article's RenewingLock)",
             Behaviour::RenewingWithDeadline => {
-                "Renew every TTL/3, give up at a local deadline of one TTL (etcd Session.Done)"
+                "Renew every TTL/3, give up at a local deadline of one TTL (Chubby's local lease timeout)"
             }
             Behaviour::BlindWrite => "Work, then write without reading",
         }

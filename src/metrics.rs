@@ -122,7 +122,11 @@ pub fn of_run(run: &Run) -> Metrics {
             Happening::AskedForLock { client, .. } => {
                 asked.entry(client).or_insert(time);
             }
-            Happening::GaveUp { client } => {
+            Happening::GaveUp { client }
+            | Happening::SessionExpired {
+                client,
+                retries_left: None,
+            } => {
                 asked.remove(&client);
             }
             Happening::Releasing { client, .. }

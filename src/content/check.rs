@@ -2,7 +2,7 @@
 //! events that occur, predictions are right, every claim cites a public source
 //! ([`super::citations`]). Every problem is reported, each with where it is.
 
-use super::{Choice, Content, ContentError, Lesson, Predict, claims};
+use super::{Choice, Content, ContentError, Lesson, Predict, claims, retries};
 use crate::run::Run;
 use lockstep_sim::catalogue;
 use lockstep_sim::sources::Bibliography;
@@ -62,6 +62,11 @@ pub fn check(content: &Content) -> Vec<ContentError> {
                 {
                     error(format!("{place}.explanation"), problem);
                 }
+                if let Some(scenario) = q.scenario.as_deref().and_then(load) {
+                    for problem in retries::unsupported(sentence, &scenario, &q.sources) {
+                        error(format!("{place}.explanation"), problem);
+                    }
+                }
             }
         }
         reference(
@@ -107,6 +112,9 @@ pub fn check(content: &Content) -> Vec<ContentError> {
         match (built_in.load(), runs.get(built_in.id)) {
             (Ok(scenario), Some(run)) => {
                 for problem in scenario_texts(&scenario, run) {
+                    error(place.clone(), problem);
+                }
+                for problem in retries::scenario_policy(&scenario) {
                     error(place.clone(), problem);
                 }
             }
@@ -169,12 +177,21 @@ pub fn scenario_texts(scenario: &lockstep_sim::Scenario, run: &Run) -> Vec<Strin
         }
     }
     let end = Shown::Through(run.sim.trace().len().saturating_sub(1));
+    let cites = scenario.citations();
     for (field, text) in [("title", &scenario.title), ("summary", &scenario.summary)] {
         for problem in claims::unsupported(text, run, end, claims::HolderAt::AnyMoment) {
             problems.push(format!("the {field}: {problem}"));
         }
+        for problem in retries::unsupported(text, scenario, &cites) {
+            problems.push(format!("the {field}: {problem}"));
+        }
     }
     problems
+}
+
+/// A built-in scenario's file, parsed.
+fn load(id: &str) -> Option<lockstep_sim::Scenario> {
+    catalogue::find(id)?.load().ok()
 }
 
 /// Each scenario run once, however many steps walk it.
@@ -266,10 +283,16 @@ fn check_lesson(
                 Shown::Through(step.event),
             ),
         ];
+        let spec = load(scenario);
         for (field, text, shown) in texts {
-            for problem in text.map_or_else(Vec::new, |t| {
-                claims::unsupported(t, run, shown, claims::HolderAt::Position)
-            }) {
+            let Some(text) = text else { continue };
+            let retry_numbers = spec
+                .as_ref()
+                .map_or_else(Vec::new, |s| retries::unsupported(text, s, &step.sources));
+            for problem in claims::unsupported(text, run, shown, claims::HolderAt::Position)
+                .into_iter()
+                .chain(retry_numbers)
+            {
                 error(format!("{here}.{field}"), problem);
             }
         }

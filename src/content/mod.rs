@@ -15,6 +15,8 @@ pub mod citations;
 #[cfg(test)]
 pub mod claims;
 #[cfg(test)]
+pub mod retries;
+#[cfg(test)]
 pub mod wording;
 
 #[cfg(test)]

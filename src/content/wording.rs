@@ -25,7 +25,7 @@ const FORBIDDEN: [(&str, &str); 12] = [
     ),
     (
         "notices nothing",
-        "what this client does is a choice of the scenario: real clients can notice by a local deadline (Session.Done(), jeopardy, SUSPENDED)",
+        "what this client does is a choice of the scenario: real clients can notice by a local deadline (Chubby's jeopardy, Curator's SUSPENDED; etcd's Session.Done(), late)",
     ),
     (
         "sender record sent keys",

@@ -13,7 +13,7 @@ use crate::lock_service::Op;
 use crate::message::{Refusal, ReleaseMethod, WriteOutcome};
 use crate::network::{Loss, Network};
 use crate::node::TimerKind;
-use crate::scenario::Cast;
+use crate::scenario::{Cast, ExpiryNotice};
 use crate::token::FencingToken;
 
 /// The sentence for one event: `actor` is the node that acted (the trace event's actor).
@@ -98,6 +98,17 @@ pub fn describe(actor: NodeId, happening: &Happening, cast: &Cast, network: &Net
                 n(client)
             ),
         },
+        Happening::SessionExpired {
+            client,
+            retries_left,
+        } => format!(
+            "{} is told its session expired while it waited, so it never held the lock; {}.",
+            n(client),
+            retries_left.map_or("it gives up".to_owned(), |left| format!(
+                "it will try again with a new lease ({left} {} left)",
+                plural(left, "retry", "retries")
+            ))
+        ),
         Happening::ReadServed {
             reader,
             value,
@@ -548,10 +559,16 @@ pub fn describe(actor: NodeId, happening: &Happening, cast: &Cast, network: &Net
             }
         ),
         Happening::LeaseExpired { holder, token } => format!(
-            "{}'s lease{} expires at {service}. Nobody tells {}.",
+            "{}'s lease{} expires at {service}. {}",
             n(holder),
             with_token(token),
-            n(holder)
+            match cast.expiry_notice() {
+                ExpiryNotice::Silent => format!("Nobody tells {}.", n(holder)),
+                ExpiryNotice::NextKeepalive => format!(
+                    "Nobody tells {} now: the service says so in answer to its next keepalive, if one gets through.",
+                    n(holder)
+                ),
+            }
         ),
         Happening::Finished { client, result, .. } => match result {
             WorkResult::Done => format!("{} is done: it was told its work was applied.", n(client)),
@@ -582,6 +599,9 @@ pub fn describe(actor: NodeId, happening: &Happening, cast: &Cast, network: &Net
                 "{} stops without writing: its own deadline passed.",
                 n(client)
             ),
+            WorkResult::SessionExpired => {
+                format!("{} stops: its session expired while it waited.", n(client))
+            }
             WorkResult::ClaimedByAnother => format!(
                 "{} stops: the {resource} had been claimed by another lock holder.",
                 n(client)

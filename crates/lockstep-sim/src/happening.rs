@@ -51,6 +51,8 @@ pub enum WorkResult {
     /// The client's own deadline passed with no renewal acknowledged, so it stopped before
     /// writing.
     DeadlinePassed,
+    /// It waited in a consensus service's queue, and its session expired before its turn came.
+    SessionExpired,
 }
 
 impl WorkResult {
@@ -244,6 +246,12 @@ pub enum Happening {
     },
     GaveUp {
         client: NodeId,
+    },
+    /// A waiting client is told its session expired before its turn came, so it never held the
+    /// lock: retry later (`None`: no retries left).
+    SessionExpired {
+        client: NodeId,
+        retries_left: Option<u32>,
     },
     /// The lock service answered "not the leader": retry later (`None`: no retries left).
     NoLeader {
@@ -651,6 +659,10 @@ impl Happening {
                 client,
                 retries_left: None,
             } => Some((client, WorkResult::NoAnswer)),
+            Happening::SessionExpired {
+                client,
+                retries_left: None,
+            } => Some((client, WorkResult::SessionExpired)),
             Happening::RedlockDecided {
                 client,
                 outcome: RedlockOutcome::NoQuorum | RedlockOutcome::TooSlow,
@@ -699,6 +711,7 @@ impl Happening {
             | Happening::Abandoned { .. }
             | Happening::DeadlinePassed { .. }
             | Happening::GaveUp { .. }
+            | Happening::SessionExpired { .. }
             | Happening::Lost { .. } => Some(Outcome::Refused),
             Happening::ChargeApplied { times, .. } => Some(if *times > 1 {
                 Outcome::Refused

@@ -115,8 +115,14 @@ pub enum Payload {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum AcquireReply {
-    Granted { token: Option<FencingToken> },
+    Granted {
+        token: Option<FencingToken>,
+    },
     HeldElsewhere,
+    /// A waiter's turn came, but its session had expired while it waited and its key had gone
+    /// with it: the `Lock` call fails with etcd's `ErrSessionExpired` (the fix of PR #11408),
+    /// which says nothing about who holds the lock.
+    SessionExpired,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -175,6 +181,10 @@ impl Payload {
                 reply: AcquireReply::HeldElsewhere,
                 ..
             } => "held elsewhere",
+            Payload::AcquireReply {
+                reply: AcquireReply::SessionExpired,
+                ..
+            } => "session expired",
             Payload::Renew { .. } => "renew",
             Payload::RenewReply { renewed: true } => "renewed",
             Payload::RenewReply { renewed: false } => "not renewed",

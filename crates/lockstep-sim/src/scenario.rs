@@ -492,6 +492,23 @@ pub struct Cast {
     /// What clients ask of the resource, so the narration can name a refused order an order.
     #[serde(default)]
     request: Request,
+    /// How a holder hears that its lease expired, so the narration can say it at the expiry.
+    #[serde(default)]
+    expiry_notice: ExpiryNotice,
+}
+
+/// How the holder of an expired lease hears of it. No service in the simulation sends anything
+/// at the expiry itself; what differs is whether the service has a session to end.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ExpiryNotice {
+    /// A lease row or a key: nothing tells the holder; a renewal it sends is refused.
+    #[default]
+    Silent,
+    /// A session service (etcd, ZooKeeper, Consul, Chubby): the session has ended, which the
+    /// service says in answer to the holder's next keepalive — if one gets through, and possibly
+    /// after the holder has acted on its belief.
+    NextKeepalive,
 }
 
 impl Cast {
@@ -516,6 +533,11 @@ impl Cast {
     /// What the resource is asked for: writes, orders or charges.
     pub fn request(&self) -> Request {
         self.request
+    }
+
+    /// How a holder hears that its lease expired.
+    pub fn expiry_notice(&self) -> ExpiryNotice {
+        self.expiry_notice
     }
 
     pub fn name(&self, node: NodeId) -> &str {
@@ -699,10 +721,15 @@ impl Scenario {
             ResourceSpec::Inventory { .. } => Request::Order,
             ResourceSpec::Payments { .. } => Request::Charge,
         };
+        let expiry_notice = match self.lock_service.protocol() {
+            Protocol::Session => ExpiryNotice::NextKeepalive,
+            Protocol::Single | Protocol::Redlock(_) => ExpiryNotice::Silent,
+        };
         let cast = Cast {
             names,
             services,
             request,
+            expiry_notice,
         };
         for (i, link) in self.network.links.iter().enumerate() {
             cast.resolve(&link.from, &format!("network.links[{i}].from"))?;

@@ -137,9 +137,11 @@ pub enum RequestTimeout {
 }
 
 /// Whether a client gives the lock up by its own clock when the lock service stops confirming its
-/// lease. Real clients do notice a lost session, late: etcd's `Session.Done()` closes when the
-/// keepalive's local deadline passes, a Chubby session goes into jeopardy when the client's own
-/// lease estimate runs out, Curator reports SUSPENDED. The seed's code never does.
+/// lease. `After` is the conservative kind: Chubby's client keeps its own lease timeout, counted so
+/// that it runs out no later than the master's, and goes into jeopardy when it does (Chubby
+/// §2.8). etcd's `Session.Done()` is not this: its deadline is reset when a keepalive reply
+/// *arrives* and looked at about once a second, so it fires after the server may have expired
+/// the lease. The article's code never gives the lock up.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "kind", deny_unknown_fields)]
 pub enum LocalDeadline {
@@ -493,6 +495,16 @@ impl Client {
                 self.answered();
                 self.not_granted(ctx, NotGranted::HeldElsewhere)
             }
+            (
+                ClientState::Acquiring { .. },
+                Payload::AcquireReply {
+                    value,
+                    reply: AcquireReply::SessionExpired,
+                },
+            ) if value == self.lock_value_now() => {
+                self.answered();
+                self.not_granted(ctx, NotGranted::SessionExpired)
+            }
             (ClientState::Acquiring { .. }, Payload::RenewReply { .. }) if self.lease.is_none() => {
                 Happening::Silent
             }
@@ -769,11 +781,16 @@ impl Client {
                 ctx,
                 match why {
                     NotGranted::HeldElsewhere => WorkResult::HeldElsewhere,
+                    NotGranted::SessionExpired => WorkResult::SessionExpired,
                     NotGranted::Silence | NotGranted::NoLeader => WorkResult::NoAnswer,
                 },
             );
             return match why {
                 NotGranted::HeldElsewhere => Happening::GaveUp { client: me },
+                NotGranted::SessionExpired => Happening::SessionExpired {
+                    client: me,
+                    retries_left: None,
+                },
                 NotGranted::Silence => Happening::TimedOut {
                     client: me,
                     next: AfterTimeout::GiveUp,
@@ -797,6 +814,10 @@ impl Client {
             NotGranted::HeldElsewhere => Happening::WillRetry {
                 client: me,
                 retries_left,
+            },
+            NotGranted::SessionExpired => Happening::SessionExpired {
+                client: me,
+                retries_left: Some(retries_left),
             },
             NotGranted::Silence => Happening::TimedOut {
                 client: me,
@@ -1214,6 +1235,8 @@ enum Peer {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum NotGranted {
     HeldElsewhere,
+    /// A consensus service answered a waiter whose session had expired while it waited.
+    SessionExpired,
     Silence,
     /// The node the request reached was not the leader (an election may be under way).
     NoLeader,

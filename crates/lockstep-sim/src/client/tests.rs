@@ -117,6 +117,14 @@ impl Harness {
             reply: AcquireReply::HeldElsewhere,
         })
     }
+
+    fn session_expired(&mut self) -> Happening {
+        let value = self.client.lock_value_now();
+        self.receive(Payload::AcquireReply {
+            value,
+            reply: AcquireReply::SessionExpired,
+        })
+    }
 }
 
 #[test]
@@ -198,6 +206,30 @@ fn lock_held_elsewhere_gives_up_or_retries_by_policy() {
         Happening::AskedForLock { .. }
     ));
     assert!(matches!(h.held_elsewhere(), Happening::GaveUp { .. }));
+}
+
+#[test]
+fn a_waiter_told_its_session_expired_gives_up_or_retries_by_policy() {
+    let mut h = Harness::new(|_| {});
+    h.start();
+    let told = h.session_expired();
+    assert_eq!(told.job_result(), Some((ME, WorkResult::SessionExpired)));
+
+    let mut h = Harness::new(|c| {
+        c.retry = RetryPolicy::Fixed {
+            delay_ms: Millis(50),
+            attempts: 1,
+        }
+    });
+    h.start();
+    assert_eq!(
+        h.session_expired(),
+        Happening::SessionExpired {
+            client: ME,
+            retries_left: Some(0)
+        }
+    );
+    assert!(matches!(h.client.state, ClientState::Backoff));
 }
 
 #[test]

@@ -1391,7 +1391,7 @@ impl Replica {
                 ),
                 None => (
                     2,
-                    AcquireReply::HeldElsewhere,
+                    AcquireReply::SessionExpired,
                     Happening::WaiterExpired {
                         node: ctx.me,
                         client: waiter.client,

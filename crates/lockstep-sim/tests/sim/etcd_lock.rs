@@ -98,6 +98,51 @@ fn the_fixed_server_tells_the_expired_waiter_nothing_granted() {
     assert!(never_violated(&sim, Invariant::OneBeliever));
 }
 
+/// The server tells the expired waiter its session expired, and the waiter hears exactly that:
+/// not that the lock is held elsewhere (nobody held it then), and its job ends so.
+#[test]
+fn the_expired_waiter_is_told_its_session_expired_and_says_so() {
+    let sim = run(&built_in("s18-etcd-lock-rechecks-the-lease"));
+    let told = sim
+        .network()
+        .messages()
+        .iter()
+        .filter(|m| sim.cast().name(m.to) == "client-1")
+        .filter_map(|m| match m.payload {
+            Payload::AcquireReply { reply, .. } => Some(reply),
+            _ => None,
+        })
+        .collect::<Vec<_>>();
+    assert_eq!(
+        told,
+        [AcquireReply::SessionExpired],
+        "{}",
+        sim.render_text()
+    );
+    let heard = sim
+        .trace()
+        .iter()
+        .find(|e| sim.cast().name(e.actor) == "client-1" && e.happening.job_result().is_some())
+        .expect("client-1's job ends");
+    assert!(
+        matches!(
+            heard.happening,
+            Happening::SessionExpired {
+                retries_left: None,
+                ..
+            }
+        ),
+        "{}",
+        sim.render_text()
+    );
+    let text = sim.render_text();
+    let line = text
+        .lines()
+        .find(|l| l.contains("client-1 is told its session expired"))
+        .unwrap_or_else(|| panic!("{text}"));
+    assert!(!line.contains("held elsewhere"), "{line}");
+}
+
 #[test]
 fn a_fair_queue_grants_each_waiter_the_revision_of_the_key_it_put() {
     let sim = run(&built_in("s16-consensus-fair-queue"));

@@ -16,6 +16,7 @@ mod fenced_article_runs;
 mod found;
 mod lease_expiry;
 mod local_deadline;
+mod mechanisms;
 mod narration;
 mod properties;
 mod property;

@@ -85,3 +85,28 @@ fn the_check_tells_a_claim_from_a_belief() {
     assert!(truth_claim("client-a believes it holds the lock.").is_none());
     assert!(truth_claim("client-a ignores the \"renewed\" message m12.").is_none());
 }
+
+/// A lease's expiry says how its holder hears of it, which depends on the service: a session
+/// service answers the holder's next keepalive with the session gone; a row or a key tells nobody.
+#[test]
+fn an_expiry_says_how_the_holder_hears_of_it() {
+    let expiry = |id: &str| {
+        let sim = run(&catalogue::find(id)
+            .expect("built in")
+            .load()
+            .expect("parses"));
+        sim.export(id)
+            .events
+            .into_iter()
+            .find(|e| e.kind == "lease_expired")
+            .map(|e| e.description)
+            .expect("a lease expires")
+    };
+    let session = expiry("s13-consensus-lock-delay");
+    assert!(
+        session.ends_with("in answer to its next keepalive, if one gets through."),
+        "{session}"
+    );
+    let row = expiry("s1-gc-pause-unfenced");
+    assert!(row.ends_with("Nobody tells client-a."), "{row}");
+}
