@@ -73,7 +73,7 @@ pub fn CompareChoice(props: &CompareChoiceProps) -> Html {
                 // Short, so the setup bar stays one row: the twin's caption names the scenario.
                 if let Compare::Scenario(id) = current {
                     <option value={id} selected=true title={catalogue::entry(id).map_or(id, |e| e.title)}>
-                        { "the twin scenario" }</option>
+                        { "twin scenario" }</option>
                 }
             </select>
         </label>
