@@ -8,6 +8,10 @@
 // S10 (`s10-redlock-clock-jump`): Redlock, five nodes; a 15 s clock jump on node C at 300 ms
 // lets client-2 take three of five while client-1 still believes it holds the lock (event 25,
 // 550 ms). Against consensus the jump lands on a follower and nobody else ever holds the lock.
+//
+// S20's pair compares two scenarios (`compare=<scenario id>`): the same consensus service, clients
+// and fault — one replica's clock at twice the true rate — on a follower and on the leader. On the
+// leader the lease ends after about 5 s and two clients believe they hold the lock from 6,022 ms.
 
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -21,6 +25,10 @@ const S10_VERDICT =
   'Compared: Redlock, 5 nodes: two clients believed they held the lock from 550 ms; Consensus, 3 replicas: never';
 const S9_VERDICT =
   'Compared: Replicated cache with failover: two clients believed they held the lock from 510 ms; Consensus, 3 replicas: never';
+const FOLLOWER = 's20-consensus-fast-follower-clock';
+const LEADER = 's20-consensus-fast-leader-clock';
+const FOLLOWER_VERDICT = 'Compared: This run: never; the twin: two clients believed they held the lock from 6,022 ms';
+const LEADER_VERDICT = 'Compared: This run: two clients believed they held the lock from 6,022 ms; the twin: never';
 
 describe('comparing two lock services', () => {
   let app;
@@ -93,6 +101,32 @@ describe('comparing two lock services', () => {
     assert.ok(none.some((line) => /jump redis-c's clock .*→ no counterpart on SQL row.*minority/i.test(line)), none.join('\n'));
   });
 
+  it('compares with another scenario from a link: both files load, both runs step together', async () => {
+    await app.open(`s=${FOLLOWER}&at=1&compare=${LEADER}`);
+    await twin().waitFor();
+    assert.equal(await verdict().innerText(), FOLLOWER_VERDICT);
+    const choice = page.locator('[data-testid="compare-with"]');
+    assert.equal(await choice.inputValue(), LEADER, 'the choice shows the twin scenario');
+    assert.match(await twin().innerText(), /The twin: S20 · The same fast clock on the leader/);
+    const twinBands = () => twin().locator('[data-testid="violation-band"]').count();
+    assert.equal(await twinBands(), 0, 'at the start nothing is broken on either side');
+    // Position 15: the follower's run at 6,102 ms, client-2 waiting; the twin stepped to the same
+    // time shows client-2 told it holds the lock at 6,022 ms while client-1 still believes it does.
+    await page.locator('[data-testid="scrubber"]').fill('15');
+    await app.waitForPosition(15);
+    assert.ok((await twinBands()) > 0, 'moving the main run moves the twin');
+    assert.doesNotMatch(await oneBeliever('invariants'), /broken/, 'on a follower: one believer at most');
+    assert.match(await oneBeliever('twin-invariants'), /broken/, 'on the leader: two believers by then');
+    // The same pair the other way round, and back to no comparison with the choice.
+    await app.open(`s=${LEADER}&at=1&compare=${FOLLOWER}`);
+    await twin().waitFor();
+    assert.equal(await verdict().innerText(), LEADER_VERDICT);
+    await choice.selectOption('off');
+    await page.waitForFunction(() => !location.hash.includes('compare='));
+    assert.equal(await twin().count(), 0);
+    assert.equal(await verdict().count(), 0);
+  });
+
   it('carries an intervention to both runs, and taking it back changes both again', async () => {
     await app.open(`${S10}&at=1&compare=consensus`);
     await twin().waitFor();
@@ -148,19 +182,21 @@ describe('comparing two lock services', () => {
     assert.equal(await twin().count(), 0);
   });
 
-  it('opens a lesson step with its comparison (the Redlock debate and failure modes)', async () => {
+  it('opens a lesson step with its comparison (the Redlock debate, S20 and failure modes)', async () => {
     const cases = [
-      ['redlock-debate', 6, 28, S10_VERDICT],
-      ['failure-modes', 8, 8, S9_VERDICT],
+      ['redlock-debate', 6, 28, S10_VERDICT, /on consensus never/],
+      ['redlock-debate', 7, 14, FOLLOWER_VERDICT, /a follower's/],
+      ['redlock-debate', 9, 21, LEADER_VERDICT, /never happens on the twin/],
+      ['failure-modes', 8, 8, S9_VERDICT, /never on consensus/],
     ];
-    for (const [id, number, position, expected] of cases) {
+    for (const [id, number, position, expected, says] of cases) {
       await page.goto('about:blank');
       await page.goto(`${app.site.url}#learn=${id}&step=${number}`);
       await page.locator('[data-testid="lesson"]').waitFor({ timeout: 30_000 });
       await app.waitForPosition(position);
       await twin().waitFor();
       assert.equal(await verdict().innerText(), expected, `${id} step ${number}`);
-      assert.match(await page.locator('[data-testid="lesson-text"]').innerText(), /never on consensus|on consensus never/);
+      assert.match(await page.locator('[data-testid="lesson-text"]').innerText(), says);
       // The lesson's promise at 1280×800 holds with a comparison too: the step's text, Next,
       // the verdict, the timeline and the "now" line on one screen (the twin's timeline below).
       const outside = [];

@@ -208,15 +208,17 @@ fn Site() -> Html {
         Some(fencing) => format!("Timeline · fencing {}", fencing_word(fencing)),
         None => "Timeline".to_owned(),
     };
-    let against = playground.twin().and_then(|twin| twin.against());
-    let compare_verdict = against.map(compare_services::verdict);
+    let compare_verdict = playground
+        .twin()
+        .and_then(|twin| twin.verdict_line())
+        .map(compare_services::verdict);
     let twin = playground.twin().map(|twin| {
         let violated = twin.at.trace().last().map(|e| e.violated).unwrap_or_default();
         let now = twin.at.trace().last().map_or(0, |e| e.time.0);
         let invariants_heading = match (twin.fencing(), twin.against()) {
             (Some(fencing), _) => format!("invariants now, fencing {}", fencing_word(fencing)),
             (None, Some(against)) => format!("invariants now, {}", against.service_b.label()),
-            (None, None) => "invariants now".to_owned(),
+            (None, None) => "invariants now, the twin".to_owned(),
         };
         html! {
             <div class="twin" data-testid="twin">
@@ -233,9 +235,9 @@ fn Site() -> Html {
             </div>
         }
     });
-    // A lesson step that opens a comparison with another service shows the twin's timeline
-    // under the main one (a fencing twin stays a playground matter).
-    let lesson_twin = playground.twin().filter(|t| t.against().is_some()).map(|twin| {
+    // A lesson step that opens a comparison with another service or scenario shows the twin's
+    // timeline under the main one (a fencing twin stays a playground matter).
+    let lesson_twin = playground.twin().filter(|t| t.fencing().is_none()).map(|twin| {
         let now = twin.at.trace().last().map_or(0, |e| e.time.0);
         html! {
             <Timeline layout={Shared(twin.layout.clone())} sim={Shared(twin.at.clone())} position={twin.at.trace().len()}

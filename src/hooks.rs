@@ -267,20 +267,27 @@ pub fn use_url_sync(
 
 /// Whether the link names a built-in scenario whose file is not loaded yet.
 fn waits_for_its_scenario(fragment: &str) -> bool {
-    link::built_in_named(fragment).is_some_and(|id| library::loaded(id).is_none())
+    [
+        link::built_in_named(fragment),
+        link::compared_built_in(fragment),
+    ]
+    .into_iter()
+    .flatten()
+    .any(|id| library::loaded(id).is_none())
 }
 
-/// Opens the moment a link describes, once the built-in scenario it names has loaded.
+/// Opens the moment a link describes, once the built-in scenarios it names (the one it shows,
+/// and the one it compares with) have loaded.
 fn follow_link(fragment: String, dispatch: Callback<Action>) {
-    let named = link::built_in_named(&fragment);
+    let (shown, compared) = (
+        link::built_in_named(&fragment),
+        link::compared_built_in(&fragment),
+    );
     let restore = move || match link::decode(&fragment) {
         Ok(moment) => Action::Restore(Box::new(moment)),
         Err(e) => Action::Report(format!("This link cannot be opened: {e}")),
     };
-    match named {
-        Some(id) => library::with_built_in(id, dispatch, move |_| restore()),
-        None => dispatch.emit(restore()),
-    }
+    library::with_files_of_link(shown, compared, dispatch, restore);
 }
 
 /// The playground a visit starts with: the moment in the URL, or the default scenario with a

@@ -35,6 +35,7 @@ pub mod metrics;
 mod panels_wait;
 pub mod route;
 pub mod run;
+pub mod scenario_twin;
 pub mod search_link;
 pub mod speed;
 pub mod stage;

@@ -87,30 +87,78 @@ pub fn with_built_in(
     dispatch: Callback<Action>,
     then: impl FnOnce(Rc<Scenario>) -> Action + 'static,
 ) {
+    with_built_in_and(id, None, dispatch, then);
+}
+
+/// As [`with_built_in`], once the built-in scenario `also` is loaded too: the other scenario a
+/// comparison runs as its twin (`crate::state::Compare::Scenario`), which the reducer reads
+/// from this cache.
+pub fn with_built_in_and(
+    id: &'static str,
+    also: Option<&'static str>,
+    dispatch: Callback<Action>,
+    then: impl FnOnce(Rc<Scenario>) -> Action + 'static,
+) {
     let ask = ask();
-    if let Some(scenario) = loaded(id) {
-        dispatch.emit(then(scenario));
+    let missing = [Some(id), also]
+        .into_iter()
+        .flatten()
+        .find(|id| loaded(id).is_none());
+    let Some(missing) = missing else {
+        // Both are in the cache: `loaded` finds `id` at once.
+        if let Some(scenario) = loaded(id) {
+            dispatch.emit(then(scenario));
+        }
         return;
-    }
-    let (title, bytes) = catalogue::entry(id).map_or((id, 0), |e| (e.title, e.bytes));
+    };
+    let (title, bytes) = title_and_size(missing);
     dispatch.emit(Action::Loading(format!(
         "Loading the scenario \u{201c}{title}\u{201d} ({})…",
         kilobytes(bytes)
     )));
     wasm_bindgen_futures::spawn_local(async move {
-        let result = fetch_scenario(id).await;
+        let result = async {
+            let scenario = built_in(id).await.map_err(|e| (id, e))?;
+            if let Some(also) = also {
+                built_in(also).await.map_err(|e| (also, e))?;
+            }
+            Ok(scenario)
+        }
+        .await;
         if ASKED.with(Cell::get) != ask {
-            // Something else was opened meanwhile; the file stays loaded for later.
+            // Something else was opened meanwhile; the files stay loaded for later.
             return;
         }
         dispatch.emit(match result {
             Ok(scenario) => then(scenario),
-            Err(error) => Action::Report(format!(
-                "The scenario \u{201c}{title}\u{201d} could not be loaded. {error}. What was \
-                 open is unchanged; try again, or reload the page."
-            )),
+            Err((failed, error)) => {
+                let (title, _) = title_and_size(failed);
+                Action::Report(format!(
+                    "The scenario \u{201c}{title}\u{201d} could not be loaded. {error}. What \
+                     was open is unchanged; try again, or reload the page."
+                ))
+            }
         });
     });
+}
+
+/// Dispatches `then()` once the built-in scenarios a link names are loaded: `shown` (its `s=`)
+/// and `compared` (a scenario its `compare=` names); at once if it names none.
+pub fn with_files_of_link(
+    shown: Option<&'static str>,
+    compared: Option<&'static str>,
+    dispatch: Callback<Action>,
+    then: impl FnOnce() -> Action + 'static,
+) {
+    match (shown, compared) {
+        (Some(id), also) => with_built_in_and(id, also, dispatch, move |_| then()),
+        (None, Some(id)) => with_built_in(id, dispatch, move |_| then()),
+        (None, None) => dispatch.emit(then()),
+    }
+}
+
+fn title_and_size(id: &'static str) -> (&'static str, usize) {
+    catalogue::entry(id).map_or((id, 0), |e| (e.title, e.bytes))
 }
 
 /// The built-in scenario `id`: at once if it is loaded, else once its file has arrived. For a

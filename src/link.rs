@@ -5,10 +5,11 @@
 //! the seed when it differs from the scenario's; the user's interventions (`log=`, base64url
 //! JSON); the position; what the run is compared with (`compare=1`: fencing switched;
 //! `compare=redlock`: another lock service by its id — the twin is recomputed from these, the
-//! role mapping included). Reading never panics: a bad link is a [`LinkError`] naming the
+//! role mapping included; `compare=s20-consensus-fast-follower-clock`: another built-in
+//! scenario by its id). Reading never panics: a bad link is a [`LinkError`] naming the
 //! parameter and what is wrong with it. A built-in scenario is read from its loaded file
-//! (`crate::library`): whoever follows a link loads the scenario it names
-//! ([`built_in_named`]) first. This module does not touch the browser.
+//! (`crate::library`): whoever follows a link loads the scenarios it names
+//! ([`built_in_named`], [`compared_built_in`]) first. This module does not touch the browser.
 
 use crate::library;
 use crate::state::{Compare, Moment, Origin};
@@ -107,22 +108,27 @@ pub fn at_position(setup: &str, position: Option<usize>, compare: Compare) -> St
             fragment.push_str("&compare=");
             fragment.push_str(service.id());
         }
+        Compare::Scenario(id) => {
+            fragment.push_str("&compare=");
+            fragment.push_str(id);
+        }
     }
     fragment
 }
 
 /// What `compare=` names: `1` for fencing switched (`0` for nothing, as older links may say),
-/// or a lock service's id.
+/// a lock service's id, or a built-in scenario's id (an old one too, see `catalogue::RENAMED`).
 pub fn compare_of(value: &str) -> Result<Compare, LinkError> {
     match value {
         "1" => Ok(Compare::Fencing),
         "0" => Ok(Compare::Off),
         id => ChaosBackend::from_id(id)
             .map(Compare::Service)
+            .or_else(|| catalogue::entry(id).map(|entry| Compare::Scenario(entry.id)))
             .ok_or_else(|| LinkError::Bad {
                 parameter: "compare",
                 reason: format!(
-                    "`{id}` is neither 1 (fencing on and off) nor a lock service: {}",
+                    "`{id}` is neither 1 (fencing on and off), a lock service ({}) nor a built-in scenario's id",
                     ChaosBackend::ALL.map(ChaosBackend::id).join(", ")
                 ),
             }),
@@ -218,10 +224,20 @@ pub fn decode(fragment: &str) -> Result<Moment, LinkError> {
 /// The built-in scenario a link names with `s=`, if it names one that exists: the file to load
 /// before [`decode`] can read the link.
 pub fn built_in_named(fragment: &str) -> Option<&'static str> {
+    named_by(fragment, "s=")
+}
+
+/// The built-in scenario a link compares with (`compare=` a scenario's id), if any: its file
+/// must be loaded too before the twin can run.
+pub fn compared_built_in(fragment: &str) -> Option<&'static str> {
+    named_by(fragment, "compare=")
+}
+
+fn named_by(fragment: &str, parameter: &str) -> Option<&'static str> {
     let fragment = fragment.strip_prefix('#').unwrap_or(fragment);
     fragment
         .split('&')
-        .filter_map(|pair| pair.strip_prefix("s="))
+        .filter_map(|pair| pair.strip_prefix(parameter))
         .find_map(|id| catalogue::entry(id).map(|e| e.id))
 }
 
@@ -278,7 +294,7 @@ mod tests {
     }
 
     #[test]
-    fn a_link_names_the_built_in_scenario_to_load_before_it_is_read() {
+    fn a_link_names_the_built_in_scenarios_to_load_before_it_is_read() {
         assert_eq!(
             built_in_named("#s=s3-fencing-gap&at=5"),
             Some("s3-fencing-gap")
@@ -289,6 +305,26 @@ mod tests {
         );
         assert_eq!(built_in_named("s=no-such-scenario"), None);
         assert_eq!(built_in_named("scenario=e30&at=1"), None, "a custom one");
+        assert_eq!(
+            compared_built_in("s=s10-redlock-clock-jump&compare=consensus"),
+            None,
+            "a lock service is no file"
+        );
+        let pair =
+            "#s=s20-consensus-fast-leader-clock&at=9&compare=s20-consensus-fast-follower-clock";
+        assert_eq!(
+            built_in_named(pair),
+            Some("s20-consensus-fast-leader-clock")
+        );
+        assert_eq!(
+            compared_built_in(pair),
+            Some("s20-consensus-fast-follower-clock")
+        );
+        assert_eq!(
+            compared_built_in("scenario=e30&compare=gc-pause-fenced"),
+            Some("s2-gc-pause-fenced"),
+            "a custom scenario compared with a built-in one, named by its old id"
+        );
     }
 
     #[test]
@@ -329,6 +365,20 @@ mod tests {
             );
             assert_eq!(decode(&link), Ok(m));
         }
+    }
+
+    #[test]
+    fn a_comparison_with_another_scenario_survives_the_round_trip_and_reads_old_ids() {
+        let mut m = moment("s20-consensus-fast-leader-clock");
+        m.compare = Compare::Scenario("s20-consensus-fast-follower-clock");
+        let link = encode(&m);
+        assert!(
+            link.ends_with("&compare=s20-consensus-fast-follower-clock"),
+            "{link}"
+        );
+        assert_eq!(decode(&link), Ok(m));
+        let renamed = decode("s=s1-gc-pause-unfenced&compare=gc-pause-fenced").map(|m| m.compare);
+        assert_eq!(renamed, Ok(Compare::Scenario("s2-gc-pause-fenced")));
     }
 
     #[test]
@@ -458,6 +508,7 @@ mod tests {
                 Compare::Fencing,
                 Compare::Service(ChaosBackend::Consensus),
                 Compare::Service(ChaosBackend::Redlock),
+                Compare::Scenario("s20-consensus-fast-follower-clock"),
             ]),
         )
             .prop_map(|(id, custom, seed, fencing, log, position, compare)| {

@@ -13,6 +13,7 @@
 
 use crate::layout::Layout;
 use crate::run::{Run, SNAPSHOT_EVERY};
+use crate::scenario_twin::{self, ScenarioTwin};
 use lockstep_sim::against::{Twin as AgainstTwin, against, service_of};
 use lockstep_sim::catalogue;
 use lockstep_sim::chaos::ChaosBackend;
@@ -105,15 +106,20 @@ pub enum Compare {
     /// The same clients, resource, network, seed and interventions (carried by role) against
     /// another lock service.
     Service(ChaosBackend),
+    /// Another built-in scenario (its catalogue id) with the same seed, fencing and
+    /// interventions: the other half of a pair that differs in one fault or setting.
+    Scenario(&'static str),
 }
 
-/// What a twin run is: the fencing switched, or another lock service.
+/// What a twin run is: the fencing switched, another lock service, or another scenario.
 #[derive(Clone)]
 pub enum TwinOf {
     Fencing(Fencing),
     /// The comparison as `lockstep_sim::against` built it: what each intervention became, both
     /// verdicts and the twin's scenario file. Made once per run, never on a step.
     Service(Rc<AgainstTwin>),
+    /// Another built-in scenario, with the verdict of both runs. Made once per run.
+    Scenario(Rc<ScenarioTwin>),
 }
 
 /// The same scenario run with fencing switched, or against another lock service, stepped to the
@@ -138,6 +144,19 @@ impl Twin {
                 "The same clients and faults against {} (stepped to the same time)",
                 twin.service_b.label()
             ),
+            TwinOf::Scenario(twin) => format!(
+                "The twin: {} (the same seed, fencing and interventions; stepped to the same time)",
+                twin.title
+            ),
+        }
+    }
+
+    /// The one-line verdict of both runs, for a comparison with another service or scenario.
+    pub fn verdict_line(&self) -> Option<String> {
+        match &self.of {
+            TwinOf::Fencing(_) => None,
+            TwinOf::Service(twin) => Some(twin.verdict_line()),
+            TwinOf::Scenario(twin) => Some(twin.verdict.clone()),
         }
     }
 
@@ -145,14 +164,14 @@ impl Twin {
     pub fn fencing(&self) -> Option<Fencing> {
         match &self.of {
             TwinOf::Fencing(fencing) => Some(*fencing),
-            TwinOf::Service(_) => None,
+            TwinOf::Service(_) | TwinOf::Scenario(_) => None,
         }
     }
 
     /// The comparison with another lock service, when the twin is one.
     pub fn against(&self) -> Option<&AgainstTwin> {
         match &self.of {
-            TwinOf::Fencing(_) => None,
+            TwinOf::Fencing(_) | TwinOf::Scenario(_) => None,
             TwinOf::Service(twin) => Some(twin),
         }
     }
@@ -472,6 +491,7 @@ impl Playground {
             None => Compare::Off,
             Some(TwinOf::Fencing(_)) => Compare::Fencing,
             Some(TwinOf::Service(twin)) => Compare::Service(twin.service_b),
+            Some(TwinOf::Scenario(twin)) => Compare::Scenario(twin.id),
         }
     }
 
@@ -554,7 +574,43 @@ impl Playground {
                 "This resource has no fencing to switch, so there is nothing to compare.".to_owned()
             }),
             Compare::Service(service) => self.service_twin(service).map(Some),
+            Compare::Scenario(id) => self.scenario_twin(id).map(Some),
         }
+    }
+
+    /// The built-in scenario `id` with the seed, fencing and interventions in use here. Its file
+    /// must be loaded: whoever asks for this comparison loads it first.
+    fn scenario_twin(&self, id: &'static str) -> Result<Twin, String> {
+        let Some(main) = self.scenario() else {
+            return Err("No scenario is open, so there is nothing to compare.".to_owned());
+        };
+        if main.id == id {
+            return Err(format!(
+                "This is the scenario {id}: choose another one to compare with."
+            ));
+        }
+        let other = crate::library::loaded(id)
+            .ok_or_else(|| format!("The scenario {id} is not loaded yet: try again."))?;
+        let scenario = scenario_twin::twin_scenario(main, &other);
+        let run = Run::record(&scenario, self.seed, &self.log)
+            .map_err(|e| format!("The twin {id} cannot run with these interventions: {e}"))?;
+        let at = run
+            .sim_at(0)
+            .ok_or_else(|| format!("The twin {id} could not be replayed."))?;
+        let verdict =
+            scenario_twin::verdict_line(main, self.run.sim.trace(), &scenario, run.sim.trace());
+        let twin = Twin {
+            of: TwinOf::Scenario(Rc::new(ScenarioTwin {
+                id,
+                title: scenario.title.clone(),
+                verdict,
+            })),
+            layout: Rc::new(Layout::of(&run)),
+            run: Rc::new(run),
+            at: Rc::new(at),
+        };
+        self.follow(&twin)
+            .ok_or_else(|| format!("The twin {id} could not be replayed."))
     }
 
     /// The same clients, resource, network, seed and interventions against `service`.
@@ -957,7 +1013,9 @@ impl Reducible for Playground {
                     },
                     Err(problem) => self.noticed(match compare {
                         Compare::Fencing => Notice::Info(problem),
-                        Compare::Off | Compare::Service(_) => Notice::Problem(problem),
+                        Compare::Off | Compare::Service(_) | Compare::Scenario(_) => {
+                            Notice::Problem(problem)
+                        }
                     }),
                 })
             }

@@ -1,12 +1,14 @@
 //! Comparing the open run with another lock service: the toolbar's "Compare with" choice, the
-//! one-line verdict (computed by `lockstep_sim::against` from both runs) and the list of what
-//! each intervention became on the other service. The twin itself is state
+//! one-line verdict (computed by `lockstep_sim::against` from both runs, or by
+//! `crate::scenario_twin` for another scenario) and the list of what each intervention became
+//! on the other service. The twin itself is state
 //! (`crate::state::Twin`, made once per run); this module only shows it and dispatches
 //! `Action::SetCompare`. It must not run a simulation.
 
 use crate::components::actions::intervention_words;
 use crate::state::{Action, Compare};
 use lockstep_sim::against::{Carried, Carry, Target, Twin};
+use lockstep_sim::catalogue;
 use lockstep_sim::chaos::ChaosBackend;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
@@ -21,23 +23,28 @@ pub struct CompareChoiceProps {
     pub dispatch: Callback<Action>,
 }
 
-/// The value of a choice in the `<select>`: `off`, `fencing`, or a service's id.
+/// The value of a choice in the `<select>`: `off`, `fencing`, a service's id, or a scenario's.
 fn value_of(compare: Compare) -> &'static str {
     match compare {
         Compare::Off => "off",
         Compare::Fencing => "fencing",
         Compare::Service(service) => service.id(),
+        Compare::Scenario(id) => id,
     }
 }
 
 fn compare_of(value: &str) -> Compare {
     match value {
         "fencing" => Compare::Fencing,
-        other => ChaosBackend::from_id(other).map_or(Compare::Off, Compare::Service),
+        other => ChaosBackend::from_id(other)
+            .map(Compare::Service)
+            .or_else(|| catalogue::entry(other).map(|e| Compare::Scenario(e.id)))
+            .unwrap_or(Compare::Off),
     }
 }
 
-/// "Compare with": nothing, fencing switched, or one of the other five lock services.
+/// "Compare with": nothing, fencing switched, or one of the other five lock services; and, while
+/// a lesson or a link compares with another scenario, that scenario.
 #[component]
 pub fn CompareChoice(props: &CompareChoiceProps) -> Html {
     let onchange = props.dispatch.reform(|event: Event| {
@@ -63,16 +70,21 @@ pub fn CompareChoice(props: &CompareChoiceProps) -> Html {
                     .into_iter()
                     .filter(|s| Some(*s) != props.service)
                     .map(|s| option(Compare::Service(s), s.label().to_owned())) }
+                // Short, so the setup bar stays one row: the twin's caption names the scenario.
+                if let Compare::Scenario(id) = current {
+                    <option value={id} selected=true title={catalogue::entry(id).map_or(id, |e| e.title)}>
+                        { "twin scenario" }</option>
+                }
             </select>
         </label>
     }
 }
 
 /// The verdict of both runs, in one line, where the story is.
-pub fn verdict(twin: &Twin) -> Html {
+pub fn verdict(line: String) -> Html {
     html! {
         <p class="compare-verdict" data-testid="compare-verdict" role="status">
-            <strong>{ "Compared: " }</strong>{ twin.verdict_line() }
+            <strong>{ "Compared: " }</strong>{ line }
         </p>
     }
 }
@@ -151,6 +163,7 @@ mod tests {
     fn every_choice_reads_back_as_itself() {
         let mut all = vec![Compare::Off, Compare::Fencing];
         all.extend(ChaosBackend::ALL.map(Compare::Service));
+        all.extend(catalogue::INDEX.iter().map(|e| Compare::Scenario(e.id)));
         for compare in all {
             assert_eq!(compare_of(value_of(compare)), compare);
         }

@@ -135,7 +135,10 @@ fn EmbedMoment(props: &EmbedMomentProps) -> Html {
         };
         let opening = spec.opening();
         use_effect_with((), move |_| {
-            let named = link::built_in_named(&setup);
+            let (shown, compared) = (
+                link::built_in_named(&setup),
+                link::compared_built_in(&setup),
+            );
             let restore = move || match link::decode(&setup) {
                 Ok(mut moment) => {
                     moment.position = opening;
@@ -143,10 +146,7 @@ fn EmbedMoment(props: &EmbedMomentProps) -> Html {
                 }
                 Err(error) => Action::Report(error.to_string()),
             };
-            match named {
-                Some(id) => library::with_built_in(id, dispatch, move |_| restore()),
-                None => dispatch.emit(restore()),
-            }
+            library::with_files_of_link(shown, compared, dispatch, restore);
         });
     }
     let playground = state.playground().cloned();

@@ -143,10 +143,17 @@ pub fn LessonPlayer(props: &LessonPlayerProps) -> Html {
                     }
                 };
                 match catalogue::entry(scenario_id) {
-                    // Its file may have to load first: the page says so meanwhile.
-                    Some(entry) => library::with_built_in(entry.id, dispatch, move |scenario| {
-                        stand_at(&playground, entry.id, &scenario, position, compare)
-                    }),
+                    // Its file (and a twin scenario's) may have to load first: the page says so
+                    // meanwhile.
+                    Some(entry) => {
+                        let twin = match compare {
+                            Some(Compare::Scenario(twin)) => Some(twin),
+                            _ => None,
+                        };
+                        library::with_built_in_and(entry.id, twin, dispatch, move |scenario| {
+                            stand_at(&playground, entry.id, &scenario, position, compare)
+                        })
+                    }
                     None => dispatch.emit(Action::Report(format!(
                         "The lesson's scenario {scenario_id} is missing from this build."
                     ))),

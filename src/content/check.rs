@@ -328,6 +328,27 @@ fn check_compare(
                 );
             }
         }
+        crate::state::Compare::Scenario(_) => {
+            let moment = crate::state::Moment {
+                origin: crate::state::Origin::Custom,
+                seed: scenario.seed,
+                scenario: scenario.clone(),
+                log: Vec::new(),
+                position: None,
+                compare,
+            };
+            match crate::state::Playground::restore(moment) {
+                Ok(playground) if playground.twin().is_some() => {}
+                Ok(playground) => error(
+                    here,
+                    format!(
+                        "the comparison cannot be made: {}",
+                        playground.problem().unwrap_or("no twin")
+                    ),
+                ),
+                Err(e) => error(here, format!("`{scenario_id}` cannot run: {e}")),
+            }
+        }
         crate::state::Compare::Service(service) => {
             let own = lockstep_sim::against::service_of(&scenario.lock_service);
             if own == service {
@@ -551,6 +572,18 @@ mod tests {
             "{errors:?}"
         );
         let errors = errors_with("consensus");
+        assert!(
+            !errors.iter().any(|e| e.place.ends_with(".compare")),
+            "{errors:?}"
+        );
+        let errors = errors_with("s10-redlock-clock-jump");
+        assert!(
+            errors.iter().any(|e| e.place.ends_with(".compare")
+                && e.problem
+                    .contains("This is the scenario s10-redlock-clock-jump")),
+            "{errors:?}"
+        );
+        let errors = errors_with("s11-redlock-crash-restart");
         assert!(
             !errors.iter().any(|e| e.place.ends_with(".compare")),
             "{errors:?}"

@@ -84,7 +84,8 @@ pub struct Step {
     #[serde(default)]
     pub break_it: Option<String>,
     /// What the playground compares this step's run with, as a link's `compare=` says it: `1`
-    /// for fencing switched, or a lock service's id (`consensus`). `None`: as it was.
+    /// for fencing switched, a lock service's id (`consensus`), or another built-in scenario's id
+    /// (its pair: the same seed, fencing and interventions). `None`: as it was.
     #[serde(default)]
     pub compare: Option<String>,
     /// The public sources of the facts this step states (none for a step that only narrates).

@@ -6,7 +6,7 @@
 use super::ContentError;
 
 /// A phrase (matched case-insensitively) and why it must not be said.
-const FORBIDDEN: [(&str, &str); 12] = [
+const FORBIDDEN: [(&str, &str); 14] = [
     (
         "keeps the data correct",
         "fencing alone does not: a read-modify-write that spans a change of holder loses an update with fencing on (S3); say where it is enough",
@@ -46,6 +46,14 @@ const FORBIDDEN: [(&str, &str); 12] = [
     (
         "both clients hold",
         "a client's holding is a belief: say both clients believe they hold the lock",
+    ),
+    (
+        "no timing assumptions",
+        "a consensus lock's leases end by its leader's clock (etcd's lessor, Raft §8, Chubby §2.8): consensus keeps the grants agreed whatever the timing, but when a lease ends, and so a holder's belief, rests on timing (S20)",
+    ),
+    (
+        "clock cannot end",
+        "the leader's clock can end a consensus lease early (S20): only a follower's clock cannot",
     ),
     (
         "the seed's",

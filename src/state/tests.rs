@@ -275,6 +275,68 @@ fn compare_with_another_service_steps_both_and_is_made_once_per_run() {
     assert_eq!(same.position(), end.position(), "the state survives");
 }
 
+/// S20's pair: the same fast clock on a follower (open) and on the leader (the twin). The twin
+/// runs the other file with the seed, fencing and interventions in use here.
+#[test]
+fn compare_with_another_scenario_runs_its_file_with_what_is_in_use_here() {
+    const LEADER: &str = "s20-consensus-fast-leader-clock";
+    let follower = open("s20-consensus-fast-follower-clock");
+    let both = follower
+        .clone()
+        .reduce(Action::SetCompare(Compare::Scenario(LEADER)));
+    assert_eq!(both.compare(), Compare::Scenario(LEADER));
+    let twin = both.twin().expect("a twin");
+    assert_eq!(twin.fencing(), None);
+    assert!(twin.against().is_none());
+    assert!(
+        twin.caption().contains("on the leader"),
+        "{}",
+        twin.caption()
+    );
+    assert_eq!(
+        twin.verdict_line().as_deref(),
+        Some("This run: never; the twin: two clients believed they held the lock from 6,022 ms")
+    );
+    let rejected = |p: &Playground| {
+        let twin = p.twin().expect("still comparing");
+        kinds(twin.run.sim.trace()).contains(&"write_rejected".to_owned())
+    };
+    let end = both.reduce(Action::SeekTo(usize::MAX));
+    let end_twin = end.twin().expect("still comparing");
+    assert!(end_twin.at.trace().iter().all(|e| e.time <= end.now()));
+    assert!(
+        !rejected(&end),
+        "no fencing: the leader's twin takes the late write"
+    );
+    // Fencing switched here is switched on the twin too; so is an intervention.
+    let fenced = end.reduce(Action::SetFencing(Fencing::On));
+    assert!(
+        rejected(&fenced),
+        "fencing on: the twin rejects the late write"
+    );
+    let paused = fenced.reduce(Action::Intervene(Act::Pause {
+        node: "client-2".to_owned(),
+        for_ms: Some(Millis(100)),
+    }));
+    let paused_twin = paused.twin().expect("still comparing");
+    assert!(
+        kinds(paused_twin.run.sim.trace()).contains(&"paused".to_owned()),
+        "the pause reaches the twin"
+    );
+    // Comparing a scenario with itself says so, and keeps what was shown.
+    let itself = follower.reduce(Action::SetCompare(Compare::Scenario(
+        "s20-consensus-fast-follower-clock",
+    )));
+    assert!(
+        itself
+            .problem()
+            .is_some_and(|p| p.contains("This is the scenario")),
+        "{:?}",
+        itself.notice()
+    );
+    assert!(itself.twin().is_none());
+}
+
 #[test]
 fn taking_back_an_intervention_changes_both_runs() {
     let both = open("s10-redlock-clock-jump").reduce(Action::SetCompare(Compare::Service(

@@ -783,12 +783,7 @@ pub fn describe(actor: NodeId, happening: &Happening, cast: &Cast, network: &Net
             if by_ms >= 0 { "forwards" } else { "backwards" },
             by_ms.unsigned_abs()
         ),
-        Happening::DriftChanged { node, drift_ppm } => {
-            format!(
-                "{}'s clock now drifts by {drift_ppm} parts per million.",
-                n(node)
-            )
-        }
+        Happening::DriftChanged { node, drift_ppm } => drift_words(n(node), drift_ppm),
         Happening::Partitioned {
             from,
             to,
@@ -827,6 +822,30 @@ pub fn describe(actor: NodeId, happening: &Happening, cast: &Cast, network: &Net
         Happening::NoEffect { why } => {
             format!("The intervention has no effect: {}.", no_effect_words(why))
         }
+    }
+}
+
+/// A clock's new rate, with what it means: "runs fast by 1000000 parts per million: 2 times as
+/// fast as true time" says plainly that its timers end spans early in true time.
+fn drift_words(node: &str, drift_ppm: i32) -> String {
+    const PPM: i64 = 1_000_000;
+    let rate = PPM + i64::from(drift_ppm);
+    let fraction = format!("{:06}", rate % PPM);
+    let fraction = fraction.trim_end_matches('0');
+    let times = if fraction.is_empty() {
+        format!("{}", rate / PPM)
+    } else {
+        format!("{}.{fraction}", rate / PPM)
+    };
+    match drift_ppm.signum() {
+        0 => format!("{node}'s clock now runs at the true rate."),
+        1 => format!(
+            "{node}'s clock now runs fast by {drift_ppm} parts per million: {times} times as fast as true time."
+        ),
+        _ => format!(
+            "{node}'s clock now runs slow by {} parts per million: {times} times as fast as true time.",
+            drift_ppm.unsigned_abs()
+        ),
     }
 }
 
@@ -929,6 +948,27 @@ pub(crate) fn request_noun(request: Request) -> &'static str {
 mod tests {
     use crate::resource::Fencing;
     use crate::{Sim, catalogue};
+
+    #[test]
+    fn a_new_clock_rate_is_said_as_fast_or_slow_and_how_many_times_true_time() {
+        use super::drift_words;
+        assert_eq!(
+            drift_words("etcd-1", 1_000_000),
+            "etcd-1's clock now runs fast by 1000000 parts per million: 2 times as fast as true time."
+        );
+        assert_eq!(
+            drift_words("etcd-2", 100),
+            "etcd-2's clock now runs fast by 100 parts per million: 1.0001 times as fast as true time."
+        );
+        assert_eq!(
+            drift_words("redis-c", -500_000),
+            "redis-c's clock now runs slow by 500000 parts per million: 0.5 times as fast as true time."
+        );
+        assert_eq!(
+            drift_words("resource", 0),
+            "resource's clock now runs at the true rate."
+        );
+    }
 
     /// An inventory takes orders: its refusals name the order, not a write.
     #[test]

@@ -4,6 +4,7 @@ mod backends;
 mod budget;
 mod cases;
 mod catalogue;
+mod consensus_clocks;
 mod consensus_recovery;
 mod consensus_safety;
 mod corpus;
