@@ -128,6 +128,11 @@ const NAMES_NONE: &[(&str, &str)] = &[
     ("s17-redlock-split-vote-no-jitter", "the failure"),
     ("s18-etcd-3-4-3-lock-bug", "the failure"),
     ("s19-data-grid-split-brain", "the failure"),
+    ("s20-consensus-fast-leader-clock", "the failure"),
+    (
+        "s20-consensus-fast-follower-clock",
+        "the failure's twin: a follower's clock decides no lease, there is no option to switch",
+    ),
 ];
 
 impl Mechanism {
