@@ -97,7 +97,8 @@ describe('the chaos lab', () => {
     assert.equal(atAnswer?.status, 'running', `the click was answered during the run: ${JSON.stringify(atAnswer)}`);
     assert.ok(atAnswer.done < 200, JSON.stringify(atAnswer));
     const copied = await page.evaluate(() => navigator.clipboard.readText());
-    assert.match(copied, /#lab&backend=sql-row&fencing=off&clients=8&faults=pauses,partitions&duration=180000&runs=200&seed=1$/);
+    // The article's test, with its lock-service failover (crashes), is what a link without faults runs.
+    assert.match(copied, /#lab&backend=sql-row&fencing=off&clients=8&faults=pauses,partitions,crashes&duration=180000&runs=200&seed=1$/);
     assert.deepEqual(app.problems, []);
   });
 
@@ -123,6 +124,11 @@ describe('the chaos lab', () => {
     // Every run that broke an invariant is in one bucket; a run that only lost data is in none.
     assert.ok(Math.max(...invariantBars) <= inHistogram, `${JSON.stringify(bars)} against ${inHistogram} in the histogram`);
     assert.ok(inHistogram <= total && (bars.data_lost ?? 0) <= total, `${inHistogram} in the histogram, ${total} violating`);
+    // Both checks have a bar, each under its own name; ours is stronger, so never the shorter.
+    assert.ok(bars.two_accepted_writers > 0 && bars.two_accepted_writers <= bars.data_lost, JSON.stringify(bars));
+    const label = (id) => page.locator(`[data-testid="lab-bar"][data-invariant="${id}"] .lab-bar-label`).innerText();
+    assert.equal(await label('two_accepted_writers'), "The article's check: at most one accepted writer at any moment");
+    assert.equal(await label('data_lost'), 'Our data check (stronger): no increment lost');
     assert.match(await page.locator('[data-testid="lab-status"]').innerText(), new RegExp(`${total} broke an invariant or lost data`));
     violations = await page.locator('[data-testid="lab-violating-seed"]').evaluateAll((links) =>
       links.map((a) => ({ seed: Number(a.dataset.seed), event: Number(a.dataset.event), invariant: a.dataset.invariant, href: a.getAttribute('href') })),
@@ -227,6 +233,13 @@ describe('the chaos lab', () => {
       `fencing on: some, fewer than off (${fencedStale} of ${staleWrites})`,
     );
     assert.match(await page.locator('[data-testid="lesson-chaos-gap"]').innerText(), /fencing gap/);
+    // Both checks are charted, named apart; in the gap (fencing on) ours finds more.
+    const count = (fencing, id) =>
+      page.locator(`[data-testid="lab-chart-group"][data-fencing="${fencing}"] [data-testid="lab-bar"][data-invariant="${id}"]`)
+        .getAttribute('data-count').then(Number);
+    assert.ok((await count('on', 'two_accepted_writers')) < (await count('on', 'data_lost')), 'fencing on: ours finds more');
+    assert.ok((await count('off', 'two_accepted_writers')) <= (await count('off', 'data_lost')), 'fencing off: ours never finds less');
+    assert.match(await page.locator('[data-testid="lesson-chaos-checks"]').innerText(), /article's check/);
     assert.match(await page.locator('[data-testid="lesson-open-lab"]').getAttribute('href'), /^#lab&backend=sql-row&fencing=off/);
     assert.deepEqual(await app.axe(), []);
     assert.deepEqual(app.problems, []);

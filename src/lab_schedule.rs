@@ -14,11 +14,13 @@ use std::collections::BTreeMap;
 pub const BATCH: u64 = 20;
 
 /// A violating run: its seed, every invariant it broke, each with where it first broke (where
-/// the playground opens), and whether the data check found increments lost.
+/// the playground opens), where the article's check first found two accepted writers at once
+/// (a trace index), and whether our data check found increments lost.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Violation {
     pub seed: u64,
     pub broken: Vec<Broken>,
+    pub two_writers_at: Option<usize>,
     pub data_lost: bool,
 }
 
@@ -84,10 +86,12 @@ impl LabRun {
         while let Some(runs) = self.waiting.remove(&self.expected) {
             for run in &runs {
                 self.report.add(run)?;
-                if !run.broken.is_empty() || run.data.is_lost() {
+                let two_writers_at = run.writers.two_at_once().map(|(event, _)| event);
+                if !run.broken.is_empty() || two_writers_at.is_some() || run.data.is_lost() {
                     self.violations.push(Violation {
                         seed: run.seed,
                         broken: run.broken.clone(),
+                        two_writers_at,
                         data_lost: run.data.is_lost(),
                     });
                 }

@@ -121,7 +121,7 @@ impl Reply {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use lockstep_sim::chaos::{Broken, DataVerdict, run_chaos};
+    use lockstep_sim::chaos::{Broken, DataVerdict, WritersVerdict, run_chaos};
     use lockstep_sim::invariant::Invariant;
     use lockstep_sim::resource::Fencing;
     use lockstep_sim::time::VirtualTime;
@@ -141,6 +141,10 @@ mod tests {
                 first_at: VirtualTime(4_500),
                 first_event: 321,
             }],
+            writers: WritersVerdict::TwoAtOnce {
+                first_event: 400,
+                first_at: VirtualTime(5_100),
+            },
             data: DataVerdict::Lost {
                 accepted: 40,
                 lost: 2,

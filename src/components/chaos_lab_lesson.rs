@@ -76,7 +76,7 @@ impl Component for LessonChaos {
         if props.presses == 0 {
             return html! {
                 <p class="muted" data-testid="lesson-chaos-idle">{ format!(
-                    "The button also runs the chaos test over {LESSON_RUNS} seeds, fencing on and off, in a background worker, and charts how many runs broke each invariant.") }</p>
+                    "The button also runs the chaos test over {LESSON_RUNS} seeds, fencing on and off, in a background worker, and charts how many runs broke each invariant, the article's check and our data check.") }</p>
             };
         }
         let rows = self.runner.rows();
@@ -100,6 +100,7 @@ impl Component for LessonChaos {
                 if !rows.is_empty() {
                     <ShareChart {rows} />
                     <p class="muted" data-testid="lesson-chaos-gap">{ "Fencing on still shows stale writes: a paused holder's write that reaches the resource before the new holder's first write is accepted, because the resource has not yet seen the newer token (the fencing gap). What fencing promises is that no write is accepted after a newer token's write." }</p>
+                    <p class="muted" data-testid="lesson-chaos-checks">{ "The article's check sees a gap write only when it is under way at the same moment as another accepted write, which is seldom; our data check counts every increment the gap loses. Every run that fails the article's check fails ours too, so our bar is never the shorter one." }</p>
                 }
                 <p class="muted"><a href={lab} data-testid="lesson-open-lab">{ "Open the chaos lab" }</a>{ " for more seeds, other settings and every violating seed." }</p>
             </div>

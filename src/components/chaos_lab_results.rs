@@ -1,8 +1,9 @@
 //! The chaos lab's results: how far the run is ([`LabProgress`]); the share of runs that broke
-//! each invariant, one group per lock service × fencing run this visit ([`ShareChart`]); when in
-//! the run the first violation came ([`Histogram`]); and the violating seeds, each a link that
-//! opens the playground at the first violation of the invariant chosen ([`ViolatingSeeds`]).
-//! Every number is counted from the runs.
+//! each invariant and failed each check — the article's (at most one accepted writer at any
+//! moment) and ours on the data, which is stronger — one group per lock service × fencing run
+//! this visit ([`ShareChart`]); when in the run the first violation came ([`Histogram`]); and
+//! the violating seeds, each a link that opens the playground at the first violation of the
+//! invariant or check chosen ([`ViolatingSeeds`]). Every number is counted from the runs.
 
 use crate::components::chaos_lab::thousands;
 use crate::lab_runner::{ChartRow, Status};
@@ -59,10 +60,16 @@ pub struct ShareChartProps {
     pub rows: Vec<ChartRow>,
 }
 
-/// What the chart counts: an invariant, or the article's data check.
+/// The article's check, as the lab names it.
+const ARTICLES_CHECK: &str = "The article's check: at most one accepted writer at any moment";
+/// Our data check, as the lab names it.
+const OUR_DATA_CHECK: &str = "Our data check (stronger): no increment lost";
+
+/// What the chart counts: an invariant, the article's check, or our data check.
 #[derive(Clone, Copy, PartialEq)]
 enum Measure {
     Invariant(Invariant),
+    TwoWriters,
     DataLost,
 }
 
@@ -71,12 +78,13 @@ impl Measure {
         Invariant::ALL
             .into_iter()
             .map(Measure::Invariant)
-            .chain([Measure::DataLost])
+            .chain([Measure::TwoWriters, Measure::DataLost])
     }
 
     fn id(self) -> &'static str {
         match self {
             Measure::Invariant(i) => i.id(),
+            Measure::TwoWriters => "two_accepted_writers",
             Measure::DataLost => "data_lost",
         }
     }
@@ -84,7 +92,8 @@ impl Measure {
     fn statement(self) -> &'static str {
         match self {
             Measure::Invariant(i) => i.statement(),
-            Measure::DataLost => "The data check: no increment lost",
+            Measure::TwoWriters => ARTICLES_CHECK,
+            Measure::DataLost => OUR_DATA_CHECK,
         }
     }
 
@@ -92,6 +101,7 @@ impl Measure {
     fn count(self, report: &ChaosReport) -> u64 {
         match self {
             Measure::Invariant(i) => report.runs_breaking(i),
+            Measure::TwoWriters => report.two_accepted_writers.unwrap_or(0),
             Measure::DataLost => report.data_lost,
         }
     }
@@ -137,7 +147,7 @@ pub fn ShareChart(props: &ShareChartProps) -> Html {
         .collect();
     html! {
         <figure class="lab-chart" data-testid="lab-chart">
-            <figcaption>{ "Share of runs that broke each invariant" }</figcaption>
+            <figcaption>{ "Share of runs that broke each invariant, the article's check and our data check" }</figcaption>
             { for props.rows.iter().map(|row| {
                 let report = &row.run.report;
                 html! {
@@ -149,7 +159,7 @@ pub fn ShareChart(props: &ShareChartProps) -> Html {
                             { format!(" · {} runs{}", thousands(report.runs), if row.live { " so far" } else { "" }) }
                         </p>
                         if shown.is_empty() {
-                            <p class="muted">{ "No run broke any invariant or lost data." }</p>
+                            <p class="muted">{ "No run broke any invariant or failed either check." }</p>
                         }
                         <ul class="lab-bars">
                             { for shown.iter().map(|m| {
@@ -233,22 +243,74 @@ pub struct ViolatingSeedsProps {
 /// each link carries its whole scenario, so they are made only when shown.
 const PAGE: usize = 20;
 
+/// Where a violating seed's link opens in the playground, and what the list says of it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Opens {
+    /// Just after the event that first broke this invariant.
+    Broke(Broken),
+    /// Just after the first moment with two accepted writers (the event at this trace index):
+    /// the article's check failed there.
+    TwoWriters(usize),
+    /// At the run's end, where our data check's verdict shows: only data was lost.
+    End,
+}
+
+impl Opens {
+    /// The trace index of the event the link stands just after, if any.
+    fn event(self) -> Option<usize> {
+        match self {
+            Opens::Broke(broken) => Some(broken.first_event),
+            Opens::TwoWriters(event) => Some(event),
+            Opens::End => None,
+        }
+    }
+
+    /// What it marks: an invariant's or a check's id.
+    fn id(self) -> &'static str {
+        match self {
+            Opens::Broke(broken) => broken.invariant.id(),
+            Opens::TwoWriters(_) => Measure::TwoWriters.id(),
+            Opens::End => Measure::DataLost.id(),
+        }
+    }
+
+    /// The words after the seed in the list.
+    fn words(self) -> String {
+        match self {
+            Opens::Broke(broken) => format!(
+                ": “{}” first broken at {}, event {}",
+                broken.invariant.statement(),
+                seconds(broken.first_at.0),
+                thousands(broken.first_event as u64 + 1)
+            ),
+            Opens::TwoWriters(event) => format!(
+                ": two accepted writers at once (the article's check) at event {}",
+                thousands(event as u64 + 1)
+            ),
+            Opens::End => {
+                ": increments lost, by our data check (opens at the run's end)".to_owned()
+            }
+        }
+    }
+}
+
 /// The playground's address for the run of `seed`: the generated scenario, standing just after
-/// the event that first broke `at`'s invariant (or at the run's end, where the data check's
-/// verdict shows, when only data was lost).
-pub fn playground_fragment(settings: &ChaosSettings, seed: u64, at: Option<&Broken>) -> String {
+/// the event `at` names (or at the run's end, where the data check's verdict shows, when only
+/// data was lost).
+fn playground_fragment(settings: &ChaosSettings, seed: u64, at: Opens) -> String {
     let scenario = URL_SAFE_NO_PAD.encode(settings.scenario(seed).to_json());
-    match at {
-        Some(broken) => format!("scenario={scenario}&at={}", broken.first_event + 1),
+    match at.event() {
+        Some(event) => format!("scenario={scenario}&at={}", event + 1),
         None => format!("scenario={scenario}"),
     }
 }
 
 /// Which violations the list shows.
-#[derive(Clone, Copy, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 enum Wanted {
     Any,
     Broke(Invariant),
+    TwoWriters,
     DataLost,
 }
 
@@ -257,30 +319,39 @@ impl Wanted {
         match self {
             Wanted::Any => "",
             Wanted::Broke(i) => i.id(),
-            Wanted::DataLost => "data_lost",
+            Wanted::TwoWriters => Measure::TwoWriters.id(),
+            Wanted::DataLost => Measure::DataLost.id(),
         }
     }
 
     fn from_id(id: &str) -> Wanted {
         match id {
+            "two_accepted_writers" => Wanted::TwoWriters,
             "data_lost" => Wanted::DataLost,
             _ => Invariant::from_id(id).map_or(Wanted::Any, Wanted::Broke),
         }
     }
 }
 
-/// Whether the list shows `violation`, and where its link opens: at the first violation of
-/// the wanted invariant (or of any), or — `None` — at the run's end.
-fn chosen(violation: &Violation, wanted: Wanted) -> Option<Option<Broken>> {
+/// Whether the list shows `violation`, and where its link opens: at the first violation of the
+/// wanted invariant or check (for any, the earliest invariant broken, else the article's
+/// check), or at the run's end.
+fn chosen(violation: &Violation, wanted: Wanted) -> Option<Opens> {
+    let two_writers = violation.two_writers_at.map(Opens::TwoWriters);
+    let data_lost = violation.data_lost.then_some(Opens::End);
     match wanted {
-        Wanted::Any if violation.broken.is_empty() => violation.data_lost.then_some(None),
-        Wanted::Any => Some(violation.first()),
+        Wanted::Any => violation
+            .first()
+            .map(Opens::Broke)
+            .or(two_writers)
+            .or(data_lost),
         Wanted::Broke(invariant) => violation
             .broken
             .iter()
             .find(|b| b.invariant == invariant)
-            .map(|b| Some(*b)),
-        Wanted::DataLost => violation.data_lost.then_some(None),
+            .map(|b| Opens::Broke(*b)),
+        Wanted::TwoWriters => two_writers,
+        Wanted::DataLost => data_lost,
     }
 }
 
@@ -289,18 +360,18 @@ pub fn ViolatingSeeds(props: &ViolatingSeedsProps) -> Html {
     let shown = use_state(|| PAGE);
     let wanted = use_state(|| Wanted::Any);
     let run = &props.run;
-    let matching: Vec<(u64, Option<Broken>)> = run
+    let matching: Vec<(u64, Opens)> = run
         .violations
         .iter()
         .filter_map(|v| chosen(v, *wanted).map(|at| (v.seed, at)))
         .collect();
-    let visible: Vec<(u64, Option<Broken>)> = matching.iter().take(*shown).copied().collect();
+    let visible: Vec<(u64, Opens)> = matching.iter().take(*shown).copied().collect();
     let links = use_memo(
         (run.spec.settings, visible.clone()),
         |(settings, visible)| {
             visible
                 .iter()
-                .map(|(seed, at)| playground_fragment(settings, *seed, at.as_ref()))
+                .map(|(seed, at)| playground_fragment(settings, *seed, *at))
                 .collect::<Vec<_>>()
         },
     );
@@ -329,8 +400,14 @@ pub fn ViolatingSeeds(props: &ViolatingSeedsProps) -> Html {
         .chain(
             run.violations
                 .iter()
+                .any(|v| v.two_writers_at.is_some())
+                .then_some((Wanted::TwoWriters, ARTICLES_CHECK)),
+        )
+        .chain(
+            run.violations
+                .iter()
                 .any(|v| v.data_lost)
-                .then_some((Wanted::DataLost, "The data check: no increment lost")),
+                .then_some((Wanted::DataLost, OUR_DATA_CHECK)),
         )
         .collect();
     let total = matching.len();
@@ -353,14 +430,10 @@ pub fn ViolatingSeeds(props: &ViolatingSeedsProps) -> Html {
                     { for visible.iter().zip(links.iter()).map(|((seed, at), fragment)| html! {
                         <li>
                             <a href={format!("#{fragment}")} data-testid="lab-violating-seed" data-seed={seed.to_string()}
-                                data-event={at.map(|b| b.first_event.to_string())} data-invariant={at.map(|b| b.invariant.id())}>
+                                data-event={at.event().map(|e| e.to_string())} data-invariant={at.id()}>
                                 { format!("seed {seed}") }
                             </a>
-                            { match at {
-                                Some(broken) => format!(": “{}” first broken at {}, event {}", broken.invariant.statement(),
-                                    seconds(broken.first_at.0), thousands(broken.first_event as u64 + 1)),
-                                None => ": increments lost (opens at the run's end)".to_owned(),
-                            } }
+                            { at.words() }
                         </li>
                     }) }
                 </ul>
@@ -371,5 +444,57 @@ pub fn ViolatingSeeds(props: &ViolatingSeedsProps) -> Html {
                 }
             }
         </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lockstep_sim::time::VirtualTime;
+
+    fn violation(broken: Vec<Broken>, two_writers_at: Option<usize>, data_lost: bool) -> Violation {
+        Violation {
+            seed: 4,
+            broken,
+            two_writers_at,
+            data_lost,
+        }
+    }
+
+    #[test]
+    fn each_check_opens_its_seed_at_its_own_moment() {
+        let stale = Broken {
+            invariant: Invariant::NoStaleWrite,
+            first_at: VirtualTime(900),
+            first_event: 70,
+        };
+        let all = violation(vec![stale], Some(120), true);
+        assert_eq!(chosen(&all, Wanted::Any), Some(Opens::Broke(stale)));
+        assert_eq!(
+            chosen(&all, Wanted::TwoWriters),
+            Some(Opens::TwoWriters(120))
+        );
+        assert_eq!(chosen(&all, Wanted::DataLost), Some(Opens::End));
+        let checks_only = violation(Vec::new(), Some(120), true);
+        assert_eq!(
+            chosen(&checks_only, Wanted::Any),
+            Some(Opens::TwoWriters(120))
+        );
+        let data_only = violation(Vec::new(), None, true);
+        assert_eq!(chosen(&data_only, Wanted::Any), Some(Opens::End));
+        assert_eq!(chosen(&data_only, Wanted::TwoWriters), None);
+        assert_eq!(
+            Opens::TwoWriters(120).words(),
+            ": two accepted writers at once (the article's check) at event 121"
+        );
+        assert_eq!(Wanted::from_id(Wanted::TwoWriters.id()), Wanted::TwoWriters);
+        assert!(
+            playground_fragment(
+                &ChaosSettings::verification_test(lockstep_sim::resource::Fencing::Off),
+                4,
+                Opens::TwoWriters(120)
+            )
+            .ends_with("&at=121")
+        );
     }
 }

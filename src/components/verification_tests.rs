@@ -1,7 +1,8 @@
 //! The article's three verification tests, run in the page against the lock service, the
 //! fencing and the chaos run's seed the user picks, each shown with its pass or fail and the
-//! reason; the same press runs the chaos lab inline ([`LessonChaos`]: the chaos test over many
-//! seeds, fencing on and off, charted). The tests and their verdicts are
+//! reason — the third, the chaos test, twice: by the article's check and by our data check,
+//! each named as such. The same press runs the chaos lab inline ([`LessonChaos`]: the chaos
+//! test over many seeds, fencing on and off, charted). The tests and their verdicts are
 //! `lockstep_sim::verification`'s; this component only renders them.
 
 use crate::components::chaos_lab_lesson::LessonChaos;
@@ -28,7 +29,7 @@ struct Ran {
     backend: usize,
     fencing: usize,
     chaos_seed: u64,
-    verdicts: [Verdict; 3],
+    verdicts: [Verdict; 4],
 }
 
 /// A menu's chosen index, clamped to its `len` options.
@@ -95,6 +96,7 @@ pub fn VerificationTests() -> Html {
                 </label>
                 <button type="button" class="act" data-testid="verification-run" onclick={run}>{ "Run the three tests" }</button>
             </div>
+            <p class="muted" data-testid="verification-two-checks">{ "The third test, the chaos run (pauses, partitions and the lock service's failover), is judged twice: by the article's check, at most one accepted writer at any moment, and by our data check, which is stronger. A run that fails the article's check has lost an increment, so it fails ours too; ours also catches increments lost while only one write was under way at a time." }</p>
             if let Some(ran) = &*ran {
                 <ul class="verdicts" aria-live="polite" data-testid="verification-verdicts"
                     data-backend={BACKENDS[ran.backend].1} data-fencing={FENCING[ran.fencing].1}

@@ -277,8 +277,19 @@ fn table(report: &ChaosReport) -> String {
     }
     let _ = writeln!(
         out,
-        "\nThe article's data check: increments lost in {} runs ({}); no write accepted in {}; \
-         not judged in {}",
+        "\nThe article's check (at most one accepted writer at any moment): {}",
+        match report.two_accepted_writers {
+            Some(runs) => format!(
+                "two accepted writers at one moment in {runs} runs ({})",
+                share(runs, report.runs)
+            ),
+            None => "not run".to_owned(),
+        }
+    );
+    let _ = writeln!(
+        out,
+        "Our data check (stronger: the final value is the accepted increments applied in order, \
+         none lost): increments lost in {} runs ({}); no write accepted in {}; not judged in {}",
         report.data_lost,
         share(report.data_lost, report.runs),
         report.nothing_accepted,

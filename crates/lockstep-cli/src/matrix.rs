@@ -133,7 +133,7 @@ pub fn run(command: &MatrixCommand) -> Result<String, ReportError> {
     Ok(out)
 }
 
-/// A service's table: a row per invariant and one for the article's data check, a column per
+/// A service's table: a row per invariant and one for our data check, a column per
 /// fault mix, each cell the runs that broke it with fencing on / off.
 fn render(out: &mut String, row: &Row) {
     let _ = writeln!(

@@ -48,6 +48,14 @@ fn the_json_is_the_chaos_report_of_the_seeds_asked_for() {
     }
     assert_eq!(report, direct);
     assert!(!report.violating.is_empty(), "fencing off breaks something");
+    // Both checks, each under its own name: the article's count and ours.
+    let json: serde_json::Value = serde_json::from_str(&stdout(&output)).expect("JSON");
+    assert_eq!(json["format"], 2);
+    assert_eq!(
+        json["two_accepted_writers"],
+        report.two_accepted_writers.unwrap_or(u64::MAX)
+    );
+    assert!(json["data_lost"].is_u64());
 }
 
 #[test]
@@ -65,6 +73,20 @@ fn the_output_is_the_same_on_any_number_of_threads() {
          lock-service crashes, 15000 virtual ms a run\n5 runs, seeds 1–5\n"
     ));
     assert!(one.contains("\nInvariant "), "{one}");
+    assert!(
+        one.contains(
+            "\nThe article's check (at most one accepted writer at any moment): two accepted \
+             writers at one moment in "
+        ),
+        "{one}"
+    );
+    assert!(
+        one.contains(
+            "\nOur data check (stronger: the final value is the accepted increments applied in \
+             order, none lost): increments lost in "
+        ),
+        "{one}"
+    );
     assert!(one.contains("\nViolating seeds ("), "{one}");
 }
 

@@ -6,7 +6,7 @@
 //! `cargo xtask bench`. Wall-clock time is read here and only here: the simulation never sees it.
 
 use lockstep_sim::Sim;
-use lockstep_sim::chaos::{Chaos, ChaosBackend};
+use lockstep_sim::chaos::{ChaosBackend, ChaosSettings};
 use lockstep_sim::resource::Fencing;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
@@ -55,9 +55,9 @@ fn main() {
     );
     println!("|---|---:|---:|---:|---:|");
     for (label, fencing, backend) in cases {
-        let scenario = Chaos::verification_test(1, fencing)
+        let scenario = ChaosSettings::pauses_and_partitions(fencing)
             .with_backend(backend)
-            .scenario();
+            .scenario(1);
         let fresh = || Sim::new(&scenario).expect("chaos scenarios are valid");
         let (_, stepping, events) = measure(budget, fresh, |mut sim| {
             sim.run_to_end();
@@ -79,7 +79,7 @@ fn main() {
             millis(whole)
         );
     }
-    let scenario = Chaos::verification_test(1, Fencing::On).scenario();
+    let scenario = ChaosSettings::pauses_and_partitions(Fencing::On).scenario(1);
     let (runs, fastest, _) = measure(
         budget,
         || (),

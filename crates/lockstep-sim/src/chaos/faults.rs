@@ -16,7 +16,9 @@ pub enum FaultKind {
     /// A node's clock steps forwards or backwards.
     ClockJumps,
     /// A lock-service node crashes and restarts later; a replicated cache's primary that stays
-    /// down is replaced by its replica (failover).
+    /// down is replaced by its replica (failover), a consensus service's leader by a newly
+    /// elected one. The SQL row's database comes back with its row. It stands for the
+    /// article's `serviceFailover`.
     Crashes,
 }
 

@@ -1,8 +1,9 @@
 //! One chaos run's scenario: settings plus a seed. Many clients contend for the lock over and
 //! over while the chosen faults strike at random moments. Generation draws from its own
 //! `SimRng` stream, so the same settings and seed always yield the same scenario, and the
-//! scenario's own seed then drives the run. The draws for the article's faults (pauses, then
-//! partitions) come first, so the article's test generates what it always has.
+//! scenario's own seed then drives the run. Each fault kind draws in [`FaultKind::ALL`]'s order
+//! (decision 17): pauses, then partitions, so the article's test draws the pauses and partitions
+//! it always has, and the crashes that fail its lock service over come after them.
 
 use super::backend::ChaosBackend;
 use super::faults::FaultKind;
@@ -31,8 +32,9 @@ pub struct Chaos {
 }
 
 impl Chaos {
-    /// The article's chaos test with this seed: 180,000 virtual ms, 8 clients, pauses and
-    /// partitions, against the article's SQL row (`with_backend` changes that).
+    /// The article's chaos test with this seed: 180,000 virtual ms, 8 clients, pauses,
+    /// partitions and the lock service's failover, against the article's SQL row
+    /// (`with_backend` changes that).
     pub fn verification_test(seed: u64, fencing: Fencing) -> Chaos {
         Chaos {
             seed,

@@ -1,7 +1,7 @@
 //! The chaos engine: many generated runs in which clients contend for a lock over and over while
 //! faults strike — the article's third verification test ("maintains at most one holder under
-//! chaos") generalised to the six lock services and four fault kinds, judged per run and summed
-//! up over many seeds. The chaos lab, `lockstep-cli chaos` and the benchmark use it.
+//! chaos") generalised to the six lock services and four fault kinds, judged per run (the
+//! invariants, the article's check and our data check) and summed up over many seeds. The chaos lab, `lockstep-cli chaos` and the benchmark use it.
 //!
 //! - [`ChaosSettings`] (`settings`): what a batch of runs is set up with, and its text form;
 //! - [`ChaosBackend`] (`backend`), [`FaultSet`] (`faults`): the lock services and fault kinds;
@@ -22,10 +22,10 @@ pub use backend::ChaosBackend;
 pub use faults::{FaultKind, FaultSet, FaultSetError};
 pub use generate::Chaos;
 pub use report::{
-    ChaosReport, HISTOGRAM_BUCKETS, Histogram, InvariantCount, REPORT_FORMAT, ReportError,
-    ViolatingSeed,
+    ChaosReport, HISTOGRAM_BUCKETS, Histogram, InvariantCount, OLDEST_REPORT_FORMAT, REPORT_FORMAT,
+    ReportError, ViolatingSeed,
 };
-pub use run::{Broken, ChaosRun, DataVerdict, run_chaos};
+pub use run::{Broken, ChaosRun, DataVerdict, WritersVerdict, run_chaos};
 pub use settings::{
     ChaosSettings, ClientCount, DURATION_MS, SettingsError, fencing_from_id, fencing_id,
 };

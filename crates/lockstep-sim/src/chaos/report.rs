@@ -1,7 +1,11 @@
 //! The summary of many chaos runs with the same settings, built in seed order: per invariant the
-//! number of runs that broke it, the data check's counts, when the first violation came (a
-//! histogram with fixed buckets over the run's duration) and every violating seed. Its JSON, with
-//! a `format` version, is the export. It never needs a trace.
+//! number of runs that broke it, the article's check's count and our data check's, when the
+//! first violation came (a histogram with fixed buckets over the run's duration) and every
+//! violating seed. Its JSON, with a `format` version, is the export. It never needs a trace.
+//!
+//! Format 2 added the article's check (`two_accepted_writers`, and each violating seed's
+//! `two_writers_at`); a format 1 report, which did not run it, still reads, with the check's
+//! count unknown (`None`).
 
 use super::run::{ChaosRun, DataVerdict};
 use super::settings::ChaosSettings;
@@ -11,8 +15,11 @@ use crate::time::{Millis, VirtualTime};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
-/// The version of the report's JSON.
-pub const REPORT_FORMAT: u32 = 1;
+/// The version of the report's JSON that this version writes.
+pub const REPORT_FORMAT: u32 = 2;
+
+/// The oldest version of the report's JSON that this version reads.
+pub const OLDEST_REPORT_FORMAT: u32 = 1;
 
 /// How many buckets the first-violation histogram has.
 pub const HISTOGRAM_BUCKETS: u64 = 20;
@@ -51,17 +58,23 @@ impl Histogram {
     }
 }
 
-/// A run that broke an invariant or lost data, and where its first violation is.
+/// A run that broke an invariant, failed the article's check or lost data, and where its first
+/// violation is.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ViolatingSeed {
     pub seed: u64,
     /// The trace index and time of the first event that broke an invariant; none when only the
-    /// data check failed.
+    /// checks failed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub first_event: Option<usize>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub first_at: Option<VirtualTime>,
     pub invariants: Vec<Invariant>,
+    /// The trace index of the first moment with two accepted writers, when the article's check
+    /// failed (format 2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub two_writers_at: Option<usize>,
+    /// Whether our data check found increments lost.
     pub data_lost: bool,
 }
 
@@ -76,7 +89,11 @@ pub struct ChaosReport {
     pub runs: u64,
     /// For each invariant, in [`Invariant::ALL`]'s order, how many runs broke it.
     pub broken: Vec<InvariantCount>,
-    /// Runs in which the data check found lost increments.
+    /// Runs in which the article's check found two accepted writers at one moment; `None` in a
+    /// format 1 report, made before the check was run.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub two_accepted_writers: Option<u64>,
+    /// Runs in which our data check found lost increments.
     pub data_lost: u64,
     /// Runs in which the resource accepted no write (nothing for the data check to check).
     pub nothing_accepted: u64,
@@ -98,6 +115,7 @@ impl ChaosReport {
                 .into_iter()
                 .map(|invariant| InvariantCount { invariant, runs: 0 })
                 .collect(),
+            two_accepted_writers: Some(0),
             data_lost: 0,
             nothing_accepted: 0,
             unjudged: 0,
@@ -127,6 +145,14 @@ impl ChaosReport {
                 count.runs += 1;
             }
         }
+        let two_writers_at = run.writers.two_at_once().map(|(event, _)| event);
+        if two_writers_at.is_some() {
+            // A report this version made counts from its first run; an older one read back
+            // stays unknown.
+            if let Some(count) = &mut self.two_accepted_writers {
+                *count += 1;
+            }
+        }
         match run.data {
             DataVerdict::Lost { .. } => self.data_lost += 1,
             DataVerdict::NothingAccepted => self.nothing_accepted += 1,
@@ -137,12 +163,13 @@ impl ChaosReport {
         if let Some(first) = first {
             self.first_violation.add(first.first_at);
         }
-        if first.is_some() || run.data.is_lost() {
+        if first.is_some() || two_writers_at.is_some() || run.data.is_lost() {
             self.violating.push(ViolatingSeed {
                 seed: run.seed,
                 first_event: first.map(|b| b.first_event),
                 first_at: first.map(|b| b.first_at),
                 invariants: run.broken.iter().map(|b| b.invariant).collect(),
+                two_writers_at,
                 data_lost: run.data.is_lost(),
             });
         }
@@ -157,17 +184,27 @@ impl ChaosReport {
             .map_or(0, |c| c.runs)
     }
 
-    /// Reads an exported report strictly, refusing another format version (read first, so
-    /// that a newer report says so instead of naming a field this build does not know).
+    /// Reads an exported report strictly, in any format from [`OLDEST_REPORT_FORMAT`] to
+    /// [`REPORT_FORMAT`], refusing another (the version is read first, so that a newer report
+    /// says so instead of naming a field this build does not know). The article's check is in
+    /// format 2 only: a format 2 report must have its count and a format 1 report must not.
     pub fn from_json(json: &str) -> Result<ChaosReport, ReportError> {
         if let Ok(FormatProbe {
             format: Some(found),
         }) = strict_json::from_str(json, "chaos report")
-            && found != REPORT_FORMAT
+            && !(OLDEST_REPORT_FORMAT..=REPORT_FORMAT).contains(&found)
         {
             return Err(ReportError::Format(found));
         }
-        strict_json::from_str(json, "chaos report").map_err(ReportError::Json)
+        let report: ChaosReport =
+            strict_json::from_str(json, "chaos report").map_err(ReportError::Json)?;
+        let has_check = report.two_accepted_writers.is_some()
+            || report.violating.iter().any(|v| v.two_writers_at.is_some());
+        match (report.format, has_check, report.two_accepted_writers) {
+            (1, true, _) => Err(ReportError::NotInFormat1),
+            (1, false, _) | (_, _, Some(_)) => Ok(report),
+            (_, _, None) => Err(ReportError::MissingCount),
+        }
     }
 }
 
@@ -187,6 +224,10 @@ pub enum ReportError {
     /// Not a report of this shape, and where.
     Json(JsonError),
     Format(u32),
+    /// A format 1 report that has the article's check, which came with format 2.
+    NotInFormat1,
+    /// A format 2 report without the article's check's count.
+    MissingCount,
 }
 
 impl fmt::Display for ReportError {
@@ -201,7 +242,15 @@ impl fmt::Display for ReportError {
             ReportError::Format(format) => write!(
                 f,
                 "format: this is chaos report format {format}, but this version of Lockstep \
-                 reads chaos report format {REPORT_FORMAT}"
+                 reads chaos report formats {OLDEST_REPORT_FORMAT} to {REPORT_FORMAT}"
+            ),
+            ReportError::NotInFormat1 => f.write_str(
+                "two_accepted_writers: chaos report format 1 has no article's check; write \
+                 \"format\": 2",
+            ),
+            ReportError::MissingCount => f.write_str(
+                "two_accepted_writers: missing (chaos report format 2 counts the runs that \
+                 failed the article's check)",
             ),
         }
     }

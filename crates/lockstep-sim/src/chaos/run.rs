@@ -1,13 +1,14 @@
-//! One chaos run, judged: which invariants it broke and when each broke first, and the article's
-//! data check (were the increments clients were told about kept?). A run that cannot be judged
-//! says why as data; nothing here panics. The trace is dropped once judged: a [`ChaosRun`] is
+//! One chaos run, judged: which invariants it broke and when each broke first, the article's
+//! check (at most one accepted writer at any moment) and our data check, which is stronger
+//! (were the increments clients were told about kept?). A run that cannot be judged says why
+//! as data; nothing here panics. The trace is dropped once judged: a [`ChaosRun`] is
 //! small enough to cross to and from a worker by the thousand.
 
 use super::settings::ChaosSettings;
 use crate::invariant::Invariant;
 use crate::sim::Sim;
 use crate::time::VirtualTime;
-use crate::verification::{Finding, Outcome, judge_data};
+use crate::verification::{Finding, Outcome, judge_accepted_writers, judge_data};
 use serde::{Deserialize, Serialize};
 
 /// The first time a run broke one invariant.
@@ -19,7 +20,39 @@ pub struct Broken {
     pub first_event: usize,
 }
 
-/// The article's data check on one run.
+/// The article's check on one run: was there ever more than one accepted writer at a moment
+/// (a client with a write under way, from its sending to its acceptance, that the resource
+/// accepted)?
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case", tag = "verdict")]
+pub enum WritersVerdict {
+    /// Never two accepted writers at once (also when no write was accepted, as the article's
+    /// `<= 1` has it).
+    AtMostOne { accepted: u32 },
+    /// Two clients each had an accepted write under way at the moment of `first_event` (its
+    /// trace index), at `first_at`.
+    TwoAtOnce {
+        first_event: usize,
+        first_at: VirtualTime,
+    },
+    /// The run could not be judged (it did not start, or stopped at the event budget).
+    Unjudged { reason: String },
+}
+
+impl WritersVerdict {
+    /// Where the article's check first failed, if it did.
+    pub fn two_at_once(&self) -> Option<(usize, VirtualTime)> {
+        match *self {
+            WritersVerdict::TwoAtOnce {
+                first_event,
+                first_at,
+            } => Some((first_event, first_at)),
+            _ => None,
+        }
+    }
+}
+
+/// Our data check on one run (stronger than the article's check).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case", tag = "verdict")]
 pub enum DataVerdict {
@@ -55,6 +88,9 @@ pub struct ChaosRun {
     pub events: u64,
     /// Each invariant the run broke, in [`Invariant::ALL`]'s order.
     pub broken: Vec<Broken>,
+    /// The article's check.
+    pub writers: WritersVerdict,
+    /// Our data check.
     pub data: DataVerdict,
 }
 
@@ -79,6 +115,9 @@ pub fn run_chaos(settings: &ChaosSettings, seed: u64) -> ChaosRun {
                 seed,
                 events: 0,
                 broken: Vec::new(),
+                writers: WritersVerdict::Unjudged {
+                    reason: error.to_string(),
+                },
                 data: DataVerdict::Unjudged {
                     reason: error.to_string(),
                 },
@@ -100,17 +139,42 @@ pub fn run_chaos(settings: &ChaosSettings, seed: u64) -> ChaosRun {
         }
     }
     let broken = firsts.into_iter().flatten().collect();
-    let data = match sim.stopped_by_budget() {
-        Some(spent) => DataVerdict::Unjudged {
-            reason: spent.to_string(),
-        },
-        None => verdict(judge_data(&sim, initial)),
+    let (writers, data) = match sim.stopped_by_budget() {
+        Some(spent) => (
+            WritersVerdict::Unjudged {
+                reason: spent.to_string(),
+            },
+            DataVerdict::Unjudged {
+                reason: spent.to_string(),
+            },
+        ),
+        None => (
+            writers_verdict(judge_accepted_writers(&sim)),
+            verdict(judge_data(&sim, initial)),
+        ),
     };
     ChaosRun {
         seed,
         events: u64::try_from(trace.len()).unwrap_or(u64::MAX),
         broken,
+        writers,
         data,
+    }
+}
+
+fn writers_verdict(finding: Finding) -> WritersVerdict {
+    match finding {
+        Finding::AcceptedWriters {
+            two_writers: Some(two),
+            ..
+        } => WritersVerdict::TwoAtOnce {
+            first_event: two.event,
+            first_at: two.at,
+        },
+        Finding::AcceptedWriters { accepted, .. } => WritersVerdict::AtMostOne { accepted },
+        other => WritersVerdict::Unjudged {
+            reason: other.to_string(),
+        },
     }
 }
 

@@ -26,18 +26,18 @@ fn fnv1a64(bytes: &[u8]) -> u64 {
     })
 }
 
-/// The article's scenarios for seeds 1..=20, fencing on and off, as the chaos generator made
-/// them before the chaos engine existed: the FNV-1a hash of their JSON, one per line, as
-/// computed on that code (which the new generator also matched scenario for scenario on seeds
-/// 1..=200 for the three services it had).
+/// The article's scenarios without failover (pauses and partitions) for seeds 1..=20, fencing
+/// on and off, as the chaos generator made them before the chaos engine existed: the FNV-1a
+/// hash of their JSON, one per line, as computed on that code (which the new generator also
+/// matched scenario for scenario on seeds 1..=200 for the three services it had).
 const ARTICLE_SCENARIOS_FINGERPRINT: u64 = 0x376d_1fc3_86c7_0c67;
 
 #[test]
-fn the_articles_test_generates_the_scenarios_it_always_has() {
+fn the_articles_pauses_and_partitions_are_the_scenarios_they_always_were() {
     let json: Vec<String> = (1..=20)
         .flat_map(|seed| {
             [Fencing::On, Fencing::Off].map(|fencing| {
-                let scenario = ChaosSettings::verification_test(fencing).scenario(seed);
+                let scenario = ChaosSettings::pauses_and_partitions(fencing).scenario(seed);
                 // Written as format 2 now; the fingerprint is of the same files in format 1,
                 // whose shape these files share (they cite `sources`, with no `source` text).
                 serde_json::to_string(&scenario)
@@ -50,7 +50,7 @@ fn the_articles_test_generates_the_scenarios_it_always_has() {
         fnv1a64(json.join("\n").as_bytes()),
         ARTICLE_SCENARIOS_FINGERPRINT
     );
-    let mut sim = Sim::new(&ChaosSettings::verification_test(Fencing::On).scenario(1))
+    let mut sim = Sim::new(&ChaosSettings::pauses_and_partitions(Fencing::On).scenario(1))
         .expect("the article's scenario is valid");
     sim.run_to_end();
     // The events are the ones the bench has always run; the hash changed with `no_stale_write`
@@ -59,6 +59,30 @@ fn the_articles_test_generates_the_scenarios_it_always_has() {
     assert_eq!(
         Chaos::verification_test(1, Fencing::On).scenario(),
         ChaosSettings::verification_test(Fencing::On).scenario(1)
+    );
+}
+
+/// The article's test fails its lock service over: its scenarios are the ones without failover
+/// with the crashes and restarts added, drawn after the pauses and partitions.
+#[test]
+fn the_articles_test_adds_failover_to_the_same_pauses_and_partitions() {
+    for seed in 1..=20 {
+        for fencing in [Fencing::On, Fencing::Off] {
+            let without = ChaosSettings::pauses_and_partitions(fencing).scenario(seed);
+            let with = ChaosSettings::verification_test(fencing).scenario(seed);
+            let (crashes, others): (Vec<_>, Vec<_>) = with
+                .interventions
+                .iter()
+                .cloned()
+                .partition(|i| kind_of(&i.action) == FaultKind::Crashes);
+            assert_eq!(others, without.interventions, "seed {seed}");
+            assert!(!crashes.is_empty(), "seed {seed}: the service fails over");
+            assert_eq!(with.clients, without.clients, "seed {seed}");
+        }
+    }
+    assert_eq!(
+        ChaosSettings::verification_test(Fencing::On).faults,
+        FaultSet::of(&[FaultKind::Pauses, FaultKind::Partitions, FaultKind::Crashes])
     );
 }
 
@@ -223,7 +247,7 @@ fn the_settings_text_form_reads_back_to_the_same_settings() {
     assert_eq!(count, 6 * 4 * 16);
     assert_eq!(
         ChaosSettings::verification_test(Fencing::Off).to_string(),
-        "backend=sql-row&fencing=off&clients=8&faults=pauses,partitions&duration=180000"
+        "backend=sql-row&fencing=off&clients=8&faults=pauses,partitions,crashes&duration=180000"
     );
     assert_eq!(
         "fencing=off".parse(),
@@ -320,20 +344,52 @@ fn a_run_names_each_broken_invariant_at_its_first_violation() {
 }
 
 #[test]
-fn the_data_verdict_is_the_articles_data_check() {
-    // Seed 5 with fencing on hits the fencing gap (the verification tests' own example).
+fn the_data_verdict_is_our_data_check() {
+    // Seed 3 with fencing on hits the fencing gap (the verification lesson's own example): the
+    // article's check passes it, ours does not.
     let article = ChaosSettings::verification_test(Fencing::On);
-    assert!(matches!(
-        run_chaos(&article, 1).data,
-        DataVerdict::Kept { accepted } if accepted > 0
-    ));
-    assert!(matches!(
-        run_chaos(&article, 5).data,
-        DataVerdict::Lost { lost, .. } if lost > 0
-    ));
+    let one = run_chaos(&article, 1);
+    assert!(matches!(one.data, DataVerdict::Kept { accepted } if accepted > 0));
+    assert!(matches!(one.writers, WritersVerdict::AtMostOne { accepted } if accepted > 0));
+    let three = run_chaos(&article, 3);
+    assert!(matches!(three.data, DataVerdict::Lost { lost, .. } if lost > 0));
+    assert!(matches!(three.writers, WritersVerdict::AtMostOne { .. }));
     // Redlock hands out no tokens, so a fencing resource refuses every write.
+    // The article's `<= 1` holds there: no accepted writer at all.
     let redlock = settings(ChaosBackend::Redlock, Fencing::On, FaultSet::NONE);
-    assert_eq!(run_chaos(&redlock, 1).data, DataVerdict::NothingAccepted);
+    let nothing = run_chaos(&redlock, 1);
+    assert_eq!(nothing.data, DataVerdict::NothingAccepted);
+    assert_eq!(nothing.writers, WritersVerdict::AtMostOne { accepted: 0 });
+}
+
+/// Ours is stronger: a run that fails the article's check (two accepted writes under way at
+/// once) has lost an increment, since each write was computed from a read made before the
+/// other was applied; and many runs lose increments with never two accepted writers at once.
+#[test]
+fn every_run_that_fails_the_articles_check_fails_ours_and_not_the_other_way() {
+    let unfenced = ChaosSettings::verification_test(Fencing::Off);
+    let (mut two, mut lost_with_one_writer) = (0, 0);
+    for seed in 1..=8 {
+        let run = run_chaos(&unfenced, seed);
+        match run.writers {
+            WritersVerdict::TwoAtOnce { .. } => {
+                two += 1;
+                assert!(run.data.is_lost(), "seed {seed}: {run:?}");
+            }
+            WritersVerdict::AtMostOne { .. } => {
+                lost_with_one_writer += usize::from(run.data.is_lost());
+            }
+            WritersVerdict::Unjudged { reason } => panic!("seed {seed}: {reason}"),
+        }
+    }
+    assert!(
+        two > 0,
+        "some unfenced run has two accepted writers at once"
+    );
+    assert!(
+        lost_with_one_writer > 0,
+        "some run loses data the article's check passes"
+    );
 }
 
 #[test]
@@ -343,7 +399,7 @@ fn the_reports_counts_equal_a_direct_count() {
     let seeds = 11..=40;
     let mut direct_counts = [0u64; Invariant::ALL.len()];
     let mut violating = Vec::new();
-    let mut lost = 0;
+    let (mut lost, mut two) = (0, 0);
     for seed in seeds.clone() {
         let run = run_chaos(&settings, seed);
         report.add(&run).expect("in seed order");
@@ -353,10 +409,13 @@ fn the_reports_counts_equal_a_direct_count() {
         }
         let data_lost = run.data.is_lost();
         lost += u64::from(data_lost);
-        if !found.is_empty() || data_lost {
+        let two_writers = run.writers.two_at_once().is_some();
+        two += u64::from(two_writers);
+        if !found.is_empty() || data_lost || two_writers {
             violating.push(seed);
         }
     }
+    assert_eq!(report.two_accepted_writers, Some(two));
     assert_eq!(report.runs, 30);
     let counted: Vec<u64> = report.broken.iter().map(|c| c.runs).collect();
     assert_eq!(counted, direct_counts);

@@ -5,6 +5,7 @@ use crate::message::Refusal;
 use crate::token::FencingToken;
 use std::fmt;
 
+use super::accepted_writers::TwoWriters;
 use super::data_check::{Divergence, LostIncrement};
 
 /// Whether a test passed.
@@ -51,7 +52,13 @@ pub enum Finding {
         holder: Option<String>,
     },
     ReleaseNeverHandled,
-    // The third test.
+    // The third test, judged twice: by the article's check, then by ours on the data.
+    /// The article's check on a chaos run: how many writes the resource accepted, and the first
+    /// moment at which two clients each had an accepted write under way, if there was one.
+    AcceptedWriters {
+        accepted: u32,
+        two_writers: Option<TwoWriters>,
+    },
     /// The data after a chaos run: how many writes the resource accepted, how many increments
     /// clients were told were applied, the register's first and last values, what the accepted
     /// increments applied one after another give, the first write that broke that order, and
@@ -69,8 +76,9 @@ pub enum Finding {
 }
 
 impl Finding {
-    /// A stable machine name for the finding (test hooks, logs); the chaos test's data has
-    /// three: `data_intact`, `nothing_accepted` and `lost_update`.
+    /// A stable machine name for the finding (test hooks, logs). The article's check on the
+    /// chaos run has two, `one_accepted_writer` and `two_accepted_writers`; our data check
+    /// three, `data_intact`, `nothing_accepted` and `lost_update`.
     pub fn kind(&self) -> &'static str {
         match self {
             Finding::CannotRun(_) => "cannot_run",
@@ -83,6 +91,10 @@ impl Finding {
             Finding::NewHolderKeepsLock => "new_holder_keeps_lock",
             Finding::StaleReleaseFreedLock { .. } => "stale_release_freed_lock",
             Finding::ReleaseNeverHandled => "release_never_handled",
+            Finding::AcceptedWriters {
+                two_writers: None, ..
+            } => "one_accepted_writer",
+            Finding::AcceptedWriters { .. } => "two_accepted_writers",
             Finding::ChaosData { accepted: 0, .. } => "nothing_accepted",
             Finding::ChaosData { .. } if self.outcome() == Outcome::Pass => "data_intact",
             Finding::ChaosData { .. } => "lost_update",
@@ -92,6 +104,8 @@ impl Finding {
     pub fn outcome(&self) -> Outcome {
         let passed = match self {
             Finding::StaleWriteRejected { .. } | Finding::NewHolderKeepsLock => true,
+            // As the article asserts it: `<= 1` holds when no write was accepted at all.
+            Finding::AcceptedWriters { two_writers, .. } => two_writers.is_none(),
             Finding::ChaosData {
                 accepted,
                 serial,
@@ -207,6 +221,32 @@ impl fmt::Display for Finding {
             Finding::ReleaseNeverHandled => {
                 f.write_str("client-a's release never reached the lock service")
             }
+            Finding::AcceptedWriters {
+                accepted: 0,
+                two_writers: None,
+            } => f.write_str(
+                "no write was accepted at all, so there was never more than one accepted writer",
+            ),
+            Finding::AcceptedWriters {
+                accepted,
+                two_writers: None,
+            } => write!(
+                f,
+                "the resource accepted {accepted} writes, and no two clients' accepted writes \
+                 were under way at the same moment"
+            ),
+            Finding::AcceptedWriters {
+                two_writers: Some(two),
+                ..
+            } => write!(
+                f,
+                "at event {} ({} ms) {}'s accepted write was still under way when {} sent one \
+                 the resource also accepted: two accepted writers at one moment",
+                two.event + 1,
+                two.at.0,
+                two.earlier,
+                two.later
+            ),
             Finding::ChaosData { accepted: 0, .. } => {
                 f.write_str("no write was accepted at all, so the run checked nothing")
             }

@@ -1,20 +1,25 @@
 //! The article's three verification tests, run against a lock service: a client paused for
 //! twice its TTL has its stale write rejected; a client whose lease expired cannot release the
-//! new holder's lock; and under chaos the data stays right — the register ends at what the
-//! accepted increments give applied one after another, and no increment a client was told was
-//! applied is missing. Each test returns a [`Verdict`] whose [`Finding`] says why it passed or
-//! failed. The native tests assert these verdicts for every lock service and the app only shows
-//! them, so there is one implementation of each test.
+//! new holder's lock; and a chaos run (pauses, partitions and the lock service's failover),
+//! judged twice. First by the article's own check (`accepted_writers`: at most one accepted
+//! writer at any moment), then by ours on the data (`data_check`: the register ends at what
+//! the accepted increments give applied one after another, and no increment a client was told
+//! was applied is missing), which is stronger: every run that fails the article's check fails
+//! ours, and the fencing gap fails ours only. Each check returns a [`Verdict`] whose
+//! [`Finding`] says why it passed or failed. The native tests assert these verdicts for every
+//! lock service and the app only shows them, so there is one implementation of each.
 //!
 //! This module builds the tests' scenarios and judges their traces; it must not change how
 //! anything runs.
 
+mod accepted_writers;
 mod data_check;
 mod finding;
 mod stale_release;
 mod stale_write;
 mod two_clients;
 
+pub use accepted_writers::{TwoWriters, accepted_writers_check, judge_accepted_writers};
 pub use data_check::{Divergence, LostIncrement, data_check, judge_data};
 pub use finding::{Finding, Outcome};
 pub use stale_release::stale_release;
@@ -24,30 +29,45 @@ pub use two_clients::{Subject, TTL_MS, two_clients};
 use crate::chaos::{Chaos, ChaosBackend};
 use crate::message::ReleaseMethod;
 use crate::resource::Fencing;
+use crate::scenario::Scenario;
+use crate::sim::Sim;
 
-/// The three tests, in the article's order.
+/// The article's three tests, in its order; the third, the chaos test, is judged twice.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Test {
     /// "rejects work from a client that paused past expiry".
     StaleWrite,
     /// "does not release a lock held by another client".
     StaleRelease,
-    /// The chaos test, judged on the data rather than on the resource's own rule.
+    /// "maintains at most one holder under chaos", with the article's own check: at most one
+    /// accepted writer at any moment.
+    ChaosAcceptedWriters,
+    /// The same chaos run, judged by our data check rather than the article's.
     ChaosData,
 }
 
 impl Test {
-    pub const ALL: [Test; 3] = [Test::StaleWrite, Test::StaleRelease, Test::ChaosData];
+    pub const ALL: [Test; 4] = [
+        Test::StaleWrite,
+        Test::StaleRelease,
+        Test::ChaosAcceptedWriters,
+        Test::ChaosData,
+    ];
 
-    /// What the test claims, as a reader would state it.
+    /// What the test claims, as a reader would state it, and whose check it is.
     pub fn title(self) -> &'static str {
         match self {
             Test::StaleWrite => "A client paused for 2 × TTL gets its stale write rejected",
             Test::StaleRelease => {
                 "A client whose lease expired cannot release the new holder's lock"
             }
+            Test::ChaosAcceptedWriters => {
+                "Under chaos (180 s, 8 clients, pauses, partitions, lock-service failover), the \
+                 article's check (at most one accepted writer at any moment)"
+            }
             Test::ChaosData => {
-                "Under chaos (180 s, 8 clients), the register keeps every accepted increment"
+                "The same run, our data check (stronger: the register keeps every accepted \
+                 increment, in the order the resource accepted them)"
             }
         }
     }
@@ -70,21 +90,33 @@ impl Verdict {
 pub const CHAOS_SEED: u64 = 1;
 
 /// Runs the three tests against `backend`, with the resource's fencing as `fencing`, the chaos
-/// run generated from `chaos_seed`. Deterministic: the same arguments always give the same
-/// verdicts.
-pub fn run_all(backend: ChaosBackend, fencing: Fencing, chaos_seed: u64) -> [Verdict; 3] {
+/// run generated from `chaos_seed`, and gives the four verdicts (the chaos run's two, the
+/// article's check and ours, come from the one run). Deterministic: the same arguments always
+/// give the same verdicts.
+pub fn run_all(backend: ChaosBackend, fencing: Fencing, chaos_seed: u64) -> [Verdict; 4] {
     let subject = Subject {
         service: backend.spec(),
         fencing,
         release: ReleaseMethod::IfStillMine,
     };
     let chaos = Chaos::verification_test(chaos_seed, fencing).with_backend(backend);
-    Test::ALL.map(|test| Verdict {
-        test,
-        finding: match test {
-            Test::StaleWrite => stale_write(&subject),
-            Test::StaleRelease => stale_release(&subject),
-            Test::ChaosData => data_check(&chaos.scenario()),
-        },
-    })
+    let [writers, data] = chaos_checks(&chaos.scenario());
+    let verdict = |test, finding| Verdict { test, finding };
+    [
+        verdict(Test::StaleWrite, stale_write(&subject)),
+        verdict(Test::StaleRelease, stale_release(&subject)),
+        verdict(Test::ChaosAcceptedWriters, writers),
+        verdict(Test::ChaosData, data),
+    ]
+}
+
+/// Runs a chaos scenario once and judges it by the article's check and by our data check.
+pub fn chaos_checks(scenario: &Scenario) -> [Finding; 2] {
+    let mut sim = match Sim::new(scenario) {
+        Ok(sim) => sim,
+        Err(error) => return [0, 1].map(|_| Finding::CannotRun(error.to_string())),
+    };
+    let initial = sim.resource_value();
+    sim.run_to_end();
+    [judge_accepted_writers(&sim), judge_data(&sim, initial)]
 }

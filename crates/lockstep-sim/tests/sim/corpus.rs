@@ -192,17 +192,74 @@ fn every_trace_of_every_version_loads_and_replays() {
 
 #[test]
 fn every_chaos_report_of_every_version_loads() {
+    // Format 1 did not run the article's check: its count is unknown, not zero.
     for (name, text) in files("chaos-report", "v1") {
         let report = ChaosReport::from_json(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
         assert!(report.runs > 0, "{name}");
+        assert_eq!(report.two_accepted_writers, None, "{name}");
     }
-    let error = ChaosReport::from_json(&file("chaos-report", "refused", "format-2"))
+    for (name, text) in files("chaos-report", "v2") {
+        let report = ChaosReport::from_json(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
+        let failed = report
+            .violating
+            .iter()
+            .filter(|v| v.two_writers_at.is_some())
+            .count();
+        assert_eq!(
+            report.two_accepted_writers,
+            u64::try_from(failed).ok(),
+            "{name}"
+        );
+        // Ours is stronger: each run that failed the article's check lost data.
+        assert!(
+            report
+                .violating
+                .iter()
+                .all(|v| v.two_writers_at.is_none() || v.data_lost),
+            "{name}"
+        );
+    }
+    let error = ChaosReport::from_json(&file("chaos-report", "refused", "format-3"))
         .expect_err("a newer report");
-    assert_eq!(error, ReportError::Format(2));
+    assert_eq!(error, ReportError::Format(3));
     assert_eq!(
         error.to_string(),
-        "format: this is chaos report format 2, but this version of Lockstep reads chaos report \
-         format 1"
+        "format: this is chaos report format 3, but this version of Lockstep reads chaos report \
+         formats 1 to 2"
+    );
+}
+
+#[test]
+fn a_chaos_report_has_the_articles_check_in_format_2_only() {
+    let v1 = file("chaos-report", "v1", "article");
+    let v2 = file("chaos-report", "v2", "article");
+    let with_count = v1.replacen(
+        "\"data_lost\":",
+        "\"two_accepted_writers\": 0,\n  \"data_lost\":",
+        1,
+    );
+    assert_eq!(
+        ChaosReport::from_json(&with_count),
+        Err(ReportError::NotInFormat1)
+    );
+    let without_count = v2.replacen("\"two_accepted_writers\"", "\"unknown_count\"", 1);
+    assert!(matches!(
+        ChaosReport::from_json(&without_count),
+        Err(ReportError::Json(_))
+    ));
+    let dropped: String = v2
+        .lines()
+        .filter(|line| !line.contains("\"two_accepted_writers\""))
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert_eq!(
+        ChaosReport::from_json(&dropped),
+        Err(ReportError::MissingCount)
+    );
+    assert_eq!(
+        ReportError::MissingCount.to_string(),
+        "two_accepted_writers: missing (chaos report format 2 counts the runs that failed the \
+         article's check)"
     );
 }
 

@@ -1,5 +1,5 @@
-//! The article's chaos test with fencing on (SQL row, 8 clients, 180 s of pauses and
-//! partitions), run by run: exclusion at the lock service holds, tokens increase, no token has
+//! The article's chaos test with fencing on (SQL row, 8 clients, 180 s of pauses, partitions
+//! and lock-service failover), run by run: exclusion at the lock service holds, tokens increase, no token has
 //! two writers, and the resource never accepts a token below one it accepted. The stale writes
 //! fencing does let in are therefore all in the gap before the new holder's first write (S3):
 //! `chaos::tests` counts them, this checks where they are.
