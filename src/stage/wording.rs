@@ -47,7 +47,7 @@ pub fn lines(actor: &Actor, cast: &Cast, narrow: bool) -> Vec<String> {
             }
             match resource {
                 ResourceView::Fenced { highest, value } => {
-                    lines.push(highest.map_or("no token seen yet".to_owned(), |t| {
+                    lines.push(highest.map_or("no token known".to_owned(), |t| {
                         format!("highest token {}", t.0)
                     }));
                     lines.push(format!("value {value}"));
