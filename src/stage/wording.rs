@@ -54,6 +54,8 @@ pub fn lines(actor: &Actor, cast: &Cast, narrow: bool) -> Vec<String> {
                 }
                 ResourceView::Payments { charged } => lines.push(format!("charged {charged}")),
             }
+            // Its box has room for two lines under its name: a down resource drops its value.
+            lines.truncate(2);
         }
         View::Unknown => {}
     }
