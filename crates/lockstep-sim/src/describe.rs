@@ -742,7 +742,7 @@ pub fn describe(actor: NodeId, happening: &Happening, cast: &Cast, network: &Net
             forgot_token: Some(token),
             ..
         } if node == cast.resource() => format!(
-            "The {resource} crashes: it answers nothing until it restarts. Its data is stored and survives, but it kept the highest token it had seen, {token}, only in memory: that is gone, so after the restart the first token to arrive passes, however old."
+            "The {resource} crashes: it answers nothing until it restarts. Its data is stored and survives, but it kept the highest token it had seen, {token}, only in memory: that is gone, so after the restart the highest-token rule has nothing to hold an old token against."
         ),
         Happening::Crashed {
             node,
