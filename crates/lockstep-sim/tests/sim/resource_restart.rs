@@ -27,9 +27,10 @@ fn late_write(sim: &Sim) -> Vec<(&'static str, bool)> {
     sim.trace()
         .iter()
         .filter_map(|event| match event.happening {
-            Happening::WriteAccepted { token, .. } if token == Some(FencingToken(33)) => {
-                Some(("accepted", event.broke.contains(Invariant::NoStaleWrite)))
-            }
+            Happening::WriteAccepted {
+                token: Some(FencingToken(33)),
+                ..
+            } => Some(("accepted", event.broke.contains(Invariant::NoStaleWrite))),
             Happening::WriteRejected { .. } => {
                 Some(("rejected", event.broke.contains(Invariant::NoStaleWrite)))
             }
