@@ -10,7 +10,8 @@
 //!
 //! A resource is storage: a crash loses none of its data. What it can lose is what it kept
 //! only in memory — requests it was still working on, and, with [`TokenMemory::Volatile`], the
-//! highest token it had seen, after which the first token to arrive, however old, passes.
+//! highest token it had seen, after which (with fencing on) the first token to arrive passes,
+//! however old.
 
 use crate::happening::Happening;
 use crate::ids::NodeId;
@@ -89,6 +90,7 @@ pub fn fencing_check(
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Register {
     pub fencing: Fencing,
+    /// Where `highest_token` is kept: with the data, or in memory that a crash wipes.
     pub token_memory: TokenMemory,
     /// The lock value that last claimed the register (check-and-set mode).
     pub claimed_by: Option<LockValue>,
