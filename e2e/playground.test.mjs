@@ -293,6 +293,44 @@ describe('the playground, as a user uses it', () => {
     await app.screenshot('interventions');
   });
 
+  it('crashes and restarts the resource: 34 kept durably still fences 33, kept in memory it lets 33 in', async () => {
+    const badge = (word) =>
+      page.waitForFunction((w) => document.querySelector('[data-testid="lane-label"][data-node="resource"] .badge')?.textContent === w, word);
+    const outcome = () => page.locator('[data-testid="run-outcome"] [data-testid="outcome-line"]').allTextContents();
+    // S2 just after the resource accepted client-b's write with 34.
+    await app.open(`${S2}&at=15`);
+    await page.locator('[data-testid="lane-label"][data-node="resource"]').click();
+    assert.equal(await page.locator('[data-testid="node-actions"]').getAttribute('data-node'), 'resource');
+    await page.locator('[data-testid="act-crash"]').click();
+    await badge('crashed');
+    assert.match(await page.locator('[data-testid="narration"]').innerText(), /The resource crashes: it answers nothing/);
+    assert.equal(await page.locator(`${sel.main('crash-band')}[data-lane="resource"]`).count(), 1);
+    await page.locator('[data-testid="act-restart"]').click();
+    await badge('up');
+    assert.equal(await page.locator('[data-testid="logged-intervention"]').count(), 2);
+    await page.keyboard.press('End');
+    await app.settle();
+    const rejected = page.locator(sel.mark('write_rejected'));
+    assert.equal(await rejected.getAttribute('data-token'), '33');
+    assert.match(await rejected.textContent(), /33 < 34/);
+    assert.ok((await outcome()).some((line) => /token 33 was refused: 33 < 34/.test(line)), 'a durable memory keeps 34');
+    // The catalogue's variant keeps the highest token in memory only: after its restart, 33 lands.
+    await app.open('s=s2-gc-pause-fenced-resource-restarts&at=26');
+    await page.waitForFunction(() => /forgets its highest token/.test(document.querySelector('[data-testid="scenario-name"]').textContent));
+    await app.waitForPosition(26);
+    assert.equal(await page.locator(`${sel.main('crash-band')}[data-lane="resource"]`).count(), 1);
+    assert.equal(await page.locator(sel.mark('write_rejected')).count(), 0);
+    const accepted = await page.locator(sel.mark('write_accepted')).evaluateAll((marks) => marks.map((m) => m.dataset.token));
+    assert.deepEqual(accepted, ['34', '33']);
+    assert.ok((await outcome()).some((line) => /token 33 was accepted/.test(line) && /client-b's update is lost/.test(line)));
+    assert.match(await page.locator('[data-testid="resource-row"]').innerText(), /in memory only, so a crash forgets it/);
+    assert.ok(
+      await page.locator('[data-testid="trace"]').evaluate((log) => /kept the highest token it had seen, 34, only in memory/.test(log.textContent)),
+      'the event log narrates what the crash forgot',
+    );
+    await app.screenshot('resource-restart-forgets');
+  });
+
   it('holds, releases and drops a message in flight', async () => {
     await app.open(`${S2}&at=1`);
     const message = page.locator(`${sel.main('message')}[data-state="in_flight"]`);

@@ -89,50 +89,11 @@ fn node_actions(
     let mut buttons = Vec::new();
     let is_resource = node == cast.resource();
     if !is_resource {
-        match process {
-            Process::Paused { .. } => buttons.push(button(
-                "act-resume",
-                format!("Resume {name}"),
-                intervene(d, Act::Resume { node: n() }),
-            )),
-            Process::Running => {
-                buttons.push(button(
-                    "act-pause",
-                    format!("Pause {name} for {} ms", **pause_ms),
-                    intervene(
-                        d,
-                        Act::Pause {
-                            node: n(),
-                            for_ms: Some(Millis(**pause_ms)),
-                        },
-                    ),
-                ));
-                buttons.push(button(
-                    "act-pause-until-resumed",
-                    "Pause until resumed".to_owned(),
-                    intervene(
-                        d,
-                        Act::Pause {
-                            node: n(),
-                            for_ms: None,
-                        },
-                    ),
-                ));
-            }
-            Process::Crashed { .. } => {}
-        }
-        buttons.push(match process {
-            Process::Crashed { .. } => button(
-                "act-restart",
-                format!("Restart {name}"),
-                intervene(d, Act::Restart { node: n() }),
-            ),
-            _ => button(
-                "act-crash",
-                format!("Crash {name}"),
-                intervene(d, Act::Crash { node: n() }),
-            ),
-        });
+        buttons.extend(pause_buttons(d, &name, process, **pause_ms));
+    }
+    // The resource crashes and restarts too: a storage server loses only what it kept in memory.
+    buttons.push(crash_button(d, &name, process));
+    if !is_resource {
         buttons.push(button(
             "act-clock-jump",
             format!("Jump its clock {:+} ms", **jump_ms),
@@ -254,6 +215,61 @@ fn node_actions(
                 <p class="muted">{ "To fail over a consensus service, crash its leader: the others elect a new one." }</p>
             }
         </div>
+    }
+}
+
+/// Pause (for the chosen length, or until resumed) a running process; resume a paused one.
+fn pause_buttons(d: &Callback<Action>, name: &str, process: Process, pause_ms: u64) -> Vec<Html> {
+    let pause = |for_ms| {
+        intervene(
+            d,
+            Act::Pause {
+                node: name.to_owned(),
+                for_ms,
+            },
+        )
+    };
+    match process {
+        Process::Paused { .. } => vec![button(
+            "act-resume",
+            format!("Resume {name}"),
+            intervene(
+                d,
+                Act::Resume {
+                    node: name.to_owned(),
+                },
+            ),
+        )],
+        Process::Running => vec![
+            button(
+                "act-pause",
+                format!("Pause {name} for {pause_ms} ms"),
+                pause(Some(Millis(pause_ms))),
+            ),
+            button(
+                "act-pause-until-resumed",
+                "Pause until resumed".to_owned(),
+                pause(None),
+            ),
+        ],
+        Process::Crashed { .. } => Vec::new(),
+    }
+}
+
+/// Crash a process that is up, restart one that is down.
+fn crash_button(d: &Callback<Action>, name: &str, process: Process) -> Html {
+    let node = name.to_owned();
+    match process {
+        Process::Crashed { .. } => button(
+            "act-restart",
+            format!("Restart {name}"),
+            intervene(d, Act::Restart { node }),
+        ),
+        Process::Running | Process::Paused { .. } => button(
+            "act-crash",
+            format!("Crash {name}"),
+            intervene(d, Act::Crash { node }),
+        ),
     }
 }
 

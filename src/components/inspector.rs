@@ -9,7 +9,7 @@ use lockstep_sim::ids::NodeId;
 use lockstep_sim::invariant::{Invariant, InvariantSet};
 use lockstep_sim::lock_service::{Backend, GridMember, LockService, RaftRole, Replicated, Role};
 use lockstep_sim::network::MessageStatus;
-use lockstep_sim::resource::{Fencing, Resource};
+use lockstep_sim::resource::{Fencing, Resource, TokenMemory};
 use lockstep_sim::scenario::Cast;
 use lockstep_sim::sim::{Node, Process, Sim};
 use lockstep_sim::time::LocalTime;
@@ -227,7 +227,13 @@ fn resource_card(resource: &Resource, cast: &Cast) -> Html {
                 ("version", register.version.to_string()),
                 ("fencing_token", token_text(register.highest_token, "NULL")),
             ],
-            fencing_note(register.fencing),
+            match register.token_memory {
+                TokenMemory::Durable => fencing_note(register.fencing),
+                TokenMemory::Volatile => format!(
+                    "{}; the highest token is kept in memory only, so a crash forgets it",
+                    fencing_note(register.fencing)
+                ),
+            },
         ),
         Resource::Inventory(inventory) => row_card(
             "resource-row",

@@ -47,13 +47,15 @@ pub fn lines(actor: &Actor, cast: &Cast, narrow: bool) -> Vec<String> {
             }
             match resource {
                 ResourceView::Fenced { highest, value } => {
-                    lines.push(highest.map_or("no token seen yet".to_owned(), |t| {
+                    lines.push(highest.map_or("no token known".to_owned(), |t| {
                         format!("highest token {}", t.0)
                     }));
                     lines.push(format!("value {value}"));
                 }
                 ResourceView::Payments { charged } => lines.push(format!("charged {charged}")),
             }
+            // Its box has room for two lines under its name: a down resource drops its value.
+            lines.truncate(2);
         }
         View::Unknown => {}
     }

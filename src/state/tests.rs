@@ -205,6 +205,44 @@ fn the_outcome_line_follows_the_fencing_switch() {
     assert!(says(&unfenced, "client-b's update is lost"));
 }
 
+/// The resource crashes and restarts through the reducer like any node. S2's resource keeps its
+/// highest token durably, so 34 outlives the restart and client-a's 33 is still refused; the
+/// catalogue's variant that keeps it in memory only lets 33 in.
+#[test]
+fn a_restarted_resource_refuses_33_only_if_it_kept_34_durably() {
+    let resource = || "resource".to_owned();
+    let restarted = apply(
+        start(),
+        [
+            Action::SeekTo(15),
+            Action::Intervene(Act::Crash { node: resource() }),
+            Action::Step,
+            Action::Intervene(Act::Restart { node: resource() }),
+        ],
+    );
+    assert_eq!(restarted.log().len(), 2);
+    let resource_events: Vec<String> = restarted
+        .run()
+        .sim
+        .trace()
+        .iter()
+        .filter(|e| e.actor == restarted.sim().cast().resource())
+        .map(|e| e.happening.kind().to_owned())
+        .collect();
+    assert!(resource_events.contains(&"crashed".to_owned()));
+    assert!(resource_events.contains(&"restarted".to_owned()));
+    let says = |p: &Playground, words: &str| p.run().outcome().iter().any(|l| l.contains(words));
+    assert!(says(
+        &restarted,
+        "client-a's write with token 33 was refused: 33 < 34"
+    ));
+    let forgetful = open("s2-gc-pause-fenced-resource-restarts");
+    assert!(says(
+        &forgetful,
+        "client-a's write with token 33 was accepted"
+    ));
+}
+
 #[test]
 fn compare_runs_the_other_fencing_to_the_same_moment() {
     let both = apply(start(), [Action::ToggleCompare, Action::SeekTo(usize::MAX)]);

@@ -759,7 +759,15 @@ pub fn describe(actor: NodeId, happening: &Happening, cast: &Cast, network: &Net
         ),
         Happening::Crashed {
             node,
+            forgot_token: Some(token),
+            ..
+        } if node == cast.resource() => format!(
+            "The {resource} crashes: it answers nothing until it restarts. Its data is stored and survives, but it kept the highest token it had seen, {token}, only in memory: that is gone, so after the restart the highest-token rule has nothing to hold an old token against."
+        ),
+        Happening::Crashed {
+            node,
             lost: Some(holder),
+            ..
         } => format!(
             "{} crashes. It had not persisted {}'s key, so when it comes back the key is gone.",
             n(node),
@@ -768,10 +776,16 @@ pub fn describe(actor: NodeId, happening: &Happening, cast: &Cast, network: &Net
         Happening::Crashed { node, .. } if cast.is_client(node) => {
             format!("{} crashes and loses everything it had in memory.", n(node))
         }
+        Happening::Crashed { node, .. } if node == cast.resource() => format!(
+            "The {resource} crashes: it answers nothing until it restarts. What it stored survives."
+        ),
         Happening::Crashed { node, .. } => format!(
             "{} crashes: it answers nothing until it restarts. What it stored survives.",
             n(node)
         ),
+        Happening::Restarted { node } if node == cast.resource() => {
+            format!("The {resource} restarts.")
+        }
         Happening::Restarted { node } => format!("{} restarts.", n(node)),
         Happening::RestartDelayed { node, until } => format!(
             "{} is told to restart but stays down until {until}: a delayed restart keeps it out of any lock still live.",

@@ -575,6 +575,10 @@ pub enum Happening {
         node: NodeId,
         /// The holder whose key a cache node lost with the crash, if any.
         lost: Option<NodeId>,
+        /// The highest token a resource that kept it only in memory lost with the crash, if
+        /// any. Absent from the JSON when there is none, as in traces from before it existed.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        forgot_token: Option<FencingToken>,
     },
     Restarted {
         node: NodeId,

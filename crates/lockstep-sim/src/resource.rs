@@ -7,6 +7,11 @@
 //! gets corrupted. The alternatives that need no lock at all (a version check, a conditional
 //! decrement, idempotency keys) are resources too. A resource never asks the lock service
 //! anything.
+//!
+//! A resource is storage: a crash loses none of its data. What it can lose is what it kept
+//! only in memory — requests it was still working on, and, with [`TokenMemory::Volatile`], the
+//! highest token it had seen, after which (with fencing on) the first token to arrive passes,
+//! however old.
 
 use crate::happening::Happening;
 use crate::ids::NodeId;
@@ -32,6 +37,29 @@ pub enum Fencing {
     /// and the apply are two steps. Here every check is a round trip; a Chubby server answers
     /// from its Chubby cache.
     Sequencer,
+}
+
+/// Where a register keeps the highest token it has seen, which decides whether a crash
+/// forgets it. The fencing rule works only while that memory lasts: the storage server must
+/// remember that it has processed a higher token (Kleppmann), so a restart that wipes the
+/// memory lets the next stale token through.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TokenMemory {
+    /// Stored with the data, updated in the same transaction as each write (as the article's
+    /// inventory row keeps its `fencing_token` column): a crash keeps it.
+    Durable,
+    /// Kept in the process's memory beside the data: a crash loses it, though the data itself
+    /// survives.
+    Volatile,
+}
+
+impl TokenMemory {
+    /// Whether the memory survives a crash: the scenario format's default, which files written
+    /// before the choice existed get, since their resources never forgot.
+    pub fn is_durable(&self) -> bool {
+        *self == TokenMemory::Durable
+    }
 }
 
 /// The fencing rule, and nothing else: accept `token >= highest`, reject lower (or none).
@@ -62,6 +90,8 @@ pub fn fencing_check(
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Register {
     pub fencing: Fencing,
+    /// Where `highest_token` is kept: with the data, or in memory that a crash wipes.
+    pub token_memory: TokenMemory,
     /// The lock value that last claimed the register (check-and-set mode).
     pub claimed_by: Option<LockValue>,
     /// Writes waiting for the lock service's word on their token (sequencer mode).
@@ -85,14 +115,26 @@ struct WriteApplied {
 }
 
 impl Register {
-    pub fn new(fencing: Fencing, value: i64) -> Register {
+    pub fn new(fencing: Fencing, token_memory: TokenMemory, value: i64) -> Register {
         Register {
             fencing,
+            token_memory,
             claimed_by: None,
             awaiting: Vec::new(),
             value,
             version: 0,
             highest_token: None,
+        }
+    }
+
+    /// The process dies: the writes waiting for the lock service's word die with it (their
+    /// writers never hear back), and a volatile memory of the highest token is gone. Returns
+    /// the token it forgot, if any.
+    fn crash(&mut self) -> Option<FencingToken> {
+        self.awaiting.clear();
+        match self.token_memory {
+            TokenMemory::Durable => None,
+            TokenMemory::Volatile => self.highest_token.take(),
         }
     }
 
@@ -360,6 +402,16 @@ impl Resource {
         }
     }
 
+    /// The process dies; the data stays. Returns the highest token it forgot, if any (only a
+    /// register with a volatile memory of it forgets one). The inventory keeps its token in
+    /// its row, so it forgets nothing; the payment service checks no tokens.
+    pub fn crash(&mut self) -> Option<FencingToken> {
+        match self {
+            Resource::Register(register) => register.crash(),
+            Resource::Inventory(_) | Resource::Payments(_) => None,
+        }
+    }
+
     /// The resource's headline number: the register's value, the stock left, the total charged.
     pub fn value(&self) -> i64 {
         match self {
@@ -385,7 +437,7 @@ mod tests {
 
     #[test]
     fn fencing_accepts_equal_and_higher_tokens_and_rejects_lower() {
-        let mut r = Register::new(Fencing::On, 0);
+        let mut r = Register::new(Fencing::On, TokenMemory::Durable, 0);
         assert!(r.write(write(Some(34), 1, None)).is_ok());
         assert!(
             r.write(write(Some(34), 2, None)).is_ok(),
@@ -405,13 +457,13 @@ mod tests {
 
     #[test]
     fn fencing_refuses_a_write_without_a_token() {
-        let mut r = Register::new(Fencing::On, 0);
+        let mut r = Register::new(Fencing::On, TokenMemory::Durable, 0);
         assert_eq!(r.write(write(None, 1, None)).err(), Some(Refusal::NoToken));
     }
 
     #[test]
     fn without_fencing_a_stale_token_is_accepted() {
-        let mut r = Register::new(Fencing::Off, 0);
+        let mut r = Register::new(Fencing::Off, TokenMemory::Durable, 0);
         assert!(r.write(write(Some(34), 1, None)).is_ok());
         assert!(r.write(write(Some(33), 2, None)).is_ok());
         assert_eq!(r.value, 2);
@@ -419,7 +471,7 @@ mod tests {
 
     #[test]
     fn a_write_based_on_an_old_read_reports_the_updates_it_overwrites() {
-        let mut r = Register::new(Fencing::Off, 0);
+        let mut r = Register::new(Fencing::Off, TokenMemory::Durable, 0);
         assert!(r.write(write(None, 1, Some(0))).is_ok());
         let applied = r
             .write(write(None, 1, Some(0)))
@@ -436,7 +488,7 @@ mod tests {
 
     #[test]
     fn a_version_condition_refuses_a_changed_row() {
-        let mut r = Register::new(Fencing::Off, 100);
+        let mut r = Register::new(Fencing::Off, TokenMemory::Durable, 100);
         let cas = |version| WriteRequest {
             basis: WriteBasis::IfVersion(version),
             ..write(None, 90, None)
@@ -477,7 +529,7 @@ mod tests {
     /// token the lock service called live may be older than one the resource has since accepted.
     #[test]
     fn a_sequencer_resource_keeps_the_highest_token_rule() {
-        let mut r = Register::new(Fencing::Sequencer, 0);
+        let mut r = Register::new(Fencing::Sequencer, TokenMemory::Durable, 0);
         assert!(r.write(write(Some(34), 1, None)).is_ok());
         assert_eq!(
             r.write(write(Some(33), 2, None)).err(),
@@ -486,6 +538,40 @@ mod tests {
                 required: FencingToken(34)
             })
         );
+    }
+
+    /// A register that keeps its highest token only in memory comes back from a crash with its
+    /// data but without the token, and the stale 33 then passes; a durable one still refuses it.
+    #[test]
+    fn a_crash_forgets_the_highest_token_only_when_it_was_kept_in_memory() {
+        for (memory, forgot, stale) in [
+            (TokenMemory::Volatile, Some(FencingToken(34)), true),
+            (TokenMemory::Durable, None, false),
+        ] {
+            let mut r = Register::new(Fencing::On, memory, 0);
+            assert!(r.write(write(Some(34), 1, None)).is_ok());
+            assert_eq!(r.crash(), forgot, "{memory:?}");
+            assert_eq!(
+                (r.value, r.version),
+                (1, 1),
+                "the data survives ({memory:?})"
+            );
+            assert_eq!(
+                r.write(write(Some(33), 2, None)).is_ok(),
+                stale,
+                "{memory:?}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_crash_drops_the_writes_waiting_for_the_lock_services_word() {
+        let mut register = Register::new(Fencing::Sequencer, TokenMemory::Durable, 0);
+        register
+            .awaiting
+            .push((NodeId(0), write(Some(33), 1, None)));
+        assert_eq!(register.crash(), None);
+        assert!(register.awaiting.is_empty());
     }
 
     #[test]

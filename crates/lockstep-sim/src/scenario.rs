@@ -20,6 +20,7 @@ use crate::message::ReleaseMethod;
 use crate::ranges;
 use crate::resource::Fencing;
 use crate::resource::Idempotency;
+use crate::resource::TokenMemory;
 use crate::scenario_format;
 pub use crate::scenario_format::FORMAT_VERSION;
 use crate::scenario_source::{ScenarioSource, read_sources};
@@ -267,6 +268,13 @@ pub enum ResourceSpec {
         fencing: Fencing,
         #[serde(default)]
         initial_value: i64,
+        /// Whether the highest token seen survives a crash of the resource (`durable`, the
+        /// default: older files never forgot it) or is kept in memory only (`volatile`).
+        #[serde(
+            default = "default_token_memory",
+            skip_serializing_if = "TokenMemory::is_durable"
+        )]
+        token_memory: TokenMemory,
     },
     /// The seed's inventory row (with fencing off: the conditional decrement of A2).
     Inventory {
@@ -277,6 +285,10 @@ pub enum ResourceSpec {
     },
     /// A payment service, with or without idempotency keys (A3).
     Payments { idempotency: Idempotency },
+}
+
+fn default_token_memory() -> TokenMemory {
+    TokenMemory::Durable
 }
 
 fn default_sku() -> String {

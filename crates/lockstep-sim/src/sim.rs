@@ -876,27 +876,28 @@ impl Sim {
         slot.buffer.clear();
         let incarnation = slot.incarnation;
         let local = slot.clock.read(now);
-        let mut lost = None;
-        if let Node::LockService(service) = &mut slot.node {
-            lost = service.crash(local);
-        }
+        let (mut lost, mut forgot_token) = (None, None);
         match &mut slot.node {
             Node::Client(client) => client.crash(),
-            Node::LockService(LockService {
-                backend:
-                    Backend::Replicated(Replicated {
-                        role: Role::Primary,
-                        failover_after,
-                        ..
-                    }),
-                ..
-            }) => {
-                let at = now.after(*failover_after);
-                self.queue.schedule(at, Due::Failover(node, incarnation));
+            Node::Resource(resource) => forgot_token = resource.crash(),
+            Node::LockService(service) => {
+                lost = service.crash(local);
+                if let Backend::Replicated(Replicated {
+                    role: Role::Primary,
+                    failover_after,
+                    ..
+                }) = &service.backend
+                {
+                    let at = now.after(*failover_after);
+                    self.queue.schedule(at, Due::Failover(node, incarnation));
+                }
             }
-            _ => {}
         }
-        Happening::Crashed { node, lost }
+        Happening::Crashed {
+            node,
+            lost,
+            forgot_token,
+        }
     }
 
     fn restart(&mut self, node: NodeId) -> Happening {
@@ -1260,7 +1261,8 @@ fn build_slots(scenario: &Scenario, cast: &Cast) -> Vec<Slot> {
         ResourceSpec::Register {
             fencing,
             initial_value,
-        } => Resource::Register(Register::new(*fencing, *initial_value)),
+            token_memory,
+        } => Resource::Register(Register::new(*fencing, *token_memory, *initial_value)),
         ResourceSpec::Inventory {
             fencing,
             sku,

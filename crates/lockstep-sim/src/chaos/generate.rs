@@ -14,7 +14,7 @@ use crate::client::{
 use crate::happening::Direction;
 use crate::intervention::{Action, Intervention};
 use crate::message::ReleaseMethod;
-use crate::resource::Fencing;
+use crate::resource::{Fencing, TokenMemory};
 use crate::rng::SimRng;
 use crate::scenario::{ClientSpec, NetworkSpec, RESOURCE_NAME, ResourceSpec, Scenario};
 use crate::scenario_source::ScenarioSource;
@@ -88,6 +88,7 @@ impl Chaos {
             resource: ResourceSpec::Register {
                 fencing: settings.fencing,
                 initial_value: 0,
+                token_memory: TokenMemory::Durable,
             },
             network: NetworkSpec {
                 latency_ms: [1, 20],

@@ -58,6 +58,7 @@ pub fn two_clients(subject: &Subject, b_work: Millis) -> Scenario {
         resource: ResourceSpec::Register {
             fencing: subject.fencing,
             initial_value: 0,
+            token_memory: crate::resource::TokenMemory::Durable,
         },
         network: NetworkSpec {
             latency_ms: [1, 5],

@@ -22,6 +22,7 @@ mod narration;
 mod properties;
 mod property;
 mod raft_liveness;
+mod resource_restart;
 mod runs_end;
 mod scenario_errors;
 mod scenario_mutations;

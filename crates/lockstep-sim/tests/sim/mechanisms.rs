@@ -101,6 +101,10 @@ const NAMES_NONE: &[(&str, &str)] = &[
     ("a3-no-idempotency-keys", "the double charge"),
     ("s1-gc-pause-unfenced", "the failure"),
     (
+        "s2-gc-pause-fenced-resource-restarts",
+        "the failure: a resource that forgets its highest token",
+    ),
+    (
         "s3-fencing-gap",
         "fencing's limit: the zombie writes before the new holder",
     ),

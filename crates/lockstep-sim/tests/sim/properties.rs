@@ -18,7 +18,7 @@ use lockstep_sim::intervention::{Action, Intervention};
 use lockstep_sim::invariant::Invariant;
 use lockstep_sim::lock_service::{KnownBug, Persistence, TokenSource, Waiting};
 use lockstep_sim::message::ReleaseMethod;
-use lockstep_sim::resource::{Fencing, Idempotency};
+use lockstep_sim::resource::{Fencing, Idempotency, TokenMemory};
 use lockstep_sim::scenario::{
     ClientSpec, ConsensusSystem, LockServiceSpec, NetworkSpec, ResourceSpec, Scenario,
 };
@@ -285,6 +285,7 @@ fn consensus_scenario() -> impl Strategy<Value = Scenario> {
             let resource = ResourceSpec::Register {
                 fencing: Fencing::On,
                 initial_value: 0,
+                token_memory: TokenMemory::Durable,
             };
             let network = NetworkSpec {
                 latency_ms: [1, 20],
@@ -409,6 +410,7 @@ pub fn scenario() -> impl Strategy<Value = Scenario> {
                         ResourceSpec::Register {
                             fencing,
                             initial_value: 0,
+                            token_memory: TokenMemory::Durable,
                         }
                     }),
                     (prop_oneof![Just(Fencing::On), Just(Fencing::Off)], 0i64..4).prop_map(

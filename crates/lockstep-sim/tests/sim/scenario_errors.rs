@@ -48,6 +48,21 @@ fn bad_values_name_the_field_and_the_choices() {
         &["resource", "`on`, `off`"],
     );
     check(r#""end_ms":1000"#, r#""end_ms":-5"#, &["end_ms"]);
+    check(
+        r#""fencing":"on""#,
+        r#""fencing":"on","token_memory":"sometimes""#,
+        &["resource", "`durable` or `volatile`"],
+    );
+}
+
+/// An inventory keeps its token in its row, so it has no choice of where to keep it.
+#[test]
+fn only_a_register_chooses_where_it_keeps_its_highest_token() {
+    check(
+        r#""kind":"register","fencing":"on""#,
+        r#""kind":"inventory","fencing":"on","quantity":1,"token_memory":"volatile""#,
+        &["resource", "unknown field `token_memory`"],
+    );
 }
 
 #[test]
