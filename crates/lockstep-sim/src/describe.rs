@@ -565,7 +565,7 @@ pub fn describe(actor: NodeId, happening: &Happening, cast: &Cast, network: &Net
             match cast.expiry_notice() {
                 ExpiryNotice::Silent => format!("Nobody tells {}.", n(holder)),
                 ExpiryNotice::NextKeepalive => format!(
-                    "Nobody tells {} now: the service says so in answer to its next keepalive, if one gets through.",
+                    "Nobody tells {} now: the service says so in answer to its next keepalive, if it sends one and it gets through.",
                     n(holder)
                 ),
             }

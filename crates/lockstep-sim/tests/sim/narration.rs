@@ -104,7 +104,7 @@ fn an_expiry_says_how_the_holder_hears_of_it() {
     };
     let session = expiry("s13-consensus-lock-delay");
     assert!(
-        session.ends_with("in answer to its next keepalive, if one gets through."),
+        session.ends_with("in answer to its next keepalive, if it sends one and it gets through."),
         "{session}"
     );
     let row = expiry("s1-gc-pause-unfenced");
