@@ -59,7 +59,7 @@ pub fn build(workspace: &Workspace) -> Result<(), Error> {
     say("building the app into dist/ with Trunk (release, relative URLs, wasm-opt)");
     process::run(
         workspace
-            .command("trunk")
+            .trunk()
             .args(["build", "--release", "--public-url", "./"])
             // Trunk's log goes to stderr with xtask's own, keeping stdout for results.
             .stdout(io::stderr()),

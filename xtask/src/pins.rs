@@ -38,7 +38,7 @@ impl Pins {
             }
         };
 
-        let trunk_path = workspace.join("Trunk.toml");
+        let trunk_path = workspace.app_dir().join("Trunk.toml");
         let trunk = fs::read_to_string(&trunk_path)
             .map_err(Error::io(format!("reading {}", trunk_path.display())))?;
         if let Some(pinned) = toml_string(&trunk, "tools", "wasm_bindgen")

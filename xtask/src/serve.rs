@@ -38,7 +38,7 @@ pub fn run(workspace: &Workspace, args: &[String]) -> Result<(), Error> {
     say("serving the app with Trunk, and the book at /book/ through its proxy (Ctrl-C stops both)");
     process::run(
         workspace
-            .command("trunk")
+            .trunk()
             .arg("serve")
             .arg(format!("--proxy-backend=http://127.0.0.1:{port}/"))
             .arg("--proxy-rewrite=/book/")

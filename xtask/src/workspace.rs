@@ -13,6 +13,9 @@ use std::process::{Command, Stdio};
 
 use crate::error::Error;
 
+/// Where the app's crate lives, relative to the repository root.
+pub const APP_DIR: &str = "crates/lockstep-app";
+
 pub struct Workspace {
     root: PathBuf,
     /// `PATH` for child processes: the project's tool directories, then the inherited `PATH`.
@@ -39,6 +42,18 @@ impl Workspace {
             Error::Config(format!("cannot build PATH for child processes: {err}"))
         })?;
         Ok(Workspace { root, path })
+    }
+
+    /// The app's crate: its `index.html`, `Trunk.toml`, `assets/` and `styles/`.
+    pub fn app_dir(&self) -> PathBuf {
+        self.join(APP_DIR)
+    }
+
+    /// Trunk, run from the app's crate so that it reads the app's `Trunk.toml`.
+    pub fn trunk(&self) -> Command {
+        let mut command = self.command("trunk");
+        command.current_dir(self.app_dir());
+        command
     }
 
     /// A path inside the repository, from a `/`-separated relative path.

@@ -464,7 +464,7 @@ mod tests {
     /// scenario carried whole.
     #[test]
     fn published_links_open_what_they_always_opened() {
-        let corpus = include_str!("../crates/lockstep-sim/tests/corpus/links/v1.txt");
+        let corpus = include_str!("../../lockstep-sim/tests/corpus/links/v1.txt");
         let mut opened = 0;
         for line in corpus
             .lines()

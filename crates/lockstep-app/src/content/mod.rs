@@ -212,13 +212,13 @@ pub struct Content {
 }
 
 #[cfg(test)]
-const LESSONS: &str = include_str!("../../content/lessons.json");
+const LESSONS: &str = include_str!("../../../../content/lessons.json");
 #[cfg(test)]
-const QUESTIONS: &str = include_str!("../../content/questions.json");
+const QUESTIONS: &str = include_str!("../../../../content/questions.json");
 #[cfg(test)]
-const CARDS: &str = include_str!("../../content/cards.json");
+const CARDS: &str = include_str!("../../../../content/cards.json");
 #[cfg(test)]
-const GUIDE: &str = include_str!("../../content/guide.json");
+const GUIDE: &str = include_str!("../../../../content/guide.json");
 
 impl Content {
     /// The files of the guided material, in the order [`Content::parse`] takes their texts.
