@@ -8,6 +8,7 @@ mod bench;
 mod bench_search;
 mod book;
 mod composition;
+mod cycles;
 mod dist;
 mod error;
 mod loading_line;
@@ -50,6 +51,8 @@ commands:
   shots [--no-build]      screenshots to look at: every scenario's opening and first violation or
                           rejected write, at 1280x800 and 375x700, and the guided pages, into
                           e2e/artifacts/shots/ with a contact sheet, index.html (--no-build: reuse dist/)
+  cycles                  import cycles between the modules of every crate (cargo-modules, pinned):
+                          names each cycle and the imports that close it
   help                    print this message";
 
 fn main() -> ExitCode {
@@ -87,6 +90,7 @@ fn run() -> Result<(), Error> {
         "bench" => bench::run(&Workspace::locate()?, rest),
         "shots" => shots::run(&Workspace::locate()?, rest),
         "soak" => soak::run(&Workspace::locate()?, rest),
+        "cycles" => cycles::run(&Workspace::locate()?, rest),
         other => Err(Error::Usage(format!(
             "unknown command `{other}`\n\n{USAGE}"
         ))),

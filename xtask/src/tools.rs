@@ -10,6 +10,7 @@
 //! | wasm-opt | `tools/package-lock.json` (npm binaryen), `Trunk.toml` | `npm ci` in `tools/` |
 //! | Chromium | Debian | `apt-get install chromium chromium-driver` |
 //! | browser-test harness | `e2e/package-lock.json` (playwright-core) | `npm ci` in `e2e/` |
+//! | cargo-modules (`cargo xtask cycles`) | [`CARGO_MODULES_VERSION`] | `cargo install --locked cargo-modules` |
 //! | twiggy (the bench's wasm composition) | [`TWIGGY_VERSION`] | `cargo install --locked twiggy` |
 //! | mdBook (the book, `book/`) | [`MDBOOK_VERSION`] | `cargo install --locked mdbook`, search only |
 
@@ -26,6 +27,9 @@ const TRUNK_VERSION: &str = "0.21.14";
 /// mdBook's version: the `mdbook-preprocessor` library that `crates/mdbook-lockstep` is built on
 /// is pinned to the same one (`=0.5.4`), so the JSON mdBook sends is the JSON it reads.
 pub const MDBOOK_VERSION: &str = "0.5.4";
+/// cargo-modules' version, which `cargo xtask cycles` reads each crate's module graph with.
+/// 0.28 needs a newer rustc than the project's 1.95.
+pub const CARGO_MODULES_VERSION: &str = "0.27.0";
 /// twiggy's version, which `cargo xtask bench` reads the wasm's composition with.
 pub const TWIGGY_VERSION: &str = "0.7.0";
 const WASM_TARGET: &str = "wasm32-unknown-unknown";
@@ -273,6 +277,29 @@ pub(crate) fn ensure_twiggy(workspace: &Workspace) -> Result<(), Error> {
                 "twiggy",
                 "--version",
                 TWIGGY_VERSION,
+            ]))
+        },
+    )
+}
+
+pub(crate) fn ensure_cargo_modules(workspace: &Workspace) -> Result<(), Error> {
+    ensure(
+        &format!("cargo-modules {CARGO_MODULES_VERSION}"),
+        "compiles rust-analyzer's crates from source, about 15-25 minutes on 2 cores, once",
+        || {
+            let reported = probe(workspace.command("cargo-modules").arg("--version"))?;
+            Ok(version_check(
+                word_after(reported, "cargo-modules"),
+                CARGO_MODULES_VERSION,
+            ))
+        },
+        || {
+            process::run(workspace.cargo().args([
+                "install",
+                "--locked",
+                "cargo-modules",
+                "--version",
+                CARGO_MODULES_VERSION,
             ]))
         },
     )
