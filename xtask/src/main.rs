@@ -5,6 +5,7 @@
 //! already installed at the right version, and says what it is doing as it goes.
 
 mod bench;
+mod bench_record;
 mod bench_search;
 mod book;
 mod composition;
@@ -40,9 +41,11 @@ commands:
   dist [--json]           build the static site into dist/ (release, relative URLs) with the
                           book in dist/book/, and print each of the app's files' size, raw and
                           gzipped, and the book's total (--json: machine-readable on stdout)
-  bench [ARGS...]         run the benchmarks: the simulator natively (cargo bench -p lockstep-sim,
+  bench [--write] [ARGS...]
+                          run the benchmarks: the simulator natively (cargo bench -p lockstep-sim,
                           ARGS go to it), the bundle size and the wasm's composition (twiggy),
                           the UI step latency in Chromium, and the simulator in the page ÷ native
+                          (--write: also write what they print to docs/benchmarks.md)
   soak [--minutes N]      look for new failures for N minutes (default 10): round after round,
                           the property tests with a fresh seed in a release build; a failing
                           case is kept in crates/lockstep-sim/tests/found/, which cargo test
