@@ -36,7 +36,7 @@ pub fn check(workspace: &Workspace) -> Result<(), Error> {
     for file in &files {
         let source =
             fs::read_to_string(file).map_err(Error::io(format!("reading {}", file.display())))?;
-        for hook in hooks_in(outside_tests(&source)) {
+        for hook in hooks_in(&outside_tests(&source)) {
             found += 1;
             if !documented.contains(&hook) {
                 let shown = file.strip_prefix(workspace.join("")).unwrap_or(file);
@@ -59,12 +59,15 @@ pub fn check(workspace: &Workspace) -> Result<(), Error> {
     )))
 }
 
-/// The source before its `#[cfg(test)]` module: tests (this module's own among them) quote hooks
-/// without writing them to a page.
-fn outside_tests(source: &str) -> &str {
+/// The source's code before its test module, without comment lines: tests and comments (this
+/// module's own among them) quote hooks without writing them to a page.
+fn outside_tests(source: &str) -> String {
     source
-        .find("#[cfg(test)]")
-        .map_or(source, |at| &source[..at])
+        .lines()
+        .take_while(|line| line.trim() != "#[cfg(test)]")
+        .filter(|line| !line.trim_start().starts_with("//"))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// Every `.rs` file under `dir`, skipping [`SKIPPED_DIRS`], in no particular order.
@@ -99,10 +102,16 @@ pub fn hooks_in(source: &str) -> BTreeSet<String> {
     for (at, _) in source.match_indices("testid=") {
         let is_attribute = source[..at].ends_with("data-");
         let value = source[at + "testid=".len()..].trim_start_matches('{');
-        if let Some(id) = string_literal(value) {
+        let literal = string_literal(value).filter(|id| is_hook_text(id));
+        let pattern = value
+            .strip_prefix("format!(")
+            .and_then(string_literal)
+            .map(empty_placeholders)
+            .filter(|pattern| is_hook_text(pattern));
+        if let Some(id) = literal {
             hooks.insert(id.to_owned());
-        } else if let Some(pattern) = value.strip_prefix("format!(").and_then(string_literal) {
-            hooks.insert(empty_placeholders(pattern));
+        } else if let Some(pattern) = pattern {
+            hooks.insert(pattern);
         } else if is_attribute {
             indirect = true;
         }
@@ -135,6 +144,15 @@ fn ids_passed_as_arguments(source: &str) -> Vec<String> {
         }
     }
     ids
+}
+
+/// What an id (or a pattern, placeholders emptied) can be made of; anything else after
+/// `testid=` is code that mentions the word (this module's own).
+fn is_hook_text(text: &str) -> bool {
+    !text.is_empty()
+        && text
+            .chars()
+            .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "-_{}".contains(c))
 }
 
 /// `act-pause`: lower-case words joined by hyphens, at least two.
@@ -201,6 +219,12 @@ mod tests {
     }
 
     #[test]
+    fn code_that_mentions_the_attribute_is_no_hook() {
+        let source = r#"for (at, _) in source.match_indices("testid=") { f("x") }"#;
+        assert_eq!(hooks_in(source), set(&[]));
+    }
+
+    #[test]
     fn a_testid_prop_is_a_hook() {
         let source = r#"<FencingSwitch {fencing} testid="embed-fencing" />"#;
         assert_eq!(hooks_in(source), set(&["embed-fencing"]));
@@ -231,9 +255,13 @@ mod tests {
 
     #[test]
     fn tests_are_not_read() {
-        let source =
-            "<b data-testid=\"bold\" />\n#[cfg(test)]\nmod tests { \"data-testid=\\\"x\\\"\" }";
-        assert_eq!(hooks_in(outside_tests(source)), set(&["bold"]));
+        let source = "<b data-testid=\"bold\" />\n\
+                      /// `data-testid=\"said\"` in a comment\n\
+                      let s = \"#[cfg(test)] in a string\";\n\
+                      <i data-testid=\"italic\" />\n\
+                      #[cfg(test)]\n\
+                      mod tests { \"data-testid=\\\"x\\\"\" }";
+        assert_eq!(hooks_in(&outside_tests(source)), set(&["bold", "italic"]));
     }
 
     #[test]
