@@ -27,10 +27,14 @@
 //!    - `bench-load.mjs`: the first load under the DevTools protocol's network and CPU emulation
 //!      (bytes before the playground is interactive, first meaningful paint, interactive), with
 //!      issue 11's targets beside the figures.
+//!
+//! `--write` also writes what it printed to `docs/benchmarks.md` ([`bench_record`]), with the date
+//! and the machine.
 
 use std::fs;
 use std::process::Command;
 
+use crate::bench_record::{Layout, Record};
 use crate::composition;
 use crate::dist;
 use crate::error::Error;
@@ -39,15 +43,23 @@ use crate::tools;
 use crate::workspace::Workspace;
 
 pub fn run(workspace: &Workspace, args: &[String]) -> Result<(), Error> {
-    simulation(workspace, args)?;
+    let writing = args.iter().any(|arg| arg == "--write");
+    let bench_args: Vec<String> = args
+        .iter()
+        .filter(|arg| *arg != "--write")
+        .cloned()
+        .collect();
+    let mut record = Record::new(writing);
+    simulation(workspace, &bench_args, &mut record)?;
     eprintln!();
-    crate::bench_search::native(workspace)?;
+    crate::bench_search::native(workspace, &mut record)?;
     eprintln!();
-    app(workspace)
+    app(workspace, &mut record)?;
+    record.finish(workspace)
 }
 
 /// `cargo bench -p lockstep-sim`, with `args` appended.
-fn simulation(workspace: &Workspace, args: &[String]) -> Result<(), Error> {
+fn simulation(workspace: &Workspace, args: &[String], record: &mut Record) -> Result<(), Error> {
     let crate_dir = workspace.join("crates/lockstep-sim");
     let has_benches_dir = fs::read_dir(crate_dir.join("benches")).is_ok_and(|mut entries| {
         entries.any(|entry| {
@@ -63,7 +75,9 @@ fn simulation(workspace: &Workspace, args: &[String]) -> Result<(), Error> {
         return Err(Error::NoBench { crate_dir });
     }
     say("running the simulation benchmarks");
-    process::run(
+    record.run(
+        "The simulator natively",
+        Layout::Markdown,
         workspace
             .cargo()
             .args(["bench", "-p", "lockstep-sim"])
@@ -74,10 +88,18 @@ fn simulation(workspace: &Workspace, args: &[String]) -> Result<(), Error> {
 /// The release site and its size report (`cargo xtask dist`, which runs the same build as the
 /// `build` step of `cargo xtask test`), then the browser benchmark against it, with the
 /// environment that the `browser` step of `cargo xtask test` gives the browser tests.
-fn app(workspace: &Workspace) -> Result<(), Error> {
+fn app(workspace: &Workspace, record: &mut Record) -> Result<(), Error> {
     say("the app: a release build and its size, then its latency in headless Chromium");
-    dist::run(workspace, &[])?;
-    composition::report(workspace)?;
+    record.print(
+        "The bundle (`cargo xtask dist`)",
+        Layout::Aligned,
+        dist::size_report(workspace)?,
+    );
+    record.print(
+        "What the wasm is made of",
+        Layout::Markdown,
+        composition::report(workspace)?,
+    );
     tools::ensure_chromium(workspace)?;
     tools::ensure_e2e_harness(workspace)?;
     say("building the native CLI, which checks the benchmark's run against the page's");
@@ -86,34 +108,35 @@ fn app(workspace: &Workspace) -> Result<(), Error> {
         .target_dir()
         .join("debug")
         .join(format!("lockstep-cli{}", std::env::consts::EXE_SUFFIX));
-    process::run(
-        browser_benchmark(
-            workspace,
-            "bench-step-latency.mjs",
-            "the app's step latency",
-        )
-        .env("LOCKSTEP_CLI", &cli),
-    )?;
-    process::run(&mut browser_benchmark(
-        workspace,
+    for (script, what) in BROWSER_BENCHMARKS {
+        let mut command = browser_benchmark(workspace, script, what);
+        command.env("LOCKSTEP_CLI", &cli);
+        record.run(&capitalised(what), Layout::Markdown, &mut command)?;
+    }
+    Ok(())
+}
+
+/// The scripts in `e2e/`, in the order they run, each with what it measures.
+const BROWSER_BENCHMARKS: [(&str, &str); 5] = [
+    ("bench-step-latency.mjs", "the app's step latency"),
+    (
         "bench-wasm-speed.mjs",
         "the simulator in the page against native",
-    ))?;
-    process::run(&mut browser_benchmark(
-        workspace,
-        "bench-lab.mjs",
-        "the chaos lab in the page",
-    ))?;
-    process::run(&mut browser_benchmark(
-        workspace,
+    ),
+    ("bench-lab.mjs", "the chaos lab in the page"),
+    (
         "bench-search.mjs",
         "the counterexample search in the page beside native and Stateright",
-    ))?;
-    process::run(&mut browser_benchmark(
-        workspace,
-        "bench-load.mjs",
-        "the first load on a throttled link",
-    ))
+    ),
+    ("bench-load.mjs", "the first load on a throttled link"),
+];
+
+/// `what`, as a title.
+fn capitalised(what: &str) -> String {
+    let mut chars = what.chars();
+    chars.next().map_or_else(String::new, |first| {
+        first.to_uppercase().chain(chars).collect()
+    })
 }
 
 /// `node <script>` in `e2e/`, against the release site in `dist/` and the machine's Chromium,
@@ -127,4 +150,18 @@ fn browser_benchmark(workspace: &Workspace, script: &str, what: &str) -> Command
         .env("LOCKSTEP_DIST", workspace.join("dist"))
         .env("LOCKSTEP_CHROMIUM", tools::CHROMIUM);
     command
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn titles_are_capitalised() {
+        assert_eq!(
+            capitalised("the chaos lab in the page"),
+            "The chaos lab in the page"
+        );
+        assert_eq!(capitalised(""), "");
+    }
 }

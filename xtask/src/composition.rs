@@ -23,8 +23,9 @@ const TOP_ITEMS: usize = 15;
 /// How many crates the report lists by name; the rest are summed on one row.
 const TOP_CRATES: usize = 14;
 
-/// Runs twiggy on the wasm that the last release build left and prints the report on stdout.
-pub fn report(workspace: &Workspace) -> Result<(), Error> {
+/// Runs twiggy on the wasm that the last release build left and returns the report (a Markdown
+/// table), for the caller to print.
+pub fn report(workspace: &Workspace) -> Result<String, Error> {
     tools::ensure_twiggy(workspace)?;
     let wasm = workspace
         .target_dir()
@@ -37,8 +38,7 @@ pub fn report(workspace: &Workspace) -> Result<(), Error> {
     let items = parse_csv(&csv).map_err(|problem| {
         Error::Config(format!("could not read twiggy's CSV output: {problem}"))
     })?;
-    print!("{}", Composition::of(&items).table(tools::TWIGGY_VERSION));
-    Ok(())
+    Ok(Composition::of(&items).table(tools::TWIGGY_VERSION))
 }
 
 /// `twiggy top -f csv <wasm>`: every item with its shallow size, biggest first.

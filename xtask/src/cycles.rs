@@ -45,7 +45,7 @@ pub fn check(workspace: &Workspace) -> Result<(), Error> {
     tools::ensure_cargo_modules(workspace)?;
     let mut found = Vec::new();
     for target in targets(workspace)? {
-        say(&format!(
+        say(format!(
             "reading the modules of {} ({})",
             target.package,
             target.selector.join(" ")

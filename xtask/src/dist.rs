@@ -29,6 +29,24 @@ pub fn run(workspace: &Workspace, args: &[String]) -> Result<(), Error> {
             )));
         }
     };
+    let (files, book_files) = build_and_measure(workspace)?;
+    if json {
+        println!("{}", to_json(&files, &book_files));
+    } else {
+        print!("{}", size_table(&files, &book_files));
+    }
+    Ok(())
+}
+
+/// What `cargo xtask dist` prints, built afresh: for `cargo xtask bench`, which also keeps it.
+pub fn size_report(workspace: &Workspace) -> Result<String, Error> {
+    let (files, book_files) = build_and_measure(workspace)?;
+    Ok(size_table(&files, &book_files))
+}
+
+/// The release site and the book built into `dist/`, then each file measured: the app's files,
+/// and the book's.
+fn build_and_measure(workspace: &Workspace) -> Result<(Vec<Entry>, Vec<Entry>), Error> {
     tools::ensure_web(workspace)?;
     tools::ensure_mdbook(workspace)?;
     build(workspace)?;
@@ -37,19 +55,19 @@ pub fn run(workspace: &Workspace, args: &[String]) -> Result<(), Error> {
     say(format!("measuring {}", dist.display()));
     let files = measure(&dist)?;
     let book_files = measure(&workspace.join(book::DIST_DIR))?;
-    if json {
-        println!("{}", to_json(&files, &book_files));
-    } else {
-        print!("{}", table(&files));
-        let (raw, gzip) = totals(&book_files);
-        println!(
-            "and the book, dist/book/ ({} files): {} raw, {} gzip -9",
-            book_files.len(),
-            size(raw),
-            size(gzip)
-        );
-    }
-    Ok(())
+    Ok((files, book_files))
+}
+
+/// The app's size table, then the book's total on one line.
+fn size_table(files: &[Entry], book_files: &[Entry]) -> String {
+    let (raw, gzip) = totals(book_files);
+    format!(
+        "{}and the book, dist/book/ ({} files): {} raw, {} gzip -9\n",
+        table(files),
+        book_files.len(),
+        size(raw),
+        size(gzip)
+    )
 }
 
 /// `trunk build --release` into `dist/`, with relative URLs so the site works from any sub-path,

@@ -5,6 +5,7 @@
 //! already installed at the right version, and says what it is doing as it goes.
 
 mod bench;
+mod bench_record;
 mod bench_search;
 mod book;
 mod composition;
@@ -20,6 +21,7 @@ mod soak;
 mod soak_jobs;
 mod static_files;
 mod test;
+mod test_hooks;
 mod tools;
 mod workspace;
 
@@ -36,14 +38,16 @@ commands:
                           http://127.0.0.1:8080/ and the book at /book/, each rebuilt on change
                           (extra args go to trunk, e.g. --port 9000)
   test [--from STEP]      install what is missing, then run every check CI runs, in order:
-                          fmt, clippy, test, build, book, browser (--from skips the steps
+                          fmt, hooks, clippy, test, build, book, browser (--from skips the steps
                           before STEP)
   dist [--json]           build the static site into dist/ (release, relative URLs) with the
                           book in dist/book/, and print each of the app's files' size, raw and
                           gzipped, and the book's total (--json: machine-readable on stdout)
-  bench [ARGS...]         run the benchmarks: the simulator natively (cargo bench -p lockstep-sim,
+  bench [--write] [ARGS...]
+                          run the benchmarks: the simulator natively (cargo bench -p lockstep-sim,
                           ARGS go to it), the bundle size and the wasm's composition (twiggy),
                           the UI step latency in Chromium, and the simulator in the page ÷ native
+                          (--write: also write what they print to docs/benchmarks.md)
   soak [--minutes N]      look for new failures for N minutes (default 10): round after round,
                           the property tests with a fresh seed in a release build; a failing
                           case is kept in crates/lockstep-sim/tests/found/, which cargo test

@@ -3,7 +3,7 @@
 //! Also the `==>` progress lines and the way durations are printed.
 
 use std::fmt::Display;
-use std::io;
+use std::io::{self, BufRead, BufReader};
 use std::process::{Command, Stdio};
 use std::time::Duration;
 
@@ -24,6 +24,39 @@ pub fn run(command: &mut Command) -> Result<(), Error> {
     })?;
     if status.success() {
         Ok(())
+    } else {
+        Err(Error::Failed {
+            command: shown,
+            status,
+        })
+    }
+}
+
+/// Runs `command` like [`run`], its stdout streaming to the terminal line by line as it comes,
+/// and returns that stdout too: for `cargo xtask bench --write`, which keeps what it printed.
+pub fn run_capturing(command: &mut Command) -> Result<String, Error> {
+    let shown = describe(command);
+    eprintln!("    $ {shown}");
+    let spawn_error = |source| Error::Spawn {
+        command: shown.clone(),
+        source,
+    };
+    let mut child = command
+        .stdout(Stdio::piped())
+        .spawn()
+        .map_err(spawn_error)?;
+    let mut captured = String::new();
+    if let Some(stdout) = child.stdout.take() {
+        for line in BufReader::new(stdout).lines() {
+            let line = line.map_err(Error::io(format!("reading the output of {shown}")))?;
+            println!("{line}");
+            captured.push_str(&line);
+            captured.push('\n');
+        }
+    }
+    let status = child.wait().map_err(spawn_error)?;
+    if status.success() {
+        Ok(captured)
     } else {
         Err(Error::Failed {
             command: shown,

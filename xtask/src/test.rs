@@ -1,6 +1,6 @@
 //! `cargo xtask test`: every check CI runs (`.ci/run` calls exactly this), in order, stopping at
-//! the first failure: formatting, clippy, the native tests, a release build of the app through
-//! Trunk, the book beside it (and the check that a broken ```` ```lockstep ```` block fails the
+//! the first failure: formatting, the documented test hooks ([`test_hooks`]), clippy, the native
+//! tests, a release build of the app through Trunk, the book beside it (and the check that a broken ```` ```lockstep ```` block fails the
 //! book's build), and browser tests of that build in headless Chromium, which also compare the
 //! page's trace with the native CLI's. It installs whatever is missing first (see [`tools`]).
 //! `--from STEP` skips the steps before STEP, to rerun from a failure.
@@ -11,12 +11,14 @@ use crate::book;
 use crate::dist;
 use crate::error::Error;
 use crate::process::{self, human, say};
+use crate::test_hooks;
 use crate::tools;
 use crate::workspace::Workspace;
 
 #[derive(Clone, Copy, PartialEq)]
 enum Step {
     Fmt,
+    Hooks,
     Clippy,
     Test,
     Build,
@@ -25,8 +27,9 @@ enum Step {
 }
 
 impl Step {
-    const ALL: [Step; 6] = [
+    const ALL: [Step; 7] = [
         Step::Fmt,
+        Step::Hooks,
         Step::Clippy,
         Step::Test,
         Step::Build,
@@ -37,6 +40,7 @@ impl Step {
     fn name(self) -> &'static str {
         match self {
             Step::Fmt => "fmt",
+            Step::Hooks => "hooks",
             Step::Clippy => "clippy",
             Step::Test => "test",
             Step::Build => "build",
@@ -48,6 +52,7 @@ impl Step {
     fn title(self) -> &'static str {
         match self {
             Step::Fmt => "formatting (cargo fmt --all --check)",
+            Step::Hooks => "every data-testid in the code is in docs/test-hooks.md",
             Step::Clippy => "lints (cargo clippy --workspace --all-targets -- -D warnings)",
             Step::Test => "native tests (cargo test --workspace)",
             Step::Build => "release build of the app (trunk build --release)",
@@ -63,6 +68,7 @@ impl Step {
     fn hint(self) -> Option<&'static str> {
         match self {
             Step::Fmt => Some("`cargo fmt --all` fixes the formatting"),
+            Step::Hooks => Some("document each hook named above in docs/test-hooks.md"),
             Step::Browser => {
                 Some("the page's screenshot, if one was taken, is e2e/artifacts/app.png")
             }
@@ -73,6 +79,7 @@ impl Step {
     fn run(self, workspace: &Workspace) -> Result<(), Error> {
         match self {
             Step::Fmt => process::run(workspace.cargo().args(["fmt", "--all", "--check"])),
+            Step::Hooks => test_hooks::check(workspace),
             Step::Clippy => process::run(workspace.cargo().args([
                 "clippy",
                 "--workspace",
