@@ -5,14 +5,13 @@
 
 use std::fmt::Write as _;
 use std::fs;
-use std::io::{self, Write as _};
+use std::io;
 use std::path::Path;
 
-use flate2::Compression;
-use flate2::write::GzEncoder;
 
 use crate::book;
 use crate::error::Error;
+use crate::gzip::gzip_len;
 use crate::loading_line;
 use crate::process::{self, say};
 use crate::tools;
@@ -149,13 +148,6 @@ fn collect(dir: &Path, prefix: &str, entries: &mut Vec<Entry>) -> Result<(), Err
         }
     }
     Ok(())
-}
-
-/// Size of `bytes` gzipped at level 9 (what `gzip -9` makes, less the file name in its header).
-pub(crate) fn gzip_len(bytes: &[u8]) -> io::Result<u64> {
-    let mut encoder = GzEncoder::new(Vec::new(), Compression::best());
-    encoder.write_all(bytes)?;
-    Ok(encoder.finish()?.len() as u64)
 }
 
 fn totals(entries: &[Entry]) -> (u64, u64) {

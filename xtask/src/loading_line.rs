@@ -8,7 +8,7 @@
 use std::fs;
 use std::path::Path;
 
-use crate::dist::gzip_len;
+use crate::gzip::gzip_len;
 use crate::error::Error;
 
 /// The element Trunk leaves as `index.html` wrote it (possibly with an empty attribute value).

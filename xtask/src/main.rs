@@ -12,6 +12,7 @@ mod composition;
 mod cycles;
 mod dist;
 mod error;
+mod gzip;
 mod loading_line;
 mod pins;
 mod process;

@@ -86,6 +86,35 @@ pub struct Excerpt {
     pub to: Option<usize>,
 }
 
+/// The positions an excerpt of a run of `total` events keeps within: `from..=to`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bounds {
+    pub from: usize,
+    pub to: usize,
+}
+
+impl Excerpt {
+    /// The bounds within a run of `total` events (an excerpt past the end ends at the end).
+    pub fn bounds(self, total: usize) -> Bounds {
+        let to = self.to.unwrap_or(total).min(total);
+        Bounds {
+            from: self.from.unwrap_or(0).min(to),
+            to,
+        }
+    }
+
+    /// Why this excerpt does not fit a run of `total` events, naming the parameter.
+    pub fn misfit(self, total: usize, at: Option<usize>) -> Option<String> {
+        [("from", self.from), ("to", self.to), ("at", at)]
+            .into_iter()
+            .find_map(|(name, value)| {
+                value
+                    .filter(|n| *n > total)
+                    .map(|n| format!("`{name}={n}`: this run has only {total} events"))
+            })
+    }
+}
+
 /// Everything an embed's address asks for.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EmbedSpec {

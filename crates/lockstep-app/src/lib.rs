@@ -32,6 +32,7 @@ pub mod layout;
 pub mod library;
 pub mod link;
 pub mod metrics;
+pub mod numbers;
 mod panels_wait;
 pub mod route;
 pub mod run;

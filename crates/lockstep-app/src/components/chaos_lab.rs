@@ -13,6 +13,7 @@ use crate::components::chaos_lab_results::{Histogram, LabProgress, ShareChart, V
 use crate::components::counterexample_search::CounterexampleSearch;
 use crate::lab_link::{LabLink, LabSpec};
 use crate::lab_runner::{LabRunner, Status};
+use crate::numbers::thousands;
 use crate::worker_protocol::Reply;
 use yew::prelude::*;
 
@@ -149,17 +150,4 @@ impl Component for ChaosLab {
             </section>
         }
     }
-}
-
-/// `12,345`.
-pub fn thousands(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, digit) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(digit);
-    }
-    out
 }

@@ -5,9 +5,9 @@
 //! the violating seeds, each a link that opens the playground at the first violation of the
 //! invariant or check chosen ([`ViolatingSeeds`]). Every number is counted from the runs.
 
-use crate::components::chaos_lab::thousands;
 use crate::lab_runner::{ChartRow, Status};
 use crate::lab_schedule::{LabRun, Violation};
+use crate::numbers::thousands;
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use lockstep_sim::chaos::{Broken, ChaosReport, ChaosSettings, FaultKind, fencing_id};

@@ -6,12 +6,12 @@
 //! This component keeps which request is in flight and renders; the search is the worker's and
 //! the words are [`crate::components::counterexample_search_text`]'s.
 
-use crate::components::chaos_lab::thousands;
 use crate::components::counterexample_search_text::{
     found_sentence, none_sentence, playground_fragment, struck,
 };
 use crate::lab_workers::WorkerPool;
 use crate::library;
+use crate::numbers::thousands;
 use crate::search_link::{FaultKind, FencingChoice, MAX_EVENTS, SearchLink, SearchSpec};
 use crate::worker_protocol::{Reply, Request};
 use lockstep_sim::catalogue;

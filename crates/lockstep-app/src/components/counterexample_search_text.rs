@@ -1,7 +1,7 @@
 //! What the search section says about a result, and where its counterexample opens: pure
 //! functions of the result, natively tested. Every number comes from the result.
 
-use crate::components::chaos_lab::thousands;
+use crate::numbers::thousands;
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use lockstep_sim::intervention::{Action, Intervention};

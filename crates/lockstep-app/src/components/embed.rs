@@ -10,6 +10,7 @@
 
 use crate::browser;
 use crate::components::Shared;
+use crate::components::embed_frame_parts::{open_link, problem};
 use crate::components::embed_lesson::EmbedLesson;
 use crate::components::embed_transport::EmbedTransport;
 use crate::components::narration::NowLine;
@@ -88,27 +89,6 @@ fn links_out(event: MouseEvent) {
         if let Some(window) = web_sys::window() {
             let _ = window.open_with_url_and_target(&browser::link_with(&fragment), "_blank");
         }
-    }
-}
-
-/// "Open in Lockstep ↗": the full app at `address`, in a new tab (and said so to screen
-/// readers).
-pub fn open_link(address: String) -> Html {
-    html! {
-        <a class="embed-open" href={address} target="_blank" rel="noopener" data-testid="embed-open">
-            { "Open in Lockstep ↗" }<span class="visually-hidden">{ " (opens in a new tab)" }</span>
-        </a>
-    }
-}
-
-/// What stops the embed, said in its frame, with a way to the full app.
-pub fn problem(text: &str) -> Html {
-    html! {
-        <div class="notice problem embed-problem" role="alert" data-testid="embed-problem">
-            <p><strong>{ "This embed cannot be shown: " }</strong>{ format!("{text}.") }</p>
-            <p><a href={browser::link_with("")} target="_blank" rel="noopener" data-testid="embed-open">
-                { "Open Lockstep ↗" }<span class="visually-hidden">{ " (opens in a new tab)" }</span></a></p>
-        </div>
     }
 }
 

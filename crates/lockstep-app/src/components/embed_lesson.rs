@@ -6,7 +6,7 @@
 
 use crate::browser;
 use crate::components::Shared;
-use crate::components::embed::{open_link, problem};
+use crate::components::embed_frame_parts::{open_link, problem};
 use crate::components::lessons::{LessonPlayer, asking, use_answers};
 use crate::components::narration::NowLine;
 use crate::components::timeline::Timeline;

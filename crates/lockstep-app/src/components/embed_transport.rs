@@ -3,8 +3,8 @@
 //! `controls=full` also the fencing switch, the compare toggle and the violation jumps.
 
 use crate::components::fencing_switch::FencingSwitch;
+use crate::embed_link::Bounds;
 use crate::embed_link::ControlSet;
-use crate::embed_state::Bounds;
 use crate::state::{Action, Jump, Play, Playground};
 use std::rc::Rc;
 use web_sys::HtmlInputElement;

@@ -6,7 +6,7 @@
 //! narrow screen it is a disclosure, closed. Draws nothing of the run itself and decides nothing.
 
 use crate::components::Shared;
-use crate::components::timeline::{glyph, patterns, pause_sign};
+use crate::components::timeline_shapes::{glyph, patterns, pause_sign};
 use crate::layout::frame::{ArrowShape, ArrowState};
 use crate::layout::{Fate, Layout, MarkKind, SpanKind};
 use lockstep_sim::ids::MessageId;

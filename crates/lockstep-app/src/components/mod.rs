@@ -13,6 +13,7 @@ pub mod counterexample_search;
 pub mod counterexample_search_text;
 pub mod deck;
 pub mod embed;
+pub mod embed_frame_parts;
 pub mod embed_lesson;
 pub mod embed_transport;
 pub mod fencing_switch;
@@ -30,6 +31,7 @@ pub mod sources;
 pub mod stage;
 pub mod theme;
 pub mod timeline;
+pub mod timeline_shapes;
 pub mod toolbar;
 pub mod verification_tests;
 

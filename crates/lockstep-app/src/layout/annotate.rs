@@ -8,11 +8,11 @@
 //! Runs on every frame, after the frame is simplified: its cost grows with the shapes in view
 //! (at most [`MAX_LABELS`] labels are tried). Pure: knows nothing of the DOM.
 
-use super::frame::{
-    BandShape, BarShape, Frame, LANE_HEIGHT, LOWER_ROW, LabelState, LaneNames, MarkShape,
-    UPPER_ROW, glyph_box, lane_name_box, span_rank,
-};
 use super::labels::{self, LABEL_HEIGHT, Rect, Request, label_box, text_width};
+use super::shapes::{
+    BandShape, BarShape, Frame, LANE_HEIGHT, LOWER_ROW, Label, LabelOf, LabelState, LaneNames,
+    MarkShape, Tone, UPPER_ROW, glyph_box, lane_name_box, span_rank,
+};
 use super::{Layout, MarkKind, SpanKind, refusal_text};
 
 /// At most this many labels are placed in one frame; the rest are tooltips only. A wider view
@@ -22,36 +22,6 @@ pub const MAX_LABELS: usize = 150;
 const SLIDES: usize = 6;
 /// Room between a glyph and its label, in px.
 const GAP: f64 = 2.0;
-
-/// What a label belongs to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum LabelOf {
-    /// The bar at this index of the frame's bars.
-    Bar(usize),
-    Mark(usize),
-    Band(usize),
-}
-
-/// How a label is drawn: a token or a state, or bad news.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Tone {
-    Plain,
-    Bad,
-}
-
-/// A placed label: its text and the box it takes, on the frame's absolute axis.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Label {
-    pub of: LabelOf,
-    pub text: String,
-    pub bounds: Rect,
-    pub tone: Tone,
-    /// The lane it belongs to (a band belongs to none).
-    pub lane: Option<usize>,
-    /// Names the shape it belongs to from frame to frame (its index does not), so that a
-    /// label that moves is moved, not drawn anew.
-    pub key: String,
-}
 
 /// One shape's label, before placement: which, and how urgent. Its candidate boxes are only
 /// listed for the first [`MAX_LABELS`] in rank order.

@@ -131,8 +131,8 @@ fn no_label_overlaps_another_the_hatching_a_glyph_or_the_edge_in_any_scenario() 
 
 #[test]
 fn every_shape_that_has_a_label_either_shows_it_or_keeps_it_for_hover() {
-    use super::annotate::LabelOf;
     use super::frame::LabelState;
+    use super::shapes::LabelOf;
     for (id, run, layout) in every_run() {
         let view = Viewport::opening(&layout, 330.0);
         let f = frame(
@@ -156,7 +156,7 @@ fn every_shape_that_has_a_label_either_shows_it_or_keeps_it_for_hover() {
 
 #[test]
 fn client_b_s_token_34_shows_on_its_bars_and_redis_leases_name_their_holder() {
-    use super::annotate::LabelOf;
+    use super::shapes::LabelOf;
     let runs = every_run();
     let find = |id: &str| {
         runs.iter()
