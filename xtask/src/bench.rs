@@ -55,10 +55,8 @@ fn simulation(workspace: &Workspace, args: &[String]) -> Result<(), Error> {
         })
     });
     let manifest = crate_dir.join("Cargo.toml");
-    let declares_bench = fs::read_to_string(&manifest)
-        .map_err(Error::io(format!("reading {}", manifest.display())))?
-        .lines()
-        .any(|line| line.trim() == "[[bench]]");
+    let declares_bench =
+        crate::toml_file::read_toml::<toml::Table>(&manifest)?.contains_key("bench");
     if !has_benches_dir && !declares_bench {
         return Err(Error::NoBench { crate_dir });
     }

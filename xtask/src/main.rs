@@ -19,6 +19,7 @@ mod soak;
 mod soak_jobs;
 mod static_files;
 mod test;
+mod toml_file;
 mod tools;
 mod workspace;
 

@@ -13,6 +13,9 @@ use std::process::{Command, Stdio};
 
 use crate::error::Error;
 
+/// Trunk's configuration, from the repository root: where the app's build is declared.
+pub const TRUNK_TOML: &str = "Trunk.toml";
+
 pub struct Workspace {
     root: PathBuf,
     /// `PATH` for child processes: the project's tool directories, then the inherited `PATH`.
