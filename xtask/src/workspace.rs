@@ -16,6 +16,10 @@ use crate::error::Error;
 /// Trunk's configuration, from the repository root: where the app's build is declared.
 pub const TRUNK_TOML: &str = "Trunk.toml";
 
+/// The Cargo profile of the page's wasm (index.html's `data-cargo-profile`): the release
+/// profile tuned for size, while `release` itself is tuned for the CLI's speed.
+pub const WASM_PROFILE: &str = "wasm-release";
+
 pub struct Workspace {
     root: PathBuf,
     /// `PATH` for child processes: the project's tool directories, then the inherited `PATH`.
@@ -57,6 +61,14 @@ impl Workspace {
             Some(dir) => self.root.join(dir),
             None => self.root.join("target"),
         }
+    }
+
+    /// Where Cargo leaves the page's wasm `name` (before wasm-bindgen and wasm-opt).
+    pub fn page_wasm(&self, name: &str) -> PathBuf {
+        self.target_dir()
+            .join("wasm32-unknown-unknown")
+            .join(WASM_PROFILE)
+            .join(format!("{name}.wasm"))
     }
 
     /// A command that runs from the repository root with the project's `PATH` and no stdin
