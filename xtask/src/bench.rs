@@ -1,8 +1,8 @@
 //! `cargo xtask bench`: the project's benchmarks, which measure and print but judge nothing (a
 //! slow result is not a failure).
 //!
-//! 1. The simulation's native benchmarks, `cargo bench -p lockstep-sim` (the workspace's `bench`
-//!    profile tunes them for speed, where release builds are tuned for size): events per second
+//! 1. The simulation's native benchmarks, `cargo bench -p lockstep-sim` (the `bench` profile
+//!    inherits the speed-tuned `release`; only the page's wasm is built for size): events per second
 //!    (`throughput`), the run the page is compared with (`in_page_reference`), and 1,000 of the
 //!    article's chaos runs judged and reported on all cores (`chaos_runs`, issue 14's native
 //!    target). Extra arguments go to cargo bench. Says so, and fails, when the crate has no
@@ -67,10 +67,8 @@ fn simulation(workspace: &Workspace, args: &[String], record: &mut Record) -> Re
         })
     });
     let manifest = crate_dir.join("Cargo.toml");
-    let declares_bench = fs::read_to_string(&manifest)
-        .map_err(Error::io(format!("reading {}", manifest.display())))?
-        .lines()
-        .any(|line| line.trim() == "[[bench]]");
+    let declares_bench =
+        crate::toml_file::read_toml::<toml::Table>(&manifest)?.contains_key("bench");
     if !has_benches_dir && !declares_bench {
         return Err(Error::NoBench { crate_dir });
     }

@@ -1,7 +1,7 @@
 //! What the app's wasm is made of, for `cargo xtask bench`: the biggest items and each crate's
 //! share of the code, read with twiggy (pinned by [`tools`]) from the wasm that Cargo builds.
 //!
-//! twiggy must read Cargo's output (`target/wasm32-unknown-unknown/release/lockstep.wasm`), not
+//! twiggy must read Cargo's output (`target/wasm32-unknown-unknown/wasm-release/lockstep.wasm`), not
 //! the shipped file: it panics on wasm-opt's output. That file still holds what wasm-bindgen and
 //! wasm-opt remove before shipping (the name sections, the `__wasm_bindgen_unstable` custom
 //! section, the `__wbindgen_describe_*` functions and their exports), so the report sets those
@@ -27,9 +27,7 @@ const TOP_CRATES: usize = 14;
 /// table), for the caller to print.
 pub fn report(workspace: &Workspace) -> Result<String, Error> {
     tools::ensure_twiggy(workspace)?;
-    let wasm = workspace
-        .target_dir()
-        .join("wasm32-unknown-unknown/release/lockstep.wasm");
+    let wasm = workspace.page_wasm("lockstep");
     say(format!(
         "reading the wasm's composition with twiggy ({})",
         wasm.display()

@@ -8,7 +8,6 @@ use std::fs;
 use std::io;
 use std::path::Path;
 
-
 use crate::book;
 use crate::error::Error;
 use crate::gzip::gzip_len;

@@ -8,8 +8,8 @@
 use std::fs;
 use std::path::Path;
 
-use crate::gzip::gzip_len;
 use crate::error::Error;
+use crate::gzip::gzip_len;
 
 /// The element Trunk leaves as `index.html` wrote it (possibly with an empty attribute value).
 const SLOTS: [&str; 2] = [

@@ -23,6 +23,7 @@ mod soak_jobs;
 mod static_files;
 mod test;
 mod test_hooks;
+mod toml_file;
 mod tools;
 mod workspace;
 

@@ -1,12 +1,13 @@
 //! The tool versions that the project's own files pin, read so that xtask installs exactly those:
 //! wasm-bindgen from `Cargo.lock` (the CLI must equal the library the app links), and wasm-opt
-//! from `Trunk.toml`'s `[tools]` (Trunk refuses any other). Both files are hand-parsed: they are
-//! simple, line-oriented TOML, and a full TOML parser would be the heaviest thing in xtask.
+//! from `Trunk.toml`'s `[tools]` (Trunk refuses any other). Both are read with the `toml` crate,
+//! into only the fields used here.
 
-use std::fs;
+use serde::Deserialize;
 
 use crate::error::Error;
-use crate::workspace::Workspace;
+use crate::toml_file::read_toml;
+use crate::workspace::{TRUNK_TOML, Workspace};
 
 pub struct Pins {
     /// The `wasm-bindgen` version in `Cargo.lock`, e.g. `0.2.130`.
@@ -15,52 +16,56 @@ pub struct Pins {
     pub binaryen: String,
 }
 
+/// The part of `Cargo.lock` read here: each package's name and version.
+#[derive(Deserialize)]
+struct Lock {
+    #[serde(default)]
+    package: Vec<LockedPackage>,
+}
+
+#[derive(Deserialize)]
+struct LockedPackage {
+    name: String,
+    version: String,
+}
+
+/// The part of `Trunk.toml` read here: the `[tools]` pins.
+#[derive(Deserialize)]
+struct Trunk {
+    #[serde(default)]
+    tools: TrunkTools,
+}
+
+#[derive(Deserialize, Default)]
+struct TrunkTools {
+    wasm_bindgen: Option<String>,
+    wasm_opt: Option<String>,
+}
+
 impl Pins {
     pub fn read(workspace: &Workspace) -> Result<Self, Error> {
-        let lock_path = workspace.join("Cargo.lock");
-        let lock = fs::read_to_string(&lock_path)
-            .map_err(Error::io(format!("reading {}", lock_path.display())))?;
-        let wasm_bindgen = match package_versions(&lock, "wasm-bindgen").as_slice() {
-            [version] => version.clone(),
-            [] => {
-                return Err(Error::Config(
-                    "Cargo.lock has no `wasm-bindgen` package, so there is no version for the \
-                     wasm-bindgen CLI to match"
-                        .to_string(),
-                ));
-            }
-            several => {
-                return Err(Error::Config(format!(
-                    "Cargo.lock has several `wasm-bindgen` versions ({}); the app must link \
-                     exactly one, the one the wasm-bindgen CLI is installed at",
-                    several.join(", ")
-                )));
-            }
-        };
-
-        let trunk_path = workspace.app_dir().join("Trunk.toml");
-        let trunk = fs::read_to_string(&trunk_path)
-            .map_err(Error::io(format!("reading {}", trunk_path.display())))?;
-        if let Some(pinned) = toml_string(&trunk, "tools", "wasm_bindgen")
+        let lock: Lock = read_toml(&workspace.join("Cargo.lock"))?;
+        let wasm_bindgen = the_one_version(&lock, "wasm-bindgen")?;
+        let trunk: Trunk = read_toml(&workspace.join(TRUNK_TOML))?;
+        if let Some(pinned) = trunk.tools.wasm_bindgen
             && pinned != wasm_bindgen
         {
             return Err(Error::Config(format!(
-                "Trunk.toml pins wasm_bindgen = \"{pinned}\" but Cargo.lock has wasm-bindgen \
+                "{TRUNK_TOML} pins wasm_bindgen = \"{pinned}\" but Cargo.lock has wasm-bindgen \
                  {wasm_bindgen}: make them equal"
             )));
         }
-        let wasm_opt = toml_string(&trunk, "tools", "wasm_opt").ok_or_else(|| {
-            Error::Config(
-                "Trunk.toml has no `wasm_opt` in [tools]; pin the binaryen release of \
+        let wasm_opt = trunk.tools.wasm_opt.ok_or_else(|| {
+            Error::Config(format!(
+                "{TRUNK_TOML} has no `wasm_opt` in [tools]; pin the binaryen release of \
                  tools/package.json there, e.g. wasm_opt = \"version_132\""
-                    .to_string(),
-            )
+            ))
         })?;
         let binaryen = wasm_opt
             .strip_prefix("version_")
             .ok_or_else(|| {
                 Error::Config(format!(
-                    "Trunk.toml pins wasm_opt = \"{wasm_opt}\"; expected the form \"version_N\""
+                    "{TRUNK_TOML} pins wasm_opt = \"{wasm_opt}\"; expected the form \"version_N\""
                 ))
             })?
             .to_string();
@@ -71,42 +76,26 @@ impl Pins {
     }
 }
 
-/// Every version of package `name` in a `Cargo.lock`.
-fn package_versions(lock: &str, name: &str) -> Vec<String> {
-    let mut versions = Vec::new();
-    let mut in_package = false;
-    for line in lock.lines().map(str::trim) {
-        if line.starts_with('[') {
-            in_package = false;
-        } else if let Some(value) = string_value(line, "name") {
-            in_package = value == name;
-        } else if in_package && let Some(value) = string_value(line, "version") {
-            versions.push(value.to_string());
-        }
+/// The version of package `name`, which the lock must hold exactly once.
+fn the_one_version(lock: &Lock, name: &str) -> Result<String, Error> {
+    let versions: Vec<&str> = lock
+        .package
+        .iter()
+        .filter(|package| package.name == name)
+        .map(|package| package.version.as_str())
+        .collect();
+    match versions.as_slice() {
+        [version] => Ok((*version).to_owned()),
+        [] => Err(Error::Config(format!(
+            "Cargo.lock has no `{name}` package, so there is no version for the {name} CLI to \
+             match"
+        ))),
+        several => Err(Error::Config(format!(
+            "Cargo.lock has several `{name}` versions ({}); the app must link exactly one, the \
+             one the {name} CLI is installed at",
+            several.join(", ")
+        ))),
     }
-    versions
-}
-
-/// The string value of `key` in `[section]` of a simple TOML file.
-fn toml_string(toml: &str, section: &str, key: &str) -> Option<String> {
-    let header = format!("[{section}]");
-    let mut in_section = false;
-    for line in toml.lines().map(str::trim) {
-        if line.starts_with('[') {
-            in_section = line == header;
-        } else if in_section && let Some(value) = string_value(line, key) {
-            return Some(value.to_string());
-        }
-    }
-    None
-}
-
-/// `value` from a line `key = "value"` (a trailing comment is allowed), else `None`.
-fn string_value<'a>(line: &'a str, key: &str) -> Option<&'a str> {
-    let rest = line.strip_prefix(key)?.trim_start().strip_prefix('=')?;
-    let quoted = rest.trim_start().strip_prefix('"')?;
-    let end = quoted.find('"')?;
-    Some(&quoted[..end])
 }
 
 #[cfg(test)]
@@ -131,26 +120,36 @@ version = "0.2.130"
 
     #[test]
     fn finds_only_the_named_package() {
-        assert_eq!(package_versions(LOCK, "wasm-bindgen"), ["0.2.130"]);
-        assert!(package_versions(LOCK, "yew").is_empty());
+        let lock: Lock = toml::from_str(LOCK).expect("a lock file");
+        assert_eq!(
+            the_one_version(&lock, "wasm-bindgen").expect("one"),
+            "0.2.130"
+        );
+        assert!(matches!(
+            the_one_version(&lock, "yew"),
+            Err(Error::Config(message)) if message.starts_with("Cargo.lock has no `yew` package")
+        ));
     }
 
     #[test]
     fn reads_a_key_in_its_section_only() {
         let toml = "[build]\nwasm_opt = \"no\"\n\n[tools]\n# comment\nwasm_opt = \"version_132\" # pinned\n";
-        assert_eq!(
-            toml_string(toml, "tools", "wasm_opt").as_deref(),
-            Some("version_132")
-        );
-        assert_eq!(toml_string(toml, "serve", "wasm_opt"), None);
+        let trunk: Trunk = toml::from_str(toml).expect("a Trunk.toml");
+        assert_eq!(trunk.tools.wasm_opt.as_deref(), Some("version_132"));
+        assert_eq!(trunk.tools.wasm_bindgen, None);
+        let no_tools: Trunk = toml::from_str("[build]\nwasm_opt = \"no\"\n").expect("valid");
+        assert_eq!(no_tools.tools.wasm_opt, None);
     }
 
     #[test]
-    fn a_longer_key_is_not_the_key() {
-        assert_eq!(string_value("wasm_bindgen_x = \"1\"", "wasm_bindgen"), None);
-        assert_eq!(
-            string_value("wasm_bindgen= \"1\"", "wasm_bindgen"),
-            Some("1")
+    fn the_project_s_own_files_agree() {
+        let workspace = Workspace::locate().expect("the workspace");
+        let pins = Pins::read(&workspace).expect("the pins");
+        assert!(
+            pins.wasm_bindgen.starts_with("0.2."),
+            "{}",
+            pins.wasm_bindgen
         );
+        assert!(pins.binaryen.parse::<u32>().is_ok(), "{}", pins.binaryen);
     }
 }

@@ -51,8 +51,8 @@ const SOAK_SEED: &str = "LOCKSTEP_SOAK_SEED";
 /// The line each property prints in a soak round: `lockstep-soak-cases <n>`.
 const CASES_LINE: &str = "lockstep-soak-cases ";
 
-/// The simulation's test binary in the bench profile: release, at full speed (the release
-/// profile is tuned for the wasm's size).
+/// The simulation's test binary in the bench profile: release's settings, at full speed, with
+/// the test harness.
 fn properties_test(workspace: &Workspace) -> Command {
     let mut command = workspace.cargo();
     command.args([

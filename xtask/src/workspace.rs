@@ -15,6 +15,12 @@ use crate::error::Error;
 
 /// Where the app's crate lives, relative to the repository root.
 pub const APP_DIR: &str = "crates/lockstep-app";
+/// Trunk's configuration, from the repository root: where the app's build is declared.
+pub const TRUNK_TOML: &str = "crates/lockstep-app/Trunk.toml";
+
+/// The Cargo profile of the page's wasm (index.html's `data-cargo-profile`): the release
+/// profile tuned for size, while `release` itself is tuned for the CLI's speed.
+pub const WASM_PROFILE: &str = "wasm-release";
 
 pub struct Workspace {
     root: PathBuf,
@@ -69,6 +75,14 @@ impl Workspace {
             Some(dir) => self.root.join(dir),
             None => self.root.join("target"),
         }
+    }
+
+    /// Where Cargo leaves the page's wasm `name` (before wasm-bindgen and wasm-opt).
+    pub fn page_wasm(&self, name: &str) -> PathBuf {
+        self.target_dir()
+            .join("wasm32-unknown-unknown")
+            .join(WASM_PROFILE)
+            .join(format!("{name}.wasm"))
     }
 
     /// A command that runs from the repository root with the project's `PATH` and no stdin

@@ -4,8 +4,9 @@
 //! reason); `--format json` prints the verdict line and the whole [`Twin`] (its `scenario_b`
 //! replays the twin with `lockstep-cli run`). It parses no arguments and reads no files.
 
-use crate::CliError;
-use crate::args::{Format, Source};
+use crate::args::Format;
+use crate::error::CliError;
+use crate::source::Source;
 use lockstep_sim::Scenario;
 use lockstep_sim::against::{Carried, Carry, Target, Twin, against};
 use lockstep_sim::chaos::ChaosBackend;
@@ -23,7 +24,7 @@ pub fn run(
         scenario.seed = seed;
     }
     let twin = against(&scenario, &[], service).map_err(|e| CliError::Scenario {
-        source: source.describe(),
+        origin: source.describe(),
         reason: e.to_string(),
     })?;
     Ok(match format {
@@ -133,7 +134,7 @@ fn action(action: &Action<String>) -> String {
 mod tests {
     use crate::run;
 
-    fn cli(line: &str) -> Result<String, crate::CliError> {
+    fn cli(line: &str) -> Result<String, crate::error::CliError> {
         run(line.split_whitespace().map(String::from).collect())
     }
 

@@ -3,20 +3,90 @@
 //! contiguous range of seeds; the report adds them in seed order, so the output does not depend
 //! on the number of threads or their scheduling.
 
+use crate::args::{Format, seed, threads, whole};
+use crate::error::CliError;
 use lockstep_sim::chaos::{
-    ChaosReport, ChaosRun, ChaosSettings, ReportError, SettingsError, fencing_id, run_chaos,
+    ChaosReport, ChaosRun, ChaosSettings, ReportError, fencing_id, run_chaos,
 };
 use lockstep_sim::invariant::Invariant;
-use std::fmt::{self, Write};
+use std::fmt::Write;
 use std::num::{NonZeroU64, NonZeroUsize};
 use std::ops::Range;
 
-use crate::args::Format;
-
 /// The most runs one command may ask for.
 pub const MAX_RUNS: u64 = 1_000_000;
-/// The most threads one command may ask for.
-pub const MAX_THREADS: usize = 64;
+
+/// `lockstep-cli chaos`'s flags. The settings' values are read by [`ChaosSettings`], which
+/// words their errors; settings not given are the article's test, fencing on.
+#[derive(Debug, PartialEq, Eq, clap::Args)]
+#[command(allow_negative_numbers = true)]
+pub struct ChaosArgs {
+    /// The lock service: sql-row, cache, replicated-cache, data-grid, redlock or consensus.
+    #[arg(long, value_name = "ID")]
+    backend: Option<String>,
+    /// on, off, check-and-set or sequencer.
+    #[arg(long, value_name = "MODE")]
+    fencing: Option<String>,
+    /// How many clients compete for the lock.
+    #[arg(long, value_name = "C")]
+    clients: Option<String>,
+    /// none, or some of pauses,partitions,clock-jumps,crashes.
+    #[arg(long, value_name = "LIST")]
+    faults: Option<String>,
+    /// Virtual milliseconds a run.
+    #[arg(long, value_name = "MS")]
+    duration: Option<String>,
+    #[arg(long, value_name = "N", default_value_t = 1_000, value_parser = whole(1..=MAX_RUNS))]
+    runs: u64,
+    /// The first seed; the runs take the seeds after it.
+    #[arg(long = "seed", value_name = "S", default_value_t = 1, value_parser = seed())]
+    first_seed: u64,
+    /// Default: as many as the machine has cores.
+    #[arg(long, value_name = "T", value_parser = threads())]
+    threads: Option<NonZeroUsize>,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
+    format: Format,
+    /// Print the scenario of this seed (a file `lockstep-cli run` replays) instead of running.
+    #[arg(long, value_name = "SEED", value_parser = seed())]
+    print_scenario: Option<u64>,
+}
+
+impl ChaosArgs {
+    /// The command these flags ask for, once the settings are read and the seeds fit.
+    pub fn command(&self) -> Result<ChaosCommand, CliError> {
+        let usage = |message: String| CliError::Usage {
+            command: Some("chaos".to_owned()),
+            message,
+        };
+        let given = [
+            ("backend", &self.backend),
+            ("fencing", &self.fencing),
+            ("clients", &self.clients),
+            ("faults", &self.faults),
+            ("duration", &self.duration),
+        ];
+        let pairs = given
+            .into_iter()
+            .filter_map(|(key, value)| value.as_deref().map(|value| (key, value)));
+        let settings =
+            ChaosSettings::from_pairs(pairs).map_err(|error| usage(format!("--{error}")))?;
+        let (first_seed, runs) = (self.first_seed, self.runs);
+        if first_seed.checked_add(runs - 1).is_none() {
+            return Err(usage(format!(
+                "--seed {first_seed} with --runs {runs} goes past the largest seed, {}",
+                u64::MAX
+            )));
+        }
+        Ok(ChaosCommand {
+            settings,
+            first_seed,
+            runs,
+            threads: self.threads,
+            format: self.format,
+            print_scenario: self.print_scenario,
+        })
+    }
+}
 
 /// What `lockstep-cli chaos` was asked to do.
 #[derive(Debug, PartialEq, Eq)]
@@ -29,130 +99,6 @@ pub struct ChaosCommand {
     pub format: Format,
     /// Print the scenario of this seed (a file `lockstep-cli run` replays) instead of running.
     pub print_scenario: Option<u64>,
-}
-
-/// A `chaos` argument that could not be read.
-#[derive(Debug, PartialEq, Eq)]
-pub enum ChaosUsageError {
-    MissingValue(String),
-    Setting(SettingsError),
-    BadRuns(String),
-    /// The flag and its value.
-    BadSeed(String, String),
-    SeedsOverflow {
-        first_seed: u64,
-        runs: u64,
-    },
-    BadThreads(String),
-    BadFormat(String),
-    Unexpected(String),
-}
-
-impl fmt::Display for ChaosUsageError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ChaosUsageError::MissingValue(flag) => write!(f, "{flag} needs a value"),
-            ChaosUsageError::Setting(error) => write!(f, "--{error}"),
-            ChaosUsageError::BadRuns(value) => write!(
-                f,
-                "--runs: \"{value}\" is not a whole number from 1 to {MAX_RUNS}"
-            ),
-            ChaosUsageError::BadSeed(flag, value) => write!(
-                f,
-                "{flag}: \"{value}\" is not a whole number from 0 to {}",
-                u64::MAX
-            ),
-            ChaosUsageError::SeedsOverflow { first_seed, runs } => write!(
-                f,
-                "--seed {first_seed} with --runs {runs} goes past the largest seed, {}",
-                u64::MAX
-            ),
-            ChaosUsageError::BadThreads(value) => write!(
-                f,
-                "--threads: \"{value}\" is not a whole number from 1 to {MAX_THREADS}"
-            ),
-            ChaosUsageError::BadFormat(value) => {
-                write!(f, "--format: \"{value}\" is not one of text, json")
-            }
-            ChaosUsageError::Unexpected(argument) => {
-                write!(f, "unexpected argument \"{argument}\"")
-            }
-        }
-    }
-}
-
-/// Reads the arguments after `chaos`. Settings not given are the article's test, fencing on.
-pub fn parse(rest: &[String]) -> Result<ChaosCommand, ChaosUsageError> {
-    let mut pairs: Vec<(&str, &str)> = Vec::new();
-    let mut first_seed: u64 = 1;
-    let mut runs: u64 = 1_000;
-    let mut threads = None;
-    let mut format = Format::Text;
-    let mut print_scenario = None;
-    let mut arguments = rest.iter();
-    while let Some(argument) = arguments.next() {
-        let flag = argument.as_str();
-        let mut value = || {
-            arguments
-                .next()
-                .map(String::as_str)
-                .ok_or_else(|| ChaosUsageError::MissingValue(flag.to_owned()))
-        };
-        match flag {
-            "--backend" | "--fencing" | "--clients" | "--faults" | "--duration" => {
-                pairs.push((&flag[2..], value()?));
-            }
-            "--runs" => {
-                let text = value()?;
-                runs = text
-                    .parse()
-                    .ok()
-                    .filter(|n| (1..=MAX_RUNS).contains(n))
-                    .ok_or_else(|| ChaosUsageError::BadRuns(text.to_owned()))?;
-            }
-            "--seed" | "--print-scenario" => {
-                let text = value()?;
-                let seed = text
-                    .parse()
-                    .map_err(|_| ChaosUsageError::BadSeed(flag.to_owned(), text.to_owned()))?;
-                if flag == "--seed" {
-                    first_seed = seed;
-                } else {
-                    print_scenario = Some(seed);
-                }
-            }
-            "--threads" => {
-                let text = value()?;
-                threads = Some(
-                    text.parse::<NonZeroUsize>()
-                        .ok()
-                        .filter(|n| n.get() <= MAX_THREADS)
-                        .ok_or_else(|| ChaosUsageError::BadThreads(text.to_owned()))?,
-                );
-            }
-            "--format" => {
-                let text = value()?;
-                format = match text {
-                    "text" => Format::Text,
-                    "json" => Format::Json,
-                    _ => return Err(ChaosUsageError::BadFormat(text.to_owned())),
-                };
-            }
-            other => return Err(ChaosUsageError::Unexpected(other.to_owned())),
-        }
-    }
-    let settings = ChaosSettings::from_pairs(pairs).map_err(ChaosUsageError::Setting)?;
-    if first_seed.checked_add(runs - 1).is_none() {
-        return Err(ChaosUsageError::SeedsOverflow { first_seed, runs });
-    }
-    Ok(ChaosCommand {
-        settings,
-        first_seed,
-        runs,
-        threads,
-        format,
-        print_scenario,
-    })
 }
 
 /// Runs the command and renders its report.
@@ -230,6 +176,16 @@ fn run_in_parallel(settings: &ChaosSettings, seeds: Range<u64>, threads: usize) 
 
 /// The report as a readable table.
 fn table(report: &ChaosReport) -> String {
+    let mut out = heading(report);
+    invariant_rows(&mut out, report);
+    checks(&mut out, report);
+    histogram(&mut out, report);
+    violating_seeds(&mut out, report);
+    out
+}
+
+/// The settings and the seeds run.
+fn heading(report: &ChaosReport) -> String {
     let settings = &report.settings;
     let faults: Vec<String> = settings
         .faults
@@ -237,10 +193,9 @@ fn table(report: &ChaosReport) -> String {
         .map(|kind| kind.label().to_lowercase())
         .collect();
     let last_seed = report.first_seed + report.runs.saturating_sub(1);
-    let mut out = String::new();
-    let _ = writeln!(
-        out,
-        "Chaos: {}, fencing {}, {} clients, faults: {}, {} virtual ms a run",
+    format!(
+        "Chaos: {}, fencing {}, {} clients, faults: {}, {} virtual ms a run\n\
+         {} runs, seeds {}–{last_seed}\n\n",
         settings.backend.label(),
         fencing_id(settings.fencing),
         settings.clients.get(),
@@ -249,13 +204,14 @@ fn table(report: &ChaosReport) -> String {
         } else {
             faults.join(", ")
         },
-        settings.duration.0
-    );
-    let _ = writeln!(
-        out,
-        "{} runs, seeds {}–{last_seed}\n",
-        report.runs, report.first_seed
-    );
+        settings.duration.0,
+        report.runs,
+        report.first_seed
+    )
+}
+
+/// A row per invariant: the runs that broke it and their share.
+fn invariant_rows(out: &mut String, report: &ChaosReport) {
     let width = Invariant::ALL
         .iter()
         .map(|i| i.statement().chars().count())
@@ -275,6 +231,10 @@ fn table(report: &ChaosReport) -> String {
             share(count.runs, report.runs)
         );
     }
+}
+
+/// The article's check and ours, each under its own name.
+fn checks(out: &mut String, report: &ChaosReport) {
     let _ = writeln!(
         out,
         "\nThe article's check (at most one accepted writer at any moment): {}",
@@ -295,6 +255,10 @@ fn table(report: &ChaosReport) -> String {
         report.nothing_accepted,
         report.unjudged
     );
+}
+
+/// When the first violation came, as bars; nothing when no run broke anything.
+fn histogram(out: &mut String, report: &ChaosReport) {
     let histogram = &report.first_violation;
     let most = histogram
         .counts
@@ -302,20 +266,25 @@ fn table(report: &ChaosReport) -> String {
         .copied()
         .max()
         .and_then(NonZeroU64::new);
-    if let Some(most) = most {
-        let _ = writeln!(
-            out,
-            "\nWhen the first violation came (runs per {} ms of virtual time):",
-            histogram.bucket_ms.0
-        );
-        for (i, &count) in histogram.counts.iter().enumerate() {
-            let from = u64::try_from(i).unwrap_or(0) * histogram.bucket_ms.0;
-            let span = format!("{from}–{} ms", from + histogram.bucket_ms.0);
-            let bar = "#".repeat(usize::try_from(count * 40 / most).unwrap_or(0));
-            let line = format!("{span:>18}  {count:>6}  {bar}");
-            let _ = writeln!(out, "{}", line.trim_end());
-        }
+    let Some(most) = most else {
+        return;
+    };
+    let _ = writeln!(
+        out,
+        "\nWhen the first violation came (runs per {} ms of virtual time):",
+        histogram.bucket_ms.0
+    );
+    for (i, &count) in histogram.counts.iter().enumerate() {
+        let from = u64::try_from(i).unwrap_or(0) * histogram.bucket_ms.0;
+        let span = format!("{from}–{} ms", from + histogram.bucket_ms.0);
+        let bar = "#".repeat(usize::try_from(count * 40 / most).unwrap_or(0));
+        let line = format!("{span:>18}  {count:>6}  {bar}");
+        let _ = writeln!(out, "{}", line.trim_end());
     }
+}
+
+/// The seeds that broke something, and how to print the first one's scenario.
+fn violating_seeds(out: &mut String, report: &ChaosReport) {
     let seeds: Vec<u64> = report.violating.iter().map(|v| v.seed).collect();
     let _ = writeln!(
         out,
@@ -332,11 +301,10 @@ fn table(report: &ChaosReport) -> String {
             out,
             "A seed's scenario, for `lockstep-cli run`: lockstep-cli chaos {} --print-scenario {} \
              > chaos.json",
-            flags(settings),
+            flags(&report.settings),
             first.seed
         );
     }
-    out
 }
 
 /// The flags that give these settings.
@@ -383,13 +351,20 @@ mod tests {
     use lockstep_sim::resource::Fencing;
     use lockstep_sim::time::Millis;
 
-    fn parse_line(line: &str) -> Result<ChaosCommand, ChaosUsageError> {
-        parse(
-            &line
-                .split_whitespace()
-                .map(String::from)
-                .collect::<Vec<_>>(),
-        )
+    /// The command `chaos <line>` asks for, or the words of its usage error.
+    fn parse_line(line: &str) -> Result<ChaosCommand, String> {
+        let arguments: Vec<String> = ["chaos"]
+            .into_iter()
+            .chain(line.split_whitespace())
+            .map(String::from)
+            .collect();
+        match crate::cli::parse(&arguments) {
+            Ok(crate::cli::Parsed::Command(crate::cli::Command::Chaos(args))) => {
+                args.command().map_err(|error| error.to_string())
+            }
+            Err(error) => Err(error.to_string()),
+            Ok(other) => panic!("not a chaos command: {other:?}"),
+        }
     }
 
     #[test]
@@ -426,7 +401,11 @@ mod tests {
 
     #[test]
     fn bad_flags_say_what_is_wrong() {
-        let error = |line: &str| parse_line(line).expect_err(line).to_string();
+        let error = |line: &str| {
+            let words = parse_line(line).expect_err(line);
+            let flag_error = words.strip_prefix("chaos: ").map(str::to_owned);
+            flag_error.unwrap_or_else(|| panic!("not named as chaos's: {words}"))
+        };
         assert_eq!(
             error("--backend etcd"),
             "--backend: \"etcd\": not a lock service; use one of sql-row, cache, \

@@ -3,66 +3,32 @@
 //! Markdown table: states explored, how deep, and what was found. A counterexample is written
 //! as a scenario file, to become a test.
 
-use crate::flag_error::FlagError;
-use lockstep_sim::search::{Search, SearchStatus, hunt};
+use crate::args::{seed, whole};
+use crate::error::CliError;
+use lockstep_sim::search::{MAX_FAULTS, Search, SearchStatus, hunt};
 use std::fmt::Write;
 use std::time::Instant;
 
 /// What `lockstep-cli hunt` was asked to do.
-#[derive(Debug, PartialEq, Eq)]
-pub struct HuntCommand {
+#[derive(Debug, PartialEq, Eq, clap::Args)]
+#[command(allow_negative_numbers = true)]
+pub struct HuntArgs {
     /// The seed of the base's latency draws.
+    #[arg(long, value_name = "S", default_value_t = 1, value_parser = seed())]
     pub seed: u64,
+    /// The most faults a run may strike.
+    #[arg(long, value_name = "K", default_value_t = 2, value_parser = whole(1..=MAX_FAULTS))]
     pub faults: u8,
+    /// The longest run explored.
+    #[arg(long, value_name = "N", default_value_t = 80, value_parser = whole(1..=u32::MAX))]
     pub max_events: u32,
     /// Where counterexamples go (`<dir>/hunt-<replicas>-<invariant>.json`); none: not written.
+    #[arg(long, value_name = "DIR")]
     pub out: Option<String>,
 }
 
-/// Reads `--seed S` (default 1), `--faults K` (1–4, default 2), `--max-events N` (default 80),
-/// `--out DIR`.
-pub fn parse(rest: &[String]) -> Result<HuntCommand, FlagError> {
-    let mut command = HuntCommand {
-        seed: 1,
-        faults: 2,
-        max_events: 80,
-        out: None,
-    };
-    let mut arguments = rest.iter();
-    while let Some(argument) = arguments.next() {
-        let flag = argument.as_str();
-        let value = arguments.next();
-        let text = match flag {
-            "--seed" | "--faults" | "--max-events" | "--out" => {
-                value.ok_or_else(|| FlagError::MissingValue(flag.to_owned()))?
-            }
-            other => return Err(FlagError::Unexpected(other.to_owned())),
-        };
-        let bad = || FlagError::BadValue {
-            flag: flag.to_owned(),
-            value: text.clone(),
-            expected: "a whole number in range (seed any, faults 1 to 4, events 1 or more)",
-        };
-        match flag {
-            "--seed" => command.seed = text.parse().map_err(|_| bad())?,
-            "--faults" => {
-                command.faults = text
-                    .parse()
-                    .ok()
-                    .filter(|k| (1..=lockstep_sim::search::MAX_FAULTS).contains(k))
-                    .ok_or_else(bad)?;
-            }
-            "--max-events" => {
-                command.max_events = text.parse().ok().filter(|&n| n > 0).ok_or_else(bad)?;
-            }
-            _ => command.out = Some(text.clone()),
-        }
-    }
-    Ok(command)
-}
-
 /// Runs every search and renders the table.
-pub fn run(command: &HuntCommand) -> Result<String, crate::CliError> {
+pub fn run(command: &HuntArgs) -> Result<String, CliError> {
     let mut out = format!(
         "Consensus hunt (seed {}): at most {} of the service's own faults (a replica paused, cut \
          off one way or both, crashed; 900 ms each), every 100 ms, up to {} events\n\n\
@@ -76,14 +42,14 @@ pub fn run(command: &HuntCommand) -> Result<String, crate::CliError> {
                 max_events: command.max_events,
             };
             let config = hunt::config(replicas, invariant, command.seed, reach).map_err(|e| {
-                crate::CliError::Scenario {
-                    source: format!("the hunt's base of {replicas} replicas"),
+                CliError::Scenario {
+                    origin: format!("the hunt's base of {replicas} replicas"),
                     reason: e.to_string(),
                 }
             })?;
             let started = Instant::now();
-            let mut search = Search::new(&config).map_err(|e| crate::CliError::Scenario {
-                source: format!("the hunt's search on {replicas} replicas"),
+            let mut search = Search::new(&config).map_err(|e| CliError::Scenario {
+                origin: format!("the hunt's search on {replicas} replicas"),
                 reason: e.to_string(),
             })?;
             let status = search.run();
@@ -96,7 +62,7 @@ pub fn run(command: &HuntCommand) -> Result<String, crate::CliError> {
                         let path = std::path::Path::new(dir).join(&name);
                         let json = serde_json::to_string_pretty(&counterexample.scenario)
                             .unwrap_or_default();
-                        std::fs::write(&path, json + "\n").map_err(|e| crate::CliError::Write {
+                        std::fs::write(&path, json + "\n").map_err(|e| CliError::Write {
                             path: path.display().to_string(),
                             reason: e.to_string(),
                         })?;
@@ -123,20 +89,31 @@ pub fn run(command: &HuntCommand) -> Result<String, crate::CliError> {
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-    use crate::flag_error::args;
+    /// The flags of `hunt <line>`, or the words of their usage error.
+    fn parse_line(line: &str) -> Result<super::HuntArgs, String> {
+        let arguments: Vec<String> = ["hunt"]
+            .into_iter()
+            .chain(line.split_whitespace())
+            .map(String::from)
+            .collect();
+        match crate::cli::parse(&arguments) {
+            Ok(crate::cli::Parsed::Command(crate::cli::Command::Hunt(args))) => Ok(args),
+            Err(error) => Err(error.to_string()),
+            Ok(other) => panic!("not a hunt command: {other:?}"),
+        }
+    }
 
     #[test]
     fn reads_its_flags_and_refuses_bad_ones() {
-        let command = parse(&args(&["--faults", "1", "--max-events", "40"])).unwrap();
-        assert_eq!((command.faults, command.max_events), (1, 40));
-        assert!(matches!(
-            parse(&args(&["--faults", "9"])),
-            Err(FlagError::BadValue { flag, .. }) if flag == "--faults"
-        ));
+        let command = parse_line("--faults 1 --max-events 40").unwrap();
         assert_eq!(
-            parse(&args(&["--out"])),
-            Err(FlagError::MissingValue("--out".into()))
+            (command.seed, command.faults, command.max_events),
+            (1, 1, 40)
         );
+        assert_eq!(
+            parse_line("--faults 9"),
+            Err("hunt: --faults: \"9\" is not a whole number from 1 to 4".into())
+        );
+        assert_eq!(parse_line("--out"), Err("hunt: --out needs a value".into()));
     }
 }

@@ -18,44 +18,19 @@
 mod against;
 mod args;
 mod chaos;
-mod flag_error;
+mod cli;
+mod error;
 mod hunt;
 mod matrix;
+mod run_command;
 mod search_command;
+mod source;
+mod usage;
 
-use args::{Command, Format, Source, UsageError};
-use lockstep_sim::outcome::RunOutcome;
-use lockstep_sim::{Scenario, Sim, catalogue, sources};
-use std::fmt;
+use cli::{Command, Parsed};
+use error::CliError;
+use lockstep_sim::catalogue;
 use std::process::ExitCode;
-
-#[derive(Debug)]
-pub(crate) enum CliError {
-    Usage(UsageError),
-    Read { path: String, reason: String },
-    Write { path: String, reason: String },
-    Scenario { source: String, reason: String },
-    Expectations(Vec<String>),
-    Chaos(lockstep_sim::chaos::ReportError),
-}
-
-impl fmt::Display for CliError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            CliError::Usage(e) => write!(f, "{e}\n\n{}", args::USAGE),
-            CliError::Read { path, reason } => write!(f, "cannot read {path}: {reason}"),
-            CliError::Write { path, reason } => write!(f, "cannot write {path}: {reason}"),
-            CliError::Scenario { source, reason } => write!(f, "{source}: {reason}"),
-            CliError::Chaos(e) => write!(f, "chaos: {e}"),
-            CliError::Expectations(failures) => {
-                writeln!(f, "{} expectation(s) failed:", failures.len())?;
-                failures
-                    .iter()
-                    .try_for_each(|failure| writeln!(f, "  ✗ {failure}"))
-            }
-        }
-    }
-}
 
 fn main() -> ExitCode {
     match run(std::env::args().skip(1).collect()) {
@@ -63,101 +38,41 @@ fn main() -> ExitCode {
             print!("{output}");
             ExitCode::SUCCESS
         }
-        Err(CliError::Expectations(failures)) => {
-            eprint!("{}", CliError::Expectations(failures));
+        Err(error @ CliError::Expectations(_)) => {
+            eprint!("{error}");
             ExitCode::from(1)
         }
         Err(error) => {
-            eprintln!("lockstep-cli: {error}");
+            // A usage error is followed by the usage of the command it is about.
+            let usage = match &error {
+                CliError::Usage { command, .. } => {
+                    format!("\n\n{}", cli::usage(command.as_deref()))
+                }
+                _ => String::new(),
+            };
+            eprintln!("lockstep-cli: {error}{usage}");
             ExitCode::from(2)
         }
     }
 }
 
 fn run(arguments: Vec<String>) -> Result<String, CliError> {
-    match args::parse(&arguments).map_err(CliError::Usage)? {
+    let command = match cli::parse(&arguments)? {
+        Parsed::Help(text) => return Ok(text),
+        Parsed::Command(command) => command,
+    };
+    match command {
         Command::List => Ok(list()),
-        Command::Chaos(command) => chaos::run(&command).map_err(CliError::Chaos),
-        Command::Hunt(command) => hunt::run(&command),
-        Command::Matrix(command) => matrix::run(&command).map_err(CliError::Chaos),
-        Command::Search(search) => search_command::run(search),
         Command::Check { source } => {
-            let scenario = load(&source)?;
+            let scenario = source.load()?;
             Ok(format!("{}: ok ({})\n", source.describe(), scenario.title))
         }
-        Command::Against {
-            source,
-            service,
-            seed,
-            format,
-        } => against::run(&source, load(&source)?, service, seed, format),
-        Command::Run {
-            source,
-            seed,
-            format,
-        } => {
-            let scenario = load(&source)?;
-            let seed = seed.unwrap_or(scenario.seed);
-            let mut sim = Sim::with_log(&scenario, seed, &[]).map_err(|e| CliError::Scenario {
-                source: source.describe(),
-                reason: e.to_string(),
-            })?;
-            sim.run_to_end();
-            let spent = sim.stopped_by_budget();
-            let output = match format {
-                Format::Text => format!(
-                    "{} (seed {seed})\n{}{}{}hash {}\n",
-                    scenario.title,
-                    source_lines(&scenario),
-                    sim.render_text(),
-                    RunOutcome::of(sim.trace())
-                        .lines(sim.cast())
-                        .iter()
-                        .map(|line| format!("outcome: {line}\n"))
-                        .collect::<String>(),
-                    sim.hash()
-                ),
-                Format::Json => {
-                    let export = sim.export(&scenario.id);
-                    serde_json::to_string_pretty(&export).unwrap_or_default() + "\n"
-                }
-            };
-            if let Some(spent) = spent {
-                // What ran is shown; its expectations are not judged on half a run.
-                print!("{output}");
-                return Err(CliError::Scenario {
-                    source: source.describe(),
-                    reason: spent.to_string(),
-                });
-            }
-            let failures: Vec<String> = scenario
-                .expectations
-                .iter()
-                .filter_map(|expectation| expectation.check(&sim).err())
-                .collect();
-            if failures.is_empty() {
-                Ok(output)
-            } else {
-                print!("{output}");
-                Err(CliError::Expectations(failures))
-            }
-        }
+        Command::Run(args) => run_command::run(&args),
+        Command::Chaos(args) => chaos::run(&args.command()?).map_err(CliError::Chaos),
+        Command::Hunt(args) => hunt::run(&args),
+        Command::Matrix(args) => matrix::run(&args).map_err(CliError::Chaos),
+        Command::Search(args) => search_command::run(args),
     }
-}
-
-/// The scenario's citations, resolved against the bibliography, then its notes (a format 1
-/// file's `source` text): one "source:" or "note:" line each.
-fn source_lines(scenario: &Scenario) -> String {
-    let cited = scenario
-        .citations()
-        .iter()
-        .map(|citation| format!("source: {}\n", sources::cite(citation)))
-        .collect::<String>();
-    let noted = scenario
-        .notes()
-        .map(|note| format!("note: {note}\n"))
-        .collect::<String>();
-    cited + &noted
 }
 
 fn list() -> String {
@@ -173,27 +88,6 @@ fn list() -> String {
             Err(e) => format!("{:<width$}  (broken: {e})\n", built_in.id),
         })
         .collect()
-}
-
-fn load(source: &Source) -> Result<Scenario, CliError> {
-    // Bytes, not a string: a file that is not UTF-8 is a scenario error with its position.
-    let bytes = match source {
-        Source::File(path) => std::fs::read(path).map_err(|e| CliError::Read {
-            path: path.clone(),
-            reason: e.to_string(),
-        })?,
-        Source::BuiltIn(id) => catalogue::find(id)
-            .map(|b| b.json.as_bytes().to_vec())
-            .ok_or_else(|| CliError::Scenario {
-                source: id.clone(),
-                reason: "no such built-in scenario (see `lockstep-cli list`) and no such file"
-                    .into(),
-            })?,
-    };
-    Scenario::parse_bytes(&bytes).map_err(|e| CliError::Scenario {
-        source: source.describe(),
-        reason: e.to_string(),
-    })
 }
 
 #[cfg(test)]

@@ -2,8 +2,8 @@
 //! off, as one Markdown table per lock service (README's numbers are pasted from it). It only
 //! runs and counts; what each count means is the README's to explain.
 
-use crate::chaos::report;
-use crate::flag_error::FlagError;
+use crate::args::{threads, whole};
+use crate::chaos::{MAX_RUNS, report};
 use lockstep_sim::chaos::{
     ChaosBackend, ChaosReport, ChaosSettings, FaultKind, FaultSet, ReportError,
 };
@@ -12,65 +12,19 @@ use lockstep_sim::resource::Fencing;
 use std::fmt::Write;
 use std::num::NonZeroUsize;
 
-/// The most runs a cell may ask for.
-pub const MAX_RUNS: u64 = 1_000_000;
-
 /// What `lockstep-cli matrix` was asked to do.
-#[derive(Debug, PartialEq, Eq)]
-pub struct MatrixCommand {
+#[derive(Debug, PartialEq, Eq, clap::Args)]
+#[command(allow_negative_numbers = true)]
+pub struct MatrixArgs {
     /// Runs per cell for every service but the consensus one.
+    #[arg(long, value_name = "N", default_value_t = 1_000, value_parser = whole(1..=MAX_RUNS))]
     pub runs: u64,
     /// Runs per cell for the consensus service, whose promises are the ones to hunt.
+    #[arg(long, value_name = "N", default_value_t = 10_000, value_parser = whole(1..=MAX_RUNS))]
     pub consensus_runs: u64,
-    /// `None`: as many as the machine has cores.
+    /// Default: as many as the machine has cores.
+    #[arg(long, value_name = "T", value_parser = threads())]
     pub threads: Option<NonZeroUsize>,
-}
-
-/// Reads the arguments after `matrix`: `--runs N` (default 1,000), `--consensus-runs N`
-/// (default 10,000), `--threads T`.
-pub fn parse(rest: &[String]) -> Result<MatrixCommand, FlagError> {
-    let mut command = MatrixCommand {
-        runs: 1_000,
-        consensus_runs: 10_000,
-        threads: None,
-    };
-    let mut arguments = rest.iter();
-    while let Some(argument) = arguments.next() {
-        let flag = argument.as_str();
-        let text = match flag {
-            "--runs" | "--consensus-runs" | "--threads" => arguments
-                .next()
-                .ok_or_else(|| FlagError::MissingValue(flag.to_owned()))?,
-            other => return Err(FlagError::Unexpected(other.to_owned())),
-        };
-        let number = text
-            .parse::<u64>()
-            .ok()
-            .filter(|n| (1..=MAX_RUNS).contains(n))
-            .ok_or_else(|| bad(flag, text))?;
-        match flag {
-            "--runs" => command.runs = number,
-            "--consensus-runs" => command.consensus_runs = number,
-            _ => {
-                command.threads = usize::try_from(number)
-                    .ok()
-                    .filter(|&n| n <= crate::chaos::MAX_THREADS)
-                    .and_then(NonZeroUsize::new);
-                if command.threads.is_none() {
-                    return Err(bad(flag, text));
-                }
-            }
-        }
-    }
-    Ok(command)
-}
-
-fn bad(flag: &str, value: &str) -> FlagError {
-    FlagError::BadValue {
-        flag: flag.to_owned(),
-        value: value.to_owned(),
-        expected: "a whole number in range (runs 1 to 1,000,000, threads 1 to 64)",
-    }
 }
 
 /// The fault mixes, one column each: every kind alone, then all four.
@@ -98,7 +52,7 @@ struct Row {
 }
 
 /// Runs every cell and renders the tables.
-pub fn run(command: &MatrixCommand) -> Result<String, ReportError> {
+pub fn run(command: &MatrixArgs) -> Result<String, ReportError> {
     let threads = command
         .threads
         .or_else(|| std::thread::available_parallelism().ok())
@@ -175,18 +129,41 @@ fn render(out: &mut String, row: &Row) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::flag_error::args;
+
+    /// The flags of `matrix <line>`, or the words of their usage error.
+    fn parse_line(line: &str) -> Result<MatrixArgs, String> {
+        let arguments: Vec<String> = ["matrix"]
+            .into_iter()
+            .chain(line.split_whitespace())
+            .map(String::from)
+            .collect();
+        match crate::cli::parse(&arguments) {
+            Ok(crate::cli::Parsed::Command(crate::cli::Command::Matrix(args))) => Ok(args),
+            Err(error) => Err(error.to_string()),
+            Ok(other) => panic!("not a matrix command: {other:?}"),
+        }
+    }
 
     #[test]
     fn reads_its_flags_and_refuses_bad_ones() {
-        let command = parse(&args(&["--runs", "5", "--consensus-runs", "7"])).unwrap();
+        let command = parse_line("--runs 5 --consensus-runs 7").unwrap();
         assert_eq!((command.runs, command.consensus_runs), (5, 7));
-        assert_eq!(parse(&args(&["--runs", "0"])), Err(bad("--runs", "0")));
         assert_eq!(
-            parse(&args(&["--threads"])),
-            Err(FlagError::MissingValue("--threads".into()))
+            parse_line("--runs 0"),
+            Err("matrix: --runs: \"0\" is not a whole number from 1 to 1000000".into())
         );
-        assert!(parse(&args(&["--fencing", "on"])).is_err());
+        assert_eq!(
+            parse_line("--threads 65"),
+            Err("matrix: --threads: \"65\" is not a whole number from 1 to 64".into())
+        );
+        assert_eq!(
+            parse_line("--threads"),
+            Err("matrix: --threads needs a value".into())
+        );
+        assert_eq!(
+            parse_line("--fencing on"),
+            Err("matrix: unexpected argument \"--fencing\"".into())
+        );
     }
 
     #[test]

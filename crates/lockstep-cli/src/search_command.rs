@@ -5,145 +5,59 @@
 //!
 //! Parsing its arguments reads no files; running does.
 
-use crate::CliError;
-use crate::args::{Format, Source, UsageError};
+use crate::args::{Format, whole};
+use crate::error::CliError;
+use crate::source::Source;
 use lockstep_sim::invariant::Invariant;
 use lockstep_sim::search::{
     Bounds, Counterexample, FaultBudget, Search, SearchConfig, SearchStatus,
 };
 use lockstep_sim::time::Millis;
-use lockstep_sim::{Scenario, Sim, catalogue};
-use std::fmt;
+use lockstep_sim::{Scenario, Sim};
 
-/// Whether a scenario's own interventions stay in the search's base.
-#[derive(Debug, PartialEq, Eq, Clone, Copy)]
-pub enum Interventions {
-    /// The search chooses the faults: a scenario's own are left out.
-    Drop,
-    /// They are the setting (a partition from the start): the search adds its faults to them.
-    Keep,
-}
-
-#[derive(Debug, PartialEq, Eq)]
+/// `lockstep-cli search`'s arguments. Flags override a configuration file's own values.
+#[derive(Debug, PartialEq, Eq, clap::Args)]
+#[command(allow_negative_numbers = true)]
 pub struct SearchArgs {
+    /// A scenario or search configuration file (`.json`), or a built-in id.
+    #[arg(value_name = "SCENARIO", value_parser = Source::from_argument)]
     pub source: Source,
+    /// The invariant to break (a configuration names its own).
+    #[arg(long, value_name = "ID", value_parser = invariant)]
     pub invariant: Option<Invariant>,
+    /// The most faults a run may strike (default 1).
+    #[arg(long, value_name = "K", value_parser = whole(0..=u8::MAX))]
     pub faults: Option<u8>,
+    /// The virtual milliseconds between the moments a fault may strike.
+    #[arg(long, value_name = "N", value_parser = whole(0..=u64::MAX))]
     pub step_ms: Option<u64>,
+    /// The longest run explored.
+    #[arg(long, value_name = "N", value_parser = whole(0..=u32::MAX))]
     pub max_events: Option<u32>,
-    pub interventions: Interventions,
+    /// Keep a scenario's own interventions (a partition from the start): the search adds its
+    /// faults to them instead of choosing them all.
+    #[arg(long)]
+    pub keep_interventions: bool,
+    /// Write the counterexample here, as a scenario file.
+    #[arg(long, value_name = "FILE")]
     pub out: Option<String>,
+    #[arg(long, value_enum, default_value_t = Format::Text)]
     pub format: Format,
 }
 
-/// What is wrong with `search`'s own arguments.
-#[derive(Debug, PartialEq, Eq)]
-pub enum SearchUsage {
-    BadInvariant(String),
-    BadNumber {
-        flag: &'static str,
-        value: String,
-    },
-    /// A scenario says nothing of what to break.
-    NoInvariant,
-}
-
-impl fmt::Display for SearchUsage {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            SearchUsage::BadInvariant(value) => write!(
-                f,
-                "--invariant: \"{value}\" is not one of {}",
-                Invariant::ALL.map(Invariant::id).join(", ")
-            ),
-            SearchUsage::BadNumber { flag, value } => {
-                write!(f, "{flag}: \"{value}\" is not a whole number in range")
-            }
-            SearchUsage::NoInvariant => f.write_str(
-                "search: a scenario needs --invariant <id> (a search configuration names its own)",
-            ),
-        }
-    }
-}
-
-pub fn parse(rest: &[String]) -> Result<SearchArgs, UsageError> {
-    let mut source = None;
-    let mut parsed = SearchArgs {
-        source: Source::BuiltIn(String::new()),
-        invariant: None,
-        faults: None,
-        step_ms: None,
-        max_events: None,
-        interventions: Interventions::Drop,
-        out: None,
-        format: Format::Text,
-    };
-    let mut arguments = rest.iter();
-    while let Some(argument) = arguments.next() {
-        let flag = argument.as_str();
-        let mut value = || {
-            arguments
-                .next()
-                .cloned()
-                .ok_or(UsageError::MissingValue(static_flag(flag)))
-        };
-        match flag {
-            "--invariant" => {
-                let id = value()?;
-                parsed.invariant = Some(
-                    Invariant::from_id(&id)
-                        .ok_or(UsageError::Search(SearchUsage::BadInvariant(id)))?,
-                );
-            }
-            "--faults" => parsed.faults = Some(number("--faults", value()?)?),
-            "--step-ms" => parsed.step_ms = Some(number("--step-ms", value()?)?),
-            "--max-events" => parsed.max_events = Some(number("--max-events", value()?)?),
-            "--out" => parsed.out = Some(value()?),
-            "--format" => {
-                let format = value()?;
-                parsed.format = match format.as_str() {
-                    "text" => Format::Text,
-                    "json" => Format::Json,
-                    _ => return Err(UsageError::BadFormat(format)),
-                };
-            }
-            "--keep-interventions" => parsed.interventions = Interventions::Keep,
-            other if source.is_none() && !other.starts_with("--") => {
-                source = Some(Source::from_argument(other));
-            }
-            other => return Err(UsageError::Unexpected(other.to_owned())),
-        }
-    }
-    parsed.source = source.ok_or(UsageError::MissingScenario("search"))?;
-    Ok(parsed)
-}
-
-fn static_flag(flag: &str) -> &'static str {
-    [
-        "--invariant",
-        "--faults",
-        "--step-ms",
-        "--max-events",
-        "--out",
-        "--format",
-    ]
-    .into_iter()
-    .find(|known| *known == flag)
-    .unwrap_or("a flag")
-}
-
-fn number<T: std::str::FromStr>(flag: &'static str, value: String) -> Result<T, UsageError> {
-    value
-        .parse()
-        .map_err(|_| UsageError::Search(SearchUsage::BadNumber { flag, value }))
+/// A value parser for an invariant's id.
+fn invariant(id: &str) -> Result<Invariant, String> {
+    Invariant::from_id(id).ok_or_else(|| {
+        format!(
+            "is not one of {}",
+            Invariant::ALL.map(Invariant::id).join(", ")
+        )
+    })
 }
 
 pub fn run(args: SearchArgs) -> Result<String, CliError> {
     let config = config(&args)?;
-    let invalid = |reason: String| CliError::Scenario {
-        source: args.source.describe(),
-        reason,
-    };
+    let invalid = |reason: String| args.source.invalid(reason);
     let mut search = Search::new(&config).map_err(|e| invalid(e.to_string()))?;
     let status = search.run();
     if let (Some(path), SearchStatus::Found(found)) = (&args.out, &status) {
@@ -162,21 +76,21 @@ pub fn run(args: SearchArgs) -> Result<String, CliError> {
 /// fault count and bounds), or a scenario with the default fault kinds.
 fn config(args: &SearchArgs) -> Result<SearchConfig, CliError> {
     let json = read(&args.source)?;
-    let invalid = |reason: String| CliError::Scenario {
-        source: args.source.describe(),
-        reason,
-    };
+    let invalid = |reason: String| args.source.invalid(reason);
     let mut config = if is_configuration(&json) {
         SearchConfig::parse(&json).map_err(|e| invalid(e.to_string()))?
     } else {
         let mut base = Scenario::parse(&json).map_err(|e| invalid(e.to_string()))?;
         base.expectations.clear();
-        if args.interventions == Interventions::Drop {
+        if !args.keep_interventions {
             base.interventions.clear();
         }
-        let invariant = args.invariant.ok_or(CliError::Usage(UsageError::Search(
-            SearchUsage::NoInvariant,
-        )))?;
+        let invariant = args.invariant.ok_or_else(|| CliError::Usage {
+            command: Some("search".to_owned()),
+            message: "search: a scenario needs --invariant <id> (a search configuration names \
+                      its own)"
+                .to_owned(),
+        })?;
         let faults = FaultBudget::defaults_for(&base, args.faults.unwrap_or(1));
         SearchConfig {
             base,
@@ -208,28 +122,12 @@ fn is_configuration(json: &str) -> bool {
         .is_some_and(|value| value.get("base").is_some())
 }
 
+/// The source's text: strict JSON's UTF-8 check, with the position of a bad byte.
 fn read(source: &Source) -> Result<String, CliError> {
-    match source {
-        Source::File(path) => {
-            let bytes = std::fs::read(path).map_err(|e| CliError::Read {
-                path: path.clone(),
-                reason: e.to_string(),
-            })?;
-            lockstep_sim::strict_json::text(&bytes)
-                .map(str::to_owned)
-                .map_err(|e| CliError::Scenario {
-                    source: path.clone(),
-                    reason: lockstep_sim::scenario::ScenarioError::from(e).to_string(),
-                })
-        }
-        Source::BuiltIn(id) => catalogue::find(id)
-            .map(|built_in| built_in.json.to_owned())
-            .ok_or_else(|| CliError::Scenario {
-                source: id.clone(),
-                reason: "no such built-in scenario (see `lockstep-cli list`) and no such file"
-                    .into(),
-            }),
-    }
+    let bytes = source.bytes()?;
+    lockstep_sim::strict_json::text(&bytes)
+        .map(str::to_owned)
+        .map_err(|e| source.invalid(lockstep_sim::scenario::ScenarioError::from(e).to_string()))
 }
 
 fn text(config: &SearchConfig, status: &SearchStatus, out: Option<&str>) -> String {
