@@ -4,9 +4,9 @@
 //! (and the run's recorded beliefs), tested natively; the `Monitor` component plots them.
 
 use crate::run::Run;
-use lockstep_sim::happening::{Happening, RedlockOutcome};
 use lockstep_sim::ids::NodeId;
-use lockstep_sim::message::Refusal;
+use lockstep_sim::vocabulary::happening::{Happening, RedlockOutcome};
+use lockstep_sim::vocabulary::message::Refusal;
 use std::collections::BTreeMap;
 
 /// A value observed at a moment of virtual time, by the event with index `event`.

@@ -8,7 +8,6 @@
 use crate::components::{Current, Shared};
 use crate::run::Run;
 use crate::state::{Action, Selection};
-use lockstep_sim::happening::Direction;
 use lockstep_sim::ids::{MessageId, NodeId};
 use lockstep_sim::intervention::{Action as Act, Intervention};
 use lockstep_sim::network::MessageStatus;
@@ -16,6 +15,7 @@ use lockstep_sim::resource::Fencing;
 use lockstep_sim::scenario::LockServiceSpec;
 use lockstep_sim::sim::Process;
 use lockstep_sim::time::Millis;
+use lockstep_sim::vocabulary::happening::Direction;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 

@@ -10,7 +10,7 @@ use crate::components::timeline::{glyph, patterns, pause_sign};
 use crate::layout::frame::{ArrowShape, ArrowState};
 use crate::layout::{Fate, Layout, MarkKind, SpanKind};
 use lockstep_sim::ids::MessageId;
-use lockstep_sim::message::Refusal;
+use lockstep_sim::vocabulary::message::Refusal;
 use yew::prelude::*;
 
 /// One entry of the legend.

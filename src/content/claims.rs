@@ -19,9 +19,9 @@
 
 use super::check::Shown;
 use crate::run::Run;
-use lockstep_sim::client::NextStep;
-use lockstep_sim::happening::Happening;
-use lockstep_sim::message::Refusal;
+use lockstep_sim::vocabulary::happening::Happening;
+use lockstep_sim::vocabulary::message::Refusal;
+use lockstep_sim::vocabulary::next_step::NextStep;
 
 /// One checkable claim found in a text.
 #[derive(Clone, Debug, PartialEq, Eq)]

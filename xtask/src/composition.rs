@@ -319,7 +319,7 @@ Name,ShallowSize,ShallowSizePercent,RetainedSize,RetainedSizePercent
 custom section '__wasm_bindgen_unstable',200,20.0,,
 data[0],120,12.0,,
 <lockstep::components::timeline::Timeline as yew::functional::FunctionProvider>::run::inner::h9a38a54735aebff5,60,6.0,,
-lockstep_sim::happening::_::<impl serde_core::ser::Serialize for lockstep_sim::happening::Happening>::serialize::h448dba5b854175b2,40,4.0,,
+lockstep_sim::vocabulary::happening::_::<impl serde_core::ser::Serialize for lockstep_sim::vocabulary::happening::Happening>::serialize::h448dba5b854175b2,40,4.0,,
 <serde_path_to_error::de::TrackedSeed<X> as serde_core::de::DeserializeSeed>::deserialize::h19d8c81b32136167,30,3.0,,
 compiler_builtins[40f58339702e5617]::math::libm_math::pow::pow,20,2.0,,
 <&T as core::fmt::Display>::fmt::h0000000000000001,10,1.0,,

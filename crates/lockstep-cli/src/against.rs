@@ -9,8 +9,8 @@ use crate::args::{Format, Source};
 use lockstep_sim::Scenario;
 use lockstep_sim::against::{Carried, Carry, Target, Twin, against};
 use lockstep_sim::chaos::ChaosBackend;
-use lockstep_sim::happening::Direction;
 use lockstep_sim::intervention::Action;
+use lockstep_sim::vocabulary::happening::Direction;
 
 pub fn run(
     source: &Source,

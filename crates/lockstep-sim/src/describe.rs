@@ -3,18 +3,19 @@
 //! Voice: short, present tense, concrete; the reason in one sentence. This module only words what
 //! a `Happening` already says; it decides nothing, and the simulation never needs it.
 
-use crate::client::NextStep;
-use crate::happening::{
+use crate::ids::{MessageId, NodeId};
+use crate::network::Network;
+use crate::scenario::{Cast, ExpiryNotice};
+use crate::token::FencingToken;
+use crate::vocabulary::happening::{
     AbandonReason, AfterTimeout, DeadlineCut, Direction, Happening, Input, NoEffect,
     RedlockOutcome, Request, StepDown, Then, Withheld, WorkResult,
 };
-use crate::ids::{MessageId, NodeId};
-use crate::lock_service::Op;
-use crate::message::{Refusal, ReleaseMethod, WriteOutcome};
-use crate::network::{Loss, Network};
-use crate::node::TimerKind;
-use crate::scenario::{Cast, ExpiryNotice};
-use crate::token::FencingToken;
+use crate::vocabulary::loss::Loss;
+use crate::vocabulary::message::{Refusal, ReleaseMethod, WriteOutcome};
+use crate::vocabulary::next_step::NextStep;
+use crate::vocabulary::raft::Op;
+use crate::vocabulary::timer::TimerKind;
 
 /// The sentence for one event: `actor` is the node that acted (the trace event's actor).
 pub fn describe(actor: NodeId, happening: &Happening, cast: &Cast, network: &Network) -> String {

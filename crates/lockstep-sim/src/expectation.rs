@@ -2,12 +2,12 @@
 //! "exclusion is violated"). The catalogue's expectations are checked by tests and by
 //! `lockstep-cli run`, so a scenario that stops reproducing its source's sequence fails loudly.
 
-pub use crate::happening::ResultKind;
+pub use crate::vocabulary::happening::ResultKind;
 
-use crate::happening::Happening;
 use crate::invariant::Invariant;
 use crate::scenario::{Cast, ScenarioError};
 use crate::sim::Sim;
+use crate::vocabulary::happening::Happening;
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -71,7 +71,7 @@ impl Expectation {
                 resolve_client(cast, client, &format!("{path}.client"))
             }
             Expectation::Event { kind, .. } => {
-                if crate::happening::KINDS.contains(&kind.as_str()) {
+                if crate::vocabulary::happening::KINDS.contains(&kind.as_str()) {
                     Ok(())
                 } else {
                     Err(ScenarioError::Invalid {

@@ -5,9 +5,9 @@
 //! `Action<N>` is generic over how nodes are named: scenario files and links name them by string
 //! (`Action<String>`), the running simulation by index (`Action<NodeId>`).
 
-use crate::happening::Direction;
 use crate::ids::{MessageId, NodeId};
 use crate::time::{Millis, VirtualTime};
+use crate::vocabulary::happening::Direction;
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -6,9 +6,9 @@
 //! releases); history invariants are judged on what has happened and, once broken, stay broken
 //! (a stale write that was accepted cannot be taken back).
 
-use crate::happening::Happening;
 use crate::ids::NodeId;
 use crate::token::FencingToken;
+use crate::vocabulary::happening::Happening;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -303,7 +303,7 @@ mod tests {
     fn state_invariants_break_and_heal() {
         let mut checker = InvariantChecker::default();
         let idle = Happening::NoEffect {
-            why: crate::happening::NoEffect::NotPaused,
+            why: crate::vocabulary::happening::NoEffect::NotPaused,
         };
         let two = StateView {
             believers: 2,

@@ -6,7 +6,7 @@
 //! [`trace::TraceEvent`]s, natively and in WebAssembly.
 //!
 //! Main types: [`Scenario`] (what to run), [`Sim`] (the engine), [`trace::TraceEvent`] (what
-//! happened), [`happening::Happening`] (what one event did, in domain terms),
+//! happened), [`vocabulary::happening::Happening`] (what one event did, in domain terms),
 //! [`invariant::Invariant`] (what must hold).
 //!
 //! ```
@@ -31,13 +31,11 @@ pub mod client;
 pub mod clock;
 pub mod describe;
 pub mod expectation;
-pub mod happening;
 pub mod ids;
 pub mod intervention;
 pub mod invariant;
 pub mod linearizability;
 pub mod lock_service;
-pub mod message;
 pub mod network;
 pub mod node;
 pub mod outcome;
@@ -60,6 +58,7 @@ pub mod token;
 pub mod trace;
 pub mod trace_import;
 pub mod verification;
+pub mod vocabulary;
 
 pub use scenario::Scenario;
 pub use sim::Sim;

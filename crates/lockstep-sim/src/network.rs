@@ -6,10 +6,11 @@
 //! schedules deliveries from what `send` returns).
 
 use crate::ids::{MessageId, NodeId};
-use crate::message::Payload;
 use crate::rng::SimRng;
 use crate::shared_log::SharedLog;
 use crate::time::{Millis, VirtualTime};
+use crate::vocabulary::loss::Loss;
+use crate::vocabulary::message::Payload;
 use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -38,19 +39,6 @@ pub enum MessageStatus {
         at: VirtualTime,
         why: Loss,
     },
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Loss {
-    /// The link's random loss.
-    Chance,
-    /// The link was cut by a partition.
-    Partition,
-    /// The user dropped it.
-    Dropped,
-    /// It arrived at a crashed node.
-    ReceiverCrashed,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -8,13 +8,13 @@
 //! This module only reads a trace; it decides nothing the simulation decides.
 
 use crate::describe::request_noun;
-use crate::happening::{Happening, Request};
 use crate::ids::NodeId;
-use crate::message::Refusal;
 use crate::scenario::Cast;
 use crate::time::VirtualTime;
 use crate::token::FencingToken;
 use crate::trace::TraceEvent;
+use crate::vocabulary::happening::{Happening, Request};
+use crate::vocabulary::message::Refusal;
 use std::collections::BTreeMap;
 use std::fmt;
 

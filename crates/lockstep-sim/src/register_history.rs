@@ -12,16 +12,16 @@
 //! What it must not do: consult the invariant checker or the resource's own verdicts beyond
 //! "accepted"; the point is an independent reading of the data.
 
-use crate::happening::{Happening, Input};
 use crate::ids::{EventId, MessageId, NodeId};
 use crate::linearizability::{Effect, History, Operation};
-use crate::message::{Payload, WriteBasis, WriteRequest};
 use crate::network::MessageStatus;
 use crate::scenario::{ResourceSpec, Scenario};
 use crate::sim::Sim;
 use crate::time::VirtualTime;
 use crate::token::FencingToken;
 use crate::trace::{Cause, TraceEvent};
+use crate::vocabulary::happening::{Happening, Input};
+use crate::vocabulary::message::{Payload, WriteBasis, WriteRequest};
 use std::collections::BTreeMap;
 
 /// How coarse the operations of a history are.

@@ -13,11 +13,13 @@
 //! highest token it had seen, after which (with fencing on) the first token to arrive passes,
 //! however old.
 
-use crate::happening::Happening;
 use crate::ids::NodeId;
-use crate::message::{LockValue, Payload, Refusal, WriteBasis, WriteOutcome, WriteRequest};
 use crate::node::{Ctx, ignored};
 use crate::token::FencingToken;
+use crate::vocabulary::happening::Happening;
+use crate::vocabulary::lock_value::LockValue;
+use crate::vocabulary::message::{Payload, Refusal, WriteBasis, WriteOutcome, WriteRequest};
+use crate::vocabulary::unseen_updates::UnseenUpdates;
 use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 
@@ -99,14 +101,6 @@ pub struct Register {
     pub value: i64,
     pub version: u64,
     pub highest_token: Option<FencingToken>,
-}
-
-/// A read-modify-write that was accepted although the register changed after the writer read it:
-/// the updates in between are lost.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct UnseenUpdates {
-    pub read_version: u64,
-    pub current_version: u64,
 }
 
 struct WriteApplied {

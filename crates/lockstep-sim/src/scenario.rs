@@ -12,11 +12,9 @@ use crate::client::{
     Repeat, RequestTimeout, RetryPolicy,
 };
 use crate::expectation::Expectation;
-use crate::happening::Request;
 use crate::ids::NodeId;
 use crate::intervention::{Action, Intervention};
 use crate::lock_service::{KnownBug, Persistence, TokenSource, Waiting};
-use crate::message::ReleaseMethod;
 use crate::ranges;
 use crate::resource::Fencing;
 use crate::resource::Idempotency;
@@ -27,6 +25,8 @@ use crate::scenario_source::{ScenarioSource, read_sources};
 use crate::sources::{Citation, check_citations};
 use crate::strict_json::{self, JsonError};
 use crate::time::Millis;
+use crate::vocabulary::happening::Request;
+use crate::vocabulary::message::ReleaseMethod;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 

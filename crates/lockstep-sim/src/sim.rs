@@ -12,7 +12,6 @@
 use crate::budget::{BudgetSpent, RUN_BUDGET};
 use crate::client::{Client, ClientConfig, Protocol};
 use crate::clock::LocalClock;
-use crate::happening::{Direction, Happening, Input, NoEffect};
 use crate::ids::{EventId, MessageId, NodeId, TimerId};
 use crate::intervention::{Action, Intervention};
 use crate::invariant::{InvariantChecker, StateView, ToldGrant};
@@ -20,9 +19,8 @@ use crate::lock_service::{
     Backend, CacheLock, ConsensusConfig, GridMember, LockService, Replica, Replicated, Role,
     SqlRow, TokenSource,
 };
-use crate::message::{AcquireReply, Payload};
-use crate::network::{Arrival, LinkBehaviour, Loss, Network};
-use crate::node::{Command, Ctx, TimerKind, TimerSpan};
+use crate::network::{Arrival, LinkBehaviour, Network};
+use crate::node::{Command, Ctx};
 use crate::queue::{Due, EventQueue};
 use crate::resource::{Inventory, Payments, Register, Resource};
 use crate::rng::SimRng;
@@ -33,6 +31,11 @@ use crate::token::FencingToken;
 use crate::trace::{
     Cause, TRACE_FORMAT_VERSION, TraceEvent, TraceExport, export_event, text_line, trace_hash,
 };
+use crate::vocabulary::happening::{Direction, Happening, Input, NoEffect};
+use crate::vocabulary::loss::Loss;
+use crate::vocabulary::message::{AcquireReply, Payload};
+use crate::vocabulary::timer::TimerKind;
+use crate::vocabulary::timer::TimerSpan;
 use std::collections::{BTreeMap, VecDeque};
 
 /// The shortest a timer runs, by the setting node's clock.

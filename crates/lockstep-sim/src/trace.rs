@@ -5,13 +5,13 @@
 //! descriptions and names filled in (the JSON documented in `docs/trace-format.md`).
 
 use crate::describe::describe;
-use crate::happening::{Happening, Input, Outcome};
 use crate::ids::{EventId, MessageId, NodeId};
 use crate::invariant::InvariantSet;
 use crate::network::Network;
 use crate::scenario::{Cast, Scenario};
 use crate::time::VirtualTime;
 use crate::token::FencingToken;
+use crate::vocabulary::happening::{Happening, Input, Outcome};
 use serde::{Deserialize, Serialize};
 
 /// Why a node acted: which input it was handling.

@@ -6,11 +6,11 @@
 //! [`Sim`]; it must not run one or map anything onto another service.
 
 use crate::chaos::ChaosBackend;
-use crate::happening::Happening;
 use crate::ids::NodeId;
 use crate::lock_service::{Backend, RaftRole, Role};
 use crate::scenario::RESOURCE_NAME;
 use crate::sim::{Node, Process, Sim};
+use crate::vocabulary::happening::Happening;
 use serde::{Deserialize, Serialize};
 use std::fmt;
 

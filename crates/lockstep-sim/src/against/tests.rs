@@ -259,7 +259,7 @@ fn every_kind_on(service: ChaosBackend) -> crate::Scenario {
             Action::Partition {
                 from: "client-a".to_owned(),
                 to: last.clone(),
-                direction: crate::happening::Direction::Both,
+                direction: crate::vocabulary::happening::Direction::Both,
             },
         ),
         (

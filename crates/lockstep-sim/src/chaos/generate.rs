@@ -11,15 +11,15 @@ use super::settings::ChaosSettings;
 use crate::client::{
     Access, LeaseCheck, LocalDeadline, Locking, Renewal, Repeat, RequestTimeout, RetryPolicy,
 };
-use crate::happening::Direction;
 use crate::intervention::{Action, Intervention};
-use crate::message::ReleaseMethod;
 use crate::resource::{Fencing, TokenMemory};
 use crate::rng::SimRng;
 use crate::scenario::{ClientSpec, NetworkSpec, RESOURCE_NAME, ResourceSpec, Scenario};
 use crate::scenario_source::ScenarioSource;
 use crate::sources::Citation;
 use crate::time::{Millis, VirtualTime};
+use crate::vocabulary::happening::Direction;
+use crate::vocabulary::message::ReleaseMethod;
 
 /// The lease every client asks for.
 const TTL_MS: u64 = 1_000;

@@ -2,13 +2,13 @@
 //! count finding one in a variant that must break.
 
 use super::*;
-use crate::happening::Happening;
 use crate::intervention::Action;
 use crate::invariant::Invariant;
 use crate::resource::Fencing;
 use crate::scenario::Scenario;
 use crate::sim::Sim;
 use crate::time::Millis;
+use crate::vocabulary::happening::Happening;
 
 fn settings(backend: ChaosBackend, fencing: Fencing, faults: FaultSet) -> ChaosSettings {
     ChaosSettings {

@@ -11,17 +11,20 @@
 //! lock, or its own local deadline passes. Belief is local state: the lock service does not tell
 //! a client that its lease ran out, so only the client's own clock can warn it.
 
-use crate::happening::{
-    AbandonReason, AfterTimeout, DeadlineCut, Happening, RedlockOutcome, Request, Then, WorkResult,
-};
 use crate::ids::{NodeId, TimerId};
-use crate::message::{
-    AcquireReply, LockValue, Payload, Refusal, ReleaseMethod, WriteBasis, WriteOutcome,
-    WriteRequest,
-};
-use crate::node::{Ctx, TimerKind, TimerSpan, ignored};
+use crate::node::{Ctx, ignored};
 use crate::time::{LocalTime, Millis};
 use crate::token::FencingToken;
+use crate::vocabulary::happening::{
+    AbandonReason, AfterTimeout, DeadlineCut, Happening, RedlockOutcome, Request, Then, WorkResult,
+};
+use crate::vocabulary::lock_value::LockValue;
+use crate::vocabulary::message::{
+    AcquireReply, Payload, Refusal, ReleaseMethod, WriteBasis, WriteOutcome, WriteRequest,
+};
+use crate::vocabulary::next_step::NextStep;
+use crate::vocabulary::timer::TimerKind;
+use crate::vocabulary::timer::TimerSpan;
 use serde::{Deserialize, Serialize};
 
 mod quorum;
@@ -1240,14 +1243,6 @@ enum NotGranted {
     Silence,
     /// The node the request reached was not the leader (an election may be under way).
     NoLeader,
-}
-
-/// What a client does right after it gets the lock (or starts, without one).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum NextStep {
-    Read,
-    Work(Millis),
 }
 
 #[cfg(test)]

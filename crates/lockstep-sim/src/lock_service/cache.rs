@@ -2,20 +2,12 @@
 //! (`SET key value NX PX ttl`, released by a compare-and-delete script or a plain `DEL`).
 
 use crate::ids::NodeId;
-use crate::message::{LockValue, ReleaseMethod};
 use crate::time::{LocalTime, Millis};
 use crate::token::FencingToken;
+use crate::vocabulary::cache_entry::CacheEntry;
+use crate::vocabulary::lock_value::LockValue;
+use crate::vocabulary::message::ReleaseMethod;
 use serde::{Deserialize, Serialize};
-
-/// One key in a single cache node, set with `SET key value NX PX ttl`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct CacheEntry {
-    pub value: LockValue,
-    /// Who set it (the cache itself only knows the value; kept for display and invariants).
-    pub owner: NodeId,
-    pub token: Option<FencingToken>,
-    pub expires_at: LocalTime,
-}
 
 /// Whether the cache hands out fencing tokens from a counter (`INCR`) beside the key.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

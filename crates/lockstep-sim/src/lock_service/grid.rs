@@ -15,13 +15,14 @@ pub struct GridMember {
 
 #[cfg(test)]
 mod tests {
-    use crate::happening::Happening;
     use crate::ids::NodeId;
     use crate::lock_service::{Backend, CacheLock, GridMember, LockService, TokenSource};
-    use crate::message::{LockValue, Payload};
     use crate::node::{Command, Ctx};
     use crate::time::{LocalTime, Millis, VirtualTime};
     use crate::token::FencingToken;
+    use crate::vocabulary::happening::Happening;
+    use crate::vocabulary::lock_value::LockValue;
+    use crate::vocabulary::message::Payload;
 
     fn member() -> LockService {
         LockService::new(Backend::Grid(GridMember {

@@ -6,12 +6,15 @@
 //! expired. Each design lives in its own module; this one holds what they share: the node that
 //! answers clients and announces expiry.
 
-use crate::happening::Happening;
 use crate::ids::{NodeId, TimerId};
-use crate::message::{AcquireReply, Payload};
-use crate::node::{Ctx, TimerKind, TimerSpan, ignored};
+use crate::node::{Ctx, ignored};
 use crate::time::{LocalTime, Millis};
 use crate::token::FencingToken;
+use crate::vocabulary::cache_entry::ReplicaWrite;
+use crate::vocabulary::happening::Happening;
+use crate::vocabulary::message::{AcquireReply, Payload};
+use crate::vocabulary::timer::TimerKind;
+use crate::vocabulary::timer::TimerSpan;
 
 mod cache;
 mod consensus;
@@ -19,13 +22,12 @@ mod grid;
 mod replicated;
 mod sql_row;
 
-pub use cache::{CacheEntry, CacheLock, Persistence, TokenSource};
+pub use cache::{CacheLock, Persistence, TokenSource};
 pub use consensus::{
-    ConsensusConfig, Entry, KnownBug, Lease, LockKey, LockTable, Op, RaftMessage, RaftRole,
-    Replica, Waiter, Waiting,
+    ConsensusConfig, KnownBug, Lease, LockTable, RaftRole, Replica, Waiter, Waiting,
 };
 pub use grid::GridMember;
-pub use replicated::{ReplicaWrite, Replicated, Role};
+pub use replicated::{Replicated, Role};
 use serde::{Deserialize, Serialize};
 pub use sql_row::SqlRow;
 

@@ -3,10 +3,10 @@
 //! (and its token counter) to the replica `lag` later: replication is asynchronous, so a primary
 //! that crashes before shipping takes the latest lock with it.
 
-use super::cache::{CacheEntry, CacheLock};
+use super::cache::CacheLock;
 use crate::ids::{NodeId, TimerId};
 use crate::time::Millis;
-use crate::token::FencingToken;
+use crate::vocabulary::cache_entry::ReplicaWrite;
 use serde::{Deserialize, Serialize};
 
 /// Which part a node of the pair plays now.
@@ -30,13 +30,6 @@ pub struct Replicated {
     pub lag: Millis,
     /// The timer that will ship the changes made since the last shipment, if any are waiting.
     pub shipping: Option<TimerId>,
-}
-
-/// What the primary ships to its replica: the key's new state and the token counter.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ReplicaWrite {
-    pub entry: Option<CacheEntry>,
-    pub counter: FencingToken,
 }
 
 impl Replicated {
@@ -64,8 +57,10 @@ impl Replicated {
 mod tests {
     use super::*;
     use crate::lock_service::TokenSource;
-    use crate::message::LockValue;
     use crate::time::LocalTime;
+    use crate::token::FencingToken;
+    use crate::vocabulary::cache_entry::CacheEntry;
+    use crate::vocabulary::lock_value::LockValue;
 
     fn node(role: Role) -> Replicated {
         Replicated {

@@ -1,9 +1,9 @@
 //! The seed's SQL lock: one row of `distributed_locks`, updated by conditional statements.
 
 use crate::ids::NodeId;
-use crate::message::ReleaseMethod;
 use crate::time::{LocalTime, Millis};
 use crate::token::FencingToken;
+use crate::vocabulary::message::ReleaseMethod;
 use serde::{Deserialize, Serialize};
 
 /// The seed's `distributed_locks` row:

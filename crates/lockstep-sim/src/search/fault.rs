@@ -6,12 +6,12 @@
 //! This module lists choices; it never runs a simulation.
 
 use super::config::{FaultBudget, ServiceFaults};
-use crate::happening::Direction;
 use crate::ids::{MessageId, NodeId};
 use crate::intervention::{Action, Intervention};
 use crate::network::Network;
 use crate::scenario::Cast;
 use crate::time::{Millis, VirtualTime};
+use crate::vocabulary::happening::Direction;
 
 /// One fault, at no moment yet.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -2,8 +2,8 @@
 
 use crate::support::{built_in, run};
 use lockstep_sim::client::LocalDeadline;
-use lockstep_sim::happening::{DeadlineCut, Happening};
 use lockstep_sim::invariant::Invariant;
+use lockstep_sim::vocabulary::happening::{DeadlineCut, Happening};
 
 const WITH_DEADLINE: &str = "s14-consensus-client-partitioned-deadline";
 

@@ -12,14 +12,14 @@ use lockstep_sim::client::LeaseCheck;
 use lockstep_sim::client::{
     Access, ElapsedCheck, LocalDeadline, Renewal, RetryPolicy, SafetyClock,
 };
-use lockstep_sim::happening::{Happening, ResultKind};
 use lockstep_sim::ids::NodeId;
 use lockstep_sim::invariant::InvariantSet;
 use lockstep_sim::lock_service::{KnownBug, Waiting};
-use lockstep_sim::message::ReleaseMethod;
 use lockstep_sim::resource::{Fencing, Idempotency};
 use lockstep_sim::scenario::{LockServiceSpec, ResourceSpec};
 use lockstep_sim::time::Millis;
+use lockstep_sim::vocabulary::happening::{Happening, ResultKind};
+use lockstep_sim::vocabulary::message::ReleaseMethod;
 use lockstep_sim::{Scenario, catalogue};
 
 /// What a scenario demonstrates, named by the option that turns it off.

@@ -12,17 +12,17 @@ use lockstep_sim::client::{
     Access, LeaseCheck, LocalDeadline, Locking, Renewal, Repeat, RequestTimeout, RetryPolicy,
     SafetyClock,
 };
-use lockstep_sim::happening::{Direction, Happening};
 use lockstep_sim::ids::MessageId;
 use lockstep_sim::intervention::{Action, Intervention};
 use lockstep_sim::invariant::Invariant;
 use lockstep_sim::lock_service::{KnownBug, Persistence, TokenSource, Waiting};
-use lockstep_sim::message::ReleaseMethod;
 use lockstep_sim::resource::{Fencing, Idempotency, TokenMemory};
 use lockstep_sim::scenario::{
     ClientSpec, ConsensusSystem, LockServiceSpec, NetworkSpec, ResourceSpec, Scenario,
 };
 use lockstep_sim::time::{Millis, VirtualTime};
+use lockstep_sim::vocabulary::happening::{Direction, Happening};
+use lockstep_sim::vocabulary::message::ReleaseMethod;
 use lockstep_sim::{Sim, catalogue};
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;

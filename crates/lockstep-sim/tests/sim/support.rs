@@ -1,12 +1,12 @@
 //! Small helpers shared by the whole-run tests.
 
-use lockstep_sim::happening::Happening;
 use lockstep_sim::ids::NodeId;
 use lockstep_sim::invariant::Invariant;
 use lockstep_sim::linearizability::{Budget, Verdict, check};
 use lockstep_sim::register_history::{Granularity, lost_updates, register_history};
 use lockstep_sim::resource::Fencing;
 use lockstep_sim::token::FencingToken;
+use lockstep_sim::vocabulary::happening::Happening;
 use lockstep_sim::{Scenario, Sim, catalogue};
 use std::collections::BTreeMap;
 

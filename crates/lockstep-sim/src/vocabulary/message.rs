@@ -2,25 +2,12 @@
 //! (see `network`) and of how a node reacts to them (see `client`, `lock_service`, `resource`).
 
 use crate::ids::NodeId;
-use crate::lock_service::{RaftMessage, ReplicaWrite};
 use crate::time::Millis;
 use crate::token::FencingToken;
+use crate::vocabulary::cache_entry::ReplicaWrite;
+use crate::vocabulary::lock_value::LockValue;
+use crate::vocabulary::raft::RaftMessage;
 use serde::{Deserialize, Serialize};
-use std::fmt;
-
-/// The value a client stores in a cache lock (`SET key value NX PX ttl`): unique per client and
-/// acquisition attempt, as the Redis docs demand of the random value, so that compare-and-delete
-/// removes only one's own lock. Built from the client's id and attempt number rather than drawn,
-/// so nodes need no randomness.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
-#[serde(transparent)]
-pub struct LockValue(pub u64);
-
-impl fmt::Display for LockValue {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{:08x}", self.0)
-    }
-}
 
 /// How a client gives the lock back.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

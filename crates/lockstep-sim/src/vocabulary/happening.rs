@@ -4,15 +4,15 @@
 //! needs and the facts the narration needs, and nothing else: it is plain data, cheap to copy, so
 //! a run of millions of events allocates nothing per event. The words come later (`describe`).
 
-use crate::client::NextStep;
 use crate::ids::{MessageId, NodeId, TimerId};
-use crate::lock_service::Op;
-use crate::message::{Refusal, ReleaseMethod, WriteOutcome};
-use crate::network::Loss;
-use crate::node::TimerKind;
-use crate::resource::UnseenUpdates;
 use crate::time::{LocalTime, Millis, VirtualTime};
 use crate::token::FencingToken;
+use crate::vocabulary::loss::Loss;
+use crate::vocabulary::message::{Refusal, ReleaseMethod, WriteOutcome};
+use crate::vocabulary::next_step::NextStep;
+use crate::vocabulary::raft::Op;
+use crate::vocabulary::timer::TimerKind;
+use crate::vocabulary::unseen_updates::UnseenUpdates;
 use serde::{Deserialize, Serialize};
 
 /// How a client's job ended, in the article's words where it has them: done, "lock held
