@@ -16,27 +16,16 @@
 //! in the fencing gap, after the new holder read but before it wrote, overlaps no other write
 //! and passes, although it loses an increment — which `data_check` (ours, and stronger) finds.
 
+use super::evidence::TwoWriters;
 use super::finding::Finding;
-use crate::happening::{Happening, Input};
 use crate::ids::{MessageId, NodeId};
 use crate::scenario::Scenario;
 use crate::sim::Sim;
 use crate::time::VirtualTime;
 use crate::token::FencingToken;
 use crate::trace::{Cause, TraceEvent};
+use crate::vocabulary::happening::{Happening, Input};
 use std::collections::BTreeMap;
-
-/// The first moment at which two clients were accepted writers at once.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TwoWriters {
-    /// The moment: the trace index of its event, and its virtual time.
-    pub event: usize,
-    pub at: VirtualTime,
-    /// The client whose accepted write was already under way.
-    pub earlier: String,
-    /// The client whose accepted write began at this moment.
-    pub later: String,
-}
 
 /// One accepted write: who wrote it and the moments it was under way, `sent ..= accepted`.
 #[derive(Clone, Copy, Debug)]

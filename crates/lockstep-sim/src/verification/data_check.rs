@@ -12,32 +12,13 @@
 //! lost only if the new holder read before it), and lost updates are what the article's test
 //! is about.
 
+use super::evidence::{Divergence, LostIncrement};
 use super::finding::Finding;
-use crate::happening::Happening;
-use crate::message::WriteOutcome;
 use crate::scenario::Scenario;
 use crate::sim::Sim;
+use crate::vocabulary::happening::Happening;
+use crate::vocabulary::message::WriteOutcome;
 use std::collections::{BTreeMap, BTreeSet};
-
-/// The first accepted write that is not what applying the accepted increments one after another
-/// gives: it overwrote increments its writer never read.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Divergence {
-    /// Which accepted write, counting from 1 in the order the resource accepted them.
-    pub nth: u32,
-    pub writer: String,
-    pub wrote: i64,
-    /// What the write would have set had the increments been applied one after another.
-    pub serial: i64,
-}
-
-/// An increment a client was told was applied, and that the final value does not hold.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct LostIncrement {
-    pub client: String,
-    /// The register's version the client was told its write made.
-    pub version: u64,
-}
 
 /// Runs `scenario` (read-modify-write increments on a register, as in a chaos run) and judges
 /// its data.

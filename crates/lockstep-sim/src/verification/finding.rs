@@ -1,12 +1,11 @@
 //! What a verification test found, as data: the app shows it, the native tests assert it. Each
 //! finding decides its own pass or fail, so a reason can never contradict its verdict.
 
-use crate::message::Refusal;
 use crate::token::FencingToken;
+use crate::vocabulary::message::Refusal;
 use std::fmt;
 
-use super::accepted_writers::TwoWriters;
-use super::data_check::{Divergence, LostIncrement};
+use super::evidence::{Divergence, LostIncrement, TwoWriters};
 
 /// Whether a test passed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

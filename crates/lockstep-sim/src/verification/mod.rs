@@ -14,23 +14,25 @@
 
 mod accepted_writers;
 mod data_check;
+mod evidence;
 mod finding;
 mod stale_release;
 mod stale_write;
 mod two_clients;
 
-pub use accepted_writers::{TwoWriters, accepted_writers_check, judge_accepted_writers};
-pub use data_check::{Divergence, LostIncrement, data_check, judge_data};
+pub use accepted_writers::{accepted_writers_check, judge_accepted_writers};
+pub use data_check::{data_check, judge_data};
+pub use evidence::{Divergence, LostIncrement, TwoWriters};
 pub use finding::{Finding, Outcome};
 pub use stale_release::stale_release;
 pub use stale_write::stale_write;
 pub use two_clients::{Subject, TTL_MS, two_clients};
 
 use crate::chaos::{Chaos, ChaosBackend};
-use crate::message::ReleaseMethod;
 use crate::resource::Fencing;
 use crate::scenario::Scenario;
 use crate::sim::Sim;
+use crate::vocabulary::message::ReleaseMethod;
 
 /// The article's three tests, in its order; the third, the chaos test, is judged twice.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -3,9 +3,9 @@
 
 use super::finding::Finding;
 use super::two_clients::{Subject, two_clients};
-use crate::happening::Happening;
 use crate::sim::Sim;
 use crate::time::Millis;
+use crate::vocabulary::happening::Happening;
 
 /// How long the new holder works: long enough to still hold the lock when the late release
 /// arrives.

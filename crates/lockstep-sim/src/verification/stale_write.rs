@@ -4,12 +4,12 @@
 
 use super::finding::Finding;
 use super::two_clients::{Subject, two_clients};
-use crate::happening::Happening;
 use crate::ids::NodeId;
-use crate::message::Refusal;
 use crate::sim::Sim;
 use crate::time::Millis;
 use crate::token::FencingToken;
+use crate::vocabulary::happening::Happening;
+use crate::vocabulary::message::Refusal;
 
 /// What became of a client's write.
 #[derive(Clone, Copy, Debug)]

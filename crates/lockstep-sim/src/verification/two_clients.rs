@@ -5,12 +5,12 @@ use crate::client::{
     Access, LeaseCheck, LocalDeadline, Locking, Renewal, Repeat, RequestTimeout, RetryPolicy,
 };
 use crate::intervention::{Action, Intervention};
-use crate::message::ReleaseMethod;
 use crate::resource::Fencing;
 use crate::scenario::{ClientSpec, LockServiceSpec, NetworkSpec, ResourceSpec, Scenario};
 use crate::scenario_source::ScenarioSource;
 use crate::sources::Citation;
 use crate::time::{Millis, VirtualTime};
+use crate::vocabulary::message::ReleaseMethod;
 
 /// The lease both clients ask for.
 pub const TTL_MS: u64 = 1_000;
