@@ -4,7 +4,7 @@
 //! the same parser and checks as an imported one, so the builder cannot make a scenario that a
 //! file could not express. Pure: tested natively.
 
-use lockstep_sim::scenario::MAX_CLIENTS;
+use lockstep_sim::scenario::types::MAX_CLIENTS;
 use serde_json::{Value, json};
 
 /// How the clients use the lock.
@@ -211,7 +211,7 @@ impl Settings {
             })
             .collect();
         let scenario = json!({
-            "format": lockstep_sim::scenario::FORMAT_VERSION,
+            "format": lockstep_sim::scenario::version::FORMAT_VERSION,
             "id": "sandbox",
             "title": format!("Sandbox · {} clients, {}", self.clients, self.backend.label()),
             "summary": format!(
@@ -234,7 +234,9 @@ impl Settings {
 mod tests {
     use super::*;
     use lockstep_sim::Sim;
-    use lockstep_sim::scenario::{MAX_CLIENTS, MAX_END_MS, Scenario};
+    use lockstep_sim::scenario::types::MAX_CLIENTS;
+    use lockstep_sim::scenario::types::MAX_END_MS;
+    use lockstep_sim::scenario::types::Scenario;
 
     #[test]
     fn every_backend_and_behaviour_makes_a_scenario_that_runs() {

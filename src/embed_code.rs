@@ -118,7 +118,7 @@ mod tests {
     use lockstep_sim::catalogue;
     use lockstep_sim::intervention::{Action, Intervention};
     use lockstep_sim::resource::Fencing;
-    use lockstep_sim::scenario::Scenario;
+    use lockstep_sim::scenario::types::Scenario;
     use lockstep_sim::time::{Millis, VirtualTime};
 
     const APP: &str = "https://example.org/lockstep/";

@@ -19,7 +19,7 @@ use lockstep_sim::catalogue;
 use lockstep_sim::chaos::ChaosBackend;
 use lockstep_sim::intervention::Intervention;
 use lockstep_sim::resource::Fencing;
-use lockstep_sim::scenario::Scenario;
+use lockstep_sim::scenario::types::Scenario;
 use lockstep_sim::strict_json;
 use std::fmt;
 

@@ -9,7 +9,7 @@
 //! (`crate::library`), which is the caller's job.
 
 use lockstep_sim::against::{SideVerdict, service_of};
-use lockstep_sim::scenario::Scenario;
+use lockstep_sim::scenario::types::Scenario;
 use lockstep_sim::trace::TraceEvent;
 
 /// What a comparison with another built-in scenario shows besides the twin's run.

@@ -8,10 +8,10 @@
 //! loaded scenario without running it.
 
 use lockstep_sim::catalogue;
-use lockstep_sim::expectation::{Expectation, InvariantOutcome};
 use lockstep_sim::invariant::Invariant;
 use lockstep_sim::resource::Fencing;
-use lockstep_sim::scenario::Scenario;
+use lockstep_sim::scenario::expectation::{Expectation, InvariantOutcome};
+use lockstep_sim::scenario::types::Scenario;
 use lockstep_sim::search::{Bounds, FaultBudget, MAX_FAULTS, SearchConfig};
 use std::fmt;
 

@@ -20,7 +20,7 @@ use lockstep_sim::chaos::ChaosBackend;
 use lockstep_sim::ids::{MessageId, NodeId};
 use lockstep_sim::intervention::{Action as Act, Intervention};
 use lockstep_sim::resource::Fencing;
-use lockstep_sim::scenario::Scenario;
+use lockstep_sim::scenario::types::Scenario;
 use lockstep_sim::sim::Sim;
 use lockstep_sim::time::VirtualTime;
 use lockstep_sim::trace::{Cause, TraceEvent, TraceExport};

@@ -12,7 +12,7 @@ use lockstep_sim::ids::{MessageId, NodeId};
 use lockstep_sim::intervention::{Action as Act, Intervention};
 use lockstep_sim::network::MessageStatus;
 use lockstep_sim::resource::Fencing;
-use lockstep_sim::scenario::LockServiceSpec;
+use lockstep_sim::scenario::types::LockServiceSpec;
 use lockstep_sim::sim::Process;
 use lockstep_sim::time::Millis;
 use lockstep_sim::vocabulary::happening::Direction;

@@ -10,7 +10,7 @@ use lockstep_sim::invariant::{Invariant, InvariantSet};
 use lockstep_sim::lock_service::{Backend, GridMember, LockService, RaftRole, Replicated, Role};
 use lockstep_sim::network::MessageStatus;
 use lockstep_sim::resource::{Fencing, Resource, TokenMemory};
-use lockstep_sim::scenario::Cast;
+use lockstep_sim::scenario::cast::Cast;
 use lockstep_sim::sim::{Node, Process, Sim};
 use lockstep_sim::time::LocalTime;
 use yew::prelude::*;

@@ -15,7 +15,7 @@ use crate::link;
 use crate::route::Route;
 use crate::state::{Action, Compare, Moment, Origin, Playground};
 use lockstep_sim::catalogue;
-use lockstep_sim::scenario::Scenario;
+use lockstep_sim::scenario::types::Scenario;
 use std::collections::BTreeMap;
 use yew::prelude::*;
 

@@ -15,7 +15,7 @@ use crate::state::{Action, Compare, Origin};
 use gloo_file::callbacks::FileReader;
 use lockstep_sim::chaos::ChaosBackend;
 use lockstep_sim::resource::Fencing;
-use lockstep_sim::scenario::Scenario;
+use lockstep_sim::scenario::types::Scenario;
 use lockstep_sim::strict_json;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;

@@ -7,7 +7,7 @@
 use super::*;
 use lockstep_sim::catalogue;
 use lockstep_sim::lock_service::Backend;
-use lockstep_sim::scenario::Scenario;
+use lockstep_sim::scenario::types::Scenario;
 use lockstep_sim::sim::{Node, Process, Sim};
 
 /// Whether the lock service, in the simulation's state now, still holds `client`'s lease.

@@ -402,7 +402,7 @@ fn narrow_client_boxes_get_short_words() {
     use super::cast::ClientView;
     use super::wording::lines;
     use lockstep_sim::ids::NodeId;
-    use lockstep_sim::scenario::Cast;
+    use lockstep_sim::scenario::cast::Cast;
     let placement = Placement::of(&roles(8, 1));
     assert!(placement.narrow_clients);
     assert!(placement.boxes[0].width >= 58.0 + 8.0);

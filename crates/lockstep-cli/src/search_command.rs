@@ -219,7 +219,7 @@ fn read(source: &Source) -> Result<String, CliError> {
                 .map(str::to_owned)
                 .map_err(|e| CliError::Scenario {
                     source: path.clone(),
-                    reason: lockstep_sim::scenario::ScenarioError::from(e).to_string(),
+                    reason: lockstep_sim::scenario::error::ScenarioError::from(e).to_string(),
                 })
         }
         Source::BuiltIn(id) => catalogue::find(id)

@@ -6,7 +6,8 @@
 //! too ([`BUILT_IN`], [`find`]). The app turns the feature off and fetches a scenario's file
 //! from the site when it is opened, so its wasm does not carry the catalogue.
 
-use crate::scenario::{Scenario, ScenarioError};
+use crate::scenario::error::ScenarioError;
+use crate::scenario::types::Scenario;
 
 /// One scenario of the catalogue, as the index lists it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -5,7 +5,8 @@
 
 use crate::ids::{MessageId, NodeId};
 use crate::network::Network;
-use crate::scenario::{Cast, ExpiryNotice};
+use crate::scenario::cast::Cast;
+use crate::scenario::cast::ExpiryNotice;
 use crate::token::FencingToken;
 use crate::vocabulary::happening::{
     AbandonReason, AfterTimeout, DeadlineCut, Direction, Happening, Input, NoEffect,

@@ -9,7 +9,7 @@
 
 use crate::describe::request_noun;
 use crate::ids::NodeId;
-use crate::scenario::Cast;
+use crate::scenario::cast::Cast;
 use crate::time::VirtualTime;
 use crate::token::FencingToken;
 use crate::trace::TraceEvent;

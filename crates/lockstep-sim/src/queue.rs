@@ -44,7 +44,7 @@ const SEQUENCE_BITS: u32 = 40;
 const SCHEDULED: u64 = 1 << (SEQUENCE_BITS - 1);
 const HORIZON: u64 = (1 << (64 - SEQUENCE_BITS)) - 1;
 const _: () = assert!(
-    HORIZON > crate::scenario::MAX_END_MS,
+    HORIZON > crate::scenario::types::MAX_END_MS,
     "the horizon lies beyond every run"
 );
 

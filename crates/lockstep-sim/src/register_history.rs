@@ -15,7 +15,8 @@
 use crate::ids::{EventId, MessageId, NodeId};
 use crate::linearizability::{Effect, History, Operation};
 use crate::network::MessageStatus;
-use crate::scenario::{ResourceSpec, Scenario};
+use crate::scenario::types::ResourceSpec;
+use crate::scenario::types::Scenario;
 use crate::sim::Sim;
 use crate::time::VirtualTime;
 use crate::token::FencingToken;

@@ -5,7 +5,7 @@
 //! A note is also where format 1's free-text `source` goes when such a file is read: that text
 //! names no bibliography entry, so it cannot become a citation, and dropping it would lose what
 //! the author wrote. [`read_sources`] reads the field in both shapes (format 1's text under the
-//! name `source`, or the list); which shape a version may use is `scenario_format`'s business.
+//! name `source`, or the list); which shape a version may use is `scenario::format`'s business.
 
 use crate::sources::Citation;
 use serde::de::{self, Deserializer, SeqAccess, Visitor};

@@ -24,7 +24,11 @@ use crate::node::{Command, Ctx};
 use crate::queue::{Due, EventQueue};
 use crate::resource::{Inventory, Payments, Register, Resource};
 use crate::rng::SimRng;
-use crate::scenario::{Cast, LockServiceSpec, ResourceSpec, Scenario, ScenarioError};
+use crate::scenario::cast::Cast;
+use crate::scenario::error::ScenarioError;
+use crate::scenario::types::LockServiceSpec;
+use crate::scenario::types::ResourceSpec;
+use crate::scenario::types::Scenario;
 use crate::shared_log::SharedLog;
 use crate::time::{Millis, VirtualTime};
 use crate::token::FencingToken;
@@ -180,7 +184,7 @@ impl Sim {
         seed: u64,
         log: &[Intervention<String>],
     ) -> Result<Sim, ScenarioError> {
-        let cast = scenario.cast()?;
+        let cast = scenario.check()?;
         let mut interventions = Vec::with_capacity(scenario.interventions.len() + log.len());
         for (i, entry) in scenario.interventions.iter().chain(log).enumerate() {
             let path = format!("interventions[{i}].do");

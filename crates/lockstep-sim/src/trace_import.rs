@@ -7,7 +7,7 @@
 //! (optional). A scenario in `source` is read in any scenario format this build reads (a format
 //! 1 scenario's `source` text becomes a note, see `scenario_source`).
 
-use crate::scenario::Scenario;
+use crate::scenario::types::Scenario;
 use crate::strict_json::{self, JsonError};
 use crate::trace::TRACE_FORMAT_VERSION;
 use serde::Deserialize;

@@ -5,7 +5,7 @@
 //! inside the embed fails the book's build here instead, naming the line.
 
 use lockstep_sim::resource::Fencing;
-use lockstep_sim::scenario::ScenarioError;
+use lockstep_sim::scenario::error::ScenarioError;
 use lockstep_sim::{Scenario, Sim, catalogue};
 
 use crate::block::{Block, BlockError, Subject};

@@ -5,7 +5,7 @@
 //! [`MARKER`] gets the list of them in its place and the pages as its sub-chapters.
 
 use lockstep_sim::catalogue;
-use lockstep_sim::scenario::Scenario;
+use lockstep_sim::scenario::types::Scenario;
 use lockstep_sim::sources::{Bibliography, Citation};
 
 /// What a chapter writes where the catalogue's list goes.

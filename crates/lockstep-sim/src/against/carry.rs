@@ -294,7 +294,7 @@ pub fn node_onto(
     };
     let b = match &role {
         Target::Client { name } => Ok(name.clone()),
-        Target::Resource => Ok(crate::scenario::RESOURCE_NAME.to_owned()),
+        Target::Resource => Ok(crate::scenario::types::RESOURCE_NAME.to_owned()),
         Target::Service { role } => pick(moment, *role, verb, name, assigned),
     };
     (Some(role), b)

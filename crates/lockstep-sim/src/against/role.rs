@@ -8,7 +8,7 @@
 use crate::chaos::ChaosBackend;
 use crate::ids::NodeId;
 use crate::lock_service::{Backend, RaftRole, Role};
-use crate::scenario::RESOURCE_NAME;
+use crate::scenario::types::RESOURCE_NAME;
 use crate::sim::{Node, Process, Sim};
 use crate::vocabulary::happening::Happening;
 use serde::{Deserialize, Serialize};

@@ -6,7 +6,9 @@ use super::role::ServiceView;
 use super::verdict::{SideVerdict, verdict_line};
 use crate::chaos::ChaosBackend;
 use crate::intervention::{Action, Intervention};
-use crate::scenario::{LockServiceSpec, Scenario, ScenarioError};
+use crate::scenario::error::ScenarioError;
+use crate::scenario::types::LockServiceSpec;
+use crate::scenario::types::Scenario;
 
 /// The longest scenario id (`Scenario::parse` checks it).
 const MAX_ID_LEN: usize = 64;
@@ -248,7 +250,7 @@ fn base_scenario(
     };
     for clock in &scenario_a.clocks {
         if let Some(node) = onto_b(&clock.node, "the clock setting") {
-            base.clocks.push(crate::scenario::ClockSpec {
+            base.clocks.push(crate::scenario::types::ClockSpec {
                 node,
                 ..clock.clone()
             });
@@ -258,7 +260,7 @@ fn base_scenario(
         let from = onto_b(&link.from, "the link setting");
         let to = onto_b(&link.to, "the link setting");
         if let (Some(from), Some(to)) = (from, to) {
-            base.network.links.push(crate::scenario::LinkSpec {
+            base.network.links.push(crate::scenario::types::LinkSpec {
                 from,
                 to,
                 ..link.clone()

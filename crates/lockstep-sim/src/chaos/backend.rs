@@ -3,7 +3,8 @@
 
 use crate::client::ElapsedCheck;
 use crate::lock_service::{KnownBug, Persistence, TokenSource, Waiting};
-use crate::scenario::{ConsensusSystem, LockServiceSpec};
+use crate::scenario::types::ConsensusSystem;
+use crate::scenario::types::LockServiceSpec;
 use crate::time::Millis;
 use serde::{Deserialize, Serialize};
 use std::fmt;

@@ -14,7 +14,11 @@ use crate::client::{
 use crate::intervention::{Action, Intervention};
 use crate::resource::{Fencing, TokenMemory};
 use crate::rng::SimRng;
-use crate::scenario::{ClientSpec, NetworkSpec, RESOURCE_NAME, ResourceSpec, Scenario};
+use crate::scenario::types::ClientSpec;
+use crate::scenario::types::NetworkSpec;
+use crate::scenario::types::RESOURCE_NAME;
+use crate::scenario::types::ResourceSpec;
+use crate::scenario::types::Scenario;
 use crate::scenario_source::ScenarioSource;
 use crate::sources::Citation;
 use crate::time::{Millis, VirtualTime};
@@ -69,7 +73,7 @@ impl Chaos {
         }
         interventions.sort_by_key(|i| i.at_ms);
         Scenario {
-            format: crate::scenario::FORMAT_VERSION,
+            format: crate::scenario::version::FORMAT_VERSION,
             id: format!("chaos-{}", self.seed),
             title: format!(
                 "Chaos: {} clients, {} ms",

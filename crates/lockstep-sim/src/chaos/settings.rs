@@ -7,7 +7,7 @@
 use super::backend::ChaosBackend;
 use super::faults::{FaultKind, FaultSet};
 use crate::resource::Fencing;
-use crate::scenario::MAX_CLIENTS;
+use crate::scenario::types::MAX_CLIENTS;
 use crate::time::Millis;
 use serde::{Deserialize, Deserializer, Serialize};
 use std::fmt;

@@ -5,7 +5,7 @@ use super::*;
 use crate::intervention::Action;
 use crate::invariant::Invariant;
 use crate::resource::Fencing;
-use crate::scenario::Scenario;
+use crate::scenario::types::Scenario;
 use crate::sim::Sim;
 use crate::time::Millis;
 use crate::vocabulary::happening::Happening;

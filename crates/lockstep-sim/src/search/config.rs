@@ -5,7 +5,8 @@
 //! This module checks a configuration; it never runs one.
 
 use crate::invariant::Invariant;
-use crate::scenario::{Scenario, ScenarioError};
+use crate::scenario::error::ScenarioError;
+use crate::scenario::types::Scenario;
 use crate::time::Millis;
 use serde::{Deserialize, Serialize};
 use std::fmt;
@@ -178,7 +179,7 @@ impl std::error::Error for SearchError {}
 impl SearchConfig {
     /// Checks what serde cannot.
     pub fn validate(&self) -> Result<(), SearchError> {
-        self.base.cast().map_err(SearchError::Base)?;
+        self.base.check().map_err(SearchError::Base)?;
         let count = self.base.clients.len();
         if count > MAX_SEARCH_CLIENTS {
             return Err(SearchError::TooManyClients { count });

@@ -3,9 +3,9 @@
 //! the expectation that the invariant breaks.
 
 use super::config::SearchConfig;
-use crate::expectation::{Expectation, InvariantOutcome};
 use crate::intervention::Intervention;
-use crate::scenario::Scenario;
+use crate::scenario::expectation::{Expectation, InvariantOutcome};
+use crate::scenario::types::Scenario;
 use crate::sim::Sim;
 use serde::{Deserialize, Serialize};
 use std::convert::Infallible;

@@ -9,7 +9,7 @@ use super::config::{FaultBudget, ServiceFaults};
 use crate::ids::{MessageId, NodeId};
 use crate::intervention::{Action, Intervention};
 use crate::network::Network;
-use crate::scenario::Cast;
+use crate::scenario::cast::Cast;
 use crate::time::{Millis, VirtualTime};
 use crate::vocabulary::happening::Direction;
 

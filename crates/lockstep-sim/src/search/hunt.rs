@@ -8,7 +8,8 @@
 
 use super::config::{Bounds, FaultBudget, SearchConfig, ServiceFaults};
 use crate::invariant::Invariant;
-use crate::scenario::{Scenario, ScenarioError};
+use crate::scenario::error::ScenarioError;
+use crate::scenario::types::Scenario;
 use crate::time::Millis;
 
 /// What the hunt tries to break.

@@ -19,7 +19,7 @@
 use super::evidence::TwoWriters;
 use super::finding::Finding;
 use crate::ids::{MessageId, NodeId};
-use crate::scenario::Scenario;
+use crate::scenario::types::Scenario;
 use crate::sim::Sim;
 use crate::time::VirtualTime;
 use crate::token::FencingToken;

@@ -14,7 +14,7 @@
 
 use super::evidence::{Divergence, LostIncrement};
 use super::finding::Finding;
-use crate::scenario::Scenario;
+use crate::scenario::types::Scenario;
 use crate::sim::Sim;
 use crate::vocabulary::happening::Happening;
 use crate::vocabulary::message::WriteOutcome;

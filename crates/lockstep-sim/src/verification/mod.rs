@@ -30,7 +30,7 @@ pub use two_clients::{Subject, TTL_MS, two_clients};
 
 use crate::chaos::{Chaos, ChaosBackend};
 use crate::resource::Fencing;
-use crate::scenario::Scenario;
+use crate::scenario::types::Scenario;
 use crate::sim::Sim;
 use crate::vocabulary::message::ReleaseMethod;
 

@@ -6,7 +6,11 @@ use crate::client::{
 };
 use crate::intervention::{Action, Intervention};
 use crate::resource::Fencing;
-use crate::scenario::{ClientSpec, LockServiceSpec, NetworkSpec, ResourceSpec, Scenario};
+use crate::scenario::types::ClientSpec;
+use crate::scenario::types::LockServiceSpec;
+use crate::scenario::types::NetworkSpec;
+use crate::scenario::types::ResourceSpec;
+use crate::scenario::types::Scenario;
 use crate::scenario_source::ScenarioSource;
 use crate::sources::Citation;
 use crate::time::{Millis, VirtualTime};
@@ -43,7 +47,7 @@ pub fn two_clients(subject: &Subject, b_work: Millis) -> Scenario {
         local_deadline: LocalDeadline::Never {},
     };
     Scenario {
-        format: crate::scenario::FORMAT_VERSION,
+        format: crate::scenario::version::FORMAT_VERSION,
         id: "verification".to_owned(),
         title: "The article's verification tests".to_owned(),
         summary: "A client paused past its lease, and the client that takes the lock next."

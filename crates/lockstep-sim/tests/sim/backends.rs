@@ -6,7 +6,8 @@
 
 use crate::support::accepted_tokens_in_order;
 use lockstep_sim::resource::{Fencing, TokenMemory};
-use lockstep_sim::scenario::{LockServiceSpec, ResourceSpec};
+use lockstep_sim::scenario::types::LockServiceSpec;
+use lockstep_sim::scenario::types::ResourceSpec;
 use lockstep_sim::{Sim, catalogue};
 
 pub const BACKENDS: [&str; 6] = [

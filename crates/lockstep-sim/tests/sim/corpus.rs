@@ -7,7 +7,7 @@
 //! current catalogue file does.
 
 use lockstep_sim::chaos::{ChaosReport, ReportError};
-use lockstep_sim::scenario::FORMAT_VERSION;
+use lockstep_sim::scenario::version::FORMAT_VERSION;
 use lockstep_sim::search::SearchConfig;
 use lockstep_sim::trace_import::ImportedTrace;
 use lockstep_sim::{Scenario, Sim, catalogue};

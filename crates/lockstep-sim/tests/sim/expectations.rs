@@ -4,10 +4,10 @@
 
 use crate::support::{built_in, run};
 use lockstep_sim::Sim;
-use lockstep_sim::expectation::{
+use lockstep_sim::invariant::Invariant;
+use lockstep_sim::scenario::expectation::{
     Expectation, InvariantOutcome, Occurrence, ResultKind, WriteVerdict,
 };
-use lockstep_sim::invariant::Invariant;
 
 fn s2() -> Sim {
     run(&built_in("s2-gc-pause-fenced"))

@@ -6,7 +6,7 @@ use crate::support::{built_in, run, run_json};
 use lockstep_sim::Sim;
 use lockstep_sim::ids::NodeId;
 use lockstep_sim::intervention::{Action, Intervention};
-use lockstep_sim::scenario::LockServiceSpec;
+use lockstep_sim::scenario::types::LockServiceSpec;
 use lockstep_sim::time::VirtualTime;
 use lockstep_sim::vocabulary::happening::Happening;
 

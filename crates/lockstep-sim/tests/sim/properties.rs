@@ -17,9 +17,12 @@ use lockstep_sim::intervention::{Action, Intervention};
 use lockstep_sim::invariant::Invariant;
 use lockstep_sim::lock_service::{KnownBug, Persistence, TokenSource, Waiting};
 use lockstep_sim::resource::{Fencing, Idempotency, TokenMemory};
-use lockstep_sim::scenario::{
-    ClientSpec, ConsensusSystem, LockServiceSpec, NetworkSpec, ResourceSpec, Scenario,
-};
+use lockstep_sim::scenario::types::ClientSpec;
+use lockstep_sim::scenario::types::ConsensusSystem;
+use lockstep_sim::scenario::types::LockServiceSpec;
+use lockstep_sim::scenario::types::NetworkSpec;
+use lockstep_sim::scenario::types::ResourceSpec;
+use lockstep_sim::scenario::types::Scenario;
 use lockstep_sim::time::{Millis, VirtualTime};
 use lockstep_sim::vocabulary::happening::{Direction, Happening};
 use lockstep_sim::vocabulary::message::ReleaseMethod;

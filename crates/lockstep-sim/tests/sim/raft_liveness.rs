@@ -10,7 +10,7 @@ use lockstep_sim::Scenario;
 use lockstep_sim::Sim;
 use lockstep_sim::intervention::{Action, Intervention};
 use lockstep_sim::lock_service::{Backend, LockService, RaftRole};
-use lockstep_sim::scenario::LockServiceSpec;
+use lockstep_sim::scenario::types::LockServiceSpec;
 use lockstep_sim::sim::Node;
 use lockstep_sim::time::VirtualTime;
 use lockstep_sim::vocabulary::happening::{Direction, Happening};

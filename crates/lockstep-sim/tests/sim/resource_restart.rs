@@ -5,7 +5,7 @@
 use crate::support::{built_in, run};
 use lockstep_sim::invariant::Invariant;
 use lockstep_sim::resource::TokenMemory;
-use lockstep_sim::scenario::ResourceSpec;
+use lockstep_sim::scenario::types::ResourceSpec;
 use lockstep_sim::token::FencingToken;
 use lockstep_sim::vocabulary::happening::Happening;
 use lockstep_sim::{Scenario, Sim};

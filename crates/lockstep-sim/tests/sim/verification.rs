@@ -8,7 +8,8 @@ use lockstep_sim::chaos::{Chaos, ChaosBackend};
 use lockstep_sim::invariant::Invariant;
 use lockstep_sim::lock_service::TokenSource;
 use lockstep_sim::resource::Fencing;
-use lockstep_sim::scenario::{LockServiceSpec, Scenario};
+use lockstep_sim::scenario::types::LockServiceSpec;
+use lockstep_sim::scenario::types::Scenario;
 use lockstep_sim::token::FencingToken;
 use lockstep_sim::verification::{
     CHAOS_SEED, Divergence, Finding, LostIncrement, Outcome, Subject, Test, TwoWriters, Verdict,

@@ -8,9 +8,13 @@
 //! nothing.
 
 use crate::client::{Access, LeaseCheck, LocalDeadline, Repeat, RequestTimeout, RetryPolicy};
-use crate::expectation::Expectation;
 use crate::intervention::Action;
-use crate::scenario::{LockServiceSpec, MAX_END_MS, ResourceSpec, Scenario, ScenarioError};
+use crate::scenario::error::ScenarioError;
+use crate::scenario::expectation::Expectation;
+use crate::scenario::types::LockServiceSpec;
+use crate::scenario::types::MAX_END_MS;
+use crate::scenario::types::ResourceSpec;
+use crate::scenario::types::Scenario;
 use crate::time::Millis;
 
 /// The longest duration any field may give: as long as the longest run.

@@ -9,20 +9,11 @@
 //! A file's version is read first, before any other field, so that a file of a version this
 //! build does not read says so instead of listing fields it does not know.
 
-use crate::scenario::ScenarioError;
+use crate::scenario::error::ScenarioError;
+use crate::scenario::version::readable;
 use crate::strict_json;
 use serde::Deserialize;
 use serde::de::IgnoredAny;
-
-/// The format version this build writes.
-pub const FORMAT_VERSION: u32 = 2;
-/// The oldest format version this build reads.
-pub const OLDEST_FORMAT: u32 = 1;
-
-/// Whether this build reads files of `format`.
-pub fn readable(format: u32) -> bool {
-    (OLDEST_FORMAT..=FORMAT_VERSION).contains(&format)
-}
 
 /// The version of a document, and which of the fields that changed between versions it has.
 #[derive(Deserialize)]

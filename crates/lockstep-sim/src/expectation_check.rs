@@ -1,91 +1,11 @@
-//! Expectations: what a scenario claims about its own run ("the stale write is rejected",
-//! "exclusion is violated"). The catalogue's expectations are checked by tests and by
-//! `lockstep-cli run`, so a scenario that stops reproducing its source's sequence fails loudly.
+//! Checking a finished run against a scenario's expectations: the analysis half of
+//! `scenario::expectation`, which may use the engine.
 
-pub use crate::vocabulary::happening::ResultKind;
-
-use crate::invariant::Invariant;
-use crate::scenario::{Cast, ScenarioError};
+use crate::scenario::expectation::{Expectation, InvariantOutcome, Occurrence, WriteVerdict};
 use crate::sim::Sim;
 use crate::vocabulary::happening::Happening;
-use serde::{Deserialize, Serialize};
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum InvariantOutcome {
-    Holds,
-    Violated,
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum WriteVerdict {
-    Accepted,
-    Rejected,
-}
-
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case", tag = "expect", deny_unknown_fields)]
-pub enum Expectation {
-    /// By the end of the run the invariant holds, or was violated at some point.
-    Invariant {
-        invariant: Invariant,
-        outcome: InvariantOutcome,
-    },
-    /// The `nth` write to reach the resource (counting from 1) came from `by` and had this fate.
-    Write {
-        nth: u32,
-        by: String,
-        outcome: WriteVerdict,
-    },
-    /// The client's job ended this way.
-    Result { client: String, result: ResultKind },
-    /// The resource's headline number at the end of the run: the register's value, the stock
-    /// left, or the total charged.
-    FinalValue { value: i64 },
-    /// An event of this kind (a `kind` of the trace format, e.g. `released_others_lock`)
-    /// happens at least once, or never.
-    Event { kind: String, outcome: Occurrence },
-}
-
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Occurrence {
-    Occurs,
-    Never,
-}
 
 impl Expectation {
-    pub fn validate(&self, cast: &Cast, path: &str) -> Result<(), ScenarioError> {
-        match self {
-            Expectation::Write { nth, by, .. } => {
-                if *nth == 0 {
-                    return Err(ScenarioError::Invalid {
-                        path: format!("{path}.nth"),
-                        reason: "writes are counted from 1".into(),
-                    });
-                }
-                resolve_client(cast, by, &format!("{path}.by"))
-            }
-            Expectation::Result { client, .. } => {
-                resolve_client(cast, client, &format!("{path}.client"))
-            }
-            Expectation::Event { kind, .. } => {
-                if crate::vocabulary::happening::KINDS.contains(&kind.as_str()) {
-                    Ok(())
-                } else {
-                    Err(ScenarioError::Invalid {
-                        path: format!("{path}.kind"),
-                        reason: format!(
-                            "\"{kind}\" is not an event kind (see docs/trace-format.md)"
-                        ),
-                    })
-                }
-            }
-            Expectation::Invariant { .. } | Expectation::FinalValue { .. } => Ok(()),
-        }
-    }
-
     /// Checks the expectation against a finished run; the error says what happened instead.
     pub fn check(&self, sim: &Sim) -> Result<(), String> {
         let cast = sim.cast();
@@ -178,18 +98,6 @@ impl Expectation {
                 )),
             },
         }
-    }
-}
-
-fn resolve_client(cast: &Cast, name: &str, path: &str) -> Result<(), ScenarioError> {
-    let node = cast.resolve(name, path)?;
-    if cast.is_client(node) {
-        Ok(())
-    } else {
-        Err(ScenarioError::Invalid {
-            path: path.to_owned(),
-            reason: format!("\"{name}\" is not a client"),
-        })
     }
 }
 
