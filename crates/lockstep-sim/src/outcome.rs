@@ -7,7 +7,7 @@
 //! written by hand: the app and the command line show these lines, read from the run itself.
 //! This module only reads a trace; it decides nothing the simulation decides.
 
-use crate::describe::request_noun;
+use crate::describe::words::request_noun;
 use crate::ids::NodeId;
 use crate::scenario::cast::Cast;
 use crate::time::VirtualTime;
