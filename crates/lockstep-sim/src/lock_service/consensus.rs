@@ -50,6 +50,17 @@ use crate::vocabulary::timer::TimerKind;
 use crate::vocabulary::timer::TimerSpan;
 use serde::{Deserialize, Serialize};
 
+/// Where an append sits in the leader's log, and how far the leader has committed: the fields
+/// of [`RaftMessage::Append`] besides its term.
+#[derive(Clone, Copy, Debug)]
+struct AppendAt {
+    index: u32,
+    prev_term: u32,
+    entry: Option<Entry>,
+    commit: u32,
+    sent: LocalTime,
+}
+
 /// Where a replica stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -968,8 +979,6 @@ impl Replica {
     }
 
     fn on_raft(&mut self, ctx: &mut Ctx<'_>, from: NodeId, message: RaftMessage) -> Happening {
-        let me = ctx.me;
-        let sender = u8::try_from(from.0).unwrap_or(u8::MAX);
         match message {
             RaftMessage::Append {
                 term,
@@ -978,117 +987,28 @@ impl Replica {
                 entry,
                 commit,
                 sent,
-            } => {
-                if term < self.term {
-                    let ack = RaftMessage::Ack {
-                        term: self.term,
-                        matched: 0,
-                        ok: false,
-                        sent,
-                    };
-                    ctx.send(from, Payload::Raft(ack));
-                    return Happening::Silent;
-                }
-                let was_leader = self.role == RaftRole::Leader;
-                if term > self.term || self.role != RaftRole::Follower {
-                    self.step_down(term);
-                    self.arm_election_check(ctx);
-                }
-                self.last_heard = ctx.local;
-                self.leader_seen = Some(ctx.local);
-                let (acceptance, verified) = match entry {
-                    Some(entry) => {
-                        let acceptance = self.accept(index, prev_term, entry);
-                        let verified = if acceptance == Acceptance::Refused {
-                            self.commit
-                        } else {
-                            index
-                        };
-                        (acceptance, verified)
-                    }
-                    None => {
-                        // Only a log that matches the leader's up to `index - 1` may commit that
-                        // far; otherwise an entry the leader never had could be applied.
-                        let matches = index >= 1
-                            && index - 1 <= self.last_index()
-                            && self.term_at(index - 1) == prev_term;
-                        let verified = if matches { index - 1 } else { self.commit };
-                        (Acceptance::AlreadyHad, verified)
-                    }
-                };
-                let ok = acceptance != Acceptance::Refused;
-                let before = self.commit;
-                self.commit_to(commit.min(verified), ctx.local);
-                let ack = RaftMessage::Ack {
-                    term: self.term,
-                    matched: if entry.is_some() { verified } else { 0 },
-                    ok,
+            } => self.on_append(
+                ctx,
+                from,
+                term,
+                AppendAt {
+                    index,
+                    prev_term,
+                    entry,
+                    commit,
                     sent,
-                };
-                ctx.send(from, Payload::Raft(ack));
-                if was_leader {
-                    return Happening::SteppedDown {
-                        node: me,
-                        term: self.term,
-                        why: StepDown::LaterTerm,
-                    };
-                }
-                match acceptance {
-                    Acceptance::Stored => Happening::Stored {
-                        node: me,
-                        index,
-                        leader: from,
-                    },
-                    _ if self.commit > before => Happening::Committed {
-                        node: me,
-                        index: self.commit,
-                    },
-                    _ => Happening::Silent,
-                }
-            }
+                },
+            ),
             RaftMessage::Ack {
                 term,
                 matched,
                 ok,
                 sent,
-            } => {
-                if term > self.term {
-                    let was_leader = self.role == RaftRole::Leader;
-                    self.follow_term(ctx, term);
-                    return if was_leader {
-                        Happening::SteppedDown {
-                            node: me,
-                            term,
-                            why: StepDown::LaterTerm,
-                        }
-                    } else {
-                        Happening::Silent
-                    };
-                }
-                if self.role != RaftRole::Leader || term < self.term {
-                    return Happening::Silent;
-                }
-                let follower = usize::from(sender);
-                if follower >= self.matched.len() {
-                    return Happening::Silent;
-                }
-                // Heard from as of when the leader asked (Raft §8: a leader confirms it has not
-                // been deposed by a round of heartbeats; an answer held up by a pause is old).
-                self.heard_from[follower] = self.heard_from[follower].max(sent);
-                if ok {
-                    self.matched[follower] = self.matched[follower].max(matched);
-                    self.next[follower] = self.next[follower].max(self.matched[follower] + 1);
-                } else {
-                    // It lacks earlier entries: back up towards what it has committed.
-                    let back = self.next[follower].saturating_sub(1).min(matched + 1);
-                    self.next[follower] = back.max(1);
-                }
-                self.advance_commit(ctx)
-            }
+            } => self.on_ack(ctx, from, term, matched, ok, sent),
             RaftMessage::Vote { term, .. } if term > self.term && self.in_lease(ctx.local) => {
                 // Unanswered, as etcd does: the candidate's term is not taken up either.
                 Happening::VoteWithheld {
-                    node: me,
+                    node: ctx.me,
                     candidate: from,
                     term,
                     why: if self.role == RaftRole::Leader {
@@ -1102,64 +1022,201 @@ impl Replica {
                 term,
                 last_index,
                 last_term,
-            } => {
-                let was_leader = self.role == RaftRole::Leader;
-                if term > self.term {
-                    self.follow_term(ctx, term);
-                }
-                let granted = term == self.term
-                    && self.voted_for.is_none_or(|v| v == from)
-                    && self.candidate_is_current(last_index, last_term);
-                if granted {
-                    self.voted_for = Some(from);
-                    self.last_heard = ctx.local;
-                }
-                let reply = RaftMessage::VoteReply {
-                    term: self.term,
-                    granted,
+            } => self.on_vote(ctx, from, term, last_index, last_term),
+            RaftMessage::VoteReply { term, granted } => self.on_vote_reply(ctx, term, granted),
+        }
+    }
+
+    /// Raft's rule for every message (§5.1): a later term than ours means a later election, so
+    /// take up its term and follow. Says whether this replica was leading before.
+    fn take_later_term(&mut self, ctx: &mut Ctx<'_>, term: u32) -> bool {
+        let was_leader = self.role == RaftRole::Leader;
+        if term > self.term {
+            self.follow_term(ctx, term);
+        }
+        was_leader
+    }
+
+    /// An answer (an ack or a vote reply) from a later term: this replica follows that term, and
+    /// has nothing more to do with the answer.
+    fn answered_from_later_term(&mut self, ctx: &mut Ctx<'_>, term: u32) -> Option<Happening> {
+        if term <= self.term {
+            return None;
+        }
+        let was_leader = self.take_later_term(ctx, term);
+        Some(if was_leader {
+            self.stepped_down(ctx.me)
+        } else {
+            Happening::Silent
+        })
+    }
+
+    /// What a leader that a later term deposed reports.
+    fn stepped_down(&self, me: NodeId) -> Happening {
+        Happening::SteppedDown {
+            node: me,
+            term: self.term,
+            why: StepDown::LaterTerm,
+        }
+    }
+
+    /// A leader's append or heartbeat. A current leader's word also deposes a candidate or a
+    /// leader of the same term, and resets the election timer (Raft §5.2).
+    fn on_append(&mut self, ctx: &mut Ctx<'_>, from: NodeId, term: u32, at: AppendAt) -> Happening {
+        let AppendAt {
+            index,
+            prev_term,
+            entry,
+            commit,
+            sent,
+        } = at;
+        if term < self.term {
+            let ack = RaftMessage::Ack {
+                term: self.term,
+                matched: 0,
+                ok: false,
+                sent,
+            };
+            ctx.send(from, Payload::Raft(ack));
+            return Happening::Silent;
+        }
+        let was_leader = self.role == RaftRole::Leader;
+        if term > self.term || self.role != RaftRole::Follower {
+            self.step_down(term);
+            self.arm_election_check(ctx);
+        }
+        self.last_heard = ctx.local;
+        self.leader_seen = Some(ctx.local);
+        let (acceptance, verified) = match entry {
+            Some(entry) => {
+                let acceptance = self.accept(index, prev_term, entry);
+                let verified = if acceptance == Acceptance::Refused {
+                    self.commit
+                } else {
+                    index
                 };
-                ctx.send(from, Payload::Raft(reply));
-                if was_leader && self.role != RaftRole::Leader {
-                    return Happening::SteppedDown {
-                        node: me,
-                        term: self.term,
-                        why: StepDown::LaterTerm,
-                    };
-                }
-                Happening::Voted {
-                    node: me,
-                    candidate: from,
-                    term,
-                    granted,
-                }
+                (acceptance, verified)
             }
-            RaftMessage::VoteReply { term, granted } => {
-                if term > self.term {
-                    let was_leader = self.role == RaftRole::Leader;
-                    self.follow_term(ctx, term);
-                    return if was_leader {
-                        Happening::SteppedDown {
-                            node: me,
-                            term,
-                            why: StepDown::LaterTerm,
-                        }
-                    } else {
-                        Happening::Silent
-                    };
-                }
-                if self.role != RaftRole::Candidate || term != self.term || !granted {
-                    return Happening::Silent;
-                }
-                self.votes += 1;
-                if self.votes < self.majority() {
-                    return Happening::Silent;
-                }
-                self.lead(ctx);
-                Happening::BecameLeader {
-                    node: me,
-                    term: self.term,
-                }
+            None => {
+                // Only a log that matches the leader's up to `index - 1` may commit that
+                // far; otherwise an entry the leader never had could be applied.
+                let matches = index >= 1
+                    && index - 1 <= self.last_index()
+                    && self.term_at(index - 1) == prev_term;
+                let verified = if matches { index - 1 } else { self.commit };
+                (Acceptance::AlreadyHad, verified)
             }
+        };
+        let ok = acceptance != Acceptance::Refused;
+        let before = self.commit;
+        self.commit_to(commit.min(verified), ctx.local);
+        let ack = RaftMessage::Ack {
+            term: self.term,
+            matched: if entry.is_some() { verified } else { 0 },
+            ok,
+            sent,
+        };
+        ctx.send(from, Payload::Raft(ack));
+        if was_leader {
+            return self.stepped_down(ctx.me);
+        }
+        match acceptance {
+            Acceptance::Stored => Happening::Stored {
+                node: ctx.me,
+                index,
+                leader: from,
+            },
+            _ if self.commit > before => Happening::Committed {
+                node: ctx.me,
+                index: self.commit,
+            },
+            _ => Happening::Silent,
+        }
+    }
+
+    /// A follower's answer to an append: how much of the log it has.
+    fn on_ack(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        from: NodeId,
+        term: u32,
+        matched: u32,
+        ok: bool,
+        sent: LocalTime,
+    ) -> Happening {
+        if let Some(happening) = self.answered_from_later_term(ctx, term) {
+            return happening;
+        }
+        if self.role != RaftRole::Leader || term < self.term {
+            return Happening::Silent;
+        }
+        let follower = usize::from(u8::try_from(from.0).unwrap_or(u8::MAX));
+        if follower >= self.matched.len() {
+            return Happening::Silent;
+        }
+        // Heard from as of when the leader asked (Raft §8: a leader confirms it has not
+        // been deposed by a round of heartbeats; an answer held up by a pause is old).
+        self.heard_from[follower] = self.heard_from[follower].max(sent);
+        if ok {
+            self.matched[follower] = self.matched[follower].max(matched);
+            self.next[follower] = self.next[follower].max(self.matched[follower] + 1);
+        } else {
+            // It lacks earlier entries: back up towards what it has committed.
+            let back = self.next[follower].saturating_sub(1).min(matched + 1);
+            self.next[follower] = back.max(1);
+        }
+        self.advance_commit(ctx)
+    }
+
+    /// A candidate asks for this replica's vote.
+    fn on_vote(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        from: NodeId,
+        term: u32,
+        last_index: u32,
+        last_term: u32,
+    ) -> Happening {
+        let was_leader = self.take_later_term(ctx, term);
+        let granted = term == self.term
+            && self.voted_for.is_none_or(|v| v == from)
+            && self.candidate_is_current(last_index, last_term);
+        if granted {
+            self.voted_for = Some(from);
+            self.last_heard = ctx.local;
+        }
+        let reply = RaftMessage::VoteReply {
+            term: self.term,
+            granted,
+        };
+        ctx.send(from, Payload::Raft(reply));
+        if was_leader && self.role != RaftRole::Leader {
+            return self.stepped_down(ctx.me);
+        }
+        Happening::Voted {
+            node: ctx.me,
+            candidate: from,
+            term,
+            granted,
+        }
+    }
+
+    /// A replica's answer to this candidate's vote request.
+    fn on_vote_reply(&mut self, ctx: &mut Ctx<'_>, term: u32, granted: bool) -> Happening {
+        if let Some(happening) = self.answered_from_later_term(ctx, term) {
+            return happening;
+        }
+        if self.role != RaftRole::Candidate || term != self.term || !granted {
+            return Happening::Silent;
+        }
+        self.votes += 1;
+        if self.votes < self.majority() {
+            return Happening::Silent;
+        }
+        self.lead(ctx);
+        Happening::BecameLeader {
+            node: ctx.me,
+            term: self.term,
         }
     }
 
