@@ -9,6 +9,12 @@
 //! A benchmark, not a test: it measures and prints; the target (≤ 3 s) is printed beside the
 //! figure, not asserted. Wall-clock time is read here and only here.
 
+#![allow(
+    clippy::disallowed_types,
+    clippy::disallowed_methods,
+    reason = "a benchmark measures wall-clock time, outside the simulation"
+)]
+
 use lockstep_sim::Sim;
 use lockstep_sim::chaos::{ChaosReport, ChaosRun, ChaosSettings, run_chaos};
 use lockstep_sim::invariant::Invariant;

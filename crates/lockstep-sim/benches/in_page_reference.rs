@@ -9,6 +9,12 @@
 //! `e2e/bench-wasm-speed.mjs` (events per run, the trace hash, the fastest batch); without, one
 //! sentence. Wall-clock time is read here only, never by the simulation.
 
+#![allow(
+    clippy::disallowed_types,
+    clippy::disallowed_methods,
+    reason = "a benchmark measures wall-clock time, outside the simulation"
+)]
+
 use lockstep_sim::Sim;
 use lockstep_sim::chaos::ChaosSettings;
 use lockstep_sim::resource::Fencing;

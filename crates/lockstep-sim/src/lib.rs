@@ -21,7 +21,9 @@
 //!
 //! What this crate must not do: depend on anything web (no yew, web-sys, js-sys, wasm-bindgen,
 //! gloo, getrandom), read a wall clock, draw randomness from anywhere but [`rng::SimRng`], or
-//! iterate a hash map. The UI is a view over it.
+//! iterate a hash map (`clippy.toml` enforces these). The UI is a view over it.
+
+#![forbid(unsafe_code)]
 
 pub mod against;
 pub mod budget;
