@@ -226,7 +226,7 @@ impl Settings {
             "network": { "latency_ms": [self.latency_min_ms, self.latency_max_ms] },
             "clients": clients,
         });
-        lockstep_sim::pretty::to_string(&scenario)
+        lockstep_sim::scenario::pretty::to_string(&scenario)
     }
 }
 
@@ -262,8 +262,8 @@ mod tests {
 
     #[test]
     fn the_deadline_behaviour_gives_every_client_a_local_deadline_of_one_ttl() {
-        use lockstep_sim::client::LocalDeadline;
-        use lockstep_sim::time::Millis;
+        use lockstep_sim::models::client::LocalDeadline;
+        use lockstep_sim::world::time::Millis;
         let settings = Settings {
             behaviour: Behaviour::RenewingWithDeadline,
             ..Settings::default()

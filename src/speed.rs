@@ -6,8 +6,8 @@
 //! caller. Nothing in the app calls these; they exist for the benchmark.
 
 use lockstep_sim::Sim;
-use lockstep_sim::chaos::ChaosSettings;
-use lockstep_sim::resource::Fencing;
+use lockstep_sim::analysis::chaos::ChaosSettings;
+use lockstep_sim::models::resource::Fencing;
 use lockstep_sim::scenario::types::Scenario;
 use wasm_bindgen::prelude::wasm_bindgen;
 

@@ -14,17 +14,18 @@
 use crate::layout::Layout;
 use crate::run::{Run, SNAPSHOT_EVERY};
 use crate::scenario_twin::{self, ScenarioTwin};
-use lockstep_sim::against::{Twin as AgainstTwin, against, service_of};
-use lockstep_sim::catalogue;
-use lockstep_sim::chaos::ChaosBackend;
-use lockstep_sim::ids::{MessageId, NodeId};
-use lockstep_sim::intervention::{Action as Act, Intervention};
-use lockstep_sim::resource::Fencing;
+use lockstep_sim::analysis::against::{Twin as AgainstTwin, against, service_of};
+use lockstep_sim::analysis::chaos::ChaosBackend;
+use lockstep_sim::engine::sim::Sim;
+use lockstep_sim::engine::trace::{Cause, TraceEvent};
+use lockstep_sim::models::resource::Fencing;
+use lockstep_sim::scenario::catalogue;
 use lockstep_sim::scenario::types::Scenario;
-use lockstep_sim::sim::Sim;
-use lockstep_sim::time::VirtualTime;
-use lockstep_sim::trace::{Cause, TraceEvent, TraceExport};
-use lockstep_sim::trace_import::ImportedTrace;
+use lockstep_sim::story::export::TraceExport;
+use lockstep_sim::story::trace_import::ImportedTrace;
+use lockstep_sim::world::ids::{MessageId, NodeId};
+use lockstep_sim::world::intervention::{Action as Act, Intervention};
+use lockstep_sim::world::time::VirtualTime;
 use std::rc::Rc;
 use yew::prelude::*;
 

@@ -20,8 +20,8 @@ use crate::layout::{LaneRole, Layout, MarkKind, SpanKind};
 use crate::state::{Action, Selection};
 use crate::svg_number::px;
 use crate::words::{bar_words, lane_badge, mark_kind, mark_words};
-use lockstep_sim::ids::NodeId;
-use lockstep_sim::sim::Sim;
+use lockstep_sim::engine::sim::Sim;
+use lockstep_sim::world::ids::NodeId;
 use web_sys::Element;
 use yew::prelude::*;
 

@@ -150,7 +150,7 @@ fn classify(name: &str) -> Part {
 }
 
 /// The crate a function's demangled name starts with: `lockstep_sim` for
-/// `lockstep_sim::sim::Sim::dispatch::h…`, `yew` for `<yew::html::Html as …>::…`,
+/// `lockstep_sim::engine::sim::Sim::dispatch::h…`, `yew` for `<yew::html::Html as …>::…`,
 /// `compiler_builtins` for `compiler_builtins[40f5…]::math::…`. A name whose first path names a
 /// type parameter (`<T as core::any::Any>::type_id`) counts for the trait's crate.
 fn crate_of(name: &str) -> Option<&str> {
@@ -364,7 +364,7 @@ main,1,0.1,,
             Part::Code("lockstep".to_string())
         );
         assert_eq!(
-            classify("lockstep_sim::sim::Sim::dispatch::hd2ea8f45be4ce8e0"),
+            classify("lockstep_sim::engine::sim::Sim::dispatch::hd2ea8f45be4ce8e0"),
             Part::Code("lockstep_sim".to_string())
         );
         assert_eq!(

@@ -7,10 +7,10 @@
 use crate::CliError;
 use crate::args::{Format, Source};
 use lockstep_sim::Scenario;
-use lockstep_sim::against::{Carried, Carry, Target, Twin, against};
-use lockstep_sim::chaos::ChaosBackend;
-use lockstep_sim::intervention::Action;
+use lockstep_sim::analysis::against::{Carried, Carry, Target, Twin, against};
+use lockstep_sim::analysis::chaos::ChaosBackend;
 use lockstep_sim::vocabulary::happening::Direction;
+use lockstep_sim::world::intervention::Action;
 
 pub fn run(
     source: &Source,

@@ -1,7 +1,7 @@
 //! Command-line parsing for `lockstep-cli`: turns the argument list into a [`Command`] or a
 //! [`UsageError`] that says which argument is wrong. It reads no files.
 
-use lockstep_sim::chaos::ChaosBackend;
+use lockstep_sim::analysis::chaos::ChaosBackend;
 use std::fmt;
 use std::path::Path;
 

@@ -3,10 +3,10 @@
 //! contiguous range of seeds; the report adds them in seed order, so the output does not depend
 //! on the number of threads or their scheduling.
 
-use lockstep_sim::chaos::{
+use lockstep_sim::analysis::chaos::{
     ChaosReport, ChaosRun, ChaosSettings, ReportError, SettingsError, fencing_id, run_chaos,
 };
-use lockstep_sim::invariant::Invariant;
+use lockstep_sim::vocabulary::invariant::Invariant;
 use std::fmt::{self, Write};
 use std::num::{NonZeroU64, NonZeroUsize};
 use std::ops::Range;
@@ -379,9 +379,9 @@ fn ranges(seeds: &[u64]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use lockstep_sim::chaos::{ChaosBackend, ClientCount, FaultKind, FaultSet};
-    use lockstep_sim::resource::Fencing;
-    use lockstep_sim::time::Millis;
+    use lockstep_sim::analysis::chaos::{ChaosBackend, ClientCount, FaultKind, FaultSet};
+    use lockstep_sim::models::resource::Fencing;
+    use lockstep_sim::world::time::Millis;
 
     fn parse_line(line: &str) -> Result<ChaosCommand, ChaosUsageError> {
         parse(

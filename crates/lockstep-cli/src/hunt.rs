@@ -1,10 +1,10 @@
 //! `lockstep-cli hunt`: the counterexample search over the consensus service's own faults
-//! (`lockstep_sim::search::hunt`), for 3 and 5 replicas and every hunted invariant, as a
+//! (`lockstep_sim::analysis::search::hunt`), for 3 and 5 replicas and every hunted invariant, as a
 //! Markdown table: states explored, how deep, and what was found. A counterexample is written
 //! as a scenario file, to become a test.
 
 use crate::flag_error::FlagError;
-use lockstep_sim::search::{Search, SearchStatus, hunt};
+use lockstep_sim::analysis::search::{Search, SearchStatus, hunt};
 use std::fmt::Write;
 use std::time::Instant;
 
@@ -49,7 +49,7 @@ pub fn parse(rest: &[String]) -> Result<HuntCommand, FlagError> {
                 command.faults = text
                     .parse()
                     .ok()
-                    .filter(|k| (1..=lockstep_sim::search::MAX_FAULTS).contains(k))
+                    .filter(|k| (1..=lockstep_sim::analysis::search::MAX_FAULTS).contains(k))
                     .ok_or_else(bad)?;
             }
             "--max-events" => {

@@ -24,8 +24,8 @@ mod matrix;
 mod search_command;
 
 use args::{Command, Format, Source, UsageError};
-use lockstep_sim::outcome::RunOutcome;
-use lockstep_sim::{Scenario, Sim, catalogue, sources};
+use lockstep_sim::story::outcome::RunOutcome;
+use lockstep_sim::{Scenario, Sim, scenario::catalogue, scenario::sources};
 use std::fmt;
 use std::process::ExitCode;
 
@@ -36,7 +36,7 @@ pub(crate) enum CliError {
     Write { path: String, reason: String },
     Scenario { source: String, reason: String },
     Expectations(Vec<String>),
-    Chaos(lockstep_sim::chaos::ReportError),
+    Chaos(lockstep_sim::analysis::chaos::ReportError),
 }
 
 impl fmt::Display for CliError {

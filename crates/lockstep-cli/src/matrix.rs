@@ -4,11 +4,11 @@
 
 use crate::chaos::report;
 use crate::flag_error::FlagError;
-use lockstep_sim::chaos::{
+use lockstep_sim::analysis::chaos::{
     ChaosBackend, ChaosReport, ChaosSettings, FaultKind, FaultSet, ReportError,
 };
-use lockstep_sim::invariant::Invariant;
-use lockstep_sim::resource::Fencing;
+use lockstep_sim::models::resource::Fencing;
+use lockstep_sim::vocabulary::invariant::Invariant;
 use std::fmt::Write;
 use std::num::NonZeroUsize;
 

@@ -7,12 +7,12 @@
 
 use crate::CliError;
 use crate::args::{Format, Source, UsageError};
-use lockstep_sim::invariant::Invariant;
-use lockstep_sim::search::{
+use lockstep_sim::analysis::search::{
     Bounds, Counterexample, FaultBudget, Search, SearchConfig, SearchStatus,
 };
-use lockstep_sim::time::Millis;
-use lockstep_sim::{Scenario, Sim, catalogue};
+use lockstep_sim::vocabulary::invariant::Invariant;
+use lockstep_sim::world::time::Millis;
+use lockstep_sim::{Scenario, Sim, scenario::catalogue};
 use std::fmt;
 
 /// Whether a scenario's own interventions stay in the search's base.
@@ -153,7 +153,7 @@ pub fn run(args: SearchArgs) -> Result<String, CliError> {
         })?;
     }
     Ok(match args.format {
-        Format::Json => lockstep_sim::pretty::to_string(&status) + "\n",
+        Format::Json => lockstep_sim::scenario::pretty::to_string(&status) + "\n",
         Format::Text => text(&config, &status, args.out.as_deref()),
     })
 }
@@ -215,7 +215,7 @@ fn read(source: &Source) -> Result<String, CliError> {
                 path: path.clone(),
                 reason: e.to_string(),
             })?;
-            lockstep_sim::strict_json::text(&bytes)
+            lockstep_sim::scenario::strict_json::text(&bytes)
                 .map(str::to_owned)
                 .map_err(|e| CliError::Scenario {
                     source: path.clone(),

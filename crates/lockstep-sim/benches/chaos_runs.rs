@@ -16,9 +16,9 @@
 )]
 
 use lockstep_sim::Sim;
-use lockstep_sim::chaos::{ChaosReport, ChaosRun, ChaosSettings, run_chaos};
-use lockstep_sim::invariant::Invariant;
-use lockstep_sim::resource::Fencing;
+use lockstep_sim::analysis::chaos::{ChaosReport, ChaosRun, ChaosSettings, run_chaos};
+use lockstep_sim::models::resource::Fencing;
+use lockstep_sim::vocabulary::invariant::Invariant;
 use std::time::{Duration, Instant};
 
 const RUNS: u64 = 1_000;

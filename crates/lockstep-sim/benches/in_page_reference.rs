@@ -16,8 +16,8 @@
 )]
 
 use lockstep_sim::Sim;
-use lockstep_sim::chaos::ChaosSettings;
-use lockstep_sim::resource::Fencing;
+use lockstep_sim::analysis::chaos::ChaosSettings;
+use lockstep_sim::models::resource::Fencing;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 

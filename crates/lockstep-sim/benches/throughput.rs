@@ -12,8 +12,8 @@
 )]
 
 use lockstep_sim::Sim;
-use lockstep_sim::chaos::{ChaosBackend, ChaosSettings};
-use lockstep_sim::resource::Fencing;
+use lockstep_sim::analysis::chaos::{ChaosBackend, ChaosSettings};
+use lockstep_sim::models::resource::Fencing;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 

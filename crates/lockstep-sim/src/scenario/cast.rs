@@ -1,9 +1,9 @@
 //! The cast of a checked scenario: its nodes' names, indexed by `NodeId`, and the two facts the
 //! narration needs about how they speak.
 
-use crate::ids::NodeId;
 use crate::scenario::error::{ScenarioError, invalid};
 use crate::vocabulary::happening::Request;
+use crate::world::ids::NodeId;
 use serde::{Deserialize, Serialize};
 
 /// The names of the nodes of a scenario, indexed by `NodeId`: the lock service, the resource,

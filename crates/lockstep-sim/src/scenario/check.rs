@@ -1,20 +1,20 @@
 //! Checking a scenario: everything serde cannot, in one place, and naming its nodes. The engine
 //! runs only a scenario that passed it; `parse` calls it on every file it reads.
 
-use crate::client::{Access, Protocol};
-use crate::intervention::Action;
-use crate::resource::Fencing;
+use crate::models::client::{Access, Protocol};
+use crate::models::resource::Fencing;
 use crate::scenario::cast::{Cast, ExpiryNotice};
 use crate::scenario::error::{ScenarioError, invalid};
 use crate::scenario::estimate;
 use crate::scenario::ranges;
+use crate::scenario::source::ScenarioSource;
+use crate::scenario::sources::check_citations;
 use crate::scenario::types::{
     LockServiceSpec, MAX_CLIENTS, MAX_END_MS, RESOURCE_NAME, ResourceSpec, Scenario,
 };
 use crate::scenario::version::readable;
-use crate::scenario_source::ScenarioSource;
-use crate::sources::check_citations;
 use crate::vocabulary::happening::Request;
+use crate::world::intervention::Action;
 
 impl Scenario {
     /// Checks everything serde cannot and names the nodes: the one validation, which `parse`

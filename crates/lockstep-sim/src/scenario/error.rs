@@ -1,8 +1,8 @@
 //! Why a scenario cannot be run: each error says where (a path in the file's own terms) and why.
 
-use crate::budget::BudgetSpent;
+use crate::scenario::budget::BudgetSpent;
+use crate::scenario::strict_json::JsonError;
 use crate::scenario::version::{FORMAT_VERSION, OLDEST_FORMAT};
-use crate::strict_json::JsonError;
 use std::fmt;
 
 /// Why a scenario cannot be run. Each variant says where (`path`, in the file's own terms) and

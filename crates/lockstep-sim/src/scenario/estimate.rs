@@ -1,8 +1,8 @@
 //! The first of the run budget's two guards (see `budget`): refusing, before it runs, a scenario
 //! whose periodic work alone is over the budget.
 
-use crate::budget::RUN_BUDGET;
-use crate::client::Repeat;
+use crate::models::client::Repeat;
+use crate::scenario::budget::RUN_BUDGET;
 use crate::scenario::error::ScenarioError;
 use crate::scenario::types::{LockServiceSpec, Scenario};
 

@@ -7,9 +7,9 @@
 
 pub use crate::vocabulary::happening::ResultKind;
 
-use crate::invariant::Invariant;
 use crate::scenario::cast::Cast;
 use crate::scenario::error::ScenarioError;
+use crate::vocabulary::invariant::Invariant;
 use serde::{Deserialize, Serialize};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

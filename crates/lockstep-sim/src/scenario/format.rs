@@ -10,8 +10,8 @@
 //! build does not read says so instead of listing fields it does not know.
 
 use crate::scenario::error::ScenarioError;
+use crate::scenario::strict_json;
 use crate::scenario::version::readable;
-use crate::strict_json;
 use serde::Deserialize;
 use serde::de::IgnoredAny;
 

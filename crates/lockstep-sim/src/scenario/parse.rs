@@ -5,8 +5,8 @@
 
 use crate::scenario::error::ScenarioError;
 use crate::scenario::format;
+use crate::scenario::strict_json;
 use crate::scenario::types::Scenario;
-use crate::strict_json;
 
 impl Scenario {
     /// Reads and validates a scenario file.

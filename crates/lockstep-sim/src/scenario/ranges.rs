@@ -7,15 +7,17 @@
 //! sum or difference the simulation makes can overflow. This module only checks; it changes
 //! nothing.
 
-use crate::client::{Access, LeaseCheck, LocalDeadline, Repeat, RequestTimeout, RetryPolicy};
-use crate::intervention::Action;
+use crate::models::client::{
+    Access, LeaseCheck, LocalDeadline, Repeat, RequestTimeout, RetryPolicy,
+};
 use crate::scenario::error::ScenarioError;
 use crate::scenario::expectation::Expectation;
 use crate::scenario::types::LockServiceSpec;
 use crate::scenario::types::MAX_END_MS;
 use crate::scenario::types::ResourceSpec;
 use crate::scenario::types::Scenario;
-use crate::time::Millis;
+use crate::world::intervention::Action;
+use crate::world::time::Millis;
 
 /// The longest duration any field may give: as long as the longest run.
 pub const MAX_DURATION_MS: u64 = MAX_END_MS;

@@ -4,19 +4,19 @@
 //!
 //! Plain data with serde's shape; what serde cannot check lives in `check`, reading in `parse`.
 
-use crate::client::{
+use crate::models::client::{
     Access, ElapsedCheck, LeaseCheck, LocalDeadline, Locking, Protocol, RedlockParams, Renewal,
     Repeat, RequestTimeout, RetryPolicy,
 };
-use crate::intervention::Intervention;
-use crate::lock_service::{KnownBug, Persistence, TokenSource, Waiting};
-use crate::resource::{Fencing, Idempotency, TokenMemory};
+use crate::models::lock_service::{KnownBug, Persistence, TokenSource, Waiting};
+use crate::models::resource::{Fencing, Idempotency, TokenMemory};
 use crate::scenario::expectation::Expectation;
+use crate::scenario::source::{ScenarioSource, read_sources};
+use crate::scenario::sources::Citation;
 use crate::scenario::version::FORMAT_VERSION;
-use crate::scenario_source::{ScenarioSource, read_sources};
-use crate::sources::Citation;
-use crate::time::Millis;
 use crate::vocabulary::message::ReleaseMethod;
+use crate::world::intervention::Intervention;
+use crate::world::time::Millis;
 use serde::{Deserialize, Serialize};
 
 /// The most clients a scenario may have: enough for every catalogue scenario, few enough to draw.
@@ -405,7 +405,7 @@ fn write_current_format<S: serde::Serializer>(_: &u32, serializer: S) -> Result<
 
 impl Scenario {
     pub fn to_json(&self) -> String {
-        crate::pretty::to_string(self)
+        crate::scenario::pretty::to_string(self)
     }
 
     /// The bibliography entries the scenario cites, in file order.

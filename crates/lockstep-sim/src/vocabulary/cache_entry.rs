@@ -1,10 +1,10 @@
 //! A cache lock's key, and what a primary ships to its replica: the words of the cache lock
 //! services (see `lock_service::cache` and `lock_service::replicated`).
 
-use crate::ids::NodeId;
-use crate::time::LocalTime;
-use crate::token::FencingToken;
 use crate::vocabulary::lock_value::LockValue;
+use crate::world::ids::NodeId;
+use crate::world::time::LocalTime;
+use crate::world::token::FencingToken;
 use serde::{Deserialize, Serialize};
 
 /// What the primary ships to its replica: the key's new state and the token counter.

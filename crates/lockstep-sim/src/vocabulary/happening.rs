@@ -4,15 +4,15 @@
 //! needs and the facts the narration needs, and nothing else: it is plain data, cheap to copy, so
 //! a run of millions of events allocates nothing per event. The words come later (`describe`).
 
-use crate::ids::{MessageId, NodeId, TimerId};
-use crate::time::{LocalTime, Millis, VirtualTime};
-use crate::token::FencingToken;
 use crate::vocabulary::loss::Loss;
 use crate::vocabulary::message::{Refusal, ReleaseMethod, WriteOutcome};
 use crate::vocabulary::next_step::NextStep;
 use crate::vocabulary::raft::Op;
 use crate::vocabulary::timer::TimerKind;
 use crate::vocabulary::unseen_updates::UnseenUpdates;
+use crate::world::ids::{MessageId, NodeId, TimerId};
+use crate::world::time::{LocalTime, Millis, VirtualTime};
+use crate::world::token::FencingToken;
 use serde::{Deserialize, Serialize};
 
 /// How a client's job ended, in the article's words where it has them: done, "lock held

@@ -1,12 +1,12 @@
 //! What nodes say to each other. These are the protocol's words, independent of who carries them
 //! (see `network`) and of how a node reacts to them (see `client`, `lock_service`, `resource`).
 
-use crate::ids::NodeId;
-use crate::time::Millis;
-use crate::token::FencingToken;
 use crate::vocabulary::cache_entry::ReplicaWrite;
 use crate::vocabulary::lock_value::LockValue;
 use crate::vocabulary::raft::RaftMessage;
+use crate::world::ids::NodeId;
+use crate::world::time::Millis;
+use crate::world::token::FencingToken;
 use serde::{Deserialize, Serialize};
 
 /// How a client gives the lock back.

@@ -6,6 +6,7 @@
 
 pub mod cache_entry;
 pub mod happening;
+pub mod invariant;
 pub mod lock_value;
 pub mod loss;
 pub mod message;

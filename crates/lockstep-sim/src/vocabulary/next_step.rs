@@ -1,6 +1,6 @@
 //! What a client does once it holds the lock: the client's word, which the trace repeats.
 
-use crate::time::Millis;
+use crate::world::time::Millis;
 use serde::{Deserialize, Serialize};
 
 /// What a client does right after it gets the lock (or starts, without one).

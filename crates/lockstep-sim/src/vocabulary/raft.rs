@@ -1,10 +1,10 @@
 //! What the replicas of a consensus lock service say to each other, and what their log holds
 //! (see `lock_service::consensus`).
 
-use crate::ids::NodeId;
-use crate::time::{LocalTime, Millis};
-use crate::token::FencingToken;
 use crate::vocabulary::lock_value::LockValue;
+use crate::world::ids::NodeId;
+use crate::world::time::{LocalTime, Millis};
+use crate::world::token::FencingToken;
 use serde::{Deserialize, Serialize};
 
 /// What one log entry does to the lock.

@@ -1,7 +1,7 @@
 //! What a timer is for and how long it runs: the words a node uses to set a timer, which the
 //! trace repeats when it fires.
 
-use crate::time::Millis;
+use crate::world::time::Millis;
 use serde::{Deserialize, Serialize};
 
 /// What a timer is for, so that the trace can say why a node woke up.

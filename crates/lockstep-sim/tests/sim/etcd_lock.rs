@@ -5,9 +5,9 @@
 
 use crate::support::{built_in, run, with_fencing};
 use lockstep_sim::Sim;
-use lockstep_sim::invariant::Invariant;
-use lockstep_sim::resource::Fencing;
+use lockstep_sim::models::resource::Fencing;
 use lockstep_sim::vocabulary::happening::Happening;
+use lockstep_sim::vocabulary::invariant::Invariant;
 use lockstep_sim::vocabulary::message::{AcquireReply, Payload};
 
 /// Every grant the lock service told a client of, in the order it told them: (client, token).
