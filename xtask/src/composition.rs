@@ -148,7 +148,7 @@ fn classify(name: &str) -> Part {
 }
 
 /// The crate a function's demangled name starts with: `lockstep_sim` for
-/// `lockstep_sim::sim::Sim::dispatch::h…`, `yew` for `<yew::html::Html as …>::…`,
+/// `lockstep_sim::engine::sim::Sim::dispatch::h…`, `yew` for `<yew::html::Html as …>::…`,
 /// `compiler_builtins` for `compiler_builtins[40f5…]::math::…`. A name whose first path names a
 /// type parameter (`<T as core::any::Any>::type_id`) counts for the trait's crate.
 fn crate_of(name: &str) -> Option<&str> {
@@ -317,7 +317,7 @@ Name,ShallowSize,ShallowSizePercent,RetainedSize,RetainedSizePercent
 custom section '__wasm_bindgen_unstable',200,20.0,,
 data[0],120,12.0,,
 <lockstep::components::timeline::Timeline as yew::functional::FunctionProvider>::run::inner::h9a38a54735aebff5,60,6.0,,
-lockstep_sim::happening::_::<impl serde_core::ser::Serialize for lockstep_sim::happening::Happening>::serialize::h448dba5b854175b2,40,4.0,,
+lockstep_sim::vocabulary::happening::_::<impl serde_core::ser::Serialize for lockstep_sim::vocabulary::happening::Happening>::serialize::h448dba5b854175b2,40,4.0,,
 <serde_path_to_error::de::TrackedSeed<X> as serde_core::de::DeserializeSeed>::deserialize::h19d8c81b32136167,30,3.0,,
 compiler_builtins[40f58339702e5617]::math::libm_math::pow::pow,20,2.0,,
 <&T as core::fmt::Display>::fmt::h0000000000000001,10,1.0,,
@@ -362,7 +362,7 @@ main,1,0.1,,
             Part::Code("lockstep".to_string())
         );
         assert_eq!(
-            classify("lockstep_sim::sim::Sim::dispatch::hd2ea8f45be4ce8e0"),
+            classify("lockstep_sim::engine::sim::Sim::dispatch::hd2ea8f45be4ce8e0"),
             Part::Code("lockstep_sim".to_string())
         );
         assert_eq!(

@@ -37,7 +37,7 @@ use crate::metrics::of_run;
 use crate::panels_wait::{Wait, use_panels_wait, use_sight};
 use crate::route::Route;
 use crate::state::{Action, Notice, Play, Selection};
-use lockstep_sim::resource::Fencing;
+use lockstep_sim::models::resource::Fencing;
 use std::rc::Rc;
 use yew::prelude::*;
 

@@ -4,7 +4,7 @@
 //! the same parser and checks as an imported one, so the builder cannot make a scenario that a
 //! file could not express. Pure: tested natively.
 
-use lockstep_sim::scenario::MAX_CLIENTS;
+use lockstep_sim::scenario::types::MAX_CLIENTS;
 use serde_json::{Value, json};
 
 /// How the clients use the lock.
@@ -211,7 +211,7 @@ impl Settings {
             })
             .collect();
         let scenario = json!({
-            "format": lockstep_sim::scenario::FORMAT_VERSION,
+            "format": lockstep_sim::scenario::version::FORMAT_VERSION,
             "id": "sandbox",
             "title": format!("Sandbox · {} clients, {}", self.clients, self.backend.label()),
             "summary": format!(
@@ -226,7 +226,7 @@ impl Settings {
             "network": { "latency_ms": [self.latency_min_ms, self.latency_max_ms] },
             "clients": clients,
         });
-        lockstep_sim::pretty::to_string(&scenario)
+        lockstep_sim::scenario::pretty::to_string(&scenario)
     }
 }
 
@@ -234,7 +234,9 @@ impl Settings {
 mod tests {
     use super::*;
     use lockstep_sim::Sim;
-    use lockstep_sim::scenario::{MAX_CLIENTS, MAX_END_MS, Scenario};
+    use lockstep_sim::scenario::types::MAX_CLIENTS;
+    use lockstep_sim::scenario::types::MAX_END_MS;
+    use lockstep_sim::scenario::types::Scenario;
 
     #[test]
     fn every_backend_and_behaviour_makes_a_scenario_that_runs() {
@@ -260,8 +262,8 @@ mod tests {
 
     #[test]
     fn the_deadline_behaviour_gives_every_client_a_local_deadline_of_one_ttl() {
-        use lockstep_sim::client::LocalDeadline;
-        use lockstep_sim::time::Millis;
+        use lockstep_sim::models::client::LocalDeadline;
+        use lockstep_sim::world::time::Millis;
         let settings = Settings {
             behaviour: Behaviour::RenewingWithDeadline,
             ..Settings::default()

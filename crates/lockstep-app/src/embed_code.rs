@@ -115,11 +115,11 @@ fn inline_json(json: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use lockstep_sim::catalogue;
-    use lockstep_sim::intervention::{Action, Intervention};
-    use lockstep_sim::resource::Fencing;
-    use lockstep_sim::scenario::Scenario;
-    use lockstep_sim::time::{Millis, VirtualTime};
+    use lockstep_sim::models::resource::Fencing;
+    use lockstep_sim::scenario::catalogue;
+    use lockstep_sim::scenario::types::Scenario;
+    use lockstep_sim::world::intervention::{Action, Intervention};
+    use lockstep_sim::world::time::{Millis, VirtualTime};
 
     const APP: &str = "https://example.org/lockstep/";
 

@@ -7,7 +7,7 @@
 //! its frame. The playground parameters are only sorted out here; [`crate::link::decode`] reads
 //! them once the scenario they name has loaded. This module does not touch the browser.
 
-use lockstep_sim::catalogue;
+use lockstep_sim::scenario::catalogue;
 use std::fmt;
 
 /// The word a fragment starts with to be an embed.

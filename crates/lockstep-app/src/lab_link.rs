@@ -7,8 +7,8 @@
 //!
 //! Pure: this module does not touch the browser.
 
-use lockstep_sim::chaos::{ChaosSettings, SettingsError};
-use lockstep_sim::resource::Fencing;
+use lockstep_sim::analysis::chaos::{ChaosSettings, SettingsError};
+use lockstep_sim::models::resource::Fencing;
 use std::fmt;
 
 /// The most seeds one lab run may ask for.
@@ -144,8 +144,8 @@ pub fn parse<'a>(pairs: impl Iterator<Item = (&'a str, &'a str)>) -> LabLink {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use lockstep_sim::chaos::{ChaosBackend, ClientCount, FaultKind, FaultSet};
-    use lockstep_sim::time::Millis;
+    use lockstep_sim::analysis::chaos::{ChaosBackend, ClientCount, FaultKind, FaultSet};
+    use lockstep_sim::world::time::Millis;
 
     fn read(fragment: &str) -> LabLink {
         parse(

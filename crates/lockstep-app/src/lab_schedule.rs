@@ -6,7 +6,7 @@
 
 use crate::lab_link::LabSpec;
 use crate::worker_protocol::SeedRange;
-use lockstep_sim::chaos::{Broken, ChaosReport, ChaosRun, ReportError};
+use lockstep_sim::analysis::chaos::{Broken, ChaosReport, ChaosRun, ReportError};
 use std::collections::BTreeMap;
 
 /// Seeds per request: small, so Stop is prompt and progress is live, and large enough that a
@@ -115,9 +115,9 @@ impl LabRun {
 mod tests {
     use super::*;
     use crate::lab_link::RunCount;
-    use lockstep_sim::chaos::{ChaosSettings, run_chaos};
-    use lockstep_sim::resource::Fencing;
-    use lockstep_sim::time::Millis;
+    use lockstep_sim::analysis::chaos::{ChaosSettings, run_chaos};
+    use lockstep_sim::models::resource::Fencing;
+    use lockstep_sim::world::time::Millis;
 
     /// The article's test cut to 20 s of virtual time: a debug build runs dozens in a second.
     fn spec(runs: u64) -> LabSpec {

@@ -3,7 +3,7 @@
 //! the site beside the page (Trunk copies them into `dist/`) and kept for the rest of the visit.
 //!
 //! The wasm carries only what the first screen needs: the default scenario and the catalogue's
-//! index (ids and titles, `lockstep_sim::catalogue::INDEX`). Loading never changes the
+//! index (ids and titles, `lockstep_sim::scenario::catalogue::INDEX`). Loading never changes the
 //! playground by itself: the loaders dispatch [`Action::Loading`] (the page says what is
 //! loading), then the action the caller asked for with the parsed data, or [`Action::Report`]
 //! with what failed — which keeps whatever was open. The cache of loaded scenarios only grows,
@@ -15,8 +15,9 @@
 use crate::content::{Content, ContentError};
 use crate::fetch::{self, FetchError};
 use crate::state::Action;
-use lockstep_sim::catalogue;
-use lockstep_sim::scenario::{Scenario, ScenarioError};
+use lockstep_sim::scenario::catalogue;
+use lockstep_sim::scenario::error::ScenarioError;
+use lockstep_sim::scenario::types::Scenario;
 use serde::Deserialize;
 use serde::de::IgnoredAny;
 use std::cell::{Cell, RefCell};

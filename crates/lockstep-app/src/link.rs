@@ -15,12 +15,12 @@ use crate::library;
 use crate::state::{Compare, Moment, Origin};
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use lockstep_sim::catalogue;
-use lockstep_sim::chaos::ChaosBackend;
-use lockstep_sim::intervention::Intervention;
-use lockstep_sim::resource::Fencing;
-use lockstep_sim::scenario::Scenario;
-use lockstep_sim::strict_json;
+use lockstep_sim::analysis::chaos::ChaosBackend;
+use lockstep_sim::models::resource::Fencing;
+use lockstep_sim::scenario::catalogue;
+use lockstep_sim::scenario::strict_json;
+use lockstep_sim::scenario::types::Scenario;
+use lockstep_sim::world::intervention::Intervention;
 use std::fmt;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -274,8 +274,8 @@ fn number<T: std::str::FromStr>(parameter: &'static str, value: &str) -> Result<
 mod tests {
     use super::*;
     use crate::embed_link::{EmbedSpec, Shows};
-    use lockstep_sim::intervention::Action;
-    use lockstep_sim::time::{Millis, VirtualTime};
+    use lockstep_sim::world::intervention::Action;
+    use lockstep_sim::world::time::{Millis, VirtualTime};
     use proptest::prelude::*;
     use proptest::strategy::ValueTree;
 

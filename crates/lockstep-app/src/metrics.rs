@@ -4,9 +4,9 @@
 //! (and the run's recorded beliefs), tested natively; the `Monitor` component plots them.
 
 use crate::run::Run;
-use lockstep_sim::happening::{Happening, RedlockOutcome};
-use lockstep_sim::ids::NodeId;
-use lockstep_sim::message::Refusal;
+use lockstep_sim::vocabulary::happening::{Happening, RedlockOutcome};
+use lockstep_sim::vocabulary::message::Refusal;
+use lockstep_sim::world::ids::NodeId;
 use std::collections::BTreeMap;
 
 /// A value observed at a moment of virtual time, by the event with index `event`.
@@ -162,7 +162,7 @@ pub fn of_run(run: &Run) -> Metrics {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use lockstep_sim::catalogue;
+    use lockstep_sim::scenario::catalogue;
 
     fn run(id: &str) -> Run {
         let scenario = catalogue::find(id)

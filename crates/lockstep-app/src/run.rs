@@ -9,14 +9,15 @@
 //! `LockService::live_lease` — or, while no consensus leader serves, the one it keeps,
 //! `LockService::stored_lease` —, belief `Client::believes_it_holds_the_lock`).
 
-use lockstep_sim::ids::NodeId;
-use lockstep_sim::intervention::Intervention;
-use lockstep_sim::lock_service::LockService;
-use lockstep_sim::outcome::RunOutcome;
-use lockstep_sim::scenario::{Scenario, ScenarioError};
-use lockstep_sim::sim::{Node, Process, Sim, Snapshot};
-use lockstep_sim::time::LocalTime;
-use lockstep_sim::token::FencingToken;
+use lockstep_sim::engine::sim::{Node, Process, Sim, Snapshot};
+use lockstep_sim::models::lock_service::LockService;
+use lockstep_sim::scenario::error::ScenarioError;
+use lockstep_sim::scenario::types::Scenario;
+use lockstep_sim::story::outcome::RunOutcome;
+use lockstep_sim::world::ids::NodeId;
+use lockstep_sim::world::intervention::Intervention;
+use lockstep_sim::world::time::LocalTime;
+use lockstep_sim::world::token::FencingToken;
 
 /// A lease as one service node sees it: the holder and the token it was granted with.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -281,9 +282,9 @@ fn belief(sim: &Sim, client: NodeId) -> Option<Option<FencingToken>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use lockstep_sim::catalogue;
-    use lockstep_sim::chaos::{Chaos, ChaosBackend};
-    use lockstep_sim::resource::Fencing;
+    use lockstep_sim::analysis::chaos::{Chaos, ChaosBackend};
+    use lockstep_sim::models::resource::Fencing;
+    use lockstep_sim::scenario::catalogue;
 
     fn run(id: &str) -> Run {
         let scenario = catalogue::find(id).and_then(|b| b.load().ok());

@@ -4,13 +4,13 @@
 //! The twin runs the other scenario's own file with the seed, fencing and interventions in use
 //! here, so what the user changes lands on both runs; interventions name nodes by name, so a
 //! pair must share its cast for them to apply. The verdict line judges both complete runs as a
-//! comparison with another service does (`lockstep_sim::against::SideVerdict`), in the same
+//! comparison with another service does (`lockstep_sim::analysis::against::SideVerdict`), in the same
 //! words. Pure: no browser, no loading — the other file must already be loaded
 //! (`crate::library`), which is the caller's job.
 
-use lockstep_sim::against::{SideVerdict, service_of};
-use lockstep_sim::scenario::Scenario;
-use lockstep_sim::trace::TraceEvent;
+use lockstep_sim::analysis::against::{SideVerdict, service_of};
+use lockstep_sim::engine::trace::TraceEvent;
+use lockstep_sim::scenario::types::Scenario;
 
 /// What a comparison with another built-in scenario shows besides the twin's run.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -52,8 +52,8 @@ pub fn verdict_line(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use lockstep_sim::resource::Fencing;
-    use lockstep_sim::{Sim, catalogue};
+    use lockstep_sim::models::resource::Fencing;
+    use lockstep_sim::{Sim, scenario::catalogue};
 
     fn built_in(id: &str) -> Scenario {
         catalogue::find(id)

@@ -7,12 +7,12 @@
 //! Pure: this module does not touch the browser, and it builds a search configuration from a
 //! loaded scenario without running it.
 
-use lockstep_sim::catalogue;
-use lockstep_sim::expectation::{Expectation, InvariantOutcome};
-use lockstep_sim::invariant::Invariant;
-use lockstep_sim::resource::Fencing;
-use lockstep_sim::scenario::Scenario;
-use lockstep_sim::search::{Bounds, FaultBudget, MAX_FAULTS, SearchConfig};
+use lockstep_sim::analysis::search::{Bounds, FaultBudget, MAX_FAULTS, SearchConfig};
+use lockstep_sim::models::resource::Fencing;
+use lockstep_sim::scenario::catalogue;
+use lockstep_sim::scenario::expectation::{Expectation, InvariantOutcome};
+use lockstep_sim::scenario::types::Scenario;
+use lockstep_sim::vocabulary::invariant::Invariant;
 use std::fmt;
 
 /// The longest run a search from the page may look at, in events.

@@ -6,9 +6,9 @@
 //! caller. Nothing in the app calls these; they exist for the benchmark.
 
 use lockstep_sim::Sim;
-use lockstep_sim::chaos::ChaosSettings;
-use lockstep_sim::resource::Fencing;
-use lockstep_sim::scenario::Scenario;
+use lockstep_sim::analysis::chaos::ChaosSettings;
+use lockstep_sim::models::resource::Fencing;
+use lockstep_sim::scenario::types::Scenario;
 use wasm_bindgen::prelude::wasm_bindgen;
 
 /// The run both sides measure: the article's chaos test without its lock-service failover

@@ -3,10 +3,10 @@
 
 use crate::layout::refusal_text;
 use crate::layout::{Layout, MarkKind, SpanKind};
-use lockstep_sim::client::{Client, ClientState};
-use lockstep_sim::ids::NodeId;
-use lockstep_sim::sim::{Node, Process, Sim};
-use lockstep_sim::token::FencingToken;
+use lockstep_sim::engine::sim::{Node, Process, Sim};
+use lockstep_sim::models::client::{Client, ClientState};
+use lockstep_sim::world::ids::NodeId;
+use lockstep_sim::world::token::FencingToken;
 
 pub fn token_text(token: Option<FencingToken>, none: &str) -> String {
     token.map_or_else(|| none.to_owned(), |t| t.0.to_string())

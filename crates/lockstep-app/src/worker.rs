@@ -10,8 +10,8 @@
 //! `error` event (`crate::lab_workers` shows it as a failure too).
 
 use crate::worker_protocol::{MAX_BATCH, Reply, Request};
-use lockstep_sim::chaos::run_chaos;
-use lockstep_sim::search::Search;
+use lockstep_sim::analysis::chaos::run_chaos;
+use lockstep_sim::analysis::search::Search;
 use std::fmt;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::{Closure, JsValue};
@@ -145,8 +145,8 @@ pub fn start() {
 mod tests {
     use super::*;
     use crate::worker_protocol::SeedRange;
-    use lockstep_sim::chaos::ChaosSettings;
-    use lockstep_sim::resource::Fencing;
+    use lockstep_sim::analysis::chaos::ChaosSettings;
+    use lockstep_sim::models::resource::Fencing;
 
     #[test]
     fn a_reply_the_browser_refuses_is_answered_with_why() {
@@ -223,9 +223,9 @@ mod tests {
         );
     }
 
-    fn search_config(fencing: Fencing) -> lockstep_sim::search::SearchConfig {
-        use lockstep_sim::search::{Bounds, FaultBudget, SearchConfig};
-        let mut base = lockstep_sim::catalogue::find("s1-gc-pause-unfenced")
+    fn search_config(fencing: Fencing) -> lockstep_sim::analysis::search::SearchConfig {
+        use lockstep_sim::analysis::search::{Bounds, FaultBudget, SearchConfig};
+        let mut base = lockstep_sim::scenario::catalogue::find("s1-gc-pause-unfenced")
             .and_then(|b| b.load().ok())
             .expect("S1 is built in");
         base.interventions.clear();
@@ -233,10 +233,10 @@ mod tests {
         base.resource = base.resource.with_fencing(fencing);
         SearchConfig {
             base,
-            invariant: lockstep_sim::invariant::Invariant::NoStaleWrite,
+            invariant: lockstep_sim::vocabulary::invariant::Invariant::NoStaleWrite,
             faults: FaultBudget {
                 max: 1,
-                pauses: vec![lockstep_sim::time::Millis(2_000)],
+                pauses: vec![lockstep_sim::world::time::Millis(2_000)],
                 ..FaultBudget::default()
             },
             bounds: Bounds::default(),
@@ -250,7 +250,7 @@ mod tests {
 
     #[test]
     fn a_search_runs_in_slices_to_its_counterexample() {
-        use lockstep_sim::search::SearchStatus;
+        use lockstep_sim::analysis::search::SearchStatus;
         let mut worker = Worker::default();
         let start = Request::SearchStart {
             config: Box::new(search_config(Fencing::Off)),

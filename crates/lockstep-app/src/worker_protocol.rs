@@ -7,8 +7,8 @@
 //! anything (that is [`crate::worker`]'s job) and never touches the browser. Reading never
 //! panics: bad text is a [`ProtocolError`].
 
-use lockstep_sim::chaos::{ChaosRun, ChaosSettings};
-use lockstep_sim::search::{SearchConfig, SearchStatus};
+use lockstep_sim::analysis::chaos::{ChaosRun, ChaosSettings};
+use lockstep_sim::analysis::search::{SearchConfig, SearchStatus};
 use serde::{Deserialize, Serialize};
 use std::fmt;
 
@@ -121,10 +121,10 @@ impl Reply {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use lockstep_sim::chaos::{Broken, DataVerdict, WritersVerdict, run_chaos};
-    use lockstep_sim::invariant::Invariant;
-    use lockstep_sim::resource::Fencing;
-    use lockstep_sim::time::VirtualTime;
+    use lockstep_sim::analysis::chaos::{Broken, DataVerdict, WritersVerdict, run_chaos};
+    use lockstep_sim::models::resource::Fencing;
+    use lockstep_sim::vocabulary::invariant::Invariant;
+    use lockstep_sim::world::time::VirtualTime;
 
     #[test]
     fn requests_and_replies_round_trip() {

@@ -8,10 +8,14 @@ use crate::args::Format;
 use crate::error::CliError;
 use crate::source::Source;
 use lockstep_sim::Scenario;
-use lockstep_sim::against::{Carried, Carry, Target, Twin, against};
-use lockstep_sim::chaos::ChaosBackend;
-use lockstep_sim::happening::Direction;
-use lockstep_sim::intervention::Action;
+use lockstep_sim::analysis::against::Carried;
+use lockstep_sim::analysis::against::Carry;
+use lockstep_sim::analysis::against::Target;
+use lockstep_sim::analysis::against::Twin;
+use lockstep_sim::analysis::against::against;
+use lockstep_sim::analysis::chaos::ChaosBackend;
+use lockstep_sim::vocabulary::happening::Direction;
+use lockstep_sim::world::intervention::Action;
 
 pub fn run(
     source: &Source,

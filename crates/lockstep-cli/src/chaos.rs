@@ -5,10 +5,13 @@
 
 use crate::args::{Format, seed, threads, whole};
 use crate::error::CliError;
-use lockstep_sim::chaos::{
-    ChaosReport, ChaosRun, ChaosSettings, ReportError, fencing_id, run_chaos,
-};
-use lockstep_sim::invariant::Invariant;
+use lockstep_sim::analysis::chaos::ChaosReport;
+use lockstep_sim::analysis::chaos::ChaosRun;
+use lockstep_sim::analysis::chaos::ChaosSettings;
+use lockstep_sim::analysis::chaos::ReportError;
+use lockstep_sim::analysis::chaos::fencing_id;
+use lockstep_sim::analysis::chaos::run_chaos;
+use lockstep_sim::vocabulary::invariant::Invariant;
 use std::fmt::Write;
 use std::num::{NonZeroU64, NonZeroUsize};
 use std::ops::Range;
@@ -347,9 +350,12 @@ fn ranges(seeds: &[u64]) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use lockstep_sim::chaos::{ChaosBackend, ClientCount, FaultKind, FaultSet};
-    use lockstep_sim::resource::Fencing;
-    use lockstep_sim::time::Millis;
+    use lockstep_sim::analysis::chaos::ChaosBackend;
+    use lockstep_sim::analysis::chaos::ClientCount;
+    use lockstep_sim::analysis::chaos::FaultKind;
+    use lockstep_sim::analysis::chaos::FaultSet;
+    use lockstep_sim::models::resource::Fencing;
+    use lockstep_sim::world::time::Millis;
 
     /// The command `chaos <line>` asks for, or the words of its usage error.
     fn parse_line(line: &str) -> Result<ChaosCommand, String> {

@@ -91,7 +91,7 @@ pub fn usage(command: Option<&str>) -> String {
 mod tests {
     use super::*;
     use crate::args::Format;
-    use lockstep_sim::chaos::ChaosBackend;
+    use lockstep_sim::analysis::chaos::ChaosBackend;
 
     fn parse_line(line: &str) -> Result<Parsed, String> {
         let arguments: Vec<String> = line.split_whitespace().map(String::from).collect();

@@ -22,7 +22,7 @@ pub enum CliError {
     #[error("{}", expectation_lines(.0))]
     Expectations(Vec<String>),
     #[error("chaos: {0}")]
-    Chaos(lockstep_sim::chaos::ReportError),
+    Chaos(lockstep_sim::analysis::chaos::ReportError),
 }
 
 /// The commands of flags only (no scenario) say their name before what is wrong with a flag.

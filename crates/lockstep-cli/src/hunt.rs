@@ -1,11 +1,14 @@
 //! `lockstep-cli hunt`: the counterexample search over the consensus service's own faults
-//! (`lockstep_sim::search::hunt`), for 3 and 5 replicas and every hunted invariant, as a
+//! (`lockstep_sim::analysis::search::hunt`), for 3 and 5 replicas and every hunted invariant, as a
 //! Markdown table: states explored, how deep, and what was found. A counterexample is written
 //! as a scenario file, to become a test.
 
 use crate::args::{seed, whole};
 use crate::error::CliError;
-use lockstep_sim::search::{MAX_FAULTS, Search, SearchStatus, hunt};
+use lockstep_sim::analysis::search::MAX_FAULTS;
+use lockstep_sim::analysis::search::Search;
+use lockstep_sim::analysis::search::SearchStatus;
+use lockstep_sim::analysis::search::hunt;
 use std::fmt::Write;
 use std::time::Instant;
 

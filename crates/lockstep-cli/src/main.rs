@@ -29,7 +29,7 @@ mod usage;
 
 use cli::{Command, Parsed};
 use error::CliError;
-use lockstep_sim::catalogue;
+use lockstep_sim::scenario::catalogue;
 use std::process::ExitCode;
 
 fn main() -> ExitCode {

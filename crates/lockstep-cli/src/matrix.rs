@@ -4,11 +4,14 @@
 
 use crate::args::{threads, whole};
 use crate::chaos::{MAX_RUNS, report};
-use lockstep_sim::chaos::{
-    ChaosBackend, ChaosReport, ChaosSettings, FaultKind, FaultSet, ReportError,
-};
-use lockstep_sim::invariant::Invariant;
-use lockstep_sim::resource::Fencing;
+use lockstep_sim::analysis::chaos::ChaosBackend;
+use lockstep_sim::analysis::chaos::ChaosReport;
+use lockstep_sim::analysis::chaos::ChaosSettings;
+use lockstep_sim::analysis::chaos::FaultKind;
+use lockstep_sim::analysis::chaos::FaultSet;
+use lockstep_sim::analysis::chaos::ReportError;
+use lockstep_sim::models::resource::Fencing;
+use lockstep_sim::vocabulary::invariant::Invariant;
 use std::fmt::Write;
 use std::num::NonZeroUsize;
 

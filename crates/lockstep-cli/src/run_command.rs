@@ -4,9 +4,11 @@
 use crate::args::{Format, seed};
 use crate::error::CliError;
 use crate::source::Source;
-use lockstep_sim::chaos::ChaosBackend;
-use lockstep_sim::outcome::RunOutcome;
-use lockstep_sim::{Scenario, Sim, sources};
+use lockstep_sim::Scenario;
+use lockstep_sim::Sim;
+use lockstep_sim::analysis::chaos::ChaosBackend;
+use lockstep_sim::scenario::sources;
+use lockstep_sim::story::outcome::RunOutcome;
 
 #[derive(Debug, PartialEq, Eq, clap::Args)]
 #[command(allow_negative_numbers = true)]

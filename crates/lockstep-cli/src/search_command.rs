@@ -8,12 +8,16 @@
 use crate::args::{Format, whole};
 use crate::error::CliError;
 use crate::source::Source;
-use lockstep_sim::invariant::Invariant;
-use lockstep_sim::search::{
-    Bounds, Counterexample, FaultBudget, Search, SearchConfig, SearchStatus,
-};
-use lockstep_sim::time::Millis;
-use lockstep_sim::{Scenario, Sim};
+use lockstep_sim::Scenario;
+use lockstep_sim::Sim;
+use lockstep_sim::analysis::search::Bounds;
+use lockstep_sim::analysis::search::Counterexample;
+use lockstep_sim::analysis::search::FaultBudget;
+use lockstep_sim::analysis::search::Search;
+use lockstep_sim::analysis::search::SearchConfig;
+use lockstep_sim::analysis::search::SearchStatus;
+use lockstep_sim::vocabulary::invariant::Invariant;
+use lockstep_sim::world::time::Millis;
 
 /// `lockstep-cli search`'s arguments. Flags override a configuration file's own values.
 #[derive(Debug, PartialEq, Eq, clap::Args)]
@@ -67,7 +71,7 @@ pub fn run(args: SearchArgs) -> Result<String, CliError> {
         })?;
     }
     Ok(match args.format {
-        Format::Json => lockstep_sim::pretty::to_string(&status) + "\n",
+        Format::Json => lockstep_sim::scenario::pretty::to_string(&status) + "\n",
         Format::Text => text(&config, &status, args.out.as_deref()),
     })
 }
@@ -125,9 +129,11 @@ fn is_configuration(json: &str) -> bool {
 /// The source's text: strict JSON's UTF-8 check, with the position of a bad byte.
 fn read(source: &Source) -> Result<String, CliError> {
     let bytes = source.bytes()?;
-    lockstep_sim::strict_json::text(&bytes)
+    lockstep_sim::scenario::strict_json::text(&bytes)
         .map(str::to_owned)
-        .map_err(|e| source.invalid(lockstep_sim::scenario::ScenarioError::from(e).to_string()))
+        .map_err(|e| {
+            source.invalid(lockstep_sim::scenario::error::ScenarioError::from(e).to_string())
+        })
 }
 
 fn text(config: &SearchConfig, status: &SearchStatus, out: Option<&str>) -> String {

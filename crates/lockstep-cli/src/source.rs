@@ -2,7 +2,8 @@
 //! a scenario read it through here, so a missing file or id is worded once.
 
 use crate::error::CliError;
-use lockstep_sim::{Scenario, catalogue};
+use lockstep_sim::Scenario;
+use lockstep_sim::scenario::catalogue;
 use std::convert::Infallible;
 use std::path::Path;
 

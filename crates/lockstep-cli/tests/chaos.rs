@@ -1,6 +1,8 @@
 //! `lockstep-cli chaos` as a user runs it: the built binary, its output and exit codes.
 
-use lockstep_sim::chaos::{ChaosReport, ChaosSettings, run_chaos};
+use lockstep_sim::analysis::chaos::ChaosReport;
+use lockstep_sim::analysis::chaos::ChaosSettings;
+use lockstep_sim::analysis::chaos::run_chaos;
 use std::process::{Command, Output};
 
 fn cli(arguments: &[&str]) -> Output {

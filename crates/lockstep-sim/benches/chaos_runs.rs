@@ -9,10 +9,16 @@
 //! A benchmark, not a test: it measures and prints; the target (≤ 3 s) is printed beside the
 //! figure, not asserted. Wall-clock time is read here and only here.
 
+#![allow(
+    clippy::disallowed_types,
+    clippy::disallowed_methods,
+    reason = "a benchmark measures wall-clock time, outside the simulation"
+)]
+
 use lockstep_sim::Sim;
-use lockstep_sim::chaos::{ChaosReport, ChaosRun, ChaosSettings, run_chaos};
-use lockstep_sim::invariant::Invariant;
-use lockstep_sim::resource::Fencing;
+use lockstep_sim::analysis::chaos::{ChaosReport, ChaosRun, ChaosSettings, run_chaos};
+use lockstep_sim::models::resource::Fencing;
+use lockstep_sim::vocabulary::invariant::Invariant;
 use std::time::{Duration, Instant};
 
 const RUNS: u64 = 1_000;

@@ -9,9 +9,15 @@
 //! `e2e/bench-wasm-speed.mjs` (events per run, the trace hash, the fastest batch); without, one
 //! sentence. Wall-clock time is read here only, never by the simulation.
 
+#![allow(
+    clippy::disallowed_types,
+    clippy::disallowed_methods,
+    reason = "a benchmark measures wall-clock time, outside the simulation"
+)]
+
 use lockstep_sim::Sim;
-use lockstep_sim::chaos::ChaosSettings;
-use lockstep_sim::resource::Fencing;
+use lockstep_sim::analysis::chaos::ChaosSettings;
+use lockstep_sim::models::resource::Fencing;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 

@@ -5,9 +5,15 @@
 //! A benchmark, not a test: it asserts nothing about speed, it measures and prints. Run it with
 //! `cargo xtask bench`. Wall-clock time is read here and only here: the simulation never sees it.
 
+#![allow(
+    clippy::disallowed_types,
+    clippy::disallowed_methods,
+    reason = "a benchmark measures wall-clock time, outside the simulation"
+)]
+
 use lockstep_sim::Sim;
-use lockstep_sim::chaos::{ChaosBackend, ChaosSettings};
-use lockstep_sim::resource::Fencing;
+use lockstep_sim::analysis::chaos::{ChaosBackend, ChaosSettings};
+use lockstep_sim::models::resource::Fencing;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 

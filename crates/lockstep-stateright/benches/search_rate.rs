@@ -8,8 +8,8 @@
 //! configuration (for `cargo xtask bench`'s in-page comparison); without, a table. Wall-clock
 //! time is read here only, never by the search.
 
-use lockstep_sim::resource::Fencing;
-use lockstep_sim::search::{Search, SearchStatus};
+use lockstep_sim::analysis::search::{Search, SearchStatus};
+use lockstep_sim::models::resource::Fencing;
 use lockstep_stateright::independent::{S1_TIMING, SqlRowModel};
 use lockstep_stateright::{check, comparison_config};
 use stateright::{Checker, Model};

@@ -19,13 +19,13 @@
 
 pub mod independent;
 
-use lockstep_sim::invariant::Invariant;
-use lockstep_sim::resource::Fencing;
-use lockstep_sim::search::{
+use lockstep_sim::analysis::search::{
     Bounds, FaultBudget, Move, SearchConfig, SearchError, SearchSpace, SearchState,
 };
-use lockstep_sim::time::Millis;
-use lockstep_sim::{Scenario, catalogue};
+use lockstep_sim::models::resource::Fencing;
+use lockstep_sim::vocabulary::invariant::Invariant;
+use lockstep_sim::world::time::Millis;
+use lockstep_sim::{Scenario, scenario::catalogue};
 use stateright::{Checker, Model, Property};
 use std::hash::{Hash, Hasher};
 

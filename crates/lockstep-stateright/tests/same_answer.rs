@@ -3,8 +3,8 @@
 //! before the new holder's first write, which two faults reach), and none with the sequencer
 //! check, after counting the same states.
 
-use lockstep_sim::resource::Fencing;
-use lockstep_sim::search::{Search, SearchStatus};
+use lockstep_sim::analysis::search::{Search, SearchStatus};
+use lockstep_sim::models::resource::Fencing;
 use lockstep_stateright::independent::{S1_TIMING, SqlRowModel};
 use lockstep_stateright::{ModelVerdict, check, comparison_config};
 use stateright::{Checker, Model};

@@ -4,9 +4,9 @@
 //! that run, and a lesson and its step exist. What a reader would otherwise meet as an error
 //! inside the embed fails the book's build here instead, naming the line.
 
-use lockstep_sim::resource::Fencing;
-use lockstep_sim::scenario::ScenarioError;
-use lockstep_sim::{Scenario, Sim, catalogue};
+use lockstep_sim::models::resource::Fencing;
+use lockstep_sim::scenario::error::ScenarioError;
+use lockstep_sim::{Scenario, Sim, scenario::catalogue};
 
 use crate::block::{Block, BlockError, Subject};
 use crate::lessons::Lessons;

@@ -129,7 +129,7 @@ mod tests {
 
     #[test]
     fn inline_json_keeps_its_meaning_and_cannot_close_the_element() {
-        let json = lockstep_sim::catalogue::DEFAULT_JSON
+        let json = lockstep_sim::scenario::catalogue::DEFAULT_JSON
             .replacen("\"summary\": \"", "\"summary\": \"</script> <b>", 1)
             .replace(",\n", ",\n   \n");
         let html = markup(&block(&format!("controls = full\n{json}")));

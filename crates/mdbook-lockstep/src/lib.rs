@@ -346,7 +346,7 @@ mod tests {
         std::fs::create_dir_all(folder.join("scenarios")).expect("a folder");
         std::fs::write(
             folder.join("scenarios").join("mine.json"),
-            lockstep_sim::catalogue::DEFAULT_JSON,
+            lockstep_sim::scenario::catalogue::DEFAULT_JSON,
         )
         .expect("a file");
         let content = "```lockstep\nfile = scenarios/mine.json\n```\n";
@@ -383,7 +383,10 @@ mod tests {
         };
         assert!(!index.content.contains(pages::MARKER));
         assert!(index.content.contains("(s2-gc-pause-fenced.md)"));
-        assert_eq!(index.sub_items.len(), lockstep_sim::catalogue::INDEX.len());
+        assert_eq!(
+            index.sub_items.len(),
+            lockstep_sim::scenario::catalogue::INDEX.len()
+        );
         let BookItem::Chapter(first) = &index.sub_items[0] else {
             panic!("a chapter");
         };

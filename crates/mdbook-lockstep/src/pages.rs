@@ -4,9 +4,9 @@
 //! playground and the block that embeds it elsewhere. A chapter holding the marker
 //! [`MARKER`] gets the list of them in its place and the pages as its sub-chapters.
 
-use lockstep_sim::catalogue;
-use lockstep_sim::scenario::Scenario;
-use lockstep_sim::sources::{Bibliography, Citation};
+use lockstep_sim::scenario::catalogue;
+use lockstep_sim::scenario::sources::{Bibliography, Citation};
+use lockstep_sim::scenario::types::Scenario;
 
 /// What a chapter writes where the catalogue's list goes.
 pub const MARKER: &str = "{{#lockstep-catalogue}}";

@@ -8,14 +8,14 @@
 use crate::components::{Current, Shared};
 use crate::run::Run;
 use crate::state::{Action, Selection};
-use lockstep_sim::happening::Direction;
-use lockstep_sim::ids::{MessageId, NodeId};
-use lockstep_sim::intervention::{Action as Act, Intervention};
-use lockstep_sim::network::MessageStatus;
-use lockstep_sim::resource::Fencing;
-use lockstep_sim::scenario::LockServiceSpec;
-use lockstep_sim::sim::Process;
-use lockstep_sim::time::Millis;
+use lockstep_sim::engine::sim::Process;
+use lockstep_sim::models::resource::Fencing;
+use lockstep_sim::scenario::types::LockServiceSpec;
+use lockstep_sim::vocabulary::happening::Direction;
+use lockstep_sim::world::ids::{MessageId, NodeId};
+use lockstep_sim::world::intervention::{Action as Act, Intervention};
+use lockstep_sim::world::network::MessageStatus;
+use lockstep_sim::world::time::Millis;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 

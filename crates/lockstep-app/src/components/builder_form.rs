@@ -7,7 +7,7 @@ use crate::builder::{
     clients_from_form,
 };
 use crate::state::Action;
-use lockstep_sim::scenario::MAX_END_MS;
+use lockstep_sim::scenario::types::MAX_END_MS;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 

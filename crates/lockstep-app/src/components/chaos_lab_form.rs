@@ -3,11 +3,11 @@
 //! used is kept as typed and named beside its field, and the last good value stands.
 
 use crate::lab_link::{LabSpec, MAX_RUNS, RunCount};
-use lockstep_sim::chaos::{
+use lockstep_sim::analysis::chaos::{
     ChaosBackend, ChaosSettings, ClientCount, DURATION_MS, FaultKind, fencing_from_id, fencing_id,
 };
-use lockstep_sim::resource::Fencing;
-use lockstep_sim::time::Millis;
+use lockstep_sim::models::resource::Fencing;
+use lockstep_sim::world::time::Millis;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
@@ -136,7 +136,7 @@ pub fn LabForm(props: &LabFormProps) -> Html {
                 })
                 .collect();
             on_change.emit(with_settings(spec, |s| {
-                s.faults = lockstep_sim::chaos::FaultSet::of(&kinds);
+                s.faults = lockstep_sim::analysis::chaos::FaultSet::of(&kinds);
             }));
         });
         html! {

@@ -10,8 +10,8 @@ use crate::lab_schedule::{LabRun, Violation};
 use crate::numbers::thousands;
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use lockstep_sim::chaos::{Broken, ChaosReport, ChaosSettings, FaultKind, fencing_id};
-use lockstep_sim::invariant::Invariant;
+use lockstep_sim::analysis::chaos::{Broken, ChaosReport, ChaosSettings, FaultKind, fencing_id};
+use lockstep_sim::vocabulary::invariant::Invariant;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -450,7 +450,7 @@ pub fn ViolatingSeeds(props: &ViolatingSeedsProps) -> Html {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use lockstep_sim::time::VirtualTime;
+    use lockstep_sim::world::time::VirtualTime;
 
     fn violation(broken: Vec<Broken>, two_writers_at: Option<usize>, data_lost: bool) -> Violation {
         Violation {
@@ -490,7 +490,7 @@ mod tests {
         assert_eq!(Wanted::from_id(Wanted::TwoWriters.id()), Wanted::TwoWriters);
         assert!(
             playground_fragment(
-                &ChaosSettings::verification_test(lockstep_sim::resource::Fencing::Off),
+                &ChaosSettings::verification_test(lockstep_sim::models::resource::Fencing::Off),
                 4,
                 Opens::TwoWriters(120)
             )

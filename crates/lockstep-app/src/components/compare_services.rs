@@ -7,9 +7,9 @@
 
 use crate::components::actions::intervention_words;
 use crate::state::{Action, Compare};
-use lockstep_sim::against::{Carried, Carry, Target, Twin};
-use lockstep_sim::catalogue;
-use lockstep_sim::chaos::ChaosBackend;
+use lockstep_sim::analysis::against::{Carried, Carry, Target, Twin};
+use lockstep_sim::analysis::chaos::ChaosBackend;
+use lockstep_sim::scenario::catalogue;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 

@@ -4,9 +4,9 @@
 use crate::numbers::thousands;
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use lockstep_sim::intervention::{Action, Intervention};
-use lockstep_sim::invariant::Invariant;
-use lockstep_sim::search::{Counterexample, SearchConfig};
+use lockstep_sim::analysis::search::{Counterexample, SearchConfig};
+use lockstep_sim::vocabulary::invariant::Invariant;
+use lockstep_sim::world::intervention::{Action, Intervention};
 
 /// The playground's address at the counterexample's violation: its scenario, standing just
 /// after the event that breaks the invariant.
@@ -81,8 +81,8 @@ mod tests {
     use super::*;
     use crate::link;
     use crate::search_link::SearchSpec;
-    use lockstep_sim::catalogue;
-    use lockstep_sim::search::{Search, SearchStatus};
+    use lockstep_sim::analysis::search::{Search, SearchStatus};
+    use lockstep_sim::scenario::catalogue;
 
     fn s1_search() -> (SearchConfig, Counterexample) {
         let scenario = catalogue::find("s1-gc-pause-unfenced")

@@ -4,7 +4,7 @@
 
 use crate::link::fencing_word;
 use crate::state::Action;
-use lockstep_sim::resource::Fencing;
+use lockstep_sim::models::resource::Fencing;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]

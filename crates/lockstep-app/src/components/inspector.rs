@@ -4,15 +4,18 @@
 
 use crate::components::Shared;
 use crate::words::{client_state_word, process_word, token_text};
-use lockstep_sim::client::{Client, Renewal};
-use lockstep_sim::ids::NodeId;
-use lockstep_sim::invariant::{Invariant, InvariantSet};
-use lockstep_sim::lock_service::{Backend, GridMember, LockService, RaftRole, Replicated, Role};
-use lockstep_sim::network::MessageStatus;
-use lockstep_sim::resource::{Fencing, Resource, TokenMemory};
-use lockstep_sim::scenario::Cast;
-use lockstep_sim::sim::{Node, Process, Sim};
-use lockstep_sim::time::LocalTime;
+use lockstep_sim::engine::sim::{Node, Process, Sim};
+use lockstep_sim::models::client::{Client, Renewal};
+use lockstep_sim::models::lock_service::{
+    Backend, GridMember, LockService, RaftRole, Replicated, Role,
+};
+use lockstep_sim::models::resource::{Fencing, Resource, TokenMemory};
+use lockstep_sim::scenario::cast::Cast;
+use lockstep_sim::vocabulary::invariant::Invariant;
+use lockstep_sim::vocabulary::invariant::InvariantSet;
+use lockstep_sim::world::ids::NodeId;
+use lockstep_sim::world::network::MessageStatus;
+use lockstep_sim::world::time::LocalTime;
 use yew::prelude::*;
 
 /// Only the simulation at the shown position: selecting, notices, speed and play do not

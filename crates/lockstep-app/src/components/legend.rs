@@ -9,8 +9,8 @@ use crate::components::Shared;
 use crate::components::timeline_shapes::{glyph, patterns, pause_sign};
 use crate::layout::frame::{ArrowShape, ArrowState};
 use crate::layout::{Fate, Layout, MarkKind, SpanKind};
-use lockstep_sim::ids::MessageId;
-use lockstep_sim::message::Refusal;
+use lockstep_sim::vocabulary::message::Refusal;
+use lockstep_sim::world::ids::MessageId;
 use yew::prelude::*;
 
 /// One entry of the legend.
@@ -263,7 +263,7 @@ fn sample(key: Key, ids: &str) -> Html {
 mod tests {
     use super::*;
     use crate::run::Run;
-    use lockstep_sim::catalogue;
+    use lockstep_sim::scenario::catalogue;
 
     fn keys(id: &str) -> Vec<Key> {
         let scenario = catalogue::find(id)

@@ -14,8 +14,8 @@ use crate::library;
 use crate::link;
 use crate::route::Route;
 use crate::state::{Action, Compare, Moment, Origin, Playground};
-use lockstep_sim::catalogue;
-use lockstep_sim::scenario::Scenario;
+use lockstep_sim::scenario::catalogue;
+use lockstep_sim::scenario::types::Scenario;
 use std::collections::BTreeMap;
 use yew::prelude::*;
 

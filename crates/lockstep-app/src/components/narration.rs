@@ -7,9 +7,9 @@
 use crate::components::Shared;
 use crate::run::Run;
 use crate::state::Action;
-use lockstep_sim::describe::describe;
-use lockstep_sim::happening::Outcome;
-use lockstep_sim::sim::Sim;
+use lockstep_sim::engine::sim::Sim;
+use lockstep_sim::story::describe::describe;
+use lockstep_sim::vocabulary::happening::Outcome;
 use yew::prelude::*;
 
 /// How many of the latest events the log shows.

@@ -5,7 +5,7 @@
 
 use crate::library;
 use crate::state::Action;
-use lockstep_sim::catalogue::{self, Entry};
+use lockstep_sim::scenario::catalogue::{self, Entry};
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
 

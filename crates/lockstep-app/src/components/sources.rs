@@ -6,7 +6,7 @@
 //! Entries are read from `lockstep_sim::sources` (the one bibliography, also used by the CLI);
 //! this module only renders them. Links out open in a new tab with `rel="noopener"`.
 
-use lockstep_sim::sources::{Bibliography, Citation, Source, SourceKind};
+use lockstep_sim::scenario::sources::{Bibliography, Citation, Source, SourceKind};
 use yew::prelude::*;
 
 /// A link to the source's public address, or to the Sources page when it has none.

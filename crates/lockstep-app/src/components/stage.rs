@@ -12,7 +12,7 @@ use crate::stage::geometry::Placement;
 use crate::stage::scene::{Figure, Mover, Scene};
 use crate::state::{Action, Selection};
 use crate::svg_number::px;
-use lockstep_sim::sim::Sim;
+use lockstep_sim::engine::sim::Sim;
 use yew::prelude::*;
 
 /// How long a message glides after a Step, Back or scrub by hand, in ms: long enough to see

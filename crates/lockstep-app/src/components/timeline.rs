@@ -22,8 +22,8 @@ use crate::layout::{LaneRole, Layout, MarkKind, SpanKind};
 use crate::state::{Action, Selection};
 use crate::svg_number::px;
 use crate::words::{bar_words, lane_badge, mark_kind, mark_words};
-use lockstep_sim::ids::NodeId;
-use lockstep_sim::sim::Sim;
+use lockstep_sim::engine::sim::Sim;
+use lockstep_sim::world::ids::NodeId;
 use web_sys::Element;
 use yew::prelude::*;
 
@@ -793,8 +793,8 @@ fn Mark(props: &MarkProps) -> Html {
         MarkKind::Rejected { refusal } => (
             "rejected",
             match refusal {
-                lockstep_sim::message::Refusal::StaleToken { presented, .. }
-                | lockstep_sim::message::Refusal::SequencerInvalid { presented } => {
+                lockstep_sim::vocabulary::message::Refusal::StaleToken { presented, .. }
+                | lockstep_sim::vocabulary::message::Refusal::SequencerInvalid { presented } => {
                     Some(presented.0.to_string())
                 }
                 _ => None,

@@ -13,10 +13,10 @@ use crate::components::share_menu::{Copied, ShareMenu, copied_view};
 use crate::library;
 use crate::state::{Action, Compare, Origin};
 use gloo_file::callbacks::FileReader;
-use lockstep_sim::chaos::ChaosBackend;
-use lockstep_sim::resource::Fencing;
-use lockstep_sim::scenario::Scenario;
-use lockstep_sim::strict_json;
+use lockstep_sim::analysis::chaos::ChaosBackend;
+use lockstep_sim::models::resource::Fencing;
+use lockstep_sim::scenario::strict_json;
+use lockstep_sim::scenario::types::Scenario;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
@@ -174,7 +174,7 @@ pub fn Toolbar(props: &ToolbarProps) -> Html {
         Callback::from(move |_: MouseEvent| {
             close_menu();
             let export = playground.trace_export();
-            let text = lockstep_sim::pretty::to_string(&export);
+            let text = lockstep_sim::scenario::pretty::to_string(&export);
             report(
                 &dispatch,
                 browser::download(

@@ -6,9 +6,9 @@
 //! `lockstep_sim::verification`'s; this component only renders them.
 
 use crate::components::chaos_lab_lesson::LessonChaos;
-use lockstep_sim::chaos::ChaosBackend;
-use lockstep_sim::resource::Fencing;
-use lockstep_sim::verification::{CHAOS_SEED, Outcome, Verdict, run_all};
+use lockstep_sim::analysis::chaos::ChaosBackend;
+use lockstep_sim::analysis::verification::{CHAOS_SEED, Outcome, Verdict, run_all};
+use lockstep_sim::models::resource::Fencing;
 use web_sys::HtmlInputElement;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;

@@ -4,8 +4,8 @@
 
 use super::{Choice, Content, ContentError, Lesson, Predict, claims, retries};
 use crate::run::Run;
-use lockstep_sim::catalogue;
-use lockstep_sim::sources::Bibliography;
+use lockstep_sim::scenario::catalogue;
+use lockstep_sim::scenario::sources::Bibliography;
 use std::collections::BTreeMap;
 
 /// Every problem in `content`; empty when it is sound.
@@ -350,13 +350,14 @@ fn check_compare(
             }
         }
         crate::state::Compare::Service(service) => {
-            let own = lockstep_sim::against::service_of(&scenario.lock_service);
+            let own = lockstep_sim::analysis::against::service_of(&scenario.lock_service);
             if own == service {
                 error(
                     here,
                     format!("`{scenario_id}` already runs on {}", own.label()),
                 );
-            } else if let Err(e) = lockstep_sim::against::against(&scenario, &[], service) {
+            } else if let Err(e) = lockstep_sim::analysis::against::against(&scenario, &[], service)
+            {
                 error(here, format!("the comparison cannot be made: {e}"));
             }
         }

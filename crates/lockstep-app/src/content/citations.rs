@@ -5,12 +5,12 @@
 //!
 //! The bibliography itself lives in `lockstep-sim` (`lockstep_sim::sources`), since scenario
 //! files cite it too; this module only judges the guided material and the catalogue against
-//! it. It must not resolve citations for display (that is `lockstep_sim::sources::cite`).
+//! it. It must not resolve citations for display (that is `lockstep_sim::scenario::sources::cite`).
 
 use super::Content;
 use super::ContentError;
 use lockstep_sim::Scenario;
-use lockstep_sim::sources::{Bibliography, Citation};
+use lockstep_sim::scenario::sources::{Bibliography, Citation};
 use std::collections::BTreeSet;
 
 /// Words that point at internal notes no reader can open; product text must not contain them.
@@ -163,7 +163,7 @@ fn names(text: &str, name: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use lockstep_sim::catalogue;
+    use lockstep_sim::scenario::catalogue;
 
     fn catalogue() -> Vec<Scenario> {
         catalogue::BUILT_IN

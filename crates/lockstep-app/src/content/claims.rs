@@ -19,9 +19,9 @@
 
 use super::check::Shown;
 use crate::run::Run;
-use lockstep_sim::client::NextStep;
-use lockstep_sim::happening::Happening;
-use lockstep_sim::message::Refusal;
+use lockstep_sim::vocabulary::happening::Happening;
+use lockstep_sim::vocabulary::message::Refusal;
+use lockstep_sim::vocabulary::next_step::NextStep;
 
 /// One checkable claim found in a text.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -104,7 +104,7 @@ pub enum HolderAt {
 pub fn unsupported(text: &str, run: &Run, shown: Shown, holder_at: HolderAt) -> Vec<String> {
     let cast = run.sim.cast();
     let names: Vec<&str> = (0..cast.len())
-        .map(|i| cast.name(lockstep_sim::ids::NodeId(i as u16)))
+        .map(|i| cast.name(lockstep_sim::world::ids::NodeId(i as u16)))
         .collect();
     let shown_events = shown
         .last()

@@ -22,7 +22,7 @@ pub mod wording;
 #[cfg(test)]
 pub use check::check;
 
-use lockstep_sim::sources::Citation;
+use lockstep_sim::scenario::sources::Citation;
 use serde::Deserialize;
 use std::fmt;
 
@@ -268,7 +268,7 @@ impl Content {
 /// the bibliography (checked for words that point at internal notes).
 #[cfg(test)]
 pub fn product_texts() -> Vec<(&'static str, &'static str)> {
-    use lockstep_sim::{catalogue, sources};
+    use lockstep_sim::{scenario::catalogue, scenario::sources};
     let mut texts = vec![
         ("lessons.json", LESSONS),
         ("questions.json", QUESTIONS),

@@ -16,8 +16,8 @@
 //! retry number neither the scenario nor its cited source states should say it another way.
 
 use lockstep_sim::Scenario;
-use lockstep_sim::client::{Access, RetryPolicy};
-use lockstep_sim::sources::Citation;
+use lockstep_sim::models::client::{Access, RetryPolicy};
+use lockstep_sim::scenario::sources::Citation;
 
 /// One retry number a text states.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -228,8 +228,8 @@ pub fn scenario_policy(scenario: &Scenario) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use lockstep_sim::catalogue;
-    use lockstep_sim::time::Millis;
+    use lockstep_sim::scenario::catalogue;
+    use lockstep_sim::world::time::Millis;
 
     fn built_in(id: &str) -> Scenario {
         catalogue::find(id)

@@ -5,7 +5,7 @@
 use super::frame::{Frame, LANE_HEIGHT, LaneNames, Viewport, frame, glyph_box, lane_name_box};
 use super::labels::Rect;
 use super::*;
-use lockstep_sim::catalogue;
+use lockstep_sim::scenario::catalogue;
 
 /// The plot's width at 1280 px beside the stage, and on a 375-px phone.
 const WIDTHS: [(f64, LaneNames); 2] = [(800.0, LaneNames::Beside), (330.0, LaneNames::Above)];

@@ -11,13 +11,14 @@ pub mod labels;
 pub mod shapes;
 
 use crate::run::{Lease, Run, Standing};
-use lockstep_sim::happening::{Happening, Input};
-use lockstep_sim::ids::{MessageId, NodeId};
-use lockstep_sim::invariant::Invariant;
-use lockstep_sim::message::Refusal;
-use lockstep_sim::network::{Loss, MessageStatus};
-use lockstep_sim::token::FencingToken;
-use lockstep_sim::trace::{Cause, TraceEvent};
+use lockstep_sim::engine::trace::{Cause, TraceEvent};
+use lockstep_sim::vocabulary::happening::{Happening, Input};
+use lockstep_sim::vocabulary::invariant::Invariant;
+use lockstep_sim::vocabulary::loss::Loss;
+use lockstep_sim::vocabulary::message::Refusal;
+use lockstep_sim::world::ids::{MessageId, NodeId};
+use lockstep_sim::world::network::MessageStatus;
+use lockstep_sim::world::token::FencingToken;
 
 /// A point of the run: the event at `event` (an index into the trace), at `time` virtual ms.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]

@@ -5,8 +5,8 @@
 
 use super::labels::{CHAR_WIDTH, LABEL_HEIGHT, Rect, text_width};
 use super::{MarkKind, SpanKind};
-use lockstep_sim::ids::MessageId;
-use lockstep_sim::invariant::Invariant;
+use lockstep_sim::vocabulary::invariant::Invariant;
+use lockstep_sim::world::ids::MessageId;
 
 /// Height of one lane, in px: a row for labels, the bar, another row for labels.
 pub const LANE_HEIGHT: f64 = 38.0;

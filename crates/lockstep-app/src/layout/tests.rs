@@ -1,6 +1,6 @@
 use super::frame::{ArrowShape, ArrowState, Frame, LaneNames, Viewport, time_label};
 use super::*;
-use lockstep_sim::catalogue;
+use lockstep_sim::scenario::catalogue;
 
 /// A frame with the lanes' names beside the plot, as on a wide screen.
 fn frame(layout: &Layout, position: usize, now: u64, view: Viewport) -> Frame {
@@ -308,7 +308,7 @@ fn a_long_run_in_one_view_is_an_overview_that_keeps_what_went_wrong() {
 #[test]
 fn a_drawn_arrowhead_points_along_its_shaft_past_the_end() {
     let arrow = |x2: f64, y2: f64| ArrowShape {
-        message: lockstep_sim::ids::MessageId(1),
+        message: lockstep_sim::world::ids::MessageId(1),
         label: "grant",
         state: ArrowState::Delivered,
         x1: 100.0,

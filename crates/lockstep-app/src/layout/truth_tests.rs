@@ -5,10 +5,10 @@
 //! of the replicas keep the client's key as the lowest one (the next leader will serve it).
 
 use super::*;
-use lockstep_sim::catalogue;
-use lockstep_sim::lock_service::Backend;
-use lockstep_sim::scenario::Scenario;
-use lockstep_sim::sim::{Node, Process, Sim};
+use lockstep_sim::engine::sim::{Node, Process, Sim};
+use lockstep_sim::models::lock_service::Backend;
+use lockstep_sim::scenario::catalogue;
+use lockstep_sim::scenario::types::Scenario;
 
 /// Whether the lock service, in the simulation's state now, still holds `client`'s lease.
 fn service_holds(sim: &Sim, client: NodeId) -> bool {
@@ -21,7 +21,7 @@ fn service_holds(sim: &Sim, client: NodeId) -> bool {
             _ => None,
         })
         .collect();
-    let up = |slot: &lockstep_sim::sim::Slot| {
+    let up = |slot: &lockstep_sim::engine::sim::Slot| {
         matches!(slot.process, Process::Running | Process::Paused { .. })
     };
     let served = services.iter().any(|(slot, service)| {

@@ -7,11 +7,13 @@
 //! It reads; it must not decide anything the simulation decides.
 
 use crate::layout::{Lane, LaneRole};
-use lockstep_sim::ids::NodeId;
-use lockstep_sim::lock_service::{Backend, GridMember, LockService, RaftRole, Replicated, Role};
-use lockstep_sim::resource::Resource;
-use lockstep_sim::sim::{Node, Process, Sim};
-use lockstep_sim::token::FencingToken;
+use lockstep_sim::engine::sim::{Node, Process, Sim};
+use lockstep_sim::models::lock_service::{
+    Backend, GridMember, LockService, RaftRole, Replicated, Role,
+};
+use lockstep_sim::models::resource::Resource;
+use lockstep_sim::world::ids::NodeId;
+use lockstep_sim::world::token::FencingToken;
 
 /// Whether a node's process runs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -168,7 +170,7 @@ impl Actor {
     }
 }
 
-fn service_view(service: &LockService, local: lockstep_sim::time::LocalTime) -> ServiceView {
+fn service_view(service: &LockService, local: lockstep_sim::world::time::LocalTime) -> ServiceView {
     match &service.backend {
         Backend::SqlRow(row) => ServiceView {
             role: ServiceRole::Alone,

@@ -5,7 +5,7 @@
 
 use super::geometry::trip_fraction;
 use crate::layout::{Arrow, Layout};
-use lockstep_sim::ids::MessageId;
+use lockstep_sim::world::ids::MessageId;
 
 /// Whether a message moves.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

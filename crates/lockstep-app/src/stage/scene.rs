@@ -7,8 +7,8 @@ use super::flights::{Flight, in_flight};
 use super::geometry::{Placement, Point, Rect, Track};
 use super::wording::lines;
 use crate::layout::Layout;
-use lockstep_sim::ids::NodeId;
-use lockstep_sim::sim::Sim;
+use lockstep_sim::engine::sim::Sim;
+use lockstep_sim::world::ids::NodeId;
 
 /// One member of the cast in its box.
 #[derive(Clone, Debug, PartialEq)]

@@ -5,9 +5,9 @@ use super::scene::Scene;
 use crate::layout::frame::{ArrowState, LaneNames, Viewport, frame};
 use crate::layout::{LaneRole, Layout};
 use crate::run::Run;
-use lockstep_sim::catalogue;
-use lockstep_sim::sim::Sim;
-use lockstep_sim::token::FencingToken;
+use lockstep_sim::engine::sim::Sim;
+use lockstep_sim::scenario::catalogue;
+use lockstep_sim::world::token::FencingToken;
 
 fn build(id: &str) -> (Run, Layout) {
     let scenario = catalogue::find(id)
@@ -401,8 +401,8 @@ fn a_client_only_believes_and_a_down_node_says_so() {
 fn narrow_client_boxes_get_short_words() {
     use super::cast::ClientView;
     use super::wording::lines;
-    use lockstep_sim::ids::NodeId;
-    use lockstep_sim::scenario::Cast;
+    use lockstep_sim::scenario::cast::Cast;
+    use lockstep_sim::world::ids::NodeId;
     let placement = Placement::of(&roles(8, 1));
     assert!(placement.narrow_clients);
     assert!(placement.boxes[0].width >= 58.0 + 8.0);

@@ -2,7 +2,7 @@
 //! belief as a belief; only the service nodes' records and the resource speak for what is so.
 
 use super::cast::{Actor, Liveness, Record, ResourceView, ServiceRole, View};
-use lockstep_sim::scenario::Cast;
+use lockstep_sim::scenario::cast::Cast;
 
 /// The short lines under a box's name (at most three), `narrow` for four clients to a row.
 pub fn lines(actor: &Actor, cast: &Cast, narrow: bool) -> Vec<String> {

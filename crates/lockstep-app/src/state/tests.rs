@@ -1,7 +1,7 @@
 use super::*;
-use lockstep_sim::happening::Direction;
-use lockstep_sim::invariant::Invariant;
-use lockstep_sim::time::Millis;
+use lockstep_sim::vocabulary::happening::Direction;
+use lockstep_sim::vocabulary::invariant::Invariant;
+use lockstep_sim::world::time::Millis;
 
 fn start() -> Rc<Playground> {
     Rc::new(Playground::default_scenario())

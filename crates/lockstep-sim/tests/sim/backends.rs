@@ -5,9 +5,10 @@
 //! serve).
 
 use crate::support::accepted_tokens_in_order;
-use lockstep_sim::resource::{Fencing, TokenMemory};
-use lockstep_sim::scenario::{LockServiceSpec, ResourceSpec};
-use lockstep_sim::{Sim, catalogue};
+use lockstep_sim::models::resource::{Fencing, TokenMemory};
+use lockstep_sim::scenario::types::LockServiceSpec;
+use lockstep_sim::scenario::types::ResourceSpec;
+use lockstep_sim::{Sim, scenario::catalogue};
 
 pub const BACKENDS: [&str; 6] = [
     r#"{"kind":"sql_row"}"#,

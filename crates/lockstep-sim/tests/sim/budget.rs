@@ -1,9 +1,10 @@
 //! Runs have a budget: a scenario whose periodic work is over it is refused before it starts,
 //! and a run that reaches it anyway stops there and says so.
 
-use lockstep_sim::budget::{RUN_BUDGET, estimated_inputs};
-use lockstep_sim::chaos::{Chaos, ChaosBackend};
-use lockstep_sim::resource::Fencing;
+use lockstep_sim::analysis::chaos::{Chaos, ChaosBackend};
+use lockstep_sim::models::resource::Fencing;
+use lockstep_sim::scenario::budget::RUN_BUDGET;
+use lockstep_sim::scenario::estimate::estimated_inputs;
 use lockstep_sim::{Scenario, Sim};
 
 fn scenario(end_ms: u64, lock_service: &str, client: &str) -> String {

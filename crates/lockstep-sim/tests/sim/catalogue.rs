@@ -2,12 +2,12 @@
 //! catches what fencing is there to prevent.
 
 use crate::support::{built_in, run, with_fencing};
-use lockstep_sim::happening::Happening;
-use lockstep_sim::intervention::{Action, Intervention};
-use lockstep_sim::invariant::Invariant;
-use lockstep_sim::resource::Fencing;
-use lockstep_sim::time::{Millis, VirtualTime};
-use lockstep_sim::{Sim, catalogue};
+use lockstep_sim::models::resource::Fencing;
+use lockstep_sim::vocabulary::happening::Happening;
+use lockstep_sim::vocabulary::invariant::Invariant;
+use lockstep_sim::world::intervention::{Action, Intervention};
+use lockstep_sim::world::time::{Millis, VirtualTime};
+use lockstep_sim::{Sim, scenario::catalogue};
 
 #[test]
 fn every_catalogue_scenario_meets_its_expectations() {

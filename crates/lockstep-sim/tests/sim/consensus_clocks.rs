@@ -6,11 +6,11 @@
 
 use crate::support::{built_in, run, with_fencing};
 use lockstep_sim::Sim;
-use lockstep_sim::happening::Happening;
-use lockstep_sim::invariant::Invariant;
-use lockstep_sim::message::Refusal;
-use lockstep_sim::resource::Fencing;
-use lockstep_sim::token::FencingToken;
+use lockstep_sim::models::resource::Fencing;
+use lockstep_sim::vocabulary::happening::Happening;
+use lockstep_sim::vocabulary::invariant::Invariant;
+use lockstep_sim::vocabulary::message::Refusal;
+use lockstep_sim::world::token::FencingToken;
 
 const LEADER: &str = "s20-consensus-fast-leader-clock";
 const FOLLOWER: &str = "s20-consensus-fast-follower-clock";

@@ -3,9 +3,9 @@
 
 use crate::support::run_json as run;
 use lockstep_sim::Sim;
-use lockstep_sim::happening::Happening;
-use lockstep_sim::ids::NodeId;
-use lockstep_sim::token::FencingToken;
+use lockstep_sim::vocabulary::happening::Happening;
+use lockstep_sim::world::ids::NodeId;
+use lockstep_sim::world::token::FencingToken;
 
 fn granted_tokens(sim: &Sim) -> Vec<u64> {
     sim.trace()

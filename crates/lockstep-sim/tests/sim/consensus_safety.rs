@@ -5,8 +5,8 @@
 
 use crate::support::{run_json, tokens_told_increase};
 use lockstep_sim::Sim;
-use lockstep_sim::happening::Happening;
-use lockstep_sim::invariant::Invariant;
+use lockstep_sim::vocabulary::happening::Happening;
+use lockstep_sim::vocabulary::invariant::Invariant;
 
 /// No event shows two live leases at the service or a token that did not increase.
 fn assert_one_lease_and_increasing_tokens(sim: &Sim) {

@@ -6,11 +6,11 @@
 //! file of a version loads; a format 1 scenario keeps its `source` text as a note and runs as the
 //! current catalogue file does.
 
-use lockstep_sim::chaos::{ChaosReport, ReportError};
-use lockstep_sim::scenario::FORMAT_VERSION;
-use lockstep_sim::search::SearchConfig;
-use lockstep_sim::trace_import::ImportedTrace;
-use lockstep_sim::{Scenario, Sim, catalogue};
+use lockstep_sim::analysis::chaos::{ChaosReport, ReportError};
+use lockstep_sim::analysis::search::SearchConfig;
+use lockstep_sim::scenario::version::FORMAT_VERSION;
+use lockstep_sim::story::trace_import::ImportedTrace;
+use lockstep_sim::{Scenario, Sim, scenario::catalogue};
 use std::path::PathBuf;
 
 const CORPUS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/corpus");

@@ -3,13 +3,15 @@
 //! where the data is wrong (fencing off, the fencing gap, a failover that reuses a token).
 
 use crate::support::{built_in, data_holds, run, tokens_told_increase, with_fencing};
-use lockstep_sim::catalogue;
-use lockstep_sim::chaos::Chaos;
-use lockstep_sim::invariant::Invariant;
-use lockstep_sim::linearizability::{Budget, History, Verdict, check};
-use lockstep_sim::register_history::{Granularity, LostUpdate, lost_updates, register_history};
-use lockstep_sim::resource::Fencing;
-use lockstep_sim::token::FencingToken;
+use lockstep_sim::analysis::chaos::Chaos;
+use lockstep_sim::analysis::linearizability::{Budget, History, Verdict, check};
+use lockstep_sim::analysis::register_history::{
+    Granularity, LostUpdate, lost_updates, register_history,
+};
+use lockstep_sim::models::resource::Fencing;
+use lockstep_sim::scenario::catalogue;
+use lockstep_sim::vocabulary::invariant::Invariant;
+use lockstep_sim::world::token::FencingToken;
 use lockstep_sim::{Scenario, Sim};
 
 fn history(scenario: &Scenario, sim: &Sim, granularity: Granularity) -> History {

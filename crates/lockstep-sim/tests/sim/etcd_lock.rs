@@ -5,10 +5,10 @@
 
 use crate::support::{built_in, run, with_fencing};
 use lockstep_sim::Sim;
-use lockstep_sim::happening::Happening;
-use lockstep_sim::invariant::Invariant;
-use lockstep_sim::message::{AcquireReply, Payload};
-use lockstep_sim::resource::Fencing;
+use lockstep_sim::models::resource::Fencing;
+use lockstep_sim::vocabulary::happening::Happening;
+use lockstep_sim::vocabulary::invariant::Invariant;
+use lockstep_sim::vocabulary::message::{AcquireReply, Payload};
 
 /// Every grant the lock service told a client of, in the order it told them: (client, token).
 fn told_grants(sim: &Sim) -> Vec<(String, u64)> {
@@ -152,10 +152,10 @@ fn a_fair_queue_grants_each_waiter_the_revision_of_the_key_it_put() {
         .filter_map(|e| match e.happening {
             Happening::Appended {
                 op:
-                    lockstep_sim::lock_service::Op::Grant {
+                    lockstep_sim::vocabulary::raft::Op::Grant {
                         client, revision, ..
                     }
-                    | lockstep_sim::lock_service::Op::Wait {
+                    | lockstep_sim::vocabulary::raft::Op::Wait {
                         client, revision, ..
                     },
                 ..

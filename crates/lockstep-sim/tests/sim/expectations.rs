@@ -4,10 +4,10 @@
 
 use crate::support::{built_in, run};
 use lockstep_sim::Sim;
-use lockstep_sim::expectation::{
+use lockstep_sim::scenario::expectation::{
     Expectation, InvariantOutcome, Occurrence, ResultKind, WriteVerdict,
 };
-use lockstep_sim::invariant::Invariant;
+use lockstep_sim::vocabulary::invariant::Invariant;
 
 fn s2() -> Sim {
     run(&built_in("s2-gc-pause-fenced"))
@@ -94,7 +94,7 @@ fn a_result_expectation_names_how_the_job_really_ended() {
     );
 
     let mut cut_short = built_in("s2-gc-pause-fenced");
-    cut_short.end_ms = lockstep_sim::time::Millis(1_000);
+    cut_short.end_ms = lockstep_sim::world::time::Millis(1_000);
     fails_with(
         &run(&cut_short),
         result("client-a", ResultKind::Fenced),

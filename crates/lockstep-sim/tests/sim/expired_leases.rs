@@ -4,11 +4,11 @@
 
 use crate::support::{built_in, run, run_json};
 use lockstep_sim::Sim;
-use lockstep_sim::happening::Happening;
-use lockstep_sim::ids::NodeId;
-use lockstep_sim::intervention::{Action, Intervention};
-use lockstep_sim::scenario::LockServiceSpec;
-use lockstep_sim::time::VirtualTime;
+use lockstep_sim::scenario::types::LockServiceSpec;
+use lockstep_sim::vocabulary::happening::Happening;
+use lockstep_sim::world::ids::NodeId;
+use lockstep_sim::world::intervention::{Action, Intervention};
+use lockstep_sim::world::time::VirtualTime;
 
 /// The one client's renewals are cut from 50 ms to 450 ms; its 300 ms lease runs out at about
 /// 310 ms, and its first renewal after the heal arrives at about 510 ms.

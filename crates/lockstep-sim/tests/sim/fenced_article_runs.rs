@@ -10,9 +10,9 @@
 use crate::cases::Cases;
 use crate::property::Property;
 use crate::support::accepted_tokens_in_order;
-use lockstep_sim::chaos::ChaosSettings;
-use lockstep_sim::invariant::Invariant;
-use lockstep_sim::resource::Fencing;
+use lockstep_sim::analysis::chaos::ChaosSettings;
+use lockstep_sim::models::resource::Fencing;
+use lockstep_sim::vocabulary::invariant::Invariant;
 use lockstep_sim::{Scenario, Sim};
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;

@@ -2,7 +2,7 @@
 //! jump, nor after a late renewal (which is refused: an expired lease is gone).
 
 use crate::support::run_json;
-use lockstep_sim::happening::Happening;
+use lockstep_sim::vocabulary::happening::Happening;
 
 fn expiries(json: &str) -> usize {
     run_json(json)

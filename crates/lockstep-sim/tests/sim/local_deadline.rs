@@ -1,9 +1,9 @@
 //! A client's local deadline, over whole runs: S14's partitioned client with and without one.
 
 use crate::support::{built_in, run};
-use lockstep_sim::client::LocalDeadline;
-use lockstep_sim::happening::{DeadlineCut, Happening};
-use lockstep_sim::invariant::Invariant;
+use lockstep_sim::models::client::LocalDeadline;
+use lockstep_sim::vocabulary::happening::{DeadlineCut, Happening};
+use lockstep_sim::vocabulary::invariant::Invariant;
 
 const WITH_DEADLINE: &str = "s14-consensus-client-partitioned-deadline";
 

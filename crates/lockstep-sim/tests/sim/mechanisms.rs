@@ -8,19 +8,20 @@
 //! nothing there.
 
 use crate::support::{built_in, run};
-use lockstep_sim::client::LeaseCheck;
-use lockstep_sim::client::{
+use lockstep_sim::models::client::LeaseCheck;
+use lockstep_sim::models::client::{
     Access, ElapsedCheck, LocalDeadline, Renewal, RetryPolicy, SafetyClock,
 };
-use lockstep_sim::happening::{Happening, ResultKind};
-use lockstep_sim::ids::NodeId;
-use lockstep_sim::invariant::InvariantSet;
-use lockstep_sim::lock_service::{KnownBug, Waiting};
-use lockstep_sim::message::ReleaseMethod;
-use lockstep_sim::resource::{Fencing, Idempotency};
-use lockstep_sim::scenario::{LockServiceSpec, ResourceSpec};
-use lockstep_sim::time::Millis;
-use lockstep_sim::{Scenario, catalogue};
+use lockstep_sim::models::lock_service::{KnownBug, Waiting};
+use lockstep_sim::models::resource::{Fencing, Idempotency};
+use lockstep_sim::scenario::types::LockServiceSpec;
+use lockstep_sim::scenario::types::ResourceSpec;
+use lockstep_sim::vocabulary::happening::{Happening, ResultKind};
+use lockstep_sim::vocabulary::invariant::InvariantSet;
+use lockstep_sim::vocabulary::message::ReleaseMethod;
+use lockstep_sim::world::ids::NodeId;
+use lockstep_sim::world::time::Millis;
+use lockstep_sim::{Scenario, scenario::catalogue};
 
 /// What a scenario demonstrates, named by the option that turns it off.
 #[derive(Clone, Copy, Debug)]

@@ -2,7 +2,7 @@
 //! events state who holds the lock. Walks every catalogue scenario's trace.
 
 use crate::support::run;
-use lockstep_sim::catalogue;
+use lockstep_sim::scenario::catalogue;
 
 /// Phrasings that state a client's belief as a fact, wherever they appear in a client's event.
 const TRUTH_CLAIMS: &[&str] = &[

@@ -7,23 +7,26 @@
 use crate::cases::{self, Cases};
 use crate::property::Property;
 use crate::support::{data_holds, tokens_told_increase};
-use lockstep_sim::client::ElapsedCheck;
-use lockstep_sim::client::{
+use lockstep_sim::models::client::ElapsedCheck;
+use lockstep_sim::models::client::{
     Access, LeaseCheck, LocalDeadline, Locking, Renewal, Repeat, RequestTimeout, RetryPolicy,
     SafetyClock,
 };
-use lockstep_sim::happening::{Direction, Happening};
-use lockstep_sim::ids::MessageId;
-use lockstep_sim::intervention::{Action, Intervention};
-use lockstep_sim::invariant::Invariant;
-use lockstep_sim::lock_service::{KnownBug, Persistence, TokenSource, Waiting};
-use lockstep_sim::message::ReleaseMethod;
-use lockstep_sim::resource::{Fencing, Idempotency, TokenMemory};
-use lockstep_sim::scenario::{
-    ClientSpec, ConsensusSystem, LockServiceSpec, NetworkSpec, ResourceSpec, Scenario,
-};
-use lockstep_sim::time::{Millis, VirtualTime};
-use lockstep_sim::{Sim, catalogue};
+use lockstep_sim::models::lock_service::{KnownBug, Persistence, TokenSource, Waiting};
+use lockstep_sim::models::resource::{Fencing, Idempotency, TokenMemory};
+use lockstep_sim::scenario::types::ClientSpec;
+use lockstep_sim::scenario::types::ConsensusSystem;
+use lockstep_sim::scenario::types::LockServiceSpec;
+use lockstep_sim::scenario::types::NetworkSpec;
+use lockstep_sim::scenario::types::ResourceSpec;
+use lockstep_sim::scenario::types::Scenario;
+use lockstep_sim::vocabulary::happening::{Direction, Happening};
+use lockstep_sim::vocabulary::invariant::Invariant;
+use lockstep_sim::vocabulary::message::ReleaseMethod;
+use lockstep_sim::world::ids::MessageId;
+use lockstep_sim::world::intervention::{Action, Intervention};
+use lockstep_sim::world::time::{Millis, VirtualTime};
+use lockstep_sim::{Sim, scenario::catalogue};
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 

@@ -8,12 +8,12 @@ use crate::property::Property;
 use crate::support::run;
 use lockstep_sim::Scenario;
 use lockstep_sim::Sim;
-use lockstep_sim::happening::{Direction, Happening};
-use lockstep_sim::intervention::{Action, Intervention};
-use lockstep_sim::lock_service::{Backend, LockService, RaftRole};
-use lockstep_sim::scenario::LockServiceSpec;
-use lockstep_sim::sim::Node;
-use lockstep_sim::time::VirtualTime;
+use lockstep_sim::engine::sim::Node;
+use lockstep_sim::models::lock_service::{Backend, LockService, RaftRole};
+use lockstep_sim::scenario::types::LockServiceSpec;
+use lockstep_sim::vocabulary::happening::{Direction, Happening};
+use lockstep_sim::world::intervention::{Action, Intervention};
+use lockstep_sim::world::time::VirtualTime;
 use proptest::prelude::*;
 use proptest::test_runner::TestCaseError;
 

@@ -3,11 +3,11 @@
 //! with the resource's own rule, so it catches the stale write a forgetful resource lets in.
 
 use crate::support::{built_in, run};
-use lockstep_sim::happening::Happening;
-use lockstep_sim::invariant::Invariant;
-use lockstep_sim::resource::TokenMemory;
-use lockstep_sim::scenario::ResourceSpec;
-use lockstep_sim::token::FencingToken;
+use lockstep_sim::models::resource::TokenMemory;
+use lockstep_sim::scenario::types::ResourceSpec;
+use lockstep_sim::vocabulary::happening::Happening;
+use lockstep_sim::vocabulary::invariant::Invariant;
+use lockstep_sim::world::token::FencingToken;
 use lockstep_sim::{Scenario, Sim};
 
 const SCENARIO: &str = "s2-gc-pause-fenced-resource-restarts";

@@ -5,7 +5,7 @@
 //! (Running what parses is left to the run budget's tests: a TTL of 1 ms loops today.)
 
 use crate::cases::{self, Cases};
-use lockstep_sim::{Scenario, catalogue};
+use lockstep_sim::{Scenario, scenario::catalogue};
 use proptest::prelude::*;
 use proptest::strategy::ValueTree;
 use serde_json::{Value, json};

@@ -4,13 +4,13 @@
 //! checked against a brute-force enumeration.
 
 use crate::support::{built_in, with_fencing};
-use lockstep_sim::intervention::{Action, Intervention};
-use lockstep_sim::invariant::Invariant;
-use lockstep_sim::resource::Fencing;
-use lockstep_sim::search::{
+use lockstep_sim::analysis::search::{
     Bounds, Counterexample, FaultBudget, Search, SearchConfig, SearchError, SearchStatus, hunt,
 };
-use lockstep_sim::time::{Millis, VirtualTime};
+use lockstep_sim::models::resource::Fencing;
+use lockstep_sim::vocabulary::invariant::Invariant;
+use lockstep_sim::world::intervention::{Action, Intervention};
+use lockstep_sim::world::time::{Millis, VirtualTime};
 use lockstep_sim::{Scenario, Sim};
 
 /// A catalogue scenario without its faults and expectations: the search chooses the faults.

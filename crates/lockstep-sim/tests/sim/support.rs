@@ -1,13 +1,13 @@
 //! Small helpers shared by the whole-run tests.
 
-use lockstep_sim::happening::Happening;
-use lockstep_sim::ids::NodeId;
-use lockstep_sim::invariant::Invariant;
-use lockstep_sim::linearizability::{Budget, Verdict, check};
-use lockstep_sim::register_history::{Granularity, lost_updates, register_history};
-use lockstep_sim::resource::Fencing;
-use lockstep_sim::token::FencingToken;
-use lockstep_sim::{Scenario, Sim, catalogue};
+use lockstep_sim::analysis::linearizability::{Budget, Verdict, check};
+use lockstep_sim::analysis::register_history::{Granularity, lost_updates, register_history};
+use lockstep_sim::models::resource::Fencing;
+use lockstep_sim::vocabulary::happening::Happening;
+use lockstep_sim::vocabulary::invariant::Invariant;
+use lockstep_sim::world::ids::NodeId;
+use lockstep_sim::world::token::FencingToken;
+use lockstep_sim::{Scenario, Sim, scenario::catalogue};
 use std::collections::BTreeMap;
 
 pub fn built_in(id: &str) -> Scenario {

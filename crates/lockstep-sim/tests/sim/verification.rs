@@ -4,18 +4,19 @@
 //! check shown catching what "no stale write" cannot.
 
 use crate::support::{accepted_tokens_in_order, built_in, run};
-use lockstep_sim::chaos::{Chaos, ChaosBackend};
-use lockstep_sim::happening::Happening;
-use lockstep_sim::invariant::Invariant;
-use lockstep_sim::lock_service::TokenSource;
-use lockstep_sim::message::{Refusal, ReleaseMethod};
-use lockstep_sim::resource::Fencing;
-use lockstep_sim::scenario::{LockServiceSpec, Scenario};
-use lockstep_sim::token::FencingToken;
-use lockstep_sim::verification::{
+use lockstep_sim::analysis::chaos::{Chaos, ChaosBackend};
+use lockstep_sim::analysis::verification::{
     CHAOS_SEED, Divergence, Finding, LostIncrement, Outcome, Subject, Test, TwoWriters, Verdict,
     accepted_writers_check, data_check, run_all, stale_release,
 };
+use lockstep_sim::models::lock_service::TokenSource;
+use lockstep_sim::models::resource::Fencing;
+use lockstep_sim::scenario::types::LockServiceSpec;
+use lockstep_sim::scenario::types::Scenario;
+use lockstep_sim::vocabulary::happening::Happening;
+use lockstep_sim::vocabulary::invariant::Invariant;
+use lockstep_sim::vocabulary::message::{Refusal, ReleaseMethod};
+use lockstep_sim::world::token::FencingToken;
 
 fn outcomes(verdicts: &[Verdict; 4]) -> [Outcome; 4] {
     verdicts.each_ref().map(Verdict::outcome)

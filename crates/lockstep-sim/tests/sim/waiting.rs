@@ -3,8 +3,8 @@
 //! client only asks again.
 
 use crate::support::run_json;
-use lockstep_sim::happening::Happening;
-use lockstep_sim::message::Payload;
+use lockstep_sim::vocabulary::happening::Happening;
+use lockstep_sim::vocabulary::message::Payload;
 
 /// What client-b sends, in order, from its start until it is told it holds the lock, while
 /// client-a holds the lock for its first second; and the token client-b is then told.

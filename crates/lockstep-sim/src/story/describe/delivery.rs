@@ -1,0 +1,42 @@
+//! The narration of one domain's events.
+//! Inputs a node could not use, and messages the network lost.
+
+use super::narrator::Narrator;
+use super::words::{input_words, message_words};
+use crate::vocabulary::happening::Happening;
+use crate::vocabulary::loss::Loss;
+
+/// What became of an input a node could not use, or a message that was lost.
+pub(super) fn delivery(narrator: &Narrator<'_>, happening: &Happening) -> Option<String> {
+    let Narrator { network, cast, .. } = *narrator;
+    let n = |node| cast.name(node);
+    let text = match *happening {
+        Happening::Ignored { node, message } => match message {
+            Some(message) => format!(
+                "{} ignores {}: it no longer needs it.",
+                n(node),
+                message_words(message, network).replacen("The", "the", 1)
+            ),
+            None => format!("{} ignores a timer it no longer needs.", n(node)),
+        },
+        Happening::Buffered { node, input } => format!(
+            "{} reaches {} while it is paused: it waits until {} resumes.",
+            input_words(input, network),
+            n(node),
+            n(node)
+        ),
+        Happening::Lost { node, message, why } => format!(
+            "{} to {} is lost: {}.",
+            message_words(message, network),
+            n(node),
+            match why {
+                Loss::ReceiverCrashed => format!("{} has crashed", n(node)),
+                Loss::Partition => "the link is cut".to_owned(),
+                Loss::Chance => "the network dropped it".to_owned(),
+                Loss::Dropped => "it was dropped by hand".to_owned(),
+            }
+        ),
+        _ => return None,
+    };
+    Some(text)
+}

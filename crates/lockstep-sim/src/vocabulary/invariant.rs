@@ -1,0 +1,135 @@
+//! The names of the safety properties a lock is supposed to give, and a set of them: the words a
+//! scenario's expectations, the trace and the narration use. Checking them is the engine's
+//! (`engine::invariant`).
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Invariant {
+    /// At most one client believes it holds the lock.
+    OneBeliever,
+    /// At most one unexpired lease exists at the lock service.
+    OneLease,
+    /// Every token the service tells a client it holds the lock with is larger than all it told
+    /// before (telling the same holder its own token again is not a new token).
+    TokensIncrease,
+    /// No write is accepted with a token lower than one the lock service had already told
+    /// another client it holds the lock with. Judged from the grants, not from what the resource
+    /// saw: a fenced resource that has not yet seen the new holder's token accepts the zombie's
+    /// write (the fencing gap), and that write is stale all the same.
+    NoStaleWrite,
+    /// All accepted writes with the same token come from one client.
+    OneWriterPerToken,
+    /// No accepted read-modify-write overwrites an update its writer never read.
+    NoLostUpdate,
+    /// No payment request is charged twice.
+    NoDoubleCharge,
+}
+
+impl Invariant {
+    pub const ALL: [Invariant; 7] = [
+        Invariant::OneBeliever,
+        Invariant::OneLease,
+        Invariant::TokensIncrease,
+        Invariant::NoStaleWrite,
+        Invariant::OneWriterPerToken,
+        Invariant::NoLostUpdate,
+        Invariant::NoDoubleCharge,
+    ];
+
+    /// The machine name used in scenario files and traces.
+    pub fn id(self) -> &'static str {
+        match self {
+            Invariant::OneBeliever => "one_believer",
+            Invariant::OneLease => "one_lease",
+            Invariant::TokensIncrease => "tokens_increase",
+            Invariant::NoStaleWrite => "no_stale_write",
+            Invariant::OneWriterPerToken => "one_writer_per_token",
+            Invariant::NoLostUpdate => "no_lost_update",
+            Invariant::NoDoubleCharge => "no_double_charge",
+        }
+    }
+
+    pub fn from_id(id: &str) -> Option<Invariant> {
+        Invariant::ALL.into_iter().find(|i| i.id() == id)
+    }
+
+    /// The property as a reader would state it.
+    pub fn statement(self) -> &'static str {
+        match self {
+            Invariant::OneBeliever => "At most one client believes it holds the lock",
+            Invariant::OneLease => "At most one unexpired lease at the lock service",
+            Invariant::TokensIncrease => "Issued fencing tokens strictly increase",
+            Invariant::NoStaleWrite => "No write accepted with a stale token",
+            Invariant::OneWriterPerToken => "At most one writer accepted per token",
+            Invariant::NoLostUpdate => "No lost update",
+            Invariant::NoDoubleCharge => "No request charged twice",
+        }
+    }
+
+    /// History invariants, once broken, stay broken.
+    pub fn is_history(self) -> bool {
+        !matches!(self, Invariant::OneBeliever | Invariant::OneLease)
+    }
+
+    fn bit(self) -> u8 {
+        1 << (self as u8)
+    }
+}
+
+impl fmt::Display for Invariant {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.statement())
+    }
+}
+
+/// A set of invariants, as a bit set: copying it per event costs one byte.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct InvariantSet(u8);
+
+impl InvariantSet {
+    pub const EMPTY: InvariantSet = InvariantSet(0);
+
+    pub fn with(self, invariant: Invariant) -> InvariantSet {
+        InvariantSet(self.0 | invariant.bit())
+    }
+
+    pub fn contains(self, invariant: Invariant) -> bool {
+        self.0 & invariant.bit() != 0
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    pub fn union(self, other: InvariantSet) -> InvariantSet {
+        InvariantSet(self.0 | other.0)
+    }
+
+    pub fn minus(self, other: InvariantSet) -> InvariantSet {
+        InvariantSet(self.0 & !other.0)
+    }
+
+    pub fn iter(self) -> impl Iterator<Item = Invariant> {
+        Invariant::ALL
+            .into_iter()
+            .filter(move |i| self.contains(*i))
+    }
+}
+
+impl Serialize for InvariantSet {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.iter())
+    }
+}
+
+impl<'de> Deserialize<'de> for InvariantSet {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let list = Vec::<Invariant>::deserialize(deserializer)?;
+        Ok(list
+            .into_iter()
+            .fold(InvariantSet::EMPTY, InvariantSet::with))
+    }
+}
