@@ -817,7 +817,7 @@ impl Replica {
             Payload::CheckSequencer { writer, token } => {
                 // Only a leader with a quorum can vouch; anyone else says no, to be safe.
                 let valid = self.live_lease(ctx.local) == Some((writer, token));
-                super::answer_sequencer(ctx, from, writer, token, valid)
+                super::answers::answer_sequencer(ctx, from, writer, token, valid)
             }
             Payload::Acquire { .. } | Payload::Renew { .. } | Payload::Release { .. }
                 if self.role != RaftRole::Leader =>
@@ -845,13 +845,13 @@ impl Replica {
                 ctx.send(from, Payload::RenewReply { renewed: live });
                 let holder = self.table.holder().map(|k| k.client);
                 if !live {
-                    return super::renew_outcome(from, token, ttl, false, holder);
+                    return super::answers::renew_outcome(from, token, ttl, false, holder);
                 }
                 self.keep_alive(ctx, from, ttl);
                 let waiting = self.waiters.iter().any(|w| w.client == from);
                 match self.table.holder() {
                     Some(key) if key.client == from && !waiting => {
-                        super::renew_outcome(from, Some(key.revision), ttl, true, holder)
+                        super::answers::renew_outcome(from, Some(key.revision), ttl, true, holder)
                     }
                     // A waiter's keepalive (its `Lock` call not answered yet, during a
                     // lock-delay too): its key, and so its place in the queue, stays.

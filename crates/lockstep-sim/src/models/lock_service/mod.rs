@@ -15,7 +15,9 @@ use crate::world::ids::{NodeId, TimerId};
 use crate::world::node::{Ctx, ignored};
 use crate::world::time::{LocalTime, Millis};
 use crate::world::token::FencingToken;
+use answers::{answer_sequencer, renew_outcome};
 
+mod answers;
 mod cache;
 mod consensus;
 mod grid;
@@ -506,47 +508,5 @@ impl LockService {
             self.expiry_due = None;
         }
         holder
-    }
-}
-
-/// Answers a resource's `CheckSequencer` (Chubby): whether `token` is `writer`'s live lease.
-pub(crate) fn answer_sequencer(
-    ctx: &mut Ctx<'_>,
-    resource: NodeId,
-    writer: NodeId,
-    token: FencingToken,
-    valid: bool,
-) -> Happening {
-    ctx.send(
-        resource,
-        Payload::SequencerChecked {
-            writer,
-            token,
-            valid,
-        },
-    );
-    Happening::SequencerAnswered {
-        writer,
-        token,
-        valid,
-    }
-}
-
-/// What a renew request came to: renewed for `ttl`, or refused while `holder` holds the lock.
-pub(crate) fn renew_outcome(
-    client: NodeId,
-    token: Option<FencingToken>,
-    ttl: Millis,
-    renewed: bool,
-    holder: Option<NodeId>,
-) -> Happening {
-    if renewed {
-        Happening::Renewed { client, token, ttl }
-    } else {
-        Happening::RenewRefused {
-            client,
-            token,
-            holder,
-        }
     }
 }
