@@ -40,7 +40,7 @@ commands:
                           http://127.0.0.1:8080/ and the book at /book/, each rebuilt on change
                           (extra args go to trunk, e.g. --port 9000)
   test [--from STEP]      install what is missing, then run every check CI runs, in order:
-                          fmt, hooks, clippy, test, build, book, browser (--from skips the steps
+                          fmt, hooks, clippy, cycles, test, build, book, browser (--from skips the steps
                           before STEP)
   dist [--json]           build the static site into dist/ (release, relative URLs) with the
                           book in dist/book/, and print each of the app's files' size, raw and

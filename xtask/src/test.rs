@@ -8,6 +8,7 @@
 use std::time::{Duration, Instant};
 
 use crate::book;
+use crate::cycles;
 use crate::dist;
 use crate::error::Error;
 use crate::process::{self, human, say};
@@ -20,6 +21,7 @@ enum Step {
     Fmt,
     Hooks,
     Clippy,
+    Cycles,
     Test,
     Build,
     Book,
@@ -27,10 +29,11 @@ enum Step {
 }
 
 impl Step {
-    const ALL: [Step; 7] = [
+    const ALL: [Step; 8] = [
         Step::Fmt,
         Step::Hooks,
         Step::Clippy,
+        Step::Cycles,
         Step::Test,
         Step::Build,
         Step::Book,
@@ -42,6 +45,7 @@ impl Step {
             Step::Fmt => "fmt",
             Step::Hooks => "hooks",
             Step::Clippy => "clippy",
+            Step::Cycles => "cycles",
             Step::Test => "test",
             Step::Build => "build",
             Step::Book => "book",
@@ -54,6 +58,7 @@ impl Step {
             Step::Fmt => "formatting (cargo fmt --all --check)",
             Step::Hooks => "every data-testid in the code is in docs/test-hooks.md",
             Step::Clippy => "lints (cargo clippy --workspace --all-targets -- -D warnings)",
+            Step::Cycles => "no import cycle between modules (cargo xtask cycles)",
             Step::Test => "native tests (cargo test --workspace)",
             Step::Build => "release build of the app (trunk build --release)",
             Step::Book => {
@@ -69,6 +74,10 @@ impl Step {
         match self {
             Step::Fmt => Some("`cargo fmt --all` fixes the formatting"),
             Step::Hooks => Some("document each hook named above in docs/test-hooks.md"),
+            Step::Cycles => Some(
+                "move what both modules of a cycle need into a module of its own; keep inherent \
+                 impls beside their types",
+            ),
             Step::Browser => {
                 Some("the page's screenshot, if one was taken, is e2e/artifacts/app.png")
             }
@@ -80,6 +89,7 @@ impl Step {
         match self {
             Step::Fmt => process::run(workspace.cargo().args(["fmt", "--all", "--check"])),
             Step::Hooks => test_hooks::check(workspace),
+            Step::Cycles => cycles::check(workspace),
             Step::Clippy => process::run(workspace.cargo().args([
                 "clippy",
                 "--workspace",

@@ -54,12 +54,13 @@ pub fn ensure_web(workspace: &Workspace) -> Result<(), Error> {
     ensure_wasm_opt(workspace, &pins.binaryen)
 }
 
-/// Everything `test` needs: [`ensure_web`], plus rustfmt, clippy, mdBook, Chromium and the
-/// browser-test harness.
+/// Everything `test` needs: [`ensure_web`], plus rustfmt, clippy, mdBook, cargo-modules,
+/// Chromium and the browser-test harness.
 pub fn ensure_all(workspace: &Workspace) -> Result<(), Error> {
     ensure_rust_components(workspace)?;
     ensure_web(workspace)?;
     ensure_mdbook(workspace)?;
+    ensure_cargo_modules(workspace)?;
     ensure_chromium(workspace)?;
     ensure_e2e_harness(workspace)
 }

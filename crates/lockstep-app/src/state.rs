@@ -803,7 +803,7 @@ impl Playground {
     pub fn trace_export(&self) -> TraceExport {
         TraceExport {
             source: self.scenario_file(),
-            ..self.run.sim.export(self.scenario_id())
+            ..TraceExport::of(&self.run.sim, self.scenario_id())
         }
     }
 

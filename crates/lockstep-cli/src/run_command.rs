@@ -7,7 +7,9 @@ use crate::source::Source;
 use lockstep_sim::Scenario;
 use lockstep_sim::Sim;
 use lockstep_sim::analysis::chaos::ChaosBackend;
+use lockstep_sim::analysis::expectation_check;
 use lockstep_sim::scenario::sources;
+use lockstep_sim::story::export::{TraceExport, trace_text};
 use lockstep_sim::story::outcome::RunOutcome;
 
 #[derive(Debug, PartialEq, Eq, clap::Args)]
@@ -48,7 +50,7 @@ pub fn run(args: &RunArgs) -> Result<String, CliError> {
     let output = match args.format {
         Format::Text => text(&scenario, seed, &sim),
         Format::Json => {
-            let export = sim.export(&scenario.id);
+            let export = TraceExport::of(&sim, &scenario.id);
             serde_json::to_string_pretty(&export).unwrap_or_default() + "\n"
         }
     };
@@ -60,7 +62,7 @@ pub fn run(args: &RunArgs) -> Result<String, CliError> {
     let failures: Vec<String> = scenario
         .expectations
         .iter()
-        .filter_map(|expectation| expectation.check(&sim).err())
+        .filter_map(|expectation| expectation_check::check(expectation, &sim).err())
         .collect();
     if failures.is_empty() {
         Ok(output)
@@ -76,7 +78,7 @@ fn text(scenario: &Scenario, seed: u64, sim: &Sim) -> String {
         "{} (seed {seed})\n{}{}{}hash {}\n",
         scenario.title,
         source_lines(scenario),
-        sim.render_text(),
+        trace_text(sim),
         RunOutcome::of(sim.trace())
             .lines(sim.cast())
             .iter()

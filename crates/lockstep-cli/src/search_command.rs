@@ -16,6 +16,7 @@ use lockstep_sim::analysis::search::FaultBudget;
 use lockstep_sim::analysis::search::Search;
 use lockstep_sim::analysis::search::SearchConfig;
 use lockstep_sim::analysis::search::SearchStatus;
+use lockstep_sim::story::export::trace_text;
 use lockstep_sim::vocabulary::invariant::Invariant;
 use lockstep_sim::world::time::Millis;
 
@@ -175,5 +176,5 @@ fn trace_until_broken(found: &Counterexample) -> String {
         return String::new();
     };
     while sim.trace().len() <= found.first_event && sim.step().is_some() {}
-    sim.render_text()
+    trace_text(&sim)
 }

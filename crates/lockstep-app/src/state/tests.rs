@@ -668,7 +668,7 @@ fn an_exported_trace_imports_back_by_replay_and_a_changed_one_is_refused() {
     assert_eq!(imported.position(), imported.total(), "opened at its end");
     assert!(matches!(imported.notice(), Some(Notice::Info(text)) if text.contains("same hash")));
     // A built-in scenario's trace from the CLI (no `source`) replays from the catalogue.
-    let mut plain = start().run().sim.export("s2-gc-pause-fenced");
+    let mut plain = TraceExport::of(&start().run().sim, "s2-gc-pause-fenced");
     let cli = other
         .clone()
         .reduce(Action::Import(serde_json::to_string(&plain).expect("json")));

@@ -74,6 +74,7 @@ mod tests {
     use crate::Sim;
     use crate::analysis::chaos::{Chaos, ChaosBackend};
     use crate::models::resource::Fencing;
+    use crate::story::export::TraceExport;
     use serde_json::json;
 
     #[test]
@@ -111,7 +112,7 @@ mod tests {
         let scenario = Chaos::verification_test(1, Fencing::Off).scenario();
         let mut sim = Sim::new(&scenario).expect("valid");
         sim.run_until(crate::world::time::VirtualTime(5_000));
-        let export = sim.export(&scenario.id);
+        let export = TraceExport::of(&sim, &scenario.id);
         assert_eq!(
             to_string(&export),
             serde_json::to_string_pretty(&export).unwrap()

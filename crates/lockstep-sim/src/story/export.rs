@@ -82,35 +82,35 @@ pub fn text_line(event: &TraceEvent, cast: &Cast, network: &Network) -> String {
     line
 }
 
-impl Sim {
-    /// The trace in its self-describing, serialisable form.
-    pub fn export(&self, scenario_id: &str) -> TraceExport {
+impl TraceExport {
+    /// `sim`'s trace in its self-describing, serialisable form.
+    pub fn of(sim: &Sim, scenario_id: &str) -> TraceExport {
         TraceExport {
             format: TRACE_FORMAT_VERSION,
             scenario: scenario_id.to_owned(),
-            seed: self.seed(),
-            hash: self.hash(),
-            nodes: self
+            seed: sim.seed(),
+            hash: sim.hash(),
+            nodes: sim
                 .cast()
                 .nodes()
-                .map(|n| self.cast().name(n).to_owned())
+                .map(|n| sim.cast().name(n).to_owned())
                 .collect(),
-            events: self
+            events: sim
                 .trace()
                 .iter()
-                .map(|e| export_event(e, self.cast(), self.network()))
+                .map(|e| export_event(e, sim.cast(), sim.network()))
                 .collect(),
             source: None,
         }
     }
+}
 
-    /// The trace as text, one event per line.
-    pub fn render_text(&self) -> String {
-        let mut text = String::new();
-        for event in self.trace() {
-            text.push_str(&text_line(event, self.cast(), self.network()));
-            text.push('\n');
-        }
-        text
+/// `sim`'s trace as text, one event per line.
+pub fn trace_text(sim: &Sim) -> String {
+    let mut text = String::new();
+    for event in sim.trace() {
+        text.push_str(&text_line(event, sim.cast(), sim.network()));
+        text.push('\n');
     }
+    text
 }

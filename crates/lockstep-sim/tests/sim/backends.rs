@@ -8,6 +8,7 @@ use crate::support::accepted_tokens_in_order;
 use lockstep_sim::models::resource::{Fencing, TokenMemory};
 use lockstep_sim::scenario::types::LockServiceSpec;
 use lockstep_sim::scenario::types::ResourceSpec;
+use lockstep_sim::story::export::trace_text;
 use lockstep_sim::{Sim, scenario::catalogue};
 
 pub const BACKENDS: [&str; 6] = [
@@ -50,7 +51,7 @@ fn every_scenario_runs_on_every_backend_or_names_what_does_not_fit() {
                         panic!(
                             "{} on {backend}: fenced, yet {why}\n{}",
                             built_in.id,
-                            sim.render_text()
+                            trace_text(&sim)
                         );
                     }
                 }

@@ -2,7 +2,9 @@
 //! catches what fencing is there to prevent.
 
 use crate::support::{built_in, run, with_fencing};
+use lockstep_sim::analysis::expectation_check;
 use lockstep_sim::models::resource::Fencing;
+use lockstep_sim::story::export::trace_text;
 use lockstep_sim::vocabulary::happening::Happening;
 use lockstep_sim::vocabulary::invariant::Invariant;
 use lockstep_sim::world::intervention::{Action, Intervention};
@@ -23,8 +25,8 @@ fn every_catalogue_scenario_meets_its_expectations() {
         );
         let sim = run(&scenario);
         for expectation in &scenario.expectations {
-            if let Err(failure) = expectation.check(&sim) {
-                panic!("{}: {failure}\n{}", built_in.id, sim.render_text());
+            if let Err(failure) = expectation_check::check(expectation, &sim) {
+                panic!("{}: {failure}\n{}", built_in.id, trace_text(&sim));
             }
         }
     }
@@ -67,7 +69,7 @@ fn golden_traces_of_the_catalogue() {
     let folder = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/golden");
     for built_in in catalogue::BUILT_IN {
         let sim = run(&built_in.load().expect("parses"));
-        let actual = format!("{}hash {}\n", sim.render_text(), sim.hash());
+        let actual = format!("{}hash {}\n", trace_text(&sim), sim.hash());
         let path = folder.join(format!("{}.txt", built_in.id));
         if std::env::var_os("UPDATE_GOLDEN").is_some() {
             std::fs::create_dir_all(&folder).expect("golden folder");
@@ -133,12 +135,12 @@ fn with_fencing_off_the_checker_catches_the_stale_write_and_the_lost_update() {
     assert!(
         last.violated.contains(Invariant::NoStaleWrite),
         "{}",
-        sim.render_text()
+        trace_text(&sim)
     );
     assert!(
         last.violated.contains(Invariant::NoLostUpdate),
         "{}",
-        sim.render_text()
+        trace_text(&sim)
     );
     let broke_at = sim
         .trace()
@@ -197,7 +199,7 @@ fn a_user_intervention_changes_the_run_from_its_moment_on() {
             .iter()
             .any(|e| e.violated.contains(Invariant::OneBeliever)),
         "resumed before expiry, client-a finishes in time:\n{}",
-        forked.render_text()
+        trace_text(&forked)
     );
 }
 

@@ -7,6 +7,7 @@
 use crate::support::{built_in, run, with_fencing};
 use lockstep_sim::Sim;
 use lockstep_sim::models::resource::Fencing;
+use lockstep_sim::story::export::trace_text;
 use lockstep_sim::vocabulary::happening::Happening;
 use lockstep_sim::vocabulary::invariant::Invariant;
 use lockstep_sim::vocabulary::message::Refusal;
@@ -35,16 +36,12 @@ fn a_fast_leader_clock_ends_the_lease_early_and_two_clients_believe_they_hold_th
     let sim = run(&scenario);
     // 10 s by a clock at twice the true rate: about 5 s of true time after the grant at 16 ms.
     let expired = expiries(&sim);
-    assert_eq!(expired.len(), 1, "{}", sim.render_text());
+    assert_eq!(expired.len(), 1, "{}", trace_text(&sim));
     let (at, by) = &expired[0];
     assert_eq!(by, "etcd-1", "the leader ends the lease");
     assert!((4_900..=5_100).contains(at), "expired at {at} ms");
-    assert!(broke(&sim, Invariant::OneBeliever), "{}", sim.render_text());
-    assert!(
-        broke(&sim, Invariant::NoStaleWrite),
-        "{}",
-        sim.render_text()
-    );
+    assert!(broke(&sim, Invariant::OneBeliever), "{}", trace_text(&sim));
+    assert!(broke(&sim, Invariant::NoStaleWrite), "{}", trace_text(&sim));
     // The replicas never disagree about who was granted what: one lease, increasing tokens.
     assert!(!broke(&sim, Invariant::OneLease));
     assert!(!broke(&sim, Invariant::TokensIncrease));
@@ -53,12 +50,12 @@ fn a_fast_leader_clock_ends_the_lease_early_and_two_clients_believe_they_hold_th
 #[test]
 fn the_same_fast_clock_on_a_follower_changes_nothing() {
     let sim = run(&built_in(FOLLOWER));
-    assert_eq!(expiries(&sim), Vec::new(), "{}", sim.render_text());
+    assert_eq!(expiries(&sim), Vec::new(), "{}", trace_text(&sim));
     for invariant in Invariant::ALL {
         assert!(
             !broke(&sim, invariant),
             "{invariant}:\n{}",
-            sim.render_text()
+            trace_text(&sim)
         );
     }
 }
@@ -79,7 +76,7 @@ fn with_fencing_on_the_resource_rejects_the_late_write() {
             } if writer == client_1
         )
     });
-    assert!(rejected, "{}", sim.render_text());
+    assert!(rejected, "{}", trace_text(&sim));
     assert!(
         broke(&sim, Invariant::OneBeliever),
         "fencing changes no belief"
@@ -87,6 +84,6 @@ fn with_fencing_on_the_resource_rejects_the_late_write() {
     assert!(
         !broke(&sim, Invariant::NoStaleWrite),
         "{}",
-        sim.render_text()
+        trace_text(&sim)
     );
 }

@@ -3,6 +3,7 @@
 
 use crate::support::run_json as run;
 use lockstep_sim::Sim;
+use lockstep_sim::story::export::trace_text;
 use lockstep_sim::vocabulary::happening::Happening;
 use lockstep_sim::world::ids::NodeId;
 use lockstep_sim::world::token::FencingToken;
@@ -54,7 +55,7 @@ fn a_heartbeat_carries_the_commit_point_to_the_followers() {
                         index: 1
                     }),
             "{}",
-            sim.render_text()
+            trace_text(&sim)
         );
     }
 }
@@ -62,7 +63,7 @@ fn a_heartbeat_carries_the_commit_point_to_the_followers() {
 #[test]
 fn a_new_leader_expires_a_dead_holder_it_knew_of_when_elected() {
     let sim = run(&leader_and_holder_crash(600));
-    assert_eq!(granted_tokens(&sim), [1, 2], "{}", sim.render_text());
+    assert_eq!(granted_tokens(&sim), [1, 2], "{}", trace_text(&sim));
 }
 
 #[test]
@@ -76,9 +77,9 @@ fn a_new_leader_expires_a_dead_holder_it_learns_of_only_after_its_election() {
             Happening::Committed { node, index: 1 } if node != NodeId(0)
         )),
         "no follower heard of the commit before the crash:\n{}",
-        sim.render_text()
+        trace_text(&sim)
     );
-    assert_eq!(granted_tokens(&sim), [1, 2], "{}", sim.render_text());
+    assert_eq!(granted_tokens(&sim), [1, 2], "{}", trace_text(&sim));
 }
 
 #[test]
@@ -102,10 +103,10 @@ fn a_session_timer_that_fires_early_by_a_jumped_back_clock_is_set_again() {
         .trace()
         .iter()
         .find(|e| matches!(e.happening, Happening::LeaseExpired { .. }))
-        .unwrap_or_else(|| panic!("client-a's session expires:\n{}", sim.render_text()));
+        .unwrap_or_else(|| panic!("client-a's session expires:\n{}", trace_text(&sim)));
     // The clock went back 5000 ms, so the session ends about 5000 ms late, not at 1000 ms.
-    assert!(expired.time.0 > 5000, "{}", sim.render_text());
-    assert_eq!(granted_tokens(&sim), [1, 2], "{}", sim.render_text());
+    assert!(expired.time.0 > 5000, "{}", trace_text(&sim));
+    assert_eq!(granted_tokens(&sim), [1, 2], "{}", trace_text(&sim));
 }
 
 #[test]
@@ -125,13 +126,13 @@ fn an_expiry_that_wakes_the_herd_says_so() {
     let expired = trace
         .iter()
         .position(|e| matches!(e.happening, Happening::LeaseExpired { .. }))
-        .unwrap_or_else(|| panic!("client-a's session expires:\n{}", sim.render_text()));
+        .unwrap_or_else(|| panic!("client-a's session expires:\n{}", trace_text(&sim)));
     assert!(
         trace[expired..]
             .iter()
             .any(|e| matches!(e.happening, Happening::HerdWoken { woken: 1, .. })),
         "{}",
-        sim.render_text()
+        trace_text(&sim)
     );
 }
 
@@ -159,9 +160,9 @@ fn a_refused_renewal_carries_the_requesters_token() {
             _ => None,
         })
         .collect();
-    assert!(!refused.is_empty(), "{}", sim.render_text());
+    assert!(!refused.is_empty(), "{}", trace_text(&sim));
     for (token, holder) in refused {
-        assert_ne!(holder, None, "{}", sim.render_text());
-        assert_eq!(token, Some(FencingToken(1)), "{}", sim.render_text());
+        assert_ne!(holder, None, "{}", trace_text(&sim));
+        assert_eq!(token, Some(FencingToken(1)), "{}", trace_text(&sim));
     }
 }

@@ -5,6 +5,7 @@
 
 use crate::support::{run_json, tokens_told_increase};
 use lockstep_sim::Sim;
+use lockstep_sim::story::export::trace_text;
 use lockstep_sim::vocabulary::happening::Happening;
 use lockstep_sim::vocabulary::invariant::Invariant;
 
@@ -16,12 +17,12 @@ fn assert_one_lease_and_increasing_tokens(sim: &Sim) {
                 !event.violated.contains(invariant),
                 "{invariant} broken at event {}:\n{}",
                 event.id,
-                sim.render_text()
+                trace_text(sim)
             );
         }
     }
     if let Err(broken) = tokens_told_increase(sim) {
-        panic!("{broken}\n{}", sim.render_text());
+        panic!("{broken}\n{}", trace_text(sim));
     }
 }
 
@@ -66,7 +67,7 @@ fn the_shrunk_case_keeps_one_lease() {
     assert!(
         withheld >= 2,
         "etcd-4 and etcd-5 still hear etcd-1:\n{}",
-        sim.render_text()
+        trace_text(&sim)
     );
 }
 
@@ -95,21 +96,21 @@ fn revocation_not_committed_at_the_election() -> String {
 #[test]
 fn a_revocation_stored_but_not_committed_at_the_election_is_not_served() {
     let sim = run_json(&revocation_not_committed_at_the_election());
-    println!("{}", sim.render_text());
+    println!("{}", trace_text(&sim));
     let granted_b = sim.trace().iter().any(|e| {
         matches!(e.happening, Happening::Granted { client, .. } if sim.cast().name(client) == "client-b")
     });
     assert!(
         granted_b,
         "the case needs client-b's grant:\n{}",
-        sim.render_text()
+        trace_text(&sim)
     );
     assert!(
         sim.trace()
             .iter()
             .any(|e| matches!(e.happening, Happening::ElectionStarted { .. })),
         "the case needs etcd-3 to call an election:\n{}",
-        sim.render_text()
+        trace_text(&sim)
     );
     assert_one_lease_and_increasing_tokens(&sim);
 }

@@ -6,6 +6,7 @@
 use crate::support::{built_in, run, with_fencing};
 use lockstep_sim::Sim;
 use lockstep_sim::models::resource::Fencing;
+use lockstep_sim::story::export::trace_text;
 use lockstep_sim::vocabulary::happening::Happening;
 use lockstep_sim::vocabulary::invariant::Invariant;
 use lockstep_sim::vocabulary::message::{AcquireReply, Payload};
@@ -46,7 +47,7 @@ fn the_3_4_3_bug_tells_the_expired_waiter_its_own_revision() {
             ("client-3".to_owned(), 3)
         ],
         "{}",
-        sim.render_text()
+        trace_text(&sim)
     );
     let bug = sim
         .trace()
@@ -83,7 +84,7 @@ fn the_waiters_key_is_deleted_when_its_lease_expires_not_when_the_lock_frees() {
         .iter()
         .find(|e| matches!(e.happening, Happening::GrantedWithoutLease { .. }))
         .expect("the bug shows");
-    assert!(expired.time < released.time, "{}", sim.render_text());
+    assert!(expired.time < released.time, "{}", trace_text(&sim));
 }
 
 #[test]
@@ -93,7 +94,7 @@ fn the_fixed_server_tells_the_expired_waiter_nothing_granted() {
         told_grants(&sim),
         [("client-2".to_owned(), 1), ("client-3".to_owned(), 3)],
         "{}",
-        sim.render_text()
+        trace_text(&sim)
     );
     assert!(never_violated(&sim, Invariant::OneBeliever));
 }
@@ -113,12 +114,7 @@ fn the_expired_waiter_is_told_its_session_expired_and_says_so() {
             _ => None,
         })
         .collect::<Vec<_>>();
-    assert_eq!(
-        told,
-        [AcquireReply::SessionExpired],
-        "{}",
-        sim.render_text()
-    );
+    assert_eq!(told, [AcquireReply::SessionExpired], "{}", trace_text(&sim));
     let heard = sim
         .trace()
         .iter()
@@ -133,9 +129,9 @@ fn the_expired_waiter_is_told_its_session_expired_and_says_so() {
             }
         ),
         "{}",
-        sim.render_text()
+        trace_text(&sim)
     );
-    let text = sim.render_text();
+    let text = trace_text(&sim);
     let line = text
         .lines()
         .find(|l| l.contains("client-1 is told its session expired"))
@@ -164,12 +160,12 @@ fn a_fair_queue_grants_each_waiter_the_revision_of_the_key_it_put() {
         })
         .collect();
     let told = told_grants(&sim);
-    assert!(told.len() > 1, "{}", sim.render_text());
+    assert!(told.len() > 1, "{}", trace_text(&sim));
     for grant in &told {
         assert!(
             put.contains(grant),
             "{grant:?} was never put as a key\n{}",
-            sim.render_text()
+            trace_text(&sim)
         );
     }
 }
@@ -200,7 +196,7 @@ fn with_revision_fencing_the_expired_waiters_write_still_lands_first() {
             ("client-3".to_owned(), 3)
         ],
         "{}",
-        sim.render_text()
+        trace_text(&sim)
     );
 }
 
@@ -227,6 +223,6 @@ fn a_waiter_is_answered_by_the_next_leader() {
         told_grants(&sim),
         [("client-a".to_owned(), 1), ("client-b".to_owned(), 2)],
         "{}",
-        sim.render_text()
+        trace_text(&sim)
     );
 }

@@ -5,6 +5,7 @@
 use crate::support::{built_in, run, run_json};
 use lockstep_sim::Sim;
 use lockstep_sim::scenario::types::LockServiceSpec;
+use lockstep_sim::story::export::trace_text;
 use lockstep_sim::vocabulary::happening::Happening;
 use lockstep_sim::world::ids::NodeId;
 use lockstep_sim::world::intervention::{Action, Intervention};
@@ -59,13 +60,13 @@ fn renewed_after_expiry(sim: &Sim) -> Option<String> {
 
 fn refused_late_renewal(lock_service: &str) {
     let sim = late_renewal(lock_service);
-    assert_eq!(renewed_after_expiry(&sim), None, "{}", sim.render_text());
+    assert_eq!(renewed_after_expiry(&sim), None, "{}", trace_text(&sim));
     assert!(
         sim.trace()
             .iter()
             .any(|e| e.time.0 > 450 && matches!(e.happening, Happening::RenewRefused { .. })),
         "the late renewal is answered, and refused\n{}",
-        sim.render_text()
+        trace_text(&sim)
     );
 }
 
@@ -111,5 +112,5 @@ fn a_keepalive_between_expiry_and_its_commit_is_refused() {
         });
     }
     let sim = run(&scenario);
-    assert_eq!(renewed_after_expiry(&sim), None, "{}", sim.render_text());
+    assert_eq!(renewed_after_expiry(&sim), None, "{}", trace_text(&sim));
 }

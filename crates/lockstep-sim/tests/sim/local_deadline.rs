@@ -2,6 +2,7 @@
 
 use crate::support::{built_in, run};
 use lockstep_sim::models::client::LocalDeadline;
+use lockstep_sim::story::export::trace_text;
 use lockstep_sim::vocabulary::happening::{DeadlineCut, Happening};
 use lockstep_sim::vocabulary::invariant::Invariant;
 
@@ -10,7 +11,7 @@ const WITH_DEADLINE: &str = "s14-consensus-client-partitioned-deadline";
 #[test]
 fn the_cut_off_client_gives_up_by_its_own_clock_before_the_service_expires_its_lease() {
     let sim = run(&built_in(WITH_DEADLINE));
-    let text = sim.render_text();
+    let text = trace_text(&sim);
     let gave_up = sim
         .trace()
         .iter()
@@ -55,8 +56,8 @@ fn without_its_deadline_the_same_client_runs_exactly_as_the_oblivious_one() {
     let oblivious = run(&scenario);
     let plain = run(&built_in("s14-consensus-client-partitioned"));
     assert_eq!(
-        oblivious.render_text(),
-        plain.render_text(),
+        trace_text(&oblivious),
+        trace_text(&plain),
         "the deadline is the only difference between the two scenarios"
     );
     for invariant in [Invariant::OneBeliever, Invariant::NoStaleWrite] {

@@ -3,6 +3,7 @@
 
 use crate::support::run;
 use lockstep_sim::scenario::catalogue;
+use lockstep_sim::story::export::TraceExport;
 
 /// Phrasings that state a client's belief as a fact, wherever they appear in a client's event.
 const TRUTH_CLAIMS: &[&str] = &[
@@ -57,7 +58,7 @@ fn no_client_event_states_a_belief_as_a_fact() {
         let scenario = built_in.load().expect("parses");
         let sim = run(&scenario);
         let clients: Vec<&str> = scenario.clients.iter().map(|c| c.name.as_str()).collect();
-        for event in sim.export(built_in.id).events {
+        for event in TraceExport::of(&sim, built_in.id).events {
             if !clients.contains(&event.actor.as_str()) {
                 continue;
             }
@@ -95,7 +96,7 @@ fn an_expiry_says_how_the_holder_hears_of_it() {
             .expect("built in")
             .load()
             .expect("parses"));
-        sim.export(id)
+        TraceExport::of(&sim, id)
             .events
             .into_iter()
             .find(|e| e.kind == "lease_expired")

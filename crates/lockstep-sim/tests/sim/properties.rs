@@ -20,6 +20,7 @@ use lockstep_sim::scenario::types::LockServiceSpec;
 use lockstep_sim::scenario::types::NetworkSpec;
 use lockstep_sim::scenario::types::ResourceSpec;
 use lockstep_sim::scenario::types::Scenario;
+use lockstep_sim::story::export::trace_text;
 use lockstep_sim::vocabulary::happening::{Direction, Happening};
 use lockstep_sim::vocabulary::invariant::Invariant;
 use lockstep_sim::vocabulary::message::ReleaseMethod;
@@ -488,7 +489,7 @@ fn random_run_keeps_its_invariants(scenario: &Scenario) -> Result<(), TestCaseEr
     if let Err(broken) = data_holds(scenario, &sim) {
         return Err(TestCaseError::fail(format!(
             "{broken}\n{}",
-            sim.render_text()
+            trace_text(&sim)
         )));
     }
     let mut previous = None;
@@ -531,7 +532,7 @@ fn consensus_keeps_exclusion(scenario: &Scenario) -> Result<(), TestCaseError> {
                     leading[node.index()],
                     "stepped down twice without an election, event {}:\n{}",
                     event.id,
-                    sim.render_text()
+                    trace_text(&sim)
                 );
                 leading[node.index()] = false;
             }
@@ -541,7 +542,7 @@ fn consensus_keeps_exclusion(scenario: &Scenario) -> Result<(), TestCaseError> {
     if let Err(broken) = tokens_told_increase(&sim).and_then(|()| data_holds(scenario, &sim)) {
         return Err(TestCaseError::fail(format!(
             "{broken}\n{}",
-            sim.render_text()
+            trace_text(&sim)
         )));
     }
     for event in sim.trace() {
@@ -551,7 +552,7 @@ fn consensus_keeps_exclusion(scenario: &Scenario) -> Result<(), TestCaseError> {
                 "{} broken at event {}:\n{}",
                 invariant,
                 event.id,
-                sim.render_text()
+                trace_text(&sim)
             );
         }
     }

@@ -11,6 +11,7 @@ use lockstep_sim::Sim;
 use lockstep_sim::engine::sim::Node;
 use lockstep_sim::models::lock_service::{Backend, LockService, RaftRole};
 use lockstep_sim::scenario::types::LockServiceSpec;
+use lockstep_sim::story::export::trace_text;
 use lockstep_sim::vocabulary::happening::{Direction, Happening};
 use lockstep_sim::world::intervention::{Action, Intervention};
 use lockstep_sim::world::time::VirtualTime;
@@ -109,14 +110,14 @@ fn leader_elected_after(scenario: &Scenario, healed_at: u64, replicas: u8) -> Re
         return Err(format!(
             "no leader {} ms after the heal at {healed_at} ms\n{}",
             bound(replicas),
-            sim.render_text()
+            trace_text(&sim)
         ));
     }
     sim.run_to_end();
     if let Some(event) = stepped_down_twice(&sim) {
         return Err(format!(
             "stepped down twice without an election: {event}\n{}",
-            sim.render_text()
+            trace_text(&sim)
         ));
     }
     Ok(())
@@ -137,7 +138,7 @@ fn a_leader_cut_off_from_both_followers_does_not_leave_the_cluster_leaderless() 
             .iter()
             .any(|e| matches!(e.happening, Happening::GotLock { .. })),
         "client-a, starting at 11 s, gets the lock\n{}",
-        sim.render_text()
+        trace_text(&sim)
     );
 }
 

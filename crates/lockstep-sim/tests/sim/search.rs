@@ -4,6 +4,7 @@
 //! checked against a brute-force enumeration.
 
 use crate::support::{built_in, with_fencing};
+use lockstep_sim::analysis::expectation_check;
 use lockstep_sim::analysis::search::{
     Bounds, Counterexample, FaultBudget, Search, SearchConfig, SearchError, SearchStatus, hunt,
 };
@@ -62,8 +63,7 @@ fn assert_replays(found: &Counterexample, invariant: Invariant) {
     assert_eq!(first_violation(&sim, invariant), Some(found.first_event));
     assert_eq!(found.length, found.first_event + 1);
     for expectation in &scenario.expectations {
-        expectation
-            .check(&sim)
+        expectation_check::check(expectation, &sim)
             .expect("the counterexample's expectation holds");
     }
 }

@@ -78,6 +78,7 @@ pub fn describe(actor: NodeId, happening: &Happening, cast: &Cast, network: &Net
 #[cfg(test)]
 mod tests {
     use crate::models::resource::Fencing;
+    use crate::story::export::trace_text;
     use crate::{Sim, scenario::catalogue};
 
     #[test]
@@ -110,7 +111,7 @@ mod tests {
         scenario.resource = scenario.resource.with_fencing(Fencing::On);
         let mut sim = Sim::new(&scenario).expect("runs");
         sim.run_to_end();
-        let text = sim.render_text();
+        let text = trace_text(&sim);
         let refusals: Vec<&str> = text
             .lines()
             .filter(|l| l.contains("The resource re"))
