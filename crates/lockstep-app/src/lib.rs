@@ -32,7 +32,6 @@ pub mod layout;
 pub mod library;
 pub mod link;
 pub mod metrics;
-pub mod numbers;
 mod panels_wait;
 pub mod route;
 pub mod run;

@@ -13,8 +13,8 @@ use crate::components::chaos_lab_results::{Histogram, LabProgress, ShareChart, V
 use crate::components::counterexample_search::CounterexampleSearch;
 use crate::lab_link::{LabLink, LabSpec};
 use crate::lab_runner::{LabRunner, Status};
-use crate::numbers::thousands;
 use crate::worker_protocol::Reply;
+use lockstep_sim::story::numbers::thousands;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]

@@ -7,10 +7,10 @@
 
 use crate::lab_runner::{ChartRow, Status};
 use crate::lab_schedule::{LabRun, Violation};
-use crate::numbers::thousands;
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use lockstep_sim::analysis::chaos::{Broken, ChaosReport, ChaosSettings, FaultKind, fencing_id};
+use lockstep_sim::story::numbers::thousands;
 use lockstep_sim::vocabulary::invariant::Invariant;
 use yew::prelude::*;
 

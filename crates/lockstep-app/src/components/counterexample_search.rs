@@ -11,12 +11,12 @@ use crate::components::counterexample_search_text::{
 };
 use crate::lab_workers::WorkerPool;
 use crate::library;
-use crate::numbers::thousands;
 use crate::search_link::{FaultKind, FencingChoice, MAX_EVENTS, SearchLink, SearchSpec};
 use crate::worker_protocol::{Reply, Request};
 use lockstep_sim::analysis::search::{Counterexample, MAX_FAULTS, SearchConfig, SearchStatus};
 use lockstep_sim::models::resource::Fencing;
 use lockstep_sim::scenario::catalogue;
+use lockstep_sim::story::numbers::thousands;
 use lockstep_sim::vocabulary::invariant::Invariant;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;

@@ -1,10 +1,10 @@
 //! What the search section says about a result, and where its counterexample opens: pure
 //! functions of the result, natively tested. Every number comes from the result.
 
-use crate::numbers::thousands;
 use base64::Engine as _;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use lockstep_sim::analysis::search::{Counterexample, SearchConfig};
+use lockstep_sim::story::numbers::thousands;
 use lockstep_sim::vocabulary::invariant::Invariant;
 use lockstep_sim::world::intervention::{Action, Intervention};
 

@@ -1,10 +1,12 @@
 //! The story of a run, in words: one sentence per event (`describe`), how the run ended at the
-//! resource (`outcome`), and the trace's exported and imported JSON.
+//! resource (`outcome`), the trace's exported and imported JSON, and numbers in words
+//! (`numbers`).
 //!
 //! It may import everything below it (world, vocabulary, models, scenario, engine); it decides
 //! nothing about a run, and the engine never needs it.
 
 pub mod describe;
 pub mod export;
+pub mod numbers;
 pub mod outcome;
 pub mod trace_import;

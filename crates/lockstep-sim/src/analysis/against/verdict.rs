@@ -4,6 +4,7 @@
 
 use crate::analysis::chaos::{Broken, ChaosBackend};
 use crate::engine::trace::TraceEvent;
+use crate::story::numbers::thousands;
 use crate::vocabulary::invariant::Invariant;
 use serde::{Deserialize, Serialize};
 
@@ -89,32 +90,5 @@ fn what_broke(broken: Broken) -> String {
         }
         Invariant::NoLostUpdate => format!("an update was lost at {at} ms"),
         Invariant::NoDoubleCharge => format!("a request was charged twice at {at} ms"),
-    }
-}
-
-/// 1210 → "1,210".
-fn thousands(value: u64) -> String {
-    let digits = value.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, digit) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(digit);
-    }
-    out
-}
-
-#[cfg(test)]
-mod tests {
-    use super::thousands;
-
-    #[test]
-    fn thousands_are_grouped() {
-        assert_eq!(thousands(0), "0");
-        assert_eq!(thousands(999), "999");
-        assert_eq!(thousands(1_210), "1,210");
-        assert_eq!(thousands(180_000), "180,000");
-        assert_eq!(thousands(1_234_567), "1,234,567");
     }
 }
