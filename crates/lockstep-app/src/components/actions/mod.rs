@@ -7,12 +7,14 @@
 //!
 //! A selected node's actions are in `node.rs`, its network links in `network.rs`.
 
+mod buttons;
 mod network;
 mod node;
 
 use crate::components::{Current, Shared};
 use crate::run::Run;
 use crate::state::{Action, Selection};
+use buttons::{button, intervene};
 use lockstep_sim::vocabulary::happening::Direction;
 use lockstep_sim::world::ids::{MessageId, NodeId};
 use lockstep_sim::world::intervention::{Action as Act, Intervention};
@@ -49,7 +51,15 @@ pub fn Actions(props: &ActionsProps) -> Html {
                    current event; stepping back and acting again forks the run." }
             </p>
         },
-        Selection::Node(node) => node_actions(props, node, &pause_ms, &jump_ms, &peer, &one_way),
+        Selection::Node(node) => node_actions(
+            playground,
+            &props.dispatch,
+            node,
+            &pause_ms,
+            &jump_ms,
+            &peer,
+            &one_way,
+        ),
         Selection::Message(message) => message_actions(props, message),
     };
     html! {
@@ -58,17 +68,6 @@ pub fn Actions(props: &ActionsProps) -> Html {
             { body }
             { log_list(props) }
         </section>
-    }
-}
-
-fn intervene(dispatch: &Callback<Action>, act: Act<String>) -> Callback<MouseEvent> {
-    let dispatch = dispatch.clone();
-    Callback::from(move |_: MouseEvent| dispatch.emit(Action::Intervene(act.clone())))
-}
-
-fn button(testid: &'static str, label: String, onclick: Callback<MouseEvent>) -> Html {
-    html! {
-        <button type="button" class="act" data-testid={testid} {onclick}>{ label }</button>
     }
 }
 

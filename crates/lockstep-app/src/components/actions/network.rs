@@ -1,6 +1,6 @@
 //! A selected node's network links: cut the link to a peer (both ways or one way) or heal it.
 
-use super::{button, intervene};
+use super::buttons::{button, intervene};
 use crate::state::Action;
 use lockstep_sim::scenario::cast::Cast;
 use lockstep_sim::vocabulary::happening::Direction;

@@ -1,9 +1,9 @@
 //! What the user can do to a selected node — a client, a lock service node, the resource:
 //! pause, crash, jump its clock, expire or fail over the lease, switch fencing, cut its links.
 
+use super::buttons::{button, intervene};
 use super::network::network_fieldset;
-use super::{ActionsProps, button, intervene};
-use crate::state::Action;
+use crate::state::{Action, Playground};
 use lockstep_sim::engine::sim::Process;
 use lockstep_sim::models::resource::Fencing;
 use lockstep_sim::scenario::types::LockServiceSpec;
@@ -16,14 +16,14 @@ use yew::prelude::*;
 /// The panel for `node`; the pause length, clock jump, peer and direction are the panel's own
 /// settings, kept while the selection changes.
 pub fn node_actions(
-    props: &ActionsProps,
+    playground: &Playground,
+    dispatch: &Callback<Action>,
     node: NodeId,
     pause_ms: &UseStateHandle<u64>,
     jump_ms: &UseStateHandle<i64>,
     peer: &UseStateHandle<Option<NodeId>>,
     one_way: &UseStateHandle<bool>,
 ) -> Html {
-    let playground = &props.playground;
     let sim = playground.sim();
     let cast = sim.cast();
     let name = cast.name(node).to_owned();
@@ -31,11 +31,11 @@ pub fn node_actions(
     html! {
         <div data-testid="node-actions" data-node={name.clone()}>
             <p class="selected-name">{ format!("{name} · {}", crate::words::lane_badge(sim, node)) }</p>
-            <div class="act-grid">{ for node_buttons(props, node, **pause_ms, **jump_ms) }</div>
+            <div class="act-grid">{ for node_buttons(playground, dispatch, node, **pause_ms, **jump_ms) }</div>
             if !is_resource {
                 { settings(pause_ms, jump_ms) }
             }
-            { network_fieldset(&props.dispatch, cast, node, peer, one_way) }
+            { network_fieldset(dispatch, cast, node, peer, one_way) }
             if cast.is_service(node) && matches!(playground.scenario().map(|s| &s.lock_service), Some(LockServiceSpec::Consensus { .. })) {
                 <p class="muted">{ "To fail over a consensus service, crash its leader: the others elect a new one." }</p>
             }
@@ -44,13 +44,17 @@ pub fn node_actions(
 }
 
 /// The buttons that act on `node` as it is at this moment.
-fn node_buttons(props: &ActionsProps, node: NodeId, pause_ms: u64, jump_ms: i64) -> Vec<Html> {
-    let playground = &props.playground;
+fn node_buttons(
+    playground: &Playground,
+    d: &Callback<Action>,
+    node: NodeId,
+    pause_ms: u64,
+    jump_ms: i64,
+) -> Vec<Html> {
     let sim = playground.sim();
     let cast = sim.cast();
     let name = cast.name(node).to_owned();
     let process = sim.slot(node).map_or(Process::Running, |s| s.process);
-    let d = &props.dispatch;
     let mut buttons = Vec::new();
     let is_resource = node == cast.resource();
     if !is_resource {

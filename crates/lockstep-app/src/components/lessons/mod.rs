@@ -21,7 +21,7 @@ use crate::state::{Action, Playground};
 use buttons::LessonButtons;
 use stand::use_stand_at;
 use std::collections::BTreeMap;
-use step_body::step_body;
+use step_body::{Reveal, step_body};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -70,14 +70,6 @@ pub struct LessonPlayerProps {
     /// not skip an open question either).
     pub answered: Answered,
     pub on_answer: Callback<Answer>,
-}
-
-/// Where the player stands on a step that asks for a prediction.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Reveal {
-    Asking,
-    /// Shown, after the user chose this answer (`None`: they asked to be shown).
-    Shown(Option<usize>),
 }
 
 /// The predictions answered so far, by lesson and step, with the choice (`None`: "just show

@@ -1,10 +1,17 @@
 //! What a lesson step says: its open prediction (the question and its choices), or its text,
 //! with the verdict on the prediction once answered, and its sources.
 
-use super::Reveal;
 use crate::components::sources::citation_list;
 use crate::content::{Predict, Step};
 use yew::prelude::*;
+
+/// Where the player stands on a step that asks for a prediction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reveal {
+    Asking,
+    /// Shown, after the user chose this answer (`None`: they asked to be shown).
+    Shown(Option<usize>),
+}
 
 /// The step's body; `choose` makes the callback that answers the prediction with a choice
 /// (`None`: "just show me").
