@@ -20,17 +20,46 @@ pub struct BuilderFormProps {
 #[component]
 pub fn BuilderForm(props: &BuilderFormProps) -> Html {
     let settings = use_state(Settings::default);
-    let number = |apply: fn(&mut Settings, u64)| {
+    let number = |apply: fn(&mut Settings, u64)| set_number(&settings, apply);
+    let onsubmit = {
         let settings = settings.clone();
-        Callback::from(move |event: Event| {
-            let input: HtmlInputElement = event.target_unchecked_into();
-            if let Ok(value) = input.value().trim().parse::<u64>() {
-                let mut next = (*settings).clone();
-                apply(&mut next, value);
-                settings.set(next);
-            }
+        let dispatch = props.dispatch.clone();
+        let on_close = props.on_close.clone();
+        Callback::from(move |event: SubmitEvent| {
+            event.prevent_default();
+            crate::library::import(settings.to_json(), dispatch.clone());
+            on_close.emit(());
         })
     };
+    let close = props.on_close.reform(|_: MouseEvent| ());
+    let s = &*settings;
+    html! {
+        <div class="dialog-backdrop">
+            <form class="dialog builder" role="dialog" aria-modal="true" aria-labelledby="builder-title"
+                data-testid="builder" {onsubmit}>
+                <h2 id="builder-title">{ "Build a scenario" }</h2>
+                <p class="muted">{ "Clients take turns doing a job under the lock, again and again, \
+                    retrying after a random delay when it is taken. Then pause, crash and cut them." }</p>
+                { field(&format!("Clients (1–{FORM_MAX_CLIENTS})"), "build-clients", u64::from(s.clients), 1, u64::from(FORM_MAX_CLIENTS),
+                    number(|s, v| s.clients = clients_from_form(v))) }
+                { choices(&settings) }
+                { field("Lease TTL (ms)", "build-ttl", s.ttl_ms, 1, MAX_FORM_MS, number(|s, v| s.ttl_ms = v)) }
+                { field("Work per job (ms)", "build-work", s.work_ms, 0, MAX_FORM_MS, number(|s, v| s.work_ms = v)) }
+                { field("Network latency from (ms)", "build-latency-min", s.latency_min_ms, 0, MAX_FORM_LATENCY_MS, number(|s, v| s.latency_min_ms = v)) }
+                { field("to (ms)", "build-latency-max", s.latency_max_ms, 0, MAX_FORM_LATENCY_MS, number(|s, v| s.latency_max_ms = v)) }
+                { field("Seed", "build-seed", s.seed, 0, u64::MAX, number(|s, v| s.seed = v)) }
+                { field("Run length (ms)", "build-run", s.run_ms, 1, MAX_END_MS, number(|s, v| s.run_ms = v)) }
+                <div class="dialog-buttons">
+                    <button type="button" class="tool" onclick={close}>{ "Cancel" }</button>
+                    <button type="submit" class="control primary" data-testid="build-run-it">{ "Run it" }</button>
+                </div>
+            </form>
+        </div>
+    }
+}
+
+/// The behaviour and lock service menus and the fencing checkbox.
+fn choices(settings: &UseStateHandle<Settings>) -> Html {
     let on_behaviour = choice(settings.clone(), Behaviour::ALL, Behaviour::id, |s, b| {
         s.behaviour = b
     });
@@ -50,74 +79,66 @@ pub fn BuilderForm(props: &BuilderFormProps) -> Html {
             });
         })
     };
-    let onsubmit = {
-        let settings = settings.clone();
-        let dispatch = props.dispatch.clone();
-        let on_close = props.on_close.clone();
-        Callback::from(move |event: SubmitEvent| {
-            event.prevent_default();
-            crate::library::import(settings.to_json(), dispatch.clone());
-            on_close.emit(());
-        })
-    };
-    let close = props.on_close.reform(|_: MouseEvent| ());
-    let s = &*settings;
-    let field = |label: &str,
-                 testid: &'static str,
-                 value: u64,
-                 min: u64,
-                 max: u64,
-                 onchange: Callback<Event>| {
-        html! {
-            <label class="field">
-                <span>{ label }</span>
-                <input type="number" data-testid={testid} value={value.to_string()}
-                    min={min.to_string()} max={max.to_string()} {onchange} />
-            </label>
-        }
-    };
+    let s = &**settings;
     html! {
-        <div class="dialog-backdrop">
-            <form class="dialog builder" role="dialog" aria-modal="true" aria-labelledby="builder-title"
-                data-testid="builder" {onsubmit}>
-                <h2 id="builder-title">{ "Build a scenario" }</h2>
-                <p class="muted">{ "Clients take turns doing a job under the lock, again and again, \
-                    retrying after a random delay when it is taken. Then pause, crash and cut them." }</p>
-                { field(&format!("Clients (1–{FORM_MAX_CLIENTS})"), "build-clients", u64::from(s.clients), 1, u64::from(FORM_MAX_CLIENTS),
-                    number(|s, v| s.clients = clients_from_form(v))) }
-                <label class="field">
-                    <span>{ "Behaviour" }</span>
-                    <select data-testid="build-behaviour" onchange={on_behaviour}>
-                        { for Behaviour::ALL.iter().map(|b| html! {
-                            <option value={b.id()} selected={*b == s.behaviour}>{ b.label() }</option>
-                        }) }
-                    </select>
-                </label>
-                <label class="field">
-                    <span>{ "Lock service" }</span>
-                    <select data-testid="build-backend" onchange={on_backend}>
-                        { for BackendChoice::ALL.iter().map(|b| html! {
-                            <option value={b.id()} selected={*b == s.backend}>{ b.label() }</option>
-                        }) }
-                    </select>
-                </label>
-                <label class="field check">
-                    <input type="checkbox" data-testid="build-fencing" checked={s.fencing} onchange={on_fencing} />
-                    <span>{ "The resource checks fencing tokens" }</span>
-                </label>
-                { field("Lease TTL (ms)", "build-ttl", s.ttl_ms, 1, MAX_FORM_MS, number(|s, v| s.ttl_ms = v)) }
-                { field("Work per job (ms)", "build-work", s.work_ms, 0, MAX_FORM_MS, number(|s, v| s.work_ms = v)) }
-                { field("Network latency from (ms)", "build-latency-min", s.latency_min_ms, 0, MAX_FORM_LATENCY_MS, number(|s, v| s.latency_min_ms = v)) }
-                { field("to (ms)", "build-latency-max", s.latency_max_ms, 0, MAX_FORM_LATENCY_MS, number(|s, v| s.latency_max_ms = v)) }
-                { field("Seed", "build-seed", s.seed, 0, u64::MAX, number(|s, v| s.seed = v)) }
-                { field("Run length (ms)", "build-run", s.run_ms, 1, MAX_END_MS, number(|s, v| s.run_ms = v)) }
-                <div class="dialog-buttons">
-                    <button type="button" class="tool" onclick={close}>{ "Cancel" }</button>
-                    <button type="submit" class="control primary" data-testid="build-run-it">{ "Run it" }</button>
-                </div>
-            </form>
-        </div>
+        <>
+            <label class="field">
+                <span>{ "Behaviour" }</span>
+                <select data-testid="build-behaviour" onchange={on_behaviour}>
+                    { for Behaviour::ALL.iter().map(|b| html! {
+                        <option value={b.id()} selected={*b == s.behaviour}>{ b.label() }</option>
+                    }) }
+                </select>
+            </label>
+            <label class="field">
+                <span>{ "Lock service" }</span>
+                <select data-testid="build-backend" onchange={on_backend}>
+                    { for BackendChoice::ALL.iter().map(|b| html! {
+                        <option value={b.id()} selected={*b == s.backend}>{ b.label() }</option>
+                    }) }
+                </select>
+            </label>
+            <label class="field check">
+                <input type="checkbox" data-testid="build-fencing" checked={s.fencing} onchange={on_fencing} />
+                <span>{ "The resource checks fencing tokens" }</span>
+            </label>
+        </>
     }
+}
+
+/// One number field.
+fn field(
+    label: &str,
+    testid: &'static str,
+    value: u64,
+    min: u64,
+    max: u64,
+    onchange: Callback<Event>,
+) -> Html {
+    html! {
+        <label class="field">
+            <span>{ label }</span>
+            <input type="number" data-testid={testid} value={value.to_string()}
+                min={min.to_string()} max={max.to_string()} {onchange} />
+        </label>
+    }
+}
+
+/// A number field's change handler: a whole number, applied to the settings; anything else is
+/// left as typed.
+fn set_number(
+    settings: &UseStateHandle<Settings>,
+    apply: fn(&mut Settings, u64),
+) -> Callback<Event> {
+    let settings = settings.clone();
+    Callback::from(move |event: Event| {
+        let input: HtmlInputElement = event.target_unchecked_into();
+        if let Ok(value) = input.value().trim().parse::<u64>() {
+            let mut next = (*settings).clone();
+            apply(&mut next, value);
+            settings.set(next);
+        }
+    })
 }
 
 /// A menu's change handler: the option whose id the menu now shows, applied to the settings.

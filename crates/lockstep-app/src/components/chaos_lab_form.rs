@@ -60,50 +60,38 @@ struct NumberField {
     set: fn(&mut LabSpec, u64),
 }
 
+/// Which number field holds a value that cannot be used, and why.
+type Problem = UseStateHandle<Option<(&'static str, String)>>;
+
 #[component]
 pub fn LabForm(props: &LabFormProps) -> Html {
     let spec = props.spec;
     let problem = use_state(|| None::<(&'static str, String)>);
-    let number = |field: NumberField| {
-        let NumberField {
-            name,
-            label,
-            value,
-            low,
-            high,
-            set,
-        } = field;
-        let on_change = props.on_change.clone();
-        let problem_handle = problem.clone();
-        let onchange = Callback::from(move |event: Event| {
-            let input: HtmlInputElement = event.target_unchecked_into();
-            match whole(&input.value(), low, high) {
-                Ok(n) => {
-                    problem_handle.set(None);
-                    let mut next = spec;
-                    set(&mut next, n);
-                    on_change.emit(next);
-                }
-                Err(why) => problem_handle.set(Some((name, why))),
-            }
-        });
-        let wrong = problem
-            .as_ref()
-            .filter(|(n, _)| *n == name)
-            .map(|(_, why)| why.clone());
-        html! {
-            <label class="lab-field">
-                <span>{ label }</span>
-                <input type="number" min={low.to_string()} max={high.to_string()} data-testid={format!("lab-{name}")}
-                    value={value.to_string()} {onchange} aria-invalid={wrong.is_some().then_some("true")} />
-                if let Some(why) = wrong {
-                    <span class="field-problem" role="alert">{ format!("Must be {why}.") }</span>
-                }
-            </label>
-        }
-    };
+    let number = |field: NumberField| number_field(field, spec, &props.on_change, &problem);
+    html! {
+        <div class="lab-form" data-testid="lab-form">
+            { service_fields(spec, &props.on_change) }
+            { number(NumberField { name: "clients", label: "Clients", value: u64::from(spec.settings.clients.get()),
+                low: u64::from(ClientCount::MIN), high: u64::from(ClientCount::MAX),
+                set: |s, n| if let Some(count) = u8::try_from(n).ok().and_then(ClientCount::new) { s.settings.clients = count } }) }
+            { number(NumberField { name: "duration", label: "Run length (virtual ms)", value: spec.settings.duration.0,
+                low: DURATION_MS[0], high: DURATION_MS[1], set: |s, n| s.settings.duration = Millis(n) }) }
+            { number(NumberField { name: "runs", label: "Seeds", value: spec.runs.0, low: 1, high: MAX_RUNS,
+                set: |s, n| s.runs = RunCount(n) }) }
+            { number(NumberField { name: "seed", label: "First seed", value: spec.first_seed, low: 0, high: u64::MAX,
+                set: |s, n| s.first_seed = n }) }
+            <fieldset class="lab-faults">
+                <legend>{ "Faults" }</legend>
+                { for FaultKind::ALL.into_iter().map(|kind| fault_check(kind, spec, &props.on_change)) }
+            </fieldset>
+        </div>
+    }
+}
+
+/// The lock service and fencing choices.
+fn service_fields(spec: LabSpec, on_change: &Callback<LabSpec>) -> Html {
     let on_backend = {
-        let on_change = props.on_change.clone();
+        let on_change = on_change.clone();
         Callback::from(move |event: Event| {
             let select: HtmlSelectElement = event.target_unchecked_into();
             if let Some(backend) = ChaosBackend::from_id(&select.value()) {
@@ -112,7 +100,7 @@ pub fn LabForm(props: &LabFormProps) -> Html {
         })
     };
     let on_fencing = {
-        let on_change = props.on_change.clone();
+        let on_change = on_change.clone();
         Callback::from(move |event: Event| {
             let select: HtmlSelectElement = event.target_unchecked_into();
             if let Some(fencing) = fencing_from_id(&select.value()) {
@@ -120,34 +108,8 @@ pub fn LabForm(props: &LabFormProps) -> Html {
             }
         })
     };
-    let fault = |kind: FaultKind| {
-        let on_change = props.on_change.clone();
-        let checked = spec.settings.faults.contains(kind);
-        let onchange = Callback::from(move |event: Event| {
-            let input: HtmlInputElement = event.target_unchecked_into();
-            let kinds: Vec<FaultKind> = FaultKind::ALL
-                .into_iter()
-                .filter(|k| {
-                    if *k == kind {
-                        input.checked()
-                    } else {
-                        spec.settings.faults.contains(*k)
-                    }
-                })
-                .collect();
-            on_change.emit(with_settings(spec, |s| {
-                s.faults = lockstep_sim::analysis::chaos::FaultSet::of(&kinds);
-            }));
-        });
-        html! {
-            <label class="lab-check">
-                <input type="checkbox" data-testid={format!("lab-fault-{}", kind.id())} {checked} {onchange} />
-                { fault_label(kind) }
-            </label>
-        }
-    };
     html! {
-        <div class="lab-form" data-testid="lab-form">
+        <>
             <label class="lab-field">
                 <span>{ "Lock service" }</span>
                 <select data-testid="lab-backend" onchange={on_backend}>
@@ -164,19 +126,79 @@ pub fn LabForm(props: &LabFormProps) -> Html {
                     }) }
                 </select>
             </label>
-            { number(NumberField { name: "clients", label: "Clients", value: u64::from(spec.settings.clients.get()),
-                low: u64::from(ClientCount::MIN), high: u64::from(ClientCount::MAX),
-                set: |s, n| if let Some(count) = u8::try_from(n).ok().and_then(ClientCount::new) { s.settings.clients = count } }) }
-            { number(NumberField { name: "duration", label: "Run length (virtual ms)", value: spec.settings.duration.0,
-                low: DURATION_MS[0], high: DURATION_MS[1], set: |s, n| s.settings.duration = Millis(n) }) }
-            { number(NumberField { name: "runs", label: "Seeds", value: spec.runs.0, low: 1, high: MAX_RUNS,
-                set: |s, n| s.runs = RunCount(n) }) }
-            { number(NumberField { name: "seed", label: "First seed", value: spec.first_seed, low: 0, high: u64::MAX,
-                set: |s, n| s.first_seed = n }) }
-            <fieldset class="lab-faults">
-                <legend>{ "Faults" }</legend>
-                { for FaultKind::ALL.into_iter().map(fault) }
-            </fieldset>
-        </div>
+        </>
+    }
+}
+
+/// One number field, with what is wrong with its value if it cannot be used.
+fn number_field(
+    field: NumberField,
+    spec: LabSpec,
+    on_change: &Callback<LabSpec>,
+    problem: &Problem,
+) -> Html {
+    let NumberField {
+        name,
+        label,
+        value,
+        low,
+        high,
+        set,
+    } = field;
+    let on_change = on_change.clone();
+    let problem_handle = problem.clone();
+    let onchange = Callback::from(move |event: Event| {
+        let input: HtmlInputElement = event.target_unchecked_into();
+        match whole(&input.value(), low, high) {
+            Ok(n) => {
+                problem_handle.set(None);
+                let mut next = spec;
+                set(&mut next, n);
+                on_change.emit(next);
+            }
+            Err(why) => problem_handle.set(Some((name, why))),
+        }
+    });
+    let wrong = problem
+        .as_ref()
+        .filter(|(n, _)| *n == name)
+        .map(|(_, why)| why.clone());
+    html! {
+        <label class="lab-field">
+            <span>{ label }</span>
+            <input type="number" min={low.to_string()} max={high.to_string()} data-testid={format!("lab-{name}")}
+                value={value.to_string()} {onchange} aria-invalid={wrong.is_some().then_some("true")} />
+            if let Some(why) = wrong {
+                <span class="field-problem" role="alert">{ format!("Must be {why}.") }</span>
+            }
+        </label>
+    }
+}
+
+/// One fault kind's checkbox.
+fn fault_check(kind: FaultKind, spec: LabSpec, on_change: &Callback<LabSpec>) -> Html {
+    let on_change = on_change.clone();
+    let checked = spec.settings.faults.contains(kind);
+    let onchange = Callback::from(move |event: Event| {
+        let input: HtmlInputElement = event.target_unchecked_into();
+        let kinds: Vec<FaultKind> = FaultKind::ALL
+            .into_iter()
+            .filter(|k| {
+                if *k == kind {
+                    input.checked()
+                } else {
+                    spec.settings.faults.contains(*k)
+                }
+            })
+            .collect();
+        on_change.emit(with_settings(spec, |s| {
+            s.faults = lockstep_sim::analysis::chaos::FaultSet::of(&kinds);
+        }));
+    });
+    html! {
+        <label class="lab-check">
+            <input type="checkbox" data-testid={format!("lab-fault-{}", kind.id())} {checked} {onchange} />
+            { fault_label(kind) }
+        </label>
     }
 }

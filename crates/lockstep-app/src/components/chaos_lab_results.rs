@@ -379,37 +379,6 @@ pub fn ViolatingSeeds(props: &ViolatingSeedsProps) -> Html {
         let shown = shown.clone();
         Callback::from(move |_: MouseEvent| shown.set(*shown + PAGE))
     };
-    let on_pick = {
-        let wanted = wanted.clone();
-        let shown = shown.clone();
-        Callback::from(move |event: Event| {
-            let select: web_sys::HtmlSelectElement = event.target_unchecked_into();
-            wanted.set(Wanted::from_id(&select.value()));
-            shown.set(PAGE);
-        })
-    };
-    // What some run broke, to choose among.
-    let choices: Vec<(Wanted, &str)> = Invariant::ALL
-        .into_iter()
-        .filter(|i| {
-            run.violations
-                .iter()
-                .any(|v| v.broken.iter().any(|b| b.invariant == *i))
-        })
-        .map(|i| (Wanted::Broke(i), i.statement()))
-        .chain(
-            run.violations
-                .iter()
-                .any(|v| v.two_writers_at.is_some())
-                .then_some((Wanted::TwoWriters, ARTICLES_CHECK)),
-        )
-        .chain(
-            run.violations
-                .iter()
-                .any(|v| v.data_lost)
-                .then_some((Wanted::DataLost, OUR_DATA_CHECK)),
-        )
-        .collect();
     let total = matching.len();
     html! {
         <section class="lab-seeds" data-testid="lab-seeds" aria-label="Violating seeds">
@@ -417,15 +386,7 @@ pub fn ViolatingSeeds(props: &ViolatingSeedsProps) -> Html {
             if run.violations.is_empty() {
                 <p class="muted">{ "None so far." }</p>
             } else {
-                <label class="lab-field lab-seeds-filter">
-                    <span>{ "Seeds that broke" }</span>
-                    <select data-testid="lab-seeds-invariant" onchange={on_pick}>
-                        <option value="" selected={*wanted == Wanted::Any}>{ "anything (each opens at its first violation)" }</option>
-                        { for choices.iter().map(|(w, label)| html! {
-                            <option value={w.id()} selected={*wanted == *w}>{ *label }</option>
-                        }) }
-                    </select>
-                </label>
+                { seeds_filter(&run.violations, &wanted, &shown) }
                 <ul>
                     { for visible.iter().zip(links.iter()).map(|((seed, at), fragment)| html! {
                         <li>
@@ -445,6 +406,59 @@ pub fn ViolatingSeeds(props: &ViolatingSeedsProps) -> Html {
             }
         </section>
     }
+}
+
+/// The menu of what the seeds broke: choosing shows the first page of the seeds that broke it.
+fn seeds_filter(
+    violations: &[Violation],
+    wanted: &UseStateHandle<Wanted>,
+    shown: &UseStateHandle<usize>,
+) -> Html {
+    let on_pick = {
+        let wanted = wanted.clone();
+        let shown = shown.clone();
+        Callback::from(move |event: Event| {
+            let select: web_sys::HtmlSelectElement = event.target_unchecked_into();
+            wanted.set(Wanted::from_id(&select.value()));
+            shown.set(PAGE);
+        })
+    };
+    html! {
+        <label class="lab-field lab-seeds-filter">
+            <span>{ "Seeds that broke" }</span>
+            <select data-testid="lab-seeds-invariant" onchange={on_pick}>
+                <option value="" selected={**wanted == Wanted::Any}>{ "anything (each opens at its first violation)" }</option>
+                { for broken_choices(violations).iter().map(|(w, label)| html! {
+                    <option value={w.id()} selected={**wanted == *w}>{ *label }</option>
+                }) }
+            </select>
+        </label>
+    }
+}
+
+/// What some run broke, to choose among.
+fn broken_choices(violations: &[Violation]) -> Vec<(Wanted, &'static str)> {
+    Invariant::ALL
+        .into_iter()
+        .filter(|i| {
+            violations
+                .iter()
+                .any(|v| v.broken.iter().any(|b| b.invariant == *i))
+        })
+        .map(|i| (Wanted::Broke(i), i.statement()))
+        .chain(
+            violations
+                .iter()
+                .any(|v| v.two_writers_at.is_some())
+                .then_some((Wanted::TwoWriters, ARTICLES_CHECK)),
+        )
+        .chain(
+            violations
+                .iter()
+                .any(|v| v.data_lost)
+                .then_some((Wanted::DataLost, OUR_DATA_CHECK)),
+        )
+        .collect()
 }
 
 #[cfg(test)]

@@ -29,6 +29,9 @@ pub struct ControlsProps {
     pub on_drag: Callback<Drag>,
 }
 
+/// Makes the callback of a button that dispatches `action`.
+type Send<'a> = &'a dyn Fn(Action) -> Callback<MouseEvent>;
+
 #[component]
 pub fn Controls(props: &ControlsProps) -> Html {
     let playground = &props.playground;
@@ -36,70 +39,13 @@ pub fn Controls(props: &ControlsProps) -> Html {
         let dispatch = props.dispatch.clone();
         Callback::from(move |_: MouseEvent| dispatch.emit(action.clone()))
     };
-    let playing = playground.play() == Play::Playing;
-    // The drag rests when the scrubber is let go, or when it has not moved for a while.
-    let rest = use_mut_ref(|| None::<Timeout>);
-    let onscrub = {
-        let dispatch = props.dispatch.clone();
-        let on_drag = props.on_drag.clone();
-        let rest = rest.clone();
-        Callback::from(move |event: InputEvent| {
-            let input: HtmlInputElement = event.target_unchecked_into();
-            if let Ok(position) = input.value().parse::<usize>() {
-                on_drag.emit(Drag::Moving);
-                dispatch.emit(Action::SeekTo(position));
-                let on_drag = on_drag.clone();
-                *rest.borrow_mut() = Some(Timeout::new(DRAG_REST_MS, move || {
-                    on_drag.emit(Drag::Resting)
-                }));
-            }
-        })
-    };
-    let onrelease = {
-        let on_drag = props.on_drag.clone();
-        Callback::from(move |_: Event| {
-            rest.borrow_mut().take();
-            on_drag.emit(Drag::Resting);
-        })
-    };
-    let onspeed = {
-        let dispatch = props.dispatch.clone();
-        Callback::from(move |event: Event| {
-            let select: HtmlSelectElement = event.target_unchecked_into();
-            if let Ok(speed) = select.value().parse::<u16>() {
-                dispatch.emit(Action::SetSpeed(Speed(speed)));
-            }
-        })
-    };
-    let violations = playground.violations().len();
+    let (onscrub, onrelease) = use_scrubber(&props.dispatch, &props.on_drag);
     // Step is the one filled button of the playground: the action a learner repeats. The
     // violation jumps sit apart in a group of their own, each saying what it jumps to.
     html! {
         <section class="transport" data-testid="transport" aria-label="Playback">
             <div class="transport-bar">
-                <div class="buttons">
-                    <button type="button" class="control" data-testid="reset" onclick={send(Action::Reset)}
-                        title="Reset to the start (Home)">{ "Reset" }</button>
-                    <button type="button" class="control" data-testid="back" disabled={!playground.can_go_back()}
-                        onclick={send(Action::Back)} title="Step back (←)">{ "◀ Back" }</button>
-                    <button type="button" class="control primary" data-testid="step" disabled={!playground.can_step()}
-                        onclick={send(Action::Step)} title="Step forward (→)">{ "Step ▶" }</button>
-                    <button type="button" class="control" data-testid="play"
-                        data-playing={playing.to_string()} onclick={send(Action::TogglePlay)}
-                        title="Play or pause (space)">
-                        { if playing { "Pause" } else { "Play" } }
-                    </button>
-                    <label class="speed">
-                        <span>{ "Speed" }</span>
-                        <select data-testid="speed" onchange={onspeed}>
-                            { for Speed::CHOICES.iter().map(|s| html! {
-                                <option value={s.0.to_string()} selected={*s == playground.speed()}>
-                                    { format!("{} events/s", s.0) }
-                                </option>
-                            }) }
-                        </select>
-                    </label>
-                </div>
+                { buttons(playground, &props.dispatch, &send) }
                 <div class="scrubber-row">
                     <label class="visually-hidden" for="scrubber">{ "Position in the run" }</label>
                     <input id="scrubber" class="scrubber" type="range" data-testid="scrubber" min="0"
@@ -114,32 +60,112 @@ pub fn Controls(props: &ControlsProps) -> Html {
                         <span class="now" data-testid="now">{ format!("t = {} ms", playground.now().0) }</span>
                     </span>
                 </div>
-                <div class="jumps" role="group" aria-labelledby="violations-label">
-                    <span class="jumps-label" id="violations-label">{ "Violations" }</span>
-                    <button type="button" class="control small" data-testid="first-violation"
-                        disabled={violations == 0} onclick={send(Action::JumpToViolation(Jump::First))}
-                        title="First violation (f)">
-                        { "⇤ First violation" }
-                    </button>
-                    <button type="button" class="control small" data-testid="previous-violation"
-                        disabled={violations == 0} onclick={send(Action::JumpToViolation(Jump::Previous))}
-                        title="Previous violation (p)">
-                        { "◀ Previous violation" }
-                    </button>
-                    <button type="button" class="control small" data-testid="next-violation"
-                        disabled={violations == 0} onclick={send(Action::JumpToViolation(Jump::Next))}
-                        title="Next violation (n)">
-                        { "Next violation ▶" }
-                    </button>
-                    <span class="muted violation-count" data-testid="violation-count">
-                        { match violations {
-                            0 => "none in this run".to_owned(),
-                            1 => "1 event breaks an invariant".to_owned(),
-                            n => format!("{n} events break an invariant"),
-                        } }
-                    </span>
-                </div>
+                { jumps(playground.violations().len(), &send) }
             </div>
         </section>
+    }
+}
+
+/// The scrubber's input and change handlers: each move seeks and says the drag moves; the drag
+/// rests when the scrubber is let go, or when it has not moved for a while.
+#[hook]
+fn use_scrubber(
+    dispatch: &Callback<Action>,
+    on_drag: &Callback<Drag>,
+) -> (Callback<InputEvent>, Callback<Event>) {
+    let rest = use_mut_ref(|| None::<Timeout>);
+    let onscrub = {
+        let dispatch = dispatch.clone();
+        let on_drag = on_drag.clone();
+        let rest = rest.clone();
+        Callback::from(move |event: InputEvent| {
+            let input: HtmlInputElement = event.target_unchecked_into();
+            if let Ok(position) = input.value().parse::<usize>() {
+                on_drag.emit(Drag::Moving);
+                dispatch.emit(Action::SeekTo(position));
+                let on_drag = on_drag.clone();
+                *rest.borrow_mut() = Some(Timeout::new(DRAG_REST_MS, move || {
+                    on_drag.emit(Drag::Resting)
+                }));
+            }
+        })
+    };
+    let onrelease = {
+        let on_drag = on_drag.clone();
+        Callback::from(move |_: Event| {
+            rest.borrow_mut().take();
+            on_drag.emit(Drag::Resting);
+        })
+    };
+    (onscrub, onrelease)
+}
+
+/// Reset, Back, Step, Play and the speed.
+fn buttons(playground: &Playground, dispatch: &Callback<Action>, send: Send) -> Html {
+    let playing = playground.play() == Play::Playing;
+    let onspeed = {
+        let dispatch = dispatch.clone();
+        Callback::from(move |event: Event| {
+            let select: HtmlSelectElement = event.target_unchecked_into();
+            if let Ok(speed) = select.value().parse::<u16>() {
+                dispatch.emit(Action::SetSpeed(Speed(speed)));
+            }
+        })
+    };
+    html! {
+        <div class="buttons">
+            <button type="button" class="control" data-testid="reset" onclick={send(Action::Reset)}
+                title="Reset to the start (Home)">{ "Reset" }</button>
+            <button type="button" class="control" data-testid="back" disabled={!playground.can_go_back()}
+                onclick={send(Action::Back)} title="Step back (←)">{ "◀ Back" }</button>
+            <button type="button" class="control primary" data-testid="step" disabled={!playground.can_step()}
+                onclick={send(Action::Step)} title="Step forward (→)">{ "Step ▶" }</button>
+            <button type="button" class="control" data-testid="play"
+                data-playing={playing.to_string()} onclick={send(Action::TogglePlay)}
+                title="Play or pause (space)">
+                { if playing { "Pause" } else { "Play" } }
+            </button>
+            <label class="speed">
+                <span>{ "Speed" }</span>
+                <select data-testid="speed" onchange={onspeed}>
+                    { for Speed::CHOICES.iter().map(|s| html! {
+                        <option value={s.0.to_string()} selected={*s == playground.speed()}>
+                            { format!("{} events/s", s.0) }
+                        </option>
+                    }) }
+                </select>
+            </label>
+        </div>
+    }
+}
+
+/// The jumps between the events that broke an invariant, and how many there are.
+fn jumps(violations: usize, send: Send) -> Html {
+    html! {
+        <div class="jumps" role="group" aria-labelledby="violations-label">
+            <span class="jumps-label" id="violations-label">{ "Violations" }</span>
+            <button type="button" class="control small" data-testid="first-violation"
+                disabled={violations == 0} onclick={send(Action::JumpToViolation(Jump::First))}
+                title="First violation (f)">
+                { "⇤ First violation" }
+            </button>
+            <button type="button" class="control small" data-testid="previous-violation"
+                disabled={violations == 0} onclick={send(Action::JumpToViolation(Jump::Previous))}
+                title="Previous violation (p)">
+                { "◀ Previous violation" }
+            </button>
+            <button type="button" class="control small" data-testid="next-violation"
+                disabled={violations == 0} onclick={send(Action::JumpToViolation(Jump::Next))}
+                title="Next violation (n)">
+                { "Next violation ▶" }
+            </button>
+            <span class="muted violation-count" data-testid="violation-count">
+                { match violations {
+                    0 => "none in this run".to_owned(),
+                    1 => "1 event breaks an invariant".to_owned(),
+                    n => format!("{n} events break an invariant"),
+                } }
+            </span>
+        </div>
     }
 }

@@ -259,63 +259,22 @@ impl Component for CounterexampleSearch {
 }
 
 impl CounterexampleSearch {
+    /// The settings: the scenario, fencing, the invariant, the budget and the kinds of fault.
     fn form(&self, ctx: &Context<Self>) -> Html {
         let spec = &self.spec;
-        let edit = |change: fn(&mut SearchSpec, String)| {
-            let spec = spec.clone();
-            ctx.link().callback(move |event: Event| {
-                let select: HtmlSelectElement = event.target_unchecked_into();
-                let mut next = spec.clone();
-                change(&mut next, select.value());
-                Msg::Edit(next)
-            })
-        };
-        let on_scenario = edit(|s, v| {
+        let on_scenario = self.edit(ctx, |s, v| {
             if let Some(entry) = catalogue::entry(&v) {
                 s.scenario = entry.id;
             }
         });
-        let on_fencing = edit(|s, v| {
+        let on_fencing = self.edit(ctx, |s, v| {
             s.fencing = match v.as_str() {
                 "on" => FencingChoice::Set(Fencing::On),
                 "off" => FencingChoice::Set(Fencing::Off),
                 _ => FencingChoice::AsScenario,
             }
         });
-        let on_invariant = edit(|s, v| s.invariant = Invariant::from_id(&v));
-        let on_faults = edit(|s, v| s.faults = v.parse().unwrap_or(s.faults));
-        let on_max_events = {
-            let spec = spec.clone();
-            ctx.link().batch_callback(move |event: Event| {
-                let input: HtmlInputElement = event.target_unchecked_into();
-                let n = input.value().parse::<u32>().ok()?;
-                (1..=MAX_EVENTS).contains(&n).then(|| {
-                    let mut next = spec.clone();
-                    next.max_events = n;
-                    Msg::Edit(next)
-                })
-            })
-        };
-        let kind_box = |kind: FaultKind| {
-            let current = spec.clone();
-            let onchange = ctx.link().callback(move |event: Event| {
-                let input: HtmlInputElement = event.target_unchecked_into();
-                let mut next = current.clone();
-                next.kinds.retain(|k| *k != kind);
-                if input.checked() {
-                    next.kinds.push(kind);
-                    next.kinds.sort();
-                }
-                Msg::Edit(next)
-            });
-            html! {
-                <label class="search-kind">
-                    <input type="checkbox" checked={spec.kinds.contains(&kind)} {onchange}
-                        data-testid={format!("search-kind-{}", kind.id())} />
-                    { kind.label() }
-                </label>
-            }
-        };
+        let on_invariant = self.edit(ctx, |s, v| s.invariant = Invariant::from_id(&v));
         let fencing = match spec.fencing {
             FencingChoice::AsScenario => "scenario",
             FencingChoice::Set(Fencing::Off) => "off",
@@ -349,6 +308,43 @@ impl CounterexampleSearch {
                         }) }
                     </select>
                 </label>
+                { self.budget(ctx) }
+                <div class="search-kinds" role="group" aria-label="Kinds of fault">
+                    { for FaultKind::ALL.into_iter().map(|kind| self.kind_box(ctx, kind)) }
+                </div>
+            </fieldset>
+        }
+    }
+
+    /// A menu's change handler: the spec with `change` applied to the menu's value.
+    fn edit(&self, ctx: &Context<Self>, change: fn(&mut SearchSpec, String)) -> Callback<Event> {
+        let spec = self.spec.clone();
+        ctx.link().callback(move |event: Event| {
+            let select: HtmlSelectElement = event.target_unchecked_into();
+            let mut next = spec.clone();
+            change(&mut next, select.value());
+            Msg::Edit(next)
+        })
+    }
+
+    /// The search's bounds: how many faults, and the longest run.
+    fn budget(&self, ctx: &Context<Self>) -> Html {
+        let spec = &self.spec;
+        let on_faults = self.edit(ctx, |s, v| s.faults = v.parse().unwrap_or(s.faults));
+        let on_max_events = {
+            let spec = spec.clone();
+            ctx.link().batch_callback(move |event: Event| {
+                let input: HtmlInputElement = event.target_unchecked_into();
+                let n = input.value().parse::<u32>().ok()?;
+                (1..=MAX_EVENTS).contains(&n).then(|| {
+                    let mut next = spec.clone();
+                    next.max_events = n;
+                    Msg::Edit(next)
+                })
+            })
+        };
+        html! {
+            <>
                 <label class="lab-field">
                     <span>{ "At most" }</span>
                     <select data-testid="search-faults" onchange={on_faults}>
@@ -364,10 +360,29 @@ impl CounterexampleSearch {
                     <input type="number" min="1" max={MAX_EVENTS.to_string()} data-testid="search-max-events"
                         value={spec.max_events.to_string()} onchange={on_max_events} />
                 </label>
-                <div class="search-kinds" role="group" aria-label="Kinds of fault">
-                    { for FaultKind::ALL.into_iter().map(kind_box) }
-                </div>
-            </fieldset>
+            </>
+        }
+    }
+
+    /// The checkbox of one kind of fault the search may use.
+    fn kind_box(&self, ctx: &Context<Self>, kind: FaultKind) -> Html {
+        let current = self.spec.clone();
+        let onchange = ctx.link().callback(move |event: Event| {
+            let input: HtmlInputElement = event.target_unchecked_into();
+            let mut next = current.clone();
+            next.kinds.retain(|k| *k != kind);
+            if input.checked() {
+                next.kinds.push(kind);
+                next.kinds.sort();
+            }
+            Msg::Edit(next)
+        });
+        html! {
+            <label class="search-kind">
+                <input type="checkbox" checked={self.spec.kinds.contains(&kind)} {onchange}
+                    data-testid={format!("search-kind-{}", kind.id())} />
+                { kind.label() }
+            </label>
         }
     }
 

@@ -7,7 +7,7 @@ use crate::words::{client_state_word, process_word, token_text};
 use lockstep_sim::engine::sim::{Node, Process, Sim};
 use lockstep_sim::models::client::{Client, Renewal};
 use lockstep_sim::models::lock_service::{
-    Backend, GridMember, LockService, RaftRole, Replicated, Role,
+    Backend, CacheLock, GridMember, LockService, RaftRole, Replica, Replicated, Role, SqlRow,
 };
 use lockstep_sim::models::resource::{Fencing, Resource, TokenMemory};
 use lockstep_sim::scenario::cast::Cast;
@@ -99,6 +99,8 @@ fn RowTable(props: &RowTableProps) -> Html {
     }
 }
 
+/// A lock service node's card: its storage as that backend keeps it, with its process, clock
+/// and whether its lease is live.
 fn lock_card(
     node: NodeId,
     service: &LockService,
@@ -117,68 +119,11 @@ fn lock_card(
         local.0
     );
     match &service.backend {
-        Backend::Consensus(replica) => {
-            let role = match replica.role {
-                RaftRole::Leader => "leader",
-                RaftRole::Follower => "follower",
-                RaftRole::Candidate => "candidate",
-            };
-            let holder = replica.table.holder().map_or("—".to_owned(), |key| {
-                format!("{} (revision {})", cast.name(key.client), key.revision.0)
-            });
-            // A crashed replica keeps the state it had, but it is no longer anyone's leader.
-            let heading = match process {
-                Process::Crashed { .. } => format!(
-                    "{} (crashed; it was a {role} in term {})",
-                    cast.name(node),
-                    replica.term
-                ),
-                Process::Running | Process::Paused { .. } => {
-                    format!("{} ({role}, term {})", cast.name(node), replica.term)
-                }
-            };
-            row_card(
-                "lock-row",
-                heading,
-                vec![
-                    ("holder", holder),
-                    (
-                        "log",
-                        format!(
-                            "{} entries, {} committed",
-                            replica.log.len(),
-                            replica.commit
-                        ),
-                    ),
-                    ("revision", replica.table.revision.0.to_string()),
-                    ("queue", replica.waiters.len().to_string()),
-                ],
-                note,
-            )
-        }
-        Backend::SqlRow(row) => row_card(
-            "lock-row",
-            "distributed_locks".to_owned(),
-            vec![
-                ("lock_name", row.lock_name.clone()),
-                (
-                    "holder_id",
-                    row.holder_id
-                        .map_or("NULL".to_owned(), |h| cast.name(h).to_owned()),
-                ),
-                ("fencing_token", row.fencing_token.0.to_string()),
-                (
-                    "expires_at",
-                    row.expires_at
-                        .map_or("NULL".to_owned(), |t| format!("{} ms", t.0)),
-                ),
-            ],
-            note,
-        ),
+        Backend::Consensus(replica) => consensus_card(node, replica, process, cast, note),
+        Backend::SqlRow(row) => sql_row_card(row, cast, note),
         Backend::Cache(cache)
         | Backend::Grid(GridMember { store: cache, .. })
         | Backend::Replicated(Replicated { store: cache, .. }) => {
-            let entry = cache.live_entry(local);
             // A crashed node serves no one, whatever role its state last had.
             let role = match (&service.backend, process) {
                 (_, Process::Crashed { .. }) => " (crashed)",
@@ -192,31 +137,114 @@ fn lock_card(
                 (Backend::Replicated(_), _) => " (replica)",
                 _ => "",
             };
-            row_card(
-                "lock-row",
-                format!("{}{role}: key {}", cast.name(node), cache.key),
-                vec![
-                    (
-                        "value",
-                        entry.map_or("(nil)".to_owned(), |e| e.value.to_string()),
-                    ),
-                    (
-                        "set by",
-                        entry.map_or("—".to_owned(), |e| cast.name(e.owner).to_owned()),
-                    ),
-                    (
-                        "expires at",
-                        entry.map_or("—".to_owned(), |e| format!("{} ms", e.expires_at.0)),
-                    ),
-                    (
-                        "token",
-                        entry.map_or("—".to_owned(), |e| token_text(e.token, "none")),
-                    ),
-                ],
-                note,
-            )
+            let heading = format!("{}{role}: key {}", cast.name(node), cache.key);
+            cache_card(heading, cache, local, cast, note)
         }
     }
+}
+
+/// A consensus replica: its role and term, the lock's holder, its log and queue.
+fn consensus_card(
+    node: NodeId,
+    replica: &Replica,
+    process: Process,
+    cast: &Cast,
+    note: String,
+) -> Html {
+    let role = match replica.role {
+        RaftRole::Leader => "leader",
+        RaftRole::Follower => "follower",
+        RaftRole::Candidate => "candidate",
+    };
+    let holder = replica.table.holder().map_or("—".to_owned(), |key| {
+        format!("{} (revision {})", cast.name(key.client), key.revision.0)
+    });
+    // A crashed replica keeps the state it had, but it is no longer anyone's leader.
+    let heading = match process {
+        Process::Crashed { .. } => format!(
+            "{} (crashed; it was a {role} in term {})",
+            cast.name(node),
+            replica.term
+        ),
+        Process::Running | Process::Paused { .. } => {
+            format!("{} ({role}, term {})", cast.name(node), replica.term)
+        }
+    };
+    row_card(
+        "lock-row",
+        heading,
+        vec![
+            ("holder", holder),
+            (
+                "log",
+                format!(
+                    "{} entries, {} committed",
+                    replica.log.len(),
+                    replica.commit
+                ),
+            ),
+            ("revision", replica.table.revision.0.to_string()),
+            ("queue", replica.waiters.len().to_string()),
+        ],
+        note,
+    )
+}
+
+/// The article's `distributed_locks` row.
+fn sql_row_card(row: &SqlRow, cast: &Cast, note: String) -> Html {
+    row_card(
+        "lock-row",
+        "distributed_locks".to_owned(),
+        vec![
+            ("lock_name", row.lock_name.clone()),
+            (
+                "holder_id",
+                row.holder_id
+                    .map_or("NULL".to_owned(), |h| cast.name(h).to_owned()),
+            ),
+            ("fencing_token", row.fencing_token.0.to_string()),
+            (
+                "expires_at",
+                row.expires_at
+                    .map_or("NULL".to_owned(), |t| format!("{} ms", t.0)),
+            ),
+        ],
+        note,
+    )
+}
+
+/// A cache's key, as the entry live at `local` holds it.
+fn cache_card(
+    heading: String,
+    cache: &CacheLock,
+    local: LocalTime,
+    cast: &Cast,
+    note: String,
+) -> Html {
+    let entry = cache.live_entry(local);
+    row_card(
+        "lock-row",
+        heading,
+        vec![
+            (
+                "value",
+                entry.map_or("(nil)".to_owned(), |e| e.value.to_string()),
+            ),
+            (
+                "set by",
+                entry.map_or("—".to_owned(), |e| cast.name(e.owner).to_owned()),
+            ),
+            (
+                "expires at",
+                entry.map_or("—".to_owned(), |e| format!("{} ms", e.expires_at.0)),
+            ),
+            (
+                "token",
+                entry.map_or("—".to_owned(), |e| token_text(e.token, "none")),
+            ),
+        ],
+        note,
+    )
 }
 
 fn resource_card(resource: &Resource, cast: &Cast) -> Html {

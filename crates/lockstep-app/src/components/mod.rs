@@ -15,6 +15,7 @@ pub mod deck;
 pub mod embed;
 pub mod embed_frame_parts;
 pub mod embed_lesson;
+pub mod embed_moment;
 pub mod embed_transport;
 pub mod fencing_switch;
 pub mod guide;

@@ -109,6 +109,30 @@ pub fn Quiz(props: &QuizProps) -> Html {
         .filter(|q| !*reviewing || answers.get(&q.id).is_some_and(|a| *a != q.answer))
         .collect();
     let index = (*current).min(shown.len().saturating_sub(1));
+    let card = shown.get(index).map(|q| question_card(q, &answers));
+    html! {
+        <section class="page quiz" data-testid="quiz">
+            <h2>{ "Knowledge check" }</h2>
+            <p class="score" data-testid="score" data-right={right.to_string()} data-answered={answers.len().to_string()}>
+                { format!("{right} right of {} answered · {} questions", answers.len(), questions.len()) }
+            </p>
+            if *reviewing && shown.is_empty() {
+                <p data-testid="no-wrong">{ "No wrong answers to review." }</p>
+            }
+            { for card }
+            { quiz_buttons(index, shown.len(), &current, &reviewing, &answers) }
+        </section>
+    }
+}
+
+/// Previous, where we are, Next, the review of wrong answers, and "Start again".
+fn quiz_buttons(
+    index: usize,
+    shown: usize,
+    current: &UseStateHandle<usize>,
+    reviewing: &UseStateHandle<bool>,
+    answers: &UseStateHandle<Answers>,
+) -> Html {
     let go = |to: usize| {
         let current = current.clone();
         Callback::from(move |_: MouseEvent| current.set(to))
@@ -133,81 +157,79 @@ pub fn Quiz(props: &QuizProps) -> Html {
             reviewing.set(false);
         })
     };
-    let question = shown.get(index).copied();
-    let card = question.map(|q| {
-        let chosen = answers.get(&q.id).copied();
-        let choose = |i: usize| {
-            let answers = answers.clone();
-            let id = q.id.clone();
-            Callback::from(move |_: MouseEvent| {
-                let mut next = (*answers).clone();
-                next.insert(id.clone(), i);
-                save(&next);
-                answers.set(next);
-            })
-        };
-        html! {
-            <article class="card question" data-testid="question" data-question={q.id.clone()}>
-                <h3>{ q.question.clone() }</h3>
-                <ol class="choices" type="A">
-                    { for q.choices.iter().enumerate().map(|(i, text)| {
-                        let mark = ChoiceMark::of(i, chosen, q.answer);
-                        html! {
-                            <li>
-                                <button type="button" class={classes!("act", "choice", mark.map(ChoiceMark::class))}
-                                    data-testid="choice" data-index={i.to_string()} data-mark={mark.map(ChoiceMark::name)}
-                                    aria-pressed={(chosen == Some(i)).to_string()} onclick={choose(i)}>
-                                    if let Some(mark) = mark {
-                                        <span class="choice-mark" data-testid="choice-mark">
-                                            <span aria-hidden="true">{ mark.glyph() }</span>
-                                            { mark.words() }
-                                        </span>
-                                    }
-                                    <span class="choice-text">{ text.clone() }</span>
-                                </button>
-                            </li>
-                        }
-                    }) }
-                </ol>
-                if let Some(c) = chosen {
-                    <div class="explanation" data-testid="explanation" data-correct={(c == q.answer).to_string()} aria-live="polite">
-                        <p><strong>{ if c == q.answer { "✓ Right. " } else { "✗ Not quite. " } }</strong>{ q.explanation.clone() }</p>
-                        { citation_list(&q.sources) }
-                        <p>
-                            if let Some(scenario) = &q.scenario {
-                                <a href={format!("#s={scenario}")} data-testid="see-it">{ "See it happen in the playground" }</a>
-                            }
-                            if let Some(lesson) = &q.lesson {
-                                { if q.scenario.is_some() { " · " } else { "" } }
-                                <a href={format!("#learn={lesson}&step=1")}>{ "The lesson" }</a>
-                            }
-                        </p>
-                    </div>
-                }
-            </article>
-        }
-    });
     html! {
-        <section class="page quiz" data-testid="quiz">
-            <h2>{ "Knowledge check" }</h2>
-            <p class="score" data-testid="score" data-right={right.to_string()} data-answered={answers.len().to_string()}>
-                { format!("{right} right of {} answered · {} questions", answers.len(), questions.len()) }
-            </p>
-            if *reviewing && shown.is_empty() {
-                <p data-testid="no-wrong">{ "No wrong answers to review." }</p>
+        <div class="lesson-buttons">
+            <button type="button" class="control" data-testid="question-back" disabled={index == 0}
+                onclick={go(index.saturating_sub(1))}>{ "◀ Previous" }</button>
+            <span class="muted">{ format!("{} of {}", (index + 1).min(shown), shown) }</span>
+            <button type="button" class="control primary" data-testid="question-next" disabled={index + 1 >= shown}
+                onclick={go(index + 1)}>{ "Next ▶" }</button>
+            <button type="button" class="control" data-testid="review" aria-pressed={reviewing.to_string()}
+                onclick={toggle_review}>{ "Review wrong answers" }</button>
+            <button type="button" class="control" data-testid="quiz-reset" onclick={reset}>{ "Start again" }</button>
+        </div>
+    }
+}
+
+/// One question, its choices (marked once answered) and, once answered, the explanation.
+fn question_card(q: &Question, answers: &UseStateHandle<Answers>) -> Html {
+    let chosen = answers.get(&q.id).copied();
+    let choose = |i: usize| {
+        let answers = answers.clone();
+        let id = q.id.clone();
+        Callback::from(move |_: MouseEvent| {
+            let mut next = (*answers).clone();
+            next.insert(id.clone(), i);
+            save(&next);
+            answers.set(next);
+        })
+    };
+    html! {
+        <article class="card question" data-testid="question" data-question={q.id.clone()}>
+            <h3>{ q.question.clone() }</h3>
+            <ol class="choices" type="A">
+                { for q.choices.iter().enumerate().map(|(i, text)| {
+                    let mark = ChoiceMark::of(i, chosen, q.answer);
+                    html! {
+                        <li>
+                            <button type="button" class={classes!("act", "choice", mark.map(ChoiceMark::class))}
+                                data-testid="choice" data-index={i.to_string()} data-mark={mark.map(ChoiceMark::name)}
+                                aria-pressed={(chosen == Some(i)).to_string()} onclick={choose(i)}>
+                                if let Some(mark) = mark {
+                                    <span class="choice-mark" data-testid="choice-mark">
+                                        <span aria-hidden="true">{ mark.glyph() }</span>
+                                        { mark.words() }
+                                    </span>
+                                }
+                                <span class="choice-text">{ text.clone() }</span>
+                            </button>
+                        </li>
+                    }
+                }) }
+            </ol>
+            if let Some(c) = chosen {
+                { explanation(q, c) }
             }
-            { for card }
-            <div class="lesson-buttons">
-                <button type="button" class="control" data-testid="question-back" disabled={index == 0}
-                    onclick={go(index.saturating_sub(1))}>{ "◀ Previous" }</button>
-                <span class="muted">{ format!("{} of {}", (index + 1).min(shown.len()), shown.len()) }</span>
-                <button type="button" class="control primary" data-testid="question-next" disabled={index + 1 >= shown.len()}
-                    onclick={go(index + 1)}>{ "Next ▶" }</button>
-                <button type="button" class="control" data-testid="review" aria-pressed={reviewing.to_string()}
-                    onclick={toggle_review}>{ "Review wrong answers" }</button>
-                <button type="button" class="control" data-testid="quiz-reset" onclick={reset}>{ "Start again" }</button>
-            </div>
-        </section>
+        </article>
+    }
+}
+
+/// Right or not, why, the sources, and where to see it happen.
+fn explanation(q: &Question, chosen: usize) -> Html {
+    html! {
+        <div class="explanation" data-testid="explanation" data-correct={(chosen == q.answer).to_string()} aria-live="polite">
+            <p><strong>{ if chosen == q.answer { "✓ Right. " } else { "✗ Not quite. " } }</strong>{ q.explanation.clone() }</p>
+            { citation_list(&q.sources) }
+            <p>
+                if let Some(scenario) = &q.scenario {
+                    <a href={format!("#s={scenario}")} data-testid="see-it">{ "See it happen in the playground" }</a>
+                }
+                if let Some(lesson) = &q.lesson {
+                    { if q.scenario.is_some() { " · " } else { "" } }
+                    <a href={format!("#learn={lesson}&step=1")}>{ "The lesson" }</a>
+                }
+            </p>
+        </div>
     }
 }
 

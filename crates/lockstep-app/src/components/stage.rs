@@ -142,8 +142,34 @@ fn FigureBox(props: &FigureProps) -> Html {
         ),
         _ => (None, None),
     };
-    // A service node's record, unless it is down: the client it names and the token.
-    let (holder, record_token) = match actor.view {
+    let (holder, record_token) = service_record(figure);
+    let highest = match actor.view {
+        View::Resource(ResourceView::Fenced { highest, .. }) => {
+            Some(highest.map_or_else(String::new, |t| t.0.to_string()))
+        }
+        _ => None,
+    };
+    // The name is the box's words in order (what a speech-control user would say), and stands
+    // for them: the lines are hidden from assistive technology, which would read them again.
+    let label = format!("{}. Select to act on it.", figure.label);
+    let believing = believes == Some("yes");
+    html! {
+        <g class={classes!("stage-node", role, liveness, selected.then_some("selected"), believing.then_some("believes"))}
+            data-testid="stage-node" data-node={actor.name.clone()} data-role={role}
+            data-liveness={liveness} data-believes={believes} data-token={told}
+            data-holder={holder} data-record-token={record_token} data-highest-token={highest}
+            role="button" tabindex="0" aria-pressed={selected.to_string()}
+            aria-label={label}
+            {onclick} {onkeydown}>
+            { box_contents(figure) }
+        </g>
+    }
+}
+
+/// A service node's record, unless it is down: the client it names and the token.
+fn service_record(figure: &Figure) -> (Option<String>, Option<String>) {
+    let actor = &figure.actor;
+    match actor.view {
         View::Service(service) if actor.liveness != Liveness::Crashed => (
             Some(
                 figure
@@ -154,26 +180,15 @@ fn FigureBox(props: &FigureProps) -> Html {
             service.record.token().map(|t| t.0.to_string()),
         ),
         _ => (None, None),
-    };
-    let highest = match actor.view {
-        View::Resource(ResourceView::Fenced { highest, .. }) => {
-            Some(highest.map_or_else(String::new, |t| t.0.to_string()))
-        }
-        _ => None,
-    };
-    // The name is the box's words in order (what a speech-control user would say), and stands
-    // for them: the lines are hidden from assistive technology, which would read them again.
-    let label = format!("{}. Select to act on it.", figure.label);
-    let r = figure.rect;
-    let believing = believes == Some("yes");
+    }
+}
+
+/// What the box draws: the box, a client's stripe in its lane's hue, the name, the lines, and
+/// the swatch of the client a service's record names.
+fn box_contents(figure: &Figure) -> Html {
+    let (actor, r) = (&figure.actor, figure.rect);
     html! {
-        <g class={classes!("stage-node", role, liveness, selected.then_some("selected"), believing.then_some("believes"))}
-            data-testid="stage-node" data-node={actor.name.clone()} data-role={role}
-            data-liveness={liveness} data-believes={believes} data-token={told}
-            data-holder={holder} data-record-token={record_token} data-highest-token={highest}
-            role="button" tabindex="0" aria-pressed={selected.to_string()}
-            aria-label={label}
-            {onclick} {onkeydown}>
+        <>
             <rect class="stage-box" x={px(r.x)} y={px(r.y)} width={px(r.width)} height={px(r.height)} rx="6" />
             if actor.role == LaneRole::Client {
                 <g class={format!("hue-{}", figure.lane)}>
@@ -193,7 +208,7 @@ fn FigureBox(props: &FigureProps) -> Html {
                     <rect class="stage-swatch" x={px(r.right() - 12.0)} y={px(r.bottom() - 12.0)} width="6" height="6" rx="1" />
                 </g>
             }
-        </g>
+        </>
     }
 }
 

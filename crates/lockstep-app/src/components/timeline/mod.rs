@@ -6,6 +6,13 @@
 //! The viewport is this component's own view state (it changes nothing in the run); everything
 //! the user does to the run — selecting a lane or a message, opening an event — is dispatched to
 //! the reducer. Geometry is never computed here: only the frame's shapes are turned into tags.
+//!
+//! The view state lives in `view.rs`, the view's toolbar in `view_toolbar.rs`, the wheel and
+//! drag in `gestures.rs`.
+
+mod gestures;
+mod view;
+mod view_toolbar;
 
 use crate::components::Shared;
 use crate::components::legend::Legend;
@@ -13,8 +20,7 @@ use crate::components::timeline_shapes::{glyph, patterns, pause_sign};
 use crate::layout::annotate::band_text;
 use crate::layout::frame::{
     AXIS_HEIGHT, ArrowShape, ArrowState, BandShape, BarShape, Frame, LANE_HEIGHT, LabelState,
-    LaneNames, MarkShape, NOW_TAG_WIDTH, Tick, Viewport, frame, lane_name_width, span_rank,
-    time_label,
+    LaneNames, MarkShape, NOW_TAG_WIDTH, Tick, frame, lane_name_width, span_rank,
 };
 use crate::layout::labels::{CHAR_WIDTH, text_baseline, text_x};
 use crate::layout::shapes::{Label, LabelOf, Tone};
@@ -22,9 +28,11 @@ use crate::layout::{LaneRole, Layout, MarkKind, SpanKind};
 use crate::state::{Action, Selection};
 use crate::svg_number::px;
 use crate::words::{bar_words, lane_badge, mark_kind, mark_words};
+use gestures::{Gestures, use_gestures};
 use lockstep_sim::engine::sim::Sim;
 use lockstep_sim::world::ids::NodeId;
-use web_sys::Element;
+use view::{use_plot_size, use_view_state};
+use view_toolbar::view_toolbar;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -44,184 +52,31 @@ pub struct TimelineProps {
     pub scope: AttrValue,
 }
 
-/// Px across the plot before the element has been measured.
-const DEFAULT_WIDTH: f64 = 800.0;
-/// Up to this window width the lanes' names sit above the lanes and the plot takes the whole
-/// width: the stylesheet's `max-width: 600px` rule, which measures the same `innerWidth`.
-const NARROW: f64 = 600.0;
-
-fn lane_names_now() -> LaneNames {
-    let narrow = web_sys::window()
-        .and_then(|w| w.inner_width().ok())
-        .and_then(|w| w.as_f64())
-        .is_some_and(|w| w <= NARROW);
-    if narrow {
-        LaneNames::Above
-    } else {
-        LaneNames::Beside
-    }
-}
-
 #[component]
 pub fn Timeline(props: &TimelineProps) -> Html {
     let plot = use_node_ref();
-    let width = use_state(|| DEFAULT_WIDTH);
-    let names = use_state(lane_names_now);
+    let (width, names) = use_plot_size(&plot);
     let end = props.layout.end;
-    let view = use_state(|| Viewport::opening(&props.layout, DEFAULT_WIDTH));
-    let follow = use_state(|| true);
-    let drag = use_mut_ref(|| None::<(f64, Viewport)>);
-
-    // Measure the plot, and again whenever the window is resized.
-    {
-        let plot = plot.clone();
-        let width = width.clone();
-        let names = names.clone();
-        use_effect_with((), move |_| {
-            let measure = move || {
-                names.set(lane_names_now());
-                if let Some(element) = plot.cast::<Element>() {
-                    let w = f64::from(element.client_width()).max(200.0);
-                    width.set(w);
-                }
-            };
-            measure();
-            let listener = web_sys::window().map(|window| {
-                gloo_events::EventListener::new(&window, "resize", move |_| measure())
-            });
-            move || drop(listener)
-        });
-    }
-    // A new run (another scenario, an intervention) shows the whole of it again.
-    {
-        let view = view.clone();
-        let follow = follow.clone();
-        let width = *width;
-        let layout = props.layout.clone();
-        use_effect_with((props.scope.clone(), width), move |_| {
-            view.set(Viewport::opening(&layout, width));
-            follow.set(true);
-        });
-    }
-    let current = Viewport {
-        width: *width,
-        ..*view
-    };
-    let shown_view = if *follow {
-        current.following(props.now, end)
-    } else {
-        current
-    };
-    let frame = frame(&props.layout, props.position, props.now, shown_view, *names);
-
-    let set_view = {
-        let view = view.clone();
-        let follow = follow.clone();
-        move |next: Viewport, keep_following: bool| {
-            view.set(next);
-            follow.set(keep_following);
-        }
-    };
-    let zoom = |factor: f64| {
-        let set_view = set_view.clone();
-        let following = *follow;
-        Callback::from(move |_: MouseEvent| {
-            set_view(
-                shown_view.zoomed(factor, shown_view.width / 2.0, end),
-                following,
-            )
-        })
-    };
-    let fit = {
-        let set_view = set_view.clone();
-        Callback::from(move |_: MouseEvent| set_view(Viewport::whole(end, shown_view.width), true))
-    };
-    let pan = |fraction: f64| {
-        let set_view = set_view.clone();
-        Callback::from(move |_: MouseEvent| {
-            set_view(shown_view.panned(shown_view.span * fraction, end), false)
-        })
-    };
-    let toggle_follow = {
-        let follow = follow.clone();
-        Callback::from(move |_: MouseEvent| follow.set(!*follow))
-    };
-    let onwheel = {
-        let set_view = set_view.clone();
-        let following = *follow;
-        Callback::from(move |event: WheelEvent| {
-            // Plain scrolling scrolls the page; with Ctrl (or a pinch on a touchpad) it zooms,
-            // with Shift it pans.
-            if event.ctrl_key() {
-                event.prevent_default();
-                let factor = if event.delta_y() < 0.0 { 1.25 } else { 0.8 };
-                set_view(
-                    shown_view.zoomed(factor, f64::from(event.offset_x()), end),
-                    following,
-                );
-            } else if event.shift_key() {
-                event.prevent_default();
-                let by = (event.delta_y() + event.delta_x()) * shown_view.span / shown_view.width;
-                set_view(shown_view.panned(by, end), false);
-            }
-        })
-    };
-    let onpointerdown = {
-        let drag = drag.clone();
-        Callback::from(move |event: PointerEvent| {
-            if event.is_primary() && event.button() == 0 {
-                *drag.borrow_mut() = Some((f64::from(event.client_x()), shown_view));
-            }
-        })
-    };
-    let onpointermove = {
-        let drag = drag.clone();
-        let set_view = set_view.clone();
-        Callback::from(move |event: PointerEvent| {
-            let Some((x0, from)) = *drag.borrow() else {
-                return;
-            };
-            let dx = f64::from(event.client_x()) - x0;
-            if dx.abs() > 4.0 {
-                set_view(from.panned(-dx * from.span / from.width, end), false);
-            }
-        })
-    };
-    let onpointerup = {
-        let drag = drag.clone();
-        Callback::from(move |_: PointerEvent| *drag.borrow_mut() = None)
-    };
-
-    let name = props.name.clone();
+    let view = use_view_state(&props.layout, &props.scope, width);
+    let shown_view = view.shown(width, props.now, end);
+    let frame = frame(&props.layout, props.position, props.now, shown_view, names);
+    let Gestures {
+        onwheel,
+        onpointerdown,
+        onpointermove,
+        onpointerup,
+    } = use_gestures(&view, shown_view, end);
     let lanes_height = props.layout.lanes.len() as f64 * LANE_HEIGHT;
     // The legend sits outside the section, so that "the timeline's SVG" stays one element.
     html! {
         <div class="timeline-frame">
-        <section class="timeline" data-testid={format!("timeline-{name}")} aria-label={props.caption.clone()}>
-            <div class="timeline-toolbar" role="toolbar" aria-label={format!("{} view", props.caption)}>
-                <span class="timeline-caption">{ props.caption.clone() }</span>
-                <button type="button" class="tool" data-testid="zoom-in" onclick={zoom(2.0)} aria-label="Zoom in">{ "+" }</button>
-                <button type="button" class="tool" data-testid="zoom-out" onclick={zoom(0.5)} aria-label="Zoom out">{ "−" }</button>
-                <button type="button" class="tool" data-testid="pan-left" onclick={pan(-0.25)} aria-label="Earlier">{ "◀" }</button>
-                <button type="button" class="tool" data-testid="pan-right" onclick={pan(0.25)} aria-label="Later">{ "▶" }</button>
-                <button type="button" class="tool" data-testid="zoom-fit" onclick={fit}>{ "Whole run" }</button>
-                <button type="button" class="tool follow-toggle" data-testid="follow" aria-pressed={follow.to_string()} onclick={toggle_follow}
-                    title="Keep the present in view while the run moves">
-                    { "Follow now" }
-                </button>
-                if frame.simplified {
-                    <span class="overview-hint" data-testid="overview-hint">{ "Overview: zoom in to see every message and token" }</span>
-                }
-                <span class="view-range" data-testid="view-range">
-                    { format!("{} – {}", time_label(shown_view.start.max(0.0) as u64),
-                        time_label(((shown_view.start + shown_view.span) as u64).min(end))) }
-                </span>
-            </div>
-            <div class={classes!("timeline-body", (*names == LaneNames::Above).then_some("names-above"))}>
+        <section class="timeline" data-testid={format!("timeline-{}", props.name)} aria-label={props.caption.clone()}>
+            { view_toolbar(&props.caption, &view, shown_view, end, frame.simplified) }
+            <div class={classes!("timeline-body", (names == LaneNames::Above).then_some("names-above"))}>
                 <ul class="lane-labels" style={format!("height: {lanes_height}px")}>
                     { for props.layout.lanes.iter().map(|lane| html! {
                         <LaneLabel key={lane.node.0} name={lane.name.clone()} node={lane.node} role={lane.role}
-                            badge={lane_badge(&props.sim, lane.node)} names={*names}
+                            badge={lane_badge(&props.sim, lane.node)} {names}
                             selected={props.selection == Selection::Node(lane.node)} dispatch={props.dispatch.clone()} />
                     }) }
                 </ul>
@@ -231,7 +86,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                 </div>
             </div>
         </section>
-        <Legend layout={props.layout.clone()} name={props.name.clone()} compact={*names == LaneNames::Above} />
+        <Legend layout={props.layout.clone()} name={props.name.clone()} compact={names == LaneNames::Above} />
         </div>
     }
 }

@@ -1,0 +1,69 @@
+//! The lesson player's buttons: Back, Next (or "All lessons" on the last step), "Now break it
+//! yourself" (the sandbox at this moment) and a counterexample search over the step's scenario.
+
+use crate::route::Route;
+use crate::state::Action;
+use lockstep_sim::scenario::catalogue;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct LessonButtonsProps {
+    pub lesson: AttrValue,
+    pub step_index: usize,
+    pub total: usize,
+    /// Whether the step shows its event: Next waits while its prediction is open.
+    pub showing: bool,
+    /// The id of the scenario the step stands in.
+    pub scenario: AttrValue,
+    /// The step's hint for breaking it.
+    pub hint: Option<String>,
+    pub dispatch: Callback<Action>,
+    pub navigate: Callback<Route>,
+}
+
+#[component]
+pub fn LessonButtons(props: &LessonButtonsProps) -> Html {
+    let step_index = props.step_index;
+    let go = |index: usize| {
+        let navigate = props.navigate.clone();
+        let id = props.lesson.to_string();
+        Callback::from(move |_: MouseEvent| {
+            navigate.emit(Route::Lesson {
+                id: id.clone(),
+                step: index,
+            })
+        })
+    };
+    let break_it = {
+        let navigate = props.navigate.clone();
+        let dispatch = props.dispatch.clone();
+        let hint = props.hint.clone();
+        Callback::from(move |_: MouseEvent| {
+            dispatch.emit(Action::Inform(hint.clone().map_or_else(
+                || "You are in the sandbox at the lesson's moment: select a lane or a message to act on it.".to_owned(),
+                |hint| format!("Try this: {hint}"),
+            )));
+            navigate.emit(Route::Playground);
+        })
+    };
+    html! {
+        <div class="lesson-buttons">
+            <button type="button" class="control" data-testid="lesson-back" disabled={step_index == 0}
+                onclick={go(step_index.saturating_sub(1))}>{ "◀ Back" }</button>
+            if step_index + 1 < props.total {
+                <button type="button" class="control primary" data-testid="lesson-next" disabled={!props.showing}
+                    onclick={go(step_index + 1)}>{ "Next ▶" }</button>
+            } else {
+                <a class="control primary" data-testid="lesson-done" href="#learn">{ "All lessons" }</a>
+            }
+            <button type="button" class="control" data-testid="break-it" onclick={break_it}>{ "Now break it yourself" }</button>
+            // The lesson's scenario handed to the counterexample search, which picks the faults.
+            if let Some(entry) = catalogue::entry(&props.scenario) {
+                <a class="control" data-testid="search-it" href={format!("#{}", crate::search_link::SearchSpec {
+                    scenario: entry.id,
+                    ..Default::default()
+                }.fragment())}>{ "Search for a counterexample" }</a>
+            }
+        </div>
+    }
+}

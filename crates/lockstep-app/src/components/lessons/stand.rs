@@ -1,0 +1,90 @@
+//! Standing the playground where a lesson step is: just after its event, or just before it
+//! while the step's prediction is open. It changes the run only by dispatching actions.
+
+use crate::content::Lesson;
+use crate::library;
+use crate::link;
+use crate::state::{Action, Compare, Moment, Origin, Playground};
+use lockstep_sim::scenario::catalogue;
+use lockstep_sim::scenario::types::Scenario;
+use yew::prelude::*;
+
+/// Stands the playground at step `step_index` of `lesson` whenever the step (or whether it is
+/// `showing` its event) changes; the scenario's file is loaded first if need be.
+#[hook]
+pub fn use_stand_at(
+    lesson: Option<&Lesson>,
+    step_index: usize,
+    showing: bool,
+    playground: &UseReducerHandle<Playground>,
+    dispatch: &Callback<Action>,
+) {
+    let dispatch = dispatch.clone();
+    let playground = playground.clone();
+    let target = lesson.and_then(|l| {
+        let step = l.steps.get(step_index)?;
+        Some((
+            l.scenario_of(step_index).to_owned(),
+            step.event + usize::from(showing),
+            step.compare.clone(),
+        ))
+    });
+    use_effect_with(target, move |target| {
+        if let Some((scenario_id, position, compare)) = target {
+            let position = *position;
+            // The content check has read every step's `compare`; a bad one is shown anyway.
+            let compare = match compare.as_deref().map(link::compare_of).transpose() {
+                Ok(compare) => compare,
+                Err(e) => {
+                    dispatch.emit(Action::Report(format!("This lesson step's {e}")));
+                    None
+                }
+            };
+            match catalogue::entry(scenario_id) {
+                // Its file (and a twin scenario's) may have to load first: the page says so
+                // meanwhile.
+                Some(entry) => {
+                    let twin = match compare {
+                        Some(Compare::Scenario(twin)) => Some(twin),
+                        _ => None,
+                    };
+                    library::with_built_in_and(entry.id, twin, dispatch, move |scenario| {
+                        stand_at(&playground, entry.id, &scenario, position, compare)
+                    })
+                }
+                None => dispatch.emit(Action::Report(format!(
+                    "The lesson's scenario {scenario_id} is missing from this build."
+                ))),
+            }
+        }
+    });
+}
+
+/// The action that stands the playground at `position` of the built-in scenario `id` (its
+/// `scenario`, loaded), comparing it with `compare` if the step says so: a seek if it already
+/// shows that scenario untouched (and compared as asked), else a fresh open.
+fn stand_at(
+    playground: &Playground,
+    id: &'static str,
+    scenario: &Scenario,
+    position: usize,
+    compare: Option<Compare>,
+) -> Action {
+    let untouched = playground.origin() == &Origin::BuiltIn(id)
+        && playground.scenario() == Some(scenario)
+        && playground.seed() == scenario.seed
+        && playground.log().is_empty()
+        && compare.is_none_or(|c| c == playground.compare());
+    if untouched {
+        Action::SeekTo(position)
+    } else {
+        Action::Restore(Box::new(Moment {
+            origin: Origin::BuiltIn(id),
+            seed: scenario.seed,
+            scenario: scenario.clone(),
+            log: Vec::new(),
+            position: Some(position),
+            compare: compare.unwrap_or(Compare::Off),
+        }))
+    }
+}

@@ -1,0 +1,44 @@
+//! The "More" menu's import: a scenario or trace file read from the user's disk. A file that
+//! cannot be read, like a bad link, becomes a message; the current run stays as it was.
+
+use crate::components::menu;
+use crate::library;
+use crate::state::Action;
+use gloo_file::callbacks::FileReader;
+use lockstep_sim::scenario::strict_json;
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+/// The file input's change handler: it closes the menu and reads the chosen file. The reader
+/// is kept for as long as the component lives, as dropping it would cancel the read.
+#[hook]
+pub fn use_import(dispatch: &Callback<Action>, more_menu: &NodeRef) -> Callback<Event> {
+    let reader = use_mut_ref(|| None::<FileReader>);
+    let dispatch = dispatch.clone();
+    let more_menu = more_menu.clone();
+    Callback::from(move |event: Event| {
+        menu::close(&more_menu);
+        let input: HtmlInputElement = event.target_unchecked_into();
+        let Some(file) = input.files().and_then(|files| files.get(0)) else {
+            return;
+        };
+        let name = file.name();
+        let dispatch = dispatch.clone();
+        // Bytes, not text: the browser would quietly replace bytes that are not UTF-8, and
+        // the file's reader should hear where they are instead.
+        let task =
+            gloo_file::callbacks::read_as_bytes(&gloo_file::File::from(file), move |bytes| {
+                let text = bytes.map_err(|e| e.to_string()).and_then(|bytes| {
+                    strict_json::text(&bytes)
+                        .map(str::to_owned)
+                        .map_err(|e| e.to_string())
+                });
+                match text {
+                    Ok(text) => library::import(text, dispatch.clone()),
+                    Err(e) => dispatch.emit(Action::Report(format!("{name} cannot be read: {e}"))),
+                }
+            });
+        *reader.borrow_mut() = Some(task);
+        input.set_value("");
+    })
+}
