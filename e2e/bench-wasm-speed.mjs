@@ -2,7 +2,7 @@
 // speed in the page against native, on the same chaos run: the article's chaos test against the
 // SQL row with fencing on, seed 1 (180 000 virtual ms, 8 clients, pauses and partitions).
 //
-// In the page: the built site (dist/), the real app wasm, in headless Chromium. The app exports
+// In the page: the built site, the real app wasm, in headless Chromium. The app exports
 // `lockstepChaosRuns(runs)` (src/speed.rs), which runs the chaos run `runs` times from the
 // scenario to the finished trace and returns the events recorded; the timing is here, with
 // performance.now() around each call. Natively: `cargo bench -p lockstep-sim --bench
@@ -16,8 +16,12 @@
 // events per run and the same trace hash, or if the page reports an error. It prints a
 // markdown table on stdout, progress on stderr.
 //
-// `cargo xtask bench` builds dist/ and runs this with LOCKSTEP_DIST and LOCKSTEP_CHROMIUM set;
-// by hand (`node bench-wasm-speed.mjs` in e2e/) they default to ../dist and /usr/bin/chromium.
+// That export is behind the app's `bench-exports` feature, so the shipped site (dist/) has none:
+// `cargo xtask bench` builds a copy of the site with it into target/dist-bench-exports/ and runs
+// this with LOCKSTEP_DIST (that copy) and LOCKSTEP_CHROMIUM set. By hand (`node
+// bench-wasm-speed.mjs` in e2e/) they default to ../target/dist-bench-exports and
+// /usr/bin/chromium; build that copy first, in crates/lockstep-app:
+// `trunk build --release --public-url ./ --features bench-exports --dist ../../target/dist-bench-exports`.
 
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
@@ -30,7 +34,7 @@ import { serveDirectory } from './server.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = resolve(HERE, '..');
-const DIST = process.env.LOCKSTEP_DIST ?? join(ROOT, 'dist');
+const DIST = process.env.LOCKSTEP_DIST ?? join(ROOT, 'target', 'dist-bench-exports');
 const BASE_PATH = '/bench/sub/path/';
 
 const RUNS_PER_BATCH = 10;
@@ -85,7 +89,9 @@ async function native() {
 
 /** Opens the site in headless Chromium; `measure()` runs the in-page measurement once. */
 async function openPage() {
-  if (!existsSync(join(DIST, 'index.html'))) throw new Error(`no site in ${DIST}: build it first (cargo xtask dist)`);
+  if (!existsSync(join(DIST, 'index.html'))) {
+    throw new Error(`no site in ${DIST}: build one with the bench-exports feature first (see the top of this file)`);
+  }
   const site = await serveDirectory(DIST, BASE_PATH);
   let browser;
   try {
@@ -95,9 +101,10 @@ async function openPage() {
     watchForProblems(page, (problem) => problems.push(problem));
     progress(`opening ${site.url} in headless Chromium`);
     await page.goto(site.url);
-    await page.waitForFunction(() => typeof window.wasmBindings?.lockstepChaosRuns === 'function', null, {
-      timeout: 60_000,
-    });
+    await page.waitForFunction(() => window.wasmBindings !== undefined, null, { timeout: 60_000 });
+    if (!(await page.evaluate(() => typeof window.wasmBindings.lockstepChaosRuns === 'function'))) {
+      throw new Error(`the site in ${DIST} has no lockstepChaosRuns: build it with the bench-exports feature`);
+    }
     const cdp = await browser.context.newCDPSession(page);
     const { product } = await cdp.send('Browser.getVersion');
     await cdp.detach();

@@ -11,12 +11,15 @@
 //! 2. The app's: the release site, built into `dist/` as `cargo xtask test` builds it, with the
 //!    size report of `cargo xtask dist` and the wasm's composition ([`composition`]). Then five
 //!    scripts in `e2e/` against that site in headless Chromium (installed first, as `cargo xtask
-//!    test` does; see [`tools`]):
+//!    test` does; see [`tools`]), all but one against `dist/` itself:
 //!    - `bench-step-latency.mjs`: the latency of the controls (Step, Back, the scrubber) on an
 //!      18,000-event sandbox run, whose trace it checks against the native CLI's;
 //!    - `bench-wasm-speed.mjs`: the simulator in the page against native on the same chaos run
 //!      (the app's wasm export `lockstepChaosRuns` timed from JavaScript; natively `cargo bench
-//!      -p lockstep-sim --bench in_page_reference`), failing unless both ran the same run;
+//!      -p lockstep-sim --bench in_page_reference`), failing unless both ran the same run. That
+//!      export is behind the app's `bench-exports` feature, so this one script runs against a
+//!      second copy of the site built with it ([`bench_exports_site`]); `dist/`, which ships and
+//!      whose size is reported, has no such export;
 //!    - `bench-lab.mjs`: the chaos lab in the page, 1,000 runs of the article's chaos test from
 //!      pressing Run to done (its Web Workers included), failing unless every round agrees; then
 //!      how soon the page answers a click and Stop while the workers compute, and how soon the
@@ -32,12 +35,15 @@
 //! and the machine.
 
 use std::fs;
+use std::io;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use crate::bench_record::{Layout, Record};
 use crate::composition;
 use crate::dist;
 use crate::error::Error;
+use crate::loading_line;
 use crate::process::{self, say};
 use crate::tools;
 use crate::workspace::Workspace;
@@ -106,28 +112,77 @@ fn app(workspace: &Workspace, record: &mut Record) -> Result<(), Error> {
         .target_dir()
         .join("debug")
         .join(format!("lockstep-cli{}", std::env::consts::EXE_SUFFIX));
-    for (script, what) in BROWSER_BENCHMARKS {
-        let mut command = browser_benchmark(workspace, script, what);
+    let with_exports = bench_exports_site(workspace)?;
+    for (script, what, site) in BROWSER_BENCHMARKS {
+        let dist = match site {
+            Site::Shipped => workspace.join("dist"),
+            Site::WithBenchExports => with_exports.clone(),
+        };
+        let mut command = browser_benchmark(workspace, script, what, &dist);
         command.env("LOCKSTEP_CLI", &cli);
         record.run(&capitalised(what), Layout::Markdown, &mut command)?;
     }
     Ok(())
 }
 
-/// The scripts in `e2e/`, in the order they run, each with what it measures.
-const BROWSER_BENCHMARKS: [(&str, &str); 5] = [
-    ("bench-step-latency.mjs", "the app's step latency"),
+/// Which build of the site a script runs against.
+#[derive(Clone, Copy)]
+enum Site {
+    /// `dist/`: what ships.
+    Shipped,
+    /// The copy with the app's `bench-exports` feature ([`bench_exports_site`]).
+    WithBenchExports,
+}
+
+/// The scripts in `e2e/`, in the order they run, each with what it measures and its site.
+const BROWSER_BENCHMARKS: [(&str, &str, Site); 5] = [
+    (
+        "bench-step-latency.mjs",
+        "the app's step latency",
+        Site::Shipped,
+    ),
     (
         "bench-wasm-speed.mjs",
         "the simulator in the page against native",
+        Site::WithBenchExports,
     ),
-    ("bench-lab.mjs", "the chaos lab in the page"),
+    ("bench-lab.mjs", "the chaos lab in the page", Site::Shipped),
     (
         "bench-search.mjs",
         "the counterexample search in the page beside native and Stateright",
+        Site::Shipped,
     ),
-    ("bench-load.mjs", "the first load on a throttled link"),
+    (
+        "bench-load.mjs",
+        "the first load on a throttled link",
+        Site::Shipped,
+    ),
 ];
+
+/// The app's feature that compiles the benchmark's wasm exports in (`speed.rs`).
+const BENCH_EXPORTS: &str = "bench-exports";
+
+/// The release site built again with the app's [`BENCH_EXPORTS`] feature, into its own folder in
+/// Cargo's target directory: `dist/` stays what ships. Built after the size report and the
+/// composition, which read Cargo's copy of the page's wasm that this build replaces.
+fn bench_exports_site(workspace: &Workspace) -> Result<PathBuf, Error> {
+    let dist = workspace.target_dir().join("dist-bench-exports");
+    say(format!(
+        "building the site again with the benchmark's wasm exports (--features {BENCH_EXPORTS}) \
+         into {}",
+        dist.display()
+    ));
+    process::run(
+        workspace
+            .trunk()
+            .args(["build", "--release", "--public-url", "./"])
+            .args(["--features", BENCH_EXPORTS, "--dist"])
+            .arg(&dist)
+            .stdout(io::stderr()),
+    )?;
+    loading_line::stamp(&dist)?;
+    Ok(dist)
+}
 
 /// `what`, as a title.
 fn capitalised(what: &str) -> String {
@@ -137,15 +192,15 @@ fn capitalised(what: &str) -> String {
     })
 }
 
-/// `node <script>` in `e2e/`, against the release site in `dist/` and the machine's Chromium,
+/// `node <script>` in `e2e/`, against the release site in `dist` and the machine's Chromium,
 /// announced with what it measures.
-fn browser_benchmark(workspace: &Workspace, script: &str, what: &str) -> Command {
+fn browser_benchmark(workspace: &Workspace, script: &str, what: &str, dist: &Path) -> Command {
     say(format!("measuring {what} (node {script} in e2e/)"));
     let mut command = workspace.command("node");
     command
         .arg(script)
         .current_dir(workspace.join("e2e"))
-        .env("LOCKSTEP_DIST", workspace.join("dist"))
+        .env("LOCKSTEP_DIST", dist)
         .env("LOCKSTEP_CHROMIUM", tools::CHROMIUM);
     command
 }

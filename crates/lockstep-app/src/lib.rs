@@ -37,6 +37,7 @@ pub mod route;
 pub mod run;
 pub mod scenario_twin;
 pub mod search_link;
+#[cfg(any(test, feature = "bench-exports"))]
 pub mod speed;
 pub mod stage;
 pub mod state;

@@ -3,7 +3,8 @@
 //! the same chaos run natively (`crates/lockstep-sim/benches/in_page_reference.rs`).
 //!
 //! Nothing here reads a clock: the simulation never sees time, and the timing belongs to the
-//! caller. Nothing in the app calls these; they exist for the benchmark.
+//! caller. Nothing in the app calls these; they exist for the benchmark, so they are compiled
+//! only with the `bench-exports` feature (and in the native tests): the shipped page has none.
 
 use lockstep_sim::Sim;
 use lockstep_sim::analysis::chaos::ChaosSettings;

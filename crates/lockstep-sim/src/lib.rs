@@ -25,6 +25,11 @@
 //! What this crate must not do: depend on anything web (no yew, web-sys, js-sys, wasm-bindgen,
 //! gloo, getrandom), read a wall clock, draw randomness from anywhere but [`world::rng::SimRng`], or
 //! iterate a hash map (`clippy.toml` enforces these). The UI is a view over it.
+//!
+//! Features, both default, both off for the crates that depend on it through the workspace
+//! (`default-features = false`): `embedded-catalogue` compiles every scenario file in, for the
+//! CLI and the tests (the page fetches them); `history-check` compiles the linearizability
+//! checker and the register history, which only the tests use.
 
 #![forbid(unsafe_code)]
 

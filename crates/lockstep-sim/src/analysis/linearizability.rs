@@ -14,6 +14,9 @@
 //! What it must not do: read a trace. Turning a run into a history is `register_history`'s job;
 //! this module only knows registers and time, so any history (hand-made or recorded) can be
 //! checked.
+//!
+//! Only the crate's tests use it (`tests/sim/data.rs`, `support.rs`), so it is compiled only with
+//! the `history-check` feature, which is on by default and off in the page.
 
 use crate::world::ids::NodeId;
 use crate::world::time::VirtualTime;

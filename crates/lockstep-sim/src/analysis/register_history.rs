@@ -11,6 +11,9 @@
 //!
 //! What it must not do: consult the invariant checker or the resource's own verdicts beyond
 //! "accepted"; the point is an independent reading of the data.
+//!
+//! Like the checker, it is compiled only with the `history-check` feature (on by default, off in
+//! the page): only the crate's tests read it.
 
 use crate::analysis::linearizability::{Effect, History, Operation};
 use crate::engine::sim::Sim;
