@@ -25,7 +25,6 @@ use crate::components::theme::ThemeChoice;
 use crate::components::timeline::Timeline;
 use crate::components::toolbar::Toolbar;
 use crate::components::{Current, Shared};
-use crate::content::Content;
 use crate::hooks::{
     SHORTCUTS, initial_playground, initial_route, use_autoplay, use_keyboard,
     use_pause_when_hidden, use_url_sync,
@@ -33,11 +32,12 @@ use crate::hooks::{
 use crate::library::{self, Material};
 use crate::link;
 use crate::link::fencing_word;
-use crate::metrics::of_run;
 use crate::panels_wait::{Wait, use_panels_wait, use_sight};
-use crate::route::Route;
 use crate::state::{Action, Notice, Play, Selection};
 use lockstep_sim::models::resource::Fencing;
+use lockstep_view::content::Content;
+use lockstep_view::metrics::of_run;
+use lockstep_view::route::Route;
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -379,7 +379,7 @@ fn Site() -> Html {
         Route::Lab(link) => {
             let navigate = navigate.clone();
             let on_change = Callback::from(move |spec| {
-                navigate.emit(Route::Lab(crate::lab_link::LabLink {
+                navigate.emit(Route::Lab(lockstep_view::lab_link::LabLink {
                     spec,
                     problems: Vec::new(),
                 }))

@@ -8,9 +8,9 @@
 
 use crate::browser;
 use crate::embed_frame::{self, Observer};
-use crate::embed_link::Autoplay;
 use crate::state::{Action, Play};
 use gloo_events::EventListener;
+use lockstep_view::embed_link::Autoplay;
 use std::cell::Cell;
 use std::rc::Rc;
 use yew::prelude::*;

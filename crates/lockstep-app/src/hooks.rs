@@ -6,10 +6,10 @@
 use crate::browser;
 use crate::library;
 use crate::link;
-use crate::route::Route;
 use crate::state::{Action, Jump, Play, Playground, Speed};
 use gloo_events::{EventListener, EventListenerOptions};
 use gloo_timers::callback::{Interval, Timeout};
+use lockstep_view::route::Route;
 use std::cell::RefCell;
 use std::rc::Rc;
 use wasm_bindgen::JsCast;
@@ -293,30 +293,29 @@ fn follow_link(fragment: String, dispatch: Callback<Action>) {
 /// The playground a visit starts with: the moment in the URL, or the default scenario with a
 /// message saying what is wrong with the link.
 pub fn initial_playground() -> Playground {
-    let fragment = browser::fragment();
-    if fragment.is_empty() || Route::parse(&fragment).is_some() {
-        return Playground::default_scenario();
+    Playground(initial(&browser::fragment()))
+}
+
+fn initial(fragment: &str) -> Rc<lockstep_view::state::Playground> {
+    use lockstep_view::state::Playground;
+    let default = || Rc::new(Playground::default_scenario());
+    if fragment.is_empty() || Route::parse(fragment).is_some() {
+        return default();
     }
-    if waits_for_its_scenario(&fragment) {
+    if waits_for_its_scenario(fragment) {
         // `use_url_sync` loads it and opens the link; meanwhile the default scenario shows, and
         // the loading notice keeps the URL as the link until then.
-        return Rc::new(Playground::default_scenario())
-            .reduce(Action::Loading(
-                "Loading the scenario this link names…".to_string(),
-            ))
-            .as_ref()
-            .clone();
+        return default().reduce(Action::Loading(
+            "Loading the scenario this link names…".to_string(),
+        ));
     }
-    match link::decode(&fragment)
+    match link::decode(fragment)
         .map_err(|e| e.to_string())
         .and_then(Playground::restore)
     {
-        Ok(restored) => restored,
-        Err(problem) => Rc::new(Playground::default_scenario())
-            .reduce(Action::Report(format!(
-                "This link cannot be opened ({problem}), so the default scenario is shown."
-            )))
-            .as_ref()
-            .clone(),
+        Ok(restored) => Rc::new(restored),
+        Err(problem) => default().reduce(Action::Report(format!(
+            "This link cannot be opened ({problem}), so the default scenario is shown."
+        ))),
     }
 }

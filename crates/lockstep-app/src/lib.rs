@@ -14,35 +14,19 @@
 
 mod app;
 mod browser;
-pub mod builder;
 pub mod components;
-pub mod content;
-pub mod embed_code;
 mod embed_frame;
 mod embed_hooks;
-pub mod embed_link;
-pub mod embed_state;
+mod embed_state;
 mod fetch;
 mod hooks;
-pub mod lab_link;
 mod lab_runner;
-pub mod lab_schedule;
 mod lab_workers;
-pub mod layout;
 pub mod library;
-pub mod link;
-pub mod metrics;
+mod link;
 mod panels_wait;
-pub mod route;
-pub mod run;
-pub mod scenario_twin;
-pub mod search_link;
 pub mod speed;
-pub mod stage;
 pub mod state;
-pub mod svg_number;
-pub mod words;
 pub mod worker;
-pub mod worker_protocol;
 
 pub use app::App;

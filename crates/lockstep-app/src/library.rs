@@ -12,14 +12,13 @@
 //! What this module must not do: change the playground other than by dispatching actions, or
 //! fetch anything not shipped with the site.
 
-use crate::content::{Content, ContentError};
 use crate::fetch::{self, FetchError};
 use crate::state::Action;
+use crate::state::import::built_in_of_trace;
 use lockstep_sim::scenario::catalogue;
 use lockstep_sim::scenario::error::ScenarioError;
 use lockstep_sim::scenario::types::Scenario;
-use serde::Deserialize;
-use serde::de::IgnoredAny;
+use lockstep_view::content::{Content, ContentError};
 use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 use std::fmt;
@@ -54,7 +53,7 @@ impl fmt::Display for LoadError {
 }
 
 /// The built-in scenario `id` if it is loaded: the default one always (it is in the wasm), any
-/// other once its file has arrived. Native tests read the whole embedded catalogue.
+/// other once its file has arrived.
 pub fn loaded(id: &str) -> Option<Rc<Scenario>> {
     if let Some(scenario) = SCENARIOS.with(|s| s.borrow().get(id).cloned()) {
         return Some(scenario);
@@ -66,14 +65,8 @@ pub fn loaded(id: &str) -> Option<Rc<Scenario>> {
     Some(scenario)
 }
 
-#[cfg(not(test))]
 fn embedded(id: &str) -> Option<&'static str> {
     (id == catalogue::DEFAULT_ID).then_some(catalogue::DEFAULT_JSON)
-}
-
-#[cfg(test)]
-fn embedded(id: &str) -> Option<&'static str> {
-    catalogue::find(id).map(|b| b.json)
 }
 
 fn keep(id: &'static str, scenario: &Rc<Scenario>) {
@@ -92,8 +85,8 @@ pub fn with_built_in(
 }
 
 /// As [`with_built_in`], once the built-in scenario `also` is loaded too: the other scenario a
-/// comparison runs as its twin (`crate::state::Compare::Scenario`), which the reducer reads
-/// from this cache.
+/// comparison runs as its twin (`Comparison::Scenario`), which `then` reads from [`loaded`]
+/// and puts into its action.
 pub fn with_built_in_and(
     id: &'static str,
     also: Option<&'static str>,
@@ -207,28 +200,14 @@ fn ask() -> u64 {
 /// scenario still loading for an earlier link or choice does not replace it when it arrives.
 pub fn import(text: String, dispatch: Callback<Action>) {
     match built_in_of_trace(&text) {
-        Some(id) => with_built_in(id, dispatch, move |_| Action::Import(text)),
+        Some(id) => with_built_in(id, dispatch, move |scenario| {
+            Action::Import(text, Some(scenario))
+        }),
         None => {
             ask();
-            dispatch.emit(Action::Import(text));
+            dispatch.emit(Action::Import(text, None));
         }
     }
-}
-
-/// The built-in scenario an exported trace replays from, if it names one and carries no
-/// scenario file. Only a peek: the reducer reads the file strictly.
-fn built_in_of_trace(text: &str) -> Option<&'static str> {
-    #[derive(Deserialize)]
-    struct Peek {
-        scenario: Option<String>,
-        source: Option<IgnoredAny>,
-        events: Option<IgnoredAny>,
-    }
-    let peek: Peek = serde_json::from_str(text.trim_start_matches('\u{feff}')).ok()?;
-    if peek.events.is_none() || peek.source.is_some() {
-        return None;
-    }
-    catalogue::entry(&peek.scenario?).map(|e| e.id)
 }
 
 /// The guided material's files, fetched together (all four requests in flight at once).
@@ -281,18 +260,6 @@ fn kilobytes(bytes: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn a_trace_without_its_scenario_file_names_the_built_in_to_load() {
-        let trace = r#"{"format": 1, "scenario": "s3-fencing-gap", "seed": 7, "events": []}"#;
-        assert_eq!(built_in_of_trace(trace), Some("s3-fencing-gap"));
-        let carried = r#"{"scenario": "s3-fencing-gap", "source": {}, "events": []}"#;
-        assert_eq!(built_in_of_trace(carried), None, "it carries its scenario");
-        let scenario_file = r#"{"format": 1, "id": "s3-fencing-gap"}"#;
-        assert_eq!(built_in_of_trace(scenario_file), None, "not a trace");
-        let unknown = r#"{"scenario": "no-such-scenario", "events": []}"#;
-        assert_eq!(built_in_of_trace(unknown), None);
-    }
 
     #[test]
     fn sizes_are_said_in_whole_kilobytes() {

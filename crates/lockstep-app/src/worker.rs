@@ -9,9 +9,9 @@
 //! When not even that can be posted, the worker throws, which the page hears as the worker's
 //! `error` event (`crate::lab_workers` shows it as a failure too).
 
-use crate::worker_protocol::{MAX_BATCH, Reply, Request};
 use lockstep_sim::analysis::chaos::run_chaos;
 use lockstep_sim::analysis::search::Search;
+use lockstep_view::worker_protocol::{MAX_BATCH, Reply, Request};
 use std::fmt;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::{Closure, JsValue};
@@ -144,9 +144,9 @@ pub fn start() {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::worker_protocol::SeedRange;
     use lockstep_sim::analysis::chaos::ChaosSettings;
     use lockstep_sim::models::resource::Fencing;
+    use lockstep_view::worker_protocol::SeedRange;
 
     #[test]
     fn a_reply_the_browser_refuses_is_answered_with_why() {

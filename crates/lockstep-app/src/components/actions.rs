@@ -6,7 +6,6 @@
 //! the current moment and replays. Nothing here changes the run itself.
 
 use crate::components::{Current, Shared};
-use crate::run::Run;
 use crate::state::{Action, Selection};
 use lockstep_sim::engine::sim::Process;
 use lockstep_sim::models::resource::Fencing;
@@ -16,6 +15,7 @@ use lockstep_sim::world::ids::{MessageId, NodeId};
 use lockstep_sim::world::intervention::{Action as Act, Intervention};
 use lockstep_sim::world::network::MessageStatus;
 use lockstep_sim::world::time::Millis;
+use lockstep_view::run::Run;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
@@ -184,7 +184,7 @@ fn node_actions(
     });
     html! {
         <div data-testid="node-actions" data-node={name.clone()}>
-            <p class="selected-name">{ format!("{name} · {}", crate::words::lane_badge(sim, node)) }</p>
+            <p class="selected-name">{ format!("{name} · {}", lockstep_view::words::lane_badge(sim, node)) }</p>
             <div class="act-grid">{ for buttons }</div>
             if !is_resource {
                 <div class="act-settings">

@@ -2,12 +2,12 @@
 //! run length. "Run it" imports the scenario file the settings make, through the same checks as
 //! any file, so a bad value comes back as a message naming the field.
 
-use crate::builder::{
+use crate::state::Action;
+use lockstep_sim::scenario::types::MAX_END_MS;
+use lockstep_view::builder::{
     BackendChoice, Behaviour, FORM_MAX_CLIENTS, MAX_FORM_LATENCY_MS, MAX_FORM_MS, Settings,
     clients_from_form,
 };
-use crate::state::Action;
-use lockstep_sim::scenario::types::MAX_END_MS;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 

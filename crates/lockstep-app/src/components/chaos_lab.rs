@@ -4,17 +4,17 @@
 //! violating seeds, each opening the playground at its first violation. The settings live in
 //! the address; the results are recomputed, never linked.
 //!
-//! The runs and their merging are [`crate::lab_schedule`]'s; the workers are
+//! The runs and their merging are [`lockstep_view::lab_schedule`]'s; the workers are
 //! [`crate::lab_workers`]'s; this component keeps who is busy with what and renders.
 
 use crate::browser;
 use crate::components::chaos_lab_form::LabForm;
 use crate::components::chaos_lab_results::{Histogram, LabProgress, ShareChart, ViolatingSeeds};
 use crate::components::counterexample_search::CounterexampleSearch;
-use crate::lab_link::{LabLink, LabSpec};
 use crate::lab_runner::{LabRunner, Status};
-use crate::worker_protocol::Reply;
 use lockstep_sim::story::numbers::thousands;
+use lockstep_view::lab_link::{LabLink, LabSpec};
+use lockstep_view::worker_protocol::Reply;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -146,7 +146,7 @@ impl Component for ChaosLab {
                     <Histogram report={run.report.clone()} />
                     <ViolatingSeeds run={run.clone()} />
                 }
-                <CounterexampleSearch link={crate::search_link::parse(&crate::browser::fragment())} />
+                <CounterexampleSearch link={lockstep_view::search_link::parse(&crate::browser::fragment())} />
             </section>
         }
     }

@@ -2,12 +2,12 @@
 //! seeds and from which. Each change is emitted whole (a [`LabSpec`]); a number that cannot be
 //! used is kept as typed and named beside its field, and the last good value stands.
 
-use crate::lab_link::{LabSpec, MAX_RUNS, RunCount};
 use lockstep_sim::analysis::chaos::{
     ChaosBackend, ChaosSettings, ClientCount, DURATION_MS, FaultKind, fencing_from_id, fencing_id,
 };
 use lockstep_sim::models::resource::Fencing;
 use lockstep_sim::world::time::Millis;
+use lockstep_view::lab_link::{LabSpec, MAX_RUNS, RunCount};
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 

@@ -4,11 +4,11 @@
 //! lab for more.
 
 use crate::components::chaos_lab_results::{LabProgress, ShareChart};
-use crate::lab_link::{LabSpec, RunCount};
 use crate::lab_runner::LabRunner;
-use crate::worker_protocol::Reply;
 use lockstep_sim::analysis::chaos::{ChaosBackend, ChaosSettings};
 use lockstep_sim::models::resource::Fencing;
+use lockstep_view::lab_link::{LabSpec, RunCount};
+use lockstep_view::worker_protocol::Reply;
 use yew::prelude::*;
 
 /// Seeds per fencing setting: enough for the shares to mean something, few enough to finish in

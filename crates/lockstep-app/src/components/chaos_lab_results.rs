@@ -6,12 +6,12 @@
 //! invariant or check chosen ([`ViolatingSeeds`]). Every number is counted from the runs.
 
 use crate::lab_runner::{ChartRow, Status};
-use crate::lab_schedule::{LabRun, Violation};
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use lockstep_sim::analysis::chaos::{Broken, ChaosReport, ChaosSettings, FaultKind, fencing_id};
 use lockstep_sim::story::numbers::thousands;
 use lockstep_sim::vocabulary::invariant::Invariant;
+use lockstep_view::lab_schedule::{LabRun, Violation};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]

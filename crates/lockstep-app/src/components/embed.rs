@@ -1,4 +1,4 @@
-//! The embed view (`#embed&…`, see [`crate::embed_link`]): the story alone, for another site's
+//! The embed view (`#embed&…`, see [`lockstep_view::embed_link`]): the story alone, for another site's
 //! page — a one-line caption with "Open in Lockstep ↗", the timeline (the stage beside it when
 //! the frame is wide enough), the "now" line and the chosen controls, in the flow of a frame as
 //! tall as its content. No navigation, no setup bar, no panels. Anything wrong with the address
@@ -18,13 +18,13 @@ use crate::components::stage::{STEP_GLIDE_MS, Stage};
 use crate::components::timeline::Timeline;
 use crate::embed_frame;
 use crate::embed_hooks::{use_embed_size, use_watched_play};
-use crate::embed_link::{ControlSet, EmbedError, EmbedSpec, Shows};
 use crate::embed_state::{EmbedState, Phase};
 use crate::hooks::{use_autoplay, use_keyboard};
 use crate::library;
 use crate::link::{self, fencing_word};
 use crate::state::{Action, Play};
 use gloo_events::EventListener;
+use lockstep_view::embed_link::{ControlSet, EmbedError, EmbedSpec, Shows};
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 

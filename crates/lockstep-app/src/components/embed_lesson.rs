@@ -13,8 +13,8 @@ use crate::components::timeline::Timeline;
 use crate::hooks::use_keyboard;
 use crate::library::{self, Material};
 use crate::link;
-use crate::route::Route;
 use crate::state::{Action, Notice, Playground};
+use lockstep_view::route::Route;
 use std::rc::Rc;
 use yew::prelude::*;
 

@@ -3,9 +3,10 @@
 //! `controls=full` also the fencing switch, the compare toggle and the violation jumps.
 
 use crate::components::fencing_switch::FencingSwitch;
-use crate::embed_link::Bounds;
-use crate::embed_link::ControlSet;
-use crate::state::{Action, Jump, Play, Playground};
+use crate::state::{Action, Jump, Play};
+use lockstep_view::embed_link::Bounds;
+use lockstep_view::embed_link::ControlSet;
+use lockstep_view::state::Playground;
 use std::rc::Rc;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;

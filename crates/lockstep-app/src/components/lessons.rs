@@ -9,13 +9,13 @@
 use crate::components::Shared;
 use crate::components::sources::citation_list;
 use crate::components::verification_tests::VerificationTests;
-use crate::content::{Content, Lesson};
 use crate::library;
 use crate::link;
-use crate::route::Route;
-use crate::state::{Action, Compare, Moment, Origin, Playground};
+use crate::state::{Action, Compare, Comparison, Moment, Origin, Playground};
 use lockstep_sim::scenario::catalogue;
 use lockstep_sim::scenario::types::Scenario;
+use lockstep_view::content::{Content, Lesson};
+use lockstep_view::route::Route;
 use std::collections::BTreeMap;
 use yew::prelude::*;
 
@@ -265,7 +265,7 @@ pub fn LessonPlayer(props: &LessonPlayerProps) -> Html {
                 <button type="button" class="control" data-testid="break-it" onclick={break_it}>{ "Now break it yourself" }</button>
                 // The lesson's scenario handed to the counterexample search, which picks the faults.
                 if let Some(entry) = catalogue::entry(lesson.scenario_of(step_index)) {
-                    <a class="control" data-testid="search-it" href={format!("#{}", crate::search_link::SearchSpec {
+                    <a class="control" data-testid="search-it" href={format!("#{}", lockstep_view::search_link::SearchSpec {
                         scenario: entry.id,
                         ..Default::default()
                     }.fragment())}>{ "Search for a counterexample" }</a>
@@ -296,6 +296,13 @@ fn stand_at(
         && playground.seed() == scenario.seed
         && playground.log().is_empty()
         && compare.is_none_or(|c| c == playground.compare());
+    // The twin scenario's file was loaded with this one (`library::with_built_in_and`).
+    let comparison = match Comparison::of(compare.unwrap_or(Compare::Off), &library::loaded) {
+        Ok(comparison) => comparison,
+        Err(id) => {
+            return Action::Report(format!("The scenario {id} is not loaded yet: try again."));
+        }
+    };
     if untouched {
         Action::SeekTo(position)
     } else {
@@ -305,7 +312,7 @@ fn stand_at(
             scenario: scenario.clone(),
             log: Vec::new(),
             position: Some(position),
-            compare: compare.unwrap_or(Compare::Off),
+            compare: comparison,
         }))
     }
 }

@@ -10,7 +10,6 @@ pub mod chaos_lab_results;
 pub mod compare_services;
 pub mod controls;
 pub mod counterexample_search;
-pub mod counterexample_search_text;
 pub mod deck;
 pub mod embed;
 pub mod embed_frame_parts;

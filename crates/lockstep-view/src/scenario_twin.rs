@@ -5,8 +5,8 @@
 //! here, so what the user changes lands on both runs; interventions name nodes by name, so a
 //! pair must share its cast for them to apply. The verdict line judges both complete runs as a
 //! comparison with another service does (`lockstep_sim::analysis::against::SideVerdict`), in the same
-//! words. Pure: no browser, no loading — the other file must already be loaded
-//! (`crate::library`), which is the caller's job.
+//! words. Pure: no browser, no loading — the other file comes with the action that
+//! asks for the comparison.
 
 use lockstep_sim::analysis::against::{SideVerdict, service_of};
 use lockstep_sim::engine::trace::TraceEvent;
@@ -20,6 +20,9 @@ pub struct ScenarioTwin {
     pub title: String,
     /// "This run: …; the twin: …", judged from both complete runs.
     pub verdict: String,
+    /// The other scenario's file as loaded: a rerun (another seed, an intervention) compares
+    /// with it again.
+    pub file: std::rc::Rc<Scenario>,
 }
 
 /// The scenario the twin runs: `other`, with the fencing `main` runs with where both resources

@@ -335,7 +335,10 @@ fn check_compare(
                 scenario: scenario.clone(),
                 log: Vec::new(),
                 position: None,
-                compare,
+                compare: match crate::state::Comparison::of(compare, &crate::test_files::loaded) {
+                    Ok(comparison) => comparison,
+                    Err(id) => return error(here, format!("`{id}` is not a built-in scenario")),
+                },
             };
             match crate::state::Playground::restore(moment) {
                 Ok(playground) if playground.twin().is_some() => {}

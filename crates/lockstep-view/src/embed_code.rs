@@ -50,8 +50,8 @@ pub struct EmbedCode {
 }
 
 /// The snippets that embed `moment` from the app at `app`.
-pub fn for_moment(app: &AppAddress, moment: &Moment) -> EmbedCode {
-    let fragment = link::encode(moment);
+pub fn for_moment(app: &AppAddress, moment: &Moment, loaded: link::Loaded) -> EmbedCode {
+    let fragment = link::encode(moment, loaded);
     let title = format!("Lockstep: {}", moment.scenario.title);
     EmbedCode {
         host_script: host_script(app, moment, &fragment, &title),
@@ -115,6 +115,7 @@ fn inline_json(json: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_files::loaded;
     use lockstep_sim::models::resource::Fencing;
     use lockstep_sim::scenario::catalogue;
     use lockstep_sim::scenario::types::Scenario;
@@ -136,7 +137,7 @@ mod tests {
                 for_ms: Some(Millis(900)),
             },
         });
-        m.compare = crate::state::Compare::Fencing;
+        m.compare = crate::state::Comparison::Fencing;
         m
     }
 
@@ -150,12 +151,12 @@ mod tests {
             scenario,
             log: Vec::new(),
             position: Some(position),
-            compare: crate::state::Compare::Off,
+            compare: crate::state::Comparison::Off,
         }
     }
 
     fn code(moment: &Moment) -> EmbedCode {
-        for_moment(&AppAddress::of_page(APP), moment)
+        for_moment(&AppAddress::of_page(APP), moment, &loaded)
     }
 
     /// The iframe's `src`, its `&amp;`s read back as `&`.
@@ -211,14 +212,14 @@ mod tests {
             .strip_prefix("https://example.org/lockstep/#embed&")
             .and_then(|rest| rest.strip_suffix("&controls=transport"))
             .unwrap_or_else(|| panic!("an embed address: {source}"));
-        assert_eq!(link::decode(fragment), Ok(m));
+        assert_eq!(link::decode(fragment, &loaded), Ok(m));
     }
 
     #[test]
     fn every_part_of_the_moment_becomes_an_attribute() {
         let m = changed_moment();
         let snippet = code(&m).host_script;
-        let link = link::encode(&m);
+        let link = link::encode(&m, &loaded);
         let log = link
             .split('&')
             .find_map(|pair| pair.strip_prefix("log="))
@@ -271,6 +272,6 @@ mod tests {
             .strip_prefix("https://example.org/lockstep/#embed&")
             .and_then(|rest| rest.strip_suffix("&controls=transport"))
             .unwrap_or_else(|| panic!("an embed address: {source}"));
-        assert_eq!(link::decode(fragment), Ok(m));
+        assert_eq!(link::decode(fragment, &loaded), Ok(m));
     }
 }

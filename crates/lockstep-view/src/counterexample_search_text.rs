@@ -98,7 +98,8 @@ mod tests {
     #[test]
     fn the_counterexample_opens_in_the_playground_at_its_violation() {
         let (config, found) = s1_search();
-        let moment = link::decode(&playground_fragment(&found)).expect("a playground link");
+        let moment = link::decode(&playground_fragment(&found), &crate::test_files::loaded)
+            .expect("a playground link");
         assert_eq!(moment.scenario, found.scenario);
         assert_eq!(moment.position, Some(found.first_event + 1));
         assert_eq!(

@@ -17,6 +17,18 @@ fn open(id: &'static str) -> Rc<Playground> {
     start().reduce(Action::Open(id, built_in(id)))
 }
 
+/// Comparing with the built-in scenario `id`, its file loaded.
+fn twin_scenario(id: &'static str) -> Comparison {
+    Comparison::Scenario(id, Rc::from(built_in(id)))
+}
+
+/// Importing `text`, with the built-in scenario's file it names loaded, as the app's importer
+/// sends it.
+fn import(text: String) -> Action {
+    let named = import::built_in_of_trace(&text).and_then(crate::test_files::loaded);
+    Action::Import(text, named)
+}
+
 fn apply(state: Rc<Playground>, actions: impl IntoIterator<Item = Action>) -> Rc<Playground> {
     actions.into_iter().fold(state, |s, a| s.reduce(a))
 }
@@ -274,9 +286,11 @@ fn compare_runs_the_other_fencing_to_the_same_moment() {
 #[test]
 fn compare_with_another_service_steps_both_and_is_made_once_per_run() {
     let redlock = open("s10-redlock-clock-jump");
-    let both = redlock.clone().reduce(Action::SetCompare(Compare::Service(
-        ChaosBackend::Consensus,
-    )));
+    let both = redlock
+        .clone()
+        .reduce(Action::SetCompare(Comparison::Service(
+            ChaosBackend::Consensus,
+        )));
     assert_eq!(both.compare(), Compare::Service(ChaosBackend::Consensus));
     let twin = both.twin().expect("a twin");
     let against = twin.against().expect("a service twin");
@@ -301,9 +315,9 @@ fn compare_with_another_service_steps_both_and_is_made_once_per_run() {
     let end = stepped.reduce(Action::SeekTo(usize::MAX));
     let end_twin = end.twin().expect("still comparing");
     assert!(end_twin.at.trace().iter().all(|e| e.time <= end.now()));
-    let same = end
-        .clone()
-        .reduce(Action::SetCompare(Compare::Service(ChaosBackend::Redlock)));
+    let same = end.clone().reduce(Action::SetCompare(Comparison::Service(
+        ChaosBackend::Redlock,
+    )));
     assert!(
         same.problem()
             .is_some_and(|p| p.contains("already runs on Redlock")),
@@ -321,7 +335,7 @@ fn compare_with_another_scenario_runs_its_file_with_what_is_in_use_here() {
     let follower = open("s20-consensus-fast-follower-clock");
     let both = follower
         .clone()
-        .reduce(Action::SetCompare(Compare::Scenario(LEADER)));
+        .reduce(Action::SetCompare(twin_scenario(LEADER)));
     assert_eq!(both.compare(), Compare::Scenario(LEADER));
     let twin = both.twin().expect("a twin");
     assert_eq!(twin.fencing(), None);
@@ -362,7 +376,7 @@ fn compare_with_another_scenario_runs_its_file_with_what_is_in_use_here() {
         "the pause reaches the twin"
     );
     // Comparing a scenario with itself says so, and keeps what was shown.
-    let itself = follower.reduce(Action::SetCompare(Compare::Scenario(
+    let itself = follower.reduce(Action::SetCompare(twin_scenario(
         "s20-consensus-fast-follower-clock",
     )));
     assert!(
@@ -377,7 +391,7 @@ fn compare_with_another_scenario_runs_its_file_with_what_is_in_use_here() {
 
 #[test]
 fn taking_back_an_intervention_changes_both_runs() {
-    let both = open("s10-redlock-clock-jump").reduce(Action::SetCompare(Compare::Service(
+    let both = open("s10-redlock-clock-jump").reduce(Action::SetCompare(Comparison::Service(
         ChaosBackend::Consensus,
     )));
     let hashes = |p: &Playground| {
@@ -443,7 +457,7 @@ fn autoplay_advances_on_ticks_and_stops_at_the_end() {
 #[test]
 fn a_bad_scenario_file_says_where_and_keeps_the_state() {
     let state = apply(start(), [Action::Step]);
-    let after = state.clone().reduce(Action::Import(
+    let after = state.clone().reduce(import(
         r#"{"format": 1, "id": "x", "colour": 3}"#.to_owned(),
     ));
     assert!(after.problem().is_some(), "{:?}", after.notice());
@@ -452,7 +466,7 @@ fn a_bad_scenario_file_says_where_and_keeps_the_state() {
         .expect("built in")
         .load()
         .expect("loads");
-    let imported = after.reduce(Action::Import(good.to_json()));
+    let imported = after.reduce(import(good.to_json()));
     assert_eq!(imported.scenario_id(), "s1-gc-pause-unfenced");
     assert_eq!(imported.origin(), &Origin::Custom);
     assert_eq!(imported.problem(), None);
@@ -557,7 +571,7 @@ fn action() -> impl proptest::strategy::Strategy<Value = Action> {
             (0u32..60).prop_map(|m| Selection::Message(MessageId(m))),
         ]
         .prop_map(Action::Select),
-        1 => import_text().prop_map(Action::Import),
+        1 => import_text().prop_map(import),
     ]
 }
 
@@ -615,7 +629,7 @@ proptest::proptest! {
         let mut state = start();
         for action in actions {
             let imported = match &action {
-                Action::Import(text) if !text.contains("events") => Some(Scenario::parse(text)),
+                Action::Import(text, _) if !text.contains("events") => Some(Scenario::parse(text)),
                 _ => None,
             };
             let before = state.clone();
@@ -663,7 +677,7 @@ fn an_exported_trace_imports_back_by_replay_and_a_changed_one_is_refused() {
     );
     let text = serde_json::to_string(&export).expect("serialises");
     let other = open("s1-gc-pause-unfenced");
-    let imported = other.clone().reduce(Action::Import(text.clone()));
+    let imported = other.clone().reduce(import(text.clone()));
     assert_eq!(imported.full_hash(), state.full_hash());
     assert_eq!(imported.position(), imported.total(), "opened at its end");
     assert!(matches!(imported.notice(), Some(Notice::Info(text)) if text.contains("same hash")));
@@ -671,14 +685,14 @@ fn an_exported_trace_imports_back_by_replay_and_a_changed_one_is_refused() {
     let mut plain = TraceExport::of(&start().run().sim, "s2-gc-pause-fenced");
     let cli = other
         .clone()
-        .reduce(Action::Import(serde_json::to_string(&plain).expect("json")));
+        .reduce(import(serde_json::to_string(&plain).expect("json")));
     assert_eq!(cli.scenario_id(), "s2-gc-pause-fenced");
     assert_eq!(cli.origin(), &Origin::BuiltIn("s2-gc-pause-fenced"));
     // Tampering is caught, and the current state survives.
     plain.hash = "0000000000000000".to_owned();
     let tampered = other
         .clone()
-        .reduce(Action::Import(serde_json::to_string(&plain).expect("json")));
+        .reduce(import(serde_json::to_string(&plain).expect("json")));
     assert!(
         tampered
             .problem()
@@ -686,13 +700,13 @@ fn an_exported_trace_imports_back_by_replay_and_a_changed_one_is_refused() {
     );
     assert_eq!(tampered.scenario_id(), "s1-gc-pause-unfenced");
     plain.scenario = "not-built-in".to_owned();
-    let unknown = other.reduce(Action::Import(serde_json::to_string(&plain).expect("json")));
+    let unknown = other.reduce(import(serde_json::to_string(&plain).expect("json")));
     assert!(
         unknown
             .problem()
             .is_some_and(|p| p.contains("not-built-in"))
     );
-    let broken = start().reduce(Action::Import(r#"{"events": [1, 2]}"#.to_owned()));
+    let broken = start().reduce(import(r#"{"events": [1, 2]}"#.to_owned()));
     assert!(
         broken
             .problem()
@@ -707,7 +721,7 @@ fn a_trace_with_events_cut_or_edited_does_not_import() {
     if let Some(events) = cut["events"].as_array_mut() {
         events.truncate(5);
     }
-    let refused = start().reduce(Action::Import(cut.to_string()));
+    let refused = start().reduce(import(cut.to_string()));
     assert!(
         refused
             .problem()
@@ -715,7 +729,7 @@ fn a_trace_with_events_cut_or_edited_does_not_import() {
     );
     let mut edited = serde_json::to_value(&export).expect("json");
     edited["events"][3]["time_ms"] = serde_json::json!(999_999);
-    let refused = start().reduce(Action::Import(edited.to_string()));
+    let refused = start().reduce(import(edited.to_string()));
     assert!(
         refused
             .problem()
@@ -728,16 +742,14 @@ fn a_trace_is_read_strictly_and_a_byte_order_mark_is_no_obstacle() {
     let state = start();
     let text = serde_json::to_string(&state.trace_export()).expect("json");
     let other = open("s1-gc-pause-unfenced");
-    let with_mark = other
-        .clone()
-        .reduce(Action::Import(format!("\u{feff}{text}")));
+    let with_mark = other.clone().reduce(import(format!("\u{feff}{text}")));
     assert_eq!(
         with_mark.full_hash(),
         state.full_hash(),
         "{:?}",
         with_mark.notice()
     );
-    let trailing = other.clone().reduce(Action::Import(format!("{text}xyz")));
+    let trailing = other.clone().reduce(import(format!("{text}xyz")));
     assert!(
         trailing
             .problem()
@@ -756,7 +768,7 @@ fn a_trace_is_read_strictly_and_a_byte_order_mark_is_no_obstacle() {
         .map(|e| serde_json::json!([e["time_ms"], e["kind"]]))
         .collect();
     arrays["events"] = serde_json::Value::Array(events);
-    let refused = other.reduce(Action::Import(arrays.to_string()));
+    let refused = other.reduce(import(arrays.to_string()));
     assert!(
         refused.problem().is_some_and(
             |p| p.contains("events[0]") && p.contains("an array where an object belongs")
@@ -781,7 +793,7 @@ fn a_run_over_the_budget_says_so_and_keeps_the_state() {
         scenario,
         log: Vec::new(),
         position: None,
-        compare: crate::state::Compare::Off,
+        compare: crate::state::Comparison::Off,
     };
     let refused = state.clone().reduce(Action::Restore(Box::new(moment)));
     assert!(
@@ -799,7 +811,7 @@ fn a_run_over_the_budget_says_so_and_keeps_the_state() {
       "clients":[{"name":"client-a","start_ms":0,"ttl_ms":3,"work_ms":3600000,
         "access":{"kind":"read_modify_write"},
         "renewal":{"kind":"every","max_renewals":4294967295}}]}"#;
-    let stopped = state.clone().reduce(Action::Import(file.to_owned()));
+    let stopped = state.clone().reduce(import(file.to_owned()));
     assert!(
         stopped
             .problem()
@@ -809,4 +821,26 @@ fn a_run_over_the_budget_says_so_and_keeps_the_state() {
     );
     assert_eq!(stopped.shown(), state.shown());
     assert_eq!(stopped.scenario_id(), state.scenario_id());
+}
+
+/// A trace that names a built-in scenario replays from the file the importer sends: without it
+/// (or with another scenario's file) the import is refused and what was open stays.
+#[test]
+fn a_trace_whose_scenario_file_did_not_come_along_is_refused() {
+    let plain = TraceExport::of(&start().run().sim, "s2-gc-pause-fenced");
+    let text = serde_json::to_string(&plain).expect("json");
+    let other = open("s1-gc-pause-unfenced");
+    let missing = other.clone().reduce(Action::Import(text.clone(), None));
+    assert_eq!(
+        missing.problem(),
+        Some("The scenario s2-gc-pause-fenced is not loaded yet: try again.")
+    );
+    assert_eq!(missing.scenario_id(), "s1-gc-pause-unfenced");
+    let wrong = crate::test_files::loaded("s1-gc-pause-unfenced");
+    let refused = other.reduce(Action::Import(text, wrong));
+    assert!(
+        refused
+            .problem()
+            .is_some_and(|p| p.contains("not loaded yet"))
+    );
 }

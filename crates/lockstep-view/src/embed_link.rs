@@ -593,7 +593,9 @@ mod tests {
         let Shows::Moment { setup, .. } = spec.shows else {
             panic!("a moment");
         };
-        let problem = crate::link::decode(&setup).map(|_| ()).unwrap_err();
+        let problem = crate::link::decode(&setup, &crate::test_files::loaded)
+            .map(|_| ())
+            .unwrap_err();
         assert!(problem.to_string().starts_with("`seed=`"), "{problem}");
     }
 
