@@ -13,9 +13,85 @@ use std::fmt;
 /// The word a fragment starts with to be an embed.
 pub const EMBED: &str = "embed";
 
-/// The playground link's parameters, passed on to [`crate::link::decode`] (`at=` apart: the
-/// embed reads it, as it defaults to `from=`).
-const PLAYGROUND: [&str; 6] = ["s", "scenario", "seed", "fencing", "log", "compare"];
+/// Every parameter an embed's address may carry: the one declaration that this reader and the
+/// book's preprocessor (`mdbook-lockstep`, whose blocks give them as options) share.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Parameter {
+    At,
+    From,
+    To,
+    Controls,
+    Fencing,
+    Compare,
+    Seed,
+    Autoplay,
+    Theme,
+    Caption,
+    Learn,
+    Step,
+    S,
+    Scenario,
+    Log,
+}
+
+impl Parameter {
+    pub const ALL: [Parameter; 15] = [
+        Parameter::At,
+        Parameter::From,
+        Parameter::To,
+        Parameter::Controls,
+        Parameter::Fencing,
+        Parameter::Compare,
+        Parameter::Seed,
+        Parameter::Autoplay,
+        Parameter::Theme,
+        Parameter::Caption,
+        Parameter::Learn,
+        Parameter::Step,
+        Parameter::S,
+        Parameter::Scenario,
+        Parameter::Log,
+    ];
+
+    /// The name in the address (and after `data-` on the host script's element).
+    pub fn name(self) -> &'static str {
+        match self {
+            Parameter::At => "at",
+            Parameter::From => "from",
+            Parameter::To => "to",
+            Parameter::Controls => "controls",
+            Parameter::Fencing => "fencing",
+            Parameter::Compare => "compare",
+            Parameter::Seed => "seed",
+            Parameter::Autoplay => "autoplay",
+            Parameter::Theme => "theme",
+            Parameter::Caption => "caption",
+            Parameter::Learn => "learn",
+            Parameter::Step => "step",
+            Parameter::S => "s",
+            Parameter::Scenario => "scenario",
+            Parameter::Log => "log",
+        }
+    }
+
+    pub fn named(name: &str) -> Option<Parameter> {
+        Parameter::ALL.into_iter().find(|p| p.name() == name)
+    }
+
+    /// Whether it is the playground link's, passed on to [`crate::link::decode`] (`at=` apart:
+    /// the embed reads it, as it defaults to `from=`).
+    pub fn is_playground(self) -> bool {
+        matches!(
+            self,
+            Parameter::S
+                | Parameter::Scenario
+                | Parameter::Seed
+                | Parameter::Fencing
+                | Parameter::Log
+                | Parameter::Compare
+        )
+    }
+}
 
 /// Which buttons the embed shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,7 +105,7 @@ pub enum ControlSet {
 }
 
 impl ControlSet {
-    const ALL: [ControlSet; 3] = [ControlSet::None, ControlSet::Transport, ControlSet::Full];
+    pub const ALL: [ControlSet; 3] = [ControlSet::None, ControlSet::Transport, ControlSet::Full];
 
     pub fn word(self) -> &'static str {
         match self {
@@ -57,7 +133,7 @@ pub enum EmbedTheme {
 }
 
 impl EmbedTheme {
-    const ALL: [EmbedTheme; 3] = [EmbedTheme::Auto, EmbedTheme::Light, EmbedTheme::Dark];
+    pub const ALL: [EmbedTheme; 3] = [EmbedTheme::Auto, EmbedTheme::Light, EmbedTheme::Dark];
 
     /// The value of `<html data-theme>` the stylesheet reads.
     pub fn word(self) -> &'static str {
@@ -198,145 +274,176 @@ pub fn is_embed(fragment: &str) -> bool {
 /// The embed a fragment (with or without `#`, starting with `embed`) asks for.
 pub fn parse(fragment: &str) -> Result<EmbedSpec, EmbedError> {
     let fragment = fragment.strip_prefix('#').unwrap_or(fragment);
-    let mut setup = Vec::new();
-    let mut at = None;
-    let mut controls = None;
-    let mut from = None;
-    let mut to = None;
-    let mut autoplay = None;
-    let mut theme = None;
-    let mut caption = None;
-    let mut learn = None;
-    let mut step = None;
-    for (index, pair) in fragment.split('&').enumerate() {
-        let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
-        if index == 0 {
-            if name != EMBED || !value.is_empty() {
-                return Err(EmbedError::Bad {
-                    parameter: EMBED,
-                    reason: "an embed's address starts with `embed&`".to_owned(),
-                });
-            }
-            continue;
-        }
-        if pair.is_empty() {
-            continue;
-        }
-        match name {
-            "at" => once(&mut at, "at", number("at", value)?)?,
-            "controls" => once(
-                &mut controls,
-                "controls",
-                word("controls", value, &ControlSet::ALL, ControlSet::word)?,
-            )?,
-            "from" => once(&mut from, "from", number("from", value)?)?,
-            "to" => once(&mut to, "to", number("to", value)?)?,
-            "autoplay" => once(
-                &mut autoplay,
-                "autoplay",
-                match value {
-                    "1" => Autoplay::On,
-                    "0" => Autoplay::Off,
-                    _ => {
-                        return Err(EmbedError::Bad {
-                            parameter: "autoplay",
-                            reason: format!("`{value}` is not 1 (play on load) or 0"),
-                        });
-                    }
-                },
-            )?,
-            "theme" => once(
-                &mut theme,
-                "theme",
-                word("theme", value, &EmbedTheme::ALL, EmbedTheme::word)?,
-            )?,
-            "caption" => once(&mut caption, "caption", caption_text(value)?)?,
-            "learn" => {
-                if value.is_empty() {
-                    return Err(EmbedError::Bad {
-                        parameter: "learn",
-                        reason: "name a lesson: `learn=<lesson id>`".to_owned(),
-                    });
-                }
-                once(&mut learn, "learn", value.to_owned())?
-            }
-            "step" => {
-                let n = number::<usize>("step", value)?;
-                if n == 0 {
-                    return Err(EmbedError::Bad {
-                        parameter: "step",
-                        reason: "steps are numbered from 1".to_owned(),
-                    });
-                }
-                once(&mut step, "step", n - 1)?
-            }
-            "s" if catalogue::entry(value).is_none() => {
-                return Err(EmbedError::Bad {
-                    parameter: "s",
-                    reason: format!("there is no built-in scenario `{value}`"),
-                });
-            }
-            name if PLAYGROUND.contains(&name) => setup.push(pair.to_owned()),
-            other => return Err(EmbedError::UnknownParameter(other.to_owned())),
-        }
+    let mut pairs = fragment.split('&');
+    let first = pairs.next().unwrap_or_default();
+    if first.split_once('=').unwrap_or((first, "")) != (EMBED, "") {
+        return Err(EmbedError::Bad {
+            parameter: EMBED,
+            reason: "an embed's address starts with `embed&`".to_owned(),
+        });
     }
-    let names_scenario = setup
-        .iter()
-        .any(|p| p.starts_with("s=") || p.starts_with("scenario="));
-    let shows = match learn {
-        Some(id) => {
-            let mut not_for_lesson = setup
-                .iter()
-                .filter_map(|p| PLAYGROUND.iter().find(|n| p.split('=').next() == Some(**n)))
-                .copied()
-                .chain(at.map(|_| "at"))
-                .chain(from.map(|_| "from"))
-                .chain(to.map(|_| "to"))
-                .chain(autoplay.map(|_| "autoplay"));
-            if let Some(name) = not_for_lesson.next() {
-                return Err(EmbedError::NotForALesson(name));
-            }
-            Shows::Lesson {
-                id,
-                step: step.unwrap_or(0),
-            }
-        }
-        None if step.is_some() => {
-            return Err(EmbedError::Bad {
-                parameter: "step",
-                reason: "a step belongs to a lesson: add `learn=<lesson id>`".to_owned(),
-            });
-        }
-        None if !names_scenario => return Err(EmbedError::NothingToShow),
-        None => {
-            if let (Some(from), Some(to)) = (from, to)
-                && from > to
-            {
-                return Err(EmbedError::FromAfterTo { from, to });
-            }
-            if let Some(at) = at
-                && (from.is_some_and(|from| at < from) || to.is_some_and(|to| at > to))
-            {
-                return Err(EmbedError::AtOutside {
-                    at,
-                    from: from.unwrap_or(0),
-                    to: to.unwrap_or(usize::MAX),
-                });
-            }
-            Shows::Moment {
-                setup: setup.join("&"),
-                at,
-            }
-        }
+    let mut read = Reading::default();
+    for pair in pairs.filter(|p| !p.is_empty()) {
+        read.pair(pair)?;
+    }
+    let (controls, autoplay, theme, caption) = (
+        read.controls,
+        read.autoplay,
+        read.theme,
+        read.caption.take(),
+    );
+    let excerpt = Excerpt {
+        from: read.from,
+        to: read.to,
     };
     Ok(EmbedSpec {
-        shows,
+        shows: read.shows()?,
         controls: controls.unwrap_or(ControlSet::Transport),
-        excerpt: Excerpt { from, to },
+        excerpt,
         autoplay: autoplay.unwrap_or(Autoplay::Off),
         theme: theme.unwrap_or(EmbedTheme::Auto),
         caption,
     })
+}
+
+/// An embed's parameters as read so far, each at most once.
+#[derive(Default)]
+struct Reading {
+    /// The playground link's parameters, in the order given.
+    setup: Vec<String>,
+    at: Option<usize>,
+    controls: Option<ControlSet>,
+    from: Option<usize>,
+    to: Option<usize>,
+    autoplay: Option<Autoplay>,
+    theme: Option<EmbedTheme>,
+    caption: Option<String>,
+    learn: Option<String>,
+    /// 0-based.
+    step: Option<usize>,
+}
+
+impl Reading {
+    /// Reads one `name=value` pair.
+    fn pair(&mut self, pair: &str) -> Result<(), EmbedError> {
+        let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+        let parameter =
+            Parameter::named(name).ok_or_else(|| EmbedError::UnknownParameter(name.to_owned()))?;
+        let name = parameter.name();
+        match parameter {
+            Parameter::At => once(&mut self.at, name, number(name, value)?),
+            Parameter::Controls => once(
+                &mut self.controls,
+                name,
+                word(name, value, &ControlSet::ALL, ControlSet::word)?,
+            ),
+            Parameter::From => once(&mut self.from, name, number(name, value)?),
+            Parameter::To => once(&mut self.to, name, number(name, value)?),
+            Parameter::Autoplay => once(&mut self.autoplay, name, autoplay(value)?),
+            Parameter::Theme => once(
+                &mut self.theme,
+                name,
+                word(name, value, &EmbedTheme::ALL, EmbedTheme::word)?,
+            ),
+            Parameter::Caption => once(&mut self.caption, name, caption_text(value)?),
+            Parameter::Learn if value.is_empty() => Err(EmbedError::Bad {
+                parameter: name,
+                reason: "name a lesson: `learn=<lesson id>`".to_owned(),
+            }),
+            Parameter::Learn => once(&mut self.learn, name, value.to_owned()),
+            Parameter::Step => match number::<usize>(name, value)? {
+                0 => Err(EmbedError::Bad {
+                    parameter: name,
+                    reason: "steps are numbered from 1".to_owned(),
+                }),
+                n => once(&mut self.step, name, n - 1),
+            },
+            Parameter::S if catalogue::entry(value).is_none() => Err(EmbedError::Bad {
+                parameter: name,
+                reason: format!("there is no built-in scenario `{value}`"),
+            }),
+            Parameter::S
+            | Parameter::Scenario
+            | Parameter::Seed
+            | Parameter::Fencing
+            | Parameter::Log
+            | Parameter::Compare => {
+                self.setup.push(pair.to_owned());
+                Ok(())
+            }
+        }
+    }
+
+    /// What the parameters ask the embed to show: a lesson, or a moment of a run.
+    fn shows(self) -> Result<Shows, EmbedError> {
+        match self.learn.clone() {
+            Some(id) => self.lesson(id),
+            None if self.step.is_some() => Err(EmbedError::Bad {
+                parameter: "step",
+                reason: "a step belongs to a lesson: add `learn=<lesson id>`".to_owned(),
+            }),
+            None => self.moment(),
+        }
+    }
+
+    fn lesson(self, id: String) -> Result<Shows, EmbedError> {
+        let mut not_for_lesson = self
+            .setup
+            .iter()
+            .filter_map(|p| Parameter::named(p.split('=').next().unwrap_or_default()))
+            .map(Parameter::name)
+            .chain(self.at.map(|_| "at"))
+            .chain(self.from.map(|_| "from"))
+            .chain(self.to.map(|_| "to"))
+            .chain(self.autoplay.map(|_| "autoplay"));
+        if let Some(name) = not_for_lesson.next() {
+            return Err(EmbedError::NotForALesson(name));
+        }
+        Ok(Shows::Lesson {
+            id,
+            step: self.step.unwrap_or(0),
+        })
+    }
+
+    fn moment(self) -> Result<Shows, EmbedError> {
+        let names_scenario = self
+            .setup
+            .iter()
+            .any(|p| p.starts_with("s=") || p.starts_with("scenario="));
+        if !names_scenario {
+            return Err(EmbedError::NothingToShow);
+        }
+        let (at, from, to) = (self.at, self.from, self.to);
+        if let (Some(from), Some(to)) = (from, to)
+            && from > to
+        {
+            return Err(EmbedError::FromAfterTo { from, to });
+        }
+        if let Some(at) = at
+            && (from.is_some_and(|from| at < from) || to.is_some_and(|to| at > to))
+        {
+            return Err(EmbedError::AtOutside {
+                at,
+                from: from.unwrap_or(0),
+                to: to.unwrap_or(usize::MAX),
+            });
+        }
+        Ok(Shows::Moment {
+            setup: self.setup.join("&"),
+            at,
+        })
+    }
+}
+
+fn autoplay(value: &str) -> Result<Autoplay, EmbedError> {
+    match value {
+        "1" => Ok(Autoplay::On),
+        "0" => Ok(Autoplay::Off),
+        _ => Err(EmbedError::Bad {
+            parameter: "autoplay",
+            reason: format!("`{value}` is not 1 (play on load) or 0"),
+        }),
+    }
 }
 
 impl EmbedSpec {

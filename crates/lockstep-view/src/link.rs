@@ -146,71 +146,22 @@ pub fn compare_of(value: &str) -> Result<Compare, LinkError> {
 /// The moment a fragment (with or without `#`) describes.
 pub fn decode(fragment: &str, loaded: Loaded) -> Result<Moment, LinkError> {
     let fragment = fragment.strip_prefix('#').unwrap_or(fragment);
-    let mut origin = None;
-    let mut scenario = None;
-    let mut seed = None;
-    let mut fencing = None;
-    let mut log = Vec::new();
-    let mut position = None;
-    let mut compare = Compare::Off;
+    let mut read = Reading {
+        scenario: None,
+        seed: None,
+        fencing: None,
+        log: Vec::new(),
+        position: None,
+        compare: Compare::Off,
+    };
     for pair in fragment.split('&').filter(|p| !p.is_empty()) {
         let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
-        match name {
-            "s" => {
-                let entry = catalogue::entry(value)
-                    .ok_or_else(|| LinkError::UnknownScenario(value.to_owned()))?;
-                let file = loaded(entry.id).ok_or(LinkError::NotLoaded(entry.id))?;
-                origin = Some(Origin::BuiltIn(entry.id));
-                scenario = Some((*file).clone());
-            }
-            "scenario" => {
-                let json = text_of("scenario", value)?;
-                let parsed = Scenario::parse(&json).map_err(|e| LinkError::Bad {
-                    parameter: "scenario",
-                    reason: e.to_string(),
-                })?;
-                origin = Some(Origin::Custom);
-                scenario = Some(parsed);
-            }
-            "seed" => {
-                seed = Some(value.parse::<u64>().map_err(|_| LinkError::Bad {
-                    parameter: "seed",
-                    reason: format!("the seed must be a whole number from 0 to {}", u64::MAX),
-                })?)
-            }
-            "fencing" => {
-                fencing = Some(match value {
-                    "on" => Fencing::On,
-                    "off" => Fencing::Off,
-                    "sequencer" => Fencing::Sequencer,
-                    "check_and_set" => Fencing::CheckAndSet,
-                    _ => {
-                        return Err(LinkError::Bad {
-                            parameter: "fencing",
-                            reason: format!(
-                                "`{value}` is not one of on, off, sequencer, check_and_set"
-                            ),
-                        });
-                    }
-                })
-            }
-            "log" => {
-                let json = text_of("log", value)?;
-                log = strict_json::from_str::<Vec<Intervention<String>>>(&json, "interventions")
-                    .map_err(|e| LinkError::Bad {
-                        parameter: "log",
-                        reason: format!("the interventions cannot be read: {e}"),
-                    })?;
-            }
-            "at" => position = Some(number::<usize>("at", value)?),
-            "compare" => compare = compare_of(value)?,
-            other => return Err(LinkError::UnknownParameter(other.to_owned())),
-        }
+        read.pair(name, value, loaded)?;
     }
-    let (Some(origin), Some(mut scenario)) = (origin, scenario) else {
+    let Some((origin, mut scenario)) = read.scenario else {
         return Err(LinkError::NoScenario);
     };
-    if let Some(fencing) = fencing {
+    if let Some(fencing) = read.fencing {
         if scenario.resource.fencing().is_none() {
             return Err(LinkError::Bad {
                 parameter: "fencing",
@@ -221,12 +172,71 @@ pub fn decode(fragment: &str, loaded: Loaded) -> Result<Moment, LinkError> {
     }
     Ok(Moment {
         origin,
-        seed: seed.unwrap_or(scenario.seed),
+        seed: read.seed.unwrap_or(scenario.seed),
         scenario,
-        log,
-        position,
-        compare: Comparison::of(compare, loaded).map_err(LinkError::NotLoaded)?,
+        log: read.log,
+        position: read.position,
+        compare: Comparison::of(read.compare, loaded).map_err(LinkError::NotLoaded)?,
     })
+}
+
+/// A link's parameters as read so far (a later one replaces an earlier one of the same name).
+struct Reading {
+    scenario: Option<(Origin, Scenario)>,
+    seed: Option<u64>,
+    fencing: Option<Fencing>,
+    log: Vec<Intervention<String>>,
+    position: Option<usize>,
+    compare: Compare,
+}
+
+impl Reading {
+    fn pair(&mut self, name: &str, value: &str, loaded: Loaded) -> Result<(), LinkError> {
+        match name {
+            "s" => {
+                let entry = catalogue::entry(value)
+                    .ok_or_else(|| LinkError::UnknownScenario(value.to_owned()))?;
+                let file = loaded(entry.id).ok_or(LinkError::NotLoaded(entry.id))?;
+                self.scenario = Some((Origin::BuiltIn(entry.id), (*file).clone()));
+            }
+            "scenario" => {
+                let json = text_of("scenario", value)?;
+                let parsed = Scenario::parse(&json).map_err(|e| LinkError::Bad {
+                    parameter: "scenario",
+                    reason: e.to_string(),
+                })?;
+                self.scenario = Some((Origin::Custom, parsed));
+            }
+            "seed" => {
+                self.seed = Some(value.parse::<u64>().map_err(|_| LinkError::Bad {
+                    parameter: "seed",
+                    reason: format!("the seed must be a whole number from 0 to {}", u64::MAX),
+                })?)
+            }
+            "fencing" => {
+                self.fencing = Some(fencing_named(value).ok_or_else(|| LinkError::Bad {
+                    parameter: "fencing",
+                    reason: format!(
+                        "`{value}` is not one of {}",
+                        FENCINGS.map(fencing_word).join(", ")
+                    ),
+                })?)
+            }
+            "log" => {
+                let json = text_of("log", value)?;
+                self.log =
+                    strict_json::from_str::<Vec<Intervention<String>>>(&json, "interventions")
+                        .map_err(|e| LinkError::Bad {
+                            parameter: "log",
+                            reason: format!("the interventions cannot be read: {e}"),
+                        })?;
+            }
+            "at" => self.position = Some(number::<usize>("at", value)?),
+            "compare" => self.compare = compare_of(value)?,
+            other => return Err(LinkError::UnknownParameter(other.to_owned())),
+        }
+        Ok(())
+    }
 }
 
 /// The built-in scenario a link names with `s=`, if it names one that exists: the file to load
@@ -247,6 +257,19 @@ fn named_by(fragment: &str, parameter: &str) -> Option<&'static str> {
         .split('&')
         .filter_map(|pair| pair.strip_prefix(parameter))
         .find_map(|id| catalogue::entry(id).map(|e| e.id))
+}
+
+/// Every fencing a link (and a book's block) may name, in the order their words are listed.
+pub const FENCINGS: [Fencing; 4] = [
+    Fencing::On,
+    Fencing::Off,
+    Fencing::Sequencer,
+    Fencing::CheckAndSet,
+];
+
+/// The fencing a link's word names.
+pub fn fencing_named(word: &str) -> Option<Fencing> {
+    FENCINGS.into_iter().find(|f| fencing_word(*f) == word)
 }
 
 pub fn fencing_word(fencing: Fencing) -> &'static str {
