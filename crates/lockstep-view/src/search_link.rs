@@ -132,79 +132,82 @@ pub fn parse(fragment: &str) -> SearchLink {
         .filter(|(name, _)| owns(name));
     for (name, value) in pairs {
         link.named = true;
-        let bad = |parameter: &'static str, reason: String| SearchLinkError {
-            parameter,
-            value: value.to_owned(),
-            reason,
-        };
-        let spec = &mut link.spec;
-        let read = match name {
-            "search" => catalogue::entry(value)
-                .map(|entry| spec.scenario = entry.id)
-                .ok_or_else(|| bad("search", "not a built-in scenario".to_owned())),
-            "search-fencing" => match value {
-                "on" => Some(Fencing::On),
-                "off" => Some(Fencing::Off),
-                _ => None,
-            }
-            .map(|fencing| spec.fencing = FencingChoice::Set(fencing))
-            .ok_or_else(|| bad("search-fencing", "must be on or off".to_owned())),
-            "search-invariant" => Invariant::from_id(value)
-                .map(|invariant| spec.invariant = Some(invariant))
-                .ok_or_else(|| {
-                    let ids: Vec<&str> = Invariant::ALL.iter().map(|i| i.id()).collect();
-                    bad("search-invariant", format!("one of {}", ids.join(", ")))
-                }),
-            "search-faults" => value
-                .parse::<u8>()
-                .ok()
-                .filter(|n| *n <= MAX_FAULTS)
-                .map(|n| spec.faults = n)
-                .ok_or_else(|| {
-                    bad(
-                        "search-faults",
-                        format!("a whole number from 0 to {MAX_FAULTS}"),
-                    )
-                }),
-            "search-kinds" => value
-                .split(',')
-                .map(FaultKind::from_id)
-                .collect::<Option<Vec<_>>>()
-                .filter(|kinds| !kinds.is_empty())
-                .map(|mut kinds| {
-                    kinds.sort();
-                    kinds.dedup();
-                    spec.kinds = kinds;
-                })
-                .ok_or_else(|| {
-                    let ids: Vec<&str> = FaultKind::ALL.iter().map(|k| k.id()).collect();
-                    bad(
-                        "search-kinds",
-                        format!("a comma-separated list of {}", ids.join(", ")),
-                    )
-                }),
-            "search-max-events" => value
-                .parse::<u32>()
-                .ok()
-                .filter(|n| (1..=MAX_EVENTS).contains(n))
-                .map(|n| spec.max_events = n)
-                .ok_or_else(|| {
-                    bad(
-                        "search-max-events",
-                        format!("a whole number from 1 to {MAX_EVENTS}"),
-                    )
-                }),
-            _ => Err(SearchLinkError {
-                parameter: "search-…",
-                value: name.to_owned(),
-                reason: "the search has no such setting".to_owned(),
-            }),
-        };
-        if let Err(problem) = read {
+        if let Err(problem) = read(&mut link.spec, name, value) {
             link.problems.push(problem);
         }
     }
     link
+}
+
+/// Reads one of the search's parameters into `spec`.
+fn read(spec: &mut SearchSpec, name: &str, value: &str) -> Result<(), SearchLinkError> {
+    let bad = |parameter: &'static str, reason: String| SearchLinkError {
+        parameter,
+        value: value.to_owned(),
+        reason,
+    };
+    match name {
+        "search" => catalogue::entry(value)
+            .map(|entry| spec.scenario = entry.id)
+            .ok_or_else(|| bad("search", "not a built-in scenario".to_owned())),
+        "search-fencing" => match value {
+            "on" => Some(Fencing::On),
+            "off" => Some(Fencing::Off),
+            _ => None,
+        }
+        .map(|fencing| spec.fencing = FencingChoice::Set(fencing))
+        .ok_or_else(|| bad("search-fencing", "must be on or off".to_owned())),
+        "search-invariant" => Invariant::from_id(value)
+            .map(|invariant| spec.invariant = Some(invariant))
+            .ok_or_else(|| {
+                let ids: Vec<&str> = Invariant::ALL.iter().map(|i| i.id()).collect();
+                bad("search-invariant", format!("one of {}", ids.join(", ")))
+            }),
+        "search-faults" => value
+            .parse::<u8>()
+            .ok()
+            .filter(|n| *n <= MAX_FAULTS)
+            .map(|n| spec.faults = n)
+            .ok_or_else(|| {
+                bad(
+                    "search-faults",
+                    format!("a whole number from 0 to {MAX_FAULTS}"),
+                )
+            }),
+        "search-kinds" => value
+            .split(',')
+            .map(FaultKind::from_id)
+            .collect::<Option<Vec<_>>>()
+            .filter(|kinds| !kinds.is_empty())
+            .map(|mut kinds| {
+                kinds.sort();
+                kinds.dedup();
+                spec.kinds = kinds;
+            })
+            .ok_or_else(|| {
+                let ids: Vec<&str> = FaultKind::ALL.iter().map(|k| k.id()).collect();
+                bad(
+                    "search-kinds",
+                    format!("a comma-separated list of {}", ids.join(", ")),
+                )
+            }),
+        "search-max-events" => value
+            .parse::<u32>()
+            .ok()
+            .filter(|n| (1..=MAX_EVENTS).contains(n))
+            .map(|n| spec.max_events = n)
+            .ok_or_else(|| {
+                bad(
+                    "search-max-events",
+                    format!("a whole number from 1 to {MAX_EVENTS}"),
+                )
+            }),
+        _ => Err(SearchLinkError {
+            parameter: "search-…",
+            value: name.to_owned(),
+            reason: "the search has no such setting".to_owned(),
+        }),
+    }
 }
 
 impl SearchSpec {

@@ -847,6 +847,47 @@ impl Playground {
     /// adapter passes it on, so Yew skips the re-render).
     pub fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
         let next = match action {
+            Action::TogglePlay => {
+                let toggled = match self.play {
+                    Play::Paused => Action::Play,
+                    Play::Playing => Action::Pause,
+                };
+                return self.reduce(toggled);
+            }
+            Action::ToggleCompare => {
+                let toggled = match self.twin {
+                    Some(_) => Comparison::Off,
+                    None => Comparison::Fencing,
+                };
+                return self.reduce(Action::SetCompare(toggled));
+            }
+            Action::Step
+            | Action::Back
+            | Action::Reset
+            | Action::SeekTo(_)
+            | Action::JumpToViolation(_) => self.navigated(action),
+            Action::Play | Action::Pause | Action::Tick | Action::SetSpeed(_) => {
+                self.played(action)
+            }
+            Action::Open(..) | Action::Import(..) | Action::Restore(_) => self.replaced(action),
+            Action::Intervene(_)
+            | Action::Forget(_)
+            | Action::SetFencing(_)
+            | Action::SetSeed(_) => self.changed(action),
+            Action::SetCompare(compare) => self.compared(compare),
+            Action::Select(_)
+            | Action::Dismiss
+            | Action::Report(_)
+            | Action::Inform(_)
+            | Action::Loading(_) => self.told(action),
+        };
+        next.map_or(self, Rc::new)
+    }
+
+    /// Moving through the same run; `None`: nothing changes. Other actions are not this
+    /// group's, and change nothing here.
+    fn navigated(&self, action: Action) -> Option<Playground> {
+        match action {
             Action::Step if self.can_step() => self.at_position(self.position() + 1),
             Action::Back if self.can_go_back() => {
                 self.at_position(self.position() - 1).map(|p| Playground {
@@ -854,7 +895,6 @@ impl Playground {
                     ..p
                 })
             }
-            Action::Step | Action::Back => None,
             Action::Reset => self.scenario().map(|_| {
                 let start = self
                     .run
@@ -863,26 +903,25 @@ impl Playground {
                     .iter()
                     .take_while(|e| e.time.0 == 0)
                     .count();
-                let p = self.at_position(start).unwrap_or_else(|| (*self).clone());
+                let p = self.at_position(start).unwrap_or_else(|| self.clone());
                 Playground {
                     play: Play::Paused,
                     ..p
                 }
             }),
             Action::SeekTo(position) if position != self.position() => self.at_position(position),
-            Action::SeekTo(_) => None,
-            Action::Open(id, scenario) => Some(self.opened(Origin::BuiltIn(id), *scenario)),
-            Action::Import(text, named) => Some(self.import(&text, named)),
-            Action::Restore(moment) => Some(match Playground::restore(*moment) {
-                Ok(restored) => restored,
-                Err(problem) => self.noticed(Notice::Problem(format!(
-                    "This link cannot be opened: {problem}"
-                ))),
-            }),
+            Action::JumpToViolation(jump) => self.jump(jump),
+            _ => None,
+        }
+    }
+
+    /// Playing, pausing, the autoplay's tick and its speed.
+    fn played(&self, action: Action) -> Option<Playground> {
+        match action {
             Action::Play if self.play == Play::Paused && self.scenario.is_some() => {
                 // Playing from the end starts again from the beginning.
                 let from = if self.can_step() {
-                    Some((*self).clone())
+                    Some(self.clone())
                 } else {
                     self.at_position(0)
                 };
@@ -893,16 +932,8 @@ impl Playground {
             }
             Action::Pause if self.play == Play::Playing => Some(Playground {
                 play: Play::Paused,
-                ..(*self).clone()
+                ..self.clone()
             }),
-            Action::Play | Action::Pause => None,
-            Action::TogglePlay => {
-                let toggled = match self.play {
-                    Play::Paused => Action::Play,
-                    Play::Playing => Action::Pause,
-                };
-                return self.reduce(toggled);
-            }
             Action::Tick if self.play == Play::Playing => {
                 let stepped = self.at_position(self.position() + self.speed.events_per_tick());
                 stepped.map(|p| Playground {
@@ -914,74 +945,93 @@ impl Playground {
                     ..p
                 })
             }
-            Action::Tick => None,
             Action::SetSpeed(speed) if speed != self.speed => Some(Playground {
                 speed,
-                ..(*self).clone()
+                ..self.clone()
             }),
-            Action::SetSpeed(_) => None,
-            Action::JumpToViolation(jump) => self.jump(jump),
-            Action::Select(selection) if selection != self.selection => Some(Playground {
-                selection,
-                ..(*self).clone()
+            _ => None,
+        }
+    }
+
+    /// Another scenario, file or moment in place of the open one.
+    fn replaced(&self, action: Action) -> Option<Playground> {
+        match action {
+            Action::Open(id, scenario) => Some(self.opened(Origin::BuiltIn(id), *scenario)),
+            Action::Import(text, named) => Some(self.import(&text, named)),
+            Action::Restore(moment) => Some(match Playground::restore(*moment) {
+                Ok(restored) => restored,
+                Err(problem) => self.noticed(Notice::Problem(format!(
+                    "This link cannot be opened: {problem}"
+                ))),
             }),
-            Action::Select(_) => None,
+            _ => None,
+        }
+    }
+
+    /// The same scenario run again with another log, fencing or seed.
+    fn changed(&self, action: Action) -> Option<Playground> {
+        let rerun = |scenario: Scenario, seed: u64, log: Vec<Intervention<String>>| {
+            self.rerun(scenario, seed, log, self.position())
+                .unwrap_or_else(|problem| self.noticed(Notice::Problem(problem)))
+        };
+        match action {
             Action::Intervene(action) => Some(self.intervene(action)),
             Action::Forget(index) if index < self.log.len() => self.scenario().map(|s| {
                 let mut log = self.log.to_vec();
                 log.remove(index);
-                self.rerun(s.clone(), self.seed, log, self.position())
-                    .unwrap_or_else(|problem| self.noticed(Notice::Problem(problem)))
+                rerun(s.clone(), self.seed, log)
             }),
-            Action::Forget(_) => None,
             Action::SetFencing(fencing) if self.fencing().is_some_and(|f| f != fencing) => {
                 self.scenario().map(|s| {
                     let mut scenario = s.clone();
                     scenario.resource = scenario.resource.with_fencing(fencing);
-                    self.rerun(scenario, self.seed, self.log.to_vec(), self.position())
-                        .unwrap_or_else(|problem| self.noticed(Notice::Problem(problem)))
+                    rerun(scenario, self.seed, self.log.to_vec())
                 })
             }
-            Action::SetFencing(_) => None,
-            Action::SetSeed(seed) if seed != self.seed => self.scenario().map(|s| {
-                self.rerun(s.clone(), seed, self.log.to_vec(), self.position())
-                    .unwrap_or_else(|problem| self.noticed(Notice::Problem(problem)))
+            Action::SetSeed(seed) if seed != self.seed => self
+                .scenario()
+                .map(|s| rerun(s.clone(), seed, self.log.to_vec())),
+            _ => None,
+        }
+    }
+
+    /// Comparing with `compare`, or why not.
+    fn compared(&self, compare: Comparison) -> Option<Playground> {
+        let asked = compare.compare();
+        if asked == self.compare() {
+            return None;
+        }
+        Some(match self.make_twin(compare) {
+            Ok(twin) => Playground {
+                twin,
+                notice: None,
+                ..self.clone()
+            },
+            Err(problem) => self.noticed(match asked {
+                Compare::Fencing => Notice::Info(problem),
+                Compare::Off | Compare::Service(_) | Compare::Scenario(_) => {
+                    Notice::Problem(problem)
+                }
             }),
-            Action::SetSeed(_) => None,
-            Action::ToggleCompare => {
-                let toggled = match self.twin {
-                    Some(_) => Comparison::Off,
-                    None => Comparison::Fencing,
-                };
-                return self.reduce(Action::SetCompare(toggled));
-            }
-            Action::SetCompare(compare) if compare.compare() != self.compare() => {
-                let asked = compare.compare();
-                Some(match self.make_twin(compare) {
-                    Ok(twin) => Playground {
-                        twin,
-                        notice: None,
-                        ..(*self).clone()
-                    },
-                    Err(problem) => self.noticed(match asked {
-                        Compare::Fencing => Notice::Info(problem),
-                        Compare::Off | Compare::Service(_) | Compare::Scenario(_) => {
-                            Notice::Problem(problem)
-                        }
-                    }),
-                })
-            }
-            Action::SetCompare(_) => None,
+        })
+    }
+
+    /// A selection, or a notice shown or dismissed.
+    fn told(&self, action: Action) -> Option<Playground> {
+        match action {
+            Action::Select(selection) if selection != self.selection => Some(Playground {
+                selection,
+                ..self.clone()
+            }),
             Action::Dismiss if self.notice.is_some() => Some(Playground {
                 notice: None,
-                ..(*self).clone()
+                ..self.clone()
             }),
-            Action::Dismiss => None,
             Action::Report(problem) => Some(self.noticed(Notice::Problem(problem))),
             Action::Inform(text) => Some(self.noticed(Notice::Info(text))),
             Action::Loading(text) => Some(self.noticed(Notice::Loading(text))),
-        };
-        next.map_or(self, Rc::new)
+            _ => None,
+        }
     }
 }
 

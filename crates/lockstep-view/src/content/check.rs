@@ -23,8 +23,34 @@ pub fn check(content: &Content) -> Vec<ContentError> {
             &mut error,
         );
     }
+    check_questions(content, &lesson_ids, &mut runs, &mut error);
+    check_cards_and_guide(content, &lesson_ids, &mut error);
+    check_scenarios(&mut runs, &mut error);
+    let scenarios: Vec<_> = catalogue::BUILT_IN
+        .iter()
+        .filter_map(|b| b.load().ok())
+        .collect();
+    match Bibliography::embedded() {
+        Ok(bibliography) => errors.extend(super::citations::check(
+            content,
+            &scenarios,
+            bibliography,
+            &super::product_texts(),
+        )),
+        Err(e) => errors.push(ContentError::new("sources.json", e.to_string())),
+    }
+    errors.extend(super::wording::check(&super::product_texts()));
+    errors
+}
+
+fn check_questions(
+    content: &Content,
+    lesson_ids: &[&str],
+    runs: &mut Runs,
+    error: &mut impl FnMut(String, String),
+) {
     let question_ids: Vec<&str> = content.questions.iter().map(|q| q.id.as_str()).collect();
-    unique_slugs("questions.json questions", &question_ids, &mut error);
+    unique_slugs("questions.json questions", &question_ids, error);
     if content.questions.len() < 30 {
         error(
             "questions.json".to_owned(),
@@ -48,37 +74,46 @@ pub fn check(content: &Content) -> Vec<ContentError> {
                 format!("answer {} is not one of the choices", q.answer),
             );
         }
-        reference(&place, "scenario", q.scenario.as_deref(), &[], &mut error);
-        // The sentences of an explanation that tell what "the playground" shows are read
-        // against that run; the rest (and the question) may reason about any numbers.
+        reference(&place, "scenario", q.scenario.as_deref(), &[], error);
         if let Some(run) = q.scenario.as_deref().and_then(|id| runs.get(id)) {
-            let end = Shown::Through(run.sim.trace().len().saturating_sub(1));
-            let about_the_run = q
-                .explanation
-                .split_inclusive(". ")
-                .filter(|sentence| sentence.contains("playground"));
-            for sentence in about_the_run {
-                for problem in claims::unsupported(sentence, run, end, claims::HolderAt::AnyMoment)
-                {
-                    error(format!("{place}.explanation"), problem);
-                }
-                if let Some(scenario) = q.scenario.as_deref().and_then(load) {
-                    for problem in retries::unsupported(sentence, &scenario, &q.sources) {
-                        error(format!("{place}.explanation"), problem);
-                    }
-                }
+            check_explanation(&place, q, run, error);
+        }
+        reference(&place, "lesson", q.lesson.as_deref(), lesson_ids, error);
+    }
+}
+
+/// The sentences of an explanation that tell what "the playground" shows are read against that
+/// run; the rest (and the question) may reason about any numbers.
+fn check_explanation(
+    place: &str,
+    q: &super::Question,
+    run: &Run,
+    error: &mut impl FnMut(String, String),
+) {
+    let end = Shown::Through(run.sim.trace().len().saturating_sub(1));
+    let about_the_run = q
+        .explanation
+        .split_inclusive(". ")
+        .filter(|sentence| sentence.contains("playground"));
+    for sentence in about_the_run {
+        for problem in claims::unsupported(sentence, run, end, claims::HolderAt::AnyMoment) {
+            error(format!("{place}.explanation"), problem);
+        }
+        if let Some(scenario) = q.scenario.as_deref().and_then(load) {
+            for problem in retries::unsupported(sentence, &scenario, &q.sources) {
+                error(format!("{place}.explanation"), problem);
             }
         }
-        reference(
-            &place,
-            "lesson",
-            q.lesson.as_deref(),
-            &lesson_ids,
-            &mut error,
-        );
     }
+}
+
+fn check_cards_and_guide(
+    content: &Content,
+    lesson_ids: &[&str],
+    error: &mut impl FnMut(String, String),
+) {
     let card_ids: Vec<&str> = content.cards.iter().map(|c| c.id.as_str()).collect();
-    unique_slugs("cards.json cards", &card_ids, &mut error);
+    unique_slugs("cards.json cards", &card_ids, error);
     for (i, card) in content.cards.iter().enumerate() {
         let place = format!("cards.json cards[{i}] ({})", card.id);
         if card.strong_answer.is_empty() {
@@ -87,7 +122,7 @@ pub fn check(content: &Content) -> Vec<ContentError> {
                 "a strong answer needs at least one point".to_owned(),
             );
         }
-        reference(&place, "scenario", Some(&card.scenario), &[], &mut error);
+        reference(&place, "scenario", Some(&card.scenario), &[], error);
     }
     let answer_ids: Vec<&str> = content
         .guide
@@ -95,18 +130,16 @@ pub fn check(content: &Content) -> Vec<ContentError> {
         .iter()
         .map(|a| a.id.as_str())
         .collect();
-    unique_slugs("guide.json answers", &answer_ids, &mut error);
+    unique_slugs("guide.json answers", &answer_ids, error);
     for (i, answer) in content.guide.answers.iter().enumerate() {
         let place = format!("guide.json answers[{i}] ({})", answer.id);
-        reference(&place, "scenario", Some(&answer.scenario), &[], &mut error);
-        reference(
-            &place,
-            "lesson",
-            Some(&answer.lesson),
-            &lesson_ids,
-            &mut error,
-        );
+        reference(&place, "scenario", Some(&answer.scenario), &[], error);
+        reference(&place, "lesson", Some(&answer.lesson), lesson_ids, error);
     }
+}
+
+/// Every built-in scenario's title and summary, and its retry policy.
+fn check_scenarios(runs: &mut Runs, error: &mut impl FnMut(String, String)) {
     for built_in in catalogue::BUILT_IN {
         let place = format!("scenarios/{}.json", built_in.id);
         match (built_in.load(), runs.get(built_in.id)) {
@@ -121,21 +154,6 @@ pub fn check(content: &Content) -> Vec<ContentError> {
             _ => error(place, "does not load and run".to_owned()),
         }
     }
-    let scenarios: Vec<_> = catalogue::BUILT_IN
-        .iter()
-        .filter_map(|b| b.load().ok())
-        .collect();
-    match Bibliography::embedded() {
-        Ok(bibliography) => errors.extend(super::citations::check(
-            content,
-            &scenarios,
-            bibliography,
-            &super::product_texts(),
-        )),
-        Err(e) => errors.push(ContentError::new("sources.json", e.to_string())),
-    }
-    errors.extend(super::wording::check(&super::product_texts()));
-    errors
 }
 
 /// Words that state how a write fares at the resource: an outcome, which the fencing switch and
@@ -233,27 +251,7 @@ fn check_lesson(
             );
             continue;
         };
-        let trace = run.sim.trace();
-        match trace.get(step.event) {
-            None => error(
-                here.clone(),
-                format!(
-                    "event {} does not occur: `{scenario}` has {} events",
-                    step.event,
-                    trace.len()
-                ),
-            ),
-            Some(event) if event.happening.kind() != step.kind => error(
-                here.clone(),
-                format!(
-                    "event {} of `{scenario}` is `{}`, not `{}`",
-                    step.event,
-                    event.happening.kind(),
-                    step.kind
-                ),
-            ),
-            Some(_) => {}
-        }
+        check_step_event(&here, scenario, step, run, error);
         if let Some((before, event)) = previous
             && before == scenario
             && event >= step.event
@@ -270,34 +268,76 @@ fn check_lesson(
         if let Some(compare) = &step.compare {
             check_compare(&here, scenario, compare, error);
         }
-        let texts = [
-            ("text", Some(&step.text), Shown::Through(step.event)),
-            (
-                "predict.question",
-                step.predict.as_ref().map(|p| &p.question),
-                Shown::Before(step.event),
-            ),
-            (
-                "predict.why",
-                step.predict.as_ref().map(|p| &p.why),
-                Shown::Through(step.event),
-            ),
-        ];
-        let spec = load(scenario);
-        for (field, text, shown) in texts {
-            let Some(text) = text else { continue };
-            let retry_numbers = spec
-                .as_ref()
-                .map_or_else(Vec::new, |s| retries::unsupported(text, s, &step.sources));
-            for problem in claims::unsupported(text, run, shown, claims::HolderAt::Position)
-                .into_iter()
-                .chain(retry_numbers)
-            {
-                error(format!("{here}.{field}"), problem);
-            }
-        }
+        check_step_texts(&here, scenario, step, run, error);
         if let Some(predict) = &step.predict {
             check_predict(&here, predict, run, step.event, error);
+        }
+    }
+}
+
+/// The event a step names occurs in its scenario's run, and is of the kind it says.
+fn check_step_event(
+    here: &str,
+    scenario: &str,
+    step: &super::Step,
+    run: &Run,
+    error: &mut impl FnMut(String, String),
+) {
+    let trace = run.sim.trace();
+    match trace.get(step.event) {
+        None => error(
+            here.to_owned(),
+            format!(
+                "event {} does not occur: `{scenario}` has {} events",
+                step.event,
+                trace.len()
+            ),
+        ),
+        Some(event) if event.happening.kind() != step.kind => error(
+            here.to_owned(),
+            format!(
+                "event {} of `{scenario}` is `{}`, not `{}`",
+                step.event,
+                event.happening.kind(),
+                step.kind
+            ),
+        ),
+        Some(_) => {}
+    }
+}
+
+/// A step's text and its prediction's are read against the run as far as each is shown.
+fn check_step_texts(
+    here: &str,
+    scenario: &str,
+    step: &super::Step,
+    run: &Run,
+    error: &mut impl FnMut(String, String),
+) {
+    let texts = [
+        ("text", Some(&step.text), Shown::Through(step.event)),
+        (
+            "predict.question",
+            step.predict.as_ref().map(|p| &p.question),
+            Shown::Before(step.event),
+        ),
+        (
+            "predict.why",
+            step.predict.as_ref().map(|p| &p.why),
+            Shown::Through(step.event),
+        ),
+    ];
+    let spec = load(scenario);
+    for (field, text, shown) in texts {
+        let Some(text) = text else { continue };
+        let retry_numbers = spec
+            .as_ref()
+            .map_or_else(Vec::new, |s| retries::unsupported(text, s, &step.sources));
+        for problem in claims::unsupported(text, run, shown, claims::HolderAt::Position)
+            .into_iter()
+            .chain(retry_numbers)
+        {
+            error(format!("{here}.{field}"), problem);
         }
     }
 }

@@ -78,11 +78,8 @@ pub fn check(
         }
     };
     for scenario in scenarios {
-        judge(
-            format!("scenarios/{}.json", scenario.id),
-            &scenario.citations(),
-            true,
-        );
+        let place = format!("scenarios/{}.json", scenario.id);
+        judge(place, &scenario.citations(), true);
     }
     for (i, card) in content.cards.iter().enumerate() {
         judge(
@@ -99,11 +96,8 @@ pub fn check(
         );
     }
     for (i, answer) in content.guide.answers.iter().enumerate() {
-        judge(
-            format!("guide.json answers[{i}] ({})", answer.id),
-            &answer.sources,
-            true,
-        );
+        let place = format!("guide.json answers[{i}] ({})", answer.id);
+        judge(place, &answer.sources, true);
     }
     for (l, lesson) in content.lessons.iter().enumerate() {
         let place = format!("lessons.json lessons[{l}] ({})", lesson.id);
@@ -125,6 +119,13 @@ pub fn check(
             ));
         }
     }
+    errors.extend(internal_markers(texts));
+    errors
+}
+
+/// The product files that mention internal notes no reader can open.
+fn internal_markers(texts: &[(&str, &str)]) -> Vec<ContentError> {
+    let mut errors = Vec::new();
     for (file, text) in texts {
         for marker in INTERNAL_MARKERS {
             if text.to_lowercase().contains(&marker.to_lowercase()) {

@@ -37,14 +37,55 @@ struct Wanted {
 /// Places the labels of `frame`'s shapes and records on each shape whether its text is shown.
 pub fn annotate(frame: &mut Frame, layout: &Layout, names: LaneNames) -> Vec<Label> {
     let left = frame.offset;
-    let lanes_height = layout.lanes.len() as f64 * LANE_HEIGHT;
     let area = Rect {
         x: left,
         y: 0.0,
         width: frame.width,
-        height: lanes_height,
+        height: layout.lanes.len() as f64 * LANE_HEIGHT,
     };
     let view = (left, left + frame.width);
+    let obstacles = obstacles(frame, layout, names);
+    let wanted = wanted(frame);
+    let tried = wanted.len().min(MAX_LABELS);
+    let requests: Vec<Request> = wanted[..tried]
+        .iter()
+        .map(|w| match w.of {
+            LabelOf::Band(i) => band_request(&frame.bands[i], layout.lanes.len(), view),
+            LabelOf::Mark(i) => mark_request(&frame.marks[i]),
+            LabelOf::Bar(i) => bar_request(&frame.bars[i], layout, view),
+        })
+        .collect();
+    let placed = labels::place(area, &obstacles, &requests);
+    let mut labels = Vec::new();
+    for (index, want) in wanted.iter().enumerate() {
+        let placement = placed.get(index).cloned().flatten();
+        let state = if placement.is_some() {
+            LabelState::Shown
+        } else {
+            LabelState::HoverOnly
+        };
+        match want.of {
+            LabelOf::Bar(i) => frame.bars[i].label = state,
+            LabelOf::Mark(i) => frame.marks[i].label = state,
+            LabelOf::Band(i) => frame.bands[i].label = state,
+        }
+        if let Some(placement) = placement {
+            labels.push(Label {
+                of: want.of,
+                text: placement.text,
+                bounds: placement.bounds,
+                tone: want.tone,
+                lane: want.lane,
+                key: key(frame, want.of),
+            });
+        }
+    }
+    labels
+}
+
+/// What a label must keep clear of: the hatching, the marks' glyphs, and the lane names when
+/// they sit above the lanes.
+fn obstacles(frame: &Frame, layout: &Layout, names: LaneNames) -> Vec<Rect> {
     let mut obstacles: Vec<Rect> = frame
         .bars
         .iter()
@@ -58,9 +99,14 @@ pub fn annotate(frame: &mut Frame, layout: &Layout, names: LaneNames) -> Vec<Lab
                 .lanes
                 .iter()
                 .enumerate()
-                .map(|(index, lane)| lane_name_box(index, &lane.name, left)),
+                .map(|(index, lane)| lane_name_box(index, &lane.name, frame.offset)),
         );
     }
+    obstacles
+}
+
+/// Every shape that wants a label, most urgent first (then from left to right).
+fn wanted(frame: &Frame) -> Vec<Wanted> {
     let mut wanted: Vec<Wanted> = Vec::new();
     wanted.extend(frame.bands.iter().enumerate().map(|(index, _)| Wanted {
         of: LabelOf::Band(index),
@@ -90,60 +136,30 @@ pub fn annotate(frame: &mut Frame, layout: &Layout, names: LaneNames) -> Vec<Lab
         })
     }));
     wanted.sort_by(|a, b| a.rank.cmp(&b.rank).then(a.x.total_cmp(&b.x)));
-    let tried = wanted.len().min(MAX_LABELS);
-    let requests: Vec<Request> = wanted[..tried]
-        .iter()
-        .map(|w| match w.of {
-            LabelOf::Band(i) => band_request(&frame.bands[i], layout.lanes.len(), view),
-            LabelOf::Mark(i) => mark_request(&frame.marks[i]),
-            LabelOf::Bar(i) => bar_request(&frame.bars[i], layout, view),
-        })
-        .collect();
-    let placed = labels::place(area, &obstacles, &requests);
-    let mut labels = Vec::new();
-    for (index, want) in wanted.iter().enumerate() {
-        let placement = placed.get(index).cloned().flatten();
-        let state = if placement.is_some() {
-            LabelState::Shown
-        } else {
-            LabelState::HoverOnly
-        };
-        match want.of {
-            LabelOf::Bar(i) => frame.bars[i].label = state,
-            LabelOf::Mark(i) => frame.marks[i].label = state,
-            LabelOf::Band(i) => frame.bands[i].label = state,
+    wanted
+}
+
+/// A label's key, stable while its shape stays: the view keys its elements with it.
+fn key(frame: &Frame, of: LabelOf) -> String {
+    match of {
+        LabelOf::Bar(i) => {
+            let bar = &frame.bars[i];
+            format!(
+                "bar-{}-{}-{}",
+                bar.lane,
+                span_rank(bar.kind),
+                bar.from_event
+            )
         }
-        if let Some(placement) = placement {
-            let key = match want.of {
-                LabelOf::Bar(i) => {
-                    let bar = &frame.bars[i];
-                    format!(
-                        "bar-{}-{}-{}",
-                        bar.lane,
-                        span_rank(bar.kind),
-                        bar.from_event
-                    )
-                }
-                LabelOf::Mark(i) => {
-                    let mark = &frame.marks[i];
-                    format!("mark-{}-{}", mark.lane, mark.event)
-                }
-                LabelOf::Band(i) => {
-                    let band = &frame.bands[i];
-                    format!("band-{}-{}", band.from_event, band.invariant.id())
-                }
-            };
-            labels.push(Label {
-                of: want.of,
-                text: placement.text,
-                bounds: placement.bounds,
-                tone: want.tone,
-                lane: want.lane,
-                key,
-            });
+        LabelOf::Mark(i) => {
+            let mark = &frame.marks[i];
+            format!("mark-{}-{}", mark.lane, mark.event)
+        }
+        LabelOf::Band(i) => {
+            let band = &frame.bands[i];
+            format!("band-{}-{}", band.from_event, band.invariant.id())
         }
     }
-    labels
 }
 
 fn bar_rect(bar: &BarShape) -> Rect {

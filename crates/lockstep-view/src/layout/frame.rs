@@ -14,7 +14,7 @@ pub use super::shapes::{
     LOWER_ROW, LabelState, LaneNames, MarkShape, NOW_TAG_WIDTH, Tick, UPPER_ROW, glyph_box,
     lane_centre, lane_name_box, lane_name_width, span_rank,
 };
-use super::{Band, Fate, Layout, MarkKind, Moment, SpanKind};
+use super::{Arrow, Band, Fate, Layout, MarkKind, Moment, SpanKind};
 
 /// How much wider than the stretch where things happen the opening view is, at each side.
 const ACTIVITY_MARGIN: f64 = 0.08;
@@ -148,28 +148,86 @@ pub fn frame(
     view: Viewport,
     names: LaneNames,
 ) -> Frame {
-    let shown = |m: Moment| m.event < position;
-    // Something that ends at an event not shown yet is still going now.
-    let end_of = |to: Option<Moment>| to.filter(|m| shown(*m)).map(|m| m.time);
-    let lanes_height = layout.lanes.len() as f64 * LANE_HEIGHT;
-    // Shapes are placed on an absolute axis (x = time × scale) and the whole drawing is shifted
-    // by `offset`: panning — which "follow now" does on every step — then changes one
-    // transform, not every shape's coordinates.
-    let scale = view.width / view.span;
-    let offset = view.start * scale;
-    let ax = |time: u64| time as f64 * scale;
-    let visible = |x0: f64, x1: f64| x1 - offset >= 0.0 && x0 - offset <= view.width;
+    let p = Projection::new(position, now, view);
     let mut frame = Frame {
         width: view.width,
-        offset,
-        height: lanes_height + AXIS_HEIGHT,
+        offset: p.offset,
+        height: layout.lanes.len() as f64 * LANE_HEIGHT + AXIS_HEIGHT,
         ..Frame::default()
     };
-    for span in layout.spans.iter().filter(|s| shown(s.from)) {
-        let end = end_of(span.to);
-        let x0 = ax(span.from.time);
-        let x1 = ax(end.unwrap_or(now)).max(x0 + MIN_BAR);
-        if !visible(x0, x1) {
+    frame.bars = bars(layout, &p);
+    frame.marks = marks(layout, &p);
+    // Arrows come in the order their messages were sent: those sent later are not shown.
+    frame.arrows = layout.arrows[..layout.arrows.partition_point(|a| p.shown(a.sent))]
+        .iter()
+        .filter_map(|arrow| arrow_shape(arrow, &p))
+        .collect();
+    for band in layout.bands.iter().filter(|b| p.shown(b.from)) {
+        frame.bands.extend(band_shape(
+            band,
+            p.end_of(band.to),
+            now,
+            |t| p.ax(t),
+            |x0, x1| p.visible(x0, x1),
+        ));
+    }
+    simplify(&mut frame);
+    frame.ticks = ticks(view, |t| p.ax(t));
+    place_now(&mut frame, &p);
+    frame.labels = annotate(&mut frame, layout, names);
+    frame
+}
+
+/// Where the first `position` events put things on screen.
+///
+/// Shapes are placed on an absolute axis (x = time × scale) and the whole drawing is shifted
+/// by `offset`: panning — which "follow now" does on every step — then changes one transform,
+/// not every shape's coordinates.
+struct Projection {
+    position: usize,
+    now: u64,
+    scale: f64,
+    offset: f64,
+    width: f64,
+}
+
+impl Projection {
+    fn new(position: usize, now: u64, view: Viewport) -> Projection {
+        let scale = view.width / view.span;
+        Projection {
+            position,
+            now,
+            scale,
+            offset: view.start * scale,
+            width: view.width,
+        }
+    }
+
+    fn shown(&self, m: Moment) -> bool {
+        m.event < self.position
+    }
+
+    /// Something that ends at an event not shown yet is still going now.
+    fn end_of(&self, to: Option<Moment>) -> Option<u64> {
+        to.filter(|m| self.shown(*m)).map(|m| m.time)
+    }
+
+    fn ax(&self, time: u64) -> f64 {
+        time as f64 * self.scale
+    }
+
+    fn visible(&self, x0: f64, x1: f64) -> bool {
+        x1 - self.offset >= 0.0 && x0 - self.offset <= self.width
+    }
+}
+
+fn bars(layout: &Layout, p: &Projection) -> Vec<BarShape> {
+    let mut bars = Vec::new();
+    for span in layout.spans.iter().filter(|s| p.shown(s.from)) {
+        let end = p.end_of(span.to);
+        let x0 = p.ax(span.from.time);
+        let x1 = p.ax(end.unwrap_or(p.now)).max(x0 + MIN_BAR);
+        if !p.visible(x0, x1) {
             continue;
         }
         let top = span.lane as f64 * LANE_HEIGHT;
@@ -180,7 +238,7 @@ pub fn frame(
             | SpanKind::Belief { .. }
             | SpanKind::Overhang => (top + BAR_TOP, LABEL_HEIGHT),
         };
-        frame.bars.push(BarShape {
+        bars.push(BarShape {
             lane: span.lane,
             kind: span.kind,
             x: x0,
@@ -192,90 +250,87 @@ pub fn frame(
             label: LabelState::Unlabelled,
         });
     }
+    bars
+}
+
+fn marks(layout: &Layout, p: &Projection) -> Vec<MarkShape> {
     // Marks come in event order, so the shown ones in view are one slice of them.
-    let marks_shown = &layout.marks[..layout.marks.partition_point(|m| shown(m.at))];
-    let first_in_view = marks_shown.partition_point(|m| ax(m.at.time) < offset);
-    for mark in &marks_shown[first_in_view..] {
-        let x = ax(mark.at.time);
-        if !visible(x, x) {
-            break;
-        }
-        frame.marks.push(MarkShape {
+    let marks_shown = &layout.marks[..layout.marks.partition_point(|m| p.shown(m.at))];
+    let first_in_view = marks_shown.partition_point(|m| p.ax(m.at.time) < p.offset);
+    marks_shown[first_in_view..]
+        .iter()
+        .map(|mark| (mark, p.ax(mark.at.time)))
+        .take_while(|(_, x)| p.visible(*x, *x))
+        .map(|(mark, x)| MarkShape {
             lane: mark.lane,
             kind: mark.kind,
             x,
             y: lane_centre(mark.lane),
             event: mark.at.event,
             label: LabelState::Unlabelled,
-        });
-    }
-    // Arrows come in the order their messages were sent: those sent later are not shown.
-    for arrow in &layout.arrows[..layout.arrows.partition_point(|a| shown(a.sent))] {
-        let y1 = lane_centre(arrow.from_lane);
-        let y_to = lane_centre(arrow.to_lane);
-        let along = |time: u64| {
-            let total = arrow.due.saturating_sub(arrow.sent.time).max(1) as f64;
-            (time.saturating_sub(arrow.sent.time) as f64 / total).min(1.0)
-        };
-        let held = arrow
-            .held
-            .filter(|(hold, release)| shown(*hold) && release.is_none_or(|r| !shown(r)));
-        let ended = arrow.ended.filter(|m| shown(*m));
-        let (state, until, fraction) = match (ended, held) {
-            (Some(end), _) => {
-                let state = match arrow.fate {
-                    Fate::Lost(_) => ArrowState::Lost,
-                    Fate::Delivered | Fate::Underway => ArrowState::Delivered,
-                };
-                let fraction = if state == ArrowState::Lost {
-                    along(end.time)
-                } else {
-                    1.0
-                };
-                (state, end.time, fraction)
-            }
-            (None, Some((hold, _))) => (ArrowState::Held, hold.time, along(hold.time)),
-            (None, None) => (ArrowState::InFlight, now, along(now)),
-        };
-        let x1 = ax(arrow.sent.time);
-        let x2 = ax(until);
-        let x_far = if ended.is_none() {
-            ax(arrow.due).max(x2)
-        } else {
-            x2
-        };
-        if !visible(x1.min(x2), x1.max(x_far)) {
-            continue;
+        })
+        .collect()
+}
+
+/// A message's arrow as far as it has got, or `None` when it is out of view.
+fn arrow_shape(arrow: &Arrow, p: &Projection) -> Option<ArrowShape> {
+    let y1 = lane_centre(arrow.from_lane);
+    let y_to = lane_centre(arrow.to_lane);
+    let along = |time: u64| {
+        let total = arrow.due.saturating_sub(arrow.sent.time).max(1) as f64;
+        (time.saturating_sub(arrow.sent.time) as f64 / total).min(1.0)
+    };
+    let held = arrow
+        .held
+        .filter(|(hold, release)| p.shown(*hold) && release.is_none_or(|r| !p.shown(r)));
+    let ended = arrow.ended.filter(|m| p.shown(*m));
+    let (state, until, fraction) = match (ended, held) {
+        (Some(end), _) => {
+            let state = match arrow.fate {
+                Fate::Lost(_) => ArrowState::Lost,
+                Fate::Delivered | Fate::Underway => ArrowState::Delivered,
+            };
+            let fraction = if state == ArrowState::Lost {
+                along(end.time)
+            } else {
+                1.0
+            };
+            (state, end.time, fraction)
         }
-        frame.arrows.push(ArrowShape {
-            message: arrow.message,
-            label: arrow.label,
-            state,
-            x1,
-            y1,
-            x2,
-            y2: y1 + (y_to - y1) * fraction,
-            due: matches!(state, ArrowState::InFlight | ArrowState::Held)
-                .then(|| (ax(arrow.due), y_to)),
-            sent_event: arrow.sent.event,
-        });
-    }
-    for band in layout.bands.iter().filter(|b| shown(b.from)) {
-        frame
-            .bands
-            .extend(band_shape(band, end_of(band.to), now, ax, visible));
-    }
-    simplify(&mut frame);
-    frame.ticks = ticks(view, ax);
-    let now_x = ax(now);
-    frame.now_x = visible(now_x, now_x).then_some(now_x);
+        (None, Some((hold, _))) => (ArrowState::Held, hold.time, along(hold.time)),
+        (None, None) => (ArrowState::InFlight, p.now, along(p.now)),
+    };
+    let x1 = p.ax(arrow.sent.time);
+    let x2 = p.ax(until);
+    let x_far = if ended.is_none() {
+        p.ax(arrow.due).max(x2)
+    } else {
+        x2
+    };
+    p.visible(x1.min(x2), x1.max(x_far)).then(|| ArrowShape {
+        message: arrow.message,
+        label: arrow.label,
+        state,
+        x1,
+        y1,
+        x2,
+        y2: y1 + (y_to - y1) * fraction,
+        due: matches!(state, ArrowState::InFlight | ArrowState::Held)
+            .then(|| (p.ax(arrow.due), y_to)),
+        sent_event: arrow.sent.event,
+    })
+}
+
+/// The "now" line and its tag. The tag says where the present is; an axis label under it
+/// would be unreadable, so it goes (the grid line stays).
+fn place_now(frame: &mut Frame, p: &Projection) {
+    let now_x = p.ax(p.now);
+    frame.now_x = p.visible(now_x, now_x).then_some(now_x);
     let half = NOW_TAG_WIDTH / 2.0;
     frame.now_tag_x = now_x.clamp(
-        offset + half,
-        (offset + view.width - half).max(offset + half),
+        p.offset + half,
+        (p.offset + p.width - half).max(p.offset + half),
     );
-    // The "now" tag says where the present is; an axis label under it would be unreadable, and
-    // the grid line stays.
     if frame.now_x.is_some() {
         for tick in &mut frame.ticks {
             let label_half = tick.label.chars().count() as f64 * CHAR_WIDTH / 2.0;
@@ -284,8 +339,6 @@ pub fn frame(
             }
         }
     }
-    frame.labels = annotate(&mut frame, layout, names);
-    frame
 }
 
 fn band_shape(
