@@ -1,4 +1,4 @@
-//! The page: the embed view (`crate::components::embed`) for an embed's address; else a navigation bar (with the theme choice) and the page the route names. The
+//! The page: the embed view (`crate::embed::view`) for an embed's address; else a navigation bar (with the theme choice) and the page the route names. The
 //! playground puts the story first: the setup bar, the scenario's title (its summary and sources
 //! in a closed disclosure), the story — the timeline, with the stage beside it —, the "now" line
 //! and the transport held at the viewport's bottom; below the fold the run's outcome, the twin
@@ -8,11 +8,9 @@
 
 use crate::components::actions::Actions;
 use crate::components::builder_form::BuilderForm;
-use crate::components::chaos_lab::ChaosLab;
 use crate::components::compare_services;
 use crate::components::controls::{Controls, Drag};
 use crate::components::deck::Deck;
-use crate::components::embed::EmbedView;
 use crate::components::guide::GuidePage;
 use crate::components::inspector::{Inspector, invariant_list};
 use crate::components::lessons::{LessonIndex, LessonPlayer, asking, use_answers};
@@ -25,14 +23,16 @@ use crate::components::theme::ThemeChoice;
 use crate::components::timeline::Timeline;
 use crate::components::toolbar::Toolbar;
 use crate::components::{Current, Shared};
+use crate::embed::view::EmbedView;
 use crate::hooks::{
     SHORTCUTS, initial_playground, initial_route, use_autoplay, use_keyboard,
     use_pause_when_hidden, use_url_sync,
 };
-use crate::library::{self, Material};
+use crate::lab::view::ChaosLab;
 use crate::link;
 use crate::link::fencing_word;
-use crate::panels_wait::{Wait, use_panels_wait, use_sight};
+use crate::platform::library::{self, Material};
+use crate::platform::panels_wait::{Wait, use_panels_wait, use_sight};
 use crate::state::{Action, Notice, Play, Selection};
 use lockstep_sim::models::resource::Fencing;
 use lockstep_view::content::Content;
@@ -388,7 +388,7 @@ fn Site() -> Html {
         }
         // An embed's address typed into the site's address bar: the embed is a page of its own.
         Route::Embed(_) => {
-            crate::browser::reload();
+            crate::platform::browser::reload();
             Html::default()
         }
     };

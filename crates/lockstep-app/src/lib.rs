@@ -13,20 +13,12 @@
 //! scenario files and the guided material are fetched when first needed ([`library`]).
 
 mod app;
-mod browser;
 pub mod components;
-mod embed_frame;
-mod embed_hooks;
-mod embed_state;
-mod fetch;
+pub mod embed;
 mod hooks;
-mod lab_runner;
-mod lab_workers;
-pub mod library;
+pub mod lab;
 mod link;
-mod panels_wait;
-pub mod speed;
+pub mod platform;
 pub mod state;
-pub mod worker;
 
 pub use app::App;

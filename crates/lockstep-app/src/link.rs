@@ -1,7 +1,7 @@
 //! Shareable links (`lockstep_view::link`) read and written with this visit's loaded scenario
-//! files (`crate::library`): the pure module takes the files as an argument.
+//! files (`crate::platform::library`): the pure module takes the files as an argument.
 
-use crate::library;
+use crate::platform::library;
 use crate::state::Moment;
 pub use lockstep_view::link::*;
 

@@ -26,6 +26,20 @@ impl Deref for Playground {
     }
 }
 
+impl crate::platform::library::Actions for Action {
+    fn loading(what: String) -> Action {
+        Action::Loading(what)
+    }
+
+    fn failed(why: String) -> Action {
+        Action::Report(why)
+    }
+
+    fn import(text: String, named: Option<Rc<lockstep_sim::scenario::types::Scenario>>) -> Action {
+        Action::Import(text, named)
+    }
+}
+
 impl Reducible for Playground {
     type Action = Action;
 

@@ -56,7 +56,7 @@ pub fn BuilderForm(props: &BuilderFormProps) -> Html {
         let on_close = props.on_close.clone();
         Callback::from(move |event: SubmitEvent| {
             event.prevent_default();
-            crate::library::import(settings.to_json(), dispatch.clone());
+            crate::platform::library::import(settings.to_json(), dispatch.clone());
             on_close.emit(());
         })
     };

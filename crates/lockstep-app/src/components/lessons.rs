@@ -9,8 +9,8 @@
 use crate::components::Shared;
 use crate::components::sources::citation_list;
 use crate::components::verification_tests::VerificationTests;
-use crate::library;
 use crate::link;
+use crate::platform::library;
 use crate::state::{Action, Compare, Comparison, Moment, Origin, Playground};
 use lockstep_sim::scenario::catalogue;
 use lockstep_sim::scenario::types::Scenario;

@@ -4,9 +4,9 @@
 //! bar), selectable, for a browser that keeps the clipboard from the page. It computes a link
 //! or snippet when chosen, never on a render.
 
-use crate::browser;
 use crate::components::{Current, menu};
 use crate::link;
+use crate::platform::browser;
 use lockstep_view::embed_code::{self, AppAddress};
 use yew::prelude::*;
 
@@ -52,7 +52,7 @@ pub fn ShareMenu(props: &ShareMenuProps) -> Html {
                     embed_code::for_moment(
                         &AppAddress::of_page(&page),
                         &moment,
-                        &crate::library::loaded,
+                        &crate::platform::library::loaded,
                     )
                     .host_script,
                 ),
@@ -60,7 +60,7 @@ pub fn ShareMenu(props: &ShareMenuProps) -> Html {
                     embed_code::for_moment(
                         &AppAddress::of_page(&page),
                         &moment,
-                        &crate::library::loaded,
+                        &crate::platform::library::loaded,
                     )
                     .iframe,
                 ),

@@ -3,14 +3,14 @@
 //! less often — import, export, building a scenario of one's own, the shortcut sheet. A file that cannot be read, like a bad link, becomes a
 //! message; the current run stays as it was.
 
-use crate::browser;
 use crate::components::Current;
 use crate::components::compare_services::CompareChoice;
 use crate::components::fencing_switch::FencingSwitch;
 use crate::components::menu;
 use crate::components::scenario_picker::ScenarioPicker;
 use crate::components::share_menu::{Copied, ShareMenu, copied_view};
-use crate::library;
+use crate::platform::browser;
+use crate::platform::library;
 use crate::state::{Action, Compare, Origin};
 use gloo_file::callbacks::FileReader;
 use lockstep_sim::analysis::chaos::ChaosBackend;

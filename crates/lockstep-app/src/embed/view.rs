@@ -5,23 +5,23 @@
 //! or the scenario is said inside the frame, naming the parameter; the frame is never blank.
 //!
 //! It tells the host page its height as it changes and plays only while watched
-//! ([`crate::embed_hooks`]). Its theme is this view's only: the visitor's stored choice for the
+//! ([`crate::embed::hooks`]). Its theme is this view's only: the visitor's stored choice for the
 //! full app is left alone. Links out of the embed open the full app in a new tab.
 
-use crate::browser;
 use crate::components::Shared;
-use crate::components::embed_frame_parts::{open_link, problem};
-use crate::components::embed_lesson::EmbedLesson;
-use crate::components::embed_transport::EmbedTransport;
 use crate::components::narration::NowLine;
 use crate::components::stage::{STEP_GLIDE_MS, Stage};
 use crate::components::timeline::Timeline;
-use crate::embed_frame;
-use crate::embed_hooks::{use_embed_size, use_watched_play};
-use crate::embed_state::{EmbedState, Phase};
+use crate::embed::frame as embed_frame;
+use crate::embed::frame_parts::{open_link, problem};
+use crate::embed::hooks::{use_embed_size, use_watched_play};
+use crate::embed::lesson::EmbedLesson;
+use crate::embed::state::{EmbedState, Phase};
+use crate::embed::transport::EmbedTransport;
 use crate::hooks::{use_autoplay, use_keyboard};
-use crate::library;
 use crate::link::{self, fencing_word};
+use crate::platform::browser;
+use crate::platform::library;
 use crate::state::{Action, Play};
 use gloo_events::EventListener;
 use lockstep_view::embed_link::{ControlSet, EmbedError, EmbedSpec, Shows};

@@ -5,7 +5,7 @@
 //! the violating seeds, each a link that opens the playground at the first violation of the
 //! invariant or check chosen ([`ViolatingSeeds`]). Every number is counted from the runs.
 
-use crate::lab_runner::{ChartRow, Status};
+use crate::lab::runner::{ChartRow, Status};
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use lockstep_sim::analysis::chaos::{Broken, ChaosReport, ChaosSettings, FaultKind, fencing_id};
@@ -20,7 +20,7 @@ pub struct LabProgressProps {
     pub status: Status,
     /// The workers are still loading.
     pub loading: bool,
-    /// Batches the workers have not answered yet ([`crate::lab_runner::LabRunner::outstanding`]).
+    /// Batches the workers have not answered yet ([`crate::lab::runner::LabRunner::outstanding`]).
     pub outstanding: usize,
 }
 

@@ -4,16 +4,15 @@
 //!
 //! The wasm carries only what the first screen needs: the default scenario and the catalogue's
 //! index (ids and titles, `lockstep_sim::scenario::catalogue::INDEX`). Loading never changes the
-//! playground by itself: the loaders dispatch [`Action::Loading`] (the page says what is
-//! loading), then the action the caller asked for with the parsed data, or [`Action::Report`]
+//! playground by itself: the loaders dispatch [`Actions::loading`] (the page says what is
+//! loading), then the action the caller asked for with the parsed data, or [`Actions::failed`]
 //! with what failed — which keeps whatever was open. The cache of loaded scenarios only grows,
 //! and holds parsed, immutable files.
 //!
 //! What this module must not do: change the playground other than by dispatching actions, or
 //! fetch anything not shipped with the site.
 
-use crate::fetch::{self, FetchError};
-use crate::state::Action;
+use crate::platform::fetch::{self, FetchError};
 use crate::state::import::built_in_of_trace;
 use lockstep_sim::scenario::catalogue;
 use lockstep_sim::scenario::error::ScenarioError;
@@ -24,6 +23,17 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::rc::Rc;
 use yew::Callback;
+
+/// The actions the loaders dispatch, made by the caller's action type: this module names none
+/// (the playground's action type implements it in `crate::state`).
+pub trait Actions: 'static {
+    /// Says what is loading, until the action that needs it arrives.
+    fn loading(what: String) -> Self;
+    /// Says what could not be loaded; changes nothing else.
+    fn failed(why: String) -> Self;
+    /// Opens a file's text, with the built-in scenario's file a trace in it names.
+    fn import(text: String, named: Option<Rc<Scenario>>) -> Self;
+}
 
 thread_local! {
     /// The built-in scenarios loaded so far in this visit, parsed.
@@ -76,10 +86,10 @@ fn keep(id: &'static str, scenario: &Rc<Scenario>) {
 /// Dispatches `then(scenario)` for the built-in scenario `id`: at once if it is loaded, else
 /// once its file has arrived, with a loading message meanwhile. A failed load is reported and
 /// changes nothing else.
-pub fn with_built_in(
+pub fn with_built_in<A: Actions>(
     id: &'static str,
-    dispatch: Callback<Action>,
-    then: impl FnOnce(Rc<Scenario>) -> Action + 'static,
+    dispatch: Callback<A>,
+    then: impl FnOnce(Rc<Scenario>) -> A + 'static,
 ) {
     with_built_in_and(id, None, dispatch, then);
 }
@@ -87,11 +97,11 @@ pub fn with_built_in(
 /// As [`with_built_in`], once the built-in scenario `also` is loaded too: the other scenario a
 /// comparison runs as its twin (`Comparison::Scenario`), which `then` reads from [`loaded`]
 /// and puts into its action.
-pub fn with_built_in_and(
+pub fn with_built_in_and<A: Actions>(
     id: &'static str,
     also: Option<&'static str>,
-    dispatch: Callback<Action>,
-    then: impl FnOnce(Rc<Scenario>) -> Action + 'static,
+    dispatch: Callback<A>,
+    then: impl FnOnce(Rc<Scenario>) -> A + 'static,
 ) {
     let ask = ask();
     let missing = [Some(id), also]
@@ -106,7 +116,7 @@ pub fn with_built_in_and(
         return;
     };
     let (title, bytes) = title_and_size(missing);
-    dispatch.emit(Action::Loading(format!(
+    dispatch.emit(A::loading(format!(
         "Loading the scenario \u{201c}{title}\u{201d} ({})…",
         kilobytes(bytes)
     )));
@@ -127,7 +137,7 @@ pub fn with_built_in_and(
             Ok(scenario) => then(scenario),
             Err((failed, error)) => {
                 let (title, _) = title_and_size(failed);
-                Action::Report(format!(
+                A::failed(format!(
                     "The scenario \u{201c}{title}\u{201d} could not be loaded. {error}. What \
                      was open is unchanged; try again, or reload the page."
                 ))
@@ -138,11 +148,11 @@ pub fn with_built_in_and(
 
 /// Dispatches `then()` once the built-in scenarios a link names are loaded: `shown` (its `s=`)
 /// and `compared` (a scenario its `compare=` names); at once if it names none.
-pub fn with_files_of_link(
+pub fn with_files_of_link<A: Actions>(
     shown: Option<&'static str>,
     compared: Option<&'static str>,
-    dispatch: Callback<Action>,
-    then: impl FnOnce() -> Action + 'static,
+    dispatch: Callback<A>,
+    then: impl FnOnce() -> A + 'static,
 ) {
     match (shown, compared) {
         (Some(id), also) => with_built_in_and(id, also, dispatch, move |_| then()),
@@ -194,18 +204,18 @@ fn ask() -> u64 {
     })
 }
 
-/// Dispatches [`Action::Import`] for a file's text (an imported file, the sandbox form's run): a
+/// Dispatches [`Actions::import`] for a file's text (an imported file, the sandbox form's run): a
 /// trace that names a built-in scenario (and carries no scenario file) is replayed from that
 /// scenario, so its file is loaded first. Either way it is the latest opening: a built-in
 /// scenario still loading for an earlier link or choice does not replace it when it arrives.
-pub fn import(text: String, dispatch: Callback<Action>) {
+pub fn import<A: Actions>(text: String, dispatch: Callback<A>) {
     match built_in_of_trace(&text) {
         Some(id) => with_built_in(id, dispatch, move |scenario| {
-            Action::Import(text, Some(scenario))
+            A::import(text, Some(scenario))
         }),
         None => {
             ask();
-            dispatch.emit(Action::Import(text, None));
+            dispatch.emit(A::import(text, None));
         }
     }
 }

@@ -5,13 +5,13 @@
 //! the address; the results are recomputed, never linked.
 //!
 //! The runs and their merging are [`lockstep_view::lab_schedule`]'s; the workers are
-//! [`crate::lab_workers`]'s; this component keeps who is busy with what and renders.
+//! [`crate::lab::workers`]'s; this component keeps who is busy with what and renders.
 
-use crate::browser;
-use crate::components::chaos_lab_form::LabForm;
-use crate::components::chaos_lab_results::{Histogram, LabProgress, ShareChart, ViolatingSeeds};
-use crate::components::counterexample_search::CounterexampleSearch;
-use crate::lab_runner::{LabRunner, Status};
+use crate::lab::form::LabForm;
+use crate::lab::results::{Histogram, LabProgress, ShareChart, ViolatingSeeds};
+use crate::lab::runner::{LabRunner, Status};
+use crate::lab::search::CounterexampleSearch;
+use crate::platform::browser;
 use lockstep_sim::story::numbers::thousands;
 use lockstep_view::lab_link::{LabLink, LabSpec};
 use lockstep_view::worker_protocol::Reply;
@@ -146,7 +146,7 @@ impl Component for ChaosLab {
                     <Histogram report={run.report.clone()} />
                     <ViolatingSeeds run={run.clone()} />
                 }
-                <CounterexampleSearch link={lockstep_view::search_link::parse(&crate::browser::fragment())} />
+                <CounterexampleSearch link={lockstep_view::search_link::parse(&crate::platform::browser::fragment())} />
             </section>
         }
     }

@@ -3,8 +3,8 @@
 //! then off, in the lab's workers, and shows the same chart as the lab page, with a link to the
 //! lab for more.
 
-use crate::components::chaos_lab_results::{LabProgress, ShareChart};
-use crate::lab_runner::LabRunner;
+use crate::lab::results::{LabProgress, ShareChart};
+use crate::lab::runner::LabRunner;
 use lockstep_sim::analysis::chaos::{ChaosBackend, ChaosSettings};
 use lockstep_sim::models::resource::Fencing;
 use lockstep_view::lab_link::{LabSpec, RunCount};

@@ -4,15 +4,15 @@
 //! between steps. "Now break it yourself" opens the full playground at the step's moment in a
 //! new tab.
 
-use crate::browser;
 use crate::components::Shared;
-use crate::components::embed_frame_parts::{open_link, problem};
 use crate::components::lessons::{LessonPlayer, asking, use_answers};
 use crate::components::narration::NowLine;
 use crate::components::timeline::Timeline;
+use crate::embed::frame_parts::{open_link, problem};
 use crate::hooks::use_keyboard;
-use crate::library::{self, Material};
 use crate::link;
+use crate::platform::browser;
+use crate::platform::library::{self, Material};
 use crate::state::{Action, Notice, Playground};
 use lockstep_view::route::Route;
 use std::rc::Rc;

@@ -7,7 +7,7 @@
 //! the run with it, so whatever goes wrong is answered as [`Reply::Failed`] — a reply the browser
 //! refuses to post included, so the page is never left waiting for an answer that cannot come.
 //! When not even that can be posted, the worker throws, which the page hears as the worker's
-//! `error` event (`crate::lab_workers` shows it as a failure too).
+//! `error` event (`crate::lab::workers` shows it as a failure too).
 
 use lockstep_sim::analysis::chaos::run_chaos;
 use lockstep_sim::analysis::search::Search;
@@ -121,7 +121,7 @@ pub fn start() {
     let post = move |text: &str| {
         reply_to
             .post_message(&JsValue::from_str(text))
-            .map_err(|e| crate::browser::reason(&e))
+            .map_err(|e| crate::platform::browser::reason(&e))
     };
     let mut post_to_page = post.clone();
     let on_message = Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {

@@ -128,7 +128,7 @@ pub fn prefers_reduced_motion() -> bool {
 /// Puts `word` (light, dark, auto) on `<html data-theme>` for this view; the visitor's stored
 /// choice for the full app is left as it is.
 pub fn show_theme(word: &str) {
-    crate::browser::mark("theme", word);
+    crate::platform::browser::mark("theme", word);
 }
 
 fn function_of(target: &JsValue, name: &str) -> Option<Function> {

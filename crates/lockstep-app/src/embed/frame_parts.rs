@@ -1,7 +1,7 @@
 //! What frames every embed, the moment and the lesson alike: the link out to the full app and
 //! the notice for an embed that cannot be shown. Markup only.
 
-use crate::browser;
+use crate::platform::browser;
 use yew::prelude::*;
 
 /// "Open in Lockstep ↗": the full app at `address`, in a new tab (and said so to screen

@@ -4,7 +4,7 @@
 //! made or fails to load, a reply that cannot be read — arrives as [`Reply::Failed`]; a request
 //! that cannot be posted is a [`WorkerError`] for the caller to show, since no reply will come.
 
-use crate::browser;
+use crate::platform::browser;
 use lockstep_view::worker_protocol::{Reply, Request};
 use std::fmt;
 use wasm_bindgen::JsCast;

@@ -6,8 +6,8 @@
 //! This component keeps which request is in flight and renders; the search is the worker's and
 //! the words are [`lockstep_view::counterexample_search_text`]'s.
 
-use crate::lab_workers::WorkerPool;
-use crate::library;
+use crate::lab::workers::WorkerPool;
+use crate::platform::library;
 use lockstep_sim::analysis::search::{Counterexample, MAX_FAULTS, SearchConfig, SearchStatus};
 use lockstep_sim::models::resource::Fencing;
 use lockstep_sim::scenario::catalogue;

@@ -6,8 +6,8 @@
 //! height it last told, whether it is watched, what autoplay did: `docs/test-hooks.md`), so a
 //! test waits for the embed to have decided instead of waiting for time to pass.
 
-use crate::browser;
-use crate::embed_frame::{self, Observer};
+use crate::embed::frame::{self as embed_frame, Observer};
+use crate::platform::browser;
 use crate::state::{Action, Play};
 use gloo_events::EventListener;
 use lockstep_view::embed_link::Autoplay;
