@@ -6,11 +6,13 @@
 //! client, expire a lease, cut a link, hold a message — and every action becomes a logged
 //! intervention that replays deterministically. The moment lives in the URL.
 //!
-//! The app changes the simulation only through one reducer ([`state::Playground`]); components
-//! render state and dispatch [`state::Action`]s. It must not compute anything the simulation
-//! knows (who holds the lock, whether a write is stale): it reads the trace and the node states.
-//! Geometry comes from the pure [`layout`] module; browser services are in `browser` and `hooks`;
-//! scenario files and the guided material are fetched when first needed ([`library`]).
+//! The app changes the simulation only through one reducer (`lockstep_view::state`, adapted to
+//! Yew in [`state`]); components render state and dispatch its actions. It must not compute
+//! anything the simulation knows (who holds the lock, whether a write is stale), and what can be
+//! computed without a browser lives in `lockstep-view`. By feature: `app` (the route switch),
+//! `pages` (the site's pages), [`components`] (shared widgets), [`embed`], [`lab`], `hooks`
+//! (one hook a file), and [`platform`] (fetch, the loaded files, the browser's services), which
+//! hands results to callbacks and never names the playground's actions.
 
 mod app;
 pub mod components;
@@ -18,6 +20,7 @@ pub mod embed;
 mod hooks;
 pub mod lab;
 mod link;
+mod pages;
 pub mod platform;
 pub mod state;
 
