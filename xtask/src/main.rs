@@ -4,6 +4,7 @@
 //! Every command first installs the pinned tools it needs ([`tools`]), reusing whatever is
 //! already installed at the right version, and says what it is doing as it goes.
 
+mod absences;
 mod bench;
 mod bench_record;
 mod bench_search;
@@ -40,8 +41,8 @@ commands:
                           http://127.0.0.1:8080/ and the book at /book/, each rebuilt on change
                           (extra args go to trunk, e.g. --port 9000)
   test [--from STEP]      install what is missing, then run every check CI runs, in order:
-                          fmt, hooks, clippy, cycles, test, build, book, browser (--from skips the steps
-                          before STEP)
+                          fmt, hooks, clippy, cycles, absences, test, build, book, browser
+                          (--from skips the steps before STEP)
   dist [--json]           build the static site into dist/ (release, relative URLs) with the
                           book in dist/book/, and print each of the app's files' size, raw and
                           gzipped, and the book's total (--json: machine-readable on stdout)
@@ -59,6 +60,8 @@ commands:
                           e2e/artifacts/shots/ with a contact sheet, index.html (--no-build: reuse dist/)
   cycles                  import cycles between the modules of every crate (cargo-modules, pinned):
                           names each cycle and the imports that close it
+  absences                no browser crate (yew, web-sys, js-sys, gloo*, wasm-bindgen*) among the
+                          normal dependencies of lockstep-sim and lockstep-view
   help                    print this message";
 
 fn main() -> ExitCode {
@@ -97,6 +100,7 @@ fn run() -> Result<(), Error> {
         "shots" => shots::run(&Workspace::locate()?, rest),
         "soak" => soak::run(&Workspace::locate()?, rest),
         "cycles" => cycles::run(&Workspace::locate()?, rest),
+        "absences" => absences::run(&Workspace::locate()?, rest),
         other => Err(Error::Usage(format!(
             "unknown command `{other}`\n\n{USAGE}"
         ))),

@@ -7,6 +7,7 @@
 
 use std::time::{Duration, Instant};
 
+use crate::absences;
 use crate::book;
 use crate::cycles;
 use crate::dist;
@@ -22,6 +23,7 @@ enum Step {
     Hooks,
     Clippy,
     Cycles,
+    Absences,
     Test,
     Build,
     Book,
@@ -29,11 +31,12 @@ enum Step {
 }
 
 impl Step {
-    const ALL: [Step; 8] = [
+    const ALL: [Step; 9] = [
         Step::Fmt,
         Step::Hooks,
         Step::Clippy,
         Step::Cycles,
+        Step::Absences,
         Step::Test,
         Step::Build,
         Step::Book,
@@ -46,6 +49,7 @@ impl Step {
             Step::Hooks => "hooks",
             Step::Clippy => "clippy",
             Step::Cycles => "cycles",
+            Step::Absences => "absences",
             Step::Test => "test",
             Step::Build => "build",
             Step::Book => "book",
@@ -59,6 +63,7 @@ impl Step {
             Step::Hooks => "every data-testid in the code is in docs/test-hooks.md",
             Step::Clippy => "lints (cargo clippy --workspace --all-targets -- -D warnings)",
             Step::Cycles => "no import cycle between modules (cargo xtask cycles)",
+            Step::Absences => "no browser crate under lockstep-sim or lockstep-view (cargo tree)",
             Step::Test => "native tests (cargo test --workspace)",
             Step::Build => "release build of the app (trunk build --release)",
             Step::Book => {
@@ -90,6 +95,7 @@ impl Step {
             Step::Fmt => process::run(workspace.cargo().args(["fmt", "--all", "--check"])),
             Step::Hooks => test_hooks::check(workspace),
             Step::Cycles => cycles::check(workspace),
+            Step::Absences => absences::check(workspace),
             Step::Clippy => process::run(workspace.cargo().args([
                 "clippy",
                 "--workspace",

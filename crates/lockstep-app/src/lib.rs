@@ -6,44 +6,22 @@
 //! client, expire a lease, cut a link, hold a message — and every action becomes a logged
 //! intervention that replays deterministically. The moment lives in the URL.
 //!
-//! The app changes the simulation only through one reducer ([`state::Playground`]); components
-//! render state and dispatch [`state::Action`]s. It must not compute anything the simulation
-//! knows (who holds the lock, whether a write is stale): it reads the trace and the node states.
-//! Geometry comes from the pure [`layout`] module; browser services are in `browser` and `hooks`;
-//! scenario files and the guided material are fetched when first needed ([`library`]).
+//! The app changes the simulation only through one reducer (`lockstep_view::state`, adapted to
+//! Yew in [`state`]); components render state and dispatch its actions. It must not compute
+//! anything the simulation knows (who holds the lock, whether a write is stale), and what can be
+//! computed without a browser lives in `lockstep-view`. By feature: `app` (the route switch),
+//! `pages` (the site's pages), [`components`] (shared widgets), [`embed`], [`lab`], `hooks`
+//! (one hook a file), and [`platform`] (fetch, the loaded files, the browser's services), which
+//! hands results to callbacks and never names the playground's actions.
 
 mod app;
-mod browser;
-pub mod builder;
 pub mod components;
-pub mod content;
-pub mod embed_code;
-mod embed_frame;
-mod embed_hooks;
-pub mod embed_link;
-pub mod embed_state;
-mod fetch;
+pub mod embed;
 mod hooks;
-pub mod lab_link;
-mod lab_runner;
-pub mod lab_schedule;
-mod lab_workers;
-pub mod layout;
-pub mod library;
-pub mod link;
-pub mod metrics;
-mod panels_wait;
-pub mod route;
-pub mod run;
-pub mod scenario_twin;
-pub mod search_link;
-#[cfg(any(test, feature = "bench-exports"))]
-pub mod speed;
-pub mod stage;
+pub mod lab;
+mod link;
+mod pages;
+pub mod platform;
 pub mod state;
-pub mod svg_number;
-pub mod words;
-pub mod worker;
-pub mod worker_protocol;
 
 pub use app::App;

@@ -18,6 +18,7 @@
 use std::fmt;
 
 use crate::option::{OptionName, Setting};
+use lockstep_view::embed_link::Parameter;
 
 /// What the embed shows.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -65,107 +66,14 @@ impl Block {
         lines: &[(usize, String)],
         load: &dyn Fn(&str) -> Result<String, String>,
     ) -> Result<Block, BlockError> {
-        let mut id: Option<(usize, String)> = None;
-        let mut settings: Vec<Setting> = Vec::new();
-        let mut inline = None;
-        for (index, (line, text)) in lines.iter().enumerate() {
-            let line = *line;
-            let trimmed = text.trim();
-            if trimmed.is_empty() {
-                continue;
-            }
-            if trimmed.starts_with('{') {
-                let json = lines[index..]
-                    .iter()
-                    .map(|(_, text)| text.as_str())
-                    .collect::<Vec<_>>()
-                    .join("\n");
-                inline = Some(Subject::Inline {
-                    json,
-                    line,
-                    file: None,
-                });
-                break;
-            }
-            let error = |reason: String| BlockError { line, reason };
-            match trimmed.split_once('=') {
-                Some((name, value)) => {
-                    let setting = Setting::read(name.trim(), value.trim(), line).map_err(error)?;
-                    if settings.iter().any(|s| s.name == setting.name) {
-                        return Err(error(format!("`{}` is given twice", setting.name)));
-                    }
-                    settings.push(setting);
-                }
-                None if is_id(trimmed) => {
-                    if let Some((first, _)) = &id {
-                        return Err(error(format!(
-                            "a second scenario id (the first is on line {first}); a block embeds one scenario"
-                        )));
-                    }
-                    id = Some((line, trimmed.to_string()));
-                }
-                None => {
-                    return Err(error(format!(
-                        "`{trimmed}` is neither a scenario id, nor an option `name = value`, nor \
-                         a scenario's JSON (which starts with `{{`)"
-                    )));
-                }
-            }
-        }
-        if let Some(file) = settings.iter().find(|s| s.name == OptionName::File) {
-            if let Some(Subject::Inline { line, .. }) = &inline {
-                return Err(BlockError {
-                    line: *line,
-                    reason: "a block embeds one thing: `file =` or a scenario's JSON, not both"
-                        .to_string(),
-                });
-            }
-            let json = load(&file.value).map_err(|reason| BlockError {
-                line: file.line,
-                reason: format!("`file`: {reason}"),
-            })?;
-            inline = Some(Subject::Inline {
-                json,
-                line: file.line,
-                file: Some(file.value.clone()),
-            });
-        }
-        let learn = settings.iter().find(|s| s.name == OptionName::Learn);
-        let subject = match (id, inline, learn) {
-            (Some((line, id)), None, None) => Subject::BuiltIn { id, line },
-            (None, Some(inline), None) => inline,
-            (None, None, Some(_)) => Subject::Lesson,
-            (None, None, None) => {
-                return Err(BlockError {
-                    line: opening,
-                    reason: "the block names nothing to embed: give a scenario id, a scenario's \
-                             JSON, `file = <scenario file>` or `learn = <lesson id>`"
-                        .to_string(),
-                });
-            }
-            (id, inline, learn) => {
-                let line = [
-                    id.map(|(line, _)| line),
-                    learn.map(|s| s.line),
-                    match inline {
-                        Some(Subject::Inline { line, .. }) => Some(line),
-                        _ => None,
-                    },
-                ]
-                .into_iter()
-                .flatten()
-                .max()
-                .unwrap_or(opening);
-                return Err(BlockError {
-                    line,
-                    reason: "a block embeds one thing: a scenario id, a scenario's JSON (inline \
-                             or `file =`), or a lesson (`learn =`), not two of them"
-                        .to_string(),
-                });
-            }
-        };
+        let mut parts = Parts::read(lines)?;
+        parts.load_file(load)?;
+        let subject = parts.subject(opening)?;
+        let settings = parts.settings;
         if subject != Subject::Lesson
-            && let Some(step) = settings.iter().find(|s| s.name == OptionName::Step)
+            && let Some(step) = settings
+                .iter()
+                .find(|s| s.name == OptionName::Embed(Parameter::Step))
         {
             return Err(BlockError {
                 line: step.line,
@@ -178,6 +86,141 @@ impl Block {
     /// The setting `name`, if the block gives it.
     pub fn setting(&self, name: OptionName) -> Option<&Setting> {
         self.settings.iter().find(|s| s.name == name)
+    }
+}
+
+/// A block's lines sorted out: the scenario id, the options, the inline JSON (or the file's).
+struct Parts {
+    id: Option<(usize, String)>,
+    settings: Vec<Setting>,
+    inline: Option<Subject>,
+}
+
+impl Parts {
+    fn read(lines: &[(usize, String)]) -> Result<Parts, BlockError> {
+        let mut parts = Parts {
+            id: None,
+            settings: Vec::new(),
+            inline: None,
+        };
+        for (index, (line, text)) in lines.iter().enumerate() {
+            let line = *line;
+            let trimmed = text.trim();
+            if trimmed.is_empty() {
+                continue;
+            }
+            if trimmed.starts_with('{') {
+                let json = lines[index..]
+                    .iter()
+                    .map(|(_, text)| text.as_str())
+                    .collect::<Vec<_>>()
+                    .join("\n");
+                parts.inline = Some(Subject::Inline {
+                    json,
+                    line,
+                    file: None,
+                });
+                break;
+            }
+            parts.line(line, trimmed)?;
+        }
+        Ok(parts)
+    }
+
+    /// One line that is an option or a scenario id.
+    fn line(&mut self, line: usize, trimmed: &str) -> Result<(), BlockError> {
+        let error = |reason: String| BlockError { line, reason };
+        match trimmed.split_once('=') {
+            Some((name, value)) => {
+                let setting = Setting::read(name.trim(), value.trim(), line).map_err(error)?;
+                if self.settings.iter().any(|s| s.name == setting.name) {
+                    return Err(error(format!("`{}` is given twice", setting.name)));
+                }
+                self.settings.push(setting);
+            }
+            None if is_id(trimmed) => {
+                if let Some((first, _)) = &self.id {
+                    return Err(error(format!(
+                        "a second scenario id (the first is on line {first}); a block embeds one scenario"
+                    )));
+                }
+                self.id = Some((line, trimmed.to_string()));
+            }
+            None => {
+                return Err(error(format!(
+                    "`{trimmed}` is neither a scenario id, nor an option `name = value`, nor \
+                     a scenario's JSON (which starts with `{{`)"
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// Reads the file `file =` names, as if its JSON were inline.
+    fn load_file(
+        &mut self,
+        load: &dyn Fn(&str) -> Result<String, String>,
+    ) -> Result<(), BlockError> {
+        let Some(file) = self.settings.iter().find(|s| s.name == OptionName::File) else {
+            return Ok(());
+        };
+        if let Some(Subject::Inline { line, .. }) = &self.inline {
+            return Err(BlockError {
+                line: *line,
+                reason: "a block embeds one thing: `file =` or a scenario's JSON, not both"
+                    .to_string(),
+            });
+        }
+        let json = load(&file.value).map_err(|reason| BlockError {
+            line: file.line,
+            reason: format!("`file`: {reason}"),
+        })?;
+        self.inline = Some(Subject::Inline {
+            json,
+            line: file.line,
+            file: Some(file.value.clone()),
+        });
+        Ok(())
+    }
+
+    /// The one thing the block embeds.
+    fn subject(&mut self, opening: usize) -> Result<Subject, BlockError> {
+        let learn = self
+            .settings
+            .iter()
+            .find(|s| s.name == OptionName::Embed(Parameter::Learn))
+            .map(|s| s.line);
+        match (self.id.take(), self.inline.take(), learn) {
+            (Some((line, id)), None, None) => Ok(Subject::BuiltIn { id, line }),
+            (None, Some(inline), None) => Ok(inline),
+            (None, None, Some(_)) => Ok(Subject::Lesson),
+            (None, None, None) => Err(BlockError {
+                line: opening,
+                reason: "the block names nothing to embed: give a scenario id, a scenario's \
+                         JSON, `file = <scenario file>` or `learn = <lesson id>`"
+                    .to_string(),
+            }),
+            (id, inline, learn) => {
+                let line = [
+                    id.map(|(line, _)| line),
+                    learn,
+                    match inline {
+                        Some(Subject::Inline { line, .. }) => Some(line),
+                        _ => None,
+                    },
+                ]
+                .into_iter()
+                .flatten()
+                .max()
+                .unwrap_or(opening);
+                Err(BlockError {
+                    line,
+                    reason: "a block embeds one thing: a scenario id, a scenario's JSON (inline \
+                             or `file =`), or a lesson (`learn =`), not two of them"
+                        .to_string(),
+                })
+            }
+        }
     }
 }
 
@@ -224,7 +267,7 @@ mod tests {
                 line: 2
             }
         );
-        let at = block.setting(OptionName::At).expect("at");
+        let at = block.setting(OptionName::Embed(Parameter::At)).expect("at");
         assert_eq!((at.value.as_str(), at.line), ("12", 4));
         assert_eq!(block.settings.len(), 2);
     }

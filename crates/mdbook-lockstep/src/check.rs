@@ -11,16 +11,17 @@ use lockstep_sim::{Scenario, Sim, scenario::catalogue};
 use crate::block::{Block, BlockError, Subject};
 use crate::lessons::Lessons;
 use crate::option::{OptionName, Setting};
+use lockstep_view::embed_link::Parameter;
 
 /// The options that only mean something for a scenario, not a lesson.
 const SCENARIO_ONLY: [OptionName; 7] = [
-    OptionName::Autoplay,
-    OptionName::At,
-    OptionName::From,
-    OptionName::To,
-    OptionName::Fencing,
-    OptionName::Compare,
-    OptionName::Seed,
+    OptionName::Embed(Parameter::Autoplay),
+    OptionName::Embed(Parameter::At),
+    OptionName::Embed(Parameter::From),
+    OptionName::Embed(Parameter::To),
+    OptionName::Embed(Parameter::Fencing),
+    OptionName::Embed(Parameter::Compare),
+    OptionName::Embed(Parameter::Seed),
 ];
 
 /// Checks `block`; `opening` is the line of its opening fence.
@@ -32,12 +33,12 @@ pub fn check(block: &Block, opening: usize, lessons: &Lessons) -> Result<(), Blo
     };
     let scenario = with_fencing(scenario, block)?;
     let seed = block
-        .setting(OptionName::Seed)
+        .setting(OptionName::Embed(Parameter::Seed))
         .and_then(Setting::number)
         .unwrap_or(scenario.seed);
     let events = run_length(&scenario, seed).map_err(|reason| BlockError {
         line: block
-            .setting(OptionName::Seed)
+            .setting(OptionName::Embed(Parameter::Seed))
             .map_or(opening, |setting| setting.line),
         reason,
     })?;
@@ -90,7 +91,7 @@ fn inline(json: &str, first_line: usize, file: Option<&str>) -> Result<Scenario,
 }
 
 fn with_fencing(mut scenario: Scenario, block: &Block) -> Result<Scenario, BlockError> {
-    let Some(setting) = block.setting(OptionName::Fencing) else {
+    let Some(setting) = block.setting(OptionName::Embed(Parameter::Fencing)) else {
         return Ok(scenario);
     };
     let fencing = match setting.value.as_str() {
@@ -134,9 +135,9 @@ fn positions(block: &Block, events: usize) -> Result<(), BlockError> {
             .and_then(|s| s.number::<usize>().map(|n| (n, s.line)))
     };
     let (at, from, to) = (
-        position(OptionName::At),
-        position(OptionName::From),
-        position(OptionName::To),
+        position(OptionName::Embed(Parameter::At)),
+        position(OptionName::Embed(Parameter::From)),
+        position(OptionName::Embed(Parameter::To)),
     );
     for (name, found) in [("at", at), ("from", from), ("to", to)] {
         if let Some((n, line)) = found
@@ -181,7 +182,7 @@ fn lesson(block: &Block, lessons: &Lessons) -> Result<(), BlockError> {
             ),
         });
     }
-    let Some(learn) = block.setting(OptionName::Learn) else {
+    let Some(learn) = block.setting(OptionName::Embed(Parameter::Learn)) else {
         return Ok(());
     };
     let Some(steps) = lessons.steps(&learn.value) else {
@@ -194,7 +195,7 @@ fn lesson(block: &Block, lessons: &Lessons) -> Result<(), BlockError> {
             ),
         });
     };
-    match block.setting(OptionName::Step) {
+    match block.setting(OptionName::Embed(Parameter::Step)) {
         Some(step) if step.number::<usize>().is_some_and(|n| n > steps) => Err(BlockError {
             line: step.line,
             reason: format!("`step`: the lesson `{}` has {steps} steps", learn.value),

@@ -1,8 +1,9 @@
 //! The lessons a block may embed (`learn = <id>`): each lesson's id and how many steps it has,
-//! read from the app's `content/lessons.json`, compiled in. Only those two facts: the lessons'
-//! text and their checks against the simulation belong to the app (`src/content/`).
+//! read from `content/lessons.json`, compiled in, with the app's types
+//! (`lockstep_view::content`). Only those two facts: the lessons' text and their checks against
+//! the simulation belong to `lockstep-view`.
 
-use serde_json::Value;
+use lockstep_view::content;
 
 /// The lessons file as shipped.
 const LESSONS_JSON: &str = include_str!("../../../content/lessons.json");
@@ -18,27 +19,16 @@ impl Lessons {
         Lessons::parse(LESSONS_JSON)
     }
 
+    /// Reads a lessons file with the app's own types (`lockstep_view::content::Lessons`).
     fn parse(json: &str) -> Result<Lessons, String> {
-        let file: Value =
+        let file: content::Lessons =
             serde_json::from_str(json).map_err(|e| format!("content/lessons.json: {e}"))?;
-        let list = file
-            .get("lessons")
-            .and_then(Value::as_array)
-            .ok_or("content/lessons.json: no `lessons` list")?;
-        list.iter()
-            .enumerate()
-            .map(|(i, lesson)| {
-                let id = lesson.get("id").and_then(Value::as_str);
-                let steps = lesson.get("steps").and_then(Value::as_array);
-                match (id, steps) {
-                    (Some(id), Some(steps)) => Ok((id.to_string(), steps.len())),
-                    _ => Err(format!(
-                        "content/lessons.json: lessons[{i}] has no `id` or no `steps`"
-                    )),
-                }
-            })
-            .collect::<Result<Vec<_>, String>>()
-            .map(|lessons| Lessons { lessons })
+        let lessons = file
+            .lessons
+            .into_iter()
+            .map(|lesson| (lesson.id, lesson.steps.len()))
+            .collect();
+        Ok(Lessons { lessons })
     }
 
     /// How many steps the lesson `id` has, if there is one.
@@ -60,11 +50,12 @@ mod tests {
 
     #[test]
     fn reads_ids_and_step_counts() {
-        let lessons =
-            Lessons::parse(r#"{"lessons": [{"id": "a", "steps": [1, 2]}]}"#).expect("valid");
-        assert_eq!(lessons.steps("a"), Some(2));
-        assert_eq!(lessons.steps("b"), None);
+        let lessons = Lessons::embedded().expect("the shipped lessons read");
+        let file: content::Lessons = serde_json::from_str(LESSONS_JSON).expect("typed");
+        let first = &file.lessons[0];
+        assert_eq!(lessons.steps(&first.id), Some(first.steps.len()));
+        assert_eq!(lessons.ids().len(), file.lessons.len());
+        assert_eq!(lessons.steps("no-such-lesson"), None);
         assert!(Lessons::parse(r#"{"lessons": [{"id": "a"}]}"#).is_err());
-        assert!(Lessons::embedded().is_ok_and(|l| l.steps("fencing-tokens").is_some()));
     }
 }

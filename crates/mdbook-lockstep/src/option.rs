@@ -4,42 +4,40 @@
 
 use std::fmt;
 
-/// Every option a block may give.
+use lockstep_view::embed_link::{ControlSet, EmbedTheme, Parameter};
+use lockstep_view::link::{FENCINGS, fencing_word};
+
+/// Every option a block may give: the embed's parameters (declared once, in
+/// `lockstep_view::embed_link`) that a block may set, and the three only a block has.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OptionName {
-    At,
-    From,
-    To,
-    Controls,
-    Fencing,
-    Compare,
-    Seed,
-    Autoplay,
-    Theme,
-    Caption,
+    Embed(Parameter),
+    /// The iframe's title (the host script's `data-title`).
     Title,
+    /// The iframe's height before the embed says how tall it is (`data-height`).
     Height,
-    Learn,
-    Step,
+    /// A scenario file beside the chapter, read by the preprocessor.
     File,
 }
 
 impl OptionName {
+    /// A block names its scenario by id, inline JSON or `file`, never by `s=`, `scenario=` or
+    /// with a `log=`: every other parameter of the embed is an option.
     pub const ALL: [OptionName; 15] = [
-        OptionName::At,
-        OptionName::From,
-        OptionName::To,
-        OptionName::Controls,
-        OptionName::Fencing,
-        OptionName::Compare,
-        OptionName::Seed,
-        OptionName::Autoplay,
-        OptionName::Theme,
-        OptionName::Caption,
+        OptionName::Embed(Parameter::At),
+        OptionName::Embed(Parameter::From),
+        OptionName::Embed(Parameter::To),
+        OptionName::Embed(Parameter::Controls),
+        OptionName::Embed(Parameter::Fencing),
+        OptionName::Embed(Parameter::Compare),
+        OptionName::Embed(Parameter::Seed),
+        OptionName::Embed(Parameter::Autoplay),
+        OptionName::Embed(Parameter::Theme),
+        OptionName::Embed(Parameter::Caption),
         OptionName::Title,
         OptionName::Height,
-        OptionName::Learn,
-        OptionName::Step,
+        OptionName::Embed(Parameter::Learn),
+        OptionName::Embed(Parameter::Step),
         OptionName::File,
     ];
 
@@ -47,20 +45,9 @@ impl OptionName {
     /// `file`, which the preprocessor reads itself).
     pub fn as_str(self) -> &'static str {
         match self {
-            OptionName::At => "at",
-            OptionName::From => "from",
-            OptionName::To => "to",
-            OptionName::Controls => "controls",
-            OptionName::Fencing => "fencing",
-            OptionName::Compare => "compare",
-            OptionName::Seed => "seed",
-            OptionName::Autoplay => "autoplay",
-            OptionName::Theme => "theme",
-            OptionName::Caption => "caption",
+            OptionName::Embed(parameter) => parameter.name(),
             OptionName::Title => "title",
             OptionName::Height => "height",
-            OptionName::Learn => "learn",
-            OptionName::Step => "step",
             OptionName::File => "file",
         }
     }
@@ -79,32 +66,47 @@ impl OptionName {
             }
         };
         match self {
-            OptionName::At | OptionName::From | OptionName::To => number::<usize>(value)
-                .map(|_| ())
-                .ok_or_else(|| format!("`{value}` is not a position (a whole number, 0 or more)")),
-            OptionName::Step => match number::<usize>(value) {
+            OptionName::Embed(Parameter::At | Parameter::From | Parameter::To) => {
+                number::<usize>(value).map(|_| ()).ok_or_else(|| {
+                    format!("`{value}` is not a position (a whole number, 0 or more)")
+                })
+            }
+            OptionName::Embed(Parameter::Step) => match number::<usize>(value) {
                 Some(step) if step >= 1 => Ok(()),
                 _ => Err(format!(
                     "`{value}` is not a lesson's step (a whole number, 1 or more)"
                 )),
             },
-            OptionName::Seed => number::<u64>(value).map(|_| ()).ok_or_else(|| {
-                format!(
-                    "`{value}` is not a seed (a whole number from 0 to {})",
-                    u64::MAX
-                )
-            }),
+            OptionName::Embed(Parameter::Seed) => {
+                number::<u64>(value).map(|_| ()).ok_or_else(|| {
+                    format!(
+                        "`{value}` is not a seed (a whole number from 0 to {})",
+                        u64::MAX
+                    )
+                })
+            }
             OptionName::Height => match number::<u32>(value) {
                 Some(px) if (100..=4000).contains(&px) => Ok(()),
                 _ => Err(format!(
                     "`{value}` is not a height in CSS pixels from 100 to 4000"
                 )),
             },
-            OptionName::Controls => one_of(&["none", "transport", "full"]),
-            OptionName::Fencing => one_of(&["on", "off", "sequencer", "check_and_set"]),
-            OptionName::Compare | OptionName::Autoplay => one_of(&["0", "1"]),
-            OptionName::Theme => one_of(&["light", "dark", "auto"]),
-            OptionName::Caption | OptionName::Title | OptionName::Learn | OptionName::File => {
+            OptionName::Embed(Parameter::Controls) => {
+                one_of(&ControlSet::ALL.map(ControlSet::word))
+            }
+            OptionName::Embed(Parameter::Fencing) => one_of(&FENCINGS.map(fencing_word)),
+            // A block compares with fencing switched or not at all; `autoplay` is on or off.
+            OptionName::Embed(Parameter::Compare | Parameter::Autoplay) => one_of(&["0", "1"]),
+            OptionName::Embed(Parameter::Theme) => one_of(&EmbedTheme::ALL.map(EmbedTheme::word)),
+            OptionName::Embed(
+                Parameter::Caption
+                | Parameter::Learn
+                | Parameter::S
+                | Parameter::Scenario
+                | Parameter::Log,
+            )
+            | OptionName::Title
+            | OptionName::File => {
                 if value.is_empty() {
                     Err("it is empty".to_string())
                 } else {
@@ -206,7 +208,7 @@ mod tests {
         assert!(reason("height", "99").contains("from 100 to 4000"));
         assert!(reason("controls", "some").contains("none, transport, full"));
         assert!(reason("compare", "yes").contains("0, 1"));
-        assert!(reason("theme", "blue").contains("light, dark, auto"));
+        assert!(reason("theme", "blue").contains("auto, light, dark"));
         assert!(reason("caption", "").contains("empty"));
         assert!(reason("speed", "2").starts_with("`speed` is not an option"));
     }

@@ -2,12 +2,12 @@
 //! run length. "Run it" imports the scenario file the settings make, through the same checks as
 //! any file, so a bad value comes back as a message naming the field.
 
-use crate::builder::{
+use crate::state::Action;
+use lockstep_sim::scenario::types::MAX_END_MS;
+use lockstep_view::builder::{
     BackendChoice, Behaviour, FORM_MAX_CLIENTS, MAX_FORM_LATENCY_MS, MAX_FORM_MS, Settings,
     clients_from_form,
 };
-use crate::state::Action;
-use lockstep_sim::scenario::types::MAX_END_MS;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
@@ -27,7 +27,7 @@ pub fn BuilderForm(props: &BuilderFormProps) -> Html {
         let on_close = props.on_close.clone();
         Callback::from(move |event: SubmitEvent| {
             event.prevent_default();
-            crate::library::import(settings.to_json(), dispatch.clone());
+            crate::platform::library::import(settings.to_json(), dispatch.clone());
             on_close.emit(());
         })
     };

@@ -1,12 +1,12 @@
 //! Comparing the open run with another lock service: the toolbar's "Compare with" choice, the
 //! one-line verdict (computed by `lockstep_sim::against` from both runs, or by
-//! `crate::scenario_twin` for another scenario) and the list of what each intervention became
+//! `lockstep_view::scenario_twin` for another scenario) and the list of what each intervention became
 //! on the other service. The twin itself is state
 //! (`crate::state::Twin`, made once per run); this module only shows it and dispatches
 //! `Action::SetCompare`. It must not run a simulation.
 
 use crate::components::actions::intervention_words;
-use crate::state::{Action, Compare};
+use crate::state::{Action, Compare, Comparison};
 use lockstep_sim::analysis::against::{Carried, Carry, Target, Twin};
 use lockstep_sim::analysis::chaos::ChaosBackend;
 use lockstep_sim::scenario::catalogue;
@@ -47,10 +47,17 @@ fn compare_of(value: &str) -> Compare {
 /// a lesson or a link compares with another scenario, that scenario.
 #[component]
 pub fn CompareChoice(props: &CompareChoiceProps) -> Html {
-    let onchange = props.dispatch.reform(|event: Event| {
-        let select: HtmlSelectElement = event.target_unchecked_into();
-        Action::SetCompare(compare_of(&select.value()))
-    });
+    let onchange = {
+        let dispatch = props.dispatch.clone();
+        Callback::from(move |event: Event| {
+            let select: HtmlSelectElement = event.target_unchecked_into();
+            // Another scenario is only listed while it is the comparison: choosing it again
+            // changes nothing, and its file is not at hand here.
+            if let Ok(comparison) = Comparison::of(compare_of(&select.value()), &|_| None) {
+                dispatch.emit(Action::SetCompare(comparison));
+            }
+        })
+    };
     let current = props.compare;
     let option = |compare: Compare, label: String| {
         html! {

@@ -4,7 +4,7 @@
 
 use crate::components::Shared;
 use crate::components::sources::citation_list;
-use crate::content::Content;
+use lockstep_view::content::Content;
 use std::collections::BTreeSet;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;

@@ -3,7 +3,7 @@
 
 use crate::components::Shared;
 use crate::components::sources::citation_list;
-use crate::content::{Content, Verdict};
+use lockstep_view::content::{Content, Verdict};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]

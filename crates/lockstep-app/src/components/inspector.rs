@@ -3,7 +3,6 @@
 //! invariant's verdict at the current step.
 
 use crate::components::Shared;
-use crate::words::{client_state_word, process_word, token_text};
 use lockstep_sim::engine::sim::{Node, Process, Sim};
 use lockstep_sim::models::client::{Client, Renewal};
 use lockstep_sim::models::lock_service::{
@@ -16,6 +15,7 @@ use lockstep_sim::vocabulary::invariant::InvariantSet;
 use lockstep_sim::world::ids::NodeId;
 use lockstep_sim::world::network::MessageStatus;
 use lockstep_sim::world::time::LocalTime;
+use lockstep_view::words::{client_state_word, process_word, token_text};
 use yew::prelude::*;
 
 /// Only the simulation at the shown position: selecting, notices, speed and play do not

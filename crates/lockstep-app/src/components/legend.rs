@@ -7,10 +7,10 @@
 
 use crate::components::Shared;
 use crate::components::timeline_shapes::{glyph, patterns, pause_sign};
-use crate::layout::frame::{ArrowShape, ArrowState};
-use crate::layout::{Fate, Layout, MarkKind, SpanKind};
 use lockstep_sim::vocabulary::message::Refusal;
 use lockstep_sim::world::ids::MessageId;
+use lockstep_view::layout::frame::{ArrowShape, ArrowState};
+use lockstep_view::layout::{Fate, Layout, MarkKind, SpanKind};
 use yew::prelude::*;
 
 /// One entry of the legend.
@@ -218,7 +218,7 @@ fn sample(key: Key, ids: &str) -> Html {
     };
     let mark = |kind: MarkKind| {
         html! {
-            <g class={format!("mark mark-{}", crate::words::mark_kind(kind))}>
+            <g class={format!("mark mark-{}", lockstep_view::words::mark_kind(kind))}>
                 { glyph(kind, WIDTH / 2.0, HEIGHT / 2.0, -1.0) }
             </g>
         }
@@ -262,8 +262,8 @@ fn sample(key: Key, ids: &str) -> Html {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::run::Run;
     use lockstep_sim::scenario::catalogue;
+    use lockstep_view::run::Run;
 
     fn keys(id: &str) -> Vec<Key> {
         let scenario = catalogue::find(id)

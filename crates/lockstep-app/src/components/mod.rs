@@ -3,20 +3,9 @@
 
 pub mod actions;
 pub mod builder_form;
-pub mod chaos_lab;
-pub mod chaos_lab_form;
-pub mod chaos_lab_lesson;
-pub mod chaos_lab_results;
 pub mod compare_services;
 pub mod controls;
-pub mod counterexample_search;
-pub mod counterexample_search_text;
 pub mod deck;
-pub mod embed;
-pub mod embed_frame_parts;
-pub mod embed_lesson;
-pub mod embed_moment;
-pub mod embed_transport;
 pub mod fencing_switch;
 pub mod guide;
 pub mod inspector;

@@ -1,10 +1,10 @@
 //! The operator's figures as small plots that follow the run: lock wait and hold times (one dot
 //! per acquisition), and leases expired while held, renewals refused and writes fenced off (a
-//! running count). The numbers come from [`crate::metrics`]; this only draws them, and renders
+//! running count). The numbers come from [`lockstep_view::metrics`]; this only draws them, and renders
 //! again only when a step adds a sample.
 
 use crate::components::Shared;
-use crate::metrics::{Metrics, Sample, Shown};
+use lockstep_view::metrics::{Metrics, Sample, Shown};
 use yew::prelude::*;
 
 /// Only what the plots draw: the whole run's figures (once per run), how many of each are

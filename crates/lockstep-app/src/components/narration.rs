@@ -5,11 +5,11 @@
 //! window of the latest events is rendered, so a 10,000-event run costs what 40 entries cost.
 
 use crate::components::Shared;
-use crate::run::Run;
 use crate::state::Action;
 use lockstep_sim::engine::sim::Sim;
 use lockstep_sim::story::describe::describe;
 use lockstep_sim::vocabulary::happening::Outcome;
+use lockstep_view::run::Run;
 use yew::prelude::*;
 
 /// How many of the latest events the log shows.

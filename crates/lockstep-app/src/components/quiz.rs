@@ -4,7 +4,7 @@
 
 use crate::components::Shared;
 use crate::components::sources::citation_list;
-use crate::content::{Content, Question};
+use lockstep_view::content::{Content, Question};
 use std::collections::BTreeMap;
 use yew::prelude::*;
 

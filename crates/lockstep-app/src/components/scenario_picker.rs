@@ -3,7 +3,7 @@
 //! the open scenario until the chosen one has opened, so a failed load leaves it telling the
 //! truth. It renders only when the open scenario changes.
 
-use crate::library;
+use crate::platform::library;
 use crate::state::Action;
 use lockstep_sim::scenario::catalogue::{self, Entry};
 use web_sys::HtmlSelectElement;

@@ -1,13 +1,13 @@
 //! The setup bar's "Share" menu: a link to this moment, or the code that embeds it in another
 //! page (with the host script, or as a plain iframe; the snippets come from
-//! [`crate::embed_code`]). What was copied is also shown ([`copied_view`], at the end of the
+//! [`lockstep_view::embed_code`]). What was copied is also shown ([`copied_view`], at the end of the
 //! bar), selectable, for a browser that keeps the clipboard from the page. It computes a link
 //! or snippet when chosen, never on a render.
 
-use crate::browser;
 use crate::components::{Current, menu};
-use crate::embed_code::{self, AppAddress};
 use crate::link;
+use crate::platform::browser;
+use lockstep_view::embed_code::{self, AppAddress};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -49,10 +49,20 @@ pub fn ShareMenu(props: &ShareMenuProps) -> Html {
             let made = match choice {
                 Choice::Link => Copied::Link(browser::link_with(&link::encode(&moment))),
                 Choice::HostScript => Copied::HostScript(
-                    embed_code::for_moment(&AppAddress::of_page(&page), &moment).host_script,
+                    embed_code::for_moment(
+                        &AppAddress::of_page(&page),
+                        &moment,
+                        &crate::platform::library::loaded,
+                    )
+                    .host_script,
                 ),
                 Choice::Iframe => Copied::Iframe(
-                    embed_code::for_moment(&AppAddress::of_page(&page), &moment).iframe,
+                    embed_code::for_moment(
+                        &AppAddress::of_page(&page),
+                        &moment,
+                        &crate::platform::library::loaded,
+                    )
+                    .iframe,
                 ),
             };
             let text = match &made {

@@ -1,18 +1,18 @@
 //! The stage beside the timeline: the cast as boxes with the messages on their way travelling
-//! between them, at the position the timeline shows (see [`crate::stage`], which computes all
+//! between them, at the position the timeline shows (see [`lockstep_view::stage`], which computes all
 //! of it; here its [`Scene`] only becomes SVG). Selecting a box selects its lane, selecting a
 //! message selects it, as on the timeline. While playing, a message glides to its next place
 //! over one autoplay tick (a CSS transition on its transform); with reduced motion it jumps.
 
 use crate::components::Shared;
-use crate::layout::{LaneRole, Layout};
-use crate::stage::cast::{Liveness, ResourceView, View};
-use crate::stage::flights::Motion;
-use crate::stage::geometry::Placement;
-use crate::stage::scene::{Figure, Mover, Scene};
 use crate::state::{Action, Selection};
-use crate::svg_number::px;
 use lockstep_sim::engine::sim::Sim;
+use lockstep_view::layout::{LaneRole, Layout};
+use lockstep_view::stage::cast::{Liveness, ResourceView, View};
+use lockstep_view::stage::flights::Motion;
+use lockstep_view::stage::geometry::Placement;
+use lockstep_view::stage::scene::{Figure, Mover, Scene};
+use lockstep_view::svg_number::px;
 use yew::prelude::*;
 
 /// How long a message glides after a Step, Back or scrub by hand, in ms: long enough to see

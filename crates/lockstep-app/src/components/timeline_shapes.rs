@@ -2,8 +2,8 @@
 //! glyphs — shared by the timeline and its legend, which draws its samples with them. Shapes
 //! only: nothing here reads the run or handles input.
 
-use crate::layout::MarkKind;
-use crate::svg_number::px;
+use lockstep_view::layout::MarkKind;
+use lockstep_view::svg_number::px;
 use yew::prelude::*;
 
 /// The pause sign (two bars) with its top left at `x`, `y`: drawn, not a font glyph.
@@ -34,7 +34,7 @@ pub fn patterns(name: &str) -> Html {
 }
 
 /// A mark's glyph centred on `x`, `y` (an intervention's hangs from the lane's top), inside the
-/// box [`crate::layout::frame::glyph_box`] gives it. The legend draws the same.
+/// box [`lockstep_view::layout::frame::glyph_box`] gives it. The legend draws the same.
 pub fn glyph(kind: MarkKind, x: f64, y: f64, lane_top: f64) -> Html {
     match kind {
         MarkKind::Accepted { .. } => html! {

@@ -5,7 +5,7 @@
 //! test over many seeds, fencing on and off, charted). The tests and their verdicts are
 //! `lockstep_sim::verification`'s; this component only renders them.
 
-use crate::components::chaos_lab_lesson::LessonChaos;
+use crate::lab::lesson::LessonChaos;
 use lockstep_sim::analysis::chaos::ChaosBackend;
 use lockstep_sim::analysis::verification::{CHAOS_SEED, Outcome, Verdict, run_all};
 use lockstep_sim::models::resource::Fencing;

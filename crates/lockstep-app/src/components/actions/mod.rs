@@ -12,13 +12,13 @@ mod network;
 mod node;
 
 use crate::components::{Current, Shared};
-use crate::run::Run;
 use crate::state::{Action, Selection};
 use buttons::{button, intervene};
 use lockstep_sim::vocabulary::happening::Direction;
 use lockstep_sim::world::ids::{MessageId, NodeId};
 use lockstep_sim::world::intervention::{Action as Act, Intervention};
 use lockstep_sim::world::network::MessageStatus;
+use lockstep_view::run::Run;
 use node::node_actions;
 use yew::prelude::*;
 

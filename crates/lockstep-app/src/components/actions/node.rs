@@ -30,7 +30,7 @@ pub fn node_actions(
     let is_resource = node == cast.resource();
     html! {
         <div data-testid="node-actions" data-node={name.clone()}>
-            <p class="selected-name">{ format!("{name} · {}", crate::words::lane_badge(sim, node)) }</p>
+            <p class="selected-name">{ format!("{name} · {}", lockstep_view::words::lane_badge(sim, node)) }</p>
             <div class="act-grid">{ for node_buttons(playground, dispatch, node, **pause_ms, **jump_ms) }</div>
             if !is_resource {
                 { settings(pause_ms, jump_ms) }

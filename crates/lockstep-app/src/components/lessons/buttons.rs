@@ -1,9 +1,9 @@
 //! The lesson player's buttons: Back, Next (or "All lessons" on the last step), "Now break it
 //! yourself" (the sandbox at this moment) and a counterexample search over the step's scenario.
 
-use crate::route::Route;
 use crate::state::Action;
 use lockstep_sim::scenario::catalogue;
+use lockstep_view::route::Route;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -59,7 +59,7 @@ pub fn LessonButtons(props: &LessonButtonsProps) -> Html {
             <button type="button" class="control" data-testid="break-it" onclick={break_it}>{ "Now break it yourself" }</button>
             // The lesson's scenario handed to the counterexample search, which picks the faults.
             if let Some(entry) = catalogue::entry(&props.scenario) {
-                <a class="control" data-testid="search-it" href={format!("#{}", crate::search_link::SearchSpec {
+                <a class="control" data-testid="search-it" href={format!("#{}", lockstep_view::search_link::SearchSpec {
                     scenario: entry.id,
                     ..Default::default()
                 }.fragment())}>{ "Search for a counterexample" }</a>

@@ -15,10 +15,10 @@ mod step_body;
 
 use crate::components::Shared;
 use crate::components::verification_tests::VerificationTests;
-use crate::content::{Content, Lesson};
-use crate::route::Route;
 use crate::state::{Action, Playground};
 use buttons::LessonButtons;
+use lockstep_view::content::{Content, Lesson};
+use lockstep_view::route::Route;
 use stand::use_stand_at;
 use std::collections::BTreeMap;
 use step_body::{Reveal, step_body};

@@ -1,12 +1,12 @@
 //! Standing the playground where a lesson step is: just after its event, or just before it
 //! while the step's prediction is open. It changes the run only by dispatching actions.
 
-use crate::content::Lesson;
-use crate::library;
 use crate::link;
-use crate::state::{Action, Compare, Moment, Origin, Playground};
+use crate::platform::library;
+use crate::state::{Action, Compare, Comparison, Moment, Origin, Playground};
 use lockstep_sim::scenario::catalogue;
 use lockstep_sim::scenario::types::Scenario;
+use lockstep_view::content::Lesson;
 use yew::prelude::*;
 
 /// Stands the playground at step `step_index` of `lesson` whenever the step (or whether it is
@@ -75,6 +75,13 @@ fn stand_at(
         && playground.seed() == scenario.seed
         && playground.log().is_empty()
         && compare.is_none_or(|c| c == playground.compare());
+    // The twin scenario's file was loaded with this one (`library::with_built_in_and`).
+    let comparison = match Comparison::of(compare.unwrap_or(Compare::Off), &library::loaded) {
+        Ok(comparison) => comparison,
+        Err(id) => {
+            return Action::Report(format!("The scenario {id} is not loaded yet: try again."));
+        }
+    };
     if untouched {
         Action::SeekTo(position)
     } else {
@@ -84,7 +91,7 @@ fn stand_at(
             scenario: scenario.clone(),
             log: Vec::new(),
             position: Some(position),
-            compare: compare.unwrap_or(Compare::Off),
+            compare: comparison,
         }))
     }
 }

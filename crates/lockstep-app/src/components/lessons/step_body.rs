@@ -2,7 +2,7 @@
 //! with the verdict on the prediction once answered, and its sources.
 
 use crate::components::sources::citation_list;
-use crate::content::{Predict, Step};
+use lockstep_view::content::{Predict, Step};
 use yew::prelude::*;
 
 /// Where the player stands on a step that asks for a prediction.

@@ -1,7 +1,7 @@
 //! Zooming and panning the timeline's plot with the wheel and by dragging it.
 
 use super::view::ViewState;
-use crate::layout::frame::Viewport;
+use lockstep_view::layout::frame::Viewport;
 use yew::prelude::*;
 
 /// The plot's handlers.

@@ -17,20 +17,20 @@ mod view_toolbar;
 use crate::components::Shared;
 use crate::components::legend::Legend;
 use crate::components::timeline_shapes::{glyph, patterns, pause_sign};
-use crate::layout::annotate::band_text;
-use crate::layout::frame::{
-    AXIS_HEIGHT, ArrowShape, ArrowState, BandShape, BarShape, Frame, LANE_HEIGHT, LabelState,
-    LaneNames, MarkShape, NOW_TAG_WIDTH, Tick, frame, lane_name_width, span_rank,
-};
-use crate::layout::labels::{CHAR_WIDTH, text_baseline, text_x};
-use crate::layout::shapes::{Label, LabelOf, Tone};
-use crate::layout::{LaneRole, Layout, MarkKind, SpanKind};
 use crate::state::{Action, Selection};
-use crate::svg_number::px;
-use crate::words::{bar_words, lane_badge, mark_kind, mark_words};
 use gestures::{Gestures, use_gestures};
 use lockstep_sim::engine::sim::Sim;
 use lockstep_sim::world::ids::NodeId;
+use lockstep_view::layout::annotate::band_text;
+use lockstep_view::layout::frame::{
+    AXIS_HEIGHT, ArrowShape, ArrowState, BandShape, BarShape, Frame, LANE_HEIGHT, LabelState,
+    LaneNames, MarkShape, NOW_TAG_WIDTH, Tick, frame, lane_name_width, span_rank,
+};
+use lockstep_view::layout::labels::{CHAR_WIDTH, text_baseline, text_x};
+use lockstep_view::layout::shapes::{Label, LabelOf, Tone};
+use lockstep_view::layout::{LaneRole, Layout, MarkKind, SpanKind};
+use lockstep_view::svg_number::px;
+use lockstep_view::words::{bar_words, lane_badge, mark_kind, mark_words};
 use view::{use_plot_size, use_view_state};
 use view_toolbar::view_toolbar;
 use yew::prelude::*;
@@ -660,7 +660,7 @@ fn Mark(props: &MarkProps) -> Html {
     };
     let (onclick, onkeydown) = open_event(ctx, mark.event);
     let lane_top = mark.lane as f64 * LANE_HEIGHT;
-    let hit = crate::layout::frame::glyph_box(mark);
+    let hit = lockstep_view::layout::frame::glyph_box(mark);
     html! {
         <g class={classes!("mark", format!("mark-{}", mark_kind(mark.kind)))} data-testid="event-mark"
             data-kind={mark_kind(mark.kind)} data-outcome={outcome} data-token={token}

@@ -2,8 +2,8 @@
 //! the lanes' names sit, and which span of the run it shows (zoomed, panned, following now).
 
 use crate::components::Shared;
-use crate::layout::Layout;
-use crate::layout::frame::{LaneNames, Viewport};
+use lockstep_view::layout::Layout;
+use lockstep_view::layout::frame::{LaneNames, Viewport};
 use web_sys::Element;
 use yew::prelude::*;
 

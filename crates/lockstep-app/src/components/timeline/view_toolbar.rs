@@ -2,7 +2,7 @@
 //! span in view. It changes only the view, never the run.
 
 use super::view::ViewState;
-use crate::layout::frame::{Viewport, time_label};
+use lockstep_view::layout::frame::{Viewport, time_label};
 use yew::prelude::*;
 
 /// The toolbar over a timeline captioned `caption` that shows `shown_view` of a run ending at

@@ -2,7 +2,7 @@
 //! each downloaded as a file. Each reads the playground when chosen, not on every render (a
 //! long trace's export is large); a download that fails becomes a message, never a panic.
 
-use crate::browser;
+use crate::platform::browser;
 use crate::state::{Action, Playground};
 use lockstep_sim::scenario::types::Scenario;
 use yew::prelude::*;

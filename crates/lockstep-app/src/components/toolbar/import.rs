@@ -2,7 +2,7 @@
 //! cannot be read, like a bad link, becomes a message; the current run stays as it was.
 
 use crate::components::menu;
-use crate::library;
+use crate::platform::library;
 use crate::state::Action;
 use gloo_file::callbacks::FileReader;
 use lockstep_sim::scenario::strict_json;

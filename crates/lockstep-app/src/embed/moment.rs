@@ -1,0 +1,172 @@
+//! An embed of a moment of a run (`#embed&…` with a setup): the run loaded from the address,
+//! its excerpt, the story (timeline, stage, "now" line, a twin's timeline) and the chosen
+//! controls. Only the keys of the controls shown work; it plays only while watched.
+
+use crate::components::Shared;
+use crate::components::narration::NowLine;
+use crate::components::stage::{STEP_GLIDE_MS, Stage};
+use crate::components::timeline::Timeline;
+use crate::embed::frame_parts::{open_link, problem};
+use crate::embed::hooks::use_watched_play;
+use crate::embed::state::{EmbedState, Phase};
+use crate::embed::transport::EmbedTransport;
+use crate::hooks::{use_autoplay, use_keyboard};
+use crate::link::{self, fencing_word};
+use crate::platform::browser;
+use crate::platform::library;
+use crate::state::{Action, Play};
+use lockstep_view::embed_link::{Bounds, ControlSet, EmbedSpec, Shows};
+use lockstep_view::state::Playground;
+use std::rc::Rc;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct EmbedMomentProps {
+    pub spec: EmbedSpec,
+    /// The embed's root element, watched to play only while in view.
+    pub root: NodeRef,
+}
+
+/// A moment of a run, its excerpt and its controls.
+#[component]
+pub fn EmbedMoment(props: &EmbedMomentProps) -> Html {
+    let spec = &props.spec;
+    let state = use_reducer(|| EmbedState::loading(spec.excerpt, spec.opening()));
+    let dispatch = {
+        let handle = state.dispatcher();
+        use_callback((), move |action: Action, _| handle.dispatch(action))
+    };
+    use_setup(spec, &dispatch);
+    let playground = state.playground().cloned();
+    let play = playground.as_ref().map_or(Play::Paused, |p| p.play());
+    let speed = playground
+        .as_ref()
+        .map_or(crate::state::Speed::DEFAULT, |p| p.speed());
+    use_autoplay(play, speed, dispatch.clone());
+    let keys = use_shown_keys(spec.controls, &dispatch);
+    use_keyboard(keys, Callback::noop(), Callback::noop(), None);
+    use_watched_play(
+        props.root.clone(),
+        spec.autoplay,
+        playground.is_some(),
+        play,
+        dispatch.clone(),
+    );
+    match (&state.phase, playground, state.bounds()) {
+        (Phase::Failed(text), _, _) => problem(text),
+        (Phase::Ready(_), Some(playground), Some(bounds)) => {
+            moment(spec, &playground, bounds, &dispatch)
+        }
+        _ => html! {
+            <p class="embed-loading muted" role="status" data-testid="embed-loading" aria-busy="true">
+                { "Loading the scenario…" }
+            </p>
+        },
+    }
+}
+
+/// Loads the run the address sets up (its scenario files first), once, at its opening position.
+#[hook]
+fn use_setup(spec: &EmbedSpec, dispatch: &Callback<Action>) {
+    let dispatch = dispatch.clone();
+    let setup = match &spec.shows {
+        Shows::Moment { setup, .. } => setup.clone(),
+        Shows::Lesson { .. } => String::new(),
+    };
+    let opening = spec.opening();
+    use_effect_with((), move |_| {
+        let (shown, compared) = (
+            link::built_in_named(&setup),
+            link::compared_built_in(&setup),
+        );
+        let restore = move || match link::decode(&setup) {
+            Ok(mut moment) => {
+                moment.position = opening;
+                Action::Restore(Box::new(moment))
+            }
+            Err(error) => Action::Report(error.to_string()),
+        };
+        library::with_files_of_link(shown, compared, dispatch, restore);
+    });
+}
+
+/// The playground's keys, for the controls shown: none with `controls=none`, the transport's
+/// with `controls=transport`.
+#[hook]
+fn use_shown_keys(controls: ControlSet, dispatch: &Callback<Action>) -> Callback<Action> {
+    let dispatch = dispatch.clone();
+    use_callback(controls, move |action: Action, controls| {
+        let shown = match controls {
+            ControlSet::None => false,
+            ControlSet::Transport => matches!(
+                action,
+                Action::Step
+                    | Action::Back
+                    | Action::Reset
+                    | Action::SeekTo(_)
+                    | Action::TogglePlay
+            ),
+            ControlSet::Full => true,
+        };
+        if shown {
+            dispatch.emit(action);
+        }
+    })
+}
+
+/// The loaded moment: caption, story and controls.
+fn moment(
+    spec: &EmbedSpec,
+    playground: &Rc<Playground>,
+    bounds: Bounds,
+    dispatch: &Callback<Action>,
+) -> Html {
+    let caption = spec
+        .caption
+        .clone()
+        .unwrap_or_else(|| playground.title().to_owned());
+    let open = playground
+        .moment()
+        .map(|moment| browser::link_with(&link::encode(&moment)))
+        .unwrap_or_default();
+    let timeline_caption = match playground.fencing() {
+        Some(fencing) => format!("Timeline · fencing {}", fencing_word(fencing)),
+        None => "Timeline".to_owned(),
+    };
+    let glide_ms = match playground.play() {
+        Play::Playing => playground.speed().tick_ms(),
+        Play::Paused => STEP_GLIDE_MS,
+    };
+    let twin = playground.twin().map(|twin| {
+        let now = twin.at.trace().last().map_or(0, |e| e.time.0);
+        html! {
+            <Timeline layout={Shared(twin.layout.clone())} sim={Shared(twin.at.clone())} position={twin.at.trace().len()}
+                now={now} selection={playground.selection()} dispatch={dispatch.clone()} name="twin"
+                scope={playground.scenario_id().to_owned()}
+                caption={twin.caption()} />
+        }
+    });
+    html! {
+        <>
+            <header class="embed-caption">
+                <h1 class="embed-title" data-testid="embed-caption" title={caption.clone()}>{ caption }</h1>
+                { open_link(open) }
+            </header>
+            <div class="story embed-story">
+                <Timeline layout={Shared(playground.layout().clone())} sim={Shared(playground.sim_rc())}
+                    position={playground.position()} now={playground.now().0}
+                    selection={playground.selection()} dispatch={dispatch.clone()} name="main"
+                    scope={playground.scenario_id().to_owned()} caption={timeline_caption} />
+                <Stage layout={Shared(playground.layout().clone())} sim={Shared(playground.sim_rc())}
+                    position={playground.position()} now={playground.now().0}
+                    selection={playground.selection()} dispatch={dispatch.clone()} {glide_ms} />
+                <NowLine sim={Shared(playground.sim_rc())} offers_step={spec.controls != ControlSet::None} />
+            </div>
+            { for twin }
+            if spec.controls != ControlSet::None {
+                <EmbedTransport playground={playground.clone()} {bounds} controls={spec.controls}
+                    dispatch={dispatch.clone()} />
+            }
+        </>
+    }
+}

@@ -1,0 +1,43 @@
+//! The embed's state as Yew holds it: the pure state and reducer
+//! (`lockstep_view::embed_state`) behind Yew's `Reducible`.
+
+use crate::state::Action;
+use lockstep_view::embed_link::Excerpt;
+pub use lockstep_view::embed_state::*;
+use std::ops::Deref;
+use std::rc::Rc;
+use yew::Reducible;
+
+/// [`lockstep_view::embed_state::EmbedState`] adapted to `use_reducer`: it derefs to it.
+pub struct EmbedState(pub Rc<lockstep_view::embed_state::EmbedState>);
+
+impl EmbedState {
+    /// The embed while its scenario's file is on its way.
+    pub fn loading(excerpt: Excerpt, at: Option<usize>) -> EmbedState {
+        EmbedState(Rc::new(lockstep_view::embed_state::EmbedState::loading(
+            excerpt, at,
+        )))
+    }
+}
+
+impl Deref for EmbedState {
+    type Target = lockstep_view::embed_state::EmbedState;
+
+    fn deref(&self) -> &Self::Target {
+        &self.0
+    }
+}
+
+impl Reducible for EmbedState {
+    type Action = Action;
+
+    fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        let next = Rc::clone(&self.0).reduce(action);
+        // The same `Rc` when nothing changed: Yew skips the re-render.
+        if Rc::ptr_eq(&next, &self.0) {
+            self
+        } else {
+            Rc::new(EmbedState(next))
+        }
+    }
+}

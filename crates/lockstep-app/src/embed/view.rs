@@ -1,0 +1,86 @@
+//! The embed view (`#embed&…`, see [`lockstep_view::embed_link`]): the story alone, for another site's
+//! page — a one-line caption with "Open in Lockstep ↗", the timeline (the stage beside it when
+//! the frame is wide enough), the "now" line and the chosen controls, in the flow of a frame as
+//! tall as its content. No navigation, no setup bar, no panels. Anything wrong with the address
+//! or the scenario is said inside the frame, naming the parameter; the frame is never blank.
+//!
+//! It tells the host page its height as it changes and plays only while watched
+//! ([`crate::embed::hooks`]). Its theme is this view's only: the visitor's stored choice for the
+//! full app is left alone. Links out of the embed open the full app in a new tab.
+//!
+//! A moment of a run is `moment.rs`; a whole lesson, `lesson.rs`.
+
+use crate::embed::frame as embed_frame;
+use crate::embed::frame_parts::problem;
+use crate::embed::hooks::use_embed_size;
+use crate::embed::lesson::EmbedLesson;
+use crate::embed::moment::EmbedMoment;
+use crate::platform::browser;
+use gloo_events::EventListener;
+use lockstep_view::embed_link::{EmbedError, EmbedSpec, Shows};
+use wasm_bindgen::JsCast;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct EmbedViewProps {
+    pub embed: Result<EmbedSpec, EmbedError>,
+}
+
+#[component]
+pub fn EmbedView(props: &EmbedViewProps) -> Html {
+    let root = use_node_ref();
+    use_embed_size(root.clone());
+    // A wrong address keeps the theme index.html read from it before the first paint.
+    let theme = props.embed.as_ref().ok().map(|spec| spec.theme);
+    use_effect_with(theme, |theme| {
+        if let Some(theme) = theme {
+            embed_frame::show_theme(theme.word());
+        }
+    });
+    // The embed is the page's address: another address is another page.
+    use_effect_with((), |_| {
+        let listener = web_sys::window()
+            .map(|window| EventListener::new(&window, "hashchange", |_| browser::reload()));
+        move || drop(listener)
+    });
+    let body = match &props.embed {
+        Err(error) => problem(&error.to_string()),
+        Ok(spec) => match &spec.shows {
+            Shows::Moment { .. } => {
+                html! { <EmbedMoment spec={spec.clone()} root={root.clone()} /> }
+            }
+            Shows::Lesson { id, step } => html! {
+                <EmbedLesson id={id.clone()} step={*step} caption={spec.caption.clone()} />
+            },
+        },
+    };
+    html! {
+        <main class="embed" ref={root} data-testid="embed" onclick={Callback::from(links_out)}>
+            { body }
+        </main>
+    }
+}
+
+/// A link inside the embed to another page of the app (a lesson's "All lessons", a source)
+/// opens the full app in a new tab instead of replacing the embed.
+fn links_out(event: MouseEvent) {
+    let anchor = event
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+        .and_then(|element| element.closest("a").ok().flatten());
+    let Some(anchor) = anchor else {
+        return;
+    };
+    if anchor.get_attribute("target").is_some() {
+        return;
+    }
+    if let Some(fragment) = anchor
+        .get_attribute("href")
+        .and_then(|href| href.strip_prefix('#').map(str::to_owned))
+    {
+        event.prevent_default();
+        if let Some(window) = web_sys::window() {
+            let _ = window.open_with_url_and_target(&browser::link_with(&fragment), "_blank");
+        }
+    }
+}

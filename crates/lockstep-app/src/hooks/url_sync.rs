@@ -1,0 +1,180 @@
+//! Keeping the URL in step with the page and the playground's moment, following links pasted
+//! or clicked, and what a visit starts with (the page and the moment its address names).
+
+use crate::link;
+use crate::platform::browser;
+use crate::platform::library;
+use crate::state::{Action, Playground};
+use gloo_events::EventListener;
+use gloo_timers::callback::Timeout;
+use lockstep_view::route::Route;
+use std::cell::RefCell;
+use std::rc::Rc;
+use yew::prelude::*;
+
+/// The page a visit starts on.
+pub fn initial_route() -> Route {
+    Route::parse(&browser::fragment()).unwrap_or(Route::Playground)
+}
+
+/// How long the playground must stand still before the URL follows it. Writing the URL is a
+/// same-document navigation that costs Chromium several milliseconds (more with a long custom
+/// scenario in it): too dear for every Step of autoplay, a held arrow key or a scrub.
+const URL_QUIET_MS: u32 = 250;
+
+/// What the URL shows and what it should show. The first change after a quiet spell is written
+/// at once; changes that follow it within [`URL_QUIET_MS`] wait, and the last of them is written
+/// when they stop. `<html data-url>` says `waiting` while a change waits to be written and
+/// `written` once the URL shows what the page wanted (`docs/test-hooks.md`).
+struct UrlWriter {
+    wanted: Option<String>,
+    written: String,
+    quiet: Option<Timeout>,
+}
+
+impl UrlWriter {
+    fn want(writer: &Rc<RefCell<UrlWriter>>, fragment: String) {
+        let mut this = writer.borrow_mut();
+        this.wanted = Some(fragment);
+        if this.quiet.is_none() {
+            this.flush();
+        }
+        let later = Rc::clone(writer);
+        this.quiet = Some(Timeout::new(URL_QUIET_MS, move || {
+            let mut this = later.borrow_mut();
+            this.quiet = None;
+            this.flush();
+        }));
+        this.mark();
+    }
+
+    fn flush(&mut self) {
+        if let Some(wanted) = self.wanted.take()
+            && wanted != self.written
+        {
+            browser::replace_fragment(&wanted);
+            self.written = wanted;
+        }
+        self.mark();
+    }
+
+    /// Says on `<html data-url>` whether a change still waits to be written.
+    fn mark(&self) {
+        let waiting = self.wanted.is_some();
+        browser::mark("url", if waiting { "waiting" } else { "written" });
+    }
+}
+
+/// Writes the page — or on the playground, its moment (`moment_fragment`, from
+/// `link::encode`) — into the URL as it changes (see [`UrlWriter`]), and follows links clicked or
+/// pasted into the address bar.
+#[hook]
+pub fn use_url_sync(
+    moment_fragment: Option<String>,
+    route: UseStateHandle<Route>,
+    dispatch: Callback<Action>,
+) {
+    // The address the visit started at, read before the effect below rewrites it.
+    let arrival = use_memo((), |_| browser::fragment());
+    let writer = use_mut_ref(|| {
+        let writer = UrlWriter {
+            wanted: None,
+            written: browser::fragment(),
+            quiet: None,
+        };
+        writer.mark();
+        writer
+    });
+    let fragment = route.fragment().or(moment_fragment);
+    {
+        let writer = Rc::clone(&writer);
+        use_effect_with(fragment, move |fragment| {
+            if let Some(fragment) = fragment {
+                UrlWriter::want(&writer, fragment.clone());
+            }
+        });
+    }
+    use_effect_with((), move |_| {
+        // A link the first render could not open: its scenario's file is still to load.
+        if Route::parse(&arrival).is_none() && waits_for_its_scenario(&arrival) {
+            follow_link(arrival.to_string(), dispatch.clone());
+        }
+        let listener = web_sys::window().map(|window| {
+            EventListener::new(&window, "hashchange", move |_| {
+                let fragment = browser::fragment();
+                // The address bar now says what the user asked for: what the page meant to
+                // write before is out of date.
+                {
+                    let mut writer = writer.borrow_mut();
+                    writer.written = fragment.clone();
+                    writer.wanted = None;
+                    writer.mark();
+                }
+                if let Some(page) = Route::parse(&fragment) {
+                    route.set(page);
+                    return;
+                }
+                route.set(Route::Playground);
+                if !fragment.is_empty() {
+                    follow_link(fragment, dispatch.clone());
+                }
+            })
+        });
+        move || drop(listener)
+    });
+}
+
+/// Whether the link names a built-in scenario whose file is not loaded yet.
+fn waits_for_its_scenario(fragment: &str) -> bool {
+    [
+        link::built_in_named(fragment),
+        link::compared_built_in(fragment),
+    ]
+    .into_iter()
+    .flatten()
+    .any(|id| library::loaded(id).is_none())
+}
+
+/// Opens the moment a link describes, once the built-in scenarios it names (the one it shows,
+/// and the one it compares with) have loaded.
+fn follow_link(fragment: String, dispatch: Callback<Action>) {
+    let (shown, compared) = (
+        link::built_in_named(&fragment),
+        link::compared_built_in(&fragment),
+    );
+    let restore = move || match link::decode(&fragment) {
+        Ok(moment) => Action::Restore(Box::new(moment)),
+        Err(e) => Action::Report(format!("This link cannot be opened: {e}")),
+    };
+    library::with_files_of_link(shown, compared, dispatch, restore);
+}
+
+/// The playground a visit starts with: the moment in the URL, or the default scenario with a
+/// message saying what is wrong with the link.
+pub fn initial_playground() -> Playground {
+    Playground(initial(&browser::fragment()))
+}
+
+fn initial(fragment: &str) -> Rc<lockstep_view::state::Playground> {
+    use lockstep_view::state::Playground;
+    let default = || Rc::new(Playground::default_scenario());
+    if fragment.is_empty() || Route::parse(fragment).is_some() {
+        return default();
+    }
+    if waits_for_its_scenario(fragment) {
+        // `use_url_sync` loads it and opens the link; meanwhile the default scenario shows, and
+        // the loading notice keeps the URL as the link until then.
+        return default().reduce(Action::Loading(
+            "Loading the scenario this link names…".to_string(),
+        ));
+    }
+    match link::decode(fragment)
+        .map_err(|e| e.to_string())
+        .and_then(Playground::restore)
+    {
+        Ok(restored) => Rc::new(restored),
+        Err(problem) => default().reduce(Action::Report(format!(
+            "This link cannot be opened ({problem}), so the default scenario is shown."
+        ))),
+    }
+}

@@ -1,0 +1,13 @@
+//! The chaos lab (`#lab…`): many seeds of one setup run in Web Workers, their results charted,
+//! and the counterexample search. The schedule, the address and the messages to the workers are
+//! pure (`lockstep_view::lab_schedule`, `lab_link`, `worker_protocol`); this folder runs them in
+//! the browser and renders the results.
+
+pub mod form;
+pub mod lesson;
+pub mod results;
+pub mod runner;
+pub mod search;
+pub mod view;
+pub mod worker;
+pub mod workers;

@@ -1,0 +1,153 @@
+//! The chaos lab page (`#lab`): the article's chaos test over many seeds, run in the lab's Web
+//! Workers with a progress bar and Stop, then the share of runs that broke each invariant for
+//! every lock service × fencing run this visit, when the first violation came, and the
+//! violating seeds, each opening the playground at its first violation. The settings live in
+//! the address; the results are recomputed, never linked.
+//!
+//! The runs and their merging are [`lockstep_view::lab_schedule`]'s; the workers are
+//! [`crate::lab::workers`]'s; this component keeps who is busy with what and renders.
+
+use crate::lab::form::LabForm;
+use crate::lab::results::{Histogram, LabProgress, ShareChart, ViolatingSeeds};
+use crate::lab::runner::{LabRunner, Status};
+use crate::lab::search::CounterexampleSearch;
+use crate::platform::browser;
+use lockstep_sim::story::numbers::thousands;
+use lockstep_view::lab_link::{LabLink, LabSpec};
+use lockstep_view::worker_protocol::Reply;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct ChaosLabProps {
+    /// The settings the address gives, and what in it could not be used.
+    pub link: LabLink,
+    /// The user changed a setting: the address should say so.
+    pub on_change: Callback<LabSpec>,
+}
+
+pub enum Msg {
+    Edit(LabSpec),
+    Run,
+    Stop,
+    Reply(usize, Reply),
+    Export,
+    CopyLink,
+}
+
+pub struct ChaosLab {
+    spec: LabSpec,
+    runner: LabRunner,
+    said: Option<String>,
+}
+
+impl ChaosLab {
+    fn export(&mut self) {
+        let Some(run) = self.runner.run() else { return };
+        let json = serde_json::to_string_pretty(&run.report).unwrap_or_default();
+        let name = format!(
+            "chaos-lab-{}-fencing-{}-seeds-{}-{}.json",
+            run.spec.settings.backend.id(),
+            crate::link::fencing_word(run.spec.settings.fencing),
+            run.spec.first_seed,
+            run.spec.first_seed + run.done().saturating_sub(1),
+        );
+        self.said = Some(match browser::download(&name, "application/json", &json) {
+            Ok(()) => format!("Saved {name}."),
+            Err(why) => format!("The report could not be saved: {why}."),
+        });
+    }
+}
+
+impl Component for ChaosLab {
+    type Message = Msg;
+    type Properties = ChaosLabProps;
+
+    fn create(ctx: &Context<Self>) -> Self {
+        ChaosLab {
+            spec: ctx.props().link.spec,
+            runner: LabRunner::default(),
+            said: None,
+        }
+    }
+
+    fn changed(&mut self, ctx: &Context<Self>, _old: &Self::Properties) -> bool {
+        self.spec = ctx.props().link.spec;
+        true
+    }
+
+    fn update(&mut self, ctx: &Context<Self>, msg: Msg) -> bool {
+        match msg {
+            Msg::Edit(spec) => {
+                self.spec = spec;
+                ctx.props().on_change.emit(spec);
+            }
+            Msg::Run => {
+                self.said = None;
+                let on_reply = ctx
+                    .link()
+                    .callback(|(index, reply)| Msg::Reply(index, reply));
+                self.runner.start(vec![self.spec], on_reply);
+            }
+            Msg::Stop => self.runner.stop(),
+            Msg::Reply(index, reply) => self.runner.reply(index, reply),
+            Msg::Export => self.export(),
+            Msg::CopyLink => {
+                browser::copy(&browser::link_with(&self.spec.fragment()));
+                self.said = Some(
+                    "Link copied: it holds the settings; whoever opens it runs the seeds again."
+                        .to_owned(),
+                );
+            }
+        }
+        true
+    }
+
+    fn view(&self, ctx: &Context<Self>) -> Html {
+        let link = ctx.link();
+        let running = *self.runner.status() == Status::Running;
+        let problems = &ctx.props().link.problems;
+        let rows = self.runner.rows();
+        let run = self.runner.run();
+        html! {
+            <section class="page chaos-lab" data-testid="chaos-lab">
+                <h2>{ "Chaos lab" }</h2>
+                <p class="lede">{ "The article's third verification test, over many seeds: clients contend for the lock \
+                    again and again while processes pause and links fail. Each seed makes a different run. \
+                    The runs happen in a background worker on this device; the chart counts the runs that broke \
+                    each invariant." }</p>
+                if !problems.is_empty() {
+                    <div class="notice problem" role="alert" data-testid="lab-link-problem">
+                        <p>{ "Part of this link's settings cannot be used, so the lab uses its defaults there:" }</p>
+                        <ul>{ for problems.iter().map(|p| html! { <li>{ p.to_string() }</li> }) }</ul>
+                    </div>
+                }
+                <LabForm spec={self.spec} on_change={link.callback(Msg::Edit)} />
+                <div class="lab-actions">
+                    <button type="button" class="control primary" data-testid="lab-run"
+                        onclick={link.callback(|_| Msg::Run)}>
+                        { format!("Run {} seeds", thousands(self.spec.runs.0)) }
+                    </button>
+                    <button type="button" class="control" data-testid="lab-stop" disabled={!running}
+                        onclick={link.callback(|_| Msg::Stop)}>{ "Stop" }</button>
+                    <button type="button" class="control" data-testid="lab-copy-link"
+                        onclick={link.callback(|_| Msg::CopyLink)}>{ "Copy link" }</button>
+                    <button type="button" class="control" data-testid="lab-export" disabled={run.is_none_or(|r| r.done() == 0)}
+                        onclick={link.callback(|_| Msg::Export)}>{ "Export JSON" }</button>
+                </div>
+                <LabProgress run={run.cloned()} status={self.runner.status().clone()} loading={self.runner.loading()}
+                    outstanding={self.runner.outstanding()} />
+                if let Some(said) = &self.said {
+                    <p class="muted" role="status" data-testid="lab-said">{ said.clone() }</p>
+                }
+                if !rows.is_empty() {
+                    <ShareChart {rows} />
+                }
+                if let Some(run) = run.filter(|r| r.done() > 0) {
+                    <Histogram report={run.report.clone()} />
+                    <ViolatingSeeds run={run.clone()} />
+                }
+                <CounterexampleSearch link={lockstep_view::search_link::parse(&crate::platform::browser::fragment())} />
+            </section>
+        }
+    }
+}

@@ -1,0 +1,52 @@
+//! The site's navigation bar: one tab a page (each label is the heading of the page it opens),
+//! folded behind a menu button on a narrow screen, and the theme choice.
+
+use crate::components::theme::ThemeChoice;
+use lockstep_view::route::Route;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct SiteNavProps {
+    pub at: Route,
+    /// The Playground tab's address: the moment it shows.
+    pub playground_href: AttrValue,
+}
+
+#[component]
+pub fn SiteNav(props: &SiteNavProps) -> Html {
+    let menu_open = use_state(|| false);
+    let tab = |href: String, label: &'static str, testid: &'static str, here: bool| {
+        html! {
+            <a {href} data-testid={testid} class={classes!("tab", here.then_some("here"))}
+                aria-current={here.then_some("page")}>{ label }</a>
+        }
+    };
+    let at = &props.at;
+    let toggle_menu = {
+        let menu_open = menu_open.clone();
+        Callback::from(move |_: MouseEvent| menu_open.set(!*menu_open))
+    };
+    let close_menu = {
+        let menu_open = menu_open.clone();
+        Callback::from(move |_: MouseEvent| menu_open.set(false))
+    };
+    html! {
+        <nav class={classes!("site-nav", menu_open.then_some("open"))} aria-label="Sections">
+            <h1 class="brand">{ "Lockstep" }</h1>
+            <button type="button" class="tool nav-menu-button" data-testid="nav-menu"
+                aria-expanded={menu_open.to_string()} aria-controls="nav-tabs" onclick={toggle_menu}>
+                { "Menu" }
+            </button>
+            <div class="nav-tabs" id="nav-tabs" onclick={close_menu}>
+                { tab(props.playground_href.to_string(), "Playground", "nav-playground", *at == Route::Playground) }
+                { tab("#learn".to_owned(), "Lessons", "nav-lessons", matches!(at, Route::Lessons | Route::Lesson { .. })) }
+                { tab("#quiz".to_owned(), "Knowledge check", "nav-quiz", *at == Route::Quiz) }
+                { tab("#deck".to_owned(), "Interview deck", "nav-deck", *at == Route::Deck) }
+                { tab("#guide".to_owned(), "Efficiency or correctness?", "nav-guide", *at == Route::Guide) }
+                { tab("#lab".to_owned(), "Chaos lab", "nav-lab", matches!(at, Route::Lab(_))) }
+                { tab("#sources".to_owned(), "Sources", "nav-sources", *at == Route::Sources) }
+            </div>
+            <ThemeChoice />
+        </nav>
+    }
+}

@@ -1,0 +1,213 @@
+//! The playground page. The story first: the setup bar, the scenario's title (its summary and
+//! sources in a closed disclosure), the story — the timeline, with the stage beside it —, the
+//! "now" line and the transport held at the viewport's bottom; below the fold the run's outcome,
+//! the twin when comparing, the action panel, the inspector, the monitoring plots and the event
+//! log. Also the parts a lesson shows over the same run ([`Story`]).
+
+use crate::components::actions::Actions;
+use crate::components::compare_services;
+use crate::components::controls::{Controls, Drag};
+use crate::components::inspector::{Inspector, invariant_list};
+use crate::components::narration::{EventLog, NowLine};
+use crate::components::sources::{citation_list, note_list};
+use crate::components::stage::{STEP_GLIDE_MS, Stage};
+use crate::components::timeline::Timeline;
+use crate::components::toolbar::Toolbar;
+use crate::components::{Current, Shared};
+use crate::link::fencing_word;
+use crate::state::{Action, Notice, Play, Playground, Selection};
+use lockstep_sim::Sim;
+use lockstep_sim::models::resource::Fencing;
+use lockstep_view::run::Run;
+use yew::prelude::*;
+
+/// What the playground page and a lesson both show of the open run.
+pub struct Story {
+    pub notice: Option<Html>,
+    /// The one-line verdict of both runs while comparing with another service or scenario.
+    pub compare_verdict: Option<Html>,
+    pub main_timeline: Html,
+    pub monitor: Html,
+}
+
+impl Story {
+    pub fn of(playground: &Playground, dispatch: &Callback<Action>, monitor: Html) -> Story {
+        let main_caption = match playground.fencing() {
+            Some(fencing) => format!("Timeline · fencing {}", fencing_word(fencing)),
+            None => "Timeline".to_owned(),
+        };
+        Story {
+            notice: playground
+                .notice()
+                .map(|notice| notice_view(notice, dispatch)),
+            compare_verdict: playground
+                .twin()
+                .and_then(|twin| twin.verdict_line())
+                .map(compare_services::verdict),
+            main_timeline: html! {
+                <Timeline layout={Shared(playground.layout().clone())} sim={Shared(playground.sim_rc())}
+                    position={playground.position()} now={playground.now().0}
+                    selection={playground.selection()} dispatch={dispatch.clone()} name="main"
+                    scope={playground.scenario_id().to_owned()}
+                    caption={main_caption} />
+            },
+            monitor,
+        }
+    }
+}
+
+fn notice_view(notice: &Notice, dispatch: &Callback<Action>) -> Html {
+    let dismiss = dispatch.reform(|_: MouseEvent| Action::Dismiss);
+    let (class, role, text) = match notice {
+        Notice::Problem(text) => ("notice problem", "alert", text.clone()),
+        Notice::Info(text) => ("notice info", "status", text.clone()),
+        Notice::Loading(text) => ("notice loading", "status", text.clone()),
+    };
+    html! {
+        <div class={class} role={role} data-testid="notice">
+            <span>{ text }</span>
+            <button type="button" class="link" onclick={dismiss} aria-label="Dismiss this message">{ "Dismiss" }</button>
+        </div>
+    }
+}
+
+/// Everything the playground page needs from the site.
+pub struct PlaygroundPage {
+    pub playground: UseReducerHandle<Playground>,
+    pub dispatch: Callback<Action>,
+    pub on_help: Callback<()>,
+    pub on_build: Callback<()>,
+    pub on_drag: Callback<Drag>,
+    pub story: Story,
+    /// The panels below the story, watched for whether they are in view.
+    pub below_story: NodeRef,
+    /// Whether those panels still show the moment a drag began.
+    pub holding: bool,
+    pub held_run: Shared<Run>,
+    pub held_sim: Shared<Sim>,
+}
+
+pub fn playground_page(page: PlaygroundPage) -> Html {
+    let PlaygroundPage {
+        playground,
+        dispatch,
+        story,
+        ..
+    } = page;
+    // While playing, a message glides to its next place over one tick; a Step by hand, briefly.
+    let glide_ms = match playground.play() {
+        Play::Playing => playground.speed().tick_ms(),
+        Play::Paused => STEP_GLIDE_MS,
+    };
+    html! {
+        <>
+            // The page's heading, as the tab names it; the scenario's title below is what the
+            // eye reads.
+            <h2 class="visually-hidden">{ "Playground" }</h2>
+            <header class="app-header setup-bar">
+                <Toolbar playground={Current(playground.clone())} origin={playground.origin().clone()}
+                    title={AttrValue::from(playground.title().to_owned())} seed={playground.seed()}
+                    fencing={playground.fencing()} compare={playground.compare()} service={playground.service()}
+                    dispatch={dispatch.clone()} on_help={page.on_help} on_build={page.on_build} />
+            </header>
+            { title_line(&playground) }
+            { for story.notice }
+            { for story.compare_verdict }
+            // The story: the timeline with the stage beside it and the "now" line under both (on a
+            // narrow screen the stage goes under the "now" line).
+            <div class="story">
+                { story.main_timeline }
+                <Stage layout={Shared(playground.layout().clone())} sim={Shared(playground.sim_rc())}
+                    position={playground.position()} now={playground.now().0}
+                    selection={playground.selection()} dispatch={dispatch.clone()} {glide_ms} />
+                <NowLine sim={Shared(playground.sim_rc())} />
+            </div>
+            <Controls playground={playground.clone()} dispatch={dispatch.clone()} on_drag={page.on_drag} />
+            <div class="below-story" data-testid="below-story" ref={page.below_story} aria-busy={page.holding.then_some("true")}>
+                { run_outcome(playground.run().outcome(), playground.fencing(), "run-outcome") }
+                { for twin_view(&playground, &dispatch) }
+                <div class="panels">
+                    <Actions playground={Current(playground.clone())} selection={playground.selection()}
+                        log={Shared(playground.log_rc())}
+                        moment={(playground.selection() != Selection::Nothing)
+                            .then(|| (Shared(playground.run_rc()), playground.position()))}
+                        dispatch={dispatch.clone()} />
+                    <aside class="inspector-panel" aria-label="Inspect">
+                        <Inspector sim={page.held_sim.clone()} />
+                    </aside>
+                    <div class="monitor-panel">
+                        { story.monitor }
+                    </div>
+                </div>
+                <EventLog sim={page.held_sim} run={page.held_run} dispatch={dispatch.clone()} />
+            </div>
+        </>
+    }
+}
+
+fn title_line(playground: &Playground) -> Html {
+    html! {
+        <div class="title-line">
+            <p class="scenario">
+                <span class="scenario-name" data-testid="scenario-name">{ playground.title() }</span>
+                <span class="seed">{ format!("seed {}", playground.seed()) }</span>
+            </p>
+            <details class="about" data-testid="about-scenario">
+                <summary>{ "About this scenario" }</summary>
+                <p class="summary">{ playground.summary() }</p>
+                { citation_list(&playground.scenario().map_or_else(Vec::new, |s| s.citations())) }
+                { note_list(playground.scenario().into_iter().flat_map(|s| s.notes())) }
+            </details>
+        </div>
+    }
+}
+
+/// The twin's timeline, outcome and invariants while comparing.
+fn twin_view(playground: &Playground, dispatch: &Callback<Action>) -> Option<Html> {
+    let twin = playground.twin()?;
+    let violated = twin
+        .at
+        .trace()
+        .last()
+        .map(|e| e.violated)
+        .unwrap_or_default();
+    let now = twin.at.trace().last().map_or(0, |e| e.time.0);
+    let invariants_heading = match (twin.fencing(), twin.against()) {
+        (Some(fencing), _) => format!("invariants now, fencing {}", fencing_word(fencing)),
+        (None, Some(against)) => format!("invariants now, {}", against.service_b.label()),
+        (None, None) => "invariants now, the twin".to_owned(),
+    };
+    Some(html! {
+        <div class="twin" data-testid="twin">
+            <Timeline layout={Shared(twin.layout.clone())} sim={Shared(twin.at.clone())} position={twin.at.trace().len()}
+                now={now} selection={playground.selection()} dispatch={dispatch.clone()} name="twin"
+                scope={playground.scenario_id().to_owned()}
+                caption={twin.caption()} />
+            { run_outcome(twin.run.outcome(), twin.fencing(), "twin-outcome") }
+            <section class="card twin-invariants" data-testid="twin-invariants">
+                <h2>{ invariants_heading }</h2>
+                { invariant_list(violated) }
+            </section>
+            { for twin.against().map(compare_services::carried_list) }
+        </div>
+    })
+}
+
+/// How the whole run ends at the resource, computed from the run (never written by hand), so it
+/// follows the fencing switch and the user's interventions. Shown on the playground only: in a
+/// lesson it would give away the answers. Closed until opened: it tells the end of the run, which
+/// a learner stepping through should not have spoiled.
+fn run_outcome(lines: &[String], fencing: Option<Fencing>, testid: &'static str) -> Html {
+    let heading = match fencing {
+        Some(fencing) => format!("How this run ends, fencing {}", fencing_word(fencing)),
+        None => "How this run ends".to_owned(),
+    };
+    html! {
+        <details class="run-outcome" data-testid={testid}>
+            <summary class="muted">{ heading }</summary>
+            <ul>
+                { for lines.iter().map(|line| html! { <li data-testid="outcome-line">{ line.clone() }</li> }) }
+            </ul>
+        </details>
+    }
+}

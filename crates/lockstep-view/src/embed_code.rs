@@ -1,0 +1,277 @@
+//! "Copy embed code": the HTML an author pastes into a page to embed the playground's current
+//! moment — with the host script (`embed.js`, a `div` whose `data-*` attributes are the moment),
+//! or as a plain iframe of the `#embed` view.
+//!
+//! Both are made from the moment's link ([`link::encode`]), so they say exactly what "Share"
+//! says: the scenario (by id, or whole as inline JSON), the seed and fencing when they differ
+//! from the scenario's, the interventions, the position, compare. Pure text in, text out: this
+//! module does not touch the browser, and it must not decide what the embed shows beyond the
+//! moment and the default controls.
+
+use crate::link;
+use crate::state::{Moment, Origin};
+use std::fmt;
+
+/// The controls every snippet asks for: Back, Step, Play and the scrubber (the embed's default,
+/// written out so an author sees what to change).
+const CONTROLS: &str = "transport";
+
+/// The height an iframe keeps until the embed says how tall it is (the host script's default).
+const PLACEHOLDER_HEIGHT: u32 = 420;
+
+/// The address of the app's directory (ending in `/`): where `embed.js` and the embed view live.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AppAddress(String);
+
+impl AppAddress {
+    /// The app's directory, from the address of the page it runs in (any query, fragment and
+    /// file name dropped: `https://x.org/lockstep/index.html?a#s=…` → `https://x.org/lockstep/`).
+    pub fn of_page(href: &str) -> AppAddress {
+        let end = href.find(['?', '#']).unwrap_or(href.len());
+        let page = &href[..end];
+        let directory = page.rfind('/').map_or(page, |slash| &page[..=slash]);
+        AppAddress(directory.to_owned())
+    }
+}
+
+impl fmt::Display for AppAddress {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// The two snippets for one moment.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EmbedCode {
+    /// The host script's `<script>` line and the `div` it turns into a self-sizing embed.
+    pub host_script: String,
+    /// One `<iframe>` of the embed view, for pages that cannot run scripts.
+    pub iframe: String,
+}
+
+/// The snippets that embed `moment` from the app at `app`.
+pub fn for_moment(app: &AppAddress, moment: &Moment, loaded: link::Loaded) -> EmbedCode {
+    let fragment = link::encode(moment, loaded);
+    let title = format!("Lockstep: {}", moment.scenario.title);
+    EmbedCode {
+        host_script: host_script(app, moment, &fragment, &title),
+        iframe: iframe(app, &fragment, &title),
+    }
+}
+
+fn host_script(app: &AppAddress, moment: &Moment, fragment: &str, title: &str) -> String {
+    let id = match &moment.origin {
+        Origin::BuiltIn(id) => *id,
+        Origin::Custom => "",
+    };
+    let mut div = format!("<div data-lockstep=\"{}\"", attribute(id));
+    for (name, value) in fragment.split('&').filter_map(|pair| pair.split_once('=')) {
+        // The scenario is the `data-lockstep` id or the inline JSON below, never an attribute.
+        if name != "s" && name != "scenario" {
+            div.push_str(&format!(" data-{name}=\"{}\"", attribute(value)));
+        }
+    }
+    div.push_str(&format!(
+        " data-controls=\"{CONTROLS}\" data-title=\"{}\">",
+        attribute(title)
+    ));
+    if moment.origin == Origin::Custom {
+        div.push_str("\n<script type=\"application/json\">\n");
+        div.push_str(&inline_json(&moment.scenario.to_json()));
+        div.push_str("\n</script>\n");
+    }
+    div.push_str("</div>");
+    format!(
+        "<script src=\"{}\" defer></script>\n{div}",
+        attribute(&format!("{app}embed.js"))
+    )
+}
+
+fn iframe(app: &AppAddress, fragment: &str, title: &str) -> String {
+    let source = format!("{app}#embed&{fragment}&controls={CONTROLS}");
+    format!(
+        "<iframe src=\"{}\" title=\"{}\" loading=\"lazy\" height=\"{PLACEHOLDER_HEIGHT}\" \
+         style=\"frame-sizing: content-height; display: block; width: 100%; border: 0\"></iframe>",
+        attribute(&source),
+        attribute(title)
+    )
+}
+
+/// `value` safe inside a double-quoted HTML attribute.
+fn attribute(value: &str) -> String {
+    value
+        .replace('&', "&amp;")
+        .replace('"', "&quot;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// JSON safe inside a `<script>` element: a `<` can only be inside a JSON string, where
+/// `\u003c` means the same, so no `</script>` or `<!--` in a title can end the element early.
+fn inline_json(json: &str) -> String {
+    json.replace('<', "\\u003c")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_files::loaded;
+    use lockstep_sim::models::resource::Fencing;
+    use lockstep_sim::scenario::catalogue;
+    use lockstep_sim::scenario::types::Scenario;
+    use lockstep_sim::world::intervention::{Action, Intervention};
+    use lockstep_sim::world::time::{Millis, VirtualTime};
+
+    const APP: &str = "https://example.org/lockstep/";
+
+    /// S2 at event 30 with every part of a moment changed: seed, fencing, an intervention and
+    /// compare.
+    fn changed_moment() -> Moment {
+        let mut m = moment("s2-gc-pause-fenced", 30);
+        m.seed = 7;
+        m.scenario.resource = m.scenario.resource.with_fencing(Fencing::Off);
+        m.log.push(Intervention {
+            at_ms: VirtualTime(51),
+            action: Action::Pause {
+                node: "client-b".to_owned(),
+                for_ms: Some(Millis(900)),
+            },
+        });
+        m.compare = crate::state::Comparison::Fencing;
+        m
+    }
+
+    fn moment(id: &'static str, position: usize) -> Moment {
+        let scenario = catalogue::find(id)
+            .and_then(|b| b.load().ok())
+            .unwrap_or_else(|| panic!("{id} is built in"));
+        Moment {
+            origin: Origin::BuiltIn(id),
+            seed: scenario.seed,
+            scenario,
+            log: Vec::new(),
+            position: Some(position),
+            compare: crate::state::Comparison::Off,
+        }
+    }
+
+    fn code(moment: &Moment) -> EmbedCode {
+        for_moment(&AppAddress::of_page(APP), moment, &loaded)
+    }
+
+    /// The iframe's `src`, its `&amp;`s read back as `&`.
+    fn iframe_source(iframe: &str) -> String {
+        let start = iframe.find("src=\"").expect("a src") + 5;
+        let end = start + iframe[start..].find('"').expect("a closing quote");
+        iframe[start..end].replace("&amp;", "&")
+    }
+
+    /// The text between the inline `<script type="application/json">` and `</script>`.
+    fn inline_scenario(snippet: &str) -> &str {
+        let start = snippet
+            .find("<script type=\"application/json\">")
+            .expect("an inline scenario")
+            + "<script type=\"application/json\">".len();
+        let end = start + snippet[start..].find("</script>").expect("its end");
+        &snippet[start..end]
+    }
+
+    #[test]
+    fn the_app_is_the_directory_of_the_page() {
+        let of = |href: &str| AppAddress::of_page(href).to_string();
+        assert_eq!(of("https://x.org/lockstep/"), "https://x.org/lockstep/");
+        assert_eq!(
+            of("https://x.org/lockstep/index.html?v=2#s=s1-gc-pause-unfenced&at=3"),
+            "https://x.org/lockstep/"
+        );
+        assert_eq!(of("http://127.0.0.1:8080/#a/b"), "http://127.0.0.1:8080/");
+    }
+
+    #[test]
+    fn a_built_in_moment_is_one_script_line_and_one_div() {
+        let code = code(&moment("s2-gc-pause-fenced", 12));
+        assert_eq!(
+            code.host_script,
+            "<script src=\"https://example.org/lockstep/embed.js\" defer></script>\n\
+             <div data-lockstep=\"s2-gc-pause-fenced\" data-at=\"12\" data-controls=\"transport\" \
+             data-title=\"Lockstep: S2 · A GC pause past the lease's end, with fencing tokens 33 and 34\"></div>"
+        );
+        assert_eq!(
+            code.iframe,
+            "<iframe src=\"https://example.org/lockstep/#embed&amp;s=s2-gc-pause-fenced&amp;at=12&amp;controls=transport\" \
+             title=\"Lockstep: S2 · A GC pause past the lease's end, with fencing tokens 33 and 34\" loading=\"lazy\" height=\"420\" \
+             style=\"frame-sizing: content-height; display: block; width: 100%; border: 0\"></iframe>"
+        );
+    }
+
+    #[test]
+    fn the_iframe_opens_the_embed_at_the_same_moment() {
+        let m = changed_moment();
+        let source = iframe_source(&code(&m).iframe);
+        let fragment = source
+            .strip_prefix("https://example.org/lockstep/#embed&")
+            .and_then(|rest| rest.strip_suffix("&controls=transport"))
+            .unwrap_or_else(|| panic!("an embed address: {source}"));
+        assert_eq!(link::decode(fragment, &loaded), Ok(m));
+    }
+
+    #[test]
+    fn every_part_of_the_moment_becomes_an_attribute() {
+        let m = changed_moment();
+        let snippet = code(&m).host_script;
+        let link = link::encode(&m, &loaded);
+        let log = link
+            .split('&')
+            .find_map(|pair| pair.strip_prefix("log="))
+            .expect("the link carries the log");
+        for attribute in [
+            "data-lockstep=\"s2-gc-pause-fenced\"".to_owned(),
+            "data-seed=\"7\"".to_owned(),
+            "data-fencing=\"off\"".to_owned(),
+            format!("data-log=\"{log}\""),
+            "data-at=\"30\"".to_owned(),
+            "data-compare=\"1\"".to_owned(),
+        ] {
+            assert!(
+                snippet.contains(&attribute),
+                "{attribute} missing: {snippet}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_scenario_of_ones_own_travels_inline_and_reads_back_the_same() {
+        let mut m = moment("s1-gc-pause-unfenced", 4);
+        m.origin = Origin::Custom;
+        m.scenario.title = "Mine </script><!-- & \"quoted\"".to_owned();
+        let code = code(&m);
+        assert!(
+            code.host_script
+                .contains("<div data-lockstep=\"\" data-at=\"4\""),
+            "{}",
+            code.host_script
+        );
+        assert!(
+            code.host_script.contains(
+                "data-title=\"Lockstep: Mine &lt;/script&gt;&lt;!-- &amp; &quot;quoted&quot;\""
+            ),
+            "{}",
+            code.host_script
+        );
+        let json = inline_scenario(&code.host_script);
+        assert!(!json.contains('<'), "the JSON could end its script: {json}");
+        assert_eq!(Scenario::parse(json), Ok(m.scenario.clone()));
+        assert_eq!(
+            code.host_script.matches("</script>").count(),
+            2,
+            "the loader's and the inline scenario's ends, no more: {}",
+            code.host_script
+        );
+        let source = iframe_source(&code.iframe);
+        let fragment = source
+            .strip_prefix("https://example.org/lockstep/#embed&")
+            .and_then(|rest| rest.strip_suffix("&controls=transport"))
+            .unwrap_or_else(|| panic!("an embed address: {source}"));
+        assert_eq!(link::decode(fragment, &loaded), Ok(m));
+    }
+}

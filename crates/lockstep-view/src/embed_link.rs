@@ -1,0 +1,838 @@
+//! The embed's address: `#embed&s=s2-gc-pause-fenced&at=12&controls=transport`.
+//!
+//! Every playground link parameter (see [`crate::link`]) plus the embed's own: which controls
+//! show (`controls=`), a lesson-sized excerpt (`from=`, `to=`), `autoplay=1`, the theme for this
+//! view (`theme=`), a caption (`caption=`), or a whole lesson (`learn=`, `step=`). Reading never
+//! panics: anything wrong is an [`EmbedError`] naming the parameter, which the embed shows in
+//! its frame. The playground parameters are only sorted out here; [`crate::link::decode`] reads
+//! them once the scenario they name has loaded. This module does not touch the browser.
+
+use lockstep_sim::scenario::catalogue;
+use std::fmt;
+
+/// The word a fragment starts with to be an embed.
+pub const EMBED: &str = "embed";
+
+/// Every parameter an embed's address may carry: the one declaration that this reader and the
+/// book's preprocessor (`mdbook-lockstep`, whose blocks give them as options) share.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Parameter {
+    At,
+    From,
+    To,
+    Controls,
+    Fencing,
+    Compare,
+    Seed,
+    Autoplay,
+    Theme,
+    Caption,
+    Learn,
+    Step,
+    S,
+    Scenario,
+    Log,
+}
+
+impl Parameter {
+    pub const ALL: [Parameter; 15] = [
+        Parameter::At,
+        Parameter::From,
+        Parameter::To,
+        Parameter::Controls,
+        Parameter::Fencing,
+        Parameter::Compare,
+        Parameter::Seed,
+        Parameter::Autoplay,
+        Parameter::Theme,
+        Parameter::Caption,
+        Parameter::Learn,
+        Parameter::Step,
+        Parameter::S,
+        Parameter::Scenario,
+        Parameter::Log,
+    ];
+
+    /// The name in the address (and after `data-` on the host script's element).
+    pub fn name(self) -> &'static str {
+        match self {
+            Parameter::At => "at",
+            Parameter::From => "from",
+            Parameter::To => "to",
+            Parameter::Controls => "controls",
+            Parameter::Fencing => "fencing",
+            Parameter::Compare => "compare",
+            Parameter::Seed => "seed",
+            Parameter::Autoplay => "autoplay",
+            Parameter::Theme => "theme",
+            Parameter::Caption => "caption",
+            Parameter::Learn => "learn",
+            Parameter::Step => "step",
+            Parameter::S => "s",
+            Parameter::Scenario => "scenario",
+            Parameter::Log => "log",
+        }
+    }
+
+    pub fn named(name: &str) -> Option<Parameter> {
+        Parameter::ALL.into_iter().find(|p| p.name() == name)
+    }
+
+    /// Whether it is the playground link's, passed on to [`crate::link::decode`] (`at=` apart:
+    /// the embed reads it, as it defaults to `from=`).
+    pub fn is_playground(self) -> bool {
+        matches!(
+            self,
+            Parameter::S
+                | Parameter::Scenario
+                | Parameter::Seed
+                | Parameter::Fencing
+                | Parameter::Log
+                | Parameter::Compare
+        )
+    }
+}
+
+/// Which buttons the embed shows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ControlSet {
+    /// None: a still picture, or an autoplaying one.
+    None,
+    /// Back, Step, Play and the scrubber.
+    Transport,
+    /// The transport, the fencing switch, the compare toggle and the violation jumps.
+    Full,
+}
+
+impl ControlSet {
+    pub const ALL: [ControlSet; 3] = [ControlSet::None, ControlSet::Transport, ControlSet::Full];
+
+    pub fn word(self) -> &'static str {
+        match self {
+            ControlSet::None => "none",
+            ControlSet::Transport => "transport",
+            ControlSet::Full => "full",
+        }
+    }
+}
+
+/// Whether the embed plays by itself once loaded.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Autoplay {
+    Off,
+    On,
+}
+
+/// The colours of this one view; never stored.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EmbedTheme {
+    /// The system's (`prefers-color-scheme`).
+    Auto,
+    Light,
+    Dark,
+}
+
+impl EmbedTheme {
+    pub const ALL: [EmbedTheme; 3] = [EmbedTheme::Auto, EmbedTheme::Light, EmbedTheme::Dark];
+
+    /// The value of `<html data-theme>` the stylesheet reads.
+    pub fn word(self) -> &'static str {
+        match self {
+            EmbedTheme::Auto => "auto",
+            EmbedTheme::Light => "light",
+            EmbedTheme::Dark => "dark",
+        }
+    }
+}
+
+/// What the embed shows.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Shows {
+    /// A moment of a run: `setup` is the playground link without `at=` (scenario, seed,
+    /// fencing, log, compare, in the order given), `at` the position asked for.
+    Moment { setup: String, at: Option<usize> },
+    /// Step `step` (0-based) of the lesson `id`.
+    Lesson { id: String, step: usize },
+}
+
+/// A lesson-sized excerpt: positions (events shown) the embed keeps within.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Excerpt {
+    pub from: Option<usize>,
+    pub to: Option<usize>,
+}
+
+/// The positions an excerpt of a run of `total` events keeps within: `from..=to`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Bounds {
+    pub from: usize,
+    pub to: usize,
+}
+
+impl Excerpt {
+    /// The bounds within a run of `total` events (an excerpt past the end ends at the end).
+    pub fn bounds(self, total: usize) -> Bounds {
+        let to = self.to.unwrap_or(total).min(total);
+        Bounds {
+            from: self.from.unwrap_or(0).min(to),
+            to,
+        }
+    }
+
+    /// Why this excerpt does not fit a run of `total` events, naming the parameter.
+    pub fn misfit(self, total: usize, at: Option<usize>) -> Option<String> {
+        [("from", self.from), ("to", self.to), ("at", at)]
+            .into_iter()
+            .find_map(|(name, value)| {
+                value
+                    .filter(|n| *n > total)
+                    .map(|n| format!("`{name}={n}`: this run has only {total} events"))
+            })
+    }
+}
+
+/// Everything an embed's address asks for.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EmbedSpec {
+    pub shows: Shows,
+    pub controls: ControlSet,
+    pub excerpt: Excerpt,
+    pub autoplay: Autoplay,
+    pub theme: EmbedTheme,
+    /// The one-line caption; `None`: the scenario's (or lesson's) title.
+    pub caption: Option<String>,
+}
+
+/// What is wrong with an embed's address.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum EmbedError {
+    UnknownParameter(String),
+    /// A parameter is there but its value cannot be used.
+    Bad {
+        parameter: &'static str,
+        reason: String,
+    },
+    /// An embed parameter given twice.
+    Repeated(&'static str),
+    /// Neither a scenario nor a lesson.
+    NothingToShow,
+    /// A parameter that a lesson embed does not take (the lesson chooses its own moments).
+    NotForALesson(&'static str),
+    FromAfterTo {
+        from: usize,
+        to: usize,
+    },
+    /// `at=` outside `from..=to`.
+    AtOutside {
+        at: usize,
+        from: usize,
+        to: usize,
+    },
+}
+
+impl fmt::Display for EmbedError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            EmbedError::UnknownParameter(name) => {
+                write!(
+                    f,
+                    "`{name}`: this parameter means nothing to a Lockstep embed"
+                )
+            }
+            EmbedError::Bad { parameter, reason } => write!(f, "`{parameter}=`: {reason}"),
+            EmbedError::Repeated(name) => write!(f, "`{name}=` is given more than once"),
+            EmbedError::NothingToShow => {
+                f.write_str("it names no scenario (`s=` or `scenario=`) and no lesson (`learn=`)")
+            }
+            EmbedError::NotForALesson(name) => write!(
+                f,
+                "`{name}=` does not apply to a lesson (`learn=`): the lesson chooses its own \
+                 moments"
+            ),
+            EmbedError::FromAfterTo { from, to } => write!(
+                f,
+                "`from={from}` is after `to={to}`: the excerpt must start before it ends"
+            ),
+            EmbedError::AtOutside { at, from, to } => write!(
+                f,
+                "`at={at}` is outside the excerpt `from={from}` to `to={to}`"
+            ),
+        }
+    }
+}
+
+/// Whether a fragment (with or without `#`) is an embed's.
+pub fn is_embed(fragment: &str) -> bool {
+    let fragment = fragment.strip_prefix('#').unwrap_or(fragment);
+    let first = fragment.split('&').next().unwrap_or_default();
+    first == EMBED
+        || first
+            .strip_prefix(EMBED)
+            .is_some_and(|r| r.starts_with('='))
+}
+
+/// The embed a fragment (with or without `#`, starting with `embed`) asks for.
+pub fn parse(fragment: &str) -> Result<EmbedSpec, EmbedError> {
+    let fragment = fragment.strip_prefix('#').unwrap_or(fragment);
+    let mut pairs = fragment.split('&');
+    let first = pairs.next().unwrap_or_default();
+    if first.split_once('=').unwrap_or((first, "")) != (EMBED, "") {
+        return Err(EmbedError::Bad {
+            parameter: EMBED,
+            reason: "an embed's address starts with `embed&`".to_owned(),
+        });
+    }
+    let mut read = Reading::default();
+    for pair in pairs.filter(|p| !p.is_empty()) {
+        read.pair(pair)?;
+    }
+    let (controls, autoplay, theme, caption) = (
+        read.controls,
+        read.autoplay,
+        read.theme,
+        read.caption.take(),
+    );
+    let excerpt = Excerpt {
+        from: read.from,
+        to: read.to,
+    };
+    Ok(EmbedSpec {
+        shows: read.shows()?,
+        controls: controls.unwrap_or(ControlSet::Transport),
+        excerpt,
+        autoplay: autoplay.unwrap_or(Autoplay::Off),
+        theme: theme.unwrap_or(EmbedTheme::Auto),
+        caption,
+    })
+}
+
+/// An embed's parameters as read so far, each at most once.
+#[derive(Default)]
+struct Reading {
+    /// The playground link's parameters, in the order given.
+    setup: Vec<String>,
+    at: Option<usize>,
+    controls: Option<ControlSet>,
+    from: Option<usize>,
+    to: Option<usize>,
+    autoplay: Option<Autoplay>,
+    theme: Option<EmbedTheme>,
+    caption: Option<String>,
+    learn: Option<String>,
+    /// 0-based.
+    step: Option<usize>,
+}
+
+impl Reading {
+    /// Reads one `name=value` pair.
+    fn pair(&mut self, pair: &str) -> Result<(), EmbedError> {
+        let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+        let parameter =
+            Parameter::named(name).ok_or_else(|| EmbedError::UnknownParameter(name.to_owned()))?;
+        let name = parameter.name();
+        match parameter {
+            Parameter::At => once(&mut self.at, name, number(name, value)?),
+            Parameter::Controls => once(
+                &mut self.controls,
+                name,
+                word(name, value, &ControlSet::ALL, ControlSet::word)?,
+            ),
+            Parameter::From => once(&mut self.from, name, number(name, value)?),
+            Parameter::To => once(&mut self.to, name, number(name, value)?),
+            Parameter::Autoplay => once(&mut self.autoplay, name, autoplay(value)?),
+            Parameter::Theme => once(
+                &mut self.theme,
+                name,
+                word(name, value, &EmbedTheme::ALL, EmbedTheme::word)?,
+            ),
+            Parameter::Caption => once(&mut self.caption, name, caption_text(value)?),
+            Parameter::Learn if value.is_empty() => Err(EmbedError::Bad {
+                parameter: name,
+                reason: "name a lesson: `learn=<lesson id>`".to_owned(),
+            }),
+            Parameter::Learn => once(&mut self.learn, name, value.to_owned()),
+            Parameter::Step => match number::<usize>(name, value)? {
+                0 => Err(EmbedError::Bad {
+                    parameter: name,
+                    reason: "steps are numbered from 1".to_owned(),
+                }),
+                n => once(&mut self.step, name, n - 1),
+            },
+            Parameter::S if catalogue::entry(value).is_none() => Err(EmbedError::Bad {
+                parameter: name,
+                reason: format!("there is no built-in scenario `{value}`"),
+            }),
+            Parameter::S
+            | Parameter::Scenario
+            | Parameter::Seed
+            | Parameter::Fencing
+            | Parameter::Log
+            | Parameter::Compare => {
+                self.setup.push(pair.to_owned());
+                Ok(())
+            }
+        }
+    }
+
+    /// What the parameters ask the embed to show: a lesson, or a moment of a run.
+    fn shows(self) -> Result<Shows, EmbedError> {
+        match self.learn.clone() {
+            Some(id) => self.lesson(id),
+            None if self.step.is_some() => Err(EmbedError::Bad {
+                parameter: "step",
+                reason: "a step belongs to a lesson: add `learn=<lesson id>`".to_owned(),
+            }),
+            None => self.moment(),
+        }
+    }
+
+    fn lesson(self, id: String) -> Result<Shows, EmbedError> {
+        let mut not_for_lesson = self
+            .setup
+            .iter()
+            .filter_map(|p| Parameter::named(p.split('=').next().unwrap_or_default()))
+            .map(Parameter::name)
+            .chain(self.at.map(|_| "at"))
+            .chain(self.from.map(|_| "from"))
+            .chain(self.to.map(|_| "to"))
+            .chain(self.autoplay.map(|_| "autoplay"));
+        if let Some(name) = not_for_lesson.next() {
+            return Err(EmbedError::NotForALesson(name));
+        }
+        Ok(Shows::Lesson {
+            id,
+            step: self.step.unwrap_or(0),
+        })
+    }
+
+    fn moment(self) -> Result<Shows, EmbedError> {
+        let names_scenario = self
+            .setup
+            .iter()
+            .any(|p| p.starts_with("s=") || p.starts_with("scenario="));
+        if !names_scenario {
+            return Err(EmbedError::NothingToShow);
+        }
+        let (at, from, to) = (self.at, self.from, self.to);
+        if let (Some(from), Some(to)) = (from, to)
+            && from > to
+        {
+            return Err(EmbedError::FromAfterTo { from, to });
+        }
+        if let Some(at) = at
+            && (from.is_some_and(|from| at < from) || to.is_some_and(|to| at > to))
+        {
+            return Err(EmbedError::AtOutside {
+                at,
+                from: from.unwrap_or(0),
+                to: to.unwrap_or(usize::MAX),
+            });
+        }
+        Ok(Shows::Moment {
+            setup: self.setup.join("&"),
+            at,
+        })
+    }
+}
+
+fn autoplay(value: &str) -> Result<Autoplay, EmbedError> {
+    match value {
+        "1" => Ok(Autoplay::On),
+        "0" => Ok(Autoplay::Off),
+        _ => Err(EmbedError::Bad {
+            parameter: "autoplay",
+            reason: format!("`{value}` is not 1 (play on load) or 0"),
+        }),
+    }
+}
+
+impl EmbedSpec {
+    /// The position the embed opens at: `at=`, else `from=`, else `None` (the run's start).
+    pub fn opening(&self) -> Option<usize> {
+        match &self.shows {
+            Shows::Moment { at, .. } => at.or(self.excerpt.from),
+            Shows::Lesson { .. } => None,
+        }
+    }
+
+    /// The fragment (without `#`) that asks for this embed: [`parse`] reads it back.
+    pub fn fragment(&self) -> String {
+        let mut parts = vec![EMBED.to_owned()];
+        match &self.shows {
+            Shows::Moment { setup, at } => {
+                parts.extend(
+                    setup
+                        .split('&')
+                        .filter(|p| !p.is_empty())
+                        .map(str::to_owned),
+                );
+                parts.extend(at.map(|at| format!("at={at}")));
+            }
+            Shows::Lesson { id, step } => {
+                parts.push(format!("learn={id}"));
+                parts.push(format!("step={}", step + 1));
+            }
+        }
+        if self.controls != ControlSet::Transport {
+            parts.push(format!("controls={}", self.controls.word()));
+        }
+        parts.extend(self.excerpt.from.map(|n| format!("from={n}")));
+        parts.extend(self.excerpt.to.map(|n| format!("to={n}")));
+        if self.autoplay == Autoplay::On {
+            parts.push("autoplay=1".to_owned());
+        }
+        if self.theme != EmbedTheme::Auto {
+            parts.push(format!("theme={}", self.theme.word()));
+        }
+        if let Some(caption) = &self.caption {
+            parts.push(format!("caption={}", percent_encode(caption)));
+        }
+        parts.join("&")
+    }
+}
+
+fn once<T>(slot: &mut Option<T>, name: &'static str, value: T) -> Result<(), EmbedError> {
+    if slot.replace(value).is_some() {
+        return Err(EmbedError::Repeated(name));
+    }
+    Ok(())
+}
+
+fn number<T: std::str::FromStr>(parameter: &'static str, value: &str) -> Result<T, EmbedError> {
+    value.parse().map_err(|_| EmbedError::Bad {
+        parameter,
+        reason: format!("`{value}` is not a whole number in range"),
+    })
+}
+
+fn word<T: Copy>(
+    parameter: &'static str,
+    value: &str,
+    all: &[T],
+    word_of: fn(T) -> &'static str,
+) -> Result<T, EmbedError> {
+    all.iter()
+        .copied()
+        .find(|t| word_of(*t) == value)
+        .ok_or_else(|| EmbedError::Bad {
+            parameter,
+            reason: format!(
+                "`{value}` is not one of {}",
+                all.iter()
+                    .map(|t| word_of(*t))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        })
+}
+
+/// The caption's text: `%XX` escapes decoded as UTF-8 (what `encodeURIComponent` writes).
+fn caption_text(value: &str) -> Result<String, EmbedError> {
+    let bad = |reason: &str| EmbedError::Bad {
+        parameter: "caption",
+        reason: reason.to_owned(),
+    };
+    let bytes = value.as_bytes();
+    let mut decoded = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'%' {
+            let hex = bytes
+                .get(i + 1..i + 3)
+                .and_then(|h| std::str::from_utf8(h).ok())
+                .and_then(|h| u8::from_str_radix(h, 16).ok())
+                .ok_or_else(|| bad("a `%` must be followed by two hexadecimal digits"))?;
+            decoded.push(hex);
+            i += 3;
+        } else {
+            decoded.push(bytes[i]);
+            i += 1;
+        }
+    }
+    let text = String::from_utf8(decoded)
+        .map_err(|_| bad("the decoded text is not UTF-8"))?
+        .trim()
+        .to_owned();
+    if text.is_empty() {
+        return Err(bad("the caption is empty"));
+    }
+    Ok(text)
+}
+
+/// `text` with everything but unreserved characters written as `%XX` (as
+/// `encodeURIComponent` does).
+fn percent_encode(text: &str) -> String {
+    text.bytes()
+        .map(|b| match b {
+            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
+                (b as char).to_string()
+            }
+            _ => format!("%{b:02X}"),
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use proptest::strategy::ValueTree;
+
+    fn error(fragment: &str) -> String {
+        parse(fragment).map(|_| ()).unwrap_err().to_string()
+    }
+
+    #[test]
+    fn an_embed_address_starts_with_embed() {
+        assert!(is_embed("#embed&s=s2-gc-pause-fenced"));
+        assert!(is_embed("embed"));
+        assert!(!is_embed("#embedded&s=x"));
+        assert!(!is_embed("#s=s2-gc-pause-fenced&embed"));
+        assert!(!is_embed("learn=fencing-tokens"));
+    }
+
+    #[test]
+    fn the_defaults_are_the_transport_the_whole_run_no_autoplay_and_the_system_theme() {
+        let spec = parse("#embed&s=s2-gc-pause-fenced&at=12").expect("valid");
+        assert_eq!(
+            spec,
+            EmbedSpec {
+                shows: Shows::Moment {
+                    setup: "s=s2-gc-pause-fenced".to_owned(),
+                    at: Some(12),
+                },
+                controls: ControlSet::Transport,
+                excerpt: Excerpt::default(),
+                autoplay: Autoplay::Off,
+                theme: EmbedTheme::Auto,
+                caption: None,
+            }
+        );
+        assert_eq!(spec.opening(), Some(12));
+    }
+
+    #[test]
+    fn every_parameter_is_read() {
+        let spec = parse(
+            "embed&s=s1-gc-pause-unfenced&seed=7&fencing=on&compare=1&controls=full&from=3&to=9\
+             &autoplay=1&theme=dark&caption=Two%20clients%2C%20one%20lock%20%E2%9C%93",
+        )
+        .expect("valid");
+        assert_eq!(
+            spec.shows,
+            Shows::Moment {
+                setup: "s=s1-gc-pause-unfenced&seed=7&fencing=on&compare=1".to_owned(),
+                at: None,
+            }
+        );
+        assert_eq!(spec.controls, ControlSet::Full);
+        assert_eq!(
+            spec.excerpt,
+            Excerpt {
+                from: Some(3),
+                to: Some(9)
+            }
+        );
+        assert_eq!(spec.opening(), Some(3), "`at` defaults to `from`");
+        assert_eq!(spec.autoplay, Autoplay::On);
+        assert_eq!(spec.theme, EmbedTheme::Dark);
+        assert_eq!(spec.caption.as_deref(), Some("Two clients, one lock ✓"));
+        let lesson = parse("embed&learn=fencing-tokens&step=3&theme=light").expect("valid");
+        assert_eq!(
+            lesson.shows,
+            Shows::Lesson {
+                id: "fencing-tokens".to_owned(),
+                step: 2
+            }
+        );
+    }
+
+    #[test]
+    fn wrong_addresses_name_the_parameter_and_the_reason() {
+        assert_eq!(
+            error("embed&s=s2-gc-pause-fenced&zoom=3"),
+            "`zoom`: this parameter means nothing to a Lockstep embed"
+        );
+        assert_eq!(
+            error("embed&s=s2-gc-pause-fenced&controls=some"),
+            "`controls=`: `some` is not one of none, transport, full"
+        );
+        assert_eq!(
+            error("embed&s=s2-gc-pause-fenced&theme=sepia"),
+            "`theme=`: `sepia` is not one of auto, light, dark"
+        );
+        assert!(error("embed&s=s2-gc-pause-fenced&autoplay=yes").starts_with("`autoplay=`"));
+        assert!(error("embed&s=s2-gc-pause-fenced&from=-1").starts_with("`from=`"));
+        assert!(error("embed&s=s2-gc-pause-fenced&to=x").starts_with("`to=`"));
+        assert!(error("embed&s=s2-gc-pause-fenced&at=1.5").starts_with("`at=`"));
+        assert!(error("embed&s=s2-gc-pause-fenced&caption=%E2%9C").starts_with("`caption=`"));
+        assert!(error("embed&s=s2-gc-pause-fenced&caption=%zz").starts_with("`caption=`"));
+        assert!(error("embed&s=s2-gc-pause-fenced&caption=").starts_with("`caption=`"));
+        assert_eq!(
+            error("embed&s=s2-gc-pause-fenced&from=9&to=3"),
+            "`from=9` is after `to=3`: the excerpt must start before it ends"
+        );
+        assert_eq!(
+            error("embed&s=s2-gc-pause-fenced&from=4&to=8&at=2"),
+            "`at=2` is outside the excerpt `from=4` to `to=8`"
+        );
+        assert!(error("embed&s=no-such-scenario").starts_with("`s=`"));
+        assert_eq!(
+            error("embed&at=3"),
+            "it names no scenario (`s=` or `scenario=`) and no lesson (`learn=`)"
+        );
+        assert!(error("embed&learn=fencing-tokens&s=s2-gc-pause-fenced").starts_with("`s=`"));
+        assert!(error("embed&learn=fencing-tokens&from=2").starts_with("`from=`"));
+        assert!(error("embed&s=s2-gc-pause-fenced&step=2").starts_with("`step=`"));
+        assert!(error("embed&learn=fencing-tokens&step=0").starts_with("`step=`"));
+        assert!(error("embed&learn=").starts_with("`learn=`"));
+        assert_eq!(
+            error("embed&s=s2-gc-pause-fenced&to=4&to=5"),
+            "`to=` is given more than once"
+        );
+        assert!(error("embed=1&s=s2-gc-pause-fenced").starts_with("`embed=`"));
+    }
+
+    #[test]
+    fn the_playground_parameters_go_to_the_link_reader() {
+        // Checked once the scenario has loaded, by `link::decode`, which names them too.
+        let spec = parse("embed&s=s2-gc-pause-fenced&seed=x").expect("read later");
+        let Shows::Moment { setup, .. } = spec.shows else {
+            panic!("a moment");
+        };
+        let problem = crate::link::decode(&setup, &crate::test_files::loaded)
+            .map(|_| ())
+            .unwrap_err();
+        assert!(problem.to_string().starts_with("`seed=`"), "{problem}");
+    }
+
+    /// A valid embed address's parts.
+    fn spec() -> impl Strategy<Value = EmbedSpec> {
+        let ids: Vec<&'static str> = catalogue::INDEX.iter().map(|e| e.id).collect();
+        let moment = (
+            proptest::sample::select(ids),
+            proptest::option::of(0u64..100),
+            any::<bool>(),
+            proptest::option::of(0usize..40),
+            proptest::option::of(0usize..40),
+            proptest::option::of(0usize..40),
+        )
+            .prop_map(|(id, seed, compare, a, b, c)| {
+                let mut setup = vec![format!("s={id}")];
+                setup.extend(seed.map(|s| format!("seed={s}")));
+                if compare {
+                    setup.push("compare=1".to_owned());
+                }
+                let mut bounds: Vec<usize> = [a, b, c].into_iter().flatten().collect();
+                bounds.sort_unstable();
+                let (from, at, to) = match bounds.as_slice() {
+                    [from, at, to] => (Some(*from), Some(*at), Some(*to)),
+                    [from, to] => (Some(*from), None, Some(*to)),
+                    [at] => (None, Some(*at), None),
+                    _ => (None, None, None),
+                };
+                (
+                    Shows::Moment {
+                        setup: setup.join("&"),
+                        at,
+                    },
+                    Excerpt { from, to },
+                )
+            });
+        let lesson = ("[a-z]{1,10}(-[a-z]{1,6}){0,2}", 0usize..12)
+            .prop_map(|(id, step)| (Shows::Lesson { id, step }, Excerpt::default()));
+        (
+            prop_oneof![moment, lesson],
+            proptest::sample::select(ControlSet::ALL.to_vec()),
+            any::<bool>(),
+            proptest::sample::select(EmbedTheme::ALL.to_vec()),
+            proptest::option::of("[ -~]{1,20}|[a-zé✓ ]{1,8}"),
+        )
+            .prop_map(|((shows, excerpt), controls, autoplay, theme, caption)| {
+                let lesson = matches!(shows, Shows::Lesson { .. });
+                EmbedSpec {
+                    shows,
+                    controls,
+                    excerpt,
+                    autoplay: if autoplay && !lesson {
+                        Autoplay::On
+                    } else {
+                        Autoplay::Off
+                    },
+                    theme,
+                    caption: caption
+                        .map(|c| c.trim().to_owned())
+                        .filter(|c| !c.is_empty()),
+                }
+            })
+    }
+
+    /// One edit to one parameter: drop it, repeat it, give it a bad value, or add an unknown one.
+    fn edited(fragment: &str, edit: usize, which: usize) -> (String, String) {
+        let mut parts: Vec<String> = fragment.split('&').map(str::to_owned).collect();
+        // Never the leading `embed`: that would be another page, not a wrong embed.
+        let at = 1 + which % (parts.len() - 1).max(1);
+        if at >= parts.len() {
+            parts.push("zoom=3".to_owned());
+            return (parts.join("&"), "zoom".to_owned());
+        }
+        let name = parts[at].split('=').next().unwrap_or_default().to_owned();
+        match edit {
+            0 => {
+                parts.remove(at);
+            }
+            1 => parts.insert(at, parts[at].clone()),
+            2 => parts[at] = format!("{name}=-7x"),
+            3 => parts[at] = format!("{name}=%g1"),
+            _ => {
+                parts.insert(at, "zoom=3".to_owned());
+                return (parts.join("&"), "zoom".to_owned());
+            }
+        }
+        (parts.join("&"), name)
+    }
+
+    #[test]
+    fn addresses_round_trip_and_one_edit_away_parse_or_name_the_parameter() {
+        const CASES: usize = 1_000;
+        let mut runner = proptest::test_runner::TestRunner::deterministic();
+        let strategy = (spec(), 0usize..5, 0usize..12);
+        let mut parsed = 0;
+        let mut refused = 0;
+        for _ in 0..CASES {
+            let (spec, edit, which) = strategy
+                .new_tree(&mut runner)
+                .expect("the strategy generates")
+                .current();
+            let fragment = spec.fragment();
+            assert_eq!(parse(&fragment), Ok(spec.clone()), "{fragment}");
+            let (text, name) = edited(&fragment, edit, which);
+            match parse(&text) {
+                Ok(read) => {
+                    parsed += 1;
+                    assert_eq!(parse(&read.fragment()), Ok(read), "{text}");
+                }
+                Err(EmbedError::NothingToShow) => {
+                    assert!(edit == 0 && (name == "s" || name == "learn"), "{text}")
+                }
+                Err(EmbedError::FromAfterTo { .. } | EmbedError::AtOutside { .. }) => {
+                    refused += 1;
+                    assert!(["from", "to", "at"].contains(&name.as_str()), "{text}");
+                }
+                Err(error) => {
+                    refused += 1;
+                    let message = error.to_string();
+                    assert!(
+                        message.contains(&format!("`{name}")),
+                        "\"{message}\" does not name `{name}` ({text})"
+                    );
+                }
+            }
+        }
+        assert!(parsed * 5 >= CASES, "only {parsed} of {CASES} edits parse");
+        assert!(
+            refused * 5 >= CASES,
+            "only {refused} of {CASES} edits are refused"
+        );
+    }
+}

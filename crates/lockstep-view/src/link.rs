@@ -1,0 +1,688 @@
+//! Shareable links: a [`Moment`] written into the URL's fragment and read back.
+//!
+//! `#s=s2-gc-pause-fenced&seed=7&fencing=off&log=…&at=17&compare=1`: a built-in scenario by id
+//! (with the fencing the user chose), or a whole custom scenario (`scenario=`, base64url JSON);
+//! the seed when it differs from the scenario's; the user's interventions (`log=`, base64url
+//! JSON); the position; what the run is compared with (`compare=1`: fencing switched;
+//! `compare=redlock`: another lock service by its id — the twin is recomputed from these, the
+//! role mapping included; `compare=s20-consensus-fast-follower-clock`: another built-in
+//! scenario by its id). Reading never panics: a bad link is a [`LinkError`] naming the
+//! parameter and what is wrong with it. A built-in scenario is read from its loaded file, which
+//! the caller hands in ([`Loaded`]): whoever follows a link loads the scenarios it names
+//! ([`built_in_named`], [`compared_built_in`]) first. This module does not touch the browser.
+
+use crate::state::{Compare, Comparison, Moment, Origin};
+use base64::Engine;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use lockstep_sim::analysis::chaos::ChaosBackend;
+use lockstep_sim::models::resource::Fencing;
+use lockstep_sim::scenario::catalogue;
+use lockstep_sim::scenario::strict_json;
+use lockstep_sim::scenario::types::Scenario;
+use lockstep_sim::world::intervention::Intervention;
+use std::fmt;
+use std::rc::Rc;
+
+/// A built-in scenario's file by id, if it is loaded: the caller's cache (the app's library, or
+/// the embedded catalogue in tests).
+pub type Loaded<'a> = &'a dyn Fn(&str) -> Option<Rc<Scenario>>;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LinkError {
+    /// The link names no scenario at all.
+    NoScenario,
+    UnknownScenario(String),
+    /// The built-in scenario it names has not been loaded.
+    NotLoaded(&'static str),
+    /// A parameter is there but its value cannot be used.
+    Bad {
+        parameter: &'static str,
+        reason: String,
+    },
+    UnknownParameter(String),
+}
+
+impl fmt::Display for LinkError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            LinkError::NoScenario => f.write_str("it names no scenario (`s=` or `scenario=`)"),
+            LinkError::UnknownScenario(id) => {
+                write!(f, "`s={id}`: there is no built-in scenario with that id")
+            }
+            LinkError::NotLoaded(id) => write!(f, "`s={id}`: that scenario is not loaded yet"),
+            LinkError::Bad { parameter, reason } => write!(f, "`{parameter}=`: {reason}"),
+            LinkError::UnknownParameter(name) => {
+                write!(f, "`{name}`: this parameter means nothing to Lockstep")
+            }
+        }
+    }
+}
+
+/// The fragment (without `#`) that reproduces `moment`.
+pub fn encode(moment: &Moment, loaded: Loaded) -> String {
+    at_position(
+        &encode_setup(moment, loaded),
+        moment.position,
+        moment.compare.compare(),
+    )
+}
+
+/// The part of `moment`'s fragment that stays the same while the user steps through one run:
+/// the scenario, seed, fencing and log (everything before `at=`). Encoding a scenario is dear
+/// (JSON and base64, or loading the built-in one to compare), so the app does it once per run
+/// and adds the position with [`at_position`] on every step.
+pub fn encode_setup(moment: &Moment, loaded: Loaded) -> String {
+    let mut parts = Vec::new();
+    let original = match &moment.origin {
+        Origin::BuiltIn(id) => {
+            parts.push(format!("s={id}"));
+            loaded(id).map(|original| (*original).clone())
+        }
+        Origin::Custom => {
+            parts.push(format!(
+                "scenario={}",
+                URL_SAFE_NO_PAD.encode(moment.scenario.to_json())
+            ));
+            Some(moment.scenario.clone())
+        }
+    };
+    if let Some(original) = &original {
+        if moment.seed != original.seed {
+            parts.push(format!("seed={}", moment.seed));
+        }
+        if original.resource != moment.scenario.resource
+            && let Some(fencing) = moment.scenario.resource.fencing()
+        {
+            parts.push(format!("fencing={}", fencing_word(fencing)));
+        }
+    }
+    if !moment.log.is_empty() {
+        let json = serde_json::to_string(&moment.log).unwrap_or_default();
+        parts.push(format!("log={}", URL_SAFE_NO_PAD.encode(json)));
+    }
+    parts.join("&")
+}
+
+/// A run's fragment (`setup`, from [`encode_setup`]) standing at `position`, comparing or not.
+pub fn at_position(setup: &str, position: Option<usize>, compare: Compare) -> String {
+    let mut fragment = setup.to_owned();
+    if let Some(position) = position {
+        fragment.push_str(&format!("&at={position}"));
+    }
+    match compare {
+        Compare::Off => {}
+        Compare::Fencing => fragment.push_str("&compare=1"),
+        Compare::Service(service) => {
+            fragment.push_str("&compare=");
+            fragment.push_str(service.id());
+        }
+        Compare::Scenario(id) => {
+            fragment.push_str("&compare=");
+            fragment.push_str(id);
+        }
+    }
+    fragment
+}
+
+/// What `compare=` names: `1` for fencing switched (`0` for nothing, as older links may say),
+/// a lock service's id, or a built-in scenario's id (an old one too, see `catalogue::RENAMED`).
+pub fn compare_of(value: &str) -> Result<Compare, LinkError> {
+    match value {
+        "1" => Ok(Compare::Fencing),
+        "0" => Ok(Compare::Off),
+        id => ChaosBackend::from_id(id)
+            .map(Compare::Service)
+            .or_else(|| catalogue::entry(id).map(|entry| Compare::Scenario(entry.id)))
+            .ok_or_else(|| LinkError::Bad {
+                parameter: "compare",
+                reason: format!(
+                    "`{id}` is neither 1 (fencing on and off), a lock service ({}) nor a built-in scenario's id",
+                    ChaosBackend::ALL.map(ChaosBackend::id).join(", ")
+                ),
+            }),
+    }
+}
+
+/// The moment a fragment (with or without `#`) describes.
+pub fn decode(fragment: &str, loaded: Loaded) -> Result<Moment, LinkError> {
+    let fragment = fragment.strip_prefix('#').unwrap_or(fragment);
+    let mut read = Reading {
+        scenario: None,
+        seed: None,
+        fencing: None,
+        log: Vec::new(),
+        position: None,
+        compare: Compare::Off,
+    };
+    for pair in fragment.split('&').filter(|p| !p.is_empty()) {
+        let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+        read.pair(name, value, loaded)?;
+    }
+    let Some((origin, mut scenario)) = read.scenario else {
+        return Err(LinkError::NoScenario);
+    };
+    if let Some(fencing) = read.fencing {
+        if scenario.resource.fencing().is_none() {
+            return Err(LinkError::Bad {
+                parameter: "fencing",
+                reason: "this scenario's resource has no fencing to set".to_owned(),
+            });
+        }
+        scenario.resource = scenario.resource.with_fencing(fencing);
+    }
+    Ok(Moment {
+        origin,
+        seed: read.seed.unwrap_or(scenario.seed),
+        scenario,
+        log: read.log,
+        position: read.position,
+        compare: Comparison::of(read.compare, loaded).map_err(LinkError::NotLoaded)?,
+    })
+}
+
+/// A link's parameters as read so far (a later one replaces an earlier one of the same name).
+struct Reading {
+    scenario: Option<(Origin, Scenario)>,
+    seed: Option<u64>,
+    fencing: Option<Fencing>,
+    log: Vec<Intervention<String>>,
+    position: Option<usize>,
+    compare: Compare,
+}
+
+impl Reading {
+    fn pair(&mut self, name: &str, value: &str, loaded: Loaded) -> Result<(), LinkError> {
+        match name {
+            "s" => {
+                let entry = catalogue::entry(value)
+                    .ok_or_else(|| LinkError::UnknownScenario(value.to_owned()))?;
+                let file = loaded(entry.id).ok_or(LinkError::NotLoaded(entry.id))?;
+                self.scenario = Some((Origin::BuiltIn(entry.id), (*file).clone()));
+            }
+            "scenario" => {
+                let json = text_of("scenario", value)?;
+                let parsed = Scenario::parse(&json).map_err(|e| LinkError::Bad {
+                    parameter: "scenario",
+                    reason: e.to_string(),
+                })?;
+                self.scenario = Some((Origin::Custom, parsed));
+            }
+            "seed" => {
+                self.seed = Some(value.parse::<u64>().map_err(|_| LinkError::Bad {
+                    parameter: "seed",
+                    reason: format!("the seed must be a whole number from 0 to {}", u64::MAX),
+                })?)
+            }
+            "fencing" => {
+                self.fencing = Some(fencing_named(value).ok_or_else(|| LinkError::Bad {
+                    parameter: "fencing",
+                    reason: format!(
+                        "`{value}` is not one of {}",
+                        FENCINGS.map(fencing_word).join(", ")
+                    ),
+                })?)
+            }
+            "log" => {
+                let json = text_of("log", value)?;
+                self.log =
+                    strict_json::from_str::<Vec<Intervention<String>>>(&json, "interventions")
+                        .map_err(|e| LinkError::Bad {
+                            parameter: "log",
+                            reason: format!("the interventions cannot be read: {e}"),
+                        })?;
+            }
+            "at" => self.position = Some(number::<usize>("at", value)?),
+            "compare" => self.compare = compare_of(value)?,
+            other => return Err(LinkError::UnknownParameter(other.to_owned())),
+        }
+        Ok(())
+    }
+}
+
+/// The built-in scenario a link names with `s=`, if it names one that exists: the file to load
+/// before [`decode`] can read the link.
+pub fn built_in_named(fragment: &str) -> Option<&'static str> {
+    named_by(fragment, "s=")
+}
+
+/// The built-in scenario a link compares with (`compare=` a scenario's id), if any: its file
+/// must be loaded too before the twin can run.
+pub fn compared_built_in(fragment: &str) -> Option<&'static str> {
+    named_by(fragment, "compare=")
+}
+
+fn named_by(fragment: &str, parameter: &str) -> Option<&'static str> {
+    let fragment = fragment.strip_prefix('#').unwrap_or(fragment);
+    fragment
+        .split('&')
+        .filter_map(|pair| pair.strip_prefix(parameter))
+        .find_map(|id| catalogue::entry(id).map(|e| e.id))
+}
+
+/// Every fencing a link (and a book's block) may name, in the order their words are listed.
+pub const FENCINGS: [Fencing; 4] = [
+    Fencing::On,
+    Fencing::Off,
+    Fencing::Sequencer,
+    Fencing::CheckAndSet,
+];
+
+/// The fencing a link's word names.
+pub fn fencing_named(word: &str) -> Option<Fencing> {
+    FENCINGS.into_iter().find(|f| fencing_word(*f) == word)
+}
+
+pub fn fencing_word(fencing: Fencing) -> &'static str {
+    match fencing {
+        Fencing::On => "on",
+        Fencing::Off => "off",
+        Fencing::Sequencer => "sequencer",
+        Fencing::CheckAndSet => "check_and_set",
+    }
+}
+
+fn text_of(parameter: &'static str, value: &str) -> Result<String, LinkError> {
+    let bytes = URL_SAFE_NO_PAD.decode(value).map_err(|e| LinkError::Bad {
+        parameter,
+        reason: format!("not base64url: {e}"),
+    })?;
+    strict_json::text(&bytes)
+        .map(str::to_owned)
+        .map_err(|e| LinkError::Bad {
+            parameter,
+            reason: e.to_string(),
+        })
+}
+
+fn number<T: std::str::FromStr>(parameter: &'static str, value: &str) -> Result<T, LinkError> {
+    value.parse().map_err(|_| LinkError::Bad {
+        parameter,
+        reason: format!("`{value}` is not a whole number in range"),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_files::loaded;
+
+    fn decode(fragment: &str) -> Result<Moment, LinkError> {
+        super::decode(fragment, &loaded)
+    }
+
+    fn encode(moment: &Moment) -> String {
+        super::encode(moment, &loaded)
+    }
+    use crate::embed_link::{EmbedSpec, Shows};
+    use lockstep_sim::world::intervention::Action;
+    use lockstep_sim::world::time::{Millis, VirtualTime};
+    use proptest::prelude::*;
+    use proptest::strategy::ValueTree;
+
+    fn moment(id: &'static str) -> Moment {
+        let scenario = catalogue::find(id)
+            .and_then(|b| b.load().ok())
+            .unwrap_or_else(|| panic!("{id} is built in"));
+        Moment {
+            origin: Origin::BuiltIn(id),
+            seed: scenario.seed,
+            scenario,
+            log: Vec::new(),
+            position: Some(5),
+            compare: Comparison::Off,
+        }
+    }
+
+    #[test]
+    fn a_link_names_the_built_in_scenarios_to_load_before_it_is_read() {
+        assert_eq!(
+            built_in_named("#s=s3-fencing-gap&at=5"),
+            Some("s3-fencing-gap")
+        );
+        assert_eq!(
+            built_in_named("seed=4&s=a1-optimistic-concurrency"),
+            Some("a1-optimistic-concurrency")
+        );
+        assert_eq!(built_in_named("s=no-such-scenario"), None);
+        assert_eq!(built_in_named("scenario=e30&at=1"), None, "a custom one");
+        assert_eq!(
+            compared_built_in("s=s10-redlock-clock-jump&compare=consensus"),
+            None,
+            "a lock service is no file"
+        );
+        let pair =
+            "#s=s20-consensus-fast-leader-clock&at=9&compare=s20-consensus-fast-follower-clock";
+        assert_eq!(
+            built_in_named(pair),
+            Some("s20-consensus-fast-leader-clock")
+        );
+        assert_eq!(
+            compared_built_in(pair),
+            Some("s20-consensus-fast-follower-clock")
+        );
+        assert_eq!(
+            compared_built_in("scenario=e30&compare=gc-pause-fenced"),
+            Some("s2-gc-pause-fenced"),
+            "a custom scenario compared with a built-in one, named by its old id"
+        );
+    }
+
+    #[test]
+    fn a_built_in_scenario_makes_a_short_readable_link() {
+        let m = moment("s2-gc-pause-fenced");
+        assert_eq!(encode(&m), "s=s2-gc-pause-fenced&at=5");
+        assert_eq!(decode("#s=s2-gc-pause-fenced&at=5"), Ok(m));
+    }
+
+    #[test]
+    fn seed_fencing_log_position_and_compare_survive_the_round_trip() {
+        let mut m = moment("s2-gc-pause-fenced");
+        m.seed = 7;
+        m.scenario.resource = m.scenario.resource.with_fencing(Fencing::Off);
+        m.log.push(Intervention {
+            at_ms: VirtualTime(51),
+            action: Action::Pause {
+                node: "client-b".to_owned(),
+                for_ms: Some(Millis(900)),
+            },
+        });
+        m.compare = Comparison::Fencing;
+        let link = encode(&m);
+        assert!(link.contains("seed=7") && link.contains("fencing=off"));
+        assert!(link.ends_with("&compare=1"), "{link}");
+        assert_eq!(decode(&link), Ok(m));
+    }
+
+    #[test]
+    fn a_comparison_with_each_lock_service_survives_the_round_trip() {
+        for service in ChaosBackend::ALL {
+            let mut m = moment("s10-redlock-clock-jump");
+            m.compare = Comparison::Service(service);
+            let link = encode(&m);
+            assert!(
+                link.ends_with(&format!("&compare={}", service.id())),
+                "{link}"
+            );
+            assert_eq!(decode(&link), Ok(m));
+        }
+    }
+
+    #[test]
+    fn a_comparison_with_another_scenario_survives_the_round_trip_and_reads_old_ids() {
+        let mut m = moment("s20-consensus-fast-leader-clock");
+        m.compare = Comparison::of(
+            Compare::Scenario("s20-consensus-fast-follower-clock"),
+            &loaded,
+        )
+        .expect("built in");
+        let link = encode(&m);
+        assert!(
+            link.ends_with("&compare=s20-consensus-fast-follower-clock"),
+            "{link}"
+        );
+        assert_eq!(decode(&link), Ok(m));
+        let renamed =
+            decode("s=s1-gc-pause-unfenced&compare=gc-pause-fenced").map(|m| m.compare.compare());
+        assert_eq!(renamed, Ok(Compare::Scenario("s2-gc-pause-fenced")));
+    }
+
+    #[test]
+    fn an_old_compare_link_still_opens_the_fencing_twin() {
+        let decoded = decode("s=s2-gc-pause-fenced&at=5&compare=1").map(|m| m.compare.compare());
+        assert_eq!(decoded, Ok(Compare::Fencing));
+        let none = decode("s=s2-gc-pause-fenced&at=5&compare=0").map(|m| m.compare.compare());
+        assert_eq!(none, Ok(Compare::Off));
+    }
+
+    #[test]
+    fn a_bad_compare_value_is_named_with_the_choices() {
+        let error = decode("s=s2-gc-pause-fenced&compare=zookeeper")
+            .expect_err("zookeeper is not a service id")
+            .to_string();
+        assert!(error.starts_with("`compare=`"), "{error}");
+        assert!(error.contains("`zookeeper`"), "{error}");
+        assert!(
+            error.contains("redlock") && error.contains("consensus"),
+            "{error}"
+        );
+    }
+
+    #[test]
+    fn a_custom_scenario_travels_whole() {
+        let mut m = moment("s1-gc-pause-unfenced");
+        m.origin = Origin::Custom;
+        m.scenario.title = "Mine".to_owned();
+        let link = encode(&m);
+        assert!(link.starts_with("scenario="));
+        assert_eq!(decode(&link), Ok(m));
+    }
+
+    #[test]
+    fn a_link_without_a_position_opens_at_the_start() {
+        let moment = decode("s=s2-gc-pause-fenced").expect("valid");
+        assert_eq!(moment.position, None);
+        assert_eq!(encode(&moment), "s=s2-gc-pause-fenced");
+    }
+
+    #[test]
+    fn bad_links_name_the_parameter_and_the_reason() {
+        let message = |link: &str| decode(link).map(|_| ()).unwrap_err().to_string();
+        assert!(message("s=nope").contains("s=nope"));
+        assert!(message("s=s2-gc-pause-fenced&seed=-3").contains("`seed=`"));
+        assert!(message("s=s2-gc-pause-fenced&at=x").contains("`at=`"));
+        assert!(message("s=s2-gc-pause-fenced&fencing=maybe").contains("`fencing=`"));
+        assert!(message("s=s2-gc-pause-fenced&log=!!").contains("`log=`"));
+        let bad_log = URL_SAFE_NO_PAD.encode(r#"[{"at_ms": 5, "do": {"action": "explode"}}]"#);
+        assert!(message(&format!("s=s2-gc-pause-fenced&log={bad_log}")).contains("`log=`"));
+        let bad_scenario = URL_SAFE_NO_PAD.encode(r#"{"format": 1}"#);
+        assert!(message(&format!("scenario={bad_scenario}")).contains("`scenario=`"));
+        assert!(message("at=3").contains("names no scenario"));
+        assert!(message("s=s2-gc-pause-fenced&zoom=3").contains("`zoom`"));
+        assert!(message("s=a3-idempotency-keys&fencing=on").contains("no fencing"));
+    }
+
+    #[test]
+    fn a_link_says_in_words_what_is_wrong_with_its_data() {
+        let message = |link: &str| decode(link).map(|_| ()).unwrap_err().to_string();
+        assert_eq!(
+            message("s=s2-gc-pause-fenced&seed=18446744073709551616"),
+            "`seed=`: the seed must be a whole number from 0 to 18446744073709551615"
+        );
+        let as_arrays = URL_SAFE_NO_PAD
+            .encode(r#"[[5, {"action": "pause", "node": "client-a", "for_ms": 10}]]"#);
+        let error = message(&format!("s=s2-gc-pause-fenced&log={as_arrays}"));
+        assert!(
+            error.contains("line 1, column 2")
+                && error.contains("an array where an object belongs"),
+            "{error}"
+        );
+        let trailing = URL_SAFE_NO_PAD.encode(r#"[]xyz"#);
+        let error = message(&format!("s=s2-gc-pause-fenced&log={trailing}"));
+        assert!(error.contains("line 1, column 3"), "{error}");
+        let latin1 = URL_SAFE_NO_PAD.encode(b"{\"title\": \"caf\xe9\"}");
+        let error = message(&format!("scenario={latin1}"));
+        assert!(error.contains("byte 14 is not UTF-8"), "{error}");
+    }
+
+    /// Every link and embed address of the corpus (`crates/lockstep-sim/tests/corpus/links/`)
+    /// opens the scenario it names there: renamed scenarios' old ids, `compare=0`, a format 1
+    /// scenario carried whole.
+    #[test]
+    fn published_links_open_what_they_always_opened() {
+        let corpus = include_str!("../../lockstep-sim/tests/corpus/links/v1.txt");
+        let mut opened = 0;
+        for line in corpus
+            .lines()
+            .filter(|l| !l.is_empty() && !l.starts_with('#'))
+        {
+            let (fragment, opens) = line.split_once('\t').expect("fragment, tab, scenario");
+            let setup = if crate::embed_link::is_embed(fragment) {
+                match crate::embed_link::parse(fragment) {
+                    Ok(EmbedSpec {
+                        shows: Shows::Moment { setup, .. },
+                        ..
+                    }) => setup,
+                    other => panic!("{fragment}: {other:?}"),
+                }
+            } else {
+                fragment.to_owned()
+            };
+            let moment = decode(&setup).unwrap_or_else(|e| panic!("{fragment}: {e}"));
+            match moment.origin {
+                Origin::BuiltIn(id) => assert_eq!(id, opens, "{fragment}"),
+                Origin::Custom => assert_eq!(opens, "custom", "{fragment}"),
+            }
+            opened += 1;
+        }
+        assert!(opened >= 8, "{opened}");
+    }
+
+    /// A valid moment: a catalogue scenario (by id, or carried whole as a custom one), a seed,
+    /// maybe another fencing, a few interventions, a position, comparison on or off.
+    fn valid_moment() -> impl Strategy<Value = Moment> {
+        let ids: Vec<&'static str> = catalogue::BUILT_IN.iter().map(|b| b.id).collect();
+        (
+            proptest::sample::select(ids),
+            any::<bool>(),
+            proptest::option::of(0u64..10_000),
+            proptest::option::of(proptest::sample::select(vec![Fencing::On, Fencing::Off])),
+            proptest::collection::vec((0u64..5_000, 0usize..4, 0u64..3_000), 0..3),
+            proptest::option::of(0usize..200),
+            proptest::sample::select(vec![
+                Compare::Off,
+                Compare::Fencing,
+                Compare::Service(ChaosBackend::Consensus),
+                Compare::Service(ChaosBackend::Redlock),
+                Compare::Scenario("s20-consensus-fast-follower-clock"),
+            ]),
+        )
+            .prop_map(|(id, custom, seed, fencing, log, position, compare)| {
+                let mut m = moment(id);
+                if custom {
+                    m.origin = Origin::Custom;
+                    m.scenario.title = format!("{} (mine)", m.scenario.title);
+                }
+                if let Some(seed) = seed {
+                    m.seed = seed;
+                }
+                if let Some(fencing) = fencing.filter(|_| m.scenario.resource.fencing().is_some()) {
+                    m.scenario.resource = m.scenario.resource.with_fencing(fencing);
+                }
+                let names: Vec<String> =
+                    m.scenario.clients.iter().map(|c| c.name.clone()).collect();
+                m.log = log
+                    .into_iter()
+                    .map(|(at, who, ms)| Intervention {
+                        at_ms: VirtualTime(at),
+                        action: Action::Pause {
+                            node: names[who % names.len()].clone(),
+                            for_ms: Some(Millis(ms)),
+                        },
+                    })
+                    .collect();
+                m.position = position;
+                m.compare = Comparison::of(compare, &loaded).expect("built in");
+                m
+            })
+    }
+
+    /// One edit to a link's parameters.
+    #[derive(Clone, Copy, Debug)]
+    enum Edit {
+        Drop,
+        Duplicate,
+        /// The value replaced by one of `GARBAGE`, or (past its end) one character changed.
+        Corrupt(usize),
+        AddUnknown,
+    }
+
+    const GARBAGE: [&str; 6] = ["", "x", "-1", "!!", "99999999999999999999999", "on"];
+
+    fn edit() -> impl Strategy<Value = (Edit, proptest::sample::Index)> {
+        (
+            prop_oneof![
+                Just(Edit::Drop),
+                Just(Edit::Duplicate),
+                (0usize..12).prop_map(Edit::Corrupt),
+                Just(Edit::AddUnknown),
+            ],
+            any::<proptest::sample::Index>(),
+        )
+    }
+
+    /// Applies the edit to one parameter; returns the edited link and the parameter's name.
+    fn apply(link: &str, edit: Edit, which: proptest::sample::Index) -> (String, String) {
+        let mut parts: Vec<String> = link.split('&').map(str::to_owned).collect();
+        let at = which.index(parts.len());
+        let name = parts[at].split('=').next().unwrap_or_default().to_owned();
+        match edit {
+            Edit::Drop => {
+                parts.remove(at);
+            }
+            Edit::Duplicate => parts.insert(at, parts[at].clone()),
+            Edit::Corrupt(choice) => {
+                let value = match GARBAGE.get(choice) {
+                    Some(garbage) => (*garbage).to_owned(),
+                    None => {
+                        let value = parts[at].split_once('=').map_or("", |(_, v)| v);
+                        let middle = value.len() / 2;
+                        let mut chars: Vec<char> = value.chars().collect();
+                        if let Some(c) = chars.get_mut(middle) {
+                            *c = if *c == 'A' { '*' } else { 'A' };
+                        }
+                        chars.into_iter().collect()
+                    }
+                };
+                parts[at] = format!("{name}={value}");
+            }
+            Edit::AddUnknown => parts.insert(at, "zoom=3".to_owned()),
+        }
+        let named = match edit {
+            Edit::AddUnknown => "zoom".to_owned(),
+            _ => name,
+        };
+        (parts.join("&"), named)
+    }
+
+    #[test]
+    fn links_one_edit_away_decode_or_name_the_parameter() {
+        const CASES: usize = 1_000;
+        let mut runner = proptest::test_runner::TestRunner::deterministic();
+        let strategy = (valid_moment(), edit());
+        let mut decoded = 0;
+        for _ in 0..CASES {
+            let (moment, (edit, which)) = strategy
+                .new_tree(&mut runner)
+                .expect("the strategy generates")
+                .current();
+            let link = encode(&moment);
+            assert_eq!(decode(&link), Ok(moment.clone()), "{link}");
+            let (edited, name) = apply(&link, edit, which);
+            match decode(&edited) {
+                Ok(read) => {
+                    decoded += 1;
+                    assert_eq!(decode(&encode(&read)), Ok(read), "{edited}");
+                }
+                Err(LinkError::NoScenario) => assert!(
+                    matches!(edit, Edit::Drop) && (name == "s" || name == "scenario"),
+                    "{edit:?} of {name}: {edited}"
+                ),
+                Err(error) => {
+                    let message = error.to_string();
+                    assert!(
+                        message.contains(&format!("`{name}")),
+                        "{edit:?} of {name}: \"{message}\" does not name it ({edited})"
+                    );
+                }
+            }
+        }
+        assert!(
+            decoded * 3 >= CASES,
+            "only {decoded} of {CASES} edited links decode: the test hardly gets past the first error"
+        );
+        assert!(
+            decoded < CASES,
+            "every edit decoded: the edits test nothing"
+        );
+    }
+}
