@@ -20,6 +20,7 @@ use crate::models::lock_service::{
 use crate::models::resource::{Inventory, Payments, Register, Resource};
 use crate::scenario::budget::{BudgetSpent, RUN_BUDGET};
 use crate::scenario::cast::Cast;
+use crate::scenario::checked::CheckedScenario;
 use crate::scenario::error::ScenarioError;
 use crate::scenario::types::LockServiceSpec;
 use crate::scenario::types::ResourceSpec;
@@ -182,7 +183,19 @@ impl Sim {
         seed: u64,
         log: &[Intervention<String>],
     ) -> Result<Sim, ScenarioError> {
-        let cast = scenario.check()?;
+        Sim::from_checked(scenario.check()?, seed, log)
+    }
+
+    /// Builds the run of a checked scenario with `seed` and the user's interventions added to
+    /// the scenario's own: the one way into the engine, so a scenario is checked before any
+    /// run and the engine never checks it again. Only the log can still be wrong (a name).
+    pub fn from_checked(
+        checked: CheckedScenario<'_>,
+        seed: u64,
+        log: &[Intervention<String>],
+    ) -> Result<Sim, ScenarioError> {
+        let scenario = checked.scenario();
+        let cast = checked.into_cast();
         let mut interventions = Vec::with_capacity(scenario.interventions.len() + log.len());
         for (i, entry) in scenario.interventions.iter().chain(log).enumerate() {
             let path = format!("interventions[{i}].do");

@@ -297,7 +297,7 @@ fn every_intervention_kind_maps_or_says_why_for_every_pair_of_services() {
         for service_b in ChaosBackend::ALL {
             let pair = format!("{} against {}", service_a.id(), service_b.id());
             let twin = against(&scenario, &[], service_b).unwrap();
-            let b_cast = twin.scenario_b.check().unwrap();
+            let b_cast = twin.scenario_b.check().unwrap().into_cast();
             assert_eq!(twin.carried.len(), scenario.interventions.len(), "{pair}");
             assert_eq!(replay(&twin.scenario_b), twin.verdict_b, "{pair}");
             for (carried, original) in twin.carried.iter().zip(&scenario.interventions) {

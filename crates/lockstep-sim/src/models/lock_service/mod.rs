@@ -23,6 +23,9 @@ mod consensus;
 mod grid;
 mod replicated;
 mod sql_row;
+mod view;
+#[cfg(test)]
+mod view_tests;
 
 pub use cache::{CacheLock, Persistence, TokenSource};
 pub use consensus::{
@@ -32,6 +35,7 @@ pub use grid::GridMember;
 pub use replicated::{Replicated, Role};
 use serde::{Deserialize, Serialize};
 pub use sql_row::SqlRow;
+pub use view::{NodeRole, Record};
 
 /// The lock service's design.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -78,6 +82,54 @@ impl LockService {
             Backend::Replicated(node) => node.role == Role::Primary,
             Backend::Grid(_) => true,
             Backend::Consensus(replica) => replica.role == RaftRole::Leader,
+        }
+    }
+
+    /// This node's part in its group: the one place a view reads it.
+    pub fn role(&self) -> NodeRole {
+        match &self.backend {
+            Backend::SqlRow(_) | Backend::Cache(_) | Backend::Grid(_) => NodeRole::Alone,
+            Backend::Replicated(node) => match node.role {
+                Role::Primary => NodeRole::Primary,
+                Role::Replica => NodeRole::Replica,
+            },
+            Backend::Consensus(replica) => {
+                let term = replica.term;
+                match replica.role {
+                    RaftRole::Leader => NodeRole::Leader { term },
+                    RaftRole::Follower => NodeRole::Follower { term },
+                    RaftRole::Candidate => NodeRole::Candidate { term },
+                }
+            }
+        }
+    }
+
+    /// What this node's own storage says about the lock at `local` (its own clock): the one
+    /// place a view reads it. A cache key that has expired is gone; a row stays, marked not live.
+    pub fn record(&self, local: LocalTime) -> Record {
+        match &self.backend {
+            Backend::SqlRow(row) => row.holder_id.map_or(Record::Empty, |holder| Record::Row {
+                holder,
+                token: row.fencing_token,
+                live: row.live_holder(local).is_some(),
+            }),
+            Backend::Cache(cache)
+            | Backend::Grid(GridMember { store: cache, .. })
+            | Backend::Replicated(Replicated { store: cache, .. }) => cache
+                .live_entry(local)
+                .map_or(Record::Empty, |entry| Record::Key {
+                    holder: entry.owner,
+                    token: entry.token,
+                }),
+            Backend::Consensus(replica) => {
+                replica
+                    .table
+                    .holder()
+                    .map_or(Record::Empty, |key| Record::LowestKey {
+                        holder: key.client,
+                        revision: key.revision,
+                    })
+            }
         }
     }
 
