@@ -8,7 +8,8 @@
 
 use crate::vocabulary::cache_entry::ReplicaWrite;
 use crate::vocabulary::happening::Happening;
-use crate::vocabulary::message::{AcquireReply, Payload};
+use crate::vocabulary::lock_value::LockValue;
+use crate::vocabulary::message::{AcquireReply, Payload, ReleaseMethod};
 use crate::vocabulary::timer::TimerKind;
 use crate::vocabulary::timer::TimerSpan;
 use crate::world::ids::{NodeId, TimerId};
@@ -337,117 +338,146 @@ impl LockService {
     fn answer(&mut self, ctx: &mut Ctx<'_>, from: NodeId, payload: Payload) -> Happening {
         let now = ctx.local;
         match payload {
-            Payload::Acquire { ttl, value } => {
-                let outcome = match &mut self.backend {
-                    Backend::SqlRow(row) => row.acquire(now, from, ttl).map(Some),
-                    // A replica answers through its own log (see `on_message`).
-                    Backend::Consensus(_) => Err(None),
-                    Backend::Cache(cache)
-                    | Backend::Replicated(Replicated { store: cache, .. })
-                    | Backend::Grid(GridMember { store: cache, .. }) => {
-                        cache.acquire(now, from, ttl, value)
-                    }
-                };
-                match outcome {
-                    Ok(token) => {
-                        self.watch_expiry(ctx, Some(ttl));
-                        ctx.send(
-                            from,
-                            Payload::AcquireReply {
-                                value,
-                                reply: AcquireReply::Granted { token },
-                            },
-                        );
-                        Happening::Granted {
-                            client: from,
-                            token,
-                            ttl,
-                        }
-                    }
-                    Err(holder) => {
-                        ctx.send(
-                            from,
-                            Payload::AcquireReply {
-                                value,
-                                reply: AcquireReply::HeldElsewhere,
-                            },
-                        );
-                        Happening::Refused {
-                            client: from,
-                            holder,
-                        }
-                    }
-                }
-            }
-            Payload::Renew { token, value, ttl } => {
-                let renewed = match &mut self.backend {
-                    Backend::SqlRow(row) => row.renew(now, from, token, ttl),
-                    Backend::Consensus(_) => false,
-                    Backend::Cache(cache)
-                    | Backend::Replicated(Replicated { store: cache, .. })
-                    | Backend::Grid(GridMember { store: cache, .. }) => {
-                        cache.renew(now, value, ttl)
-                    }
-                };
-                if renewed {
-                    self.watch_expiry(ctx, Some(ttl));
-                }
-                ctx.send(from, Payload::RenewReply { renewed });
-                renew_outcome(
-                    from,
-                    token,
-                    ttl,
-                    renewed,
-                    self.live_lease(now).map(|(h, _)| h),
-                )
-            }
+            Payload::Acquire { ttl, value } => self.answer_acquire(ctx, from, ttl, value),
+            Payload::Renew { token, value, ttl } => self.answer_renew(ctx, from, token, value, ttl),
             Payload::Release {
                 token,
                 value,
                 method,
-            } => {
-                let removed = match &mut self.backend {
-                    Backend::SqlRow(row) => row.release(from, token, method),
-                    Backend::Consensus(_) => None,
-                    Backend::Cache(cache)
-                    | Backend::Replicated(Replicated { store: cache, .. })
-                    | Backend::Grid(GridMember { store: cache, .. }) => {
-                        cache.release(now, value, method)
-                    }
-                };
-                ctx.send(
-                    from,
-                    Payload::ReleaseReply {
-                        released: removed.is_some(),
-                    },
-                );
-                match removed {
-                    Some(owner) => {
-                        self.watch_expiry(ctx, None);
-                        if owner == from {
-                            Happening::Released {
-                                client: from,
-                                token,
-                            }
-                        } else {
-                            Happening::ReleasedOthersLock {
-                                client: from,
-                                owner,
-                            }
-                        }
-                    }
-                    None => Happening::ReleaseRefused {
-                        client: from,
-                        token,
-                        holder: self.live_lease(now).map(|(h, _)| h),
-                    },
-                }
-            }
+            } => self.answer_release(ctx, from, token, value, method),
             Payload::CheckSequencer { writer, token } => {
                 let valid = self.live_lease(now) == Some((writer, Some(token)));
                 answer_sequencer(ctx, from, writer, token, valid)
             }
             _ => ignored(ctx),
+        }
+    }
+
+    /// `Acquire`: granted with a token (and the expiry watched), or refused naming the holder.
+    fn answer_acquire(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        from: NodeId,
+        ttl: Millis,
+        value: LockValue,
+    ) -> Happening {
+        let now = ctx.local;
+        let outcome = match &mut self.backend {
+            Backend::SqlRow(row) => row.acquire(now, from, ttl).map(Some),
+            // A replica answers through its own log (see `on_message`).
+            Backend::Consensus(_) => Err(None),
+            Backend::Cache(cache)
+            | Backend::Replicated(Replicated { store: cache, .. })
+            | Backend::Grid(GridMember { store: cache, .. }) => {
+                cache.acquire(now, from, ttl, value)
+            }
+        };
+        match outcome {
+            Ok(token) => {
+                self.watch_expiry(ctx, Some(ttl));
+                ctx.send(
+                    from,
+                    Payload::AcquireReply {
+                        value,
+                        reply: AcquireReply::Granted { token },
+                    },
+                );
+                Happening::Granted {
+                    client: from,
+                    token,
+                    ttl,
+                }
+            }
+            Err(holder) => {
+                ctx.send(
+                    from,
+                    Payload::AcquireReply {
+                        value,
+                        reply: AcquireReply::HeldElsewhere,
+                    },
+                );
+                Happening::Refused {
+                    client: from,
+                    holder,
+                }
+            }
+        }
+    }
+
+    /// `Renew`: extended only for the current holder (and the expiry watched again).
+    fn answer_renew(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        from: NodeId,
+        token: Option<FencingToken>,
+        value: LockValue,
+        ttl: Millis,
+    ) -> Happening {
+        let now = ctx.local;
+        let renewed = match &mut self.backend {
+            Backend::SqlRow(row) => row.renew(now, from, token, ttl),
+            Backend::Consensus(_) => false,
+            Backend::Cache(cache)
+            | Backend::Replicated(Replicated { store: cache, .. })
+            | Backend::Grid(GridMember { store: cache, .. }) => cache.renew(now, value, ttl),
+        };
+        if renewed {
+            self.watch_expiry(ctx, Some(ttl));
+        }
+        ctx.send(from, Payload::RenewReply { renewed });
+        renew_outcome(
+            from,
+            token,
+            ttl,
+            renewed,
+            self.live_lease(now).map(|(h, _)| h),
+        )
+    }
+
+    /// `Release`: removed by the holder, by another client whose release the design does not
+    /// check, or refused.
+    fn answer_release(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        from: NodeId,
+        token: Option<FencingToken>,
+        value: LockValue,
+        method: ReleaseMethod,
+    ) -> Happening {
+        let now = ctx.local;
+        let removed = match &mut self.backend {
+            Backend::SqlRow(row) => row.release(from, token, method),
+            Backend::Consensus(_) => None,
+            Backend::Cache(cache)
+            | Backend::Replicated(Replicated { store: cache, .. })
+            | Backend::Grid(GridMember { store: cache, .. }) => cache.release(now, value, method),
+        };
+        ctx.send(
+            from,
+            Payload::ReleaseReply {
+                released: removed.is_some(),
+            },
+        );
+        match removed {
+            Some(owner) => {
+                self.watch_expiry(ctx, None);
+                if owner == from {
+                    Happening::Released {
+                        client: from,
+                        token,
+                    }
+                } else {
+                    Happening::ReleasedOthersLock {
+                        client: from,
+                        owner,
+                    }
+                }
+            }
+            None => Happening::ReleaseRefused {
+                client: from,
+                token,
+                holder: self.live_lease(now).map(|(h, _)| h),
+            },
         }
     }
 
