@@ -9,6 +9,7 @@
 //! A benchmark, not a test: it measures and prints; the target (≤ 3 s) is printed beside the
 //! figure, not asserted. Wall-clock time is read here and only here.
 
+#![warn(clippy::too_many_lines)]
 #![allow(
     clippy::disallowed_types,
     clippy::disallowed_methods,

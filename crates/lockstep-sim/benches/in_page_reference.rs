@@ -9,6 +9,7 @@
 //! `e2e/bench-wasm-speed.mjs` (events per run, the trace hash, the fastest batch); without, one
 //! sentence. Wall-clock time is read here only, never by the simulation.
 
+#![warn(clippy::too_many_lines)]
 #![allow(
     clippy::disallowed_types,
     clippy::disallowed_methods,

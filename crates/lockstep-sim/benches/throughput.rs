@@ -5,6 +5,7 @@
 //! A benchmark, not a test: it asserts nothing about speed, it measures and prints. Run it with
 //! `cargo xtask bench`. Wall-clock time is read here and only here: the simulation never sees it.
 
+#![warn(clippy::too_many_lines)]
 #![allow(
     clippy::disallowed_types,
     clippy::disallowed_methods,

@@ -32,6 +32,9 @@
 //! checker and the register history, which only the tests use.
 
 #![forbid(unsafe_code)]
+// No function over one screen (`too-many-lines-threshold` in clippy.toml). Here and in the test
+// and bench roots, because a crate whose lints come from the workspace cannot add its own.
+#![warn(clippy::too_many_lines)]
 
 pub mod analysis;
 pub mod engine;

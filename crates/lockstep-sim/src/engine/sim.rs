@@ -20,6 +20,7 @@ use crate::models::lock_service::{
 use crate::models::resource::{Inventory, Payments, Register, Resource};
 use crate::scenario::budget::{BudgetSpent, RUN_BUDGET};
 use crate::scenario::cast::Cast;
+use crate::scenario::checked::CheckedScenario;
 use crate::scenario::error::ScenarioError;
 use crate::scenario::types::LockServiceSpec;
 use crate::scenario::types::ResourceSpec;
@@ -182,7 +183,19 @@ impl Sim {
         seed: u64,
         log: &[Intervention<String>],
     ) -> Result<Sim, ScenarioError> {
-        let cast = scenario.check()?;
+        Sim::from_checked(scenario.check()?, seed, log)
+    }
+
+    /// Builds the run of a checked scenario with `seed` and the user's interventions added to
+    /// the scenario's own: the one way into the engine, so a scenario is checked before any
+    /// run and the engine never checks it again. Only the log can still be wrong (a name).
+    pub fn from_checked(
+        checked: CheckedScenario<'_>,
+        seed: u64,
+        log: &[Intervention<String>],
+    ) -> Result<Sim, ScenarioError> {
+        let scenario = checked.scenario();
+        let cast = checked.into_cast();
         let mut interventions = Vec::with_capacity(scenario.interventions.len() + log.len());
         for (i, entry) in scenario.interventions.iter().chain(log).enumerate() {
             let path = format!("interventions[{i}].do");
@@ -699,16 +712,7 @@ impl Sim {
             },
             Action::Crash { node } => (node, self.crash(node)),
             Action::Restart { node } => (node, self.restart(node)),
-            Action::ClockJump { node, by_ms } => {
-                self.slots[node.index()].clock.jump(by_ms);
-                // A service node expires keys by its own clock: a jump moves every expiry.
-                self.act_on(node, |node, ctx| {
-                    if let Node::LockService(service) = node {
-                        service.rearm_expiry(ctx);
-                    }
-                });
-                (node, Happening::ClockJumped { node, by_ms })
-            }
+            Action::ClockJump { node, by_ms } => (node, self.jump_clock(node, by_ms)),
             Action::ClockDrift { node, drift_ppm } => {
                 self.slots[node.index()].clock.set_drift(now, drift_ppm);
                 (node, Happening::DriftChanged { node, drift_ppm })
@@ -717,20 +721,7 @@ impl Sim {
                 from,
                 to,
                 direction,
-            } => {
-                self.network.cut(from, to);
-                if direction == Direction::Both {
-                    self.network.cut(to, from);
-                }
-                (
-                    from,
-                    Happening::Partitioned {
-                        from,
-                        to,
-                        direction,
-                    },
-                )
-            }
+            } => (from, self.partition(from, to, direction)),
             Action::Heal { a, b } => {
                 self.network.heal(a, b);
                 (a, Happening::Healed { a, b })
@@ -742,19 +733,7 @@ impl Sim {
                     no_effect(NoEffect::MessageNotInFlight)
                 }
             }),
-            Action::Release { message } => {
-                let released = self.network.release(message, now);
-                if released {
-                    self.queue.schedule(now, Due::Delivery(message));
-                }
-                self.on_message_of(message, |_| {
-                    if released {
-                        Happening::MessageReleased { message }
-                    } else {
-                        no_effect(NoEffect::MessageNotHeld)
-                    }
-                })
-            }
+            Action::Release { message } => self.release_message(message),
             Action::Drop { message } => self.on_message_of(message, |network| {
                 if network.drop_message(message, now) {
                     Happening::MessageDropped { message }
@@ -763,27 +742,70 @@ impl Sim {
                 }
             }),
             Action::Failover {} => self.failover(),
-            Action::ForceExpire {} => {
-                // The lease ends wherever the service keeps it (every node of a replicated one).
-                let mut holder = None;
-                for node in self.cast.services().collect::<Vec<_>>() {
-                    self.act_on(node, |node, ctx| {
-                        if let Node::LockService(service) = node {
-                            holder = holder.or(service.force_expire(ctx));
-                        }
-                    });
-                }
-                let happening = holder.map_or(no_effect(NoEffect::NoLiveLease), |holder| {
-                    Happening::LeaseForcedToExpire { holder }
-                });
-                (self.cast.lock_service(), happening)
-            }
+            Action::ForceExpire {} => (self.cast.lock_service(), self.force_expire()),
         };
         Handled {
             actor,
             cause,
             happening,
         }
+    }
+
+    /// A node's clock jumps. A service node expires keys by its own clock: a jump moves every
+    /// expiry.
+    fn jump_clock(&mut self, node: NodeId, by_ms: i64) -> Happening {
+        self.slots[node.index()].clock.jump(by_ms);
+        self.act_on(node, |node, ctx| {
+            if let Node::LockService(service) = node {
+                service.rearm_expiry(ctx);
+            }
+        });
+        Happening::ClockJumped { node, by_ms }
+    }
+
+    /// Cuts the link from `from` to `to`, and back too if `direction` says both.
+    fn partition(&mut self, from: NodeId, to: NodeId, direction: Direction) -> Happening {
+        self.network.cut(from, to);
+        if direction == Direction::Both {
+            self.network.cut(to, from);
+        }
+        Happening::Partitioned {
+            from,
+            to,
+            direction,
+        }
+    }
+
+    /// A held message goes on its way now.
+    fn release_message(&mut self, message: MessageId) -> (NodeId, Happening) {
+        let now = self.now;
+        let released = self.network.release(message, now);
+        if released {
+            self.queue.schedule(now, Due::Delivery(message));
+        }
+        self.on_message_of(message, |_| {
+            if released {
+                Happening::MessageReleased { message }
+            } else {
+                no_effect(NoEffect::MessageNotHeld)
+            }
+        })
+    }
+
+    /// The teaching control: the lease ends wherever the service keeps it (every node of a
+    /// replicated one).
+    fn force_expire(&mut self) -> Happening {
+        let mut holder = None;
+        for node in self.cast.services().collect::<Vec<_>>() {
+            self.act_on(node, |node, ctx| {
+                if let Node::LockService(service) = node {
+                    holder = holder.or(service.force_expire(ctx));
+                }
+            });
+        }
+        holder.map_or(no_effect(NoEffect::NoLiveLease), |holder| {
+            Happening::LeaseForcedToExpire { holder }
+        })
     }
 
     /// Applies `act` to the network if the message exists; the actor is the message's sender.
@@ -1141,8 +1163,49 @@ fn build_network(scenario: &Scenario, cast: &Cast) -> Result<Network, ScenarioEr
     ))
 }
 
+/// Every node of the scenario, in `NodeId` order: the service's, the resource, the clients.
 fn build_slots(scenario: &Scenario, cast: &Cast) -> Vec<Slot> {
-    let services: Vec<LockService> = match &scenario.lock_service {
+    let services = build_services(&scenario.lock_service, cast);
+    let resource = build_resource(&scenario.resource);
+    let protocol = scenario.lock_service.protocol();
+    let clients = cast.clients().zip(&scenario.clients).map(|(me, spec)| {
+        Node::Client(Client::new(ClientConfig {
+            me,
+            protocol,
+            resource: cast.resource(),
+            locking: spec.locking,
+            ttl: spec.ttl_ms,
+            work: spec.work_ms,
+            access: spec.access,
+            retry: spec.retry,
+            release: spec.release,
+            lease_check: spec.lease_check,
+            renewal: spec.renewal,
+            repeat: spec.repeat,
+            timeout: spec.timeout,
+            local_deadline: spec.local_deadline,
+        }))
+    });
+    services
+        .into_iter()
+        .map(Node::LockService)
+        .chain([Node::Resource(resource)])
+        .chain(clients)
+        .map(|node| Slot {
+            node,
+            clock: LocalClock::default(),
+            process: Process::Running,
+            buffer: VecDeque::new(),
+            incarnation: 0,
+            pauses: 0,
+            believes: false,
+        })
+        .collect()
+}
+
+/// The lock service's nodes, one per name the cast gives it.
+fn build_services(spec: &LockServiceSpec, cast: &Cast) -> Vec<LockService> {
+    match spec {
         LockServiceSpec::SqlRow {
             lock_name,
             last_token,
@@ -1210,28 +1273,49 @@ fn build_slots(scenario: &Scenario, cast: &Cast) -> Vec<Slot> {
             last_token,
             failover_after_ms,
             replication_lag_ms,
-        } => {
-            let mut pair = cast.services();
-            let (primary, replica) = (
-                pair.next().unwrap_or(NodeId(0)),
-                pair.next().unwrap_or(NodeId(1)),
-            );
-            [(Role::Primary, replica), (Role::Replica, primary)]
-                .into_iter()
-                .map(|(role, peer)| {
-                    LockService::new(Backend::Replicated(Replicated {
-                        role,
-                        store: CacheLock::new(key.clone(), *tokens, FencingToken(*last_token)),
-                        peer,
-                        failover_after: *failover_after_ms,
-                        lag: *replication_lag_ms,
-                        shipping: None,
-                    }))
-                })
-                .collect()
-        }
-    };
-    let resource = match &scenario.resource {
+        } => replicated_pair(
+            cast,
+            key,
+            *tokens,
+            *last_token,
+            *failover_after_ms,
+            *replication_lag_ms,
+        ),
+    }
+}
+
+/// A replicated cache's primary and replica, each the other's peer.
+fn replicated_pair(
+    cast: &Cast,
+    key: &str,
+    tokens: TokenSource,
+    last_token: u64,
+    failover_after: Millis,
+    lag: Millis,
+) -> Vec<LockService> {
+    let mut pair = cast.services();
+    let (primary, replica) = (
+        pair.next().unwrap_or(NodeId(0)),
+        pair.next().unwrap_or(NodeId(1)),
+    );
+    [(Role::Primary, replica), (Role::Replica, primary)]
+        .into_iter()
+        .map(|(role, peer)| {
+            LockService::new(Backend::Replicated(Replicated {
+                role,
+                store: CacheLock::new(key.to_owned(), tokens, FencingToken(last_token)),
+                peer,
+                failover_after,
+                lag,
+                shipping: None,
+            }))
+        })
+        .collect()
+}
+
+/// The resource node.
+fn build_resource(spec: &ResourceSpec) -> Resource {
+    match spec {
         ResourceSpec::Register {
             fencing,
             initial_value,
@@ -1243,39 +1327,5 @@ fn build_slots(scenario: &Scenario, cast: &Cast) -> Vec<Slot> {
             quantity,
         } => Resource::Inventory(Inventory::new(*fencing, sku.clone(), *quantity)),
         ResourceSpec::Payments { idempotency } => Resource::Payments(Payments::new(*idempotency)),
-    };
-    let protocol = scenario.lock_service.protocol();
-    let clients = cast.clients().zip(&scenario.clients).map(|(me, spec)| {
-        Node::Client(Client::new(ClientConfig {
-            me,
-            protocol,
-            resource: cast.resource(),
-            locking: spec.locking,
-            ttl: spec.ttl_ms,
-            work: spec.work_ms,
-            access: spec.access,
-            retry: spec.retry,
-            release: spec.release,
-            lease_check: spec.lease_check,
-            renewal: spec.renewal,
-            repeat: spec.repeat,
-            timeout: spec.timeout,
-            local_deadline: spec.local_deadline,
-        }))
-    });
-    services
-        .into_iter()
-        .map(Node::LockService)
-        .chain([Node::Resource(resource)])
-        .chain(clients)
-        .map(|node| Slot {
-            node,
-            clock: LocalClock::default(),
-            process: Process::Running,
-            buffer: VecDeque::new(),
-            incarnation: 0,
-            pauses: 0,
-            believes: false,
-        })
-        .collect()
+    }
 }

@@ -277,44 +277,148 @@ pub enum Resource {
     Payments(Payments),
 }
 
+/// What each kind of storage does with the messages it takes, one method per message.
+impl Register {
+    /// A read: the value and its version (and, for check-and-set, who claims it next).
+    fn on_read(&mut self, ctx: &mut Ctx<'_>, from: NodeId, claim: Option<LockValue>) -> Happening {
+        if self.fencing == Fencing::CheckAndSet && claim.is_some() {
+            self.claimed_by = claim;
+        }
+        let (value, version) = (self.value, self.version);
+        ctx.send(from, Payload::ReadReply { value, version });
+        Happening::ReadServed {
+            reader: from,
+            value,
+            version,
+        }
+    }
+
+    /// A write: answered at once, or, with Chubby's sequencer check, held until the lock
+    /// service has said whether the token is current.
+    fn on_write(&mut self, ctx: &mut Ctx<'_>, from: NodeId, request: WriteRequest) -> Happening {
+        if let (Fencing::Sequencer, Some(token)) = (self.fencing, request.token) {
+            self.awaiting.push((from, request));
+            ctx.send_to_service(Payload::CheckSequencer {
+                writer: from,
+                token,
+            });
+            return Happening::SequencerAsked {
+                writer: from,
+                token,
+            };
+        }
+        self.answer_write(ctx, from, request)
+    }
+
+    /// The lock service's word on a held write's token: the write is answered, or refused.
+    fn on_sequencer_checked(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        writer: NodeId,
+        token: FencingToken,
+        valid: bool,
+    ) -> Happening {
+        let Some(at) = self
+            .awaiting
+            .iter()
+            .position(|(w, r)| *w == writer && r.token == Some(token))
+        else {
+            return ignored(ctx);
+        };
+        let (_, request) = self.awaiting.remove(at);
+        if valid {
+            self.answer_write(ctx, writer, request)
+        } else {
+            let refusal = Refusal::SequencerInvalid { presented: token };
+            ctx.send(writer, Payload::WriteReply(WriteOutcome::Rejected(refusal)));
+            Happening::WriteRejected { writer, refusal }
+        }
+    }
+}
+
+impl Inventory {
+    /// A read: the stock and its version.
+    fn on_read(&self, ctx: &mut Ctx<'_>, from: NodeId) -> Happening {
+        let (value, version) = (self.quantity, self.version);
+        ctx.send(from, Payload::ReadReply { value, version });
+        Happening::ReadServed {
+            reader: from,
+            value,
+            version,
+        }
+    }
+
+    /// The article's fenced `UPDATE inventory`: stock taken, or the write refused.
+    fn on_decrement(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        from: NodeId,
+        token: Option<FencingToken>,
+        amount: i64,
+    ) -> Happening {
+        match self.decrement(token, amount) {
+            Ok(left) => {
+                let version = self.version;
+                ctx.send(
+                    from,
+                    Payload::WriteReply(WriteOutcome::Accepted { version }),
+                );
+                Happening::StockTaken {
+                    buyer: from,
+                    token,
+                    amount,
+                    left,
+                }
+            }
+            Err(refusal) => {
+                ctx.send(from, Payload::WriteReply(WriteOutcome::Rejected(refusal)));
+                Happening::WriteRejected {
+                    writer: from,
+                    refusal,
+                }
+            }
+        }
+    }
+}
+
+impl Payments {
+    /// A charge: applied, or, with idempotency keys, a key seen before is replayed.
+    fn on_charge(&mut self, ctx: &mut Ctx<'_>, from: NodeId, key: u32, amount: i64) -> Happening {
+        let seen = self.charged.get(&key).copied().unwrap_or(0);
+        if seen > 0 && self.idempotency == Idempotency::Keys {
+            let version = self.version;
+            ctx.send(
+                from,
+                Payload::WriteReply(WriteOutcome::Replayed { version }),
+            );
+            return Happening::ChargeReplayed { payer: from, key };
+        }
+        self.charged.insert(key, seen + 1);
+        self.total += amount;
+        self.version += 1;
+        let version = self.version;
+        ctx.send(
+            from,
+            Payload::WriteReply(WriteOutcome::Accepted { version }),
+        );
+        Happening::ChargeApplied {
+            payer: from,
+            key,
+            amount,
+            times: seen + 1,
+        }
+    }
+}
+
 impl Resource {
     pub fn on_message(&mut self, ctx: &mut Ctx<'_>, from: NodeId, payload: Payload) -> Happening {
-        let reply = |ctx: &mut Ctx<'_>, outcome| ctx.send(from, Payload::WriteReply(outcome));
         match (self, payload) {
             (Resource::Register(register), Payload::Read { claim }) => {
-                if register.fencing == Fencing::CheckAndSet && claim.is_some() {
-                    register.claimed_by = claim;
-                }
-                let (value, version) = (register.value, register.version);
-                ctx.send(from, Payload::ReadReply { value, version });
-                Happening::ReadServed {
-                    reader: from,
-                    value,
-                    version,
-                }
+                register.on_read(ctx, from, claim)
             }
-            (Resource::Inventory(inventory), Payload::Read { .. }) => {
-                let (value, version) = (inventory.quantity, inventory.version);
-                ctx.send(from, Payload::ReadReply { value, version });
-                Happening::ReadServed {
-                    reader: from,
-                    value,
-                    version,
-                }
-            }
+            (Resource::Inventory(inventory), Payload::Read { .. }) => inventory.on_read(ctx, from),
             (Resource::Register(register), Payload::Write(request)) => {
-                if let (Fencing::Sequencer, Some(token)) = (register.fencing, request.token) {
-                    register.awaiting.push((from, request));
-                    ctx.send_to_service(Payload::CheckSequencer {
-                        writer: from,
-                        token,
-                    });
-                    return Happening::SequencerAsked {
-                        writer: from,
-                        token,
-                    };
-                }
-                register.answer_write(ctx, from, request)
+                register.on_write(ctx, from, request)
             }
             (
                 Resource::Register(register),
@@ -323,74 +427,12 @@ impl Resource {
                     token,
                     valid,
                 },
-            ) => {
-                let Some(at) = register
-                    .awaiting
-                    .iter()
-                    .position(|(w, r)| *w == writer && r.token == Some(token))
-                else {
-                    return ignored(ctx);
-                };
-                let (_, request) = register.awaiting.remove(at);
-                if valid {
-                    register.answer_write(ctx, writer, request)
-                } else {
-                    let refusal = Refusal::SequencerInvalid { presented: token };
-                    ctx.send(writer, Payload::WriteReply(WriteOutcome::Rejected(refusal)));
-                    Happening::WriteRejected { writer, refusal }
-                }
-            }
+            ) => register.on_sequencer_checked(ctx, writer, token, valid),
             (Resource::Inventory(inventory), Payload::Decrement { token, amount }) => {
-                match inventory.decrement(token, amount) {
-                    Ok(left) => {
-                        reply(
-                            ctx,
-                            WriteOutcome::Accepted {
-                                version: inventory.version,
-                            },
-                        );
-                        Happening::StockTaken {
-                            buyer: from,
-                            token,
-                            amount,
-                            left,
-                        }
-                    }
-                    Err(refusal) => {
-                        reply(ctx, WriteOutcome::Rejected(refusal));
-                        Happening::WriteRejected {
-                            writer: from,
-                            refusal,
-                        }
-                    }
-                }
+                inventory.on_decrement(ctx, from, token, amount)
             }
             (Resource::Payments(payments), Payload::Charge { key, amount }) => {
-                let seen = payments.charged.get(&key).copied().unwrap_or(0);
-                if seen > 0 && payments.idempotency == Idempotency::Keys {
-                    reply(
-                        ctx,
-                        WriteOutcome::Replayed {
-                            version: payments.version,
-                        },
-                    );
-                    return Happening::ChargeReplayed { payer: from, key };
-                }
-                payments.charged.insert(key, seen + 1);
-                payments.total += amount;
-                payments.version += 1;
-                reply(
-                    ctx,
-                    WriteOutcome::Accepted {
-                        version: payments.version,
-                    },
-                );
-                Happening::ChargeApplied {
-                    payer: from,
-                    key,
-                    amount,
-                    times: seen + 1,
-                }
+                payments.on_charge(ctx, from, key, amount)
             }
             _ => ignored(ctx),
         }

@@ -4,6 +4,7 @@
 use crate::models::client::{Access, Protocol};
 use crate::models::resource::Fencing;
 use crate::scenario::cast::{Cast, ExpiryNotice};
+use crate::scenario::checked::CheckedScenario;
 use crate::scenario::error::{ScenarioError, invalid};
 use crate::scenario::estimate;
 use crate::scenario::ranges;
@@ -18,13 +19,14 @@ use crate::world::intervention::Action;
 
 impl Scenario {
     /// Checks everything serde cannot and names the nodes: the one validation, which `parse`
-    /// runs on every file it reads and `Sim::new` on every scenario it is given.
-    pub fn check(&self) -> Result<Cast, ScenarioError> {
+    /// runs on every file it reads and `Sim::new` on every scenario it is given. What passes is
+    /// the only thing the engine runs (`Sim::from_checked`).
+    pub fn check(&self) -> Result<CheckedScenario<'_>, ScenarioError> {
         self.check_settings()?;
         let cast = self.name_nodes()?;
         self.check_references(&cast)?;
         estimate::check(self)?;
-        Ok(cast)
+        Ok(CheckedScenario::new(self, cast))
     }
 
     /// The values that need no names: ranges, counts, the service's and the resource's settings.

@@ -1,5 +1,5 @@
 //! Scenario files: their types (`types`), versions (`version`, `format`), reading (`parse`),
-//! checking (`check`, with `ranges` and the run `budget`'s `estimate`), errors, the cast a checked
+//! checking (`check`, which returns a `checked::CheckedScenario`; with `ranges` and the run `budget`'s `estimate`), errors, the cast a checked
 //! scenario names, the expectations a file states, its sources (`source`, and the bibliography
 //! in `sources`), strict JSON reading and pretty writing, and the built-in catalogue.
 //!
@@ -11,6 +11,7 @@ pub mod budget;
 pub mod cast;
 pub mod catalogue;
 pub mod check;
+pub mod checked;
 pub mod error;
 pub mod estimate;
 pub mod expectation;

@@ -12,6 +12,7 @@ use crate::scenario::cast::Cast;
 use crate::story::describe::words::request_noun;
 use crate::vocabulary::happening::{Happening, Request};
 use crate::vocabulary::message::Refusal;
+use crate::vocabulary::unseen_updates::UnseenUpdates;
 use crate::world::ids::NodeId;
 use crate::world::time::VirtualTime;
 use crate::world::token::FencingToken;
@@ -76,98 +77,11 @@ pub struct RunOutcome {
 impl RunOutcome {
     /// Reads the outcome from a trace.
     pub fn of(trace: &[TraceEvent]) -> RunOutcome {
-        let mut outcome = RunOutcome::default();
-        // Who wrote each version, what each client last sent, the highest token accepted.
-        let mut writer_of_version: BTreeMap<u64, NodeId> = BTreeMap::new();
-        let mut request_of: BTreeMap<NodeId, (Request, Option<FencingToken>)> = BTreeMap::new();
-        let mut highest: Option<FencingToken> = None;
+        let mut reading = Reading::default();
         for event in trace {
-            let at = event.time;
-            match event.happening {
-                Happening::WriteSent {
-                    client,
-                    request,
-                    token,
-                    ..
-                } => {
-                    request_of.insert(client, (request, token));
-                }
-                Happening::WriteAccepted {
-                    writer,
-                    token,
-                    version,
-                    overwrote_unseen,
-                    ..
-                } => {
-                    outcome.accepted += 1;
-                    let stale = match (token, highest) {
-                        (Some(token), Some(seen)) if token < seen => Some((token, seen)),
-                        _ => None,
-                    };
-                    if let Some(unseen) = overwrote_unseen {
-                        let mut writers = (unseen.read_version + 1..=unseen.current_version)
-                            .filter_map(|v| writer_of_version.get(&v).copied())
-                            .filter(|w| *w != writer);
-                        let (first, second) = (writers.next(), writers.next());
-                        let more = writers.next().is_some();
-                        outcome.findings.push(Finding::LostUpdate {
-                            at,
-                            client: writer,
-                            token,
-                            after: stale.map(|(_, seen)| seen),
-                            overwritten: Writers {
-                                first,
-                                second,
-                                more,
-                            },
-                        });
-                    } else if let Some((token, seen)) = stale {
-                        outcome.findings.push(Finding::StaleAccepted {
-                            at,
-                            client: writer,
-                            token,
-                            highest: seen,
-                        });
-                    }
-                    writer_of_version.insert(version, writer);
-                    highest = token.map_or(highest, |t| Some(highest.map_or(t, |h| h.max(t))));
-                }
-                Happening::StockTaken { token, .. } => {
-                    outcome.accepted += 1;
-                    highest = token.map_or(highest, |t| Some(highest.map_or(t, |h| h.max(t))));
-                }
-                Happening::ChargeApplied {
-                    payer, key, times, ..
-                } => {
-                    outcome.accepted += 1;
-                    if times > 1 {
-                        outcome.findings.push(Finding::ChargedAgain {
-                            at,
-                            client: payer,
-                            key,
-                            times,
-                        });
-                    }
-                }
-                Happening::ChargeReplayed { .. } => outcome.accepted += 1,
-                Happening::WriteRejected { writer, refusal } => {
-                    outcome.refused += 1;
-                    let (request, token) = request_of
-                        .get(&writer)
-                        .copied()
-                        .unwrap_or((Request::Write, None));
-                    outcome.findings.push(Finding::Refused {
-                        at,
-                        client: writer,
-                        request,
-                        token,
-                        refusal,
-                    });
-                }
-                _ => {}
-            }
+            reading.read(event.time, event.happening);
         }
-        outcome
+        reading.outcome
     }
 
     /// The outcome in sentences, with the cast's names: one per finding, or one line saying
@@ -189,6 +103,122 @@ impl RunOutcome {
             .iter()
             .map(|f| Named(f, cast).to_string())
             .collect()
+    }
+}
+
+/// `RunOutcome::of` under way: the outcome so far, and what judging the next event needs —
+/// who wrote each version, what each client last sent, the highest token accepted.
+#[derive(Default)]
+struct Reading {
+    outcome: RunOutcome,
+    writer_of_version: BTreeMap<u64, NodeId>,
+    request_of: BTreeMap<NodeId, (Request, Option<FencingToken>)>,
+    highest: Option<FencingToken>,
+}
+
+impl Reading {
+    fn read(&mut self, at: VirtualTime, happening: Happening) {
+        match happening {
+            Happening::WriteSent {
+                client,
+                request,
+                token,
+                ..
+            } => {
+                self.request_of.insert(client, (request, token));
+            }
+            Happening::WriteAccepted {
+                writer,
+                token,
+                version,
+                overwrote_unseen,
+                ..
+            } => self.write_accepted(at, writer, token, version, overwrote_unseen),
+            Happening::StockTaken { token, .. } => {
+                self.outcome.accepted += 1;
+                self.raise(token);
+            }
+            Happening::ChargeApplied {
+                payer, key, times, ..
+            } => {
+                self.outcome.accepted += 1;
+                if times > 1 {
+                    self.outcome.findings.push(Finding::ChargedAgain {
+                        at,
+                        client: payer,
+                        key,
+                        times,
+                    });
+                }
+            }
+            Happening::ChargeReplayed { .. } => self.outcome.accepted += 1,
+            Happening::WriteRejected { writer, refusal } => {
+                self.outcome.refused += 1;
+                let (request, token) = self
+                    .request_of
+                    .get(&writer)
+                    .copied()
+                    .unwrap_or((Request::Write, None));
+                self.outcome.findings.push(Finding::Refused {
+                    at,
+                    client: writer,
+                    request,
+                    token,
+                    refusal,
+                });
+            }
+            _ => {}
+        }
+    }
+
+    /// An accepted write: a lost update if it overwrote versions its writer never read, else
+    /// a stale write if its token is below one accepted before.
+    fn write_accepted(
+        &mut self,
+        at: VirtualTime,
+        writer: NodeId,
+        token: Option<FencingToken>,
+        version: u64,
+        overwrote_unseen: Option<UnseenUpdates>,
+    ) {
+        self.outcome.accepted += 1;
+        let stale = match (token, self.highest) {
+            (Some(token), Some(seen)) if token < seen => Some((token, seen)),
+            _ => None,
+        };
+        if let Some(unseen) = overwrote_unseen {
+            let mut writers = (unseen.read_version + 1..=unseen.current_version)
+                .filter_map(|v| self.writer_of_version.get(&v).copied())
+                .filter(|w| *w != writer);
+            let (first, second) = (writers.next(), writers.next());
+            let more = writers.next().is_some();
+            self.outcome.findings.push(Finding::LostUpdate {
+                at,
+                client: writer,
+                token,
+                after: stale.map(|(_, seen)| seen),
+                overwritten: Writers {
+                    first,
+                    second,
+                    more,
+                },
+            });
+        } else if let Some((token, seen)) = stale {
+            self.outcome.findings.push(Finding::StaleAccepted {
+                at,
+                client: writer,
+                token,
+                highest: seen,
+            });
+        }
+        self.writer_of_version.insert(version, writer);
+        self.raise(token);
+    }
+
+    /// The highest token accepted, raised by an accepted request's token.
+    fn raise(&mut self, token: Option<FencingToken>) {
+        let highest = self.highest;
+        self.highest = token.map_or(highest, |t| Some(highest.map_or(t, |h| h.max(t))));
     }
 }
 
@@ -215,27 +245,7 @@ impl fmt::Display for Named<'_> {
                     request_noun(request),
                     with_token(token)
                 )?;
-                match refusal {
-                    Refusal::StaleToken {
-                        presented,
-                        required,
-                    } => write!(f, "{presented} < {required}, the highest token accepted."),
-                    Refusal::NoToken => f.write_str("fencing is on and it carried no token."),
-                    Refusal::VersionChanged { expected, actual } => write!(
-                        f,
-                        "it expected version {expected}, the row was at version {actual}."
-                    ),
-                    Refusal::SoldOut { wanted, left } => {
-                        write!(f, "it wanted {wanted}, only {left} left.")
-                    }
-                    Refusal::ClaimedByAnother => {
-                        f.write_str("another lock holder had claimed the resource since.")
-                    }
-                    Refusal::SequencerInvalid { presented } => write!(
-                        f,
-                        "the lock service said token {presented} was no longer a live lease."
-                    ),
-                }
+                write_refusal(f, refusal)
             }
             Finding::LostUpdate {
                 at,
@@ -244,14 +254,7 @@ impl fmt::Display for Named<'_> {
                 after,
                 overwritten,
             } => {
-                let whose = match (overwritten.first, overwritten.second, overwritten.more) {
-                    (Some(a), None, _) => format!("{}'s update is lost", n(a)),
-                    (Some(a), Some(b), false) => {
-                        format!("{}'s and {}'s updates are lost", n(a), n(b))
-                    }
-                    (Some(a), Some(_), true) => format!("updates by {} and others are lost", n(a)),
-                    (None, _, _) => "an update is lost".to_owned(),
-                };
+                let whose = whose_lost(overwritten, n);
                 let stale = after.map_or_else(String::new, |h| {
                     format!(" although token {h} had been accepted before,")
                 });
@@ -291,6 +294,41 @@ impl fmt::Display for Named<'_> {
 
 fn with_token(token: Option<FencingToken>) -> String {
     token.map_or_else(String::new, |t| format!(" with token {t}"))
+}
+
+/// Why the resource refused, as the end of the sentence.
+fn write_refusal(f: &mut fmt::Formatter<'_>, refusal: Refusal) -> fmt::Result {
+    match refusal {
+        Refusal::StaleToken {
+            presented,
+            required,
+        } => write!(f, "{presented} < {required}, the highest token accepted."),
+        Refusal::NoToken => f.write_str("fencing is on and it carried no token."),
+        Refusal::VersionChanged { expected, actual } => write!(
+            f,
+            "it expected version {expected}, the row was at version {actual}."
+        ),
+        Refusal::SoldOut { wanted, left } => {
+            write!(f, "it wanted {wanted}, only {left} left.")
+        }
+        Refusal::ClaimedByAnother => {
+            f.write_str("another lock holder had claimed the resource since.")
+        }
+        Refusal::SequencerInvalid { presented } => write!(
+            f,
+            "the lock service said token {presented} was no longer a live lease."
+        ),
+    }
+}
+
+/// Whose updates a lost update overwrote, in words.
+fn whose_lost(overwritten: Writers, n: impl Fn(NodeId) -> String) -> String {
+    match (overwritten.first, overwritten.second, overwritten.more) {
+        (Some(a), None, _) => format!("{}'s update is lost", n(a)),
+        (Some(a), Some(b), false) => format!("{}'s and {}'s updates are lost", n(a), n(b)),
+        (Some(a), Some(_), true) => format!("updates by {} and others are lost", n(a)),
+        (None, _, _) => "an update is lost".to_owned(),
+    }
 }
 
 #[cfg(test)]

@@ -1,5 +1,7 @@
 //! Whole-run tests of the simulation (one test binary, one module per concern).
 
+#![warn(clippy::too_many_lines)]
+
 mod backends;
 mod budget;
 mod cases;

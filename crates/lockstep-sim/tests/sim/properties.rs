@@ -52,6 +52,37 @@ fn access() -> impl Strategy<Value = Access> {
     ]
 }
 
+fn retry() -> impl Strategy<Value = RetryPolicy> {
+    prop_oneof![
+        Just(RetryPolicy::GiveUp {}),
+        (ms(0..=300), 0u32..4)
+            .prop_map(|(delay_ms, attempts)| RetryPolicy::Fixed { delay_ms, attempts }),
+        (ms(0..=300), 0u32..4).prop_map(|(max_delay_ms, attempts)| RetryPolicy::Random {
+            max_delay_ms,
+            attempts
+        }),
+    ]
+}
+
+fn lease_check() -> impl Strategy<Value = LeaseCheck> {
+    prop_oneof![
+        Just(LeaseCheck::Never {}),
+        (
+            ms(0..=200),
+            ms(0..=100),
+            prop_oneof![
+                Just(SafetyClock::FromAcquisition),
+                Just(SafetyClock::FromLastRequest)
+            ]
+        )
+            .prop_map(|(margin_ms, gap_ms, measure)| LeaseCheck::BeforeWrite {
+                margin_ms,
+                gap_ms,
+                measure
+            }),
+    ]
+}
+
 fn client(index: usize) -> impl Strategy<Value = ClientSpec> {
     (
         (
@@ -69,35 +100,12 @@ fn client(index: usize) -> impl Strategy<Value = ClientSpec> {
             ],
         ),
         access(),
-        prop_oneof![
-            Just(RetryPolicy::GiveUp {}),
-            (ms(0..=300), 0u32..4)
-                .prop_map(|(delay_ms, attempts)| RetryPolicy::Fixed { delay_ms, attempts }),
-            (ms(0..=300), 0u32..4).prop_map(|(max_delay_ms, attempts)| RetryPolicy::Random {
-                max_delay_ms,
-                attempts
-            }),
-        ],
+        retry(),
         prop_oneof![
             Just(ReleaseMethod::IfStillMine),
             Just(ReleaseMethod::PlainDelete)
         ],
-        prop_oneof![
-            Just(LeaseCheck::Never {}),
-            (
-                ms(0..=200),
-                ms(0..=100),
-                prop_oneof![
-                    Just(SafetyClock::FromAcquisition),
-                    Just(SafetyClock::FromLastRequest)
-                ]
-            )
-                .prop_map(|(margin_ms, gap_ms, measure)| LeaseCheck::BeforeWrite {
-                    margin_ms,
-                    gap_ms,
-                    measure
-                }),
-        ],
+        lease_check(),
         prop_oneof![
             Just(Renewal::Never {}),
             (0u32..5).prop_map(|max_renewals| Renewal::Every { max_renewals })

@@ -8,6 +8,7 @@
 use super::role::{GrantsHolder, ServiceRole, ServiceView, Target, target};
 use crate::analysis::chaos::ChaosBackend;
 use crate::engine::sim::Sim;
+use crate::vocabulary::happening::Direction;
 use crate::world::ids::MessageId;
 use crate::world::intervention::{Action, Intervention};
 use crate::world::time::VirtualTime;
@@ -73,146 +74,187 @@ impl Pairs {
     /// Carries one intervention, remembering what it became for its pair.
     pub fn carry(&mut self, moment: &Moment<'_>, on_a: &Intervention<String>) -> Carried {
         let verb = verb(&on_a.action);
-        let (roles, action): (Vec<Option<Target>>, Result<Action<String>, String>) =
-            match &on_a.action {
-                Action::Pause { node: n, for_ms } => {
-                    let (role, b) = node_onto(moment, n, verb, &mut self.assigned);
-                    self.paused.insert(n.clone(), b.clone());
-                    (
-                        vec![role],
-                        b.map(|node| Action::Pause {
-                            node,
-                            for_ms: *for_ms,
-                        }),
-                    )
-                }
-                Action::Resume { node: n } => {
-                    let (role, b) = follow(self.paused.get(n), "pause", || {
-                        node_onto(moment, n, verb, &mut self.assigned)
-                    });
-                    (vec![role], b.map(|node| Action::Resume { node }))
-                }
-                Action::Crash { node: n } => {
-                    let (role, b) = node_onto(moment, n, verb, &mut self.assigned);
-                    self.crashed.insert(n.clone(), b.clone());
-                    (vec![role], b.map(|node| Action::Crash { node }))
-                }
-                Action::Restart { node: n } => {
-                    let (role, b) = follow(self.crashed.get(n), "crash", || {
-                        node_onto(moment, n, verb, &mut self.assigned)
-                    });
-                    (vec![role], b.map(|node| Action::Restart { node }))
-                }
-                Action::ClockJump { node: n, by_ms } => {
-                    let (role, b) = node_onto(moment, n, verb, &mut self.assigned);
-                    (
-                        vec![role],
-                        b.map(|node| Action::ClockJump {
-                            node,
-                            by_ms: *by_ms,
-                        }),
-                    )
-                }
-                Action::ClockDrift { node: n, drift_ppm } => {
-                    let (role, b) = node_onto(moment, n, verb, &mut self.assigned);
-                    let drift_ppm = *drift_ppm;
-                    (
-                        vec![role],
-                        b.map(|node| Action::ClockDrift { node, drift_ppm }),
-                    )
-                }
-                Action::Partition {
-                    from,
-                    to,
-                    direction,
-                } => {
-                    let (roles, link) = link_onto(moment, from, to, verb, &mut self.assigned);
-                    self.cut.insert(link_key(from, to), link.clone());
-                    let direction = *direction;
-                    (
-                        roles,
-                        link.map(|(from, to)| Action::Partition {
-                            from,
-                            to,
-                            direction,
-                        }),
-                    )
-                }
-                Action::Heal { a, b } => match self.cut.get(&link_key(a, b)) {
-                    Some(earlier) => (
-                        vec![target_in_a(moment, a), target_in_a(moment, b)],
-                        earlier
-                            .clone()
-                            .map_err(|_| unpaired("partition"))
-                            .map(|(x, y)| heal_as(a, b, x, y)),
-                    ),
-                    None => {
-                        let (roles, link) = link_onto(moment, a, b, verb, &mut self.assigned);
-                        (roles, link.map(|(a, b)| Action::Heal { a, b }))
-                    }
-                },
-                Action::Hold { message } => {
-                    let (roles, b) = message_onto(moment, *message, verb, &mut self.assigned);
-                    self.held.insert(*message, b.clone());
-                    (roles, b.map(|message| Action::Hold { message }))
-                }
-                Action::Release { message } | Action::Drop { message } => {
-                    let (roles, b) = match self.held.get(message) {
-                        Some(earlier) => (
-                            message_roles(moment, *message),
-                            earlier.clone().map_err(|_| unpaired("hold")),
-                        ),
-                        None => message_onto(moment, *message, verb, &mut self.assigned),
-                    };
-                    let release = matches!(on_a.action, Action::Release { .. });
-                    (
-                        roles,
-                        b.map(|message| {
-                            if release {
-                                Action::Release { message }
-                            } else {
-                                Action::Drop { message }
-                            }
-                        }),
-                    )
-                }
-                // The service's current lease ends wherever the service keeps it: every design
-                // has a current lease, so this carries as it is.
-                Action::ForceExpire {} => (Vec::new(), Ok(Action::ForceExpire {})),
-                // Promoting a standby by hand only exists where there is a standby: the
-                // replicated cache (Redis docs, "Why failover-based implementations are not
-                // enough"). A consensus service changes leaders by election (Raft §5.2), not by
-                // an operator's promotion.
-                Action::Failover {} => (
-                    Vec::new(),
-                    if moment.service_b == ChaosBackend::ReplicatedCache {
-                        Ok(Action::Failover {})
-                    } else {
-                        Err(format!(
-                            "{} has no standby replica to promote: the twin runs without it",
-                            sentence_name(moment.service_b)
-                        ))
-                    },
-                ),
-            };
-        let roles_b = match &action {
-            Ok(action) => roles_in_b(moment, action),
-            Err(_) => Vec::new(),
+        let (roles, action): Mapped = match &on_a.action {
+            Action::Pause { node: n, for_ms } => {
+                let (role, b) = node_onto(moment, n, verb, &mut self.assigned);
+                self.paused.insert(n.clone(), b.clone());
+                (
+                    vec![role],
+                    b.map(|node| Action::Pause {
+                        node,
+                        for_ms: *for_ms,
+                    }),
+                )
+            }
+            Action::Resume { node: n } => {
+                let (role, b) = follow(self.paused.get(n), "pause", || {
+                    node_onto(moment, n, verb, &mut self.assigned)
+                });
+                (vec![role], b.map(|node| Action::Resume { node }))
+            }
+            Action::Crash { node: n } => {
+                let (role, b) = node_onto(moment, n, verb, &mut self.assigned);
+                self.crashed.insert(n.clone(), b.clone());
+                (vec![role], b.map(|node| Action::Crash { node }))
+            }
+            Action::Restart { node: n } => {
+                let (role, b) = follow(self.crashed.get(n), "crash", || {
+                    node_onto(moment, n, verb, &mut self.assigned)
+                });
+                (vec![role], b.map(|node| Action::Restart { node }))
+            }
+            Action::ClockJump { node: n, by_ms } => {
+                let (role, b) = node_onto(moment, n, verb, &mut self.assigned);
+                (
+                    vec![role],
+                    b.map(|node| Action::ClockJump {
+                        node,
+                        by_ms: *by_ms,
+                    }),
+                )
+            }
+            Action::ClockDrift { node: n, drift_ppm } => {
+                let (role, b) = node_onto(moment, n, verb, &mut self.assigned);
+                let drift_ppm = *drift_ppm;
+                (
+                    vec![role],
+                    b.map(|node| Action::ClockDrift { node, drift_ppm }),
+                )
+            }
+            Action::Partition {
+                from,
+                to,
+                direction,
+            } => self.carry_partition(moment, from, to, *direction, verb),
+            Action::Heal { a, b } => self.carry_heal(moment, a, b, verb),
+            Action::Hold { message } => {
+                let (roles, b) = message_onto(moment, *message, verb, &mut self.assigned);
+                self.held.insert(*message, b.clone());
+                (roles, b.map(|message| Action::Hold { message }))
+            }
+            Action::Release { message } | Action::Drop { message } => {
+                let release = matches!(on_a.action, Action::Release { .. });
+                self.carry_held(moment, *message, release, verb)
+            }
+            // The service's current lease ends wherever the service keeps it: every design
+            // has a current lease, so this carries as it is.
+            Action::ForceExpire {} => (Vec::new(), Ok(Action::ForceExpire {})),
+            Action::Failover {} => (Vec::new(), failover_onto(moment)),
         };
-        Carried {
-            on_a: on_a.clone(),
-            roles: roles.into_iter().flatten().collect(),
-            roles_b,
-            onto_b: match action {
-                Ok(action) => Carry::Mapped {
-                    intervention: Intervention {
-                        at_ms: on_a.at_ms,
-                        action,
-                    },
-                },
-                Err(reason) => Carry::NoCounterpart { reason },
-            },
+        carried(moment, on_a, roles, action)
+    }
+
+    /// A cut link: carried onto B's nodes for the roles they play in A, and remembered for the
+    /// heal.
+    fn carry_partition(
+        &mut self,
+        moment: &Moment<'_>,
+        from: &str,
+        to: &str,
+        direction: Direction,
+        verb: &str,
+    ) -> Mapped {
+        let (roles, link) = link_onto(moment, from, to, verb, &mut self.assigned);
+        self.cut.insert(link_key(from, to), link.clone());
+        (
+            roles,
+            link.map(|(from, to)| Action::Partition {
+                from,
+                to,
+                direction,
+            }),
+        )
+    }
+
+    /// A heal: the link its partition was carried onto, or, healing a link never cut here,
+    /// carried on its own.
+    fn carry_heal(&mut self, moment: &Moment<'_>, a: &str, b: &str, verb: &str) -> Mapped {
+        match self.cut.get(&link_key(a, b)) {
+            Some(earlier) => (
+                vec![target_in_a(moment, a), target_in_a(moment, b)],
+                earlier
+                    .clone()
+                    .map_err(|_| unpaired("partition"))
+                    .map(|(x, y)| heal_as(a, b, x, y)),
+            ),
+            None => {
+                let (roles, link) = link_onto(moment, a, b, verb, &mut self.assigned);
+                (roles, link.map(|(a, b)| Action::Heal { a, b }))
+            }
         }
+    }
+
+    /// A release or drop of a held message: the message its hold was carried onto, or, for a
+    /// message not held here, carried on its own.
+    fn carry_held(
+        &mut self,
+        moment: &Moment<'_>,
+        message: MessageId,
+        release: bool,
+        verb: &str,
+    ) -> Mapped {
+        let (roles, b) = match self.held.get(&message) {
+            Some(earlier) => (
+                message_roles(moment, message),
+                earlier.clone().map_err(|_| unpaired("hold")),
+            ),
+            None => message_onto(moment, message, verb, &mut self.assigned),
+        };
+        (
+            roles,
+            b.map(|message| {
+                if release {
+                    Action::Release { message }
+                } else {
+                    Action::Drop { message }
+                }
+            }),
+        )
+    }
+}
+
+/// What one intervention became on B: the roles it touched in A, and B's action or why B has
+/// none.
+type Mapped = (Vec<Option<Target>>, Result<Action<String>, String>);
+
+/// Promoting a standby by hand only exists where there is a standby: the replicated cache
+/// (Redis docs, "Why failover-based implementations are not enough"). A consensus service
+/// changes leaders by election (Raft §5.2), not by an operator's promotion.
+fn failover_onto(moment: &Moment<'_>) -> Result<Action<String>, String> {
+    if moment.service_b == ChaosBackend::ReplicatedCache {
+        Ok(Action::Failover {})
+    } else {
+        Err(format!(
+            "{} has no standby replica to promote: the twin runs without it",
+            sentence_name(moment.service_b)
+        ))
+    }
+}
+
+/// The record of one carried intervention, with the roles its action touches in B.
+fn carried(
+    moment: &Moment<'_>,
+    on_a: &Intervention<String>,
+    roles: Vec<Option<Target>>,
+    action: Result<Action<String>, String>,
+) -> Carried {
+    let roles_b = match &action {
+        Ok(action) => roles_in_b(moment, action),
+        Err(_) => Vec::new(),
+    };
+    Carried {
+        on_a: on_a.clone(),
+        roles: roles.into_iter().flatten().collect(),
+        roles_b,
+        onto_b: match action {
+            Ok(action) => Carry::Mapped {
+                intervention: Intervention {
+                    at_ms: on_a.at_ms,
+                    action,
+                },
+            },
+            Err(reason) => Carry::NoCounterpart { reason },
+        },
     }
 }
 

@@ -7,7 +7,7 @@
 
 use crate::analysis::chaos::ChaosBackend;
 use crate::engine::sim::{Node, Process, Sim};
-use crate::models::lock_service::{Backend, RaftRole, Role};
+use crate::models::lock_service::NodeRole;
 use crate::scenario::types::RESOURCE_NAME;
 use crate::vocabulary::happening::Happening;
 use crate::world::ids::NodeId;
@@ -212,9 +212,7 @@ fn front(sim: &Sim, kind: ChaosBackend, nodes: &[NodeId]) -> Option<NodeId> {
             let primaries: Vec<NodeId> = nodes
                 .iter()
                 .copied()
-                .filter(|&node| {
-                    matches!(backend(sim, node), Some(Backend::Replicated(r)) if r.role == Role::Primary)
-                })
+                .filter(|&node| role(sim, node) == Some(NodeRole::Primary))
                 .collect();
             primaries
                 .iter()
@@ -226,10 +224,8 @@ fn front(sim: &Sim, kind: ChaosBackend, nodes: &[NodeId]) -> Option<NodeId> {
             .iter()
             .copied()
             .filter(|&node| running(sim, node))
-            .filter_map(|node| match backend(sim, node) {
-                Some(Backend::Consensus(replica)) if replica.role == RaftRole::Leader => {
-                    Some((replica.term, node))
-                }
+            .filter_map(|node| match role(sim, node) {
+                Some(NodeRole::Leader { term }) => Some((term, node)),
                 _ => None,
             })
             .max_by_key(|&(term, node)| (term, std::cmp::Reverse(node)))
@@ -237,9 +233,10 @@ fn front(sim: &Sim, kind: ChaosBackend, nodes: &[NodeId]) -> Option<NodeId> {
     }
 }
 
-fn backend(sim: &Sim, node: NodeId) -> Option<&Backend> {
+/// A service node's role, read the one way every view reads it (`LockService::role`).
+fn role(sim: &Sim, node: NodeId) -> Option<NodeRole> {
     match sim.slot(node).map(|slot| &slot.node) {
-        Some(Node::LockService(service)) => Some(&service.backend),
+        Some(Node::LockService(service)) => Some(service.role()),
         _ => None,
     }
 }

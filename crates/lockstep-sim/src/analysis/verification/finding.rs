@@ -196,15 +196,7 @@ impl fmt::Display for Finding {
                 f,
                 "client-b was given token {newer}, which is not larger than client-a's {stale}"
             ),
-            Finding::NewHolderRefused {
-                refusal: Refusal::NoToken,
-            } => f.write_str(
-                "client-b's write was refused too: it carried no fencing token, because this \
-                 lock service issues none, and a fenced resource refuses a write without one",
-            ),
-            Finding::NewHolderRefused { refusal } => {
-                write!(f, "client-b's write was refused too: {}", Why(*refusal))
-            }
+            Finding::NewHolderRefused { refusal } => new_holder_refused(f, *refusal),
             Finding::NewHolderNeverWrote => f.write_str("client-b never wrote"),
             Finding::StaleClientNeverWrote => f.write_str("client-a never wrote"),
             Finding::NewHolderKeepsLock => f.write_str(
@@ -221,31 +213,9 @@ impl fmt::Display for Finding {
                 f.write_str("client-a's release never reached the lock service")
             }
             Finding::AcceptedWriters {
-                accepted: 0,
-                two_writers: None,
-            } => f.write_str(
-                "no write was accepted at all, so there was never more than one accepted writer",
-            ),
-            Finding::AcceptedWriters {
                 accepted,
-                two_writers: None,
-            } => write!(
-                f,
-                "the resource accepted {accepted} writes, and no two clients' accepted writes \
-                 were under way at the same moment"
-            ),
-            Finding::AcceptedWriters {
-                two_writers: Some(two),
-                ..
-            } => write!(
-                f,
-                "at event {} ({} ms) {}'s accepted write was still under way when {} sent one \
-                 the resource also accepted: two accepted writers at one moment",
-                two.event + 1,
-                two.at.0,
-                two.earlier,
-                two.later
-            ),
+                two_writers,
+            } => accepted_writers(f, *accepted, two_writers.as_ref()),
             Finding::ChaosData { accepted: 0, .. } => {
                 f.write_str("no write was accepted at all, so the run checked nothing")
             }
@@ -259,44 +229,143 @@ impl fmt::Display for Finding {
                 first_told_but_lost,
                 ..
             } => {
+                let data = Data {
+                    accepted: *accepted,
+                    told: *told,
+                    serial: *serial,
+                    final_value: *final_value,
+                    divergence: divergence.as_ref(),
+                    told_but_lost: *told_but_lost,
+                    first_told_but_lost: first_told_but_lost.as_ref(),
+                };
                 if self.outcome() == Outcome::Pass {
-                    return write!(
-                        f,
-                        "the resource accepted {accepted} increments; applied one after \
-                         another they give {serial}, the register's final value, and it holds \
-                         all {told} increments clients were told were applied"
-                    );
-                }
-                if final_value == serial {
-                    write!(
-                        f,
-                        "the register ends at {final_value}, as the {accepted} accepted increments give"
-                    )?;
+                    data.intact(f)
                 } else {
-                    write!(
-                        f,
-                        "the register ends at {final_value}, but the {accepted} accepted \
-                         increments applied one after another give {serial}"
-                    )?;
+                    data.lost(f)
                 }
-                if let Some(d) = divergence {
-                    write!(
-                        f,
-                        "; the first lost update is accepted write {}, {}'s, which set {} \
-                         where {} was due",
-                        d.nth, d.writer, d.wrote, d.serial
-                    )?;
-                }
-                if let Some(lost) = first_told_but_lost {
-                    write!(
-                        f,
-                        "; {told_but_lost} of the {told} increments clients were told were \
-                         applied are not in it, the first {}'s (version {})",
-                        lost.client, lost.version
-                    )?;
-                }
-                Ok(())
             }
         }
+    }
+}
+
+/// The new holder's write was refused too, and why; a refusal for want of a token is the lock
+/// service's doing, not the client's.
+fn new_holder_refused(f: &mut fmt::Formatter<'_>, refusal: Refusal) -> fmt::Result {
+    match refusal {
+        Refusal::NoToken => f.write_str(
+            "client-b's write was refused too: it carried no fencing token, because this \
+             lock service issues none, and a fenced resource refuses a write without one",
+        ),
+        refusal => write!(f, "client-b's write was refused too: {}", Why(refusal)),
+    }
+}
+
+/// The article's check on the chaos run: one accepted writer at a time, or the first two that
+/// overlapped.
+fn accepted_writers(
+    f: &mut fmt::Formatter<'_>,
+    accepted: u32,
+    two_writers: Option<&TwoWriters>,
+) -> fmt::Result {
+    match (accepted, two_writers) {
+        (0, None) => f.write_str(
+            "no write was accepted at all, so there was never more than one accepted writer",
+        ),
+        (accepted, None) => write!(
+            f,
+            "the resource accepted {accepted} writes, and no two clients' accepted writes \
+             were under way at the same moment"
+        ),
+        (_, Some(two)) => write!(f, "{}", Overlap(two)),
+    }
+}
+
+/// Two accepted writes under way at one moment, in a sentence.
+struct Overlap<'a>(&'a TwoWriters);
+
+impl fmt::Display for Overlap<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let two = self.0;
+        write!(
+            f,
+            "at event {} ({} ms) {}'s accepted write was still under way when {} sent one \
+             the resource also accepted: two accepted writers at one moment",
+            two.event + 1,
+            two.at.0,
+            two.earlier,
+            two.later
+        )
+    }
+}
+
+/// The chaos data check's figures, for its sentence.
+struct Data<'a> {
+    accepted: u32,
+    told: u32,
+    serial: i64,
+    final_value: i64,
+    divergence: Option<&'a Divergence>,
+    told_but_lost: u32,
+    first_told_but_lost: Option<&'a LostIncrement>,
+}
+
+impl Data<'_> {
+    /// The data passed: every increment is in the final value.
+    fn intact(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Data {
+            accepted,
+            told,
+            serial,
+            ..
+        } = self;
+        write!(
+            f,
+            "the resource accepted {accepted} increments; applied one after \
+             another they give {serial}, the register's final value, and it holds \
+             all {told} increments clients were told were applied"
+        )
+    }
+
+    /// The data failed: where the final value parts from the accepted increments, and what
+    /// clients were told that is not in it.
+    fn lost(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let Data {
+            accepted,
+            told,
+            serial,
+            final_value,
+            divergence,
+            told_but_lost,
+            first_told_but_lost,
+        } = self;
+        if final_value == serial {
+            write!(
+                f,
+                "the register ends at {final_value}, as the {accepted} accepted increments give"
+            )?;
+        } else {
+            write!(
+                f,
+                "the register ends at {final_value}, but the {accepted} accepted \
+                 increments applied one after another give {serial}"
+            )?;
+        }
+        if let Some(d) = divergence {
+            write!(
+                f,
+                "; the first lost update is accepted write {}, {}'s, which set {} \
+                 where {} was due",
+                d.nth, d.writer, d.wrote, d.serial
+            )?;
+        }
+        if let Some(lost) = first_told_but_lost {
+            write!(
+                f,
+                "; {told_but_lost} of the {told} increments clients were told were \
+                 applied are not in it, the first {}'s (version {})",
+                lost.client, lost.version
+            )?;
+        }
+        Ok(())
     }
 }

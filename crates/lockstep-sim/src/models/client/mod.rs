@@ -369,56 +369,10 @@ impl Client {
             (ClientState::Writing { read, timeout }, TimerKind::RequestTimeout)
                 if timeout == Some(timer) =>
             {
-                if self.tries_left == 0 {
-                    self.conclude(ctx, WorkResult::NoAnswer);
-                    return Happening::TimedOut {
-                        client: me,
-                        next: self.after_giving_up(),
-                    };
-                }
-                self.tries_left -= 1;
-                let happening = Happening::TimedOut {
-                    client: me,
-                    next: AfterTimeout::Resend {
-                        tries_left: self.tries_left,
-                    },
-                };
-                self.write(ctx, read, None);
-                happening
+                self.write_timed_out(ctx, read)
             }
             (state, TimerKind::RequestTimeout) if self.request_timer == Some(timer) => {
-                self.request_timer = None;
-                match self.request_deadline {
-                    None => return Happening::Silent,
-                    Some(deadline) if ctx.local < deadline => {
-                        let wait = u64::try_from(deadline.since(ctx.local)).unwrap_or(0);
-                        self.request_timer =
-                            Some(ctx.set_timer(
-                                TimerSpan::Fixed(Millis(wait)),
-                                TimerKind::RequestTimeout,
-                            ));
-                        return Happening::Silent;
-                    }
-                    Some(_) => self.request_deadline = None,
-                }
-                match state {
-                    ClientState::Acquiring { .. } => self.not_granted(ctx, NotGranted::Silence),
-                    ClientState::Releasing { result } => {
-                        self.finish(ctx, result);
-                        Happening::Finished {
-                            client: me,
-                            result,
-                            released: false,
-                        }
-                    }
-                    _ => {
-                        self.conclude(ctx, WorkResult::NoAnswer);
-                        Happening::TimedOut {
-                            client: me,
-                            next: self.after_giving_up(),
-                        }
-                    }
-                }
+                self.request_timed_out(ctx, state)
             }
             (state, TimerKind::RoundTimeout) if self.round_timer == Some(timer) => {
                 self.round_timer = None;
@@ -435,15 +389,7 @@ impl Client {
             (ClientState::Acquiring { .. }, TimerKind::Renew)
                 if self.waiting_keepalive == Some(timer) =>
             {
-                // While it waits for the lock, the client keeps its session alive too (etcd's
-                // lease keepalive runs beside the Lock call).
-                ctx.send_to_service(Payload::Renew {
-                    token: None,
-                    value: self.lock_value_now(),
-                    ttl: self.config.ttl,
-                });
-                self.waiting_keepalive = Some(self.schedule_renewal(ctx));
-                Happening::Silent
+                self.keep_waiting_session_alive(ctx)
             }
             _ => Happening::Ignored {
                 node: me,
@@ -452,61 +398,87 @@ impl Client {
         }
     }
 
+    /// A write went unanswered: sent again while tries are left, else the work ends with no
+    /// answer.
+    fn write_timed_out(&mut self, ctx: &mut Ctx<'_>, read: Option<ReadValue>) -> Happening {
+        let me = ctx.me;
+        if self.tries_left == 0 {
+            self.conclude(ctx, WorkResult::NoAnswer);
+            return Happening::TimedOut {
+                client: me,
+                next: self.after_giving_up(),
+            };
+        }
+        self.tries_left -= 1;
+        let happening = Happening::TimedOut {
+            client: me,
+            next: AfterTimeout::Resend {
+                tries_left: self.tries_left,
+            },
+        };
+        self.write(ctx, read, None);
+        happening
+    }
+
+    /// The request timer: waits on if the deadline moved (by the local clock), else the request
+    /// in flight (`state`'s) has gone unanswered.
+    fn request_timed_out(&mut self, ctx: &mut Ctx<'_>, state: ClientState) -> Happening {
+        let me = ctx.me;
+        self.request_timer = None;
+        match self.request_deadline {
+            None => return Happening::Silent,
+            Some(deadline) if ctx.local < deadline => {
+                let wait = u64::try_from(deadline.since(ctx.local)).unwrap_or(0);
+                self.request_timer =
+                    Some(ctx.set_timer(TimerSpan::Fixed(Millis(wait)), TimerKind::RequestTimeout));
+                return Happening::Silent;
+            }
+            Some(_) => self.request_deadline = None,
+        }
+        match state {
+            ClientState::Acquiring { .. } => self.not_granted(ctx, NotGranted::Silence),
+            ClientState::Releasing { result } => {
+                self.finish(ctx, result);
+                Happening::Finished {
+                    client: me,
+                    result,
+                    released: false,
+                }
+            }
+            _ => {
+                self.conclude(ctx, WorkResult::NoAnswer);
+                Happening::TimedOut {
+                    client: me,
+                    next: self.after_giving_up(),
+                }
+            }
+        }
+    }
+
+    /// While it waits for the lock, the client keeps its session alive too (etcd's lease
+    /// keepalive runs beside the Lock call).
+    fn keep_waiting_session_alive(&mut self, ctx: &mut Ctx<'_>) -> Happening {
+        ctx.send_to_service(Payload::Renew {
+            token: None,
+            value: self.lock_value_now(),
+            ttl: self.config.ttl,
+        });
+        self.waiting_keepalive = Some(self.schedule_renewal(ctx));
+        Happening::Silent
+    }
+
     pub fn on_message(&mut self, ctx: &mut Ctx<'_>, from: NodeId, payload: Payload) -> Happening {
         let me = ctx.me;
         if let Protocol::Redlock(params) = self.config.protocol
             && let Some(yes) = self.counts_in_round(payload)
         {
-            self.round.record(yes);
-            if self.round.answered < params.nodes {
-                return Happening::NodeAnswered {
-                    client: me,
-                    node: from,
-                    yes,
-                    so_far: self.round.yes,
-                    of: params.nodes,
-                };
-            }
-            if let Some(timer) = self.round_timer.take() {
-                ctx.cancel_timer(timer);
-            }
-            return self.round_complete(ctx, self.state);
+            return self.node_answered(ctx, from, yes, params.nodes);
         }
         match (self.state, payload) {
-            (
-                ClientState::Acquiring { sent_at },
-                Payload::AcquireReply {
-                    value,
-                    reply: AcquireReply::Granted { token },
-                },
-            ) if value == self.lock_value_now() => {
-                self.answered();
-                let next = self.take_lease(ctx, sent_at, token);
-                Happening::GotLock {
-                    client: me,
-                    token,
-                    next,
-                }
-            }
-            (
-                ClientState::Acquiring { .. },
-                Payload::AcquireReply {
-                    value,
-                    reply: AcquireReply::HeldElsewhere,
-                },
-            ) if value == self.lock_value_now() => {
-                self.answered();
-                self.not_granted(ctx, NotGranted::HeldElsewhere)
-            }
-            (
-                ClientState::Acquiring { .. },
-                Payload::AcquireReply {
-                    value,
-                    reply: AcquireReply::SessionExpired,
-                },
-            ) if value == self.lock_value_now() => {
-                self.answered();
-                self.not_granted(ctx, NotGranted::SessionExpired)
+            (ClientState::Acquiring { sent_at }, Payload::AcquireReply { value, reply })
+                if value == self.lock_value_now() =>
+            {
+                self.acquire_answered(ctx, sent_at, reply)
             }
             (ClientState::Acquiring { .. }, Payload::RenewReply { .. }) if self.lease.is_none() => {
                 Happening::Silent
@@ -529,56 +501,10 @@ impl Client {
                 }
             }
             (ClientState::Reading, Payload::ReadReply { value, version }) => {
-                self.answered();
-                let read = ReadValue { value, version };
-                self.step_timer =
-                    Some(ctx.set_timer(TimerSpan::Fixed(self.config.work), TimerKind::WorkDone));
-                self.state = ClientState::Working { read: Some(read) };
-                Happening::ReadReturned {
-                    client: me,
-                    value,
-                    version,
-                    work: self.config.work,
-                }
+                self.read_returned(ctx, ReadValue { value, version })
             }
             (ClientState::Writing { timeout, .. }, Payload::WriteReply(outcome)) => {
-                self.answered();
-                if let Some(timer) = timeout {
-                    ctx.cancel_timer(timer);
-                }
-                // A locking client that gave its lock up by its deadline does not start the
-                // read-modify-write again without it.
-                let may_go_on = self.config.locking == Locking::None || self.lease.is_some();
-                let retry_optimistic =
-                    matches!(self.config.access, Access::OptimisticUpdate { .. })
-                        && matches!(
-                            outcome,
-                            WriteOutcome::Rejected(Refusal::VersionChanged { .. })
-                        )
-                        && self.tries_left > 0
-                        && may_go_on;
-                let token = self.token();
-                if retry_optimistic {
-                    self.tries_left -= 1;
-                    self.read_resource(ctx);
-                    return Happening::WriteAnswered {
-                        client: me,
-                        token,
-                        outcome,
-                        then: Then::ReadsAgain,
-                    };
-                }
-                let then = match self.lease {
-                    Some(_) => Then::Releases,
-                    None => Then::Stops,
-                };
-                self.conclude(ctx, WorkResult::from_outcome(outcome));
-                Happening::WriteAnswered {
-                    client: me,
-                    token,
-                    outcome,
-                    then,
-                }
+                self.write_answered(ctx, timeout, outcome)
             }
             (_, Payload::RenewReply { renewed })
                 if self.lease.is_some_and(|l| l.renew_sent_at.is_some()) =>
@@ -595,6 +521,113 @@ impl Client {
                 }
             }
             _ => ignored(ctx),
+        }
+    }
+
+    /// The lock service answered this acquisition (sent at `sent_at`, by the local clock).
+    fn acquire_answered(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        sent_at: LocalTime,
+        reply: AcquireReply,
+    ) -> Happening {
+        self.answered();
+        match reply {
+            AcquireReply::Granted { token } => {
+                let next = self.take_lease(ctx, sent_at, token);
+                Happening::GotLock {
+                    client: ctx.me,
+                    token,
+                    next,
+                }
+            }
+            AcquireReply::HeldElsewhere => self.not_granted(ctx, NotGranted::HeldElsewhere),
+            AcquireReply::SessionExpired => self.not_granted(ctx, NotGranted::SessionExpired),
+        }
+    }
+
+    /// A Redlock node answered this round: counted, and the round judged once every node has.
+    fn node_answered(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        from: NodeId,
+        yes: bool,
+        nodes: u8,
+    ) -> Happening {
+        self.round.record(yes);
+        if self.round.answered < nodes {
+            return Happening::NodeAnswered {
+                client: ctx.me,
+                node: from,
+                yes,
+                so_far: self.round.yes,
+                of: nodes,
+            };
+        }
+        if let Some(timer) = self.round_timer.take() {
+            ctx.cancel_timer(timer);
+        }
+        self.round_complete(ctx, self.state)
+    }
+
+    /// The resource's value arrived: the client works on it for `work`.
+    fn read_returned(&mut self, ctx: &mut Ctx<'_>, read: ReadValue) -> Happening {
+        self.answered();
+        self.step_timer =
+            Some(ctx.set_timer(TimerSpan::Fixed(self.config.work), TimerKind::WorkDone));
+        self.state = ClientState::Working { read: Some(read) };
+        Happening::ReadReturned {
+            client: ctx.me,
+            value: read.value,
+            version: read.version,
+            work: self.config.work,
+        }
+    }
+
+    /// The resource answered a write: an optimistic update whose version changed reads again
+    /// (while tries are left); anything else ends the work.
+    fn write_answered(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        timeout: Option<TimerId>,
+        outcome: WriteOutcome,
+    ) -> Happening {
+        let me = ctx.me;
+        self.answered();
+        if let Some(timer) = timeout {
+            ctx.cancel_timer(timer);
+        }
+        // A locking client that gave its lock up by its deadline does not start the
+        // read-modify-write again without it.
+        let may_go_on = self.config.locking == Locking::None || self.lease.is_some();
+        let retry_optimistic = matches!(self.config.access, Access::OptimisticUpdate { .. })
+            && matches!(
+                outcome,
+                WriteOutcome::Rejected(Refusal::VersionChanged { .. })
+            )
+            && self.tries_left > 0
+            && may_go_on;
+        let token = self.token();
+        if retry_optimistic {
+            self.tries_left -= 1;
+            self.read_resource(ctx);
+            return Happening::WriteAnswered {
+                client: me,
+                token,
+                outcome,
+                then: Then::ReadsAgain,
+            };
+        }
+        let then = match self.lease {
+            Some(_) => Then::Releases,
+            None => Then::Stops,
+        };
+        self.conclude(ctx, WorkResult::from_outcome(outcome));
+        Happening::WriteAnswered {
+            client: me,
+            token,
+            outcome,
+            then,
         }
     }
 

@@ -8,7 +8,8 @@
 
 use crate::vocabulary::cache_entry::ReplicaWrite;
 use crate::vocabulary::happening::Happening;
-use crate::vocabulary::message::{AcquireReply, Payload};
+use crate::vocabulary::lock_value::LockValue;
+use crate::vocabulary::message::{AcquireReply, Payload, ReleaseMethod};
 use crate::vocabulary::timer::TimerKind;
 use crate::vocabulary::timer::TimerSpan;
 use crate::world::ids::{NodeId, TimerId};
@@ -23,6 +24,9 @@ mod consensus;
 mod grid;
 mod replicated;
 mod sql_row;
+mod view;
+#[cfg(test)]
+mod view_tests;
 
 pub use cache::{CacheLock, Persistence, TokenSource};
 pub use consensus::{
@@ -32,6 +36,7 @@ pub use grid::GridMember;
 pub use replicated::{Replicated, Role};
 use serde::{Deserialize, Serialize};
 pub use sql_row::SqlRow;
+pub use view::{NodeRole, Record};
 
 /// The lock service's design.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -78,6 +83,54 @@ impl LockService {
             Backend::Replicated(node) => node.role == Role::Primary,
             Backend::Grid(_) => true,
             Backend::Consensus(replica) => replica.role == RaftRole::Leader,
+        }
+    }
+
+    /// This node's part in its group: the one place a view reads it.
+    pub fn role(&self) -> NodeRole {
+        match &self.backend {
+            Backend::SqlRow(_) | Backend::Cache(_) | Backend::Grid(_) => NodeRole::Alone,
+            Backend::Replicated(node) => match node.role {
+                Role::Primary => NodeRole::Primary,
+                Role::Replica => NodeRole::Replica,
+            },
+            Backend::Consensus(replica) => {
+                let term = replica.term;
+                match replica.role {
+                    RaftRole::Leader => NodeRole::Leader { term },
+                    RaftRole::Follower => NodeRole::Follower { term },
+                    RaftRole::Candidate => NodeRole::Candidate { term },
+                }
+            }
+        }
+    }
+
+    /// What this node's own storage says about the lock at `local` (its own clock): the one
+    /// place a view reads it. A cache key that has expired is gone; a row stays, marked not live.
+    pub fn record(&self, local: LocalTime) -> Record {
+        match &self.backend {
+            Backend::SqlRow(row) => row.holder_id.map_or(Record::Empty, |holder| Record::Row {
+                holder,
+                token: row.fencing_token,
+                live: row.live_holder(local).is_some(),
+            }),
+            Backend::Cache(cache)
+            | Backend::Grid(GridMember { store: cache, .. })
+            | Backend::Replicated(Replicated { store: cache, .. }) => cache
+                .live_entry(local)
+                .map_or(Record::Empty, |entry| Record::Key {
+                    holder: entry.owner,
+                    token: entry.token,
+                }),
+            Backend::Consensus(replica) => {
+                replica
+                    .table
+                    .holder()
+                    .map_or(Record::Empty, |key| Record::LowestKey {
+                        holder: key.client,
+                        revision: key.revision,
+                    })
+            }
         }
     }
 
@@ -285,117 +338,146 @@ impl LockService {
     fn answer(&mut self, ctx: &mut Ctx<'_>, from: NodeId, payload: Payload) -> Happening {
         let now = ctx.local;
         match payload {
-            Payload::Acquire { ttl, value } => {
-                let outcome = match &mut self.backend {
-                    Backend::SqlRow(row) => row.acquire(now, from, ttl).map(Some),
-                    // A replica answers through its own log (see `on_message`).
-                    Backend::Consensus(_) => Err(None),
-                    Backend::Cache(cache)
-                    | Backend::Replicated(Replicated { store: cache, .. })
-                    | Backend::Grid(GridMember { store: cache, .. }) => {
-                        cache.acquire(now, from, ttl, value)
-                    }
-                };
-                match outcome {
-                    Ok(token) => {
-                        self.watch_expiry(ctx, Some(ttl));
-                        ctx.send(
-                            from,
-                            Payload::AcquireReply {
-                                value,
-                                reply: AcquireReply::Granted { token },
-                            },
-                        );
-                        Happening::Granted {
-                            client: from,
-                            token,
-                            ttl,
-                        }
-                    }
-                    Err(holder) => {
-                        ctx.send(
-                            from,
-                            Payload::AcquireReply {
-                                value,
-                                reply: AcquireReply::HeldElsewhere,
-                            },
-                        );
-                        Happening::Refused {
-                            client: from,
-                            holder,
-                        }
-                    }
-                }
-            }
-            Payload::Renew { token, value, ttl } => {
-                let renewed = match &mut self.backend {
-                    Backend::SqlRow(row) => row.renew(now, from, token, ttl),
-                    Backend::Consensus(_) => false,
-                    Backend::Cache(cache)
-                    | Backend::Replicated(Replicated { store: cache, .. })
-                    | Backend::Grid(GridMember { store: cache, .. }) => {
-                        cache.renew(now, value, ttl)
-                    }
-                };
-                if renewed {
-                    self.watch_expiry(ctx, Some(ttl));
-                }
-                ctx.send(from, Payload::RenewReply { renewed });
-                renew_outcome(
-                    from,
-                    token,
-                    ttl,
-                    renewed,
-                    self.live_lease(now).map(|(h, _)| h),
-                )
-            }
+            Payload::Acquire { ttl, value } => self.answer_acquire(ctx, from, ttl, value),
+            Payload::Renew { token, value, ttl } => self.answer_renew(ctx, from, token, value, ttl),
             Payload::Release {
                 token,
                 value,
                 method,
-            } => {
-                let removed = match &mut self.backend {
-                    Backend::SqlRow(row) => row.release(from, token, method),
-                    Backend::Consensus(_) => None,
-                    Backend::Cache(cache)
-                    | Backend::Replicated(Replicated { store: cache, .. })
-                    | Backend::Grid(GridMember { store: cache, .. }) => {
-                        cache.release(now, value, method)
-                    }
-                };
-                ctx.send(
-                    from,
-                    Payload::ReleaseReply {
-                        released: removed.is_some(),
-                    },
-                );
-                match removed {
-                    Some(owner) => {
-                        self.watch_expiry(ctx, None);
-                        if owner == from {
-                            Happening::Released {
-                                client: from,
-                                token,
-                            }
-                        } else {
-                            Happening::ReleasedOthersLock {
-                                client: from,
-                                owner,
-                            }
-                        }
-                    }
-                    None => Happening::ReleaseRefused {
-                        client: from,
-                        token,
-                        holder: self.live_lease(now).map(|(h, _)| h),
-                    },
-                }
-            }
+            } => self.answer_release(ctx, from, token, value, method),
             Payload::CheckSequencer { writer, token } => {
                 let valid = self.live_lease(now) == Some((writer, Some(token)));
                 answer_sequencer(ctx, from, writer, token, valid)
             }
             _ => ignored(ctx),
+        }
+    }
+
+    /// `Acquire`: granted with a token (and the expiry watched), or refused naming the holder.
+    fn answer_acquire(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        from: NodeId,
+        ttl: Millis,
+        value: LockValue,
+    ) -> Happening {
+        let now = ctx.local;
+        let outcome = match &mut self.backend {
+            Backend::SqlRow(row) => row.acquire(now, from, ttl).map(Some),
+            // A replica answers through its own log (see `on_message`).
+            Backend::Consensus(_) => Err(None),
+            Backend::Cache(cache)
+            | Backend::Replicated(Replicated { store: cache, .. })
+            | Backend::Grid(GridMember { store: cache, .. }) => {
+                cache.acquire(now, from, ttl, value)
+            }
+        };
+        match outcome {
+            Ok(token) => {
+                self.watch_expiry(ctx, Some(ttl));
+                ctx.send(
+                    from,
+                    Payload::AcquireReply {
+                        value,
+                        reply: AcquireReply::Granted { token },
+                    },
+                );
+                Happening::Granted {
+                    client: from,
+                    token,
+                    ttl,
+                }
+            }
+            Err(holder) => {
+                ctx.send(
+                    from,
+                    Payload::AcquireReply {
+                        value,
+                        reply: AcquireReply::HeldElsewhere,
+                    },
+                );
+                Happening::Refused {
+                    client: from,
+                    holder,
+                }
+            }
+        }
+    }
+
+    /// `Renew`: extended only for the current holder (and the expiry watched again).
+    fn answer_renew(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        from: NodeId,
+        token: Option<FencingToken>,
+        value: LockValue,
+        ttl: Millis,
+    ) -> Happening {
+        let now = ctx.local;
+        let renewed = match &mut self.backend {
+            Backend::SqlRow(row) => row.renew(now, from, token, ttl),
+            Backend::Consensus(_) => false,
+            Backend::Cache(cache)
+            | Backend::Replicated(Replicated { store: cache, .. })
+            | Backend::Grid(GridMember { store: cache, .. }) => cache.renew(now, value, ttl),
+        };
+        if renewed {
+            self.watch_expiry(ctx, Some(ttl));
+        }
+        ctx.send(from, Payload::RenewReply { renewed });
+        renew_outcome(
+            from,
+            token,
+            ttl,
+            renewed,
+            self.live_lease(now).map(|(h, _)| h),
+        )
+    }
+
+    /// `Release`: removed by the holder, by another client whose release the design does not
+    /// check, or refused.
+    fn answer_release(
+        &mut self,
+        ctx: &mut Ctx<'_>,
+        from: NodeId,
+        token: Option<FencingToken>,
+        value: LockValue,
+        method: ReleaseMethod,
+    ) -> Happening {
+        let now = ctx.local;
+        let removed = match &mut self.backend {
+            Backend::SqlRow(row) => row.release(from, token, method),
+            Backend::Consensus(_) => None,
+            Backend::Cache(cache)
+            | Backend::Replicated(Replicated { store: cache, .. })
+            | Backend::Grid(GridMember { store: cache, .. }) => cache.release(now, value, method),
+        };
+        ctx.send(
+            from,
+            Payload::ReleaseReply {
+                released: removed.is_some(),
+            },
+        );
+        match removed {
+            Some(owner) => {
+                self.watch_expiry(ctx, None);
+                if owner == from {
+                    Happening::Released {
+                        client: from,
+                        token,
+                    }
+                } else {
+                    Happening::ReleasedOthersLock {
+                        client: from,
+                        owner,
+                    }
+                }
+            }
+            None => Happening::ReleaseRefused {
+                client: from,
+                token,
+                holder: self.live_lease(now).map(|(h, _)| h),
+            },
         }
     }
 
