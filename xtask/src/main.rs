@@ -12,6 +12,7 @@ mod composition;
 mod cycles;
 mod dist;
 mod error;
+mod fn_length;
 mod gzip;
 mod loading_line;
 mod pins;
@@ -40,7 +41,7 @@ commands:
                           http://127.0.0.1:8080/ and the book at /book/, each rebuilt on change
                           (extra args go to trunk, e.g. --port 9000)
   test [--from STEP]      install what is missing, then run every check CI runs, in order:
-                          fmt, hooks, clippy, cycles, test, build, book, browser (--from skips the steps
+                          fmt, hooks, clippy, cycles, length, test, build, book, browser (--from skips the steps
                           before STEP)
   dist [--json]           build the static site into dist/ (release, relative URLs) with the
                           book in dist/book/, and print each of the app's files' size, raw and
@@ -59,6 +60,8 @@ commands:
                           e2e/artifacts/shots/ with a contact sheet, index.html (--no-build: reuse dist/)
   cycles                  import cycles between the modules of every crate (cargo-modules, pinned):
                           names each cycle and the imports that close it
+  length                  every function over 80 lines of code (Yew components included), with
+                          its file and line
   help                    print this message";
 
 fn main() -> ExitCode {
@@ -97,6 +100,7 @@ fn run() -> Result<(), Error> {
         "shots" => shots::run(&Workspace::locate()?, rest),
         "soak" => soak::run(&Workspace::locate()?, rest),
         "cycles" => cycles::run(&Workspace::locate()?, rest),
+        "length" => fn_length::run(&Workspace::locate()?, rest),
         other => Err(Error::Usage(format!(
             "unknown command `{other}`\n\n{USAGE}"
         ))),

@@ -11,6 +11,7 @@ use crate::book;
 use crate::cycles;
 use crate::dist;
 use crate::error::Error;
+use crate::fn_length;
 use crate::process::{self, human, say};
 use crate::test_hooks;
 use crate::tools;
@@ -22,6 +23,7 @@ enum Step {
     Hooks,
     Clippy,
     Cycles,
+    Length,
     Test,
     Build,
     Book,
@@ -29,11 +31,12 @@ enum Step {
 }
 
 impl Step {
-    const ALL: [Step; 8] = [
+    const ALL: [Step; 9] = [
         Step::Fmt,
         Step::Hooks,
         Step::Clippy,
         Step::Cycles,
+        Step::Length,
         Step::Test,
         Step::Build,
         Step::Book,
@@ -46,6 +49,7 @@ impl Step {
             Step::Hooks => "hooks",
             Step::Clippy => "clippy",
             Step::Cycles => "cycles",
+            Step::Length => "length",
             Step::Test => "test",
             Step::Build => "build",
             Step::Book => "book",
@@ -59,6 +63,7 @@ impl Step {
             Step::Hooks => "every data-testid in the code is in docs/test-hooks.md",
             Step::Clippy => "lints (cargo clippy --workspace --all-targets -- -D warnings)",
             Step::Cycles => "no import cycle between modules (cargo xtask cycles)",
+            Step::Length => "no function over 80 lines of code (cargo xtask length)",
             Step::Test => "native tests (cargo test --workspace)",
             Step::Build => "release build of the app (trunk build --release)",
             Step::Book => {
@@ -78,6 +83,10 @@ impl Step {
                 "move what both modules of a cycle need into a module of its own; keep inherent \
                  impls beside their types",
             ),
+            Step::Length => Some(
+                "split each function named above along what it does: a sub-component, a hook, \
+                 a helper per case",
+            ),
             Step::Browser => {
                 Some("the page's screenshot, if one was taken, is e2e/artifacts/app.png")
             }
@@ -90,6 +99,7 @@ impl Step {
             Step::Fmt => process::run(workspace.cargo().args(["fmt", "--all", "--check"])),
             Step::Hooks => test_hooks::check(workspace),
             Step::Cycles => cycles::check(workspace),
+            Step::Length => fn_length::check(workspace),
             Step::Clippy => process::run(workspace.cargo().args([
                 "clippy",
                 "--workspace",
