@@ -13,6 +13,7 @@ mod composition;
 mod cycles;
 mod dist;
 mod error;
+mod fn_length;
 mod gzip;
 mod loading_line;
 mod pins;
@@ -41,8 +42,8 @@ commands:
                           http://127.0.0.1:8080/ and the book at /book/, each rebuilt on change
                           (extra args go to trunk, e.g. --port 9000)
   test [--from STEP]      install what is missing, then run every check CI runs, in order:
-                          fmt, hooks, clippy, cycles, absences, test, build, book, browser
-                          (--from skips the steps before STEP)
+                          fmt, hooks, clippy, cycles, absences, length, test, build, book,
+                          browser (--from skips the steps before STEP)
   dist [--json]           build the static site into dist/ (release, relative URLs) with the
                           book in dist/book/, and print each of the app's files' size, raw and
                           gzipped, and the book's total (--json: machine-readable on stdout)
@@ -62,6 +63,8 @@ commands:
                           names each cycle and the imports that close it
   absences                no browser crate (yew, web-sys, js-sys, gloo*, wasm-bindgen*) among the
                           normal dependencies of lockstep-sim and lockstep-view
+  length                  every function over 80 lines of code (Yew components included), with
+                          its file and line
   help                    print this message";
 
 fn main() -> ExitCode {
@@ -101,6 +104,7 @@ fn run() -> Result<(), Error> {
         "soak" => soak::run(&Workspace::locate()?, rest),
         "cycles" => cycles::run(&Workspace::locate()?, rest),
         "absences" => absences::run(&Workspace::locate()?, rest),
+        "length" => fn_length::run(&Workspace::locate()?, rest),
         other => Err(Error::Usage(format!(
             "unknown command `{other}`\n\n{USAGE}"
         ))),

@@ -1,6 +1,7 @@
 //! `cargo xtask test`: every check CI runs (`.ci/run` calls exactly this), in order, stopping at
-//! the first failure: formatting, the documented test hooks ([`test_hooks`]), clippy, the native
-//! tests, a release build of the app through Trunk, the book beside it (and the check that a broken ```` ```lockstep ```` block fails the
+//! the first failure: formatting, the documented test hooks ([`test_hooks`]), clippy, no import
+//! cycle ([`cycles`]), no browser crate under the pure crates ([`absences`]), no function over a
+//! screen ([`fn_length`]), the native tests, a release build of the app through Trunk, the book beside it (and the check that a broken ```` ```lockstep ```` block fails the
 //! book's build), and browser tests of that build in headless Chromium, which also compare the
 //! page's trace with the native CLI's. It installs whatever is missing first (see [`tools`]).
 //! `--from STEP` skips the steps before STEP, to rerun from a failure.
@@ -12,6 +13,7 @@ use crate::book;
 use crate::cycles;
 use crate::dist;
 use crate::error::Error;
+use crate::fn_length;
 use crate::process::{self, human, say};
 use crate::test_hooks;
 use crate::tools;
@@ -24,6 +26,7 @@ enum Step {
     Clippy,
     Cycles,
     Absences,
+    Length,
     Test,
     Build,
     Book,
@@ -31,12 +34,13 @@ enum Step {
 }
 
 impl Step {
-    const ALL: [Step; 9] = [
+    const ALL: [Step; 10] = [
         Step::Fmt,
         Step::Hooks,
         Step::Clippy,
         Step::Cycles,
         Step::Absences,
+        Step::Length,
         Step::Test,
         Step::Build,
         Step::Book,
@@ -50,6 +54,7 @@ impl Step {
             Step::Clippy => "clippy",
             Step::Cycles => "cycles",
             Step::Absences => "absences",
+            Step::Length => "length",
             Step::Test => "test",
             Step::Build => "build",
             Step::Book => "book",
@@ -64,6 +69,7 @@ impl Step {
             Step::Clippy => "lints (cargo clippy --workspace --all-targets -- -D warnings)",
             Step::Cycles => "no import cycle between modules (cargo xtask cycles)",
             Step::Absences => "no browser crate under lockstep-sim or lockstep-view (cargo tree)",
+            Step::Length => "no function over 80 lines of code (cargo xtask length)",
             Step::Test => "native tests (cargo test --workspace)",
             Step::Build => "release build of the app (trunk build --release)",
             Step::Book => {
@@ -83,6 +89,10 @@ impl Step {
                 "move what both modules of a cycle need into a module of its own; keep inherent \
                  impls beside their types",
             ),
+            Step::Length => Some(
+                "split each function named above along what it does: a sub-component, a hook, \
+                 a helper per case",
+            ),
             Step::Browser => {
                 Some("the page's screenshot, if one was taken, is e2e/artifacts/app.png")
             }
@@ -96,6 +106,7 @@ impl Step {
             Step::Hooks => test_hooks::check(workspace),
             Step::Cycles => cycles::check(workspace),
             Step::Absences => absences::check(workspace),
+            Step::Length => fn_length::check(workspace),
             Step::Clippy => process::run(workspace.cargo().args([
                 "clippy",
                 "--workspace",
