@@ -2,7 +2,7 @@
 //! one-line verdict (computed by `lockstep_sim::against` from both runs, or by
 //! `crate::scenario_twin` for another scenario) and the list of what each intervention became
 //! on the other service. The twin itself is state
-//! (`crate::state::Twin`, made once per run); this module only shows it and dispatches
+//! (`crate::state::TwinRun`, made once per run); this module only shows it and dispatches
 //! `Action::SetCompare`. It must not run a simulation.
 
 use crate::state::{Action, Compare};
