@@ -14,8 +14,6 @@ use lockstep_sim::analysis::against::Target;
 use lockstep_sim::analysis::against::Twin;
 use lockstep_sim::analysis::against::against;
 use lockstep_sim::analysis::chaos::ChaosBackend;
-use lockstep_sim::vocabulary::happening::Direction;
-use lockstep_sim::world::intervention::Action;
 
 pub fn run(
     source: &Source,
@@ -62,9 +60,9 @@ fn text(scenario: &Scenario, twin: &Twin) -> String {
                 out.push_str(&format!(
                     "  at {} ms: {}{} -> {}{}\n",
                     carried.on_a.at_ms.0,
-                    action(&carried.on_a.action),
+                    carried.on_a.action,
                     roles(&carried.roles, twin.service_a),
-                    action(&intervention.action),
+                    intervention.action,
                     roles(&carried.roles_b, twin.service_b)
                 ));
             }
@@ -77,7 +75,7 @@ fn text(scenario: &Scenario, twin: &Twin) -> String {
                 out.push_str(&format!(
                     "  at {} ms: {}{}: {reason}\n",
                     carried.on_a.at_ms.0,
-                    action(&carried.on_a.action),
+                    carried.on_a.action,
                     roles(&carried.roles, twin.service_a)
                 ));
             }
@@ -104,36 +102,6 @@ fn roles(roles: &[Target], service: ChaosBackend) -> String {
     }
 }
 
-/// One intervention in a few words: "crash redis-primary", "cut client-1 from redis-d".
-fn action(action: &Action<String>) -> String {
-    match action {
-        Action::Pause {
-            node,
-            for_ms: Some(ms),
-        } => format!("pause {node} for {} ms", ms.0),
-        Action::Pause { node, for_ms: None } => format!("pause {node}"),
-        Action::Resume { node } => format!("resume {node}"),
-        Action::Crash { node } => format!("crash {node}"),
-        Action::Restart { node } => format!("restart {node}"),
-        Action::ClockJump { node, by_ms } => format!("jump {node}'s clock by {by_ms} ms"),
-        Action::ClockDrift { node, drift_ppm } => {
-            format!("drift {node}'s clock by {drift_ppm} ppm")
-        }
-        Action::Partition {
-            from,
-            to,
-            direction: Direction::Both,
-        } => format!("cut {from} off from {to}"),
-        Action::Partition { from, to, .. } => format!("cut the link from {from} to {to}"),
-        Action::Heal { a, b } => format!("heal the link between {a} and {b}"),
-        Action::Hold { message } => format!("hold message {}", message.0),
-        Action::Release { message } => format!("release message {}", message.0),
-        Action::Drop { message } => format!("drop message {}", message.0),
-        Action::ForceExpire {} => "expire the current lease".to_owned(),
-        Action::Failover {} => "promote the replica".to_owned(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use crate::run;
@@ -154,9 +122,9 @@ mod tests {
         );
         assert!(
             output.contains(
-                "  at 300 ms: jump redis-c's clock by 15000 ms (one of Redlock's nodes, a \
-                 minority, which granted the current holder its lease) -> jump etcd-2's clock by \
-                 15000 ms (a follower)\n"
+                "  at 300 ms: jump redis-c's clock forward by 15000 ms (one of Redlock's nodes, a \
+                 minority, which granted the current holder its lease) -> jump etcd-2's clock \
+                 forward by 15000 ms (a follower)\n"
             ),
             "{output}"
         );
@@ -183,7 +151,7 @@ mod tests {
         assert!(output.contains("no counterpart:\n"), "{output}");
         assert!(
             output.contains(
-                "  at 300 ms: jump redis-c's clock by 15000 ms (one of Redlock's nodes, a \
+                "  at 300 ms: jump redis-c's clock forward by 15000 ms (one of Redlock's nodes, a \
                  minority, which granted the current holder its lease): a single SQL row has no \
                  minority of nodes to jump a clock on: the twin runs without it\n"
             ),

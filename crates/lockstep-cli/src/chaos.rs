@@ -9,7 +9,6 @@ use lockstep_sim::analysis::chaos::ChaosReport;
 use lockstep_sim::analysis::chaos::ChaosRun;
 use lockstep_sim::analysis::chaos::ChaosSettings;
 use lockstep_sim::analysis::chaos::ReportError;
-use lockstep_sim::analysis::chaos::fencing_id;
 use lockstep_sim::analysis::chaos::run_chaos;
 use lockstep_sim::vocabulary::invariant::Invariant;
 use std::fmt::Write;
@@ -189,25 +188,10 @@ fn table(report: &ChaosReport) -> String {
 
 /// The settings and the seeds run.
 fn heading(report: &ChaosReport) -> String {
-    let settings = &report.settings;
-    let faults: Vec<String> = settings
-        .faults
-        .iter()
-        .map(|kind| kind.label().to_lowercase())
-        .collect();
     let last_seed = report.first_seed + report.runs.saturating_sub(1);
     format!(
-        "Chaos: {}, fencing {}, {} clients, faults: {}, {} virtual ms a run\n\
-         {} runs, seeds {}–{last_seed}\n\n",
-        settings.backend.label(),
-        fencing_id(settings.fencing),
-        settings.clients.get(),
-        if faults.is_empty() {
-            "none".to_owned()
-        } else {
-            faults.join(", ")
-        },
-        settings.duration.0,
+        "Chaos: {}\n{} runs, seeds {}–{last_seed}\n\n",
+        report.settings.words(),
         report.runs,
         report.first_seed
     )

@@ -72,7 +72,7 @@ fn the_output_is_the_same_on_any_number_of_threads() {
     assert_eq!(run("3"), one);
     assert!(one.starts_with(
         "Chaos: Replicated cache with failover, fencing off, 8 clients, faults: pauses, \
-         lock-service crashes, 15000 virtual ms a run\n5 runs, seeds 1–5\n"
+         lock-service crashes, 15 s of virtual time a run\n5 runs, seeds 1–5\n"
     ));
     assert!(one.contains("\nInvariant "), "{one}");
     assert!(

@@ -41,6 +41,8 @@ pub mod engine;
 pub mod models;
 pub mod scenario;
 pub mod story;
+#[cfg(feature = "testing")]
+pub mod testing;
 pub mod vocabulary;
 pub mod world;
 

@@ -45,7 +45,8 @@ fn describe(entry: &Intervention<String>) -> String {
         ),
         Action::Hold { message } => format!("message #{} is held back", message.0),
         Action::Release { message } => format!("message #{} is let go", message.0),
-        other => format!("{other:?}"),
+        // The kinds the search strikes are said above as what happened; any other as asked for.
+        other => other.to_string(),
     };
     format!("At {} ms, {what}.", thousands(entry.at_ms.0))
 }

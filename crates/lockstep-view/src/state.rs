@@ -159,16 +159,18 @@ pub enum TwinOf {
 }
 
 /// The same scenario run with fencing switched, or against another lock service, stepped to the
-/// same moment, for comparison.
+/// same moment, for comparison: the run the twin timeline draws. Not the simulator's
+/// `against::Twin` (here `AgainstTwin`), which is only the comparison with another service
+/// (what each intervention became, both verdicts) and one of the things a twin run can be of.
 #[derive(Clone)]
-pub struct Twin {
+pub struct TwinRun {
     pub of: TwinOf,
     pub run: Rc<Run>,
     pub layout: Rc<Layout>,
     pub at: Rc<Sim>,
 }
 
-impl Twin {
+impl TwinRun {
     /// The twin timeline's caption.
     pub fn caption(&self) -> String {
         match &self.of {
@@ -284,7 +286,7 @@ pub struct Playground {
     play: Play,
     speed: Speed,
     selection: Selection,
-    twin: Option<Twin>,
+    twin: Option<TwinRun>,
     notice: Option<Notice>,
 }
 
@@ -518,7 +520,7 @@ impl Playground {
         self.selection
     }
 
-    pub fn twin(&self) -> Option<&Twin> {
+    pub fn twin(&self) -> Option<&TwinRun> {
         self.twin.as_ref()
     }
 
@@ -597,7 +599,7 @@ impl Playground {
 
     /// The twin stepped to this playground's moment: every twin event up to the same virtual
     /// time (the two runs share their past, and diverge only where fencing matters).
-    fn follow(&self, twin: &Twin) -> Option<Twin> {
+    fn follow(&self, twin: &TwinRun) -> Option<TwinRun> {
         let now = if self.position() == 0 {
             None
         } else {
@@ -607,14 +609,14 @@ impl Playground {
             twin.run.sim.trace().partition_point(|e| e.time <= now)
         });
         let at = moved(&twin.run, &twin.at, wanted)?;
-        Some(Twin {
+        Some(TwinRun {
             at: Rc::new(at),
             ..twin.clone()
         })
     }
 
     /// The twin for `compare`, or why there cannot be one.
-    fn make_twin(&self, compare: Comparison) -> Result<Option<Twin>, String> {
+    fn make_twin(&self, compare: Comparison) -> Result<Option<TwinRun>, String> {
         match compare {
             Comparison::Off => Ok(None),
             Comparison::Fencing => self.fencing_twin().map(Some).ok_or_else(|| {
@@ -627,7 +629,7 @@ impl Playground {
 
     /// The built-in scenario `id` (its file `other`, as loaded) with the seed, fencing and
     /// interventions in use here.
-    fn scenario_twin(&self, id: &'static str, other: Rc<Scenario>) -> Result<Twin, String> {
+    fn scenario_twin(&self, id: &'static str, other: Rc<Scenario>) -> Result<TwinRun, String> {
         let Some(main) = self.scenario() else {
             return Err("No scenario is open, so there is nothing to compare.".to_owned());
         };
@@ -644,7 +646,7 @@ impl Playground {
             .ok_or_else(|| format!("The twin {id} could not be replayed."))?;
         let verdict =
             scenario_twin::verdict_line(main, self.run.sim.trace(), &scenario, run.sim.trace());
-        let twin = Twin {
+        let twin = TwinRun {
             of: TwinOf::Scenario(Rc::new(ScenarioTwin {
                 id,
                 title: scenario.title.clone(),
@@ -660,7 +662,7 @@ impl Playground {
     }
 
     /// The same clients, resource, network, seed and interventions against `service`.
-    fn service_twin(&self, service: ChaosBackend) -> Result<Twin, String> {
+    fn service_twin(&self, service: ChaosBackend) -> Result<TwinRun, String> {
         let Some(mut scenario) = self.scenario().cloned() else {
             return Err("No scenario is open, so there is nothing to compare.".to_owned());
         };
@@ -684,7 +686,7 @@ impl Playground {
         let at = run
             .sim_at(0)
             .ok_or_else(|| format!("The twin on {} could not be replayed.", service.label()))?;
-        let twin = Twin {
+        let twin = TwinRun {
             of: TwinOf::Service(Rc::new(twin)),
             layout: Rc::new(Layout::of(&run)),
             run: Rc::new(run),
@@ -694,7 +696,7 @@ impl Playground {
             .ok_or_else(|| format!("The twin on {} could not be replayed.", service.label()))
     }
 
-    fn fencing_twin(&self) -> Option<Twin> {
+    fn fencing_twin(&self) -> Option<TwinRun> {
         let mut scenario = self.scenario()?.clone();
         let fencing = match scenario.resource.fencing()? {
             Fencing::Off => Fencing::On,
@@ -703,7 +705,7 @@ impl Playground {
         scenario.resource = scenario.resource.with_fencing(fencing);
         let run = Run::record(&scenario, self.seed, &self.log).ok()?;
         let at = run.sim_at(0)?;
-        let twin = Twin {
+        let twin = TwinRun {
             of: TwinOf::Fencing(fencing),
             layout: Rc::new(Layout::of(&run)),
             run: Rc::new(run),

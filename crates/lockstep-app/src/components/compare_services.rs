@@ -2,10 +2,9 @@
 //! one-line verdict (computed by `lockstep_sim::against` from both runs, or by
 //! `lockstep_view::scenario_twin` for another scenario) and the list of what each intervention became
 //! on the other service. The twin itself is state
-//! (`crate::state::Twin`, made once per run); this module only shows it and dispatches
+//! (`crate::state::TwinRun`, made once per run); this module only shows it and dispatches
 //! `Action::SetCompare`. It must not run a simulation.
 
-use crate::components::actions::intervention_words;
 use crate::state::{Action, Compare, Comparison};
 use lockstep_sim::analysis::against::{Carried, Carry, Target, Twin};
 use lockstep_sim::analysis::chaos::ChaosBackend;
@@ -133,7 +132,7 @@ fn roles(targets: &[Target], service: ChaosBackend) -> String {
 fn carried_item(carried: &Carried, twin: &Twin) -> Html {
     let on_a = &carried.on_a;
     let at = format!("{} ms", on_a.at_ms.0);
-    let what_a = intervention_words(on_a);
+    let what_a = on_a.action.to_string();
     let roles_a = roles(&carried.roles, twin.service_a);
     let on_a_text = if roles_a.is_empty() {
         format!("{at}: {what_a}")
@@ -144,9 +143,9 @@ fn carried_item(carried: &Carried, twin: &Twin) -> Html {
         Carry::Mapped { intervention } => {
             let roles_b = roles(&carried.roles_b, twin.service_b);
             let became = if roles_b.is_empty() {
-                intervention_words(intervention)
+                intervention.action.to_string()
             } else {
-                format!("{} ({roles_b})", intervention_words(intervention))
+                format!("{} ({roles_b})", intervention.action)
             };
             html! {
                 <li data-testid="carried-mapped">

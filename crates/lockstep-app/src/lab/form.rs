@@ -3,31 +3,13 @@
 //! used is kept as typed and named beside its field, and the last good value stands.
 
 use lockstep_sim::analysis::chaos::{
-    ChaosBackend, ChaosSettings, ClientCount, DURATION_MS, FaultKind, fencing_from_id, fencing_id,
+    ChaosBackend, ChaosSettings, ClientCount, DURATION_MS, FENCINGS, FaultKind, fencing_from_id,
+    fencing_id, fencing_label,
 };
-use lockstep_sim::models::resource::Fencing;
 use lockstep_sim::world::time::Millis;
 use lockstep_view::lab_link::{LabSpec, MAX_RUNS, RunCount};
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
-
-/// The fencing settings the lab offers, with their labels.
-const FENCING: [(Fencing, &str); 4] = [
-    (Fencing::On, "on (tokens checked)"),
-    (Fencing::Off, "off"),
-    (Fencing::CheckAndSet, "check-and-set"),
-    (Fencing::Sequencer, "sequencer"),
-];
-
-/// A fault kind's name in the lab.
-fn fault_label(kind: FaultKind) -> &'static str {
-    match kind {
-        FaultKind::Pauses => "Pauses",
-        FaultKind::Partitions => "Partitions",
-        FaultKind::ClockJumps => "Clock jumps",
-        FaultKind::Crashes => "Service crashes",
-    }
-}
 
 #[derive(Properties, PartialEq)]
 pub struct LabFormProps {
@@ -121,8 +103,8 @@ fn service_fields(spec: LabSpec, on_change: &Callback<LabSpec>) -> Html {
             <label class="lab-field">
                 <span>{ "Fencing" }</span>
                 <select data-testid="lab-fencing" onchange={on_fencing}>
-                    { for FENCING.iter().map(|(f, label)| html! {
-                        <option value={fencing_id(*f)} selected={*f == spec.settings.fencing}>{ *label }</option>
+                    { for FENCINGS.iter().map(|f| html! {
+                        <option value={fencing_id(*f)} selected={*f == spec.settings.fencing}>{ fencing_label(*f) }</option>
                     }) }
                 </select>
             </label>
@@ -198,7 +180,7 @@ fn fault_check(kind: FaultKind, spec: LabSpec, on_change: &Callback<LabSpec>) ->
     html! {
         <label class="lab-check">
             <input type="checkbox" data-testid={format!("lab-fault-{}", kind.id())} {checked} {onchange} />
-            { fault_label(kind) }
+            { kind.label() }
         </label>
     }
 }

@@ -8,7 +8,7 @@
 use crate::lab::runner::{ChartRow, Status};
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
-use lockstep_sim::analysis::chaos::{Broken, ChaosReport, ChaosSettings, FaultKind, fencing_id};
+use lockstep_sim::analysis::chaos::{Broken, ChaosReport, ChaosSettings, fencing_id, seconds};
 use lockstep_sim::story::numbers::thousands;
 use lockstep_sim::vocabulary::invariant::Invariant;
 use lockstep_view::lab_schedule::{LabRun, Violation};
@@ -115,26 +115,6 @@ fn percent(part: u64, whole: u64) -> String {
     format!("{:.1}%", part as f64 * 100.0 / whole as f64)
 }
 
-fn settings_words(settings: &ChaosSettings) -> String {
-    let faults: Vec<&str> = FaultKind::ALL
-        .into_iter()
-        .filter(|k| settings.faults.contains(*k))
-        .map(FaultKind::id)
-        .collect();
-    format!(
-        "{}, fencing {}, {} clients, {}, {}",
-        settings.backend.label(),
-        fencing_id(settings.fencing),
-        settings.clients.get(),
-        if faults.is_empty() {
-            "no faults".to_owned()
-        } else {
-            faults.join(", ")
-        },
-        seconds(settings.duration.0)
-    )
-}
-
 #[component]
 pub fn ShareChart(props: &ShareChartProps) -> Html {
     // What some run broke; the rest is named once, under the chart.
@@ -155,7 +135,7 @@ pub fn ShareChart(props: &ShareChartProps) -> Html {
                         data-backend={report.settings.backend.id()} data-fencing={fencing_id(report.settings.fencing)}
                         data-runs={report.runs.to_string()}>
                         <p class="lab-chart-title">
-                            <strong>{ settings_words(&report.settings) }</strong>
+                            <strong>{ report.settings.words() }</strong>
                             { format!(" · {} runs{}", thousands(report.runs), if row.live { " so far" } else { "" }) }
                         </p>
                         if shown.is_empty() {
@@ -189,15 +169,6 @@ pub fn ShareChart(props: &ShareChartProps) -> Html {
 #[derive(Properties, PartialEq)]
 pub struct HistogramProps {
     pub report: ChaosReport,
-}
-
-/// Seconds, as `7.5 s` or `15 s`.
-fn seconds(ms: u64) -> String {
-    if ms.is_multiple_of(1_000) {
-        format!("{} s", ms / 1_000)
-    } else {
-        format!("{:.1} s", ms as f64 / 1_000.0)
-    }
 }
 
 #[component]

@@ -275,12 +275,20 @@ impl<'t> Place<'t> {
     }
 }
 
+/// Every `deserialize_*` of [`Strict`]: hand the call on with the visitor checked for `$shape`,
+/// and record where an error was met. Written once so that no method can forget either half.
 macro_rules! forward_deserialize {
-    ($($method:ident)*) => {$(
-        fn $method<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
+    ($($method:ident($($arg:ident: $type:ty),*) $shape:ident;)*) => {$(
+        fn $method<V: Visitor<'de>>(
+            self,
+            $($arg: $type,)*
+            visitor: V,
+        ) -> Result<V::Value, D::Error> {
             let place = self.place;
-            let checked = place.checked(visitor, Shape::Any);
-            self.de.$method(checked).inspect_err(|_| place.failed())
+            let checked = place.checked(visitor, Shape::$shape);
+            self.de
+                .$method($($arg,)* checked)
+                .inspect_err(|_| place.failed())
         }
     )*};
 }
@@ -288,96 +296,38 @@ macro_rules! forward_deserialize {
 impl<'t, 'de, D: Deserializer<'de>> Deserializer<'de> for Strict<'t, D> {
     type Error = D::Error;
 
-    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, D::Error> {
-        let place = self.place;
-        let checked = place.checked(visitor, Shape::ObjectIfTagged);
-        self.de
-            .deserialize_any(checked)
-            .inspect_err(|_| place.failed())
-    }
-
     forward_deserialize! {
-        deserialize_bool deserialize_i8 deserialize_i16 deserialize_i32 deserialize_i64
-        deserialize_i128 deserialize_u8 deserialize_u16 deserialize_u32 deserialize_u64
-        deserialize_u128 deserialize_f32 deserialize_f64 deserialize_char deserialize_str
-        deserialize_string deserialize_bytes deserialize_byte_buf deserialize_option
-        deserialize_unit deserialize_seq deserialize_map deserialize_identifier
-        deserialize_ignored_any
-    }
-
-    fn deserialize_unit_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        let place = self.place;
-        let checked = place.checked(visitor, Shape::Any);
-        self.de
-            .deserialize_unit_struct(name, checked)
-            .inspect_err(|_| place.failed())
-    }
-
-    fn deserialize_newtype_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        let place = self.place;
-        let checked = place.checked(visitor, Shape::Any);
-        self.de
-            .deserialize_newtype_struct(name, checked)
-            .inspect_err(|_| place.failed())
-    }
-
-    fn deserialize_tuple<V: Visitor<'de>>(
-        self,
-        len: usize,
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        let place = self.place;
-        let checked = place.checked(visitor, Shape::Any);
-        self.de
-            .deserialize_tuple(len, checked)
-            .inspect_err(|_| place.failed())
-    }
-
-    fn deserialize_tuple_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        len: usize,
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        let place = self.place;
-        let checked = place.checked(visitor, Shape::Any);
-        self.de
-            .deserialize_tuple_struct(name, len, checked)
-            .inspect_err(|_| place.failed())
-    }
-
-    fn deserialize_struct<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        fields: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        let place = self.place;
-        let checked = place.checked(visitor, Shape::Object);
-        self.de
-            .deserialize_struct(name, fields, checked)
-            .inspect_err(|_| place.failed())
-    }
-
-    fn deserialize_enum<V: Visitor<'de>>(
-        self,
-        name: &'static str,
-        variants: &'static [&'static str],
-        visitor: V,
-    ) -> Result<V::Value, D::Error> {
-        let place = self.place;
-        let checked = place.checked(visitor, Shape::Any);
-        self.de
-            .deserialize_enum(name, variants, checked)
-            .inspect_err(|_| place.failed())
+        deserialize_any() ObjectIfTagged;
+        deserialize_bool() Any;
+        deserialize_i8() Any;
+        deserialize_i16() Any;
+        deserialize_i32() Any;
+        deserialize_i64() Any;
+        deserialize_i128() Any;
+        deserialize_u8() Any;
+        deserialize_u16() Any;
+        deserialize_u32() Any;
+        deserialize_u64() Any;
+        deserialize_u128() Any;
+        deserialize_f32() Any;
+        deserialize_f64() Any;
+        deserialize_char() Any;
+        deserialize_str() Any;
+        deserialize_string() Any;
+        deserialize_bytes() Any;
+        deserialize_byte_buf() Any;
+        deserialize_option() Any;
+        deserialize_unit() Any;
+        deserialize_seq() Any;
+        deserialize_map() Any;
+        deserialize_identifier() Any;
+        deserialize_ignored_any() Any;
+        deserialize_unit_struct(name: &'static str) Any;
+        deserialize_newtype_struct(name: &'static str) Any;
+        deserialize_tuple(len: usize) Any;
+        deserialize_tuple_struct(name: &'static str, len: usize) Any;
+        deserialize_struct(name: &'static str, fields: &'static [&'static str]) Object;
+        deserialize_enum(name: &'static str, variants: &'static [&'static str]) Any;
     }
 
     fn is_human_readable(&self) -> bool {

@@ -21,6 +21,7 @@ use lockstep_sim::scenario::types::NetworkSpec;
 use lockstep_sim::scenario::types::ResourceSpec;
 use lockstep_sim::scenario::types::Scenario;
 use lockstep_sim::story::export::trace_text;
+use lockstep_sim::testing::intervention;
 use lockstep_sim::vocabulary::happening::{Direction, Happening};
 use lockstep_sim::vocabulary::invariant::Invariant;
 use lockstep_sim::vocabulary::message::ReleaseMethod;
@@ -142,42 +143,6 @@ fn client(index: usize) -> impl Strategy<Value = ClientSpec> {
                 }
             },
         )
-}
-
-fn action(names: Vec<String>) -> impl Strategy<Value = Action<String>> {
-    let node = move || proptest::sample::select(names.clone());
-    prop_oneof![
-        (node(), proptest::option::of(ms(1..=3_000)))
-            .prop_map(|(node, for_ms)| Action::Pause { node, for_ms }),
-        node().prop_map(|node| Action::Resume { node }),
-        node().prop_map(|node| Action::Crash { node }),
-        node().prop_map(|node| Action::Restart { node }),
-        (node(), -3_000i64..3_000).prop_map(|(node, by_ms)| Action::ClockJump { node, by_ms }),
-        (node(), -500_000i32..500_000)
-            .prop_map(|(node, drift_ppm)| Action::ClockDrift { node, drift_ppm }),
-        (
-            node(),
-            node(),
-            prop_oneof![Just(Direction::OneWay), Just(Direction::Both)]
-        )
-            .prop_map(|(from, to, direction)| Action::Partition {
-                from,
-                to,
-                direction
-            }),
-        (node(), node()).prop_map(|(a, b)| Action::Heal { a, b }),
-        (0u32..60).prop_map(|m| Action::Hold {
-            message: MessageId(m)
-        }),
-        (0u32..60).prop_map(|m| Action::Release {
-            message: MessageId(m)
-        }),
-        (0u32..60).prop_map(|m| Action::Drop {
-            message: MessageId(m)
-        }),
-        Just(Action::ForceExpire {}),
-        Just(Action::Failover {}),
-    ]
 }
 
 /// The access the client was given if the resource supports it, else one that it does (a
@@ -407,7 +372,7 @@ pub fn scenario() -> impl Strategy<Value = Scenario> {
             (
                 (0..clients).map(client).collect::<Vec<_>>(),
                 proptest::collection::vec(
-                    ((0..END_MS).prop_map(VirtualTime), action(names)),
+                    ((0..END_MS).prop_map(VirtualTime), intervention(names)),
                     0..12,
                 ),
                 Just(lock_service),

@@ -9,6 +9,8 @@
 //! is near, and the cost grows with the number of labels, not with its square. Pure geometry:
 //! knows nothing of what a label says or stands for.
 
+pub use super::plane::Rect;
+
 /// How far each character of a label advances, in px (10-px monospace type).
 pub const CHAR_WIDTH: f64 = 6.0;
 /// How tall a label's box is, in px.
@@ -17,40 +19,6 @@ pub const LABEL_HEIGHT: f64 = 12.0;
 const PADDING: f64 = 2.0;
 /// Width of the columns boxes are filed in.
 const COLUMN: f64 = 64.0;
-
-/// A rectangle in px: `x`, `y` its top-left corner.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Rect {
-    pub x: f64,
-    pub y: f64,
-    pub width: f64,
-    pub height: f64,
-}
-
-impl Rect {
-    pub fn right(&self) -> f64 {
-        self.x + self.width
-    }
-
-    pub fn bottom(&self) -> f64 {
-        self.y + self.height
-    }
-
-    /// Whether the two share any area (touching edges do not count).
-    pub fn intersects(&self, other: &Rect) -> bool {
-        self.x < other.right()
-            && other.x < self.right()
-            && self.y < other.bottom()
-            && other.y < self.bottom()
-    }
-
-    pub fn inside(&self, outer: &Rect) -> bool {
-        self.x >= outer.x
-            && self.y >= outer.y
-            && self.right() <= outer.right()
-            && self.bottom() <= outer.bottom()
-    }
-}
 
 /// The width of a label's box holding `text`: its characters at [`CHAR_WIDTH`], plus padding.
 pub fn text_width(text: &str) -> f64 {

@@ -8,6 +8,7 @@
 pub mod annotate;
 pub mod frame;
 pub mod labels;
+pub mod plane;
 pub mod shapes;
 
 use crate::run::{Lease, Run, Standing};

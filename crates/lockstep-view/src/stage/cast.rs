@@ -43,9 +43,12 @@ pub struct ClientView {
     pub state: &'static str,
 }
 
-/// A service node's part in its group.
+/// A service node's part in its group, as its own state records it (the primary, a follower in
+/// term 3): what the stage draws on its box. Not the simulator's `against::ServiceRole`, which
+/// is the position a node would have on any service (the front or a minority, and whether it
+/// granted the holder) so that an intervention can be carried onto another service.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ServiceRole {
+pub enum GroupRole {
     /// A lone node (the SQL row, one Redis, a Redlock node, a data grid's member).
     Alone,
     Primary,
@@ -106,7 +109,7 @@ impl Record {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ServiceView {
-    pub role: ServiceRole,
+    pub role: GroupRole,
     pub record: Record,
 }
 
@@ -173,7 +176,7 @@ impl Actor {
 fn service_view(service: &LockService, local: lockstep_sim::world::time::LocalTime) -> ServiceView {
     match &service.backend {
         Backend::SqlRow(row) => ServiceView {
-            role: ServiceRole::Alone,
+            role: GroupRole::Alone,
             record: row.holder_id.map_or(Record::Empty, |holder| Record::Row {
                 holder,
                 token: row.fencing_token,
@@ -187,9 +190,9 @@ fn service_view(service: &LockService, local: lockstep_sim::world::time::LocalTi
                 Backend::Replicated(Replicated {
                     role: Role::Primary,
                     ..
-                }) => ServiceRole::Primary,
-                Backend::Replicated(_) => ServiceRole::Replica,
-                _ => ServiceRole::Alone,
+                }) => GroupRole::Primary,
+                Backend::Replicated(_) => GroupRole::Replica,
+                _ => GroupRole::Alone,
             },
             record: cache
                 .live_entry(local)
@@ -200,9 +203,9 @@ fn service_view(service: &LockService, local: lockstep_sim::world::time::LocalTi
         },
         Backend::Consensus(replica) => ServiceView {
             role: match replica.role {
-                RaftRole::Leader => ServiceRole::Leader { term: replica.term },
-                RaftRole::Follower => ServiceRole::Follower { term: replica.term },
-                RaftRole::Candidate => ServiceRole::Candidate { term: replica.term },
+                RaftRole::Leader => GroupRole::Leader { term: replica.term },
+                RaftRole::Follower => GroupRole::Follower { term: replica.term },
+                RaftRole::Candidate => GroupRole::Candidate { term: replica.term },
             },
             record: replica
                 .table

@@ -9,6 +9,7 @@
 //! arithmetic: no state of the run, no DOM.
 
 use crate::layout::LaneRole;
+pub use crate::layout::plane::{Point, Rect};
 
 /// Width of the drawing space, in its own units (px at the intended size).
 pub const STAGE_WIDTH: f64 = 320.0;
@@ -37,113 +38,6 @@ pub const LANE_OFFSET: f64 = 5.0;
 /// How far outside a box a message's path begins and ends: the drawn message's radius, so that
 /// leaving or arriving it touches the box and covers none of its words.
 pub const CLEARANCE: f64 = 6.0;
-
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Point {
-    pub x: f64,
-    pub y: f64,
-}
-
-impl Point {
-    fn towards(self, to: Point, fraction: f64) -> Point {
-        Point {
-            x: self.x + (to.x - self.x) * fraction,
-            y: self.y + (to.y - self.y) * fraction,
-        }
-    }
-}
-
-/// A box, its top-left corner and size.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Rect {
-    pub x: f64,
-    pub y: f64,
-    pub width: f64,
-    pub height: f64,
-}
-
-impl Rect {
-    fn centred(centre: Point, width: f64, height: f64) -> Rect {
-        Rect {
-            x: centre.x - width / 2.0,
-            y: centre.y - height / 2.0,
-            width,
-            height,
-        }
-    }
-
-    pub fn centre(&self) -> Point {
-        Point {
-            x: self.x + self.width / 2.0,
-            y: self.y + self.height / 2.0,
-        }
-    }
-
-    pub fn right(&self) -> f64 {
-        self.x + self.width
-    }
-
-    pub fn bottom(&self) -> f64 {
-        self.y + self.height
-    }
-
-    /// Whether the two boxes come closer than `gap` to each other.
-    pub fn crowds(&self, other: &Rect, gap: f64) -> bool {
-        self.x < other.right() + gap
-            && other.x < self.right() + gap
-            && self.y < other.bottom() + gap
-            && other.y < self.bottom() + gap
-    }
-
-    /// Whether `point` lies inside the box or within `tolerance` of it.
-    pub fn holds(&self, point: Point, tolerance: f64) -> bool {
-        point.x >= self.x - tolerance
-            && point.x <= self.right() + tolerance
-            && point.y >= self.y - tolerance
-            && point.y <= self.bottom() + tolerance
-    }
-
-    /// Whether `point` lies on the box's outline, within `tolerance`.
-    pub fn rims(&self, point: Point, tolerance: f64) -> bool {
-        let inner = Rect {
-            x: self.x + tolerance,
-            y: self.y + tolerance,
-            width: self.width - 2.0 * tolerance,
-            height: self.height - 2.0 * tolerance,
-        };
-        self.holds(point, tolerance) && !inner.holds(point, 0.0)
-    }
-
-    /// Where a line from the box's centre towards `to` (shifted sideways by `shift`) leaves it.
-    fn exit(&self, direction: Point, shift: Point) -> Point {
-        let centre = self.centre();
-        let from = Point {
-            x: centre.x + shift.x,
-            y: centre.y + shift.y,
-        };
-        // The smallest step along `direction` that reaches a side.
-        let along = |d: f64, low: f64, high: f64, at: f64| {
-            if d > 0.0 {
-                (high - at) / d
-            } else if d < 0.0 {
-                (low - at) / d
-            } else {
-                f64::INFINITY
-            }
-        };
-        let t = along(direction.x, self.x, self.right(), from.x).min(along(
-            direction.y,
-            self.y,
-            self.bottom(),
-            from.y,
-        ));
-        let t = if t.is_finite() { t.max(0.0) } else { 0.0 };
-        Point {
-            x: from.x + direction.x * t,
-            y: from.y + direction.y * t,
-        }
-    }
-}
 
 /// The boxes of the stage, one per lane of the timeline, in the lanes' order.
 #[derive(Clone, Debug, PartialEq)]

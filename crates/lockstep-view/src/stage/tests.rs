@@ -1,4 +1,4 @@
-use super::cast::{Actor, Liveness, Record, ResourceView, ServiceRole, View};
+use super::cast::{Actor, GroupRole, Liveness, Record, ResourceView, View};
 use super::flights::{Motion, in_flight};
 use super::geometry::{CLEARANCE, GAP, Placement, Point, Rect, STAGE_WIDTH, trip_fraction};
 use super::scene::Scene;
@@ -336,7 +336,7 @@ fn beliefs_and_keys_agree_with_the_run_at_every_event() {
                                 lane.name
                             );
                         }
-                        leaders += usize::from(matches!(service.role, ServiceRole::Leader { .. }));
+                        leaders += usize::from(matches!(service.role, GroupRole::Leader { .. }));
                     }
                     _ => {}
                 }

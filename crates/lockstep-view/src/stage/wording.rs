@@ -1,7 +1,7 @@
 //! What each box on the stage says, in short lines under its name. A client's lines narrate its
 //! belief as a belief; only the service nodes' records and the resource speak for what is so.
 
-use super::cast::{Actor, Liveness, Record, ResourceView, ServiceRole, View};
+use super::cast::{Actor, GroupRole, Liveness, Record, ResourceView, View};
 use lockstep_sim::scenario::cast::Cast;
 
 /// The short lines under a box's name (at most three), `narrow` for four clients to a row.
@@ -81,22 +81,22 @@ fn liveness_word(liveness: Liveness) -> Option<&'static str> {
     }
 }
 
-fn role_word(role: ServiceRole) -> Option<&'static str> {
+fn role_word(role: GroupRole) -> Option<&'static str> {
     match role {
-        ServiceRole::Alone => None,
-        ServiceRole::Primary => Some("primary"),
-        ServiceRole::Replica => Some("replica"),
-        ServiceRole::Leader { .. } => Some("leader"),
-        ServiceRole::Follower { .. } => Some("follower"),
-        ServiceRole::Candidate { .. } => Some("candidate"),
+        GroupRole::Alone => None,
+        GroupRole::Primary => Some("primary"),
+        GroupRole::Replica => Some("replica"),
+        GroupRole::Leader { .. } => Some("leader"),
+        GroupRole::Follower { .. } => Some("follower"),
+        GroupRole::Candidate { .. } => Some("candidate"),
     }
 }
 
-fn term(role: ServiceRole) -> Option<u32> {
+fn term(role: GroupRole) -> Option<u32> {
     match role {
-        ServiceRole::Leader { term }
-        | ServiceRole::Follower { term }
-        | ServiceRole::Candidate { term } => Some(term),
+        GroupRole::Leader { term }
+        | GroupRole::Follower { term }
+        | GroupRole::Candidate { term } => Some(term),
         _ => None,
     }
 }

@@ -503,7 +503,7 @@ fn a_moment_restores_the_exact_state() {
 fn action() -> impl proptest::strategy::Strategy<Value = Action> {
     use proptest::prelude::*;
     let ids: Vec<&'static str> = catalogue::BUILT_IN.iter().map(|b| b.id).collect();
-    let names = proptest::sample::select(vec![
+    let names = [
         "client-a",
         "client-b",
         "client-c",
@@ -512,41 +512,9 @@ fn action() -> impl proptest::strategy::Strategy<Value = Action> {
         "node-1",
         "resource",
         "nobody",
-    ])
-    .prop_map(str::to_owned);
-    let intervention = prop_oneof![
-        (names.clone(), proptest::option::of(0u64..5000)).prop_map(|(node, ms)| Act::Pause {
-            node,
-            for_ms: ms.map(Millis)
-        }),
-        names.clone().prop_map(|node| Act::Resume { node }),
-        names.clone().prop_map(|node| Act::Crash { node }),
-        names.clone().prop_map(|node| Act::Restart { node }),
-        (names.clone(), -5000i64..5000).prop_map(|(node, by_ms)| Act::ClockJump { node, by_ms }),
-        (names.clone(), names.clone(), any::<bool>()).prop_map(|(from, to, both)| {
-            Act::Partition {
-                from,
-                to,
-                direction: if both {
-                    Direction::Both
-                } else {
-                    Direction::OneWay
-                },
-            }
-        }),
-        (names.clone(), names).prop_map(|(a, b)| Act::Heal { a, b }),
-        (0u32..40).prop_map(|m| Act::Hold {
-            message: MessageId(m)
-        }),
-        (0u32..40).prop_map(|m| Act::Release {
-            message: MessageId(m)
-        }),
-        (0u32..40).prop_map(|m| Act::Drop {
-            message: MessageId(m)
-        }),
-        Just(Act::ForceExpire {}),
-        Just(Act::Failover {}),
     ];
+    let intervention =
+        lockstep_sim::testing::intervention(names.into_iter().map(str::to_owned).collect());
     prop_oneof![
         8 => Just(Action::Step),
         3 => Just(Action::Back),

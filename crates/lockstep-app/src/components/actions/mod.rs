@@ -14,7 +14,6 @@ mod node;
 use crate::components::{Current, Shared};
 use crate::state::{Action, Selection};
 use buttons::{button, intervene};
-use lockstep_sim::vocabulary::happening::Direction;
 use lockstep_sim::world::ids::{MessageId, NodeId};
 use lockstep_sim::world::intervention::{Action as Act, Intervention};
 use lockstep_sim::world::network::MessageStatus;
@@ -139,45 +138,13 @@ fn log_list(props: &ActionsProps) -> Html {
                     html! {
                         <li data-testid="logged-intervention">
                             <span class="mono">{ format!("{} ms", entry.at_ms.0) }</span>
-                            { " " }{ intervention_words(entry) }{ " " }
+                            { " " }{ entry.action.to_string() }{ " " }
                             <button type="button" class="link" {onclick}
-                                aria-label={format!("Take back: {}", intervention_words(entry))}>{ "take back" }</button>
+                                aria-label={format!("Take back: {}", entry.action)}>{ "take back" }</button>
                         </li>
                     }
                 }) }
             </ol>
         </div>
-    }
-}
-
-/// One logged intervention in a few words.
-pub fn intervention_words(entry: &Intervention<String>) -> String {
-    match &entry.action {
-        Act::Pause {
-            node,
-            for_ms: Some(ms),
-        } => format!("pause {node} for {} ms", ms.0),
-        Act::Pause { node, for_ms: None } => format!("pause {node}"),
-        Act::Resume { node } => format!("resume {node}"),
-        Act::Crash { node } => format!("crash {node}"),
-        Act::Restart { node } => format!("restart {node}"),
-        Act::ClockJump { node, by_ms } => format!("jump {node}'s clock {by_ms:+} ms"),
-        Act::ClockDrift { node, drift_ppm } => format!("drift {node}'s clock {drift_ppm:+} ppm"),
-        Act::Partition {
-            from,
-            to,
-            direction: Direction::Both,
-        } => format!("cut {from} ↔ {to}"),
-        Act::Partition {
-            from,
-            to,
-            direction: Direction::OneWay,
-        } => format!("cut {from} → {to}"),
-        Act::Heal { a, b } => format!("heal {a} ↔ {b}"),
-        Act::Hold { message } => format!("hold message {}", message.0),
-        Act::Release { message } => format!("release message {}", message.0),
-        Act::Drop { message } => format!("drop message {}", message.0),
-        Act::ForceExpire {} => "force the lease to expire".to_owned(),
-        Act::Failover {} => "fail over".to_owned(),
     }
 }

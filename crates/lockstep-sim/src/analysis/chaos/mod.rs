@@ -4,6 +4,7 @@
 //! invariants, the article's check and our data check) and summed up over many seeds. The chaos lab, `lockstep-cli chaos` and the benchmark use it.
 //!
 //! - [`ChaosSettings`] (`settings`): what a batch of runs is set up with, and its text form;
+//!   (`words`) the settings in words for a reader;
 //! - [`ChaosBackend`] (`backend`), [`FaultSet`] (`faults`): the lock services and fault kinds;
 //! - [`Chaos`] (`generate`): one run's scenario, from settings and a seed;
 //! - [`run_chaos`] → [`ChaosRun`] (`run`): one run, judged;
@@ -17,6 +18,7 @@ mod generate;
 mod report;
 mod run;
 mod settings;
+mod words;
 
 pub use backend::ChaosBackend;
 pub use faults::{FaultKind, FaultSet, FaultSetError};
@@ -27,8 +29,9 @@ pub use report::{
 };
 pub use run::{Broken, ChaosRun, DataVerdict, WritersVerdict, run_chaos};
 pub use settings::{
-    ChaosSettings, ClientCount, DURATION_MS, SettingsError, fencing_from_id, fencing_id,
+    ChaosSettings, ClientCount, DURATION_MS, FENCINGS, SettingsError, fencing_from_id, fencing_id,
 };
+pub use words::{fencing_label, seconds};
 
 #[cfg(test)]
 mod tests;

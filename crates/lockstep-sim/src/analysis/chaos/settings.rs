@@ -190,6 +190,14 @@ impl ChaosSettings {
     }
 }
 
+/// Every fencing mode a chaos run may use, in the order a form offers them.
+pub const FENCINGS: [Fencing; 4] = [
+    Fencing::On,
+    Fencing::Off,
+    Fencing::CheckAndSet,
+    Fencing::Sequencer,
+];
+
 /// The fencing setting's id in the text form.
 pub fn fencing_id(fencing: Fencing) -> &'static str {
     match fencing {
@@ -201,14 +209,7 @@ pub fn fencing_id(fencing: Fencing) -> &'static str {
 }
 
 pub fn fencing_from_id(id: &str) -> Option<Fencing> {
-    [
-        Fencing::On,
-        Fencing::Off,
-        Fencing::CheckAndSet,
-        Fencing::Sequencer,
-    ]
-    .into_iter()
-    .find(|&f| fencing_id(f) == id)
+    FENCINGS.into_iter().find(|&f| fencing_id(f) == id)
 }
 
 impl fmt::Display for ChaosSettings {
