@@ -19,7 +19,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
 import { launchChromium, watchForProblems } from './browser.mjs';
-import { serveDirectory } from './server.mjs';
+import { serveDirectory } from './harness.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const DIST = process.env.LOCKSTEP_DIST ?? resolve(HERE, '..', 'dist');
@@ -238,8 +238,8 @@ describe(`the app in headless Chromium, served from ${BASE_PATH}, against the na
     await checked('reopening the default scenario', () => picker.selectOption(SCENARIO));
   });
 
-  it('reported no console error, page error or failed request', () => {
+  it('reported no console error, page error or failed request', async () => {
     assert.deepEqual(problems, []);
-    assert.deepEqual(site.notFound, [], 'the page asked for files that are not in dist/');
+    assert.deepEqual(await site.notFound(), [], 'the page asked for files that are not in dist/');
   });
 });

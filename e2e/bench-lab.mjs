@@ -26,7 +26,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { launchChromium, timeClick, watchForProblems } from './browser.mjs';
-import { serveDirectory } from './server.mjs';
+import { serveDirectory } from './harness.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const DIST = process.env.LOCKSTEP_DIST ?? join(resolve(HERE, '..'), 'dist');

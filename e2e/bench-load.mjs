@@ -35,7 +35,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { launchChromium, watchForProblems } from './browser.mjs';
-import { serveDirectory } from './server.mjs';
+import { serveDirectory } from './harness.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const DIST = process.env.LOCKSTEP_DIST ?? resolve(HERE, '..', 'dist');

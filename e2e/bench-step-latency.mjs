@@ -50,7 +50,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
 import { buildScenario, launchChromium, watchForProblems } from './browser.mjs';
-import { serveDirectory } from './server.mjs';
+import { serveDirectory } from './harness.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const DIST = process.env.LOCKSTEP_DIST ?? resolve(HERE, '..', 'dist');
@@ -250,7 +250,8 @@ async function main() {
     const inView = await checked('stepping in view', () => page.evaluate((n) => window.lockstepBench.clicks('step', n, 1), STEP_SAMPLES));
     const waiting = await page.locator('[data-testid="below-story"]').getAttribute('aria-busy');
     if (waiting !== null) throw new Error('the panels in view waited for the Steps to rest');
-    if (site.notFound.length > 0) throw new Error(`the page asked for files that are not in dist/: ${site.notFound.join(', ')}`);
+    const notFound = await site.notFound();
+    if (notFound.length > 0) throw new Error(`the page asked for files that are not in dist/: ${notFound.join(', ')}`);
 
     const cdp = await browser.context.newCDPSession(page);
     const { product } = await cdp.send('Browser.getVersion');

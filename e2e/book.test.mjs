@@ -17,7 +17,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
 import { launchChromium, watchForProblems } from './browser.mjs';
-import { serveDirectory } from './server.mjs';
+import { serveDirectory } from './harness.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const DIST = process.env.LOCKSTEP_DIST ?? resolve(HERE, '..', 'dist');
@@ -95,7 +95,7 @@ test('a scenario page embeds its scenario through the host script, and Step move
     assert.match(await frame.locator('[data-testid="narration"]').textContent(), new RegExp(escape(trace.events[next - 1].description)));
   }
   assert.deepEqual(problems, [], 'the page and its embed reported problems');
-  assert.deepEqual(site.notFound, [], 'every file the book asked for was there');
+  assert.deepEqual(await site.notFound(), [], 'every file the book asked for was there');
 });
 
 test('a block with `at` opens there, and the frame is as tall as its content', async () => {

@@ -1,20 +1,76 @@
-// Shared plumbing for the playground's browser tests: serve dist/, open the app at a link, fail
-// on any console error, page error or failed request, read the transport's position, and keep
-// screenshots as artefacts in e2e/artifacts/.
+// Shared plumbing for the playground's browser tests: serve dist/ (or any directory) with
+// `cargo xtask serve-dir`, open the app at a link, fail on any console error, page error or
+// failed request, read the transport's position, and keep screenshots as artefacts in
+// e2e/artifacts/.
 
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
+import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 import { launchChromium, watchForProblems } from './browser.mjs';
-import { serveDirectory } from './server.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 export const DIST = process.env.LOCKSTEP_DIST ?? resolve(HERE, '..', 'dist');
 export const ARTIFACTS = join(HERE, 'artifacts');
 const BASE_PATH = '/play/ground/';
+const REPO = resolve(HERE, '..');
+
+/**
+ * Serves `root` at `http://127.0.0.1:<port><basePath>` with xtask's static file server
+ * (`cargo xtask serve-dir`, xtask/src/static_files.rs), the one `cargo xtask serve` serves the
+ * book with: anything outside `basePath`, or missing, is a 404 that it reports. With
+ * `{ gzip: true }` it gzips each answer at level 9 for a client that accepts gzip, as a real
+ * host would (the load benchmark counts the bytes a visitor transfers). It runs the xtask binary
+ * that `cargo xtask test`, `bench` and `shots` name in LOCKSTEP_XTASK, else `cargo run` (which
+ * checks the build first, so is slower to start). The server stops when its stdin ends, so it
+ * cannot outlive this process.
+ * @param {string} root directory to serve
+ * @param {string} basePath URL path prefix, starting and ending with `/`
+ * @param {{gzip?: boolean}} options
+ * @returns {Promise<{url: string, notFound: () => Promise<string[]>, close: () => Promise<void>}>}
+ *   `url` is the site's address (with `basePath`); `notFound()` lists the path of every 404
+ *   answered so far.
+ */
+export async function serveDirectory(root, basePath, { gzip = false } = {}) {
+  const xtask = process.env.LOCKSTEP_XTASK;
+  const [program, prefix] = xtask ? [xtask, []] : ['cargo', ['run', '--quiet', '--package', 'xtask', '--']];
+  const args = [...prefix, 'serve-dir', resolve(root), '--base', basePath, '--piped', ...(gzip ? ['--gzip'] : [])];
+  const server = spawn(program, args, { cwd: REPO, stdio: ['pipe', 'pipe', 'inherit'] });
+  const notFound = [];
+  // Callers of `notFound()` waiting for their `synced`, oldest first.
+  const syncs = [];
+  const exited = new Promise((done) => server.once('exit', done));
+  exited.then(() => syncs.splice(0).forEach(({ fail }) => fail(new Error('serve-dir has stopped'))));
+  server.stdin.on('error', () => {}); // a stopped server's closed pipe: `exited` says so
+  const url = await new Promise((done, fail) => {
+    server.once('error', fail);
+    exited.then((code) => fail(new Error(`serve-dir stopped (${code}) before serving ${root}`)));
+    createInterface({ input: server.stdout }).on('line', (line) => {
+      if (line.startsWith('http://')) done(line);
+      else if (line.startsWith('404 ')) notFound.push(line.slice('404 '.length));
+      else if (line === 'synced') syncs.shift()?.done();
+    });
+  });
+  return {
+    url,
+    /** Every 404 so far: the server reports each before answering it, and `sync` after them. */
+    async notFound() {
+      await new Promise((done, fail) => {
+        syncs.push({ done, fail });
+        server.stdin.write('sync\n');
+      });
+      return [...notFound];
+    },
+    async close() {
+      server.stdin.end();
+      await exited;
+    },
+  };
+}
 
 /**
  * Serves the site and starts Chromium. Returns helpers bound to one page; every wait gives up

@@ -19,8 +19,7 @@ import { after, before, describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
 import { buildScenario, launchChromium, watchForProblems } from './browser.mjs';
-import { ARTIFACTS, DIST } from './harness.mjs';
-import { serveDirectory } from './server.mjs';
+import { ARTIFACTS, DIST, serveDirectory } from './harness.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const AXE = join(HERE, 'node_modules', 'axe-core', 'axe.min.js');

@@ -1,4 +1,7 @@
-// Tests of the harness's own static server: the browser tests are only as good as it is.
+// Tests of the harness's `serveDirectory`: the browser tests are only as good as the server they
+// load the site from. The server itself is xtask's (xtask/src/static_files.rs, tested there:
+// paths, types, escapes, gzip); these check what crosses between it and the harness, the
+// site's address under its sub-path, the 404s it reports, gzip on request, and its stop.
 
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -6,21 +9,21 @@ import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { serveDirectory } from './server.mjs';
+import { serveDirectory } from './harness.mjs';
 
 describe('static server', () => {
   let dir;
+  let root;
   let site;
 
   before(async () => {
     // dir/secret.txt sits beside the served directory dir/site/, for the escape test.
     dir = await mkdtemp(join(tmpdir(), 'lockstep-server-test-'));
-    const root = join(dir, 'site');
+    root = join(dir, 'site');
     await mkdir(join(root, 'nested'), { recursive: true });
     await writeFile(join(dir, 'secret.txt'), 'secret');
     await writeFile(join(root, 'index.html'), '<p>home</p>');
     await writeFile(join(root, 'app_bg.wasm'), Buffer.from([0, 0x61, 0x73, 0x6d]));
-    await writeFile(join(root, 'app.js'), 'export {};');
     await writeFile(join(root, 'nested', 'index.html'), '<p>nested</p>');
     site = await serveDirectory(root, '/some/sub/path/');
   });
@@ -30,34 +33,41 @@ describe('static server', () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it('serves index.html at the sub-path', async () => {
+  it('serves the site at the sub-path, with the types browsers require', async () => {
     assert.match(site.url, /^http:\/\/127\.0\.0\.1:\d+\/some\/sub\/path\/$/);
     const response = await fetch(site.url);
     assert.equal(response.status, 200);
     assert.equal(response.headers.get('content-type'), 'text/html; charset=utf-8');
+    assert.equal(response.headers.get('cache-control'), 'no-cache');
     assert.equal(await response.text(), '<p>home</p>');
-  });
-
-  it('gives wasm and JavaScript the MIME types browsers require', async () => {
     const wasm = await fetch(new URL('app_bg.wasm', site.url));
     assert.equal(wasm.headers.get('content-type'), 'application/wasm');
     assert.deepEqual([...new Uint8Array(await wasm.arrayBuffer())], [0, 0x61, 0x73, 0x6d]);
-    const js = await fetch(new URL('app.js', site.url));
-    assert.equal(js.headers.get('content-type'), 'text/javascript; charset=utf-8');
+    assert.equal(await (await fetch(new URL('nested/', site.url))).text(), '<p>nested</p>');
   });
 
-  it('serves a directory index', async () => {
-    const response = await fetch(new URL('nested/', site.url));
-    assert.equal(await response.text(), '<p>nested</p>');
-  });
-
-  it('answers 404 outside the sub-path, for missing files and for escapes, and records them', async () => {
+  it('answers 404 outside the sub-path, for missing files and for escapes, and reports them', async () => {
     const origin = new URL(site.url).origin;
-    const paths = ['/app.js', '/some/sub/path/missing.js', '/some/sub/path/..%2fsecret.txt'];
+    const paths = ['/index.html', '/some/sub/path/missing.js', '/some/sub/path/..%2fsecret.txt'];
     for (const path of paths) {
       const response = await fetch(origin + path);
       assert.equal(response.status, 404, path);
     }
-    assert.deepEqual(site.notFound, paths);
+    assert.deepEqual(await site.notFound(), paths);
+  });
+
+  it('gzips on request, for a client that accepts it', async () => {
+    const zipped = await serveDirectory(root, '/', { gzip: true });
+    try {
+      const response = await fetch(`${zipped.url}index.html`, { headers: { 'accept-encoding': 'gzip' } });
+      assert.equal(response.headers.get('content-encoding'), 'gzip');
+      // fetch decodes the body itself; the length on the wire is the compressed one.
+      assert.equal(await response.text(), '<p>home</p>');
+      const length = Number(response.headers.get('content-length'));
+      assert.ok(length > 0 && length !== '<p>home</p>'.length, `content-length ${length}`);
+    } finally {
+      await zipped.close();
+    }
+    await assert.rejects(fetch(zipped.url), 'the server stops on close');
   });
 });

@@ -45,6 +45,7 @@ use crate::dist;
 use crate::error::Error;
 use crate::loading_line;
 use crate::process::{self, say};
+use crate::serve_dir;
 use crate::tools;
 use crate::workspace::Workspace;
 
@@ -119,7 +120,9 @@ fn app(workspace: &Workspace, record: &mut Record) -> Result<(), Error> {
             Site::WithBenchExports => with_exports.clone(),
         };
         let mut command = browser_benchmark(workspace, script, what, &dist);
-        command.env("LOCKSTEP_CLI", &cli);
+        command
+            .env("LOCKSTEP_CLI", &cli)
+            .env(serve_dir::PROGRAM_ENV, serve_dir::program()?);
         record.run(&capitalised(what), Layout::Markdown, &mut command)?;
     }
     Ok(())

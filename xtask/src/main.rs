@@ -15,10 +15,12 @@ mod dist;
 mod error;
 mod fn_length;
 mod gzip;
+mod http_request;
 mod loading_line;
 mod pins;
 mod process;
 mod serve;
+mod serve_dir;
 mod shots;
 mod soak;
 mod soak_jobs;
@@ -41,6 +43,11 @@ commands:
   serve [TRUNK ARGS...]   install what is missing, then `trunk serve` the app on
                           http://127.0.0.1:8080/ and the book at /book/, each rebuilt on change
                           (extra args go to trunk, e.g. --port 9000)
+  serve-dir DIR [--base /PATH/] [--port N] [--gzip] [--piped]
+                          serve one directory on 127.0.0.1 (the server of the book and of the
+                          browser tests); prints its address, then `404 PATH` for each miss
+                          (--gzip: compress for clients that accept it; --piped: stdin's end
+                          stops it, a `sync` line is answered `synced`)
   test [--from STEP]      install what is missing, then run every check CI runs, in order:
                           fmt, hooks, clippy, cycles, absences, length, test, build, book,
                           browser (--from skips the steps before STEP)
@@ -97,6 +104,7 @@ fn run() -> Result<(), Error> {
             Ok(())
         }
         "serve" => serve::run(&Workspace::locate()?, rest),
+        "serve-dir" => serve_dir::run(rest),
         "test" => test::run(&Workspace::locate()?, rest),
         "dist" => dist::run(&Workspace::locate()?, rest),
         "bench" => bench::run(&Workspace::locate()?, rest),

@@ -19,7 +19,7 @@ use std::time::{Duration, SystemTime};
 use crate::book;
 use crate::error::Error;
 use crate::process::{self, say};
-use crate::static_files;
+use crate::static_files::{self, Site};
 use crate::tools;
 use crate::workspace::Workspace;
 
@@ -31,7 +31,12 @@ pub fn run(workspace: &Workspace, args: &[String]) -> Result<(), Error> {
     tools::ensure_mdbook(workspace)?;
     let out = workspace.target_dir().join("book-serve");
     book::build(workspace, &out)?;
-    let port = static_files::serve(out.clone())?;
+    let site = Site {
+        root: out.clone(),
+        base: "/".to_owned(),
+        gzip: false,
+    };
+    let port = static_files::serve(site, 0, |_| {})?;
     let inputs: Vec<PathBuf> = BOOK_INPUTS.iter().map(|dir| workspace.join(dir)).collect();
     let root = workspace.join("");
     thread::spawn(move || rebuild_on_change(&root, &inputs, &out));

@@ -13,6 +13,7 @@ use std::fs;
 use crate::dist;
 use crate::error::Error;
 use crate::process::{self, say};
+use crate::serve_dir;
 use crate::tools;
 use crate::workspace::Workspace;
 
@@ -59,7 +60,8 @@ pub fn run(workspace: &Workspace, args: &[String]) -> Result<(), Error> {
             .current_dir(workspace.join("e2e"))
             .env("LOCKSTEP_CLI", &cli)
             .env("LOCKSTEP_DIST", workspace.join("dist"))
-            .env("LOCKSTEP_CHROMIUM", tools::CHROMIUM),
+            .env("LOCKSTEP_CHROMIUM", tools::CHROMIUM)
+            .env(serve_dir::PROGRAM_ENV, serve_dir::program()?),
     )?;
     let sheet = shots.join("index.html");
     fs::metadata(&sheet).map_err(Error::io(format!("reading {}", sheet.display())))?;

@@ -1,92 +1,205 @@
-//! A small HTTP server for one directory of static files, for `cargo xtask serve`'s book (Trunk
-//! serves only the app; it proxies `/book/` here). GET and HEAD only, one thread per
-//! connection, no keep-alive; a path that leaves the directory, or names nothing, is a 404. For
-//! a developer's machine, never for a real host.
+//! A small HTTP server for one directory of static files: the book of `cargo xtask serve`
+//! (Trunk serves only the app; it proxies `/book/` here) and every site the browser tests and
+//! benchmarks open (`cargo xtask serve-dir`, [`crate::serve_dir`]). For a developer's machine
+//! and the tests, never for a real host.
+//!
+//! It serves the directory under a base path (the tests serve `dist/` from a sub-path, to prove
+//! the site works away from a server's root, which it can only do with relative URLs); anything
+//! outside the base, leaving the directory, or naming nothing is a 404, told to the owner so a
+//! test can fail on it. Optionally it gzips each answer at level 9 for a client that accepts it,
+//! as a real host would (the load benchmark counts the bytes a visitor transfers). Every answer
+//! says `Cache-Control: no-cache`, never `no-store`: always fresh from this server, and Chromium
+//! reports a `no-store` response that a script reads chunk by chunk (the wasm, read by Trunk's
+//! initializer for its progress) as aborted although it was read to the end
+//! (microsoft/playwright#42742), which the tests would count as a failed request.
+//!
+//! GET and HEAD only, one thread per connection, keep-alive until the client closes or idles.
+//! The request's parsing is in [`crate::http_request`].
 
-use std::io::{BufRead, BufReader, Write};
+use std::collections::HashMap;
+use std::io::{BufReader, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Component, Path, PathBuf};
+use std::sync::{Arc, Mutex};
 use std::thread;
+use std::time::Duration;
 
 use crate::error::Error;
+use crate::gzip;
+use crate::http_request::Request;
 
-/// Serves `root` on 127.0.0.1 at an ephemeral port, in a thread of its own, for as long as the
-/// process lives; returns the port.
-pub fn serve(root: PathBuf) -> Result<u16, Error> {
-    let listener = TcpListener::bind("127.0.0.1:0").map_err(Error::io("binding 127.0.0.1:0"))?;
+/// What to serve, and how.
+pub struct Site {
+    /// The directory served.
+    pub root: PathBuf,
+    /// The URL path it is served at, starting and ending with `/`.
+    pub base: String,
+    /// Whether to gzip answers for clients that accept it.
+    pub gzip: bool,
+}
+
+/// How long a kept-alive connection may idle before its thread ends.
+const IDLE: Duration = Duration::from_secs(5);
+
+/// What every connection's thread shares.
+struct Shared {
+    site: Site,
+    /// Each file gzipped once, so that compressing does not slow an answer the benchmark times.
+    compressed: Mutex<HashMap<PathBuf, Arc<Vec<u8>>>>,
+    /// Told the path of each 404, before the answer is sent.
+    on_not_found: Box<dyn Fn(&str) + Send + Sync>,
+}
+
+/// Serves `site` on 127.0.0.1 at `port` (0: an ephemeral one), in a thread of its own, for as
+/// long as the process lives; returns the port. `on_not_found` hears the path of every 404
+/// before the client does.
+pub fn serve(
+    site: Site,
+    port: u16,
+    on_not_found: impl Fn(&str) + Send + Sync + 'static,
+) -> Result<u16, Error> {
+    if !site.base.starts_with('/') || !site.base.ends_with('/') {
+        return Err(Error::Usage(format!(
+            "the base path must start and end with `/`: {}",
+            site.base
+        )));
+    }
+    let address = format!("127.0.0.1:{port}");
+    let listener = TcpListener::bind(&address).map_err(Error::io(format!("binding {address}")))?;
     let port = listener
         .local_addr()
         .map_err(Error::io("reading the server's address"))?
         .port();
+    let shared = Arc::new(Shared {
+        site,
+        compressed: Mutex::new(HashMap::new()),
+        on_not_found: Box::new(on_not_found),
+    });
     thread::spawn(move || {
         for stream in listener.incoming().flatten() {
-            let root = root.clone();
-            thread::spawn(move || {
-                // A client that goes away mid-answer is no concern of the server's.
-                let _ = answer(&root, stream);
-            });
+            let shared = Arc::clone(&shared);
+            // A client that goes away mid-answer, or idles out, is no concern of the server's.
+            thread::spawn(move || connection(&shared, stream));
         }
     });
     Ok(port)
 }
 
-fn answer(root: &Path, mut stream: TcpStream) -> std::io::Result<()> {
-    let mut request_line = String::new();
-    BufReader::new(&stream).read_line(&mut request_line)?;
-    let mut words = request_line.split_whitespace();
-    let (method, target) = (words.next().unwrap_or(""), words.next().unwrap_or("/"));
-    if method != "GET" && method != "HEAD" {
+/// Answers the requests of one connection in turn, until the client closes it, asks to, or
+/// idles for [`IDLE`].
+fn connection(shared: &Shared, stream: TcpStream) -> std::io::Result<()> {
+    stream.set_read_timeout(Some(IDLE))?;
+    let mut reader = BufReader::new(stream.try_clone()?);
+    let mut writer = stream;
+    while let Some(request) = Request::read(&mut reader)? {
+        answer(shared, &request, &mut writer)?;
+        if request.close {
+            break;
+        }
+    }
+    Ok(())
+}
+
+/// One answer: its status line, type, body and whether the body is gzipped.
+struct Answer {
+    status: &'static str,
+    content_type: &'static str,
+    body: Arc<Vec<u8>>,
+    gzipped: bool,
+}
+
+fn answer(shared: &Shared, request: &Request, out: &mut TcpStream) -> std::io::Result<()> {
+    let head_only = request.method == "HEAD";
+    if request.method != "GET" && !head_only {
         return respond(
-            &mut stream,
-            "405 Method Not Allowed",
-            "text/plain",
-            b"GET only\n",
-            true,
+            out,
+            &plain("405 Method Not Allowed", "GET or HEAD only\n"),
+            false,
         );
     }
-    match file_for(root, target).and_then(|file| std::fs::read(&file).ok().map(|b| (file, b))) {
-        Some((file, body)) => respond(
-            &mut stream,
-            "200 OK",
-            content_type(&file),
-            &body,
-            method == "GET",
-        ),
-        None => respond(
-            &mut stream,
-            "404 Not Found",
-            "text/plain",
-            b"not found\n",
-            true,
-        ),
+    let path = request.path();
+    let found = file_for(&shared.site, path)
+        .and_then(|file| std::fs::read(&file).ok().map(|body| (file, body)));
+    let Some((file, body)) = found else {
+        (shared.on_not_found)(path);
+        return respond(
+            out,
+            &plain("404 Not Found", &format!("not found: {path}\n")),
+            head_only,
+        );
+    };
+    let content_type = content_type(&file);
+    let answer = if shared.site.gzip && request.accepts_gzip {
+        Answer {
+            status: "200 OK",
+            content_type,
+            body: compressed(shared, file, &body)?,
+            gzipped: true,
+        }
+    } else {
+        Answer {
+            status: "200 OK",
+            content_type,
+            body: Arc::new(body),
+            gzipped: false,
+        }
+    };
+    respond(out, &answer, head_only)
+}
+
+/// A plain-text answer.
+fn plain(status: &'static str, text: &str) -> Answer {
+    Answer {
+        status,
+        content_type: "text/plain; charset=utf-8",
+        body: Arc::new(text.as_bytes().to_vec()),
+        gzipped: false,
     }
 }
 
-fn respond(
-    stream: &mut TcpStream,
-    status: &str,
-    content_type: &str,
-    body: &[u8],
-    with_body: bool,
-) -> std::io::Result<()> {
+/// `body`, the contents of `file`, gzipped: once per file for the server's life.
+fn compressed(shared: &Shared, file: PathBuf, body: &[u8]) -> std::io::Result<Arc<Vec<u8>>> {
+    let cached = shared
+        .compressed
+        .lock()
+        .ok()
+        .and_then(|cache| cache.get(&file).cloned());
+    if let Some(bytes) = cached {
+        return Ok(bytes);
+    }
+    let bytes = Arc::new(gzip::gzipped(body)?);
+    if let Ok(mut cache) = shared.compressed.lock() {
+        cache.insert(file, Arc::clone(&bytes));
+    }
+    Ok(bytes)
+}
+
+fn respond(out: &mut TcpStream, answer: &Answer, head_only: bool) -> std::io::Result<()> {
+    let encoding = if answer.gzipped {
+        "content-encoding: gzip\r\nvary: accept-encoding\r\n"
+    } else {
+        ""
+    };
     write!(
-        stream,
-        "HTTP/1.1 {status}\r\ncontent-type: {content_type}\r\ncontent-length: {}\r\n\
-         cache-control: no-cache\r\nconnection: close\r\n\r\n",
-        body.len()
+        out,
+        "HTTP/1.1 {}\r\ncontent-type: {}\r\ncontent-length: {}\r\ncache-control: no-cache\r\n\
+         {encoding}\r\n",
+        answer.status,
+        answer.content_type,
+        answer.body.len()
     )?;
-    if with_body {
-        stream.write_all(body)?;
+    if !head_only {
+        out.write_all(&answer.body)?;
     }
-    stream.flush()
+    out.flush()
 }
 
-/// The file a request's target names under `root` (a directory gives its `index.html`), or
-/// `None` when it names nothing or tries to leave `root`.
-fn file_for(root: &Path, target: &str) -> Option<PathBuf> {
-    let path = target.split(['?', '#']).next().unwrap_or("");
-    let mut file = root.to_path_buf();
-    for part in path.split('/').filter(|p| !p.is_empty()) {
+/// The file a request's path names in `site` (a directory gives its `index.html`), or `None`
+/// when it is outside the base path, names nothing or tries to leave the directory.
+fn file_for(site: &Site, path: &str) -> Option<PathBuf> {
+    let inside = path.strip_prefix(site.base.as_str())?;
+    let mut file = site.root.clone();
+    for part in inside.split('/').filter(|p| !p.is_empty()) {
         let part = percent_decoded(part)?;
         let mut components = Path::new(&part).components();
         match (components.next(), components.next()) {
@@ -124,14 +237,19 @@ fn percent_decoded(part: &str) -> Option<String> {
     String::from_utf8(out).ok()
 }
 
+/// The MIME type browsers require for a file (`application/wasm` above all: without it the
+/// browser refuses to compile the wasm as it streams in).
 fn content_type(file: &Path) -> &'static str {
-    match file.extension().and_then(|e| e.to_str()).unwrap_or("") {
+    let extension = file.extension().and_then(|e| e.to_str()).unwrap_or("");
+    match extension.to_ascii_lowercase().as_str() {
         "html" => "text/html; charset=utf-8",
-        "js" => "text/javascript; charset=utf-8",
+        "js" | "mjs" => "text/javascript; charset=utf-8",
         "css" => "text/css; charset=utf-8",
+        "wasm" => "application/wasm",
         "json" => "application/json",
         "svg" => "image/svg+xml",
         "png" => "image/png",
+        "ico" => "image/x-icon",
         "woff" => "font/woff",
         "woff2" => "font/woff2",
         "ttf" => "font/ttf",
@@ -144,27 +262,156 @@ fn content_type(file: &Path) -> &'static str {
 mod tests {
     use super::*;
     use std::fs;
+    use std::io::Read;
+    use std::sync::mpsc;
+
+    /// A site in a fresh directory under the system's temporary one, with `secret.txt` beside
+    /// it for the escape test; removed when dropped.
+    struct Fixture {
+        dir: PathBuf,
+    }
+
+    impl Fixture {
+        fn new(name: &str) -> Result<Fixture, Error> {
+            let dir = std::env::temp_dir().join(format!("xtask-{name}-{}", std::process::id()));
+            let root = dir.join("site");
+            fs::create_dir_all(root.join("nested")).map_err(Error::io("mkdir"))?;
+            fs::create_dir_all(root.join("a b")).map_err(Error::io("mkdir"))?;
+            let files: [(&str, &[u8]); 6] = [
+                ("secret.txt", b"secret"),
+                ("site/index.html", b"<p>home</p>"),
+                ("site/app_bg.wasm", &[0, 0x61, 0x73, 0x6d]),
+                ("site/app.js", b"export {};"),
+                ("site/nested/index.html", b"<p>nested</p>"),
+                ("site/a b/p.html", b"p"),
+            ];
+            for (path, bytes) in files {
+                fs::write(dir.join(path), bytes).map_err(Error::io("write"))?;
+            }
+            Ok(Fixture { dir })
+        }
+
+        fn site(&self, base: &str, gzip: bool) -> Site {
+            Site {
+                root: self.dir.join("site"),
+                base: base.to_owned(),
+                gzip,
+            }
+        }
+    }
+
+    impl Drop for Fixture {
+        fn drop(&mut self) {
+            let _ = fs::remove_dir_all(&self.dir);
+        }
+    }
+
+    /// Sends `request` raw and returns the whole answer (the request asks to close).
+    fn exchange(port: u16, request: &str) -> std::io::Result<Vec<u8>> {
+        let mut stream = TcpStream::connect(("127.0.0.1", port))?;
+        stream.write_all(request.as_bytes())?;
+        let mut answer = Vec::new();
+        stream.read_to_end(&mut answer)?;
+        Ok(answer)
+    }
+
+    fn talk(source: std::io::Error) -> Error {
+        Error::io("talking to the server")(source)
+    }
+
+    fn get(port: u16, path: &str, headers: &str) -> std::io::Result<String> {
+        let answer = exchange(
+            port,
+            &format!("GET {path} HTTP/1.1\r\nConnection: close\r\n{headers}\r\n"),
+        )?;
+        Ok(String::from_utf8_lossy(&answer).into_owned())
+    }
 
     #[test]
-    fn maps_targets_to_files_inside_the_root_only() -> Result<(), Error> {
-        let root = std::env::temp_dir().join(format!("xtask-static-{}", std::process::id()));
-        fs::create_dir_all(root.join("a b")).map_err(Error::io("mkdir"))?;
-        fs::write(root.join("index.html"), "i").map_err(Error::io("write"))?;
-        fs::write(root.join("a b").join("p.html"), "p").map_err(Error::io("write"))?;
-        let found = |target: &str| file_for(&root, target);
-        assert_eq!(found("/"), Some(root.join("index.html")));
+    fn maps_paths_to_files_inside_the_root_and_under_the_base_only() -> Result<(), Error> {
+        let fixture = Fixture::new("static-map")?;
+        let site = fixture.site("/p/", false);
+        let found = |path: &str| file_for(&site, path);
+        assert_eq!(found("/p/"), Some(site.root.join("index.html")));
         assert_eq!(
-            found("/a%20b/p.html?x=1#y"),
-            Some(root.join("a b").join("p.html"))
+            found("/p/nested/"),
+            Some(site.root.join("nested/index.html"))
         );
-        assert_eq!(found("/a%20b/missing.html"), None);
-        assert_eq!(found("/../etc/passwd"), None);
-        assert_eq!(found("/a%20b/%2e%2e/index.html"), None);
+        assert_eq!(found("/p/a%20b/p.html"), Some(site.root.join("a b/p.html")));
+        assert_eq!(found("/"), None);
+        assert_eq!(found("/index.html"), None);
+        assert_eq!(found("/p/a%20b/missing.html"), None);
+        assert_eq!(found("/p/../secret.txt"), None);
+        assert_eq!(found("/p/..%2fsecret.txt"), None);
+        assert_eq!(found("/p/a%20b/%2e%2e/index.html"), None);
+        Ok(())
+    }
+
+    #[test]
+    fn serves_the_site_under_its_base_with_the_types_browsers_require() -> Result<(), Error> {
+        let fixture = Fixture::new("static-serve")?;
+        let (told, heard) = mpsc::channel();
+        let told = Mutex::new(told);
+        let port = serve(fixture.site("/some/sub/path/", false), 0, move |path| {
+            let _ = told.lock().map(|told| told.send(path.to_owned()));
+        })?;
+        let home = get(port, "/some/sub/path/", "").map_err(talk)?;
+        assert!(home.starts_with("HTTP/1.1 200 OK\r\n"), "{home}");
+        assert!(home.contains("content-type: text/html; charset=utf-8\r\n"));
+        assert!(home.contains("cache-control: no-cache\r\n"));
+        assert!(home.ends_with("\r\n\r\n<p>home</p>"));
+        let wasm =
+            exchange(port, "GET /some/sub/path/app_bg.wasm HTTP/1.0\r\n\r\n").map_err(talk)?;
+        assert!(String::from_utf8_lossy(&wasm).contains("content-type: application/wasm\r\n"));
+        assert!(wasm.ends_with(&[0, 0x61, 0x73, 0x6d]));
+        let js = get(port, "/some/sub/path/app.js", "").map_err(talk)?;
+        assert!(js.contains("content-type: text/javascript; charset=utf-8\r\n"));
+        let nested = get(port, "/some/sub/path/nested/", "").map_err(talk)?;
+        assert!(nested.ends_with("<p>nested</p>"));
+        let missing = [
+            "/app.js",
+            "/some/sub/path/missing.js",
+            "/some/sub/path/..%2fsecret.txt",
+        ];
+        for path in missing {
+            let answer = get(port, path, "").map_err(talk)?;
+            assert!(
+                answer.starts_with("HTTP/1.1 404 Not Found\r\n"),
+                "{path}: {answer}"
+            );
+        }
+        let reported: Vec<String> = heard.try_iter().collect();
+        assert_eq!(reported, missing, "every 404 is told before it is answered");
+        Ok(())
+    }
+
+    #[test]
+    fn gzips_for_clients_that_accept_it_and_keeps_connections_alive() -> Result<(), Error> {
+        let fixture = Fixture::new("static-gzip")?;
+        let port = serve(fixture.site("/", true), 0, |_| {})?;
+        let plain = get(port, "/app.js", "").map_err(talk)?;
+        assert!(!plain.contains("content-encoding"));
+        let answer = exchange(
+            port,
+            "GET /app.js HTTP/1.1\r\nAccept-Encoding: gzip\r\n\r\n\
+             HEAD /app.js HTTP/1.1\r\nConnection: close\r\n\r\n",
+        )
+        .map_err(talk)?;
+        let expected = gzip::gzipped(b"export {};").map_err(talk)?;
+        let text = String::from_utf8_lossy(&answer);
+        assert!(text.contains("content-encoding: gzip\r\n"));
+        assert!(text.contains(&format!("content-length: {}\r\n", expected.len())));
         assert_eq!(
-            content_type(Path::new("x.js")),
-            "text/javascript; charset=utf-8"
+            text.matches("HTTP/1.1 200 OK").count(),
+            2,
+            "two answers on one connection"
         );
-        let _ = fs::remove_dir_all(&root);
+        assert!(
+            answer
+                .windows(expected.len())
+                .any(|window| window == expected.as_slice())
+        );
+        assert!(text.ends_with("content-length: 10\r\ncache-control: no-cache\r\n\r\n"));
         Ok(())
     }
 }

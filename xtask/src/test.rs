@@ -15,6 +15,7 @@ use crate::dist;
 use crate::error::Error;
 use crate::fn_length;
 use crate::process::{self, human, say};
+use crate::serve_dir;
 use crate::test_hooks;
 use crate::tools;
 use crate::workspace::Workspace;
@@ -233,6 +234,7 @@ fn browser_tests(workspace: &Workspace) -> Result<(), Error> {
             .current_dir(workspace.join("e2e"))
             .env("LOCKSTEP_CLI", &cli)
             .env("LOCKSTEP_DIST", &dist)
-            .env("LOCKSTEP_CHROMIUM", tools::CHROMIUM),
+            .env("LOCKSTEP_CHROMIUM", tools::CHROMIUM)
+            .env(serve_dir::PROGRAM_ENV, serve_dir::program()?),
     )
 }
