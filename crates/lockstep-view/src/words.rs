@@ -5,6 +5,7 @@ use crate::layout::refusal_text;
 use crate::layout::{Layout, MarkKind, SpanKind};
 use lockstep_sim::engine::sim::{Node, Process, Sim};
 use lockstep_sim::models::client::{Client, ClientState};
+use lockstep_sim::models::lock_service::NodeRole;
 use lockstep_sim::world::ids::NodeId;
 use lockstep_sim::world::token::FencingToken;
 
@@ -17,6 +18,18 @@ pub fn process_word(process: Process) -> &'static str {
         Process::Running => "running",
         Process::Paused { .. } => "paused",
         Process::Crashed { .. } => "crashed",
+    }
+}
+
+/// A service node's part in its group in one word; a lone node has none.
+pub fn role_word(role: NodeRole) -> Option<&'static str> {
+    match role {
+        NodeRole::Alone => None,
+        NodeRole::Primary => Some("primary"),
+        NodeRole::Replica => Some("replica"),
+        NodeRole::Leader { .. } => Some("leader"),
+        NodeRole::Follower { .. } => Some("follower"),
+        NodeRole::Candidate { .. } => Some("candidate"),
     }
 }
 

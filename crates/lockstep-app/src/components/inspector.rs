@@ -5,17 +5,16 @@
 use crate::components::Shared;
 use lockstep_sim::engine::sim::{Node, Process, Sim};
 use lockstep_sim::models::client::{Client, Renewal};
-use lockstep_sim::models::lock_service::{
-    Backend, CacheLock, GridMember, LockService, RaftRole, Replica, Replicated, Role, SqlRow,
-};
+use lockstep_sim::models::lock_service::{LockService, NodeRole, Record, Storage};
 use lockstep_sim::models::resource::{Fencing, Resource, TokenMemory};
 use lockstep_sim::scenario::cast::Cast;
 use lockstep_sim::vocabulary::invariant::Invariant;
 use lockstep_sim::vocabulary::invariant::InvariantSet;
+use lockstep_sim::vocabulary::lock_value::LockValue;
 use lockstep_sim::world::ids::NodeId;
 use lockstep_sim::world::network::MessageStatus;
 use lockstep_sim::world::time::LocalTime;
-use lockstep_view::words::{client_state_word, process_word, token_text};
+use lockstep_view::words::{client_state_word, process_word, role_word, token_text};
 use yew::prelude::*;
 
 /// Only the simulation at the shown position: selecting, notices, speed and play do not
@@ -100,7 +99,8 @@ fn RowTable(props: &RowTableProps) -> Html {
 }
 
 /// A lock service node's card: its storage as that backend keeps it, with its process, clock
-/// and whether its lease is live.
+/// and whether its lease is live. It reads the node's role, record and storage, never the
+/// backend's fields.
 fn lock_card(
     node: NodeId,
     service: &LockService,
@@ -118,130 +118,116 @@ fn lock_card(
         process_word(process),
         local.0
     );
-    match &service.backend {
-        Backend::Consensus(replica) => consensus_card(node, replica, process, cast, note),
-        Backend::SqlRow(row) => sql_row_card(row, cast, note),
-        Backend::Cache(cache)
-        | Backend::Grid(GridMember { store: cache, .. })
-        | Backend::Replicated(Replicated { store: cache, .. }) => {
-            // A crashed node serves no one, whatever role its state last had.
-            let role = match (&service.backend, process) {
-                (_, Process::Crashed { .. }) => " (crashed)",
+    let record = service.record(local);
+    match service.storage(local) {
+        Storage::Row {
+            lock_name,
+            fencing_token,
+            expires_at,
+        } => row_card(
+            "lock-row",
+            "distributed_locks".to_owned(),
+            vec![
+                ("lock_name", lock_name.to_owned()),
+                ("holder_id", holder_name(record, cast, "NULL")),
+                ("fencing_token", fencing_token.0.to_string()),
                 (
-                    Backend::Replicated(Replicated {
-                        role: Role::Primary,
-                        ..
-                    }),
-                    _,
-                ) => " (primary)",
-                (Backend::Replicated(_), _) => " (replica)",
-                _ => "",
+                    "expires_at",
+                    expires_at.map_or("NULL".to_owned(), |t| format!("{} ms", t.0)),
+                ),
+            ],
+            note,
+        ),
+        Storage::Key { key, entry } => {
+            // A crashed node serves no one, whatever role its state last had.
+            let role = match (process, role_word(service.role())) {
+                (Process::Crashed { .. }, _) => " (crashed)".to_owned(),
+                (_, Some(word)) => format!(" ({word})"),
+                (_, None) => String::new(),
             };
-            let heading = format!("{}{role}: key {}", cast.name(node), cache.key);
-            cache_card(heading, cache, local, cast, note)
+            let heading = format!("{}{role}: key {key}", cast.name(node));
+            key_card(heading, record, entry, cast, note)
+        }
+        Storage::Log {
+            entries,
+            committed,
+            revision,
+            waiting,
+        } => row_card(
+            "lock-row",
+            replica_heading(node, service.role(), process, cast),
+            vec![
+                (
+                    "holder",
+                    record.holder().map_or("—".to_owned(), |holder| {
+                        format!(
+                            "{} (revision {})",
+                            cast.name(holder),
+                            token_text(record.token(), "—")
+                        )
+                    }),
+                ),
+                ("log", format!("{entries} entries, {committed} committed")),
+                ("revision", revision.0.to_string()),
+                ("queue", waiting.to_string()),
+            ],
+            note,
+        ),
+    }
+}
+
+/// The name of the client a record names, or `none`.
+fn holder_name(record: Record, cast: &Cast, none: &str) -> String {
+    record
+        .holder()
+        .map_or_else(|| none.to_owned(), |h| cast.name(h).to_owned())
+}
+
+/// A consensus replica's heading: its role and term. A crashed replica keeps the state it had,
+/// but it is no longer anyone's leader.
+fn replica_heading(node: NodeId, role: NodeRole, process: Process, cast: &Cast) -> String {
+    // Every consensus replica's role has a word and a term.
+    let (Some(word), Some(term)) = (role_word(role), role.term()) else {
+        return cast.name(node).to_owned();
+    };
+    match process {
+        Process::Crashed { .. } => format!(
+            "{} (crashed; it was a {word} in term {term})",
+            cast.name(node)
+        ),
+        Process::Running | Process::Paused { .. } => {
+            format!("{} ({word}, term {term})", cast.name(node))
         }
     }
 }
 
-/// A consensus replica: its role and term, the lock's holder, its log and queue.
-fn consensus_card(
-    node: NodeId,
-    replica: &Replica,
-    process: Process,
-    cast: &Cast,
-    note: String,
-) -> Html {
-    let role = match replica.role {
-        RaftRole::Leader => "leader",
-        RaftRole::Follower => "follower",
-        RaftRole::Candidate => "candidate",
-    };
-    let holder = replica.table.holder().map_or("—".to_owned(), |key| {
-        format!("{} (revision {})", cast.name(key.client), key.revision.0)
-    });
-    // A crashed replica keeps the state it had, but it is no longer anyone's leader.
-    let heading = match process {
-        Process::Crashed { .. } => format!(
-            "{} (crashed; it was a {role} in term {})",
-            cast.name(node),
-            replica.term
-        ),
-        Process::Running | Process::Paused { .. } => {
-            format!("{} ({role}, term {})", cast.name(node), replica.term)
-        }
-    };
-    row_card(
-        "lock-row",
-        heading,
-        vec![
-            ("holder", holder),
-            (
-                "log",
-                format!(
-                    "{} entries, {} committed",
-                    replica.log.len(),
-                    replica.commit
-                ),
-            ),
-            ("revision", replica.table.revision.0.to_string()),
-            ("queue", replica.waiters.len().to_string()),
-        ],
-        note,
-    )
-}
-
-/// The article's `distributed_locks` row.
-fn sql_row_card(row: &SqlRow, cast: &Cast, note: String) -> Html {
-    row_card(
-        "lock-row",
-        "distributed_locks".to_owned(),
-        vec![
-            ("lock_name", row.lock_name.clone()),
-            (
-                "holder_id",
-                row.holder_id
-                    .map_or("NULL".to_owned(), |h| cast.name(h).to_owned()),
-            ),
-            ("fencing_token", row.fencing_token.0.to_string()),
-            (
-                "expires_at",
-                row.expires_at
-                    .map_or("NULL".to_owned(), |t| format!("{} ms", t.0)),
-            ),
-        ],
-        note,
-    )
-}
-
-/// A cache's key, as the entry live at `local` holds it.
-fn cache_card(
+/// A cache's key, as the entry live at the node's clock holds it: its value and expiry from the
+/// storage, who set it and the token from the record.
+fn key_card(
     heading: String,
-    cache: &CacheLock,
-    local: LocalTime,
+    record: Record,
+    entry: Option<(LockValue, LocalTime)>,
     cast: &Cast,
     note: String,
 ) -> Html {
-    let entry = cache.live_entry(local);
+    let token = match record {
+        Record::Key { token, .. } => token_text(token, "none"),
+        Record::Empty | Record::Row { .. } | Record::LowestKey { .. } => "—".to_owned(),
+    };
     row_card(
         "lock-row",
         heading,
         vec![
             (
                 "value",
-                entry.map_or("(nil)".to_owned(), |e| e.value.to_string()),
+                entry.map_or("(nil)".to_owned(), |(value, _)| value.to_string()),
             ),
-            (
-                "set by",
-                entry.map_or("—".to_owned(), |e| cast.name(e.owner).to_owned()),
-            ),
+            ("set by", holder_name(record, cast, "—")),
             (
                 "expires at",
-                entry.map_or("—".to_owned(), |e| format!("{} ms", e.expires_at.0)),
+                entry.map_or("—".to_owned(), |(_, at)| format!("{} ms", at.0)),
             ),
-            (
-                "token",
-                entry.map_or("—".to_owned(), |e| token_text(e.token, "none")),
-            ),
+            ("token", token),
         ],
         note,
     )

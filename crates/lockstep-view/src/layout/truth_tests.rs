@@ -6,7 +6,6 @@
 
 use super::*;
 use lockstep_sim::engine::sim::{Node, Process, Sim};
-use lockstep_sim::models::lock_service::Backend;
 use lockstep_sim::scenario::catalogue;
 use lockstep_sim::scenario::types::Scenario;
 
@@ -30,19 +29,19 @@ fn service_holds(sim: &Sim, client: NodeId) -> bool {
                 .live_lease(slot.clock.read(sim.now()))
                 .is_some_and(|(holder, _)| holder == client)
     });
+    // A consensus replica is the node whose role has a term.
     let replicas: Vec<_> = services
         .iter()
-        .filter_map(|(slot, service)| match &service.backend {
-            Backend::Consensus(replica) => Some((slot, replica)),
-            _ => None,
-        })
+        .filter(|(_, service)| service.role().term().is_some())
         .collect();
     let leaderless = !replicas
         .iter()
-        .any(|(slot, replica)| up(slot) && replica.serving(slot.clock.read(sim.now())));
+        .any(|(slot, service)| up(slot) && service.serving(slot.clock.read(sim.now())));
     let keeping = replicas
         .iter()
-        .filter(|(_, replica)| replica.table.holder().is_some_and(|k| k.client == client))
+        .filter(|(slot, service)| {
+            service.record(slot.clock.read(sim.now())).holder() == Some(client)
+        })
         .count();
     served || (leaderless && !replicas.is_empty() && keeping * 2 > replicas.len())
 }

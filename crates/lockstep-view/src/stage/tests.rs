@@ -1,4 +1,4 @@
-use super::cast::{Actor, GroupRole, Liveness, Record, ResourceView, View};
+use super::cast::{Actor, Liveness, ResourceView, View};
 use super::flights::{Motion, in_flight};
 use super::geometry::{CLEARANCE, GAP, Placement, Point, Rect, STAGE_WIDTH, trip_fraction};
 use super::scene::Scene;
@@ -6,6 +6,7 @@ use crate::layout::frame::{ArrowState, LaneNames, Viewport, frame};
 use crate::layout::{LaneRole, Layout};
 use crate::run::Run;
 use lockstep_sim::engine::sim::Sim;
+use lockstep_sim::models::lock_service::{NodeRole, Record};
 use lockstep_sim::scenario::catalogue;
 use lockstep_sim::world::token::FencingToken;
 
@@ -336,7 +337,7 @@ fn beliefs_and_keys_agree_with_the_run_at_every_event() {
                                 lane.name
                             );
                         }
-                        leaders += usize::from(matches!(service.role, GroupRole::Leader { .. }));
+                        leaders += usize::from(matches!(service.role, NodeRole::Leader { .. }));
                     }
                     _ => {}
                 }

@@ -1,7 +1,9 @@
 //! What each box on the stage says, in short lines under its name. A client's lines narrate its
 //! belief as a belief; only the service nodes' records and the resource speak for what is so.
 
-use super::cast::{Actor, GroupRole, Liveness, Record, ResourceView, View};
+use super::cast::{Actor, Liveness, ResourceView, View};
+use crate::words::role_word;
+use lockstep_sim::models::lock_service::Record;
 use lockstep_sim::scenario::cast::Cast;
 
 /// The short lines under a box's name (at most three), `narrow` for four clients to a row.
@@ -31,7 +33,7 @@ pub fn lines(actor: &Actor, cast: &Cast, narrow: bool) -> Vec<String> {
             }
         }
         View::Service(service) => {
-            match (down, role_word(service.role), term(service.role)) {
+            match (down, role_word(service.role), service.role.term()) {
                 (Some(word), _, _) => lines.push(word.to_owned()),
                 (None, Some(role), Some(term)) => lines.push(format!("{role} · term {term}")),
                 (None, Some(role), None) => lines.push(role.to_owned()),
@@ -78,26 +80,6 @@ fn liveness_word(liveness: Liveness) -> Option<&'static str> {
         Liveness::Running => None,
         Liveness::Paused => Some("paused"),
         Liveness::Crashed => Some("crashed"),
-    }
-}
-
-fn role_word(role: GroupRole) -> Option<&'static str> {
-    match role {
-        GroupRole::Alone => None,
-        GroupRole::Primary => Some("primary"),
-        GroupRole::Replica => Some("replica"),
-        GroupRole::Leader { .. } => Some("leader"),
-        GroupRole::Follower { .. } => Some("follower"),
-        GroupRole::Candidate { .. } => Some("candidate"),
-    }
-}
-
-fn term(role: GroupRole) -> Option<u32> {
-    match role {
-        GroupRole::Leader { term }
-        | GroupRole::Follower { term }
-        | GroupRole::Candidate { term } => Some(term),
-        _ => None,
     }
 }
 

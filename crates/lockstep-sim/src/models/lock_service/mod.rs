@@ -36,7 +36,7 @@ pub use grid::GridMember;
 pub use replicated::{Replicated, Role};
 use serde::{Deserialize, Serialize};
 pub use sql_row::SqlRow;
-pub use view::{NodeRole, Record};
+pub use view::{NodeRole, Record, Storage};
 
 /// The lock service's design.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -131,6 +131,30 @@ impl LockService {
                         revision: key.revision,
                     })
             }
+        }
+    }
+
+    /// The rest of this node's storage at `local`, for the inspector's table: the one place it
+    /// reads it.
+    pub fn storage(&self, local: LocalTime) -> Storage<'_> {
+        match &self.backend {
+            Backend::SqlRow(row) => Storage::Row {
+                lock_name: &row.lock_name,
+                fencing_token: row.fencing_token,
+                expires_at: row.expires_at,
+            },
+            Backend::Cache(cache)
+            | Backend::Grid(GridMember { store: cache, .. })
+            | Backend::Replicated(Replicated { store: cache, .. }) => Storage::Key {
+                key: &cache.key,
+                entry: cache.live_entry(local).map(|e| (e.value, e.expires_at)),
+            },
+            Backend::Consensus(replica) => Storage::Log {
+                entries: replica.log.len(),
+                committed: replica.commit,
+                revision: replica.table.revision,
+                waiting: replica.waiters.len(),
+            },
         }
     }
 

@@ -2,9 +2,13 @@
 //! (`NodeRole`) and what its own storage says about the lock (`Record`). Read through
 //! `LockService::role` and `LockService::record`, so that every view (the inspector, the stage,
 //! the comparison) renders the same two values instead of matching on each design's fields.
+//! The inspector, which lists a node's storage as a table, also reads the rest of it
+//! (`Storage`, through `LockService::storage`): the row's or key's name, expiry, counters, log.
 //! Plain values: this module imports no design, so the designs may import it.
 
+use crate::vocabulary::lock_value::LockValue;
 use crate::world::ids::NodeId;
+use crate::world::time::LocalTime;
 use crate::world::token::FencingToken;
 
 /// A service node's part in its group.
@@ -84,4 +88,29 @@ impl Record {
             Record::LowestKey { revision, .. } => Some(revision),
         }
     }
+}
+
+/// The rest of a node's storage, beside its `Record`, which only the inspector's table lists:
+/// what each design keeps besides the holder and its token.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Storage<'a> {
+    /// The SQL row's own columns: its name, its counter (which stays when the holder is
+    /// cleared) and its expiry (`None`: `NULL`).
+    Row {
+        lock_name: &'a str,
+        fencing_token: FencingToken,
+        expires_at: Option<LocalTime>,
+    },
+    /// A cache key's name, and its live entry's value and expiry (`None`: no live entry).
+    Key {
+        key: &'a str,
+        entry: Option<(LockValue, LocalTime)>,
+    },
+    /// A consensus replica's log, the highest revision it has given, and its queue.
+    Log {
+        entries: usize,
+        committed: u32,
+        revision: FencingToken,
+        waiting: usize,
+    },
 }

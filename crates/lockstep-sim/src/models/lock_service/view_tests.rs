@@ -1,8 +1,9 @@
-//! `LockService::role` and `LockService::record`: one reading per design, by hand.
+//! `LockService::role`, `LockService::record` and `LockService::storage`: one reading per
+//! design, by hand.
 
 use super::{
     Backend, CacheLock, ConsensusConfig, KnownBug, LockService, NodeRole, Record, Replica,
-    Replicated, Role, SqlRow, TokenSource, Waiting,
+    Replicated, Role, SqlRow, Storage, TokenSource, Waiting,
 };
 use crate::vocabulary::cache_entry::CacheEntry;
 use crate::vocabulary::lock_value::LockValue;
@@ -136,4 +137,45 @@ fn a_replica_says_its_raft_role_with_its_term_and_its_lowest_key() {
         }
     );
     assert_eq!(NodeRole::Alone.term(), None);
+}
+
+#[test]
+fn the_storage_lists_what_the_record_leaves_out() {
+    let row = row_held_until(100);
+    assert_eq!(
+        row.storage(LocalTime(101)),
+        Storage::Row {
+            lock_name: "inventory",
+            fencing_token: FencingToken(7),
+            expires_at: Some(LocalTime(100)),
+        }
+    );
+    let cache = LockService::new(Backend::Cache(cache_set_until(50)));
+    assert_eq!(
+        cache.storage(LocalTime(50)),
+        Storage::Key {
+            key: "lock",
+            entry: Some((LockValue(1), LocalTime(50))),
+        }
+    );
+    assert_eq!(
+        cache.storage(LocalTime(51)),
+        Storage::Key {
+            key: "lock",
+            entry: None,
+        }
+    );
+    let mut leader = replica(crate::models::lock_service::RaftRole::Leader, 3);
+    leader.commit = 2;
+    leader.table.revision = FencingToken(9);
+    let service = LockService::new(Backend::Consensus(leader));
+    assert_eq!(
+        service.storage(LocalTime(0)),
+        Storage::Log {
+            entries: 0,
+            committed: 2,
+            revision: FencingToken(9),
+            waiting: 0,
+        }
+    );
 }
