@@ -14,6 +14,12 @@ import { fileURLToPath } from 'node:url';
 import { launchChromium, watchForProblems } from './browser.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
+
+/** The built-in scenario a playground link (`s=<id>&…`) names, if it names one that exists. */
+function builtInNamed(fragment) {
+  const id = /^s=([a-z0-9-]+)(?:&|$)/.exec(fragment)?.[1];
+  return id && existsSync(resolve(HERE, '..', 'scenarios', `${id}.json`)) ? id : undefined;
+}
 export const DIST = process.env.LOCKSTEP_DIST ?? resolve(HERE, '..', 'dist');
 export const ARTIFACTS = join(HERE, 'artifacts');
 const BASE_PATH = '/play/ground/';
@@ -100,12 +106,24 @@ export async function startApp(options = {}) {
       const leaving = problems.splice(before);
       problems.push(...leaving.filter((problem) => !/^request failed: .*\(net::ERR_ABORTED\)$/.test(problem)));
     },
-    /** Opens the app afresh (a real page load) at `fragment` and waits for it to render. */
+    /**
+     * Opens the app afresh (a real page load) at `fragment` and waits for it to render. A
+     * playground link naming a built-in scenario (`s=<id>`) waits for that scenario too: the
+     * default one is drawn while its file is fetched, and a test that read the page then would
+     * read the wrong scenario.
+     */
     async open(fragment = '') {
       await app.leave();
       await page.goto(site.url + (fragment ? `#${fragment}` : ''));
       await page.locator('[data-testid="app"]').waitFor({ state: 'visible', timeout: 30_000 });
       await page.locator('[data-testid="timeline-main"] svg').waitFor();
+      const named = builtInNamed(fragment);
+      if (named) {
+        await page.waitForFunction(
+          (id) => document.querySelector('select[data-testid="scenario-picker"]')?.value === id,
+          named,
+        );
+      }
       assert.deepEqual(problems, [], 'the page reported problems');
     },
     /** The transport's "event N of M", as numbers. */
