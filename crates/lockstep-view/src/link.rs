@@ -313,7 +313,7 @@ mod tests {
     fn encode(moment: &Moment) -> String {
         super::encode(moment, &loaded)
     }
-    use crate::embed_link::{EmbedSpec, Shows};
+    use crate::embed::link::{EmbedSpec, Shows};
     use lockstep_sim::world::intervention::Action;
     use lockstep_sim::world::time::{Millis, VirtualTime};
     use proptest::prelude::*;
@@ -516,8 +516,8 @@ mod tests {
             .filter(|l| !l.is_empty() && !l.starts_with('#'))
         {
             let (fragment, opens) = line.split_once('\t').expect("fragment, tab, scenario");
-            let setup = if crate::embed_link::is_embed(fragment) {
-                match crate::embed_link::parse(fragment) {
+            let setup = if crate::embed::link::is_embed(fragment) {
+                match crate::embed::link::parse(fragment) {
                     Ok(EmbedSpec {
                         shows: Shows::Moment { setup, .. },
                         ..

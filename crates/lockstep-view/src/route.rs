@@ -1,11 +1,12 @@
 //! Which page the app shows, and its address: the playground (whose address is a moment, see
 //! [`crate::link`]), the lessons, one step of one lesson, the knowledge check, the interview deck,
-//! the decision guide, the sources, the chaos lab (see [`crate::lab_link`]), and the embed (see
-//! [`crate::embed_link`]). Pure: parsing never panics; this module does not touch the
+//! the decision guide, the sources, the chaos lab (see [`crate::lab::link`]), and the embed (see
+//! [`crate::embed::link`]). Pure: parsing never panics; this module does not touch the
 //! browser.
 
-use crate::embed_link::{self, EmbedError, EmbedSpec};
-use crate::lab_link::{self, LabLink};
+use crate::embed::link::{EmbedError, EmbedSpec};
+use crate::lab::link::LabLink;
+use crate::{embed, lab};
 
 /// A page of the app.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -33,8 +34,8 @@ impl Route {
     /// The page a fragment names, or `None` when it is a playground link (or empty).
     pub fn parse(fragment: &str) -> Option<Route> {
         let fragment = fragment.strip_prefix('#').unwrap_or(fragment);
-        if embed_link::is_embed(fragment) {
-            return Some(Route::Embed(embed_link::parse(fragment)));
+        if embed::link::is_embed(fragment) {
+            return Some(Route::Embed(embed::link::parse(fragment)));
         }
         let mut pairs = fragment
             .split('&')
@@ -54,7 +55,7 @@ impl Route {
             "deck" => Route::Deck,
             "guide" => Route::Guide,
             "sources" => Route::Sources,
-            "lab" if value.is_empty() => Route::Lab(lab_link::parse(pairs)),
+            "lab" if value.is_empty() => Route::Lab(lab::link::parse(pairs)),
             _ => return None,
         })
     }
@@ -106,8 +107,8 @@ mod tests {
             Route::Deck,
             Route::Guide,
             Route::Sources,
-            Route::Lab(crate::lab_link::LabLink {
-                spec: crate::lab_link::LabSpec::default(),
+            Route::Lab(crate::lab::link::LabLink {
+                spec: crate::lab::link::LabSpec::default(),
                 problems: Vec::new(),
             }),
         ] {
@@ -136,7 +137,7 @@ mod tests {
         let Some(Route::Embed(Ok(spec))) = &route else {
             panic!("an embed: {route:?}");
         };
-        assert_eq!(spec.controls, embed_link::ControlSet::None);
+        assert_eq!(spec.controls, embed::link::ControlSet::None);
         let again = route
             .as_ref()
             .and_then(Route::fragment)

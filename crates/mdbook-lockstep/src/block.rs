@@ -18,7 +18,7 @@
 use std::fmt;
 
 use crate::option::{OptionName, Setting};
-use lockstep_view::embed_link::Parameter;
+use lockstep_view::embed::link::Parameter;
 
 /// What the embed shows.
 #[derive(Clone, Debug, PartialEq, Eq)]

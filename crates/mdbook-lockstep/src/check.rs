@@ -11,7 +11,7 @@ use lockstep_sim::{Scenario, Sim, scenario::catalogue};
 use crate::block::{Block, BlockError, Subject};
 use crate::lessons::Lessons;
 use crate::option::{OptionName, Setting};
-use lockstep_view::embed_link::Parameter;
+use lockstep_view::embed::link::Parameter;
 
 /// The options that only mean something for a scenario, not a lesson.
 const SCENARIO_ONLY: [OptionName; 7] = [

@@ -1,13 +1,13 @@
 //! The setup bar's "Share" menu: a link to this moment, or the code that embeds it in another
 //! page (with the host script, or as a plain iframe; the snippets come from
-//! [`lockstep_view::embed_code`]). What was copied is also shown ([`copied_view`], at the end of the
+//! [`lockstep_view::embed::code`]). What was copied is also shown ([`copied_view`], at the end of the
 //! bar), selectable, for a browser that keeps the clipboard from the page. It computes a link
 //! or snippet when chosen, never on a render.
 
 use crate::components::{Current, menu};
 use crate::link;
 use crate::platform::browser;
-use lockstep_view::embed_code::{self, AppAddress};
+use lockstep_view::embed::{self, code::AppAddress};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -49,7 +49,7 @@ pub fn ShareMenu(props: &ShareMenuProps) -> Html {
             let made = match choice {
                 Choice::Link => Copied::Link(browser::link_with(&link::encode(&moment))),
                 Choice::HostScript => Copied::HostScript(
-                    embed_code::for_moment(
+                    embed::code::for_moment(
                         &AppAddress::of_page(&page),
                         &moment,
                         &crate::platform::library::loaded,
@@ -57,7 +57,7 @@ pub fn ShareMenu(props: &ShareMenuProps) -> Html {
                     .host_script,
                 ),
                 Choice::Iframe => Copied::Iframe(
-                    embed_code::for_moment(
+                    embed::code::for_moment(
                         &AppAddress::of_page(&page),
                         &moment,
                         &crate::platform::library::loaded,

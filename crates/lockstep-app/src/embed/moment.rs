@@ -15,7 +15,7 @@ use crate::link::{self, fencing_word};
 use crate::platform::browser;
 use crate::platform::library;
 use crate::state::{Action, Play};
-use lockstep_view::embed_link::{Bounds, ControlSet, EmbedSpec, Shows};
+use lockstep_view::embed::link::{Bounds, ControlSet, EmbedSpec, Shows};
 use lockstep_view::state::Playground;
 use std::rc::Rc;
 use yew::prelude::*;

@@ -1,27 +1,27 @@
 //! The embed's state as Yew holds it: the pure state and reducer
-//! (`lockstep_view::embed_state`) behind Yew's `Reducible`.
+//! (`lockstep_view::embed::state`) behind Yew's `Reducible`.
 
 use crate::state::Action;
-use lockstep_view::embed_link::Excerpt;
-pub use lockstep_view::embed_state::*;
+use lockstep_view::embed::link::Excerpt;
+pub use lockstep_view::embed::state::*;
 use std::ops::Deref;
 use std::rc::Rc;
 use yew::Reducible;
 
-/// [`lockstep_view::embed_state::EmbedState`] adapted to `use_reducer`: it derefs to it.
-pub struct EmbedState(pub Rc<lockstep_view::embed_state::EmbedState>);
+/// [`lockstep_view::embed::state::EmbedState`] adapted to `use_reducer`: it derefs to it.
+pub struct EmbedState(pub Rc<lockstep_view::embed::state::EmbedState>);
 
 impl EmbedState {
     /// The embed while its scenario's file is on its way.
     pub fn loading(excerpt: Excerpt, at: Option<usize>) -> EmbedState {
-        EmbedState(Rc::new(lockstep_view::embed_state::EmbedState::loading(
+        EmbedState(Rc::new(lockstep_view::embed::state::EmbedState::loading(
             excerpt, at,
         )))
     }
 }
 
 impl Deref for EmbedState {
-    type Target = lockstep_view::embed_state::EmbedState;
+    type Target = lockstep_view::embed::state::EmbedState;
 
     fn deref(&self) -> &Self::Target {
         &self.0

@@ -11,7 +11,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use lockstep_sim::analysis::chaos::{Broken, ChaosReport, ChaosSettings, fencing_id, seconds};
 use lockstep_sim::story::numbers::thousands;
 use lockstep_sim::vocabulary::invariant::Invariant;
-use lockstep_view::lab_schedule::{LabRun, Violation};
+use lockstep_view::lab::schedule::{LabRun, Violation};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]

@@ -1,13 +1,13 @@
 //! The page's lab runs: one after another from a queue, each shared out in batches to the
-//! lab's workers ([`crate::lab::workers`]) and merged in seed order ([`lockstep_view::lab_schedule`]).
+//! lab's workers ([`crate::lab::workers`]) and merged in seed order ([`lockstep_view::lab::schedule`]).
 //! Keeps which worker is busy with which batch, so a reply to a stopped run is dropped, and the
 //! last run of each lock service × fencing for the chart. The chaos lab page and the
 //! verification lesson each hold one.
 
 use crate::lab::workers::{WorkerPool, worker_count};
-use lockstep_view::lab_link::LabSpec;
-use lockstep_view::lab_schedule::LabRun;
-use lockstep_view::worker_protocol::{Reply, Request, SeedRange};
+use lockstep_view::lab::link::LabSpec;
+use lockstep_view::lab::schedule::LabRun;
+use lockstep_view::lab::worker_protocol::{Reply, Request, SeedRange};
 use std::collections::VecDeque;
 use yew::Callback;
 

@@ -4,7 +4,7 @@
 //! in the playground at the violation, or it says that none exists within the bounds.
 //!
 //! This component keeps which request is in flight and renders; the search is the worker's and
-//! the words are [`lockstep_view::counterexample_search_text`]'s.
+//! the words are [`lockstep_view::lab::counterexample_search_text`]'s.
 
 use crate::lab::workers::WorkerPool;
 use crate::platform::library;
@@ -13,11 +13,13 @@ use lockstep_sim::models::resource::Fencing;
 use lockstep_sim::scenario::catalogue;
 use lockstep_sim::story::numbers::thousands;
 use lockstep_sim::vocabulary::invariant::Invariant;
-use lockstep_view::counterexample_search_text::{
+use lockstep_view::lab::counterexample_search_text::{
     found_sentence, none_sentence, playground_fragment, struck,
 };
-use lockstep_view::search_link::{FaultKind, FencingChoice, MAX_EVENTS, SearchLink, SearchSpec};
-use lockstep_view::worker_protocol::{Reply, Request};
+use lockstep_view::lab::search_link::{
+    FaultKind, FencingChoice, MAX_EVENTS, SearchLink, SearchSpec,
+};
+use lockstep_view::lab::worker_protocol::{Reply, Request};
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 

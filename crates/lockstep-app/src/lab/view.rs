@@ -4,7 +4,7 @@
 //! violating seeds, each opening the playground at its first violation. The settings live in
 //! the address; the results are recomputed, never linked.
 //!
-//! The runs and their merging are [`lockstep_view::lab_schedule`]'s; the workers are
+//! The runs and their merging are [`lockstep_view::lab::schedule`]'s; the workers are
 //! [`crate::lab::workers`]'s; this component keeps who is busy with what and renders.
 
 use crate::lab::form::LabForm;
@@ -13,8 +13,8 @@ use crate::lab::runner::{LabRunner, Status};
 use crate::lab::search::CounterexampleSearch;
 use crate::platform::browser;
 use lockstep_sim::story::numbers::thousands;
-use lockstep_view::lab_link::{LabLink, LabSpec};
-use lockstep_view::worker_protocol::Reply;
+use lockstep_view::lab::link::{LabLink, LabSpec};
+use lockstep_view::lab::worker_protocol::Reply;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -146,7 +146,7 @@ impl Component for ChaosLab {
                     <Histogram report={run.report.clone()} />
                     <ViolatingSeeds run={run.clone()} />
                 }
-                <CounterexampleSearch link={lockstep_view::search_link::parse(&crate::platform::browser::fragment())} />
+                <CounterexampleSearch link={lockstep_view::lab::search_link::parse(&crate::platform::browser::fragment())} />
             </section>
         }
     }

@@ -11,7 +11,7 @@
 
 use lockstep_sim::analysis::chaos::run_chaos;
 use lockstep_sim::analysis::search::Search;
-use lockstep_view::worker_protocol::{MAX_BATCH, Reply, Request};
+use lockstep_view::lab::worker_protocol::{MAX_BATCH, Reply, Request};
 use std::fmt;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::{Closure, JsValue};
@@ -146,7 +146,7 @@ mod tests {
     use super::*;
     use lockstep_sim::analysis::chaos::ChaosSettings;
     use lockstep_sim::models::resource::Fencing;
-    use lockstep_view::worker_protocol::SeedRange;
+    use lockstep_view::lab::worker_protocol::SeedRange;
 
     #[test]
     fn a_reply_the_browser_refuses_is_answered_with_why() {

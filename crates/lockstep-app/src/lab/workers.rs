@@ -5,7 +5,7 @@
 //! that cannot be posted is a [`WorkerError`] for the caller to show, since no reply will come.
 
 use crate::platform::browser;
-use lockstep_view::worker_protocol::{Reply, Request};
+use lockstep_view::lab::worker_protocol::{Reply, Request};
 use std::fmt;
 use wasm_bindgen::JsCast;
 use wasm_bindgen::prelude::{Closure, JsValue};

@@ -291,7 +291,7 @@ impl Pages {
             Route::Lab(link) => {
                 let navigate = self.navigate.clone();
                 let on_change = Callback::from(move |spec| {
-                    navigate.emit(Route::Lab(lockstep_view::lab_link::LabLink {
+                    navigate.emit(Route::Lab(lockstep_view::lab::link::LabLink {
                         spec,
                         problems: Vec::new(),
                     }))

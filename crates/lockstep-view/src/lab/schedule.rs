@@ -2,10 +2,10 @@
 //! takes the batches' runs back in whatever order the workers finish them, and adds them to
 //! the report strictly in seed order, so the report never depends on which worker was faster.
 //!
-//! Pure: no browser, no clock; [`crate::lab_workers`] does the sending.
+//! Pure: no browser, no clock; the app's `lab::workers` does the sending.
 
-use crate::lab_link::LabSpec;
-use crate::worker_protocol::SeedRange;
+use crate::lab::link::LabSpec;
+use crate::lab::worker_protocol::SeedRange;
 use lockstep_sim::analysis::chaos::{Broken, ChaosReport, ChaosRun, ReportError};
 use std::collections::BTreeMap;
 
@@ -114,7 +114,7 @@ impl LabRun {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lab_link::RunCount;
+    use crate::lab::link::RunCount;
     use lockstep_sim::analysis::chaos::{ChaosSettings, run_chaos};
     use lockstep_sim::models::resource::Fencing;
     use lockstep_sim::world::time::Millis;

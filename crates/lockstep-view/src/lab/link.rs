@@ -123,8 +123,8 @@ pub fn parse<'a>(pairs: impl Iterator<Item = (&'a str, &'a str)>) -> LabLink {
                     format!("must be a whole number from 0 to {}", u64::MAX),
                 )),
             },
-            // The counterexample search's settings (`crate::search_link` reads them).
-            search if crate::search_link::owns(search) => {}
+            // The counterexample search's settings (`super::search_link` reads them).
+            search if super::search_link::owns(search) => {}
             _ if !ChaosSettings::KEYS.contains(&name) => {
                 problems.push(LabLinkError::UnknownParameter(name.to_owned()))
             }

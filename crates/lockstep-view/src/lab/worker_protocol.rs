@@ -4,7 +4,7 @@
 //! is live.
 //!
 //! Pure: this module only says what the messages are and reads and writes them; it never runs
-//! anything (that is [`crate::worker`]'s job) and never touches the browser. Reading never
+//! anything (the app's `lab::worker` does) and never touches the browser. Reading never
 //! panics: bad text is a [`ProtocolError`].
 
 use lockstep_sim::analysis::chaos::{ChaosRun, ChaosSettings};

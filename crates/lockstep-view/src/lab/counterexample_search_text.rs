@@ -80,8 +80,8 @@ pub fn none_sentence(config: &SearchConfig, states: u64, depth: usize) -> String
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lab::search_link::SearchSpec;
     use crate::link;
-    use crate::search_link::SearchSpec;
     use lockstep_sim::analysis::search::{Search, SearchStatus};
     use lockstep_sim::scenario::catalogue;
 

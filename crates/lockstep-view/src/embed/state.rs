@@ -7,7 +7,7 @@
 //! tick of Play, a jump to a violation) is brought back to it, with Play paused at `to`. This
 //! module does not touch the browser.
 
-use crate::embed_link::{Bounds, Excerpt};
+use crate::embed::link::{Bounds, Excerpt};
 use crate::state::{Action, Play, Playground};
 use std::rc::Rc;
 
