@@ -320,17 +320,7 @@ mod tests {
     use proptest::strategy::ValueTree;
 
     fn moment(id: &'static str) -> Moment {
-        let scenario = catalogue::find(id)
-            .and_then(|b| b.load().ok())
-            .unwrap_or_else(|| panic!("{id} is built in"));
-        Moment {
-            origin: Origin::BuiltIn(id),
-            seed: scenario.seed,
-            scenario,
-            log: Vec::new(),
-            position: Some(5),
-            compare: Comparison::Off,
-        }
+        crate::test_files::moment(id, 5)
     }
 
     #[test]

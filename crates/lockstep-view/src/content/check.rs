@@ -62,18 +62,7 @@ fn check_questions(
     }
     for (i, q) in content.questions.iter().enumerate() {
         let place = format!("questions.json questions[{i}] ({})", q.id);
-        if !(2..=5).contains(&q.choices.len()) {
-            error(
-                place.clone(),
-                format!("{} choices; 2 to 5 are allowed", q.choices.len()),
-            );
-        }
-        if q.answer >= q.choices.len() {
-            error(
-                place.clone(),
-                format!("answer {} is not one of the choices", q.answer),
-            );
-        }
+        check_choices(&place, q.choices.len(), q.answer, 5, error);
         reference(&place, "scenario", q.scenario.as_deref(), &[], error);
         if let Some(run) = q.scenario.as_deref().and_then(|id| runs.get(id)) {
             check_explanation(&place, q, run, error);
@@ -414,18 +403,7 @@ fn check_predict(
     event: usize,
     error: &mut impl FnMut(String, String),
 ) {
-    if !(2..=4).contains(&predict.choices.len()) {
-        error(
-            place.to_owned(),
-            format!("{} choices; 2 to 4 are allowed", predict.choices.len()),
-        );
-    }
-    if predict.answer >= predict.choices.len() {
-        error(
-            place.to_owned(),
-            format!("answer {} is not one of the choices", predict.answer),
-        );
-    }
+    check_choices(place, predict.choices.len(), predict.answer, 4, error);
     for (i, choice) in predict.choices.iter().enumerate() {
         let here = format!("{place}.predict.choices[{i}]");
         let after = claim_holds(choice, run, Shown::Through(event));
@@ -530,6 +508,28 @@ fn reference(
     }
 }
 
+/// A question's or a prediction's choices: from 2 to `most` of them, and the answer one of them.
+fn check_choices(
+    place: &str,
+    count: usize,
+    answer: usize,
+    most: usize,
+    error: &mut impl FnMut(String, String),
+) {
+    if !(2..=most).contains(&count) {
+        error(
+            place.to_owned(),
+            format!("{count} choices; 2 to {most} are allowed"),
+        );
+    }
+    if answer >= count {
+        error(
+            place.to_owned(),
+            format!("answer {answer} is not one of the choices"),
+        );
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -586,6 +586,31 @@ mod tests {
                 .any(|e| e.problem.contains("not what the simulation does")),
             "{errors:?}"
         );
+    }
+
+    #[test]
+    fn too_few_choices_and_an_answer_outside_them_are_caught_in_questions_and_predictions() {
+        let mut broken = content();
+        broken.questions[0].choices.truncate(1);
+        broken.questions[0].answer = 3;
+        let predict = broken
+            .lessons
+            .iter_mut()
+            .flat_map(|l| l.steps.iter_mut())
+            .find_map(|s| s.predict.as_mut())
+            .expect("some lesson asks for a prediction");
+        predict.choices.truncate(1);
+        let problems: Vec<String> = check(&broken).into_iter().map(|e| e.problem).collect();
+        for expected in [
+            "1 choices; 2 to 5 are allowed",
+            "answer 3 is not one of the choices",
+            "1 choices; 2 to 4 are allowed",
+        ] {
+            assert!(
+                problems.iter().any(|p| p.contains(expected)),
+                "`{expected}` missing from {problems:?}"
+            );
+        }
     }
 
     #[test]

@@ -115,9 +115,8 @@ fn inline_json(json: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::test_files::loaded;
+    use crate::test_files::{loaded, moment};
     use lockstep_sim::models::resource::Fencing;
-    use lockstep_sim::scenario::catalogue;
     use lockstep_sim::scenario::types::Scenario;
     use lockstep_sim::world::intervention::{Action, Intervention};
     use lockstep_sim::world::time::{Millis, VirtualTime};
@@ -139,20 +138,6 @@ mod tests {
         });
         m.compare = crate::state::Comparison::Fencing;
         m
-    }
-
-    fn moment(id: &'static str, position: usize) -> Moment {
-        let scenario = catalogue::find(id)
-            .and_then(|b| b.load().ok())
-            .unwrap_or_else(|| panic!("{id} is built in"));
-        Moment {
-            origin: Origin::BuiltIn(id),
-            seed: scenario.seed,
-            scenario,
-            log: Vec::new(),
-            position: Some(position),
-            compare: crate::state::Comparison::Off,
-        }
     }
 
     fn code(moment: &Moment) -> EmbedCode {
