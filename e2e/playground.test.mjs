@@ -564,6 +564,30 @@ describe('the playground, as a user uses it', () => {
     await app.waitForPosition(Number(await mark.getAttribute('data-event-id')) + 1);
   });
 
+  it('lets a keyboard skip to the player, hints at the shortcuts, and keeps the stage out of the Tab order', async () => {
+    await app.open(S2);
+    await page.keyboard.press('Tab');
+    const first = await page.evaluate(() => document.activeElement?.dataset.testid);
+    assert.equal(first, 'skip-link', 'the first Tab reaches the skip link');
+    assert.ok(await page.locator('[data-testid="skip-link"]').isVisible(), 'focused, it is in sight');
+    await page.keyboard.press('Enter');
+    const focused = await page.evaluate(() => document.activeElement?.dataset.testid);
+    assert.equal(focused, 'step', 'Enter on the skip link puts the focus on Step');
+    await page.keyboard.press('Enter');
+    await app.waitForPosition(2);
+    const tabbable = await page.locator('[data-testid="stage-node"]').evaluateAll((nodes) =>
+      nodes.map((n) => n.getAttribute('tabindex')),
+    );
+    assert.ok(tabbable.length > 0, 'the stage is drawn');
+    assert.deepEqual([...new Set(tabbable)], ['-1'], 'no stage node is a Tab stop: its lane name is');
+    const hint = page.locator('[data-testid="shortcuts-hint"]');
+    assert.ok(await hint.isVisible(), 'the transport bar shows the shortcuts hint at 1280 px');
+    await hint.click();
+    await page.locator('[data-testid="shortcuts"]').waitFor();
+    await page.keyboard.press('Escape');
+    await page.locator('[data-testid="shortcuts"]').waitFor({ state: 'detached' });
+  });
+
   it('has no serious or critical accessibility findings, in light and dark', async () => {
     await app.open(S2_END);
     await page.locator('[data-testid="lane-label"][data-node="client-a"]').click();

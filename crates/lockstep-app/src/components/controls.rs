@@ -27,6 +27,8 @@ pub struct ControlsProps {
     pub dispatch: Callback<Action>,
     /// Told when a drag of the scrubber starts moving and when it rests.
     pub on_drag: Callback<Drag>,
+    /// Opens the keyboard shortcuts' sheet (the bar's "? shortcuts" hint).
+    pub on_help: Callback<()>,
 }
 
 /// Makes the callback of a button that dispatches `action`.
@@ -61,6 +63,9 @@ pub fn Controls(props: &ControlsProps) -> Html {
                     </span>
                 </div>
                 { jumps(playground.violations().len(), &send) }
+                <button type="button" class="link shortcuts-hint" data-testid="shortcuts-hint"
+                    onclick={props.on_help.reform(|_: MouseEvent| ())}
+                    title="Keyboard shortcuts (?)">{ "? shortcuts" }</button>
             </div>
         </section>
     }

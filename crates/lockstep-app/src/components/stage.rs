@@ -151,6 +151,8 @@ fn FigureBox(props: &FigureProps) -> Html {
     };
     // The name is the box's words in order (what a speech-control user would say), and stands
     // for them: the lines are hidden from assistive technology, which would read them again.
+    // Out of the tab order (`tabindex="-1"`): the lane names select the same nodes, and a
+    // keyboard user would otherwise pass every node twice on the way to Step.
     let label = format!("{}. Select to act on it.", figure.label);
     let believing = believes == Some("yes");
     html! {
@@ -158,7 +160,7 @@ fn FigureBox(props: &FigureProps) -> Html {
             data-testid="stage-node" data-node={actor.name.clone()} data-role={role}
             data-liveness={liveness} data-believes={believes} data-token={told}
             data-holder={holder} data-record-token={record_token} data-highest-token={highest}
-            role="button" tabindex="0" aria-pressed={selected.to_string()}
+            role="button" tabindex="-1" aria-pressed={selected.to_string()}
             aria-label={label}
             {onclick} {onkeydown}>
             { box_contents(figure) }

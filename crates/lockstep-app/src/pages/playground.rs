@@ -108,7 +108,7 @@ pub fn playground_page(page: PlaygroundPage) -> Html {
                 <Toolbar playground={Current(playground.clone())} origin={playground.origin().clone()}
                     title={AttrValue::from(playground.title().to_owned())} seed={playground.seed()}
                     fencing={playground.fencing()} compare={playground.compare()} service={playground.service()}
-                    dispatch={dispatch.clone()} on_help={page.on_help} on_build={page.on_build} />
+                    dispatch={dispatch.clone()} on_help={page.on_help.clone()} on_build={page.on_build} />
             </header>
             { title_line(&playground) }
             { for story.notice }
@@ -122,7 +122,8 @@ pub fn playground_page(page: PlaygroundPage) -> Html {
                     selection={playground.selection()} dispatch={dispatch.clone()} {glide_ms} />
                 <NowLine sim={Shared(playground.sim_rc())} />
             </div>
-            <Controls playground={playground.clone()} dispatch={dispatch.clone()} on_drag={page.on_drag} />
+            <Controls playground={playground.clone()} dispatch={dispatch.clone()} on_drag={page.on_drag}
+                on_help={page.on_help} />
             <div class="below-story" data-testid="below-story" ref={page.below_story} aria-busy={page.holding.then_some("true")}>
                 { run_outcome(playground.run().outcome(), playground.fencing(), "run-outcome") }
                 { for twin_view(&playground, &dispatch) }

@@ -23,6 +23,7 @@ use crate::pages::material::{use_material, with_material};
 use crate::pages::nav::SiteNav;
 use crate::pages::playground::{PlaygroundPage, Story, playground_page};
 use crate::pages::shortcuts::ShortcutSheet;
+use crate::platform::browser;
 use crate::platform::library::Material;
 use crate::platform::panels_wait::{Wait, use_panels_wait, use_sight};
 use crate::state::{Action, Notice, Playground};
@@ -92,6 +93,14 @@ pub fn Site() -> Html {
     let playground_href = format!("#{}", moment_fragment.unwrap_or_default());
     html! {
         <main class="app" data-testid="app">
+            // The first stop of the Tab key on a page with a run: past the navigation and the
+            // setup to the transport's Step (a hash link would change the route).
+            if shows_run {
+                <button type="button" class="skip-link" data-testid="skip-link"
+                    onclick={Callback::from(|_: MouseEvent| browser::focus("[data-testid=\"step\"]"))}>
+                    { "Skip to the player" }
+                </button>
+            }
             <SiteNav at={(*route).clone()} playground_href={AttrValue::from(playground_href)} />
             { body }
             if shows_run {

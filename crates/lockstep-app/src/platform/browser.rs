@@ -97,3 +97,14 @@ pub fn copy(text: &str) {
         let _ = window.navigator().clipboard().write_text(text);
     }
 }
+
+/// Moves the keyboard's focus to the first element matching `selector`, if there is one.
+pub fn focus(selector: &str) {
+    let element = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.query_selector(selector).ok().flatten())
+        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok());
+    if let Some(element) = element {
+        let _ = element.focus();
+    }
+}
