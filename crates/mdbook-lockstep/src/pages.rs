@@ -68,8 +68,10 @@ fn page(id: &str, scenario: &Scenario, app: &str) -> String {
     markdown.push_str(&format!(
         "## Embed it\n\nIn this book or any mdBook with the preprocessor:\n\n\
          ````markdown\n```lockstep\n{id}\n```\n````\n\n\
-         In any other page, with the host script:\n\n\
-         ```html\n<div data-lockstep=\"{id}\"></div>\n```\n"
+         In any other page: the host script once (from wherever a Lockstep site is served; see \
+         [In plain HTML](../html.md)), then a `<div>` for each embed:\n\n\
+         ```html\n<script src=\"https://example.org/lockstep/embed.js\" defer></script>\n\
+         <div data-lockstep=\"{id}\"></div>\n```\n"
     ));
     markdown
 }
