@@ -69,6 +69,21 @@ impl Invariant {
         }
     }
 
+    /// Which of the two things a lock is asked to protect the invariant is about: what the lock
+    /// and its clients believe (leases let these overlap: a paused holder still believes), or
+    /// the data the resource accepted (what fencing protects).
+    pub fn concern(self) -> Concern {
+        match self {
+            Invariant::OneBeliever | Invariant::OneLease | Invariant::TokensIncrease => {
+                Concern::Lock
+            }
+            Invariant::NoStaleWrite
+            | Invariant::OneWriterPerToken
+            | Invariant::NoLostUpdate
+            | Invariant::NoDoubleCharge => Concern::Data,
+        }
+    }
+
     /// History invariants, once broken, stay broken.
     pub fn is_history(self) -> bool {
         !matches!(self, Invariant::OneBeliever | Invariant::OneLease)
@@ -76,6 +91,28 @@ impl Invariant {
 
     fn bit(self) -> u8 {
         1 << (self as u8)
+    }
+}
+
+/// The two groups the page shows invariants in (`Invariant::concern`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Concern {
+    /// Who holds the lock, as the clients and the service see it: one believer, one lease,
+    /// tokens that increase. A lease-based lock cannot keep these under pauses and partitions.
+    Lock,
+    /// What the resource accepted: no stale write, one writer per token, no lost update, no
+    /// double charge. Fencing (or another check at the resource) keeps these.
+    Data,
+}
+
+impl Concern {
+    pub const ALL: [Concern; 2] = [Concern::Lock, Concern::Data];
+
+    /// The invariants of this group, in `Invariant::ALL`'s order.
+    pub fn invariants(self) -> impl Iterator<Item = Invariant> {
+        Invariant::ALL
+            .into_iter()
+            .filter(move |i| i.concern() == self)
     }
 }
 
@@ -131,5 +168,27 @@ impl<'de> Deserialize<'de> for InvariantSet {
         Ok(list
             .into_iter()
             .fold(InvariantSet::EMPTY, InvariantSet::with))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Concern, Invariant};
+
+    #[test]
+    fn each_invariant_is_in_exactly_one_group_and_data_is_what_the_resource_accepted() {
+        let lock: Vec<_> = Concern::Lock.invariants().collect();
+        let data: Vec<_> = Concern::Data.invariants().collect();
+        assert_eq!(lock.len() + data.len(), Invariant::ALL.len());
+        assert!(lock.iter().all(|i| !data.contains(i)));
+        assert_eq!(
+            data,
+            [
+                Invariant::NoStaleWrite,
+                Invariant::OneWriterPerToken,
+                Invariant::NoLostUpdate,
+                Invariant::NoDoubleCharge
+            ]
+        );
     }
 }
