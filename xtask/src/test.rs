@@ -215,17 +215,20 @@ fn summary(
     );
 }
 
-/// Builds the native CLI (the browser tests compare the page with its trace), then runs the
-/// harness in `e2e/` with Node's test runner against the site in `dist/`.
+/// Builds the native CLI (the browser tests compare the page with its trace) and the book's
+/// preprocessor (the pasted-snippets test builds a book with it), then runs the harness in
+/// `e2e/` with Node's test runner against the site in `dist/`.
 fn browser_tests(workspace: &Workspace) -> Result<(), Error> {
     let dist = workspace.join("dist");
     dist::require_release_build(workspace)?;
-    say("building the native CLI, whose trace the page must match");
-    process::run(workspace.cargo().args(["build", "-p", "lockstep-cli"]))?;
-    let cli = workspace
-        .target_dir()
-        .join("debug")
-        .join(format!("lockstep-cli{}", std::env::consts::EXE_SUFFIX));
+    say("building the native CLI, whose trace the page must match, and mdbook-lockstep");
+    process::run(
+        workspace
+            .cargo()
+            .args(["build", "-p", "lockstep-cli", "-p", "mdbook-lockstep"]),
+    )?;
+    let binaries = workspace.target_dir().join("debug");
+    let cli = binaries.join(format!("lockstep-cli{}", std::env::consts::EXE_SUFFIX));
     say("running the browser tests (node --test in e2e/)");
     process::run(
         workspace
@@ -233,6 +236,7 @@ fn browser_tests(workspace: &Workspace) -> Result<(), Error> {
             .args(["--test", "--test-reporter=spec"])
             .current_dir(workspace.join("e2e"))
             .env("LOCKSTEP_CLI", &cli)
+            .env("LOCKSTEP_PREPROCESSOR_DIR", &binaries)
             .env("LOCKSTEP_DIST", &dist)
             .env("LOCKSTEP_CHROMIUM", tools::CHROMIUM)
             .env(serve_dir::PROGRAM_ENV, serve_dir::program()?),
