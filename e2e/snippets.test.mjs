@@ -64,9 +64,9 @@ async function snippetsOf(page, url, name) {
   return blocks.map((block, index) => ({ ...block, where: `${name} #${index + 1}` }));
 }
 
-const pasted = (body) =>
-  `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>Pasted</title></head>
-<body style="margin:0"><div style="width: 720px">
+const pasted = (body, phone = false) =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width"><link rel="icon" href="data:,"><title>Pasted</title></head>
+<body style="margin:0"><div style="width: ${phone ? '100%' : '720px'}">
 ${body}
 </div></body></html>
 `;
@@ -158,19 +158,25 @@ describe('every snippet in the book, pasted as-is', () => {
     }
   }
 
-  it('shows an embed in every frame of each HTML or Markdown snippet, pasted into a page of its own', async () => {
-    const script = snippets.find(isScript);
-    assert.ok(script, 'no snippet that is only the host script');
-    for (const snippet of snippets.filter(embedsIn)) {
-      const needsScript = snippet.text.includes('data-lockstep') && !snippet.text.includes('embed.js');
-      const file = `${snippet.where.replace(/[^a-z0-9]+/gi, '-')}.html`;
-      await writeFile(join(hostDir, file), pasted(`${needsScript ? script.text : ''}\n${snippet.text}`));
-      await page.goto(`${hostSite.url}${file}`);
-      const count = (snippet.text.match(/data-lockstep=|<iframe /g) ?? []).length;
-      await expectEmbeds(snippet.where, count);
-    }
-    assert.deepEqual(problems, []);
-  });
+  for (const viewport of [{ width: 1280, height: 800 }, { width: 375, height: 700 }]) {
+    // On a phone, the guide's snippets (the catalogue's are made by the same code).
+    const phone = viewport.width < 640;
+    it(`shows an embed in every frame of each HTML or Markdown snippet, pasted into a page of its own, at ${viewport.width}x${viewport.height}`, async () => {
+      await page.setViewportSize(viewport);
+      const script = snippets.find(isScript);
+      assert.ok(script, 'no snippet that is only the host script');
+      for (const snippet of snippets.filter(embedsIn).filter((s) => !phone || !s.where.startsWith('scenarios/'))) {
+        const needsScript = snippet.text.includes('data-lockstep') && !snippet.text.includes('embed.js');
+        const file = `${snippet.where.replace(/[^a-z0-9]+/gi, '-')}-${viewport.width}.html`;
+        await writeFile(join(hostDir, file), pasted(`${needsScript ? script.text : ''}\n${snippet.text}`, phone));
+        await page.goto(`${hostSite.url}${file}`);
+        const count = (snippet.text.match(/data-lockstep=|<iframe /g) ?? []).length;
+        await expectEmbeds(`${snippet.where} at ${viewport.width} px`, count);
+      }
+      await page.setViewportSize({ width: 1280, height: 800 });
+      assert.deepEqual(problems, []);
+    });
+  }
 
   it("opens the embed's address as written", async () => {
     const addresses = snippets.filter(isAddress);
