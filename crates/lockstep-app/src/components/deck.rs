@@ -35,7 +35,7 @@ pub fn Deck(props: &DeckProps) -> Html {
     };
     let tab = |to: Mode, label: &'static str, testid: &'static str| {
         html! {
-            <button type="button" class={classes!("control", (*mode == to).then_some("primary"))}
+            <button type="button" class="control deck-mode"
                 data-testid={testid} aria-pressed={(*mode == to).to_string()} onclick={switch(to)}>{ label }</button>
         }
     };
