@@ -274,7 +274,10 @@ describe('the guided material, as a learner uses it', () => {
     const card = page.locator('[data-testid="card"]').first();
     assert.equal(await card.locator('[data-testid="card-answer"]').count(), 0);
     await card.locator('[data-testid="show-answer"]').click();
-    assert.match(await card.locator('[data-testid="card-answer"]').innerText(), /Follow-up/i);
+    // The 30-second answer first; the full one behind "Full answer".
+    assert.ok((await card.locator('[data-testid="card-short"]').innerText()).length > 0);
+    await card.locator('[data-testid="card-full"] summary').click();
+    assert.match(await card.locator('[data-testid="card-full"]').innerText(), /Follow-up/i);
     await openPage('guide', 'guide');
     const recommendation = page.locator('[data-testid="recommendation"]');
     for (const answer of guide.answers) {

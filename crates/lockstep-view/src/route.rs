@@ -18,7 +18,11 @@ pub enum Route {
         id: String,
         step: usize,
     },
-    Quiz,
+    /// The knowledge check at question `question` (0-based; `#quiz=7` is the seventh), so
+    /// Back from "See it" returns to it.
+    Quiz {
+        question: usize,
+    },
     Deck,
     Guide,
     /// The bibliography.
@@ -51,7 +55,9 @@ impl Route {
                     .and_then(|(_, v)| v.parse::<usize>().ok())
                     .map_or(0, |n| n.saturating_sub(1)),
             },
-            "quiz" => Route::Quiz,
+            "quiz" => Route::Quiz {
+                question: value.parse::<usize>().map_or(0, |n| n.saturating_sub(1)),
+            },
             "deck" => Route::Deck,
             "guide" => Route::Guide,
             "sources" => Route::Sources,
@@ -63,9 +69,11 @@ impl Route {
     /// Whether this page shows the guided material (fetched when such a page first opens).
     pub fn needs_content(&self) -> bool {
         match self {
-            Route::Lessons | Route::Lesson { .. } | Route::Quiz | Route::Deck | Route::Guide => {
-                true
-            }
+            Route::Lessons
+            | Route::Lesson { .. }
+            | Route::Quiz { .. }
+            | Route::Deck
+            | Route::Guide => true,
             // The embed loads what it needs itself.
             Route::Playground | Route::Sources | Route::Lab(_) | Route::Embed(_) => false,
         }
@@ -78,7 +86,7 @@ impl Route {
             Route::Playground => return None,
             Route::Lessons => "learn".to_owned(),
             Route::Lesson { id, step } => format!("learn={id}&step={}", step + 1),
-            Route::Quiz => "quiz".to_owned(),
+            Route::Quiz { question } => format!("quiz={}", question + 1),
             Route::Deck => "deck".to_owned(),
             Route::Guide => "guide".to_owned(),
             Route::Sources => "sources".to_owned(),
@@ -103,7 +111,7 @@ mod tests {
                 id: "fencing-tokens".to_owned(),
                 step: 3,
             },
-            Route::Quiz,
+            Route::Quiz { question: 6 },
             Route::Deck,
             Route::Guide,
             Route::Sources,
@@ -122,6 +130,8 @@ mod tests {
     fn playground_links_and_nonsense_are_not_pages() {
         assert_eq!(Route::parse("s=s2-gc-pause-fenced&at=3"), None);
         assert_eq!(Route::parse(""), None);
+        assert_eq!(Route::parse("#quiz"), Some(Route::Quiz { question: 0 }));
+        assert_eq!(Route::parse("quiz=7"), Some(Route::Quiz { question: 6 }));
         assert_eq!(
             Route::parse("learn=x&step=zero"),
             Some(Route::Lesson {
@@ -155,7 +165,7 @@ mod tests {
             Just(Route::Lessons),
             ("[a-z]{1,12}(-[a-z]{1,8}){0,2}", 0usize..40)
                 .prop_map(|(id, step)| Route::Lesson { id, step }),
-            Just(Route::Quiz),
+            Just(Route::Quiz { question: 0 }),
             Just(Route::Deck),
             Just(Route::Guide),
         ]

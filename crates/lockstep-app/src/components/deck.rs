@@ -1,12 +1,14 @@
-//! The interview deck: the system-design discussion as prompt cards — the question, what a
-//! strong answer covers, the follow-up an interviewer would ask, and the scenario to show. In
-//! practice mode each answer stays hidden until asked for.
+//! The interview deck: the system-design discussion as prompt cards — the question, a
+//! 30-second answer, and behind "Full answer" what a strong answer covers, the follow-up an
+//! interviewer would ask and the scenario to show. Practice (the default) deals one card at a
+//! time: "Show the answer", then "Got it" or "Again" (the card comes back later in the round),
+//! "Shuffle", and a count ("3 of 16"); the round itself is `lockstep_view::content::practice`.
+//! "All cards" lists them, each answer shown.
 
 use crate::components::Shared;
 use crate::components::sources::citation_list;
-use lockstep_view::content::Content;
-use std::collections::BTreeSet;
-use web_sys::HtmlInputElement;
+use lockstep_view::content::practice::{Round, Verdict};
+use lockstep_view::content::{Card, Content};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -14,57 +16,132 @@ pub struct DeckProps {
     pub content: Shared<Content>,
 }
 
+/// How the deck is shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Mode {
+    /// One card at a time, its answer hidden until asked for.
+    Practice,
+    /// Every card, with its answer.
+    All,
+}
+
 #[component]
 pub fn Deck(props: &DeckProps) -> Html {
-    let practice = use_state(|| true);
-    let shown = use_state(BTreeSet::<String>::new);
-    let on_practice = {
-        let practice = practice.clone();
-        let shown = shown.clone();
-        Callback::from(move |event: Event| {
-            let input: HtmlInputElement = event.target_unchecked_into();
-            practice.set(input.checked());
-            shown.set(BTreeSet::new());
-        })
+    let mode = use_state(|| Mode::Practice);
+    let cards = &props.content.cards;
+    let switch = |to: Mode| {
+        let mode = mode.clone();
+        Callback::from(move |_: MouseEvent| mode.set(to))
+    };
+    let tab = |to: Mode, label: &'static str, testid: &'static str| {
+        html! {
+            <button type="button" class="control deck-mode"
+                data-testid={testid} aria-pressed={(*mode == to).to_string()} onclick={switch(to)}>{ label }</button>
+        }
     };
     html! {
-        <section class="page deck" data-testid="deck">
+        <section class="page deck" data-testid="deck" data-total={cards.len().to_string()}>
             <h2>{ "Interview deck" }</h2>
-            <label class="check">
-                <input type="checkbox" data-testid="practice" checked={*practice} onchange={on_practice} />
-                { " Practice: hide each answer until I ask" }
-            </label>
-            <div class="cards">
-                { for props.content.cards.iter().map(|card| {
-                    let open = !*practice || shown.contains(&card.id);
-                    let reveal = {
-                        let shown = shown.clone();
-                        let id = card.id.clone();
-                        Callback::from(move |_: MouseEvent| {
-                            let mut next = (*shown).clone();
-                            next.insert(id.clone());
-                            shown.set(next);
-                        })
-                    };
-                    html! {
+            <div class="deck-modes" role="group" aria-label="How to show the cards">
+                { tab(Mode::Practice, "Practice: one card at a time", "practice") }
+                { tab(Mode::All, "All cards", "all-cards") }
+            </div>
+            if *mode == Mode::Practice {
+                <Practice content={props.content.clone()} />
+            } else {
+                <div class="cards">
+                    { for cards.iter().map(|card| html! {
                         <article class="card interview-card" data-testid="card" data-card={card.id.clone()}>
                             <h3>{ card.question.clone() }</h3>
-                            if open {
-                                <div data-testid="card-answer">
-                                    <h4>{ "A strong answer covers" }</h4>
-                                    <ul>{ for card.strong_answer.iter().map(|point| html! { <li>{ point.clone() }</li> }) }</ul>
-                                    <h4>{ "Follow-up" }</h4>
-                                    <p>{ card.follow_up.clone() }</p>
-                                    { citation_list(&card.sources) }
-                                    <a href={format!("#s={}", card.scenario)}>{ "Show it in the playground" }</a>
-                                </div>
-                            } else {
-                                <button type="button" class="act" data-testid="show-answer" onclick={reveal}>{ "Show the answer" }</button>
-                            }
+                            { answer(card) }
                         </article>
-                    }
-                }) }
-            </div>
+                    }) }
+                </div>
+            }
         </section>
     }
+}
+
+#[derive(Properties, PartialEq)]
+struct PracticeProps {
+    content: Shared<Content>,
+}
+
+/// One card at a time, over a [`Round`].
+#[component]
+fn Practice(props: &PracticeProps) -> Html {
+    let total = props.content.cards.len();
+    let round = use_state(|| Round::in_order(total));
+    let open = use_state(|| false);
+    let act = |next: &dyn Fn(&Round) -> Round| {
+        let (round, open) = (round.clone(), open.clone());
+        let next = next(&round);
+        Callback::from(move |_: MouseEvent| {
+            round.set(next.clone());
+            open.set(false);
+        })
+    };
+    let shuffle = act(&|_| Round::shuffled(total, seed()));
+    let restart = act(&|_| Round::in_order(total));
+    let got_it = act(&|r| r.answer(Verdict::GotIt));
+    let again = act(&|r| r.answer(Verdict::Again));
+    let reveal = {
+        let open = open.clone();
+        Callback::from(move |_: MouseEvent| open.set(true))
+    };
+    let card = round.current().and_then(|i| props.content.cards.get(i));
+    html! {
+        <div class="deck-practice" data-testid="deck-practice">
+            <p class="deck-count">
+                <span data-testid="deck-count" data-known={round.known().to_string()}>
+                    { format!("{} of {}", round.place(), round.total()) }
+                </span>
+                <button type="button" class="control" data-testid="deck-shuffle" onclick={shuffle}>{ "Shuffle" }</button>
+            </p>
+            if let Some(card) = card {
+                <article class="card interview-card" data-testid="card" data-card={card.id.clone()}>
+                    <h3>{ card.question.clone() }</h3>
+                    if *open {
+                        { answer(card) }
+                        <div class="deck-verdict" role="group" aria-label="How did you do?">
+                            <button type="button" class="control primary" data-testid="deck-got-it" onclick={got_it}>{ "Got it" }</button>
+                            <button type="button" class="control" data-testid="deck-again" onclick={again}>{ "Again" }</button>
+                        </div>
+                    } else {
+                        <button type="button" class="act" data-testid="show-answer" onclick={reveal}>{ "Show the answer" }</button>
+                    }
+                </article>
+            } else {
+                <div class="card" data-testid="deck-done">
+                    <p>{ format!("All {total} cards done. Well practised.") }</p>
+                    <button type="button" class="control primary" data-testid="deck-restart" onclick={restart}>{ "Start again" }</button>
+                </div>
+            }
+        </div>
+    }
+}
+
+/// A card's answer: the 30-second version, then the full one folded.
+fn answer(card: &Card) -> Html {
+    html! {
+        <div data-testid="card-answer">
+            <p class="card-short" data-testid="card-short">{ card.short.clone() }</p>
+            <details class="card-full" data-testid="card-full">
+                <summary>{ "Full answer" }</summary>
+                <h4>{ "A strong answer covers" }</h4>
+                <ul>{ for card.strong_answer.iter().map(|point| html! { <li>{ point.clone() }</li> }) }</ul>
+                <h4>{ "Follow-up" }</h4>
+                <p>{ card.follow_up.clone() }</p>
+                { citation_list(&card.sources) }
+                <a href={format!("#s={}", card.scenario)}>{ "Show it in the playground" }</a>
+            </details>
+        </div>
+    }
+}
+
+/// A fresh seed for a shuffle: the order need only differ from one shuffle to the next.
+fn seed() -> u64 {
+    // Two draws of 26 bits each: within an f64's exact range.
+    let draw = || (js_sys::Math::random() * f64::from(1u32 << 26)) as u64;
+    (draw() << 26) | draw()
 }

@@ -1,10 +1,13 @@
-//! The knowledge check: one question at a time, the explanation and the scenario that shows the
-//! answer after each, a score, a review of the wrong answers. Answers are kept in the browser's
-//! local storage (`lockstep-quiz-1`), so progress survives a reload; "Start again" clears it.
+//! The knowledge check: one question at a time, the explanation and the moment of a run that
+//! shows the answer after each ("See it": the playground just after the question's `moment`), a
+//! score, a review of the wrong answers. The question shown is in the address (`#quiz=7`), so
+//! Back from "See it" returns to it. Answers are kept in the browser's local storage
+//! (`lockstep-quiz-1`), so progress survives a reload; "Start again" clears it.
 
 use crate::components::Shared;
 use crate::components::sources::citation_list;
 use lockstep_view::content::{Content, Question};
+use lockstep_view::route::Route;
 use std::collections::BTreeMap;
 use yew::prelude::*;
 
@@ -13,6 +16,9 @@ const STORAGE_KEY: &str = "lockstep-quiz-1";
 #[derive(Properties, PartialEq)]
 pub struct QuizProps {
     pub content: Shared<Content>,
+    /// The question the address names (an index into all the questions).
+    pub question: usize,
+    pub navigate: Callback<Route>,
 }
 
 /// The user's answers by question id.
@@ -96,20 +102,28 @@ impl ChoiceMark {
 #[component]
 pub fn Quiz(props: &QuizProps) -> Html {
     let answers = use_state(load);
-    let current = use_state(|| 0usize);
     let reviewing = use_state(|| false);
     let questions = &props.content.questions;
     let right = questions
         .iter()
         .filter(|q| answers.get(&q.id) == Some(&q.answer))
         .count();
-    // In review, only the questions answered wrongly.
-    let shown: Vec<&Question> = questions
-        .iter()
-        .filter(|q| !*reviewing || answers.get(&q.id).is_some_and(|a| *a != q.answer))
+    // In review, only the questions answered wrongly, by their place among all the questions.
+    let shown: Vec<usize> = (0..questions.len())
+        .filter(|&i| {
+            let q = &questions[i];
+            !*reviewing || answers.get(&q.id).is_some_and(|a| *a != q.answer)
+        })
         .collect();
-    let index = (*current).min(shown.len().saturating_sub(1));
-    let card = shown.get(index).map(|q| question_card(q, &answers));
+    let index = shown.iter().position(|&i| i == props.question).unwrap_or(0);
+    let card = shown
+        .get(index)
+        .map(|&i| question_card(&questions[i], &answers));
+    // Review opens at the first question answered wrongly.
+    let first_wrong = questions
+        .iter()
+        .position(|q| answers.get(&q.id).is_some_and(|a| *a != q.answer))
+        .unwrap_or(0);
     html! {
         <section class="page quiz" data-testid="quiz">
             <h2>{ "Knowledge check" }</h2>
@@ -120,49 +134,54 @@ pub fn Quiz(props: &QuizProps) -> Html {
                 <p data-testid="no-wrong">{ "No wrong answers to review." }</p>
             }
             { for card }
-            { quiz_buttons(index, shown.len(), &current, &reviewing, &answers) }
+            { quiz_buttons(index, &shown, first_wrong, &props.navigate, &reviewing, &answers) }
         </section>
     }
 }
 
-/// Previous, where we are, Next, the review of wrong answers, and "Start again".
+/// Previous, where we are, Next, the review of wrong answers, and "Start again". Moving writes
+/// the question into the address.
 fn quiz_buttons(
     index: usize,
-    shown: usize,
-    current: &UseStateHandle<usize>,
+    shown: &[usize],
+    first_wrong: usize,
+    navigate: &Callback<Route>,
     reviewing: &UseStateHandle<bool>,
     answers: &UseStateHandle<Answers>,
 ) -> Html {
     let go = |to: usize| {
-        let current = current.clone();
-        Callback::from(move |_: MouseEvent| current.set(to))
+        let navigate = navigate.clone();
+        let question = shown.get(to).copied().unwrap_or(0);
+        Callback::from(move |_: MouseEvent| navigate.emit(Route::Quiz { question }))
     };
     let toggle_review = {
         let reviewing = reviewing.clone();
-        let current = current.clone();
+        let navigate = navigate.clone();
         Callback::from(move |_: MouseEvent| {
             reviewing.set(!*reviewing);
-            current.set(0);
+            let question = if *reviewing { 0 } else { first_wrong };
+            navigate.emit(Route::Quiz { question });
         })
     };
     let reset = {
         let answers = answers.clone();
-        let current = current.clone();
         let reviewing = reviewing.clone();
+        let navigate = navigate.clone();
         Callback::from(move |_: MouseEvent| {
             let empty = Answers::new();
             save(&empty);
             answers.set(empty);
-            current.set(0);
             reviewing.set(false);
+            navigate.emit(Route::Quiz { question: 0 });
         })
     };
+    let total = shown.len();
     html! {
         <div class="lesson-buttons">
             <button type="button" class="control" data-testid="question-back" disabled={index == 0}
                 onclick={go(index.saturating_sub(1))}>{ "◀ Previous" }</button>
-            <span class="muted">{ format!("{} of {}", (index + 1).min(shown), shown) }</span>
-            <button type="button" class="control primary" data-testid="question-next" disabled={index + 1 >= shown}
+            <span class="muted" data-testid="question-place">{ format!("{} of {}", (index + 1).min(total), total) }</span>
+            <button type="button" class="control primary" data-testid="question-next" disabled={index + 1 >= total}
                 onclick={go(index + 1)}>{ "Next ▶" }</button>
             <button type="button" class="control" data-testid="review" aria-pressed={reviewing.to_string()}
                 onclick={toggle_review}>{ "Review wrong answers" }</button>
@@ -222,7 +241,10 @@ fn explanation(q: &Question, chosen: usize) -> Html {
             { citation_list(&q.sources) }
             <p>
                 if let Some(scenario) = &q.scenario {
-                    <a href={format!("#s={scenario}")} data-testid="see-it">{ "See it happen in the playground" }</a>
+                    // Just after the event that shows the answer (`at` counts the events shown).
+                    <a href={format!("#s={scenario}&at={}", q.moment.map_or(0, |m| m + 1))} data-testid="see-it">
+                        { "See it happen in the playground" }
+                    </a>
                 }
                 if let Some(lesson) = &q.lesson {
                     { if q.scenario.is_some() { " · " } else { "" } }

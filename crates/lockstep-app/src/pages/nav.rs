@@ -40,7 +40,7 @@ pub fn SiteNav(props: &SiteNavProps) -> Html {
             <div class="nav-tabs" id="nav-tabs" onclick={close_menu}>
                 { tab(props.playground_href.to_string(), "Playground", "nav-playground", *at == Route::Playground) }
                 { tab("#learn".to_owned(), "Lessons", "nav-lessons", matches!(at, Route::Lessons | Route::Lesson { .. })) }
-                { tab("#quiz".to_owned(), "Knowledge check", "nav-quiz", *at == Route::Quiz) }
+                { tab("#quiz".to_owned(), "Knowledge check", "nav-quiz", matches!(at, Route::Quiz { .. })) }
                 { tab("#deck".to_owned(), "Interview deck", "nav-deck", *at == Route::Deck) }
                 { tab("#guide".to_owned(), "Efficiency or correctness?", "nav-guide", *at == Route::Guide) }
                 { tab("#lab".to_owned(), "Chaos lab", "nav-lab", matches!(at, Route::Lab(_))) }

@@ -293,7 +293,12 @@ impl Pages {
                 story: below.story,
             }),
             Route::Lessons => material(&|content| html! { <LessonIndex {content} /> }),
-            Route::Quiz => material(&|content| html! { <Quiz {content} /> }),
+            Route::Quiz { question } => {
+                let (question, navigate) = (*question, self.navigate.clone());
+                material(
+                    &|content| html! { <Quiz {content} {question} navigate={navigate.clone()} /> },
+                )
+            }
             Route::Deck => material(&|content| html! { <Deck {content} /> }),
             Route::Guide => material(&|content| html! { <GuidePage {content} /> }),
             Route::Sources => html! { <SourcesPage /> },

@@ -1,6 +1,6 @@
-//! The few browser services the app uses beyond rendering: the URL fragment, downloads, the
-//! clipboard, marks on `<html>` for tests, and the words of an error the browser threw. Each
-//! fails quietly to a `Result` or a no-op; none of them can panic.
+//! The few browser services the app uses beyond rendering: the URL fragment, local storage,
+//! downloads, the clipboard, marks on `<html>` for tests, and the words of an error the browser
+//! threw. Each fails quietly to a `Result` or a no-op; none of them can panic.
 
 use wasm_bindgen::JsCast;
 use web_sys::{Blob, BlobPropertyBag, HtmlAnchorElement, Url};
@@ -106,5 +106,44 @@ pub fn focus(selector: &str) {
         .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok());
     if let Some(element) = element {
         let _ = element.focus();
+    }
+}
+
+/// Scrolls the window up to the top of the first element matching `selector` if that top has
+/// gone above the window (the window scrolled past it); otherwise leaves the scroll alone.
+pub fn reveal_top(selector: &str) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let mut element = window
+        .document()
+        .and_then(|d| d.query_selector(selector).ok().flatten())
+        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok());
+    // The element's top in the document: its offsets summed up its offset parents.
+    let mut top = 0;
+    let found = element.is_some();
+    while let Some(e) = element {
+        top += e.offset_top();
+        element = e
+            .offset_parent()
+            .and_then(|p| p.dyn_into::<web_sys::HtmlElement>().ok());
+    }
+    let scrolled = window.scroll_y().unwrap_or(0.0);
+    if found && scrolled > f64::from(top) {
+        window.scroll_to_with_x_and_y(0.0, f64::from(top - 8).max(0.0));
+    }
+}
+
+/// What the browser's local storage keeps under `key`, if it keeps anything (and may be read).
+pub fn stored(key: &str) -> Option<String> {
+    web_sys::window()
+        .and_then(|w| w.local_storage().ok().flatten())
+        .and_then(|s| s.get_item(key).ok().flatten())
+}
+
+/// Keeps `value` under `key` in the browser's local storage; nothing if storage is refused.
+pub fn store(key: &str, value: &str) {
+    if let Some(storage) = web_sys::window().and_then(|w| w.local_storage().ok().flatten()) {
+        let _ = storage.set_item(key, value);
     }
 }

@@ -26,6 +26,9 @@ pub fn check(content: &Content) -> Vec<ContentError> {
     check_questions(content, &lesson_ids, &mut runs, &mut error);
     check_cards_and_guide(content, &lesson_ids, &mut error);
     check_scenarios(&mut runs, &mut error);
+    errors.extend(super::flow::check(content, &mut |id| {
+        runs.get(id).map(|run| run.sim.trace().len())
+    }));
     let scenarios: Vec<_> = catalogue::BUILT_IN
         .iter()
         .filter_map(|b| b.load().ok())
@@ -305,6 +308,9 @@ fn check_step_texts(
 ) {
     let texts = [
         ("text", Some(&step.text), Shown::Through(step.event)),
+        ("deeper", step.deeper.as_ref(), Shown::Through(step.event)),
+        // The banner shows from the moment the step opens, its question still open.
+        ("scene", step.scene.as_ref(), Shown::Before(step.event)),
         (
             "predict.question",
             step.predict.as_ref().map(|p| &p.question),
@@ -691,6 +697,8 @@ mod tests {
             event: second_grant + 1,
             kind: kinds[second_grant + 1].clone(),
             text: "client-b learns of its grant.".to_owned(),
+            deeper: None,
+            scene: None,
             predict: Some(Predict {
                 question: "Who holds the lock once client-b hears of its grant?".to_owned(),
                 choices: vec![choice("client-b"), choice("client-a")],

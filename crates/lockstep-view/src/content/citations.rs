@@ -142,6 +142,8 @@ fn internal_markers(texts: &[(&str, &str)]) -> Vec<ContentError> {
 /// Everything a step says: its text, its question, choices and answer, its "break it" hint.
 fn step_words(step: &super::Step) -> Vec<&str> {
     let mut words = vec![step.text.as_str()];
+    words.extend(step.deeper.as_deref());
+    words.extend(step.scene.as_deref());
     if let Some(predict) = &step.predict {
         words.push(&predict.question);
         words.push(&predict.why);

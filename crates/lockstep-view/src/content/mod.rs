@@ -15,12 +15,16 @@ pub mod citations;
 #[cfg(test)]
 pub mod claims;
 #[cfg(test)]
+pub mod flow;
+#[cfg(test)]
 pub mod retries;
 #[cfg(test)]
 pub mod wording;
 
 #[cfg(test)]
 pub use check::check;
+
+pub mod practice;
 
 use lockstep_sim::scenario::sources::Citation;
 use serde::Deserialize;
@@ -67,6 +71,8 @@ pub struct Lesson {
     /// The built-in scenario its steps play, unless a step names another.
     pub scenario: String,
     pub steps: Vec<Step>,
+    /// What the lesson showed, 3–4 short points, on its last step.
+    pub recap: Vec<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
@@ -78,7 +84,15 @@ pub struct Step {
     pub event: usize,
     /// That event's kind, checked against the trace.
     pub kind: String,
+    /// The one idea of the step, at most 45 words (checked natively).
     pub text: String,
+    /// The asides, folded under "Go deeper"; read against the run like `text`.
+    #[serde(default)]
+    pub deeper: Option<String>,
+    /// What changed since the previous step and why: required when the step opens another
+    /// scenario or comparison than the one before (`flow` checks it).
+    #[serde(default)]
+    pub scene: Option<String>,
     #[serde(default)]
     pub predict: Option<Predict>,
     #[serde(default)]
@@ -94,6 +108,16 @@ pub struct Step {
 }
 
 impl Lesson {
+    /// What step `index` opens that the step before did not: another scenario or another
+    /// comparison (`None` on the first step, which opens the lesson's scene).
+    pub fn changes_scene(&self, index: usize) -> bool {
+        let Some(before) = index.checked_sub(1) else {
+            return false;
+        };
+        let compare = |i: usize| self.steps.get(i).and_then(|s| s.compare.as_deref());
+        self.scenario_of(before) != self.scenario_of(index) || compare(before) != compare(index)
+    }
+
     /// The scenario step `index` plays.
     pub fn scenario_of(&self, index: usize) -> &str {
         self.steps
@@ -144,6 +168,10 @@ pub struct Question {
     /// real system the simulation does not model).
     #[serde(default)]
     pub scenario: Option<String>,
+    /// The trace index of the event in `scenario`'s run that shows the answer: "See it" opens
+    /// the playground just after it (required with `scenario`).
+    #[serde(default)]
+    pub moment: Option<usize>,
     #[serde(default)]
     pub lesson: Option<String>,
     /// The public sources of the explanation.
@@ -163,6 +191,8 @@ pub struct Cards {
 pub struct Card {
     pub id: String,
     pub question: String,
+    /// The 30-second answer, at most 60 words (checked natively).
+    pub short: String,
     pub strong_answer: Vec<String>,
     pub follow_up: String,
     pub scenario: String,
@@ -261,6 +291,12 @@ impl Content {
 
     pub fn lesson(&self, id: &str) -> Option<&Lesson> {
         self.lessons.iter().find(|l| l.id == id)
+    }
+
+    /// The lesson after `id`, in file order (`None` after the last).
+    pub fn next_lesson(&self, id: &str) -> Option<&Lesson> {
+        let at = self.lessons.iter().position(|l| l.id == id)?;
+        self.lessons.get(at + 1)
     }
 }
 

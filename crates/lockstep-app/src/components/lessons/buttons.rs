@@ -54,7 +54,8 @@ pub fn LessonButtons(props: &LessonButtonsProps) -> Html {
                 <button type="button" class="control primary" data-testid="lesson-next" disabled={!props.showing}
                     onclick={go(step_index + 1)}>{ "Next ▶" }</button>
             } else {
-                <a class="control primary" data-testid="lesson-done" href="#learn">{ "All lessons" }</a>
+                // The recap's "Next lesson" is the step's one filled action.
+                <a class="control" data-testid="lesson-done" href="#learn">{ "All lessons" }</a>
             }
             <button type="button" class="control" data-testid="break-it" onclick={break_it}>{ "Now break it yourself" }</button>
             // The lesson's scenario handed to the counterexample search, which picks the faults.

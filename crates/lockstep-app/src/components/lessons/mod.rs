@@ -6,19 +6,26 @@
 //! can be linked to and Back never loses the place. "Now break it yourself" opens the sandbox at
 //! exactly this moment. The player changes the run only by dispatching actions.
 //!
-//! Its parts: `stand.rs` (where the playground stands for a step), `step_body.rs` (the question,
-//! or the text and verdict), `buttons.rs` (Back, Next, break it, search).
+//! Its parts: `stand.rs` (where the playground stands for a step), `scene.rs` (the banner of a
+//! step that changes scenario), `step_body.rs` (the question, or the verdict and the text),
+//! `buttons.rs` (Back, Next, break it, search), `recap.rs` (the lesson's end: recap and what
+//! next), `progress.rs` (the lessons finished, kept in local storage for the list's marks).
 
 mod buttons;
+mod progress;
+mod recap;
+mod scene;
 mod stand;
 mod step_body;
 
 use crate::components::Shared;
 use crate::components::verification_tests::VerificationTests;
+use crate::platform::browser;
 use crate::state::{Action, Playground};
 use buttons::LessonButtons;
 use lockstep_view::content::{Content, Lesson};
 use lockstep_view::route::Route;
+use progress::use_mark_finished;
 use stand::use_stand_at;
 use std::collections::BTreeMap;
 use step_body::{Reveal, step_body};
@@ -31,6 +38,8 @@ pub struct LessonIndexProps {
 
 #[component]
 pub fn LessonIndex(props: &LessonIndexProps) -> Html {
+    // Read once a visit to the list: the marks of lessons finished, here or before.
+    let finished = use_memo((), |_| progress::finished());
     html! {
         <section class="page lessons-index" data-testid="lessons">
             <h2>{ "Lessons" }</h2>
@@ -50,6 +59,9 @@ pub fn LessonIndex(props: &LessonIndexProps) -> Html {
                         <a href={format!("#learn={}&step=1", lesson.id)} data-testid="lesson-link" data-lesson={lesson.id.clone()}>
                             { lesson.title.clone() }
                         </a>
+                        if finished.contains(&lesson.id) {
+                            <span class="lesson-finished" data-testid="lesson-finished" aria-label="done">{ " ✓ done" }</span>
+                        }
                         <span class="muted">{ format!(" · {} steps · ", lesson.steps.len()) }{ lesson.summary.clone() }</span>
                     </li>
                 }) }
@@ -114,6 +126,15 @@ pub fn LessonPlayer(props: &LessonPlayerProps) -> Html {
         .get(&(props.id.clone(), step_index))
         .map_or(Reveal::Asking, |choice| Reveal::Shown(*choice));
     let showing = !asks || reveal != Reveal::Asking;
+    let on_last_step = lesson.is_some_and(|l| step_index + 1 == l.steps.len());
+    use_mark_finished(props.id.clone(), on_last_step);
+    // Answering may leave the timeline scrolled away above (on a phone the question sits under
+    // it): bring its top back, so the effect and the verdict share the screen.
+    use_effect_with(reveal, |reveal| {
+        if *reveal != Reveal::Asking {
+            browser::reveal_top("[data-testid=\"timeline-main\"]");
+        }
+    });
     use_stand_at(
         lesson,
         step_index,
@@ -147,6 +168,7 @@ pub fn LessonPlayer(props: &LessonPlayerProps) -> Html {
                 <span>{ format!("Step {} of {total}", step_index + 1) }</span>
                 <span class="bar"><span class="fill" style={format!("width: {}%", (step_index + 1) * 100 / total.max(1))}></span></span>
             </div>
+            { for scene::scene_banner(lesson, step_index) }
             { step_body(step, reveal, showing, &choose) }
             <LessonButtons lesson={lesson.id.clone()} {step_index} {total} {showing}
                 scenario={lesson.scenario_of(step_index).to_owned()} hint={step.break_it.clone()}
@@ -156,6 +178,9 @@ pub fn LessonPlayer(props: &LessonPlayerProps) -> Html {
             }
             if lesson.id == "verification" {
                 <VerificationTests />
+            }
+            if on_last_step && showing {
+                { recap::recap(&props.content, lesson) }
             }
         </section>
     }

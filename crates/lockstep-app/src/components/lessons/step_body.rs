@@ -1,5 +1,6 @@
-//! What a lesson step says: its open prediction (the question and its choices), or its text,
-//! with the verdict on the prediction once answered, and its sources.
+//! What a lesson step says: its open prediction (the question and its choices), or — once
+//! answered — the verdict first ("Right" / "Not quite: …", with why), then its text (one idea),
+//! its asides folded under "Go deeper", and its sources.
 
 use crate::components::sources::citation_list;
 use lockstep_view::content::{Predict, Step};
@@ -25,8 +26,14 @@ pub fn step_body(
         (Some(predict), Reveal::Asking, false) => prediction(predict, choose),
         _ => html! {
             <>
-                <p class="step-text" data-testid="lesson-text" aria-live="polite">{ step.text.clone() }</p>
                 { for step.predict.as_ref().and_then(|predict| verdict(predict, reveal)) }
+                <p class="step-text" data-testid="lesson-text" aria-live="polite">{ step.text.clone() }</p>
+                if let Some(deeper) = &step.deeper {
+                    <details class="go-deeper" data-testid="go-deeper">
+                        <summary>{ "Go deeper" }</summary>
+                        <p>{ deeper.clone() }</p>
+                    </details>
+                }
                 { citation_list(&step.sources) }
             </>
         },
@@ -50,25 +57,33 @@ fn prediction(predict: &Predict, choose: &dyn Fn(Option<usize>) -> Callback<Mous
     }
 }
 
-/// Right or not (or the answer, to one who asked to be shown), and why.
+/// Right or not (or the answer, to one who asked to be shown), then why: the verdict leads.
 fn verdict(predict: &Predict, reveal: Reveal) -> Option<Html> {
-    match reveal {
-        Reveal::Shown(Some(chosen)) => {
-            let right = chosen == predict.answer;
-            Some(html! {
-                <p class={classes!("predict-result", if right { "right" } else { "wrong" })}
-                    data-testid="predict-result" data-correct={right.to_string()}>
-                    <strong>{ if right { "✓ Right. " } else { "✗ Not quite. " } }</strong>
-                    { predict.why.clone() }
-                </p>
-            })
+    let answer = predict
+        .choices
+        .get(predict.answer)
+        .map_or("", |c| c.text.as_str());
+    let (class, correct, words) = match reveal {
+        Reveal::Shown(Some(chosen)) if chosen == predict.answer => {
+            ("right", "true", "✓ Right.".to_owned())
         }
-        Reveal::Shown(None) => Some(html! {
-            <p class="predict-result" data-testid="predict-result" data-correct="skipped">
-                <strong>{ format!("The answer: {}. ", predict.choices.get(predict.answer).map_or("", |c| c.text.as_str())) }</strong>
-                { predict.why.clone() }
-            </p>
-        }),
-        Reveal::Asking => None,
-    }
+        Reveal::Shown(Some(_)) => (
+            "wrong",
+            "false",
+            format!("✗ Not quite: the answer is \u{201c}{answer}\u{201d}"),
+        ),
+        Reveal::Shown(None) => (
+            "",
+            "skipped",
+            format!("The answer: \u{201c}{answer}\u{201d}"),
+        ),
+        Reveal::Asking => return None,
+    };
+    Some(html! {
+        <div class={classes!("predict-result", (!class.is_empty()).then_some(class))}
+            data-testid="predict-result" data-correct={correct}>
+            <p class="verdict" data-testid="predict-verdict"><strong>{ words }</strong></p>
+            <p class="why">{ predict.why.clone() }</p>
+        </div>
+    })
 }

@@ -1,0 +1,29 @@
+//! The end of a lesson, under its last step: what it showed (the content's recap) and where to
+//! go next — the next lesson in order, or after the last one the knowledge check and the deck.
+
+use lockstep_view::content::{Content, Lesson};
+use yew::prelude::*;
+
+pub fn recap(content: &Content, lesson: &Lesson) -> Html {
+    let next = match content.next_lesson(&lesson.id) {
+        Some(next) => html! {
+            <a class="control primary" data-testid="next-lesson" data-lesson={next.id.clone()}
+                href={format!("#learn={}&step=1", next.id)}>
+                { format!("Next lesson: {} →", next.title) }
+            </a>
+        },
+        None => html! {
+            <>
+                <a class="control primary" data-testid="next-lesson" href="#quiz">{ "Test yourself: the knowledge check →" }</a>
+                <a class="control" href="#deck">{ "Practise with the interview deck" }</a>
+            </>
+        },
+    };
+    html! {
+        <section class="lesson-recap" data-testid="lesson-recap" aria-labelledby="recap-heading">
+            <h3 id="recap-heading">{ "What this lesson showed" }</h3>
+            <ul>{ for lesson.recap.iter().map(|point| html! { <li>{ point.clone() }</li> }) }</ul>
+            <p class="recap-next">{ next }</p>
+        </section>
+    }
+}
