@@ -80,6 +80,13 @@ impl Component for ChaosLab {
         }
     }
 
+    fn rendered(&mut self, ctx: &Context<Self>, first_render: bool) {
+        // Settings restored with the kept results: the address says so too.
+        if first_render && self.spec != ctx.props().link.spec {
+            ctx.props().on_change.emit(self.spec);
+        }
+    }
+
     fn destroy(&mut self, ctx: &Context<Self>) {
         ctx.props().kept.set(self.runner.memory(self.spec));
     }

@@ -170,7 +170,7 @@ impl Measure {
 
 /// Why the first-violation histogram is there, and the step that shows the faults behind it.
 pub const HISTOGRAM_WHY: Why = why(
-    "Faults strike at random moments all through a run, and a pause or a cut link can stop a process at any instruction, so the first violations come early and late alike.",
+    "A run first breaks an invariant when a fault first catches a lock holder at a bad moment, and a pause or a cut link can stop a process at any instruction.",
     "no-exclusion",
     1,
     "pause",
