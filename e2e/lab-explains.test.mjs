@@ -3,7 +3,7 @@
 // and the histogram say why they are there and link a lesson step that exists; the results stay
 // when the user leaves the lab for a lesson or the playground and comes back; a violating seed's
 // short link (settings and seed) opens the playground at its violation with the timeline in
-// view, at 1280×800 and 375×700; and the charts' labels neither collide nor leave the window at
+// view, followed from the lab or opened afresh, at 1280×800 and 375×700; and the charts' labels neither collide nor leave the window at
 // 320, 375 and 640 px.
 
 import { after, before, describe, it } from 'node:test';
@@ -179,11 +179,17 @@ describe('the chaos lab explains itself', () => {
       await page.locator('[data-testid="timeline-main"] svg').waitFor({ timeout: 30_000 });
       await app.waitForPosition(first.event + 1);
       // The timeline, not the panels, stands in the window above the fixed transport bar.
-      await page.waitForFunction(() => {
-        const timeline = document.querySelector('[data-testid="timeline-main"]').getBoundingClientRect();
-        const bar = document.querySelector('.transport-bar')?.getBoundingClientRect().top ?? window.innerHeight;
-        return timeline.top >= 0 && timeline.bottom <= bar + 0.5;
-      }, null, { timeout: 10_000 });
+      const timelineInView = () =>
+        page.waitForFunction(() => {
+          const timeline = document.querySelector('[data-testid="timeline-main"]').getBoundingClientRect();
+          const bar = document.querySelector('.transport-bar')?.getBoundingClientRect().top ?? window.innerHeight;
+          return timeline.top >= 0 && timeline.bottom <= bar + 0.5;
+        }, null, { timeout: 10_000 });
+      await timelineInView();
+      // The same short link opened afresh (shared, or in a new tab) does the same.
+      await app.open(first.href.slice(1));
+      await app.waitForPosition(first.event + 1);
+      await timelineInView();
       // Settings and a seed, not a whole scenario.
       assert.ok(first.href.length < 200, `${first.href.length} characters`);
       assert.match(first.href, /^#chaos=1;seed=\d+;backend=sql-row;fencing=off;/);

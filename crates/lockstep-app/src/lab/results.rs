@@ -397,7 +397,7 @@ pub fn ViolatingSeeds(props: &ViolatingSeedsProps) -> Html {
     // so the timeline is brought into view once it shows the run (every seed's title is alike).
     let title = use_memo(run.spec.settings, |settings| settings.scenario(0).title);
     let reveal = Callback::from(move |_: MouseEvent| {
-        crate::platform::reveal::timeline_when_shown((*title).clone())
+        crate::platform::reveal::timeline_when_shown(Some((*title).clone()))
     });
     let total = matching.len();
     html! {

@@ -1,8 +1,10 @@
 //! Bringing the playground's timeline into view once a link has opened it: a chaos lab seed's
-//! link is followed from far down the lab page, and the browser keeps that scroll. Waits (a few
-//! frames, at most [`PATIENCE_MS`]) until the playground shows a scenario with the expected
-//! title, then scrolls so that the title line and the timeline stand above the fixed transport
-//! bar — or, when both do not fit, the timeline alone from its top. Gives up quietly.
+//! link is followed from far down the lab page (the browser keeps that scroll), or opened afresh
+//! on a phone, where the setup fills the first screen. Waits (a few frames, at most
+//! [`PATIENCE_MS`]) until the playground shows a scenario with the expected title, if one is
+//! given; then, unless the timeline already stands in the window above the fixed transport bar,
+//! scrolls so that the title line and the timeline do — or, when both do not fit, the timeline
+//! alone from its top. Gives up quietly.
 
 use gloo_timers::callback::Timeout;
 use web_sys::{Element, Window};
@@ -14,17 +16,18 @@ const EVERY_MS: u32 = 50;
 /// The space left above what is scrolled to.
 const MARGIN_PX: f64 = 8.0;
 
-/// Scrolls the timeline into view once the playground shows a scenario titled `title`.
-pub fn timeline_when_shown(title: String) {
+/// Scrolls the timeline into view once the playground shows it (with a scenario whose title
+/// contains `title`, if given).
+pub fn timeline_when_shown(title: Option<String>) {
     look(title, PATIENCE_MS / EVERY_MS);
 }
 
-fn look(title: String, tries_left: u32) {
+fn look(title: Option<String>, tries_left: u32) {
     Timeout::new(EVERY_MS, move || {
         let Some(window) = web_sys::window() else {
             return;
         };
-        if shows(&window, &title) {
+        if shows(&window, title.as_deref()) {
             scroll(&window);
         } else if tries_left > 0 {
             look(title, tries_left - 1);
@@ -37,11 +40,13 @@ fn find(window: &Window, selector: &str) -> Option<Element> {
     window.document()?.query_selector(selector).ok().flatten()
 }
 
-fn shows(window: &Window, title: &str) -> bool {
+fn shows(window: &Window, title: Option<&str>) -> bool {
     find(window, "[data-testid=\"timeline-main\"]").is_some()
-        && find(window, "[data-testid=\"scenario-name\"]")
-            .and_then(|name| name.text_content())
-            .is_some_and(|name| name.contains(title))
+        && title.is_none_or(|title| {
+            find(window, "[data-testid=\"scenario-name\"]")
+                .and_then(|name| name.text_content())
+                .is_some_and(|name| name.contains(title))
+        })
 }
 
 fn scroll(window: &Window) {
@@ -59,6 +64,9 @@ fn scroll(window: &Window) {
         .filter(|top| *top > 0.0)
         .unwrap_or(height);
     let timeline = timeline.get_bounding_client_rect();
+    if timeline.top() >= 0.0 && timeline.bottom() <= room {
+        return;
+    }
     let title_top = find(window, "[data-testid=\"scenario-name\"]")
         .map(|name| name.get_bounding_client_rect().top())
         .unwrap_or(timeline.top());
