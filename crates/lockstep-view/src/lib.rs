@@ -3,7 +3,8 @@
 //! What the Lockstep page shows, computed without a browser, grouped by feature as the app is:
 //! - the playground: its state and its one reducer ([`state`]), the run and its snapshots
 //!   ([`run`]), the timeline's layout ([`layout`]), the stage's geometry ([`stage`]), the
-//!   builder ([`builder`]), and the playground's and the page's addresses ([`link`], [`route`]);
+//!   builder ([`builder`]), and the playground's and the page's addresses ([`link`], [`route`];
+//!   [`chaos_link`], a chaos lab run named by its settings and seed);
 //! - [`embed`]: the embed's address, its excerpt of the playground, and its embed code;
 //! - [`lab`]: the chaos lab's and the counterexample search's addresses, the lab's schedule,
 //!   and the messages to and from its worker;
@@ -15,6 +16,7 @@
 //! (`lockstep-app`) renders what this computes and adapts the reducers to Yew's `Reducible`.
 
 pub mod builder;
+pub mod chaos_link;
 pub mod content;
 pub mod embed;
 pub mod lab;

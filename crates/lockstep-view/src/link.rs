@@ -6,11 +6,13 @@
 //! JSON); the position; what the run is compared with (`compare=1`: fencing switched;
 //! `compare=redlock`: another lock service by its id — the twin is recomputed from these, the
 //! role mapping included; `compare=s20-consensus-fast-follower-clock`: another built-in
-//! scenario by its id). Reading never panics: a bad link is a [`LinkError`] naming the
+//! scenario by its id); a chaos lab run by its settings and seed instead of its whole scenario
+//! (`chaos=`, see [`crate::chaos_link`]; the scenario is generated again). Reading never panics: a bad link is a [`LinkError`] naming the
 //! parameter and what is wrong with it. A built-in scenario is read from its loaded file, which
 //! the caller hands in ([`Loaded`]): whoever follows a link loads the scenarios it names
 //! ([`built_in_named`], [`compared_built_in`]) first. This module does not touch the browser.
 
+use crate::chaos_link::ChaosRunRef;
 use crate::state::{Compare, Comparison, Moment, Origin};
 use base64::Engine;
 use base64::engine::general_purpose::URL_SAFE_NO_PAD;
@@ -45,7 +47,9 @@ pub enum LinkError {
 impl fmt::Display for LinkError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            LinkError::NoScenario => f.write_str("it names no scenario (`s=` or `scenario=`)"),
+            LinkError::NoScenario => {
+                f.write_str("it names no scenario (`s=`, `scenario=` or `chaos=`)")
+            }
             LinkError::UnknownScenario(id) => {
                 write!(f, "`s={id}`: there is no built-in scenario with that id")
             }
@@ -77,6 +81,10 @@ pub fn encode_setup(moment: &Moment, loaded: Loaded) -> String {
         Origin::BuiltIn(id) => {
             parts.push(format!("s={id}"));
             loaded(id).map(|original| (*original).clone())
+        }
+        Origin::Chaos(run) => {
+            parts.push(format!("chaos={}", run.value()));
+            Some(run.settings.scenario(run.seed))
         }
         Origin::Custom => {
             parts.push(format!(
@@ -206,6 +214,13 @@ impl Reading {
                     reason: e.to_string(),
                 })?;
                 self.scenario = Some((Origin::Custom, parsed));
+            }
+            "chaos" => {
+                let run = ChaosRunRef::parse(value).map_err(|e| LinkError::Bad {
+                    parameter: "chaos",
+                    reason: e.to_string(),
+                })?;
+                self.scenario = Some((Origin::Chaos(run), run.settings.scenario(run.seed)));
             }
             "seed" => {
                 self.seed = Some(value.parse::<u64>().map_err(|_| LinkError::Bad {
@@ -437,6 +452,89 @@ mod tests {
         );
     }
 
+    /// A violating seed of the lab's default run (the article's test, fencing on), standing at
+    /// its 40th event.
+    fn chaos_moment(seed: u64) -> Moment {
+        let run = ChaosRunRef {
+            settings: lockstep_sim::analysis::chaos::ChaosSettings::verification_test(Fencing::On),
+            seed,
+        };
+        let scenario = run.settings.scenario(run.seed);
+        Moment {
+            origin: Origin::Chaos(run),
+            seed: scenario.seed,
+            scenario,
+            log: Vec::new(),
+            position: Some(40),
+            compare: Comparison::Off,
+        }
+    }
+
+    #[test]
+    fn a_chaos_run_travels_as_its_settings_and_seed() {
+        let m = chaos_moment(17);
+        let Origin::Chaos(run) = m.origin else {
+            unreachable!("a chaos moment")
+        };
+        let link = encode(&m);
+        assert_eq!(link, format!("chaos={}&at=40", run.value()));
+        assert_eq!(
+            link,
+            "chaos=1;seed=17;backend=sql-row;fencing=on;clients=8;faults=pauses,partitions,crashes;duration=180000&at=40"
+        );
+        assert_eq!(decode(&link), Ok(m.clone()));
+        // What the user changes in the playground travels as for any scenario.
+        let mut changed = m.clone();
+        changed.seed = 3;
+        changed.scenario.resource = changed.scenario.resource.with_fencing(Fencing::Off);
+        let link = encode(&changed);
+        assert!(link.contains("&seed=3&fencing=off&at=40"), "{link}");
+        assert_eq!(decode(&link), Ok(changed));
+    }
+
+    #[test]
+    fn a_chaos_link_is_short_and_the_old_whole_scenario_link_still_opens() {
+        let m = chaos_moment(17);
+        let short = encode(&m);
+        let whole = format!(
+            "scenario={}&at=40",
+            URL_SAFE_NO_PAD.encode(m.scenario.to_json())
+        );
+        // The figures for the record: `cargo test -p lockstep-view chaos_link_is_short -- --nocapture`.
+        println!(
+            "a chaos seed's link: {} characters as settings and seed, {} as the whole scenario",
+            short.len(),
+            whole.len()
+        );
+        assert!(short.len() < 200, "{}", short.len());
+        assert!(whole.len() > 100 * short.len(), "{}", whole.len());
+        let old = decode(&whole).expect("an old link opens");
+        assert_eq!(old.origin, Origin::Custom);
+        assert_eq!((old.scenario, old.position), (m.scenario, m.position));
+    }
+
+    #[test]
+    fn a_bad_chaos_value_is_named_with_what_is_wrong() {
+        for (link, says) in [
+            (
+                "chaos=2;seed=1",
+                "`chaos=`: version 2 is not one this Lockstep reads",
+            ),
+            (
+                "chaos=1;seed=x",
+                "`chaos=`: the seed must be a whole number",
+            ),
+            (
+                "chaos=1;seed=1;clients=99",
+                "`chaos=`: the chaos lab's settings",
+            ),
+            ("chaos=seed=1", "`chaos=`: it must start with its version"),
+        ] {
+            let error = decode(link).expect_err(link).to_string();
+            assert!(error.starts_with(says), "{link}: {error}");
+        }
+    }
+
     #[test]
     fn a_custom_scenario_travels_whole() {
         let mut m = moment("s1-gc-pause-unfenced");
@@ -521,6 +619,7 @@ mod tests {
             match moment.origin {
                 Origin::BuiltIn(id) => assert_eq!(id, opens, "{fragment}"),
                 Origin::Custom => assert_eq!(opens, "custom", "{fragment}"),
+                Origin::Chaos(run) => assert_eq!(opens, "chaos", "{fragment}: {run:?}"),
             }
             opened += 1;
         }

@@ -89,10 +89,12 @@ pub enum Notice {
     Loading(String),
 }
 
-/// Where the open scenario came from: links to a built-in one stay short.
+/// Where the open scenario came from: links to a built-in one stay short, and so do links to
+/// a chaos lab run, which name its settings and seed (the scenario is generated again).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Origin {
     BuiltIn(&'static str),
+    Chaos(crate::chaos_link::ChaosRunRef),
     Custom,
 }
 

@@ -99,6 +99,10 @@ pub fn use_url_sync(
         if Route::parse(&arrival).is_none() && waits_for_its_scenario(&arrival) {
             follow_link(arrival.to_string(), dispatch.clone());
         }
+        // A chaos lab seed's link opens on its timeline, wherever the setup puts it.
+        if Route::parse(&arrival).is_none() && arrival.split('&').any(|p| p.starts_with("chaos=")) {
+            crate::platform::reveal::timeline_when_shown(None);
+        }
         let listener = web_sys::window().map(|window| {
             EventListener::new(&window, "hashchange", move |_| {
                 let fragment = browser::fragment();

@@ -6,12 +6,15 @@
 //! invariant or check chosen ([`ViolatingSeeds`]). Every number is counted from the runs.
 
 use crate::lab::runner::{ChartRow, Status};
-use base64::Engine;
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use lockstep_sim::analysis::chaos::{Broken, ChaosReport, ChaosSettings, fencing_id, seconds};
 use lockstep_sim::story::numbers::thousands;
-use lockstep_sim::vocabulary::invariant::Invariant;
+use lockstep_sim::vocabulary::invariant::{Concern, Invariant};
+use lockstep_view::chaos_link::ChaosRunRef;
+use lockstep_view::lab::histogram_axis::bucket_labels;
+use lockstep_view::lab::measure::{ARTICLES_CHECK, HISTOGRAM_WHY, Measure, OUR_DATA_CHECK, Why};
 use lockstep_view::lab::schedule::{LabRun, Violation};
+use lockstep_view::link::at_position;
+use lockstep_view::state::Compare;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -33,7 +36,6 @@ pub fn LabProgress(props: &LabProgressProps) -> Html {
     };
     let done = run.done();
     let total = run.spec.runs.0;
-    let broke = run.report.violating.len() as u64;
     let state = match &props.status {
         Status::Idle => String::new(),
         Status::Running if done == 0 && props.loading => "Loading the worker…".to_owned(),
@@ -49,7 +51,7 @@ pub fn LabProgress(props: &LabProgressProps) -> Html {
             data-outstanding={props.outstanding.to_string()}>
             <progress max={total.to_string()} value={done.to_string()} aria-label="Seeds run"></progress>
             <p class={classes!("lab-status", failed.then_some("problem"))} role="status" data-testid="lab-status">
-                { format!("{state} {} of {} runs, {} broke an invariant or lost data", thousands(done), thousands(total), thousands(broke)) }
+                { format!("{state} {} of {} runs.", thousands(done), thousands(total)) }
             </p>
         </div>
     }
@@ -58,53 +60,6 @@ pub fn LabProgress(props: &LabProgressProps) -> Html {
 #[derive(Properties, PartialEq)]
 pub struct ShareChartProps {
     pub rows: Vec<ChartRow>,
-}
-
-/// The article's check, as the lab names it.
-const ARTICLES_CHECK: &str = "The article's check: at most one accepted writer at any moment";
-/// Our data check, as the lab names it.
-const OUR_DATA_CHECK: &str = "Our data check (stronger): no increment lost";
-
-/// What the chart counts: an invariant, the article's check, or our data check.
-#[derive(Clone, Copy, PartialEq)]
-enum Measure {
-    Invariant(Invariant),
-    TwoWriters,
-    DataLost,
-}
-
-impl Measure {
-    fn all() -> impl Iterator<Item = Measure> {
-        Invariant::ALL
-            .into_iter()
-            .map(Measure::Invariant)
-            .chain([Measure::TwoWriters, Measure::DataLost])
-    }
-
-    fn id(self) -> &'static str {
-        match self {
-            Measure::Invariant(i) => i.id(),
-            Measure::TwoWriters => "two_accepted_writers",
-            Measure::DataLost => "data_lost",
-        }
-    }
-
-    fn statement(self) -> &'static str {
-        match self {
-            Measure::Invariant(i) => i.statement(),
-            Measure::TwoWriters => ARTICLES_CHECK,
-            Measure::DataLost => OUR_DATA_CHECK,
-        }
-    }
-
-    /// The runs of `report` that broke it.
-    fn count(self, report: &ChaosReport) -> u64 {
-        match self {
-            Measure::Invariant(i) => report.runs_breaking(i),
-            Measure::TwoWriters => report.two_accepted_writers.unwrap_or(0),
-            Measure::DataLost => report.data_lost,
-        }
-    }
 }
 
 /// `12.5%`, with one decimal; `0%` for none.
@@ -128,41 +83,119 @@ pub fn ShareChart(props: &ShareChartProps) -> Html {
     html! {
         <figure class="lab-chart" data-testid="lab-chart">
             <figcaption>{ "Share of runs that broke each invariant, the article's check and our data check" }</figcaption>
-            { for props.rows.iter().map(|row| {
-                let report = &row.run.report;
-                html! {
-                    <div class="lab-chart-group" data-testid="lab-chart-group"
-                        data-backend={report.settings.backend.id()} data-fencing={fencing_id(report.settings.fencing)}
-                        data-runs={report.runs.to_string()}>
-                        <p class="lab-chart-title">
-                            <strong>{ report.settings.words() }</strong>
-                            { format!(" · {} runs{}", thousands(report.runs), if row.live { " so far" } else { "" }) }
-                        </p>
-                        if shown.is_empty() {
-                            <p class="muted">{ "No run broke any invariant or failed either check." }</p>
-                        }
-                        <ul class="lab-bars">
-                            { for shown.iter().map(|m| {
-                                let n = m.count(report);
-                                let share = if report.runs == 0 { 0.0 } else { n as f64 * 100.0 / report.runs as f64 };
-                                html! {
-                                    <li class="lab-bar" data-testid="lab-bar" data-invariant={m.id()} data-count={n.to_string()}>
-                                        <span class="lab-bar-label">{ m.statement() }</span>
-                                        <span class="lab-bar-track" aria-hidden="true">
-                                            <span class="lab-bar-fill" style={format!("width: {share:.2}%")}></span>
-                                        </span>
-                                        <span class="lab-bar-value">{ format!("{} ({} of {})", percent(n, report.runs), thousands(n), thousands(report.runs)) }</span>
-                                    </li>
-                                }
-                            }) }
-                        </ul>
-                    </div>
-                }
-            }) }
+            { for props.rows.iter().map(|row| chart_group(row, &shown)) }
             if !never.is_empty() {
                 <p class="muted lab-never" data-testid="lab-never">{ format!("Broken in no run: {}.", never.join("; ")) }</p>
             }
         </figure>
+    }
+}
+
+/// What the lab calls each group of bars.
+fn concern_heading(concern: Concern) -> &'static str {
+    match concern {
+        Concern::Lock => "The lock's promises: a lease cannot keep these when processes pause",
+        Concern::Data => "The data: what the resource accepted",
+    }
+}
+
+/// The word a group's elements carry in `data-concern` and their class.
+fn concern_id(concern: Concern) -> &'static str {
+    match concern {
+        Concern::Lock => "lock",
+        Concern::Data => "data",
+    }
+}
+
+/// One lock service × fencing's bars: the lock's promises (drawn calm), then the data.
+fn chart_group(row: &ChartRow, shown: &[Measure]) -> Html {
+    let report = &row.run.report;
+    html! {
+        <div class="lab-chart-group" data-testid="lab-chart-group"
+            data-backend={report.settings.backend.id()} data-fencing={fencing_id(report.settings.fencing)}
+            data-runs={report.runs.to_string()}>
+            <p class="lab-chart-title">
+                <strong>{ report.settings.words() }</strong>
+                { format!(" · {} runs{}", thousands(report.runs), if row.live { " so far" } else { "" }) }
+            </p>
+            if shown.is_empty() {
+                <p class="muted">{ "No run broke any invariant or failed either check." }</p>
+            }
+            { for Concern::ALL.into_iter().map(|concern| {
+                let bars: Vec<Measure> = shown.iter().copied().filter(|m| m.concern() == concern).collect();
+                if bars.is_empty() {
+                    return Html::default();
+                }
+                html! {
+                    <>
+                        <p class="lab-concern" data-concern={concern_id(concern)}>{ concern_heading(concern) }</p>
+                        <ul class="lab-bars">
+                            { for bars.iter().map(|m| bar(*m, report)) }
+                        </ul>
+                    </>
+                }
+            }) }
+        </div>
+    }
+}
+
+/// One bar: what it counts, its share, and why it is there.
+fn bar(measure: Measure, report: &ChaosReport) -> Html {
+    let n = measure.count(report);
+    let share = if report.runs == 0 {
+        0.0
+    } else {
+        n as f64 * 100.0 / report.runs as f64
+    };
+    let concern = concern_id(measure.concern());
+    html! {
+        <li class={classes!("lab-bar", format!("lab-bar-{concern}"))} data-testid="lab-bar"
+            data-invariant={measure.id()} data-count={n.to_string()} data-concern={concern}>
+            <span class="lab-bar-label">{ measure.statement() }</span>
+            <span class="lab-bar-track" aria-hidden="true">
+                <span class="lab-bar-fill" style={format!("width: {share:.2}%")}></span>
+            </span>
+            <span class="lab-bar-value">{ format!("{} ({} of {})", percent(n, report.runs), thousands(n), thousands(report.runs)) }</span>
+            { why_line(measure.why(report.settings.fencing)) }
+        </li>
+    }
+}
+
+/// The sentence that says why a chart shows what it shows, and the lesson step that shows it.
+fn why_line(why: Why) -> Html {
+    html! {
+        <p class="lab-why" data-testid="lab-why">
+            { why.sentence }{ " " }
+            <a href={why.step.href()} data-testid="lab-why-lesson" data-lesson={why.step.lesson}
+                data-step={why.step.step.to_string()}>{ "See it in a lesson" }</a>
+        </p>
+    }
+}
+
+#[derive(Properties, PartialEq)]
+pub struct LabHeadlineProps {
+    pub run: LabRun,
+    /// The run is still going.
+    pub live: bool,
+}
+
+/// The lab's headline: in how many runs the data stayed intact; then, smaller, how many of
+/// those broke only the lock's promises.
+#[component]
+pub fn LabHeadline(props: &LabHeadlineProps) -> Html {
+    let tally = &props.run.tally;
+    html! {
+        <section class="lab-headline" data-testid="lab-headline" aria-live="polite"
+            data-runs={tally.runs.to_string()} data-intact={tally.data_intact().to_string()}
+            data-lock-only={tally.lock_only.to_string()}>
+            <p class="lab-headline-main">
+                { tally.headline() }{ if props.live { " so far" } else { "" } }
+            </p>
+            <p class="lab-headline-settings muted">{ props.run.spec.settings.words() }</p>
+            if let Some(detail) = tally.detail() {
+                <p class="lab-headline-detail" data-testid="lab-headline-detail">{ detail }</p>
+            }
+        </section>
     }
 }
 
@@ -178,21 +211,27 @@ pub fn Histogram(props: &HistogramProps) -> Html {
     let bucket = histogram.bucket_ms.0;
     let highest = histogram.counts.iter().copied().max().unwrap_or(0).max(1);
     let violating: u64 = histogram.counts.iter().sum();
+    let labels = bucket_labels(&histogram.counts);
     html! {
         <figure class="lab-histogram" data-testid="lab-histogram">
             <figcaption>{ format!(
                 "When the first violation came: {} of {} runs broke an invariant (runs of {}, in steps of {})",
                 thousands(violating), thousands(report.runs), seconds(report.settings.duration.0), seconds(bucket)) }</figcaption>
+            { why_line(HISTOGRAM_WHY) }
             <ol class="lab-histogram-bars" style={format!("grid-template-columns: repeat({}, minmax(0, 1fr))", histogram.counts.len().max(1))}>
-                { for histogram.counts.iter().enumerate().map(|(i, n)| {
+                { for histogram.counts.iter().zip(labels).enumerate().map(|(i, (n, label))| {
                     let from = bucket * i as u64;
                     let to = (from + bucket).min(report.settings.duration.0);
                     let height = *n as f64 * 100.0 / highest as f64;
                     html! {
                         <li class="lab-histogram-bucket" data-count={n.to_string()}>
-                            <span class="lab-histogram-count">{ thousands(*n) }</span>
-                            <span class="lab-histogram-bar" aria-hidden="true" style={format!("height: {height:.1}%")}></span>
-                            <span class="lab-histogram-label">
+                            <span class={classes!("lab-histogram-count", label.peak.then_some("peak"))}
+                                data-testid="lab-histogram-count">{ thousands(*n) }</span>
+                            <span class="lab-histogram-area" aria-hidden="true">
+                                <span class="lab-histogram-bar" style={format!("height: {height:.1}%")}></span>
+                            </span>
+                            <span class={classes!("lab-histogram-label", label.tick.then_some("tick"))}
+                                data-testid="lab-histogram-label">
                                 <span class="visually-hidden">{ format!("{} to ", seconds(from)) }</span>
                                 { seconds(to) }
                             </span>
@@ -211,7 +250,7 @@ pub struct ViolatingSeedsProps {
 }
 
 /// How many seeds the list shows at first, and how many more each press of "Show more" adds:
-/// each link carries its whole scenario, so they are made only when shown.
+/// a long list is not read, and its links are made only when shown.
 const PAGE: usize = 20;
 
 /// Where a violating seed's link opens in the playground, and what the list says of it.
@@ -265,15 +304,19 @@ impl Opens {
     }
 }
 
-/// The playground's address for the run of `seed`: the generated scenario, standing just after
-/// the event `at` names (or at the run's end, where the data check's verdict shows, when only
-/// data was lost).
+/// The playground's address for the run of `seed`: the lab's settings and the seed (the
+/// playground generates the scenario again), standing just after the event `at` names (or at
+/// the run's end, where the data check's verdict shows, when only data was lost).
 fn playground_fragment(settings: &ChaosSettings, seed: u64, at: Opens) -> String {
-    let scenario = URL_SAFE_NO_PAD.encode(settings.scenario(seed).to_json());
-    match at.event() {
-        Some(event) => format!("scenario={scenario}&at={}", event + 1),
-        None => format!("scenario={scenario}"),
-    }
+    let run = ChaosRunRef {
+        settings: *settings,
+        seed,
+    };
+    at_position(
+        &format!("chaos={}", run.value()),
+        at.event().map(|event| event + 1),
+        Compare::Off,
+    )
 }
 
 /// Which violations the list shows.
@@ -350,6 +393,12 @@ pub fn ViolatingSeeds(props: &ViolatingSeedsProps) -> Html {
         let shown = shown.clone();
         Callback::from(move |_: MouseEvent| shown.set(*shown + PAGE))
     };
+    // The link is followed as usual; the playground then opens where the lab page was scrolled,
+    // so the timeline is brought into view once it shows the run (every seed's title is alike).
+    let title = use_memo(run.spec.settings, |settings| settings.scenario(0).title);
+    let reveal = Callback::from(move |_: MouseEvent| {
+        crate::platform::reveal::timeline_when_shown(Some((*title).clone()))
+    });
     let total = matching.len();
     html! {
         <section class="lab-seeds" data-testid="lab-seeds" aria-label="Violating seeds">
@@ -362,7 +411,7 @@ pub fn ViolatingSeeds(props: &ViolatingSeedsProps) -> Html {
                     { for visible.iter().zip(links.iter()).map(|((seed, at), fragment)| html! {
                         <li>
                             <a href={format!("#{fragment}")} data-testid="lab-violating-seed" data-seed={seed.to_string()}
-                                data-event={at.event().map(|e| e.to_string())} data-invariant={at.id()}>
+                                onclick={reveal.clone()} data-event={at.event().map(|e| e.to_string())} data-invariant={at.id()}>
                                 { format!("seed {seed}") }
                             </a>
                             { at.words() }

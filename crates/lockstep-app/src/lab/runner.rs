@@ -2,13 +2,16 @@
 //! lab's workers ([`crate::lab::workers`]) and merged in seed order ([`lockstep_view::lab::schedule`]).
 //! Keeps which worker is busy with which batch, so a reply to a stopped run is dropped, and the
 //! last run of each lock service × fencing for the chart. The chaos lab page and the
-//! verification lesson each hold one.
+//! verification lesson each hold one. What the lab page's runner has found outlives the page
+//! for the visit ([`KeptRuns`], held by the site): leaving the lab and coming back shows it again.
 
 use crate::lab::workers::{WorkerPool, worker_count};
 use lockstep_view::lab::link::LabSpec;
 use lockstep_view::lab::schedule::LabRun;
 use lockstep_view::lab::worker_protocol::{Reply, Request, SeedRange};
+use std::cell::RefCell;
 use std::collections::VecDeque;
+use std::rc::Rc;
 use yew::Callback;
 
 /// Where the current run stands.
@@ -64,12 +67,65 @@ pub struct LabRunner {
     results: Vec<LabRun>,
 }
 
+/// A runner's results without its workers: what stays when the lab page is left.
+#[derive(Clone, Default)]
+pub struct LabMemory {
+    /// The settings the page showed.
+    pub spec: Option<LabSpec>,
+    run: Option<LabRun>,
+    status: Status,
+    results: Vec<LabRun>,
+}
+
+/// The lab's results for the visit, held above the lab page (by the site) so that they outlive
+/// it. Compared by identity: there is one for the visit.
+#[derive(Clone, Default)]
+pub struct KeptRuns(Rc<RefCell<LabMemory>>);
+
+impl PartialEq for KeptRuns {
+    fn eq(&self, other: &KeptRuns) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
+impl KeptRuns {
+    pub fn get(&self) -> LabMemory {
+        self.0.borrow().clone()
+    }
+
+    pub fn set(&self, memory: LabMemory) {
+        *self.0.borrow_mut() = memory;
+    }
+}
+
 fn same_row(a: &LabRun, b: &LabRun) -> bool {
     a.spec.settings.backend == b.spec.settings.backend
         && a.spec.settings.fencing == b.spec.settings.fencing
 }
 
 impl LabRunner {
+    /// A runner with `memory`'s results and no workers (they start with the next run).
+    pub fn restore(memory: LabMemory) -> LabRunner {
+        LabRunner {
+            run: memory.run,
+            status: memory.status,
+            results: memory.results,
+            ..LabRunner::default()
+        }
+    }
+
+    /// The results so far, for when the page goes: a run under way stops with it (its
+    /// workers go with the page), keeping its runs so far.
+    pub fn memory(&mut self, spec: LabSpec) -> LabMemory {
+        self.stop();
+        LabMemory {
+            spec: Some(spec),
+            run: self.run.clone(),
+            status: self.status.clone(),
+            results: self.results.clone(),
+        }
+    }
+
     pub fn status(&self) -> &Status {
         &self.status
     }

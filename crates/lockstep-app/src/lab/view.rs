@@ -1,15 +1,17 @@
 //! The chaos lab page (`#lab`): the article's chaos test over many seeds, run in the lab's Web
 //! Workers with a progress bar and Stop, then the share of runs that broke each invariant for
 //! every lock service × fencing run this visit, when the first violation came, and the
-//! violating seeds, each opening the playground at its first violation. The settings live in
-//! the address; the results are recomputed, never linked.
+//! violating seeds, each opening the playground at its first violation. The headline above
+//! them says in how many runs the data stayed intact. The settings live in the address; the
+//! results are recomputed, never linked, and kept for the visit when the user leaves the page
+//! ([`KeptRuns`], held by the site).
 //!
 //! The runs and their merging are [`lockstep_view::lab::schedule`]'s; the workers are
 //! [`crate::lab::workers`]'s; this component keeps who is busy with what and renders.
 
 use crate::lab::form::LabForm;
-use crate::lab::results::{Histogram, LabProgress, ShareChart, ViolatingSeeds};
-use crate::lab::runner::{LabRunner, Status};
+use crate::lab::results::{Histogram, LabHeadline, LabProgress, ShareChart, ViolatingSeeds};
+use crate::lab::runner::{KeptRuns, LabRunner, Status};
 use crate::lab::search::CounterexampleSearch;
 use crate::platform::browser;
 use lockstep_sim::story::numbers::thousands;
@@ -23,6 +25,8 @@ pub struct ChaosLabProps {
     pub link: LabLink,
     /// The user changed a setting: the address should say so.
     pub on_change: Callback<LabSpec>,
+    /// The results of the visit, which outlive this page.
+    pub kept: KeptRuns,
 }
 
 pub enum Msg {
@@ -63,11 +67,28 @@ impl Component for ChaosLab {
     type Properties = ChaosLabProps;
 
     fn create(ctx: &Context<Self>) -> Self {
+        let props = ctx.props();
+        let memory = props.kept.get();
+        // The lab's own tab opens on its defaults: coming back that way shows the settings of
+        // the results kept, as a link with settings shows its own.
+        let plain = props.link.spec == LabSpec::default() && props.link.problems.is_empty();
+        let spec = memory.spec.filter(|_| plain).unwrap_or(props.link.spec);
         ChaosLab {
-            spec: ctx.props().link.spec,
-            runner: LabRunner::default(),
+            spec,
+            runner: LabRunner::restore(memory),
             said: None,
         }
+    }
+
+    fn rendered(&mut self, ctx: &Context<Self>, first_render: bool) {
+        // Settings restored with the kept results: the address says so too.
+        if first_render && self.spec != ctx.props().link.spec {
+            ctx.props().on_change.emit(self.spec);
+        }
+    }
+
+    fn destroy(&mut self, ctx: &Context<Self>) {
+        ctx.props().kept.set(self.runner.memory(self.spec));
     }
 
     fn changed(&mut self, ctx: &Context<Self>, _old: &Self::Properties) -> bool {
@@ -134,6 +155,9 @@ impl Component for ChaosLab {
                     <button type="button" class="control" data-testid="lab-export" disabled={run.is_none_or(|r| r.done() == 0)}
                         onclick={link.callback(|_| Msg::Export)}>{ "Export JSON" }</button>
                 </div>
+                if let Some(run) = run.filter(|r| r.done() > 0) {
+                    <LabHeadline run={run.clone()} live={running} />
+                }
                 <LabProgress run={run.cloned()} status={self.runner.status().clone()} loading={self.runner.loading()}
                     outstanding={self.runner.outstanding()} />
                 if let Some(said) = &self.said {

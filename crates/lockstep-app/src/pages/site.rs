@@ -16,6 +16,7 @@ use crate::hooks::{
     initial_playground, initial_route, use_autoplay, use_keyboard, use_pause_when_hidden,
     use_url_sync,
 };
+use crate::lab::runner::KeptRuns;
 use crate::lab::view::ChaosLab;
 use crate::link;
 use crate::pages::lesson::{LessonPage, lesson_page};
@@ -57,6 +58,8 @@ pub fn Site() -> Html {
         Callback::from(move |to: Route| route.set(to))
     };
     let (answered, on_answer) = use_answers();
+    // The chaos lab's results outlive its page for the visit.
+    let lab_kept = use_memo((), |_| KeptRuns::default());
     let arrows = lesson_arrows(&route, &material, &answered, &navigate);
     use_keyboard(
         dispatch.clone(),
@@ -82,6 +85,7 @@ pub fn Site() -> Html {
         on_answer,
         on_help: toggle_help,
         on_build: open_builder,
+        lab_kept: (*lab_kept).clone(),
     };
     let body = pages.body(
         &route,
@@ -262,6 +266,7 @@ struct Pages {
     on_answer: Callback<crate::components::lessons::Answer>,
     on_help: Callback<()>,
     on_build: Callback<()>,
+    lab_kept: KeptRuns,
 }
 
 impl Pages {
@@ -310,7 +315,7 @@ impl Pages {
                         problems: Vec::new(),
                     }))
                 });
-                html! { <ChaosLab link={link.clone()} {on_change} /> }
+                html! { <ChaosLab link={link.clone()} {on_change} kept={self.lab_kept.clone()} /> }
             }
             // An embed's address typed into the site's address bar: the embed is a page of its own.
             Route::Embed(_) => {

@@ -1,5 +1,6 @@
 //! The browser's services: fetching the site's files, the cache of loaded scenarios and
-//! material, the URL, downloads and the clipboard, watching what is in view, and the benchmark's
+//! material, the URL, downloads and the clipboard, watching what is in view, bringing the
+//! timeline into view after a link opened it, and the benchmark's
 //! wasm exports (only with the `bench-exports` feature). Code here hands its results to callbacks: it never names the playground's
 //! `Action`, and it decides nothing about what the page shows.
 
@@ -7,5 +8,6 @@ pub mod browser;
 pub mod fetch;
 pub mod library;
 pub mod panels_wait;
+pub mod reveal;
 #[cfg(any(test, feature = "bench-exports"))]
 pub mod speed;

@@ -51,6 +51,18 @@ pub struct EmbedCode {
 
 /// The snippets that embed `moment` from the app at `app`.
 pub fn for_moment(app: &AppAddress, moment: &Moment, loaded: link::Loaded) -> EmbedCode {
+    // The embed's address and the host script read no `chaos=`: a chaos lab run is embedded
+    // with its whole scenario, as a custom one.
+    let as_custom;
+    let moment = if let Origin::Chaos(_) = moment.origin {
+        as_custom = Moment {
+            origin: Origin::Custom,
+            ..moment.clone()
+        };
+        &as_custom
+    } else {
+        moment
+    };
     let fragment = link::encode(moment, loaded);
     let title = format!("Lockstep: {}", moment.scenario.title);
     EmbedCode {
@@ -62,7 +74,7 @@ pub fn for_moment(app: &AppAddress, moment: &Moment, loaded: link::Loaded) -> Em
 fn host_script(app: &AppAddress, moment: &Moment, fragment: &str, title: &str) -> String {
     let id = match &moment.origin {
         Origin::BuiltIn(id) => *id,
-        Origin::Custom => "",
+        Origin::Chaos(_) | Origin::Custom => "",
     };
     let mut div = format!("<div data-lockstep=\"{}\"", attribute(id));
     for (name, value) in fragment.split('&').filter_map(|pair| pair.split_once('=')) {

@@ -1,13 +1,18 @@
 //! The chaos lab's and the counterexample search's pure half: the lab's address ([`link`]) and
 //! the search's part of it ([`search_link`]), the schedule that shares one run's seeds between
 //! workers ([`schedule`]), the messages to and from a worker ([`worker_protocol`]), and what the
-//! search section says about a result ([`counterexample_search_text`]). The app's `lab/` renders
-//! these and runs the workers.
+//! search section says about a result ([`counterexample_search_text`]); what the results say:
+//! the headline counted by what each run did to the data ([`tally`]), why each bar is there
+//! and which lesson step shows it ([`measure`]), and which histogram labels show
+//! ([`histogram_axis`]). The app's `lab/` renders these and runs the workers.
 //!
 //! What this folder must not do: touch the browser, start a worker, or read a clock.
 
 pub mod counterexample_search_text;
+pub mod histogram_axis;
 pub mod link;
+pub mod measure;
 pub mod schedule;
 pub mod search_link;
+pub mod tally;
 pub mod worker_protocol;

@@ -5,6 +5,7 @@
 //! Pure: no browser, no clock; the app's `lab::workers` does the sending.
 
 use crate::lab::link::LabSpec;
+use crate::lab::tally::Tally;
 use crate::lab::worker_protocol::SeedRange;
 use lockstep_sim::analysis::chaos::{Broken, ChaosReport, ChaosRun, ReportError};
 use std::collections::BTreeMap;
@@ -43,6 +44,8 @@ pub struct LabRun {
     expected: u64,
     pub report: ChaosReport,
     pub violations: Vec<Violation>,
+    /// The runs so far by what they did to the data: the lab's headline.
+    pub tally: Tally,
 }
 
 impl LabRun {
@@ -53,6 +56,7 @@ impl LabRun {
             waiting: BTreeMap::new(),
             report: ChaosReport::new(spec.settings, spec.first_seed),
             violations: Vec::new(),
+            tally: Tally::default(),
             spec,
         }
     }
@@ -86,6 +90,7 @@ impl LabRun {
         while let Some(runs) = self.waiting.remove(&self.expected) {
             for run in &runs {
                 self.report.add(run)?;
+                self.tally.add(run);
                 let two_writers_at = run.writers.two_at_once().map(|(event, _)| event);
                 if !run.broken.is_empty() || two_writers_at.is_some() || run.data.is_lost() {
                     self.violations.push(Violation {

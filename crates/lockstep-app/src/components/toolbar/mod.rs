@@ -53,7 +53,7 @@ pub fn Toolbar(props: &ToolbarProps) -> Html {
     };
     let current = match &props.origin {
         Origin::BuiltIn(id) => Some(AttrValue::Static(id)),
-        Origin::Custom => None,
+        Origin::Chaos(_) | Origin::Custom => None,
     };
     let fencing = props.fencing;
     html! {

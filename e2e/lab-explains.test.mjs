@@ -1,0 +1,200 @@
+// The chaos lab explains itself (issue 28, point 4), in headless Chromium: the headline is the
+// data ("Data intact in N of M runs"), the lock's bars are drawn apart from the data's, each bar
+// and the histogram say why they are there and link a lesson step that exists; the results stay
+// when the user leaves the lab for a lesson or the playground and comes back; a violating seed's
+// short link (settings and seed) opens the playground at its violation with the timeline in
+// view, followed from the lab or opened afresh, at 1280×800 and 375×700; and the charts' labels neither collide nor leave the window at
+// 320, 375 and 640 px.
+
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+
+import { startApp } from './harness.mjs';
+
+/** Runs the lab at `fragment` (a fresh page load) until it has finished. */
+async function runLab(app, fragment) {
+  const { page } = app;
+  await app.leave();
+  await page.goto(`${app.site.url}#${fragment}`);
+  await page.locator('[data-testid="lab-run"]').click({ timeout: 30_000 });
+  await page.waitForFunction(() => document.querySelector('[data-testid="lab-progress"]')?.dataset.status === 'finished', null, {
+    timeout: 90_000,
+  });
+}
+
+/** What the results show: the headline's numbers and every bar's count. */
+function results(page) {
+  return page.evaluate(() => {
+    const h = document.querySelector('[data-testid="lab-headline"]');
+    return {
+      headline: h && { text: h.querySelector('.lab-headline-main').textContent, intact: h.dataset.intact, lockOnly: h.dataset.lockOnly },
+      bars: [...document.querySelectorAll('[data-testid="lab-bar"]')].map((b) => `${b.dataset.invariant}=${b.dataset.count}`),
+    };
+  });
+}
+
+describe('the chaos lab explains itself', () => {
+  let app;
+  let page;
+
+  before(async () => {
+    app = await startApp();
+    page = app.page;
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  after(async () => {
+    await app?.close();
+  });
+
+  let shown;
+
+  it('heads the results with the data, and explains every bar with a lesson step', async () => {
+    await runLab(app, 'lab&fencing=on&runs=200&seed=1');
+    shown = await results(page);
+    const { headline } = shown;
+    assert.ok(headline, 'a headline');
+    assert.equal(headline.text, `Data intact in ${headline.intact} of 200 runs`);
+    // Fencing on: the lock's promises break in runs whose data is intact, and the lab says so.
+    assert.ok(Number(headline.lockOnly) > 0, JSON.stringify(headline));
+    assert.match(await page.locator('[data-testid="lab-headline-detail"]').innerText(), /only the lock's promises/);
+    // The lock's bars are drawn calm, the data's in the violation colour.
+    const fills = await page.evaluate(() =>
+      Object.fromEntries(
+        ['lock', 'data'].map((c) => [
+          c,
+          [...new Set([...document.querySelectorAll(`[data-testid="lab-bar"][data-concern="${c}"] .lab-bar-fill`)].map((f) => getComputedStyle(f).backgroundColor))],
+        ]),
+      ),
+    );
+    assert.equal(fills.lock.length, 1, JSON.stringify(fills));
+    assert.deepEqual(fills.data, ['rgb(184, 71, 0)'], 'the data in orange');
+    assert.notDeepEqual(fills.lock, fills.data);
+    // Every bar, and the histogram, says why in one sentence and links its lesson step.
+    const whys = await page.evaluate(() => ({
+      bars: [...document.querySelectorAll('[data-testid="lab-bar"]')].map((b) => ({
+        id: b.dataset.invariant,
+        text: b.querySelector('[data-testid="lab-why"]')?.textContent ?? '',
+        href: b.querySelector('[data-testid="lab-why-lesson"]')?.getAttribute('href') ?? '',
+      })),
+      histogram: document.querySelector('[data-testid="lab-histogram"] [data-testid="lab-why-lesson"]')?.getAttribute('href'),
+    }));
+    assert.ok(whys.bars.length >= 3, JSON.stringify(whys));
+    for (const bar of whys.bars) {
+      assert.match(bar.href, /^#learn=[a-z-]+&step=\d+$/, JSON.stringify(bar));
+      assert.ok(bar.text.length > 40, JSON.stringify(bar));
+    }
+    assert.match(whys.histogram, /^#learn=[a-z-]+&step=\d+$/);
+    const lost = whys.bars.find((b) => b.id === 'no_lost_update');
+    assert.ok(lost, 'fencing on still loses read-modify-write updates');
+    assert.match(lost.text, /not against a read-modify-write whose read was stale/);
+    assert.equal(lost.href, '#learn=fencing-tokens&step=10');
+    assert.deepEqual(await app.axe(), []);
+    assert.deepEqual(app.problems, []);
+  });
+
+  it('keeps the results when the user goes to a lesson step or the playground and comes back', async () => {
+    // To the lesson step a bar links …
+    await page.locator('[data-testid="lab-bar"][data-invariant="no_lost_update"] [data-testid="lab-why-lesson"]').click();
+    await page.waitForFunction(() => location.hash === '#learn=fencing-tokens&step=10');
+    await page.locator('[data-testid="chaos-lab"]').waitFor({ state: 'detached' });
+    // … and back by the navigation bar's tab.
+    await page.locator('[data-testid="nav-lab"]').click();
+    await page.locator('[data-testid="lab-headline"]').waitFor();
+    assert.deepEqual(await results(page), shown);
+    assert.equal(await page.locator('[data-testid="lab-fencing"]').inputValue(), 'on', 'the settings of the results');
+    // To the playground and back with the browser's Back.
+    await page.locator('[data-testid="nav-playground"]').click();
+    await page.locator('[data-testid="timeline-main"] svg').waitFor();
+    await page.goBack();
+    await page.locator('[data-testid="lab-headline"]').waitFor();
+    assert.deepEqual(await results(page), shown);
+    assert.deepEqual(app.problems, []);
+  });
+
+  it('keeps its chart labels apart and inside the window at 320, 375 and 640 px', async () => {
+    await runLab(app, 'lab&fencing=on&runs=200&seed=1');
+    for (const width of [320, 375, 640]) {
+      await page.setViewportSize({ width, height: 800 });
+      await app.settle();
+      const found = await page.evaluate(() => {
+        // The box of the text itself (not its element's, which the text may overflow), for
+        // every label a reader sees: hidden ones are 1 px boxes.
+        const textBox = (el) => {
+          const range = document.createRange();
+          const rects = [...el.childNodes]
+            .filter((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim())
+            .map((n) => {
+              range.selectNode(n);
+              return range.getBoundingClientRect();
+            });
+          if (!rects.length) return null;
+          return {
+            left: Math.min(...rects.map((r) => r.left)),
+            right: Math.max(...rects.map((r) => r.right)),
+            top: Math.min(...rects.map((r) => r.top)),
+            bottom: Math.max(...rects.map((r) => r.bottom)),
+          };
+        };
+        const selector = [
+          '.lab-chart-title strong', '.lab-concern', '.lab-bar-label', '.lab-bar-value', '[data-testid="lab-why"]',
+          '.lab-histogram-count', '.lab-histogram-label', '.lab-histogram figcaption',
+        ].join(', ');
+        const labels = [...document.querySelectorAll(selector)]
+          .filter((el) => el.getBoundingClientRect().width > 1)
+          .map((el) => ({ name: `${el.className || el.dataset.testid} “${el.textContent.trim().slice(0, 24)}”`, box: textBox(el) }))
+          .filter((l) => l.box);
+        const bars = [...document.querySelectorAll('.lab-histogram-bar, .lab-bar-track')]
+          .map((el) => el.getBoundingClientRect())
+          .filter((r) => r.width > 0 && r.height > 0);
+        const overlap = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5;
+        const problems = [];
+        labels.forEach((a, i) => {
+          if (a.box.left < 0 || a.box.right > window.innerWidth) problems.push(`${a.name} leaves the window: ${a.box.left}…${a.box.right}`);
+          labels.slice(i + 1).forEach((b) => overlap(a.box, b.box) && problems.push(`${a.name} overlaps ${b.name}`));
+          bars.forEach((bar) => overlap(a.box, bar) && problems.push(`${a.name} is under a bar`));
+        });
+        // Every bucket keeps room for its bar, whichever of its labels show.
+        const thin = [...document.querySelectorAll('.lab-histogram-bucket')]
+          .map((b, i) => [i, (b.querySelector('.lab-histogram-area, .lab-histogram-bar')?.getBoundingClientRect().width ?? 0) / b.getBoundingClientRect().width])
+          .filter(([, share]) => share < 0.9);
+        if (thin.length) problems.push(`buckets whose bar is narrower than the bucket: ${JSON.stringify(thin)}`);
+        return { problems, labels: labels.length, histogramLabels: document.querySelectorAll('.lab-histogram-label').length };
+      });
+      assert.ok(found.labels > 10 && found.histogramLabels === 20, JSON.stringify(found));
+      assert.deepEqual(found.problems.slice(0, 6), [], `at ${width} px (${found.problems.length} problems)`);
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  for (const [width, height] of [[1280, 800], [375, 700]]) {
+    it(`opens a violating seed at its violation with the timeline in view, at ${width}×${height}`, async () => {
+      await page.setViewportSize({ width, height });
+      await runLab(app, 'lab&fencing=off&runs=40&seed=1');
+      const seed = page.locator('[data-testid="lab-violating-seed"][data-event]').first();
+      const first = await seed.evaluate((a) => ({ event: Number(a.dataset.event), href: a.getAttribute('href') }));
+      await seed.scrollIntoViewIfNeeded();
+      assert.ok(await page.evaluate(() => window.scrollY > 100), 'the seeds are far down the lab page');
+      await seed.click();
+      await page.locator('[data-testid="timeline-main"] svg').waitFor({ timeout: 30_000 });
+      await app.waitForPosition(first.event + 1);
+      // The timeline, not the panels, stands in the window above the fixed transport bar.
+      const timelineInView = () =>
+        page.waitForFunction(() => {
+          const timeline = document.querySelector('[data-testid="timeline-main"]').getBoundingClientRect();
+          const bar = document.querySelector('.transport-bar')?.getBoundingClientRect().top ?? window.innerHeight;
+          return timeline.top >= 0 && timeline.bottom <= bar + 0.5;
+        }, null, { timeout: 10_000 });
+      await timelineInView();
+      // The same short link opened afresh (shared, or in a new tab) does the same.
+      await app.open(first.href.slice(1));
+      await app.waitForPosition(first.event + 1);
+      await timelineInView();
+      // Settings and a seed, not a whole scenario.
+      assert.ok(first.href.length < 200, `${first.href.length} characters`);
+      assert.match(first.href, /^#chaos=1;seed=\d+;backend=sql-row;fencing=off;/);
+      assert.match(page.url(), /#chaos=1;seed=/);
+      assert.deepEqual(app.problems, []);
+    });
+  }
+});
