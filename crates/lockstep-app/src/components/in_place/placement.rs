@@ -1,5 +1,5 @@
-//! Where the popover goes: under its anchor (the lane name or stage node the user chose), moved
-//! in from the window's edges, and above the anchor when under it would reach the transport bar.
+//! Where the popover goes: beside its anchor (the lane name or stage node the user chose), inside
+//! the window and above the transport bar.
 //! On a phone the stylesheet makes it a bottom sheet, and nothing is placed here.
 
 use wasm_bindgen::JsCast;
@@ -64,13 +64,14 @@ pub fn place(popover: &HtmlElement, anchor: Option<Element>) {
         f64::from(popover.offset_width()),
         f64::from(popover.offset_height()),
     );
-    let left = at.left().min(width - MARGIN - w).max(MARGIN);
-    let below = at.bottom() + 4.0;
-    let top = if below + h > bar_top - MARGIN && at.top() - 4.0 - h >= MARGIN {
-        at.top() - 4.0 - h
+    // Beside the anchor (right, else left), so the other lane names stay in reach; kept inside
+    // the window and above the transport bar.
+    let left = if at.right() + 6.0 + w <= width - MARGIN {
+        at.right() + 6.0
     } else {
-        below
+        (at.left() - 6.0 - w).max(MARGIN)
     };
+    let top = at.top().min(bar_top - MARGIN - h).max(MARGIN);
     let _ = popover.set_attribute(
         "style",
         &format!(

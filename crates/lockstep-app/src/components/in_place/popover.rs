@@ -1,13 +1,15 @@
 //! The popover at a selected node: its three or four likely actions
 //! (`lockstep_view::in_place::quick`), "More…" for the full Act panel below, and a close button.
 //! It opens when a lane name or stage node selects a node; acting, closing or Escape deselect it
-//! (the effect then shows on the timeline, which stays where it was); "More…" keeps the
-//! selection, so the panel shows that node. On a phone it is a bottom sheet over a backdrop.
+//! (the effect then shows on the timeline, which stays where it was); "More…" and a press
+//! anywhere else put it away but keep the selection, so the panel shows that node. On a phone it
+//! is a bottom sheet.
 
 use super::placement::{anchor, focus_first, place};
 use crate::state::{Action, Playground, Selection};
 use lockstep_sim::world::ids::NodeId;
 use lockstep_view::in_place::quick::quick_actions;
+use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -30,6 +32,7 @@ pub fn ActInPlace(props: &ActInPlaceProps) -> Html {
         let dismissed = dismissed.clone();
         use_effect_with(selected, move |_| dismissed.set(None));
     }
+    use_light_dismiss(&popover, open, &dismissed);
     {
         let popover = popover.clone();
         let name = open.map(|node| props.playground.sim().cast().name(node).to_owned());
@@ -65,7 +68,6 @@ pub fn ActInPlace(props: &ActInPlaceProps) -> Html {
     };
     html! {
         <>
-            <div class="act-backdrop" data-testid="act-backdrop" onclick={close.clone()} />
             <div class="act-popover" ref={popover} data-testid="act-popover" data-node={name.clone()}
                 role="dialog" aria-label={format!("Act on {name}")} {onkeydown}>
                 <p class="act-popover-name">
@@ -101,4 +103,40 @@ fn show_panel() {
     {
         panel.scroll_into_view();
     }
+}
+
+/// A press anywhere outside the open popover puts it away (the selection stays): the page
+/// behind it stays usable, the full panel included. A listener of the document's own, for the
+/// press outside every component.
+#[hook]
+fn use_light_dismiss(
+    popover: &NodeRef,
+    open: Option<NodeId>,
+    dismissed: &UseStateHandle<Option<NodeId>>,
+) {
+    let popover = popover.clone();
+    let dismissed = dismissed.clone();
+    use_effect_with(open, move |open| {
+        let listener = open.and_then(|node| {
+            let document = web_sys::window()?.document()?;
+            Some(gloo_events::EventListener::new(
+                &document,
+                "pointerdown",
+                move |event| {
+                    let inside = popover
+                        .cast::<web_sys::Node>()
+                        .zip(
+                            event
+                                .target()
+                                .and_then(|t| t.dyn_into::<web_sys::Node>().ok()),
+                        )
+                        .is_some_and(|(popover, target)| popover.contains(Some(&target)));
+                    if !inside {
+                        dismissed.set(Some(node));
+                    }
+                },
+            ))
+        });
+        move || drop(listener)
+    });
 }
