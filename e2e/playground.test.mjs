@@ -633,6 +633,8 @@ describe('the playground on a 375-px touch screen', () => {
     const box = await page.locator('[data-testid="step"]').boundingBox();
     assert.ok(box.height >= 44 && box.width >= 44, 'a touch target of at least 44 px');
     await page.locator('[data-testid="lane-label"][data-node="client-b"]').tap();
+    // The lane's actions open in a sheet; "More…" puts it away for the full panel.
+    await page.locator('[data-testid="act-more"]').tap();
     await page.locator('[data-testid="act-crash"]').tap();
     await page.waitForFunction(() => document.querySelectorAll('[data-testid="logged-intervention"]').length === 1);
     await app.screenshot('phone');

@@ -19,6 +19,7 @@ pub mod builder;
 pub mod chaos_link;
 pub mod content;
 pub mod embed;
+pub mod in_place;
 pub mod lab;
 pub mod layout;
 pub mod link;

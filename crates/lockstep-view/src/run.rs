@@ -9,11 +9,13 @@
 //! `LockService::live_lease` — or, while no consensus leader serves, the one it keeps,
 //! `LockService::stored_lease` —, belief `Client::believes_it_holds_the_lock`).
 
+use crate::in_place::verdict::Verdict;
 use lockstep_sim::engine::sim::{Node, Process, Sim, Snapshot};
 use lockstep_sim::models::lock_service::LockService;
 use lockstep_sim::scenario::error::ScenarioError;
 use lockstep_sim::scenario::types::Scenario;
 use lockstep_sim::story::outcome::RunOutcome;
+use lockstep_sim::vocabulary::happening::Request;
 use lockstep_sim::world::ids::NodeId;
 use lockstep_sim::world::intervention::Intervention;
 use lockstep_sim::world::time::LocalTime;
@@ -71,6 +73,8 @@ pub struct Run {
     violations: Vec<usize>,
     /// How the run ended at the resource, in sentences (`RunOutcome`), computed once.
     outcome: Vec<String>,
+    /// The same in one line, for beside the timeline (`in_place::verdict`).
+    verdict: Verdict,
     /// The simulation at its start and then every `SNAPSHOT_EVERY` events or more
     /// (`snapshots[i]` after `i` times the spacing), taken while the run is recorded: going
     /// anywhere replays at most the spacing (see [`Run::sim_at`]). At most `MAX_SNAPSHOTS`.
@@ -165,9 +169,11 @@ impl Run {
         let violations = (0..sim.trace().len())
             .filter(|&i| !sim.trace()[i].broke.is_empty())
             .collect();
+        let outcome = RunOutcome::of(sim.trace());
         Ok(Run {
             hash: sim.hash(),
-            outcome: RunOutcome::of(sim.trace()).lines(sim.cast()),
+            outcome: outcome.lines(sim.cast()),
+            verdict: Verdict::of(&outcome, sim.cast().request()),
             violations,
             sim,
             leases,
@@ -218,6 +224,11 @@ impl Run {
         &self.outcome
     }
 
+    /// The same in one line: "Data lost: …" or "Data intact: …".
+    pub fn verdict(&self) -> &Verdict {
+        &self.verdict
+    }
+
     /// A run of nothing, for when no scenario could be loaded.
     pub fn idle() -> Run {
         let mut sim = Sim::idle();
@@ -226,6 +237,7 @@ impl Run {
             hash: sim.hash(),
             violations: Vec::new(),
             outcome: Vec::new(),
+            verdict: Verdict::of(&RunOutcome::default(), Request::Write),
             sim,
             leases: Vec::new(),
             beliefs: Vec::new(),

@@ -237,8 +237,11 @@ pub enum Action {
     Step,
     /// Go back one event.
     Back,
-    /// Return to the start of the run.
+    /// Rewind: return to the start of the run, the user's interventions kept.
     Reset,
+    /// Reset to the original run: the user's interventions dropped, back at its start (the
+    /// fencing and seed chosen stay).
+    ResetToOriginal,
     /// Show the first `n` events.
     SeekTo(usize),
     /// Open the built-in scenario with this id (its file, as loaded), at its start.
@@ -444,6 +447,12 @@ impl Playground {
 
     pub fn log(&self) -> &[Intervention<String>] {
         &self.log
+    }
+
+    /// Whether the user's interventions changed the run: it is no longer the original run of
+    /// this scenario, seed and fencing (the "edited" chip).
+    pub fn edited(&self) -> bool {
+        !self.log.is_empty()
     }
 
     /// The interventions behind one `Rc`, replaced whenever they change: a component compares
@@ -875,6 +884,7 @@ impl Playground {
             }
             Action::Open(..) | Action::Import(..) | Action::Restore(_) => self.replaced(action),
             Action::Intervene(_)
+            | Action::ResetToOriginal
             | Action::Forget(_)
             | Action::SetFencing(_)
             | Action::SetSeed(_) => self.changed(action),
@@ -980,6 +990,24 @@ impl Playground {
         };
         match action {
             Action::Intervene(action) => Some(self.intervene(action)),
+            Action::ResetToOriginal if self.edited() => self.scenario().map(|s| {
+                let start = Playground::build(
+                    self.origin.clone(),
+                    s.clone(),
+                    self.seed,
+                    Vec::new(),
+                    None,
+                    self.comparison(),
+                );
+                match start {
+                    Ok(original) => Playground {
+                        speed: self.speed,
+                        selection: self.selection,
+                        ..original
+                    },
+                    Err(problem) => self.noticed(Notice::Problem(problem)),
+                }
+            }),
             Action::Forget(index) if index < self.log.len() => self.scenario().map(|s| {
                 let mut log = self.log.to_vec();
                 log.remove(index);

@@ -1,4 +1,4 @@
-//! The transport: reset, step back, step, play/pause, speed, a scrubber over every event, and
+//! The transport: rewind, step back, step, play/pause, speed, a scrubber over every event, and
 //! jumps between the events that broke an invariant. It is a bar held at the bottom of the
 //! viewport (see `.transport-bar` in the stylesheet), so it stays in reach while the page scrolls.
 //! It also says when the scrubber is being dragged ([`Drag`]), so that the page can leave the
@@ -105,7 +105,7 @@ fn use_scrubber(
     (onscrub, onrelease)
 }
 
-/// Reset, Back, Step, Play and the speed.
+/// Rewind, Back, Step, Play and the speed.
 fn buttons(playground: &Playground, dispatch: &Callback<Action>, send: Send) -> Html {
     let playing = playground.play() == Play::Playing;
     let onspeed = {
@@ -119,8 +119,9 @@ fn buttons(playground: &Playground, dispatch: &Callback<Action>, send: Send) -> 
     };
     html! {
         <div class="buttons">
+            // Rewind keeps the user's interventions; the "edited" chip by the title drops them.
             <button type="button" class="control" data-testid="reset" onclick={send(Action::Reset)}
-                title="Reset to the start (Home)">{ "Reset" }</button>
+                title="Rewind to the start; your interventions stay (Home)">{ "Rewind" }</button>
             <button type="button" class="control" data-testid="back" disabled={!playground.can_go_back()}
                 onclick={send(Action::Back)} title="Step back (←)">{ "◀ Back" }</button>
             <button type="button" class="control primary" data-testid="step" disabled={!playground.can_step()}

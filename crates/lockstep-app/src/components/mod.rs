@@ -8,6 +8,7 @@ pub mod controls;
 pub mod deck;
 pub mod fencing_switch;
 pub mod guide;
+pub mod in_place;
 pub mod inspector;
 pub mod legend;
 pub mod lessons;

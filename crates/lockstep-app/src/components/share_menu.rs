@@ -36,6 +36,7 @@ enum Choice {
 #[component]
 pub fn ShareMenu(props: &ShareMenuProps) -> Html {
     let details = use_node_ref();
+    menu::use_keep_in_window(&details);
     let choose = |choice: Choice| {
         let details = details.clone();
         let on_copied = props.on_copied.clone();

@@ -1,12 +1,15 @@
 //! The playground page. The story first: the setup bar, the scenario's title (its summary and
 //! sources in a closed disclosure), the story — the timeline, with the stage beside it —, the
-//! "now" line and the transport held at the viewport's bottom; below the fold the run's outcome,
+//! "now" line, the run's verdict once it has ended and the popover of actions at a selected node
+//! (`components/in_place/`), and the transport held at the viewport's bottom; below the fold the
+//! run's outcome,
 //! the twin when comparing, the action panel, the inspector, the monitoring plots and the event
 //! log. Also the parts a lesson shows over the same run ([`Story`]).
 
 use crate::components::actions::Actions;
 use crate::components::compare_services;
 use crate::components::controls::{Controls, Drag};
+use crate::components::in_place::{ActInPlace, EditedChip, verdict_line};
 use crate::components::inspector::{Inspector, invariant_list};
 use crate::components::narration::{EventLog, NowLine};
 use crate::components::sources::{citation_list, note_list};
@@ -110,23 +113,26 @@ pub fn playground_page(page: PlaygroundPage) -> Html {
                     fencing={playground.fencing()} compare={playground.compare()} service={playground.service()}
                     dispatch={dispatch.clone()} on_help={page.on_help.clone()} on_build={page.on_build} />
             </header>
-            { title_line(&playground) }
+            { title_line(&playground, &dispatch) }
             { for story.notice }
             { for story.compare_verdict }
             // The story: the timeline with the stage beside it and the "now" line under both (on a
             // narrow screen the stage goes under the "now" line).
             <div class="story">
                 { story.main_timeline }
+                { for twin_timeline(&playground, &dispatch) }
                 <Stage layout={Shared(playground.layout().clone())} sim={Shared(playground.sim_rc())}
                     position={playground.position()} now={playground.now().0}
                     selection={playground.selection()} dispatch={dispatch.clone()} {glide_ms} />
                 <NowLine sim={Shared(playground.sim_rc())} />
+                { verdict_line(&playground) }
+                <ActInPlace playground={playground.clone()} dispatch={dispatch.clone()} />
             </div>
             <Controls playground={playground.clone()} dispatch={dispatch.clone()} on_drag={page.on_drag}
                 on_help={page.on_help} />
             <div class="below-story" data-testid="below-story" ref={page.below_story} aria-busy={page.holding.then_some("true")}>
                 { run_outcome(playground.run().outcome(), playground.fencing(), "run-outcome") }
-                { for twin_view(&playground, &dispatch) }
+                { for twin_view(&playground) }
                 <div class="panels">
                     <Actions playground={Current(playground.clone())} selection={playground.selection()}
                         log={Shared(playground.log_rc())}
@@ -146,13 +152,14 @@ pub fn playground_page(page: PlaygroundPage) -> Html {
     }
 }
 
-fn title_line(playground: &Playground) -> Html {
+fn title_line(playground: &Playground, dispatch: &Callback<Action>) -> Html {
     html! {
         <div class="title-line">
             <p class="scenario">
                 <span class="scenario-name" data-testid="scenario-name">{ playground.title() }</span>
                 <span class="seed">{ format!("seed {}", playground.seed()) }</span>
             </p>
+            <EditedChip count={playground.log().len()} dispatch={dispatch.clone()} />
             <details class="about" data-testid="about-scenario">
                 <summary>{ "About this scenario" }</summary>
                 <p class="summary">{ playground.summary() }</p>
@@ -163,8 +170,23 @@ fn title_line(playground: &Playground) -> Html {
     }
 }
 
-/// The twin's timeline, outcome and invariants while comparing.
-fn twin_view(playground: &Playground, dispatch: &Callback<Action>) -> Option<Html> {
+/// The twin's timeline while comparing: in the story, right under the main one, so that the two
+/// are adjacent on a phone too.
+fn twin_timeline(playground: &Playground, dispatch: &Callback<Action>) -> Option<Html> {
+    let twin = playground.twin()?;
+    let now = twin.at.trace().last().map_or(0, |e| e.time.0);
+    Some(html! {
+        <div class="twin-timeline">
+            <Timeline layout={Shared(twin.layout.clone())} sim={Shared(twin.at.clone())} position={twin.at.trace().len()}
+                now={now} selection={playground.selection()} dispatch={dispatch.clone()} name="twin"
+                scope={playground.scenario_id().to_owned()}
+                caption={twin.caption()} />
+        </div>
+    })
+}
+
+/// The twin's outcome and invariants while comparing (its timeline is in the story).
+fn twin_view(playground: &Playground) -> Option<Html> {
     let twin = playground.twin()?;
     let violated = twin
         .at
@@ -172,7 +194,6 @@ fn twin_view(playground: &Playground, dispatch: &Callback<Action>) -> Option<Htm
         .last()
         .map(|e| e.violated)
         .unwrap_or_default();
-    let now = twin.at.trace().last().map_or(0, |e| e.time.0);
     let invariants_heading = match (twin.fencing(), twin.against()) {
         (Some(fencing), _) => format!("invariants now, fencing {}", fencing_word(fencing)),
         (None, Some(against)) => format!("invariants now, {}", against.service_b.label()),
@@ -180,10 +201,6 @@ fn twin_view(playground: &Playground, dispatch: &Callback<Action>) -> Option<Htm
     };
     Some(html! {
         <div class="twin" data-testid="twin">
-            <Timeline layout={Shared(twin.layout.clone())} sim={Shared(twin.at.clone())} position={twin.at.trace().len()}
-                now={now} selection={playground.selection()} dispatch={dispatch.clone()} name="twin"
-                scope={playground.scenario_id().to_owned()}
-                caption={twin.caption()} />
             { run_outcome(twin.run.outcome(), twin.fencing(), "twin-outcome") }
             <section class="card twin-invariants" data-testid="twin-invariants">
                 <h2>{ invariants_heading }</h2>

@@ -519,6 +519,7 @@ fn action() -> impl proptest::strategy::Strategy<Value = Action> {
         8 => Just(Action::Step),
         3 => Just(Action::Back),
         1 => Just(Action::Reset),
+        1 => Just(Action::ResetToOriginal),
         2 => (0usize..80).prop_map(Action::SeekTo),
         1 => proptest::sample::select(ids).prop_map(|id| Action::Open(id, built_in(id))),
         1 => Just(Action::TogglePlay),

@@ -1,4 +1,5 @@
-//! The setup bar, one row: which scenario, which seed (`seed_field.rs`), fencing on or off (a
+//! The setup bar, one row: which scenario (and, on a phone, a "Setup" toggle that shows the
+//! rest), which seed (`seed_field.rs`), fencing on or off (a
 //! switch), compare, the share menu (`share_menu.rs`: a link or embed code), and a "More" menu
 //! (`more_menu.rs`) with what is used less often — import (`import.rs`), export (`export.rs`),
 //! building a scenario of one's own, the shortcut sheet. A file that cannot be read, like a bad
@@ -56,9 +57,17 @@ pub fn Toolbar(props: &ToolbarProps) -> Html {
         Origin::Chaos(_) | Origin::Custom => None,
     };
     let fencing = props.fencing;
+    // On a phone the bar is one row, the scenario and this toggle; the rest shows when asked for.
+    let setup_open = use_state(|| false);
+    let on_setup = {
+        let setup_open = setup_open.clone();
+        Callback::from(move |_: MouseEvent| setup_open.set(!*setup_open))
+    };
     html! {
-        <div class="toolbar" role="toolbar" aria-label="Scenario">
+        <div class={classes!("toolbar", setup_open.then_some("setup-open"))} role="toolbar" aria-label="Scenario">
             <ScenarioPicker {current} custom_title={props.title.clone()} dispatch={dispatch.clone()} />
+            <button type="button" class="tool setup-toggle" data-testid="setup-toggle"
+                aria-expanded={setup_open.to_string()} onclick={on_setup}>{ "Setup" }</button>
             <SeedField seed={props.seed} dispatch={dispatch.clone()} />
             if let Some(fencing) = fencing {
                 <FencingSwitch {fencing} dispatch={dispatch.clone()} testid="fencing-toggle" />

@@ -20,6 +20,7 @@ pub struct MoreMenuProps {
 #[component]
 pub fn MoreMenu(props: &MoreMenuProps) -> Html {
     let more_menu = use_node_ref();
+    menu::use_keep_in_window(&more_menu);
     let onimport = use_import(&props.dispatch, &more_menu);
     // Exports are computed when chosen, not on every render: a long trace's export is large.
     let on_export = |export: fn(&Playground, &Callback<Action>)| {
