@@ -391,15 +391,15 @@ describe('the playground, as a user uses it', () => {
     await page.locator('[data-testid="compare-toggle"]').click();
     const twin = page.locator('[data-testid="timeline-twin"]');
     await twin.waitFor();
-    const stale = twin.locator('[data-testid="event-mark"][data-kind="write_accepted"][data-token="33"]');
-    assert.equal(await stale.count(), 1, 'without fencing the zombie write with 33 is accepted');
+    const stale = twin.locator('[data-testid="event-mark"][data-kind="stale_write"][data-token="33"]');
+    assert.equal(await stale.count(), 1, 'without fencing the zombie write with 33 is accepted, and marked stale');
     assert.equal(await twin.locator('[data-testid="violation-band"][data-invariant="no_stale_write"]').count(), 1);
     assert.equal(await page.locator(sel.mark('write_rejected')).getAttribute('data-token'), '33');
     assert.match(await page.locator('[data-testid="twin-invariants"] [data-invariant="no_stale_write"]').getAttribute('class'), /broken/);
     // Stepped together: going back before the write takes both back.
     await page.locator('[data-testid="scrubber"]').fill('12');
     await app.waitForPosition(12);
-    assert.equal(await twin.locator('[data-testid="event-mark"][data-kind="write_accepted"]').count(), 0);
+    assert.equal(await twin.locator('[data-testid="event-mark"]:is([data-kind="write_accepted"], [data-kind="stale_write"])').count(), 0);
     await page.locator('[data-testid="scrubber"]').fill('24');
     await app.waitForPosition(24);
     await app.screenshot('compare');

@@ -68,6 +68,8 @@ pub fn lane_badge(sim: &Sim, node: NodeId) -> &'static str {
 pub fn mark_kind(kind: MarkKind) -> &'static str {
     match kind {
         MarkKind::Accepted { .. } => "write_accepted",
+        MarkKind::Stale { .. } => "stale_write",
+        MarkKind::LostUpdate { .. } => "lost_update",
         MarkKind::Rejected { .. } => "write_rejected",
         MarkKind::Duplicated => "charged_twice",
         MarkKind::ClockJump { .. } => "clock_jumped",
@@ -80,6 +82,13 @@ pub fn mark_words(kind: MarkKind) -> String {
     match kind {
         MarkKind::Accepted { token: Some(t) } => format!("Write accepted with token {}", t.0),
         MarkKind::Accepted { token: None } => "Write accepted".to_owned(),
+        MarkKind::Stale { token } => format!(
+            "Stale write accepted: token {}, though another client was told a newer one",
+            token.0
+        ),
+        MarkKind::LostUpdate { .. } => {
+            "Write accepted over updates its writer never read: they are lost".to_owned()
+        }
         MarkKind::Rejected { refusal } => format!("Write rejected, {}", refusal_text(refusal)),
         MarkKind::Duplicated => "A request charged twice".to_owned(),
         MarkKind::ClockJump { by_ms } => format!("Clock jumped by {by_ms} ms"),

@@ -11,7 +11,7 @@ use crate::components::inspector::{Inspector, invariant_list};
 use crate::components::narration::{EventLog, NowLine};
 use crate::components::sources::{citation_list, note_list};
 use crate::components::stage::{STEP_GLIDE_MS, Stage};
-use crate::components::timeline::Timeline;
+use crate::components::timeline::{AxisRole, SharedTimeAxis, Timeline};
 use crate::components::toolbar::Toolbar;
 use crate::components::{Current, Shared};
 use crate::link::fencing_word;
@@ -48,7 +48,7 @@ impl Story {
                 <Timeline layout={Shared(playground.layout().clone())} sim={Shared(playground.sim_rc())}
                     position={playground.position()} now={playground.now().0}
                     selection={playground.selection()} dispatch={dispatch.clone()} name="main"
-                    scope={playground.scenario_id().to_owned()}
+                    scope={playground.scenario_id().to_owned()} axis={AxisRole::Lead}
                     caption={main_caption} />
             },
             monitor,
@@ -100,7 +100,8 @@ pub fn playground_page(page: PlaygroundPage) -> Html {
         Play::Paused => STEP_GLIDE_MS,
     };
     html! {
-        <>
+        // The main timeline and the twin's share one time axis.
+        <SharedTimeAxis>
             // The page's heading, as the tab names it; the scenario's title below is what the
             // eye reads.
             <h2 class="visually-hidden">{ "Playground" }</h2>
@@ -142,7 +143,7 @@ pub fn playground_page(page: PlaygroundPage) -> Html {
                 </div>
                 <EventLog sim={page.held_sim} run={page.held_run} dispatch={dispatch.clone()} />
             </div>
-        </>
+        </SharedTimeAxis>
     }
 }
 
@@ -172,7 +173,8 @@ fn twin_view(playground: &Playground, dispatch: &Callback<Action>) -> Option<Htm
         .last()
         .map(|e| e.violated)
         .unwrap_or_default();
-    let now = twin.at.trace().last().map_or(0, |e| e.time.0);
+    // Stepped to the same time: the twin's "now" is the main run's.
+    let now = playground.now().0;
     let invariants_heading = match (twin.fencing(), twin.against()) {
         (Some(fencing), _) => format!("invariants now, fencing {}", fencing_word(fencing)),
         (None, Some(against)) => format!("invariants now, {}", against.service_b.label()),
@@ -182,7 +184,7 @@ fn twin_view(playground: &Playground, dispatch: &Callback<Action>) -> Option<Htm
         <div class="twin" data-testid="twin">
             <Timeline layout={Shared(twin.layout.clone())} sim={Shared(twin.at.clone())} position={twin.at.trace().len()}
                 now={now} selection={playground.selection()} dispatch={dispatch.clone()} name="twin"
-                scope={playground.scenario_id().to_owned()}
+                scope={playground.scenario_id().to_owned()} axis={AxisRole::Follow}
                 caption={twin.caption()} />
             { run_outcome(twin.run.outcome(), twin.fencing(), "twin-outcome") }
             <section class="card twin-invariants" data-testid="twin-invariants">
