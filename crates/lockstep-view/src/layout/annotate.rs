@@ -355,17 +355,22 @@ pub fn band_tone(band: &BandShape) -> Tone {
 }
 
 /// At the band's start (moved in to stay inside the view), in the label rows of the lanes that
-/// broke it (every lane when none is known).
+/// broke it; where those are full (a pause's hatching), on the lanes nearest them, so that what
+/// broke is never left unsaid.
 fn band_request(band: &BandShape, lanes: usize, view: (f64, f64)) -> Request {
     let text = band_text(band);
     let width = text_width(&text);
     let x = (band.x + GAP).min(view.1 - width).max(view.0);
-    let anchors: Vec<usize> = if band.lanes.is_empty() {
-        (0..lanes).collect()
-    } else {
-        band.lanes.clone()
+    let distance = |lane: usize| {
+        band.lanes
+            .iter()
+            .map(|&anchor| anchor.abs_diff(lane))
+            .min()
+            .unwrap_or(0)
     };
-    let candidates = anchors
+    let mut order: Vec<usize> = (0..lanes).collect();
+    order.sort_by_key(|&lane| (distance(lane), lane));
+    let candidates = order
         .into_iter()
         .flat_map(|lane| {
             let top = lane as f64 * LANE_HEIGHT;

@@ -5,7 +5,7 @@ use super::frame::{Frame, LaneNames, Viewport, frame};
 use super::shapes::{LANE_HEIGHT, LabelOf};
 use super::*;
 use crate::stage::geometry::Placement;
-use crate::stage::scene::Scene;
+use crate::stage::scene::{SCISSORS_RADIUS, Scene};
 use lockstep_sim::scenario::catalogue;
 use lockstep_sim::vocabulary::happening::Direction;
 use lockstep_sim::world::intervention::{Action, Intervention};
@@ -181,6 +181,21 @@ fn a_partition_is_a_cut_on_both_lanes_and_a_cut_link_on_the_stage() {
     assert!(link.sentence.starts_with("link between client-a and "));
     let scene = Scene::of(&layout, &placement, &sim, cut.from.event, cut.from.time);
     assert!(scene.cuts.is_empty(), "before it: no cut link");
+    // Every "✂" clear of every box and of the others, where the whole run's cuts stand.
+    let end = run.sim_at(layout.events).expect("sim");
+    let scene = Scene::of(&layout, &placement, &end, layout.events, layout.end);
+    assert_eq!(scene.cuts.len(), 3, "cut off from all three replicas");
+    for (index, link) in scene.cuts.iter().enumerate() {
+        let p = link.middle;
+        assert!(
+            placement.boxes.iter().all(|b| !b.holds(p, SCISSORS_RADIUS)),
+            "{}: ✂ on a box",
+            link.sentence
+        );
+        assert!(scene.cuts[..index].iter().all(|other| {
+            (other.middle.x - p.x).hypot(other.middle.y - p.y) >= 2.0 * SCISSORS_RADIUS
+        }));
+    }
 }
 
 #[test]
@@ -290,4 +305,24 @@ fn repeated_bands_are_counted_on_one_label() {
         texts,
         ["✗ At most one client believes it holds the lock ×10"]
     );
+}
+
+/// S1's stale write breaks two data invariants where client-a's lane is all pause: their labels
+/// go on the lanes nearest it rather than into the tooltip alone.
+#[test]
+fn a_data_band_whose_lane_is_full_is_labelled_on_the_nearest_free_lane() {
+    let (_, layout) = build("s1-gc-pause-unfenced");
+    for width in [800.0, 330.0] {
+        let shown = whole(&layout, width);
+        let stale = shown
+            .bands
+            .iter()
+            .position(|b| b.invariant == Invariant::NoStaleWrite)
+            .expect("in view");
+        assert_eq!(
+            shown.bands[stale].label,
+            super::shapes::LabelState::Shown,
+            "at {width} px"
+        );
+    }
 }
