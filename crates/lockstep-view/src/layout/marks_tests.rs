@@ -326,3 +326,40 @@ fn a_data_band_whose_lane_is_full_is_labelled_on_the_nearest_free_lane() {
         );
     }
 }
+
+/// An overview keeps one mark per spot, the most telling: a stale write over the good writes
+/// around it.
+#[test]
+fn the_overview_keeps_a_stale_write_over_the_good_ones_beside_it() {
+    let write = |event: usize, kind: MarkKind| Mark {
+        lane: 0,
+        kind,
+        at: Moment {
+            event,
+            time: event as u64,
+        },
+    };
+    let good = MarkKind::Accepted {
+        token: Some(FencingToken(2)),
+    };
+    let stale = MarkKind::Stale {
+        token: FencingToken(1),
+    };
+    let mut marks: Vec<Mark> = (0..600).map(|event| write(event, good)).collect();
+    marks[301] = write(301, stale);
+    let layout = Layout {
+        lanes: vec![Lane {
+            node: lockstep_sim::world::ids::NodeId(0),
+            name: "resource".to_owned(),
+            role: LaneRole::Resource,
+        }],
+        marks,
+        end: 600,
+        events: 600,
+        ..Layout::default()
+    };
+    let shown = whole(&layout, 300.0);
+    assert!(shown.simplified);
+    assert!(shown.marks.len() < 600);
+    assert!(shown.marks.iter().any(|m| m.kind == stale));
+}
