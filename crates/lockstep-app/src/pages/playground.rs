@@ -11,7 +11,7 @@ use crate::components::inspector::{Inspector, invariant_list};
 use crate::components::narration::{EventLog, NowLine};
 use crate::components::sources::{citation_list, note_list};
 use crate::components::stage::{STEP_GLIDE_MS, Stage};
-use crate::components::timeline::{AxisRole, SharedTimeAxis, Timeline};
+use crate::components::timeline::{AxisRole, FollowLead, SharedTimeAxis, Timeline};
 use crate::components::toolbar::Toolbar;
 use crate::components::{Current, Shared};
 use crate::link::fencing_word;
@@ -182,10 +182,12 @@ fn twin_view(playground: &Playground, dispatch: &Callback<Action>) -> Option<Htm
     };
     Some(html! {
         <div class="twin" data-testid="twin">
-            <Timeline layout={Shared(twin.layout.clone())} sim={Shared(twin.at.clone())} position={twin.at.trace().len()}
-                now={now} selection={playground.selection()} dispatch={dispatch.clone()} name="twin"
-                scope={playground.scenario_id().to_owned()} axis={AxisRole::Follow}
-                caption={twin.caption()} />
+            <FollowLead>
+                <Timeline layout={Shared(twin.layout.clone())} sim={Shared(twin.at.clone())} position={twin.at.trace().len()}
+                    now={now} selection={playground.selection()} dispatch={dispatch.clone()} name="twin"
+                    scope={playground.scenario_id().to_owned()} axis={AxisRole::Follow}
+                    caption={twin.caption()} />
+            </FollowLead>
             { run_outcome(twin.run.outcome(), twin.fencing(), "twin-outcome") }
             <section class="card twin-invariants" data-testid="twin-invariants">
                 <h2>{ invariants_heading }</h2>

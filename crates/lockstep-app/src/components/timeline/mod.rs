@@ -34,8 +34,8 @@ use lockstep_view::layout::shapes::{Label, LabelOf, Tone};
 use lockstep_view::layout::{LaneRole, Layout, MarkKind, SpanKind};
 use lockstep_view::svg_number::px;
 use lockstep_view::words::{bar_words, lane_badge, mark_kind, mark_words};
-pub use view::{AxisRole, SharedTimeAxis};
-use view::{use_plot_size, use_view_state};
+pub use view::{AxisRole, FollowLead, SharedTimeAxis};
+use view::{use_plot_size, use_time_axis, use_view_state};
 use view_toolbar::view_toolbar;
 use yew::prelude::*;
 
@@ -64,8 +64,8 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     let plot = use_node_ref();
     let (width, names) = use_plot_size(&plot);
     let end = props.layout.end;
-    let view = use_view_state(&props.layout, &props.scope, width, props.axis);
-    let shown_view = view.shown(width, props.now, end);
+    let view = use_view_state(&props.layout, &props.scope, width);
+    let shown_view = use_time_axis(props.axis, view.shown(width, props.now, end));
     let frame = frame(&props.layout, props.position, props.now, shown_view, names);
     let Gestures {
         onwheel,
@@ -77,7 +77,8 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     // The legend sits outside the section, so that "the timeline's SVG" stays one element.
     html! {
         <div class="timeline-frame">
-        <section class="timeline" data-testid={format!("timeline-{}", props.name)} aria-label={props.caption.clone()}>
+        <section class={classes!("timeline", (props.axis == AxisRole::Follow).then_some("follows-lead"))}
+            data-testid={format!("timeline-{}", props.name)} aria-label={props.caption.clone()}>
             { view_toolbar(&props.caption, &view, shown_view, end, frame.simplified) }
             <div class={classes!("timeline-body", (names == LaneNames::Above).then_some("names-above"))}>
                 <ul class="lane-labels" style={format!("height: {lanes_height}px")}>

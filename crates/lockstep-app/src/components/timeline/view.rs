@@ -1,9 +1,10 @@
 //! The timeline's view state, its own and never the run's: how wide its plot is measured, where
 //! the lanes' names sit, and which span of the run it shows (zoomed, panned, following now).
 //!
-//! While comparing, the two timelines share one view ([`SharedTimeAxis`]): the same origin and
-//! the same px per ms, so 0 ms and "2 s" stand at the same x in both, and a zoom or pan on
-//! either moves both. The main timeline leads (it opens the view on its run); the twin follows.
+//! While comparing, the two timelines show one time axis ([`SharedTimeAxis`]): the main
+//! timeline leads and publishes the span it shows; the twin ([`FollowLead`]) shows the same
+//! origin at the same px per ms, so 0 ms and "2 s" stand at the same x in both. The twin's own
+//! view controls are hidden then: zooming the main timeline zooms both.
 
 use crate::components::Shared;
 use lockstep_view::layout::Layout;
@@ -64,14 +65,8 @@ pub struct ViewState {
     follow: UseStateHandle<bool>,
 }
 
-impl PartialEq for ViewState {
-    fn eq(&self, other: &Self) -> bool {
-        *self.view == *other.view && *self.follow == *other.follow
-    }
-}
-
-/// Whose view a timeline shows: its own, or the one it shares with another timeline (leading:
-/// it opens the shared view on its run; following: it shows the leader's).
+/// Whose view a timeline shows: its own, its own published for a follower (the main timeline
+/// while comparing), or the leader's (the twin).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum AxisRole {
     #[default]
@@ -80,21 +75,74 @@ pub enum AxisRole {
     Follow,
 }
 
+/// Where the leader publishes the span it shows: a setter, the same from render to render, so
+/// the leader is never drawn again for it.
+#[derive(Clone, PartialEq)]
+struct Publish(UseStateSetter<Option<Viewport>>);
+
+/// The span the leader shows (its width included), for [`FollowLead`].
+#[derive(Clone, PartialEq)]
+struct LeadView(Option<Viewport>);
+
+/// The span the leader shows, for the timelines inside a [`FollowLead`].
+#[derive(Clone, PartialEq)]
+struct FollowView(Option<Viewport>);
+
 #[derive(Properties, PartialEq)]
-pub struct SharedTimeAxisProps {
+pub struct AxisProps {
     pub children: Html,
 }
 
-/// Holds the one view the timelines under it share (those whose role is not `Own`): an
-/// ancestor of both, so that a zoom on one draws both again.
+/// Holds the span the leading timeline shows, for the timeline that follows it: an ancestor of
+/// both. Only [`FollowLead`] listens to it, so a pan of the leader draws the follower again and
+/// nothing else.
 #[component]
-pub fn SharedTimeAxis(props: &SharedTimeAxisProps) -> Html {
-    let view = use_state(|| Viewport::whole(1, DEFAULT_WIDTH));
-    let follow = use_state(|| true);
+pub fn SharedTimeAxis(props: &AxisProps) -> Html {
+    let lead = use_state(|| None::<Viewport>);
     html! {
-        <ContextProvider<ViewState> context={ViewState { view, follow }}>
+        <ContextProvider<Publish> context={Publish(lead.setter())}>
+            <ContextProvider<LeadView> context={LeadView(*lead)}>
+                { props.children.clone() }
+            </ContextProvider<LeadView>>
+        </ContextProvider<Publish>>
+    }
+}
+
+/// Around the timeline that follows the leader: hands it the leader's span.
+#[component]
+pub fn FollowLead(props: &AxisProps) -> Html {
+    let lead = use_context::<LeadView>().and_then(|l| l.0);
+    html! {
+        <ContextProvider<FollowView> context={FollowView(lead)}>
             { props.children.clone() }
-        </ContextProvider<ViewState>>
+        </ContextProvider<FollowView>>
+    }
+}
+
+/// The span a timeline of `role` shows, given the span its own view state shows: a follower
+/// shows the leader's (same origin, same px per ms, on its own width); a leader publishes its
+/// own.
+#[hook]
+pub fn use_time_axis(role: AxisRole, own: Viewport) -> Viewport {
+    let publish = use_context::<Publish>();
+    let lead = use_context::<FollowView>().and_then(|f| f.0);
+    {
+        let publish = publish.clone();
+        use_effect_with(own, move |own| {
+            if role == AxisRole::Lead
+                && let Some(publish) = publish
+            {
+                publish.0.set(Some(*own));
+            }
+        });
+    }
+    match (role, lead) {
+        (AxisRole::Follow, Some(lead)) => Viewport {
+            start: lead.start,
+            span: lead.span * own.width / lead.width.max(1.0),
+            width: own.width,
+        },
+        _ => own,
     }
 }
 
@@ -103,15 +151,11 @@ impl ViewState {
         *self.follow
     }
 
-    /// The span shown on a plot `width` px across at time `now` of a run ending at `end`: at the
-    /// px per ms the span was chosen at, so that a plot of another width (the other timeline
-    /// of a comparison) shows the same time at the same x.
+    /// The span shown on a plot `width` px across at time `now` of a run ending at `end`.
     pub fn shown(&self, width: f64, now: u64, end: u64) -> Viewport {
-        let chosen = *self.view;
         let current = Viewport {
             width,
-            span: chosen.span * width / chosen.width.max(1.0),
-            ..chosen
+            ..*self.view
         };
         if *self.follow {
             current.following(now, end)
@@ -131,33 +175,19 @@ impl ViewState {
 }
 
 /// The view of `layout`. A new run in another `scope` (another scenario), or a new width,
-/// shows the whole of it again; a new run of the same scope keeps the user's zoom. A timeline
-/// that shares its view (under a [`SharedTimeAxis`]) uses the shared one; only the leader opens
-/// it on its run.
+/// shows the whole of it again; a new run of the same scope keeps the user's zoom.
 #[hook]
-pub fn use_view_state(
-    layout: &Shared<Layout>,
-    scope: &AttrValue,
-    width: f64,
-    role: AxisRole,
-) -> ViewState {
-    let own = ViewState {
-        view: use_state(|| Viewport::opening(layout, DEFAULT_WIDTH)),
-        follow: use_state(|| true),
-    };
-    let shared = use_context::<ViewState>();
-    let state = match (role, shared) {
-        (AxisRole::Lead | AxisRole::Follow, Some(shared)) => shared,
-        _ => own,
-    };
+pub fn use_view_state(layout: &Shared<Layout>, scope: &AttrValue, width: f64) -> ViewState {
+    let view = use_state(|| Viewport::opening(layout, DEFAULT_WIDTH));
+    let follow = use_state(|| true);
     {
-        let state = state.clone();
+        let view = view.clone();
+        let follow = follow.clone();
         let layout = layout.clone();
         use_effect_with((scope.clone(), width), move |_| {
-            if role != AxisRole::Follow {
-                state.set(Viewport::opening(&layout, width), true);
-            }
+            view.set(Viewport::opening(&layout, width));
+            follow.set(true);
         });
     }
-    state
+    ViewState { view, follow }
 }
