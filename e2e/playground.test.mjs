@@ -321,7 +321,9 @@ describe('the playground, as a user uses it', () => {
     assert.equal(await page.locator(`${sel.main('crash-band')}[data-lane="resource"]`).count(), 1);
     assert.equal(await page.locator(sel.mark('write_rejected')).count(), 0);
     const accepted = await page.locator(sel.mark('write_accepted')).evaluateAll((marks) => marks.map((m) => m.dataset.token));
-    assert.deepEqual(accepted, ['34', '33']);
+    assert.deepEqual(accepted, ['34']);
+    const stale = await page.locator(sel.mark('stale_write')).evaluateAll((marks) => marks.map((m) => m.dataset.token));
+    assert.deepEqual(stale, ['33'], 'accepted after 34 was granted: marked stale, not ✓');
     assert.ok((await outcome()).some((line) => /token 33 was accepted/.test(line) && /client-b's update is lost/.test(line)));
     assert.match(await page.locator('[data-testid="resource-row"]').innerText(), /in memory only, so a crash forgets it/);
     assert.ok(
