@@ -234,6 +234,35 @@ describe('comparing two lock services', () => {
     await page.setViewportSize({ width: 1280, height: 800 });
   });
 
+  // Issue 28: in compare the two time axes did not line up (0 ms at x = 181 vs 193, "2 s" at 813
+  // vs 1100). One time domain: every time stands at the same x in both, and one "now" line.
+  it('draws both timelines on one time axis: each tick at the same x in both, and one "now"', async () => {
+    const ticks = (where) => page.locator(`[data-testid="timeline-${where}"] .tick`).evaluateAll((all) =>
+      all.map((tick) => ({
+        label: tick.querySelector('text')?.textContent ?? '',
+        x: tick.querySelector('line').getBoundingClientRect().x,
+      })));
+    const nowX = (where) => page.locator(`[data-testid="timeline-${where}"] [data-testid="now-line"] line`)
+      .evaluate((line) => line.getBoundingClientRect().x);
+    for (const [width, height] of [[1280, 800], [375, 700]]) {
+      await page.setViewportSize({ width, height });
+      await app.open(`${S10}&at=26&compare=consensus`);
+      await twin().waitFor();
+      await app.settle();
+      const [main, other] = [await ticks('main'), await ticks('twin')];
+      const both = main.filter((tick) => tick.label && other.some((o) => o.label === tick.label));
+      assert.ok(both.length >= 2 && both.some((tick) => tick.label === '0 ms'),
+        `${width}: ticks in both: ${JSON.stringify({ main, other })}`);
+      const apart = both
+        .map((tick) => ({ label: tick.label, main: tick.x, twin: other.find((o) => o.label === tick.label).x }))
+        .filter((t) => Math.abs(t.main - t.twin) > 1);
+      assert.deepEqual(apart, [], `${width}: each time at the same x in both timelines`);
+      const [mainNow, twinNow] = [await nowX('main'), await nowX('twin')];
+      assert.ok(Math.abs(mainNow - twinNow) <= 1, `${width}: "now" at ${mainNow} and ${twinNow}`);
+    }
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
   it('has no serious or critical accessibility findings, in light and dark', async () => {
     await app.open(`${S10}&at=26&compare=consensus`);
     await twin().waitFor();

@@ -321,7 +321,9 @@ describe('the playground, as a user uses it', () => {
     assert.equal(await page.locator(`${sel.main('crash-band')}[data-lane="resource"]`).count(), 1);
     assert.equal(await page.locator(sel.mark('write_rejected')).count(), 0);
     const accepted = await page.locator(sel.mark('write_accepted')).evaluateAll((marks) => marks.map((m) => m.dataset.token));
-    assert.deepEqual(accepted, ['34', '33']);
+    assert.deepEqual(accepted, ['34']);
+    const stale = await page.locator(sel.mark('stale_write')).evaluateAll((marks) => marks.map((m) => m.dataset.token));
+    assert.deepEqual(stale, ['33'], 'accepted after 34 was granted: marked stale, not ✓');
     assert.ok((await outcome()).some((line) => /token 33 was accepted/.test(line) && /client-b's update is lost/.test(line)));
     assert.match(await page.locator('[data-testid="resource-row"]').innerText(), /in memory only, so a crash forgets it/);
     assert.ok(
@@ -391,15 +393,15 @@ describe('the playground, as a user uses it', () => {
     await page.locator('[data-testid="compare-toggle"]').click();
     const twin = page.locator('[data-testid="timeline-twin"]');
     await twin.waitFor();
-    const stale = twin.locator('[data-testid="event-mark"][data-kind="write_accepted"][data-token="33"]');
-    assert.equal(await stale.count(), 1, 'without fencing the zombie write with 33 is accepted');
+    const stale = twin.locator('[data-testid="event-mark"][data-kind="stale_write"][data-token="33"]');
+    assert.equal(await stale.count(), 1, 'without fencing the zombie write with 33 is accepted, and marked stale');
     assert.equal(await twin.locator('[data-testid="violation-band"][data-invariant="no_stale_write"]').count(), 1);
     assert.equal(await page.locator(sel.mark('write_rejected')).getAttribute('data-token'), '33');
     assert.match(await page.locator('[data-testid="twin-invariants"] [data-invariant="no_stale_write"]').getAttribute('class'), /broken/);
     // Stepped together: going back before the write takes both back.
     await page.locator('[data-testid="scrubber"]').fill('12');
     await app.waitForPosition(12);
-    assert.equal(await twin.locator('[data-testid="event-mark"][data-kind="write_accepted"]').count(), 0);
+    assert.equal(await twin.locator('[data-testid="event-mark"]:is([data-kind="write_accepted"], [data-kind="stale_write"])').count(), 0);
     await page.locator('[data-testid="scrubber"]').fill('24');
     await app.waitForPosition(24);
     await app.screenshot('compare');

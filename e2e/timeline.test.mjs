@@ -101,7 +101,7 @@ describe('the timeline at 1280×800', () => {
     const legend = page.locator('[data-testid="timeline-legend"]');
     assert.ok(await legend.isVisible(), 'the legend is on screen');
     const keys = await legend.locator('[data-key]').evaluateAll((items) => items.map((i) => i.dataset.key));
-    for (const key of ['lease', 'belief', 'overhang', 'pause', 'write_accepted', 'write_rejected', 'violation']) {
+    for (const key of ['lease', 'belief', 'overhang', 'pause', 'write_accepted', 'write_rejected', 'violation_lock']) {
       assert.ok(keys.includes(key), `the legend explains ${key}: ${keys.join(', ')}`);
     }
     assert.ok(!keys.includes('clock_jumped'), 'nothing S2 does not draw');

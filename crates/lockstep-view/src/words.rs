@@ -4,8 +4,10 @@
 use crate::layout::refusal_text;
 use crate::layout::{Layout, MarkKind, SpanKind};
 use lockstep_sim::engine::sim::{Node, Process, Sim};
+use lockstep_sim::engine::trace::TraceEvent;
 use lockstep_sim::models::client::{Client, ClientState};
 use lockstep_sim::models::lock_service::NodeRole;
+use lockstep_sim::vocabulary::invariant::Concern;
 use lockstep_sim::world::ids::NodeId;
 use lockstep_sim::world::token::FencingToken;
 
@@ -68,6 +70,8 @@ pub fn lane_badge(sim: &Sim, node: NodeId) -> &'static str {
 pub fn mark_kind(kind: MarkKind) -> &'static str {
     match kind {
         MarkKind::Accepted { .. } => "write_accepted",
+        MarkKind::Stale { .. } => "stale_write",
+        MarkKind::LostUpdate { .. } => "lost_update",
         MarkKind::Rejected { .. } => "write_rejected",
         MarkKind::Duplicated => "charged_twice",
         MarkKind::ClockJump { .. } => "clock_jumped",
@@ -80,6 +84,13 @@ pub fn mark_words(kind: MarkKind) -> String {
     match kind {
         MarkKind::Accepted { token: Some(t) } => format!("Write accepted with token {}", t.0),
         MarkKind::Accepted { token: None } => "Write accepted".to_owned(),
+        MarkKind::Stale { token } => format!(
+            "Stale write accepted: token {}, though another client was told a newer one",
+            token.0
+        ),
+        MarkKind::LostUpdate { .. } => {
+            "Write accepted over updates its writer never read: they are lost".to_owned()
+        }
         MarkKind::Rejected { refusal } => format!("Write rejected, {}", refusal_text(refusal)),
         MarkKind::Duplicated => "A request charged twice".to_owned(),
         MarkKind::ClockJump { by_ms } => format!("Clock jumped by {by_ms} ms"),
@@ -115,5 +126,57 @@ pub fn bar_words(kind: SpanKind, layout: &Layout) -> String {
         }
         SpanKind::Pause => "Paused: handles nothing".to_owned(),
         SpanKind::Crash => "Crashed".to_owned(),
+    }
+}
+
+/// How many events break an invariant, and of which group: "3 events break an invariant: 2
+/// beliefs, 1 data" (an event may break one of each).
+pub fn violation_count(trace: &[TraceEvent], violations: &[usize]) -> String {
+    let count = |concern: Concern| {
+        violations
+            .iter()
+            .filter_map(|&index| trace.get(index))
+            .filter(|event| event.broke.iter().any(|i| i.concern() == concern))
+            .count()
+    };
+    let (lock, data) = (count(Concern::Lock), count(Concern::Data));
+    let groups = match (lock, data) {
+        (0, 0) => String::new(),
+        (_, 0) => ": beliefs".to_owned(),
+        (0, _) => ": data".to_owned(),
+        (lock, data) => format!(": {lock} on beliefs, {data} on data"),
+    };
+    match violations.len() {
+        0 => "none in this run".to_owned(),
+        1 => format!("1 event breaks an invariant{groups}"),
+        n => format!("{n} events break an invariant{groups}"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::violation_count;
+    use crate::run::Run;
+    use lockstep_sim::scenario::catalogue;
+
+    fn count(id: &str) -> String {
+        let scenario = catalogue::find(id)
+            .and_then(|b| b.load().ok())
+            .expect("in the catalogue");
+        let run = Run::record(&scenario, scenario.seed, &[]).expect("runs");
+        violation_count(run.sim.trace(), run.violations())
+    }
+
+    #[test]
+    fn the_count_says_which_group_broke() {
+        assert_eq!(
+            count("s2-gc-pause-fenced"),
+            "1 event breaks an invariant: beliefs"
+        );
+        assert!(
+            count("s1-gc-pause-unfenced").ends_with(" data"),
+            "{}",
+            count("s1-gc-pause-unfenced")
+        );
     }
 }

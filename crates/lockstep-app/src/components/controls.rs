@@ -6,6 +6,7 @@
 
 use crate::state::{Action, Jump, Play, Playground, Speed};
 use gloo_timers::callback::Timeout;
+use lockstep_view::words::violation_count;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
@@ -62,7 +63,7 @@ pub fn Controls(props: &ControlsProps) -> Html {
                         <span class="now" data-testid="now">{ format!("t = {} ms", playground.now().0) }</span>
                     </span>
                 </div>
-                { jumps(playground.violations().len(), &send) }
+                { jumps(playground.violations().len(), violation_count(playground.run().sim.trace(), playground.violations()), &send) }
                 <button type="button" class="link shortcuts-hint" data-testid="shortcuts-hint"
                     onclick={props.on_help.reform(|_: MouseEvent| ())}
                     title="Keyboard shortcuts (?)">{ "? shortcuts" }</button>
@@ -146,7 +147,7 @@ fn buttons(playground: &Playground, dispatch: &Callback<Action>, send: Send) -> 
 }
 
 /// The jumps between the events that broke an invariant, and how many there are.
-fn jumps(violations: usize, send: Send) -> Html {
+fn jumps(violations: usize, count: String, send: Send) -> Html {
     html! {
         <div class="jumps" role="group" aria-labelledby="violations-label">
             <span class="jumps-label" id="violations-label">{ "Violations" }</span>
@@ -166,11 +167,7 @@ fn jumps(violations: usize, send: Send) -> Html {
                 { "Next violation ▶" }
             </button>
             <span class="muted violation-count" data-testid="violation-count">
-                { match violations {
-                    0 => "none in this run".to_owned(),
-                    1 => "1 event breaks an invariant".to_owned(),
-                    n => format!("{n} events break an invariant"),
-                } }
+                { count }
             </span>
         </div>
     }

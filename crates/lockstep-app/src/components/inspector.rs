@@ -8,8 +8,8 @@ use lockstep_sim::models::client::{Client, Renewal};
 use lockstep_sim::models::lock_service::{LockService, NodeRole, Record, Storage};
 use lockstep_sim::models::resource::{Fencing, Resource, TokenMemory};
 use lockstep_sim::scenario::cast::Cast;
-use lockstep_sim::vocabulary::invariant::Invariant;
 use lockstep_sim::vocabulary::invariant::InvariantSet;
+use lockstep_sim::vocabulary::invariant::{Concern, Invariant};
 use lockstep_sim::vocabulary::lock_value::LockValue;
 use lockstep_sim::world::ids::NodeId;
 use lockstep_sim::world::network::MessageStatus;
@@ -299,12 +299,28 @@ struct InvariantListProps {
 }
 
 /// A component of its own: the verdicts change at a few events of a run, not at every step.
+/// In two groups (`Invariant::concern`): what the lock promises about who holds it, which a
+/// lease lets overlap, and the data, which fencing protects.
 #[component]
 fn InvariantList(props: &InvariantListProps) -> Html {
     html! {
-        <ul class="invariants">
-            { for Invariant::ALL.iter().map(|&invariant| invariant_item(invariant, props.violated)) }
-        </ul>
+        <div class="invariant-groups">
+            { for Concern::ALL.into_iter().map(|concern| {
+                let (id, heading) = match concern {
+                    Concern::Lock => ("lock", "Beliefs (leases let them overlap)"),
+                    Concern::Data => ("data", "Data (what fencing protects)"),
+                };
+                html! {
+                    <div class={classes!("invariant-group", format!("invariant-group-{id}"))}
+                        data-testid="invariant-group" data-concern={id}>
+                        <h3 class="invariant-heading">{ heading }</h3>
+                        <ul class="invariants">
+                            { for concern.invariants().map(|invariant| invariant_item(invariant, props.violated)) }
+                        </ul>
+                    </div>
+                }
+            }) }
+        </div>
     }
 }
 

@@ -7,8 +7,10 @@
 
 use crate::components::Shared;
 use crate::components::timeline_shapes::{glyph, patterns, pause_sign};
+use lockstep_sim::vocabulary::invariant::Concern;
 use lockstep_sim::vocabulary::message::Refusal;
 use lockstep_sim::world::ids::MessageId;
+use lockstep_sim::world::token::FencingToken;
 use lockstep_view::layout::frame::{ArrowShape, ArrowState};
 use lockstep_view::layout::{Fate, Layout, MarkKind, SpanKind};
 use yew::prelude::*;
@@ -27,11 +29,17 @@ pub enum Key {
     Held,
     Lost,
     Accepted,
+    Stale,
+    LostUpdate,
     Rejected,
     Duplicated,
     ClockJump,
     Intervention,
-    Violation,
+    Cut,
+    /// A promise of the lock broken (one believer, one lease, tokens increase).
+    LockViolation,
+    /// The data broken (what fencing protects).
+    DataViolation,
 }
 
 impl Key {
@@ -49,11 +57,15 @@ impl Key {
             Key::Held => "held",
             Key::Lost => "lost or dropped",
             Key::Accepted => "write accepted",
+            Key::Stale => "stale write accepted",
+            Key::LostUpdate => "update lost",
             Key::Rejected => "write rejected",
             Key::Duplicated => "charged twice",
             Key::ClockJump => "clock jump",
             Key::Intervention => "intervention",
-            Key::Violation => "invariant broken",
+            Key::Cut => "link cut",
+            Key::LockViolation => "beliefs overlap (leases allow it)",
+            Key::DataViolation => "data broken (fencing protects it)",
         }
     }
 
@@ -71,11 +83,15 @@ impl Key {
             Key::Held => "held",
             Key::Lost => "lost",
             Key::Accepted => "write_accepted",
+            Key::Stale => "stale_write",
+            Key::LostUpdate => "lost_update",
             Key::Rejected => "write_rejected",
             Key::Duplicated => "charged_twice",
             Key::ClockJump => "clock_jumped",
             Key::Intervention => "intervention",
-            Key::Violation => "violation",
+            Key::Cut => "cut",
+            Key::LockViolation => "violation_lock",
+            Key::DataViolation => "violation_data",
         }
     }
 }
@@ -85,6 +101,12 @@ pub fn keys_of(layout: &Layout) -> Vec<Key> {
     let span = |f: fn(&SpanKind) -> bool| layout.spans.iter().any(|s| f(&s.kind));
     let mark = |f: fn(&MarkKind) -> bool| layout.marks.iter().any(|m| f(&m.kind));
     let messages = !layout.arrows.is_empty();
+    let broke = |concern: Concern| {
+        layout
+            .bands
+            .iter()
+            .any(|b| b.invariant.concern() == concern)
+    };
     [
         (Key::Lease, span(|k| matches!(k, SpanKind::Lease { .. }))),
         (
@@ -109,6 +131,11 @@ pub fn keys_of(layout: &Layout) -> Vec<Key> {
             Key::Accepted,
             mark(|k| matches!(k, MarkKind::Accepted { .. })),
         ),
+        (Key::Stale, mark(|k| matches!(k, MarkKind::Stale { .. }))),
+        (
+            Key::LostUpdate,
+            mark(|k| matches!(k, MarkKind::LostUpdate { .. })),
+        ),
         (
             Key::Rejected,
             mark(|k| matches!(k, MarkKind::Rejected { .. })),
@@ -119,7 +146,9 @@ pub fn keys_of(layout: &Layout) -> Vec<Key> {
             mark(|k| matches!(k, MarkKind::ClockJump { .. })),
         ),
         (Key::Intervention, mark(|k| *k == MarkKind::Intervention)),
-        (Key::Violation, !layout.bands.is_empty()),
+        (Key::Cut, !layout.cuts.is_empty()),
+        (Key::LockViolation, broke(Concern::Lock)),
+        (Key::DataViolation, broke(Concern::Data)),
     ]
     .into_iter()
     .filter_map(|(key, used)| used.then_some(key))
@@ -245,14 +274,31 @@ fn sample(key: Key, ids: &str) -> Html {
         Key::Held => message(ArrowState::Held, "message-held", Some("⏸")),
         Key::Lost => message(ArrowState::Lost, "message-lost", Some("✕")),
         Key::Accepted => mark(MarkKind::Accepted { token: None }),
+        Key::Stale => mark(MarkKind::Stale {
+            token: FencingToken(0),
+        }),
+        Key::LostUpdate => mark(MarkKind::LostUpdate { token: None }),
         Key::Rejected => mark(MarkKind::Rejected {
             refusal: Refusal::NoToken,
         }),
         Key::Duplicated => mark(MarkKind::Duplicated),
         Key::ClockJump => mark(MarkKind::ClockJump { by_ms: 1 }),
         Key::Intervention => mark(MarkKind::Intervention),
-        Key::Violation => html! {
-            <g class="band">
+        Key::Cut | Key::LockViolation | Key::DataViolation => cut_or_band(key),
+    }
+}
+
+/// The samples of a cut link and of the two kinds of violation band.
+fn cut_or_band(key: Key) -> Html {
+    match key {
+        Key::Cut => html! {
+            <g class="cut">
+                <line class="cut-line" x1="1" x2={(WIDTH - 1.0).to_string()} y1={(HEIGHT - 2.0).to_string()} y2={(HEIGHT - 2.0).to_string()} />
+                <text class="scissors" x="6" y={(HEIGHT - 4.0).to_string()} text-anchor="middle">{ "✂" }</text>
+            </g>
+        },
+        _ => html! {
+            <g class={format!("band band-{}", if key == Key::LockViolation { "lock" } else { "data" })}>
                 <rect x="1" y="0" width={(WIDTH - 2.0).to_string()} height={HEIGHT.to_string()} />
             </g>
         },
@@ -284,12 +330,20 @@ mod tests {
             Key::Accepted,
             Key::Rejected,
             Key::Intervention,
-            Key::Violation,
+            Key::LockViolation,
         ] {
             assert!(s2.contains(&key), "S2 draws {key:?}: {s2:?}");
         }
         assert!(!s2.contains(&Key::ClockJump), "no clock jumps in S2");
         assert!(keys("s10-redlock-clock-jump").contains(&Key::ClockJump));
         assert!(keys("s15-consensus-leader-crash").contains(&Key::Crash));
+        let s1 = keys("s1-gc-pause-unfenced");
+        assert!(
+            s1.contains(&Key::Stale) && s1.contains(&Key::Accepted),
+            "{s1:?}"
+        );
+        assert!(!s2.contains(&Key::Stale), "fencing on: nothing stale");
+        assert!(keys("s14-consensus-client-partitioned").contains(&Key::Cut));
+        assert!(!s2.contains(&Key::Cut));
     }
 }

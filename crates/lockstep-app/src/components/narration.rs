@@ -9,6 +9,7 @@ use crate::state::Action;
 use lockstep_sim::engine::sim::Sim;
 use lockstep_sim::story::describe::describe;
 use lockstep_sim::vocabulary::happening::Outcome;
+use lockstep_sim::vocabulary::invariant::Concern;
 use lockstep_view::run::Run;
 use yew::prelude::*;
 
@@ -153,11 +154,17 @@ fn Entry(props: &EntryProps) -> Html {
                     { describe(event.actor, &event.happening, cast, sim.network()) }
                 </span>
             </button>
-            { for event.broke.iter().map(|invariant| html! {
-                <span class="event-violation" role="note">
-                    <span aria-hidden="true">{ "✗ " }</span>
-                    { format!("Violated: {invariant}") }
-                </span>
+            { for event.broke.iter().map(|invariant| {
+                let group = match invariant.concern() {
+                    Concern::Lock => "beliefs",
+                    Concern::Data => "data",
+                };
+                html! {
+                    <span class={classes!("event-violation", format!("event-violation-{group}"))} role="note">
+                        <span aria-hidden="true">{ "✗ " }</span>
+                        { format!("Violated ({group}): {invariant}") }
+                    </span>
+                }
             }) }
         </li>
     }

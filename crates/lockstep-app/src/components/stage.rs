@@ -11,7 +11,7 @@ use lockstep_view::layout::{LaneRole, Layout};
 use lockstep_view::stage::cast::{Liveness, ResourceView, View};
 use lockstep_view::stage::flights::Motion;
 use lockstep_view::stage::geometry::Placement;
-use lockstep_view::stage::scene::{Figure, Mover, Scene};
+use lockstep_view::stage::scene::{CutLink, Figure, Mover, SCISSORS_RADIUS, Scene};
 use lockstep_view::svg_number::px;
 use yew::prelude::*;
 
@@ -58,6 +58,11 @@ pub fn Stage(props: &StageProps) -> Html {
             <p class="stage-truth" data-testid="stage-holder" data-holder={holder.unwrap_or_default()}>{ truth }</p>
             <svg class="stage-svg" viewBox={format!("0 0 {} {}", px(scene.width), px(scene.height))}
                 role="group" aria-label="The clients, the lock service's nodes and the resource, with the messages on their way">
+                // Under the boxes: a cut link's line runs where its messages would; its "✂"
+                // stands clear of every box.
+                <g class="stage-cuts">
+                    { for scene.cuts.iter().map(cut_link) }
+                </g>
                 <g class="stage-figures">
                     { for scene.figures.into_iter().map(|figure| {
                         let (node, lane) = (figure.actor.node, figure.lane);
@@ -82,6 +87,20 @@ pub fn Stage(props: &StageProps) -> Html {
                 { " a message on its way: select it to hold, release or drop it" }
             </p>
         </section>
+    }
+}
+
+/// A link the network has cut: a dashed line on the messages' path with a "✂" half way.
+fn cut_link(cut: &CutLink) -> Html {
+    let (start, end, middle) = (cut.track.start, cut.track.end, cut.middle);
+    html! {
+        <g class="stage-cut" data-testid="stage-cut" data-both-ways={cut.both_ways.to_string()}
+            role="img" aria-label={cut.sentence.clone()}>
+            <title>{ cut.sentence.clone() }</title>
+            <line class="cut-line" x1={px(start.x)} y1={px(start.y)} x2={px(end.x)} y2={px(end.y)} />
+            <circle class="scissors-ground" cx={px(middle.x)} cy={px(middle.y)} r={px(SCISSORS_RADIUS)} />
+            <text class="scissors" x={px(middle.x)} y={px(middle.y + 4.0)} text-anchor="middle" aria-hidden="true">{ "✂" }</text>
+        </g>
     }
 }
 

@@ -43,6 +43,20 @@ pub fn glyph(kind: MarkKind, x: f64, y: f64, lane_top: f64) -> Html {
                 <text x={px(x)} y={px(y + 3.5)} text-anchor="middle" class="glyph" aria-hidden="true">{ "✓" }</text>
             </>
         },
+        // Accepted, but it should not have been: a warning triangle, and a diamond for the
+        // updates it wiped out. Shape, glyph and label tell them apart, not colour alone.
+        MarkKind::Stale { .. } => html! {
+            <>
+                <path d={format!("M {} {} l 7.5 13.5 l -15 0 z", px(x), px(y - 7.5))} class="triangle" />
+                <text x={px(x)} y={px(y + 5.0)} text-anchor="middle" class="glyph" aria-hidden="true">{ "!" }</text>
+            </>
+        },
+        MarkKind::LostUpdate { .. } => html! {
+            <>
+                <path d={format!("M {} {} l 7 7 l -7 7 l -7 -7 z", px(x), px(y - 7.0))} class="diamond" />
+                <text x={px(x)} y={px(y + 3.5)} text-anchor="middle" class="glyph" aria-hidden="true">{ "−" }</text>
+            </>
+        },
         MarkKind::Rejected { .. } => html! {
             <>
                 <rect x={px(x - 7.0)} y={px(y - 7.0)} width="14" height="14" class="square" />

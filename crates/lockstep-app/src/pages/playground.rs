@@ -14,7 +14,7 @@ use crate::components::inspector::{Inspector, invariant_list};
 use crate::components::narration::{EventLog, NowLine};
 use crate::components::sources::{citation_list, note_list};
 use crate::components::stage::{STEP_GLIDE_MS, Stage};
-use crate::components::timeline::Timeline;
+use crate::components::timeline::{AxisRole, FollowLead, SharedTimeAxis, Timeline};
 use crate::components::toolbar::Toolbar;
 use crate::components::{Current, Shared};
 use crate::link::fencing_word;
@@ -51,7 +51,7 @@ impl Story {
                 <Timeline layout={Shared(playground.layout().clone())} sim={Shared(playground.sim_rc())}
                     position={playground.position()} now={playground.now().0}
                     selection={playground.selection()} dispatch={dispatch.clone()} name="main"
-                    scope={playground.scenario_id().to_owned()}
+                    scope={playground.scenario_id().to_owned()} axis={AxisRole::Lead}
                     caption={main_caption} />
             },
             monitor,
@@ -103,7 +103,8 @@ pub fn playground_page(page: PlaygroundPage) -> Html {
         Play::Paused => STEP_GLIDE_MS,
     };
     html! {
-        <>
+        // The main timeline and the twin's share one time axis.
+        <SharedTimeAxis>
             // The page's heading, as the tab names it; the scenario's title below is what the
             // eye reads.
             <h2 class="visually-hidden">{ "Playground" }</h2>
@@ -148,7 +149,7 @@ pub fn playground_page(page: PlaygroundPage) -> Html {
                 </div>
                 <EventLog sim={page.held_sim} run={page.held_run} dispatch={dispatch.clone()} />
             </div>
-        </>
+        </SharedTimeAxis>
     }
 }
 
@@ -174,13 +175,16 @@ fn title_line(playground: &Playground, dispatch: &Callback<Action>) -> Html {
 /// are adjacent on a phone too.
 fn twin_timeline(playground: &Playground, dispatch: &Callback<Action>) -> Option<Html> {
     let twin = playground.twin()?;
-    let now = twin.at.trace().last().map_or(0, |e| e.time.0);
+    // Stepped to the same time: the twin's "now" is the main run's.
+    let now = playground.now().0;
     Some(html! {
         <div class="twin-timeline">
-            <Timeline layout={Shared(twin.layout.clone())} sim={Shared(twin.at.clone())} position={twin.at.trace().len()}
-                now={now} selection={playground.selection()} dispatch={dispatch.clone()} name="twin"
-                scope={playground.scenario_id().to_owned()}
-                caption={twin.caption()} />
+            <FollowLead>
+                <Timeline layout={Shared(twin.layout.clone())} sim={Shared(twin.at.clone())} position={twin.at.trace().len()}
+                    now={now} selection={playground.selection()} dispatch={dispatch.clone()} name="twin"
+                    scope={playground.scenario_id().to_owned()} axis={AxisRole::Follow}
+                    caption={twin.caption()} />
+            </FollowLead>
         </div>
     })
 }

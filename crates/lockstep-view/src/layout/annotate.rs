@@ -1,6 +1,7 @@
 //! Which text each shape of a frame carries, and where it may go: a lease or belief bar its
 //! token, a crash the word, a write its token or why it was refused, a clock jump by how much,
-//! a broken invariant its statement. Asks [`labels::place`] for boxes clear of each other, of
+//! a broken invariant its statement (once per invariant in view, counted: "×10"), on the lanes
+//! that broke it; a stale write "stale 33", a lost update its words. Asks [`labels::place`] for boxes clear of each other, of
 //! the hatching (overhangs, pauses), of the marks' glyphs, of the lane names (on a narrow
 //! screen) and of the view's edges; a shape whose text finds no place keeps it for its tooltip
 //! ([`LabelState::HoverOnly`]).
@@ -11,9 +12,10 @@
 use super::labels::{self, LABEL_HEIGHT, Rect, Request, label_box, text_width};
 use super::shapes::{
     BandShape, BarShape, Frame, LANE_HEIGHT, LOWER_ROW, Label, LabelOf, LabelState, LaneNames,
-    MarkShape, Tone, UPPER_ROW, glyph_box, lane_name_box, span_rank,
+    MarkShape, Tone, UPPER_ROW, glyph_box, lane_name_box, scissors_box, span_rank,
 };
 use super::{Layout, MarkKind, SpanKind, refusal_text};
+use lockstep_sim::vocabulary::invariant::Concern;
 
 /// At most this many labels are placed in one frame; the rest are tooltips only. A wider view
 /// holds more shapes than anyone can read labels on.
@@ -93,6 +95,12 @@ fn obstacles(frame: &Frame, layout: &Layout, names: LaneNames) -> Vec<Rect> {
         .map(bar_rect)
         .collect();
     obstacles.extend(frame.marks.iter().map(glyph_box));
+    obstacles.extend(
+        frame
+            .cuts
+            .iter()
+            .flat_map(|cut| [cut.from_lane, cut.to_lane].map(|lane| scissors_box(cut.x, lane))),
+    );
     if names == LaneNames::Above {
         obstacles.extend(
             layout
@@ -108,13 +116,21 @@ fn obstacles(frame: &Frame, layout: &Layout, names: LaneNames) -> Vec<Rect> {
 /// Every shape that wants a label, most urgent first (then from left to right).
 fn wanted(frame: &Frame) -> Vec<Wanted> {
     let mut wanted: Vec<Wanted> = Vec::new();
-    wanted.extend(frame.bands.iter().enumerate().map(|(index, _)| Wanted {
-        of: LabelOf::Band(index),
-        rank: 0,
-        x: frame.bands[index].x,
-        tone: Tone::Bad,
-        lane: None,
-    }));
+    // A band counted on an earlier one of its invariant carries no label of its own.
+    wanted.extend(
+        frame
+            .bands
+            .iter()
+            .enumerate()
+            .filter(|(_, band)| band.repeats > 0)
+            .map(|(index, band)| Wanted {
+                of: LabelOf::Band(index),
+                rank: 0,
+                x: band.x,
+                tone: band_tone(band),
+                lane: band.lanes.first().copied(),
+            }),
+    );
     wanted.extend(frame.marks.iter().enumerate().filter_map(|(index, mark)| {
         let (rank, tone) = mark_rank(mark)?;
         Some(Wanted {
@@ -276,7 +292,9 @@ pub fn jump_text(by_ms: i64) -> String {
 /// How urgent a mark's label is, and its tone; `None` for a mark that carries no text.
 fn mark_rank(mark: &MarkShape) -> Option<(u8, Tone)> {
     match mark.kind {
-        MarkKind::Rejected { .. } => Some((1, Tone::Bad)),
+        MarkKind::Stale { .. } | MarkKind::LostUpdate { .. } | MarkKind::Rejected { .. } => {
+            Some((1, Tone::Bad))
+        }
         MarkKind::ClockJump { .. } => Some((2, Tone::Plain)),
         MarkKind::Accepted { token: Some(_) } => Some((4, Tone::Plain)),
         MarkKind::Accepted { token: None } | MarkKind::Duplicated | MarkKind::Intervention => None,
@@ -287,6 +305,8 @@ fn mark_rank(mark: &MarkShape) -> Option<(u8, Tone)> {
 fn mark_request(mark: &MarkShape) -> Request {
     let text = match mark.kind {
         MarkKind::Rejected { refusal } => refusal_text(refusal),
+        MarkKind::Stale { token } => format!("stale {}", token.0),
+        MarkKind::LostUpdate { .. } => "lost update".to_owned(),
         MarkKind::ClockJump { by_ms } => jump_text(by_ms),
         MarkKind::Accepted { token: Some(token) } => token.0.to_string(),
         MarkKind::Accepted { token: None } | MarkKind::Duplicated | MarkKind::Intervention => {
@@ -316,18 +336,42 @@ fn mark_request(mark: &MarkShape) -> Request {
     }
 }
 
-/// A band's text: "✗ At most one client believes it holds the lock".
+/// A band's text: "✗ At most one client believes it holds the lock", and "×10" after it when
+/// it stands for ten bands of its invariant in view.
 pub fn band_text(band: &BandShape) -> String {
-    format!("✗ {}", band.invariant.statement())
+    if band.repeats > 1 {
+        format!("✗ {} ×{}", band.invariant.statement(), band.repeats)
+    } else {
+        format!("✗ {}", band.invariant.statement())
+    }
 }
 
-/// At the band's start (moved in to stay inside the view), in the first free label row from
-/// the top lane down.
+/// A broken promise of the lock is calm (leases let beliefs overlap); broken data is bad news.
+pub fn band_tone(band: &BandShape) -> Tone {
+    match band.invariant.concern() {
+        Concern::Lock => Tone::Plain,
+        Concern::Data => Tone::Bad,
+    }
+}
+
+/// At the band's start (moved in to stay inside the view), in the label rows of the lanes that
+/// broke it; where those are full (a pause's hatching), on the lanes nearest them, so that what
+/// broke is never left unsaid.
 fn band_request(band: &BandShape, lanes: usize, view: (f64, f64)) -> Request {
     let text = band_text(band);
     let width = text_width(&text);
     let x = (band.x + GAP).min(view.1 - width).max(view.0);
-    let candidates = (0..lanes)
+    let distance = |lane: usize| {
+        band.lanes
+            .iter()
+            .map(|&anchor| anchor.abs_diff(lane))
+            .min()
+            .unwrap_or(0)
+    };
+    let mut order: Vec<usize> = (0..lanes).collect();
+    order.sort_by_key(|&lane| (distance(lane), lane));
+    let candidates = order
+        .into_iter()
         .flat_map(|lane| {
             let top = lane as f64 * LANE_HEIGHT;
             [top + UPPER_ROW, top + LOWER_ROW]

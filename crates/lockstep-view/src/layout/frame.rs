@@ -10,11 +10,11 @@ use super::annotate::annotate;
 // them here too.
 use super::labels::{CHAR_WIDTH, LABEL_HEIGHT};
 pub use super::shapes::{
-    AXIS_HEIGHT, ArrowShape, ArrowState, BAR_TOP, BandShape, BarShape, Frame, LANE_HEIGHT,
-    LOWER_ROW, LabelState, LaneNames, MarkShape, NOW_TAG_WIDTH, Tick, UPPER_ROW, glyph_box,
-    lane_centre, lane_name_box, lane_name_width, span_rank,
+    AXIS_HEIGHT, ArrowShape, ArrowState, BAR_TOP, BandShape, BarShape, CutShape, Frame,
+    LANE_HEIGHT, LOWER_ROW, LabelState, LaneNames, MarkShape, NOW_TAG_WIDTH, Tick, UPPER_ROW,
+    cut_line_y, glyph_box, lane_centre, lane_name_box, lane_name_width, scissors_box, span_rank,
 };
-use super::{Arrow, Band, Fate, Layout, MarkKind, Moment, SpanKind};
+use super::{Arrow, Band, Cut, Fate, Layout, MarkKind, Moment, SpanKind};
 
 /// How much wider than the stretch where things happen the opening view is, at each side.
 const ACTIVITY_MARGIN: f64 = 0.08;
@@ -171,6 +171,13 @@ pub fn frame(
             |x0, x1| p.visible(x0, x1),
         ));
     }
+    count_repeats(&mut frame.bands);
+    frame.cuts = layout
+        .cuts
+        .iter()
+        .filter(|c| p.shown(c.from))
+        .filter_map(|cut| cut_shape(cut, &p))
+        .collect();
     simplify(&mut frame);
     frame.ticks = ticks(view, |t| p.ax(t));
     place_now(&mut frame, &p);
@@ -360,8 +367,42 @@ fn band_shape(
         x: x0,
         width: x1 - x0,
         from_event: band.from.event,
+        lanes: band.lanes.clone(),
+        repeats: 1,
         open: end.is_none(),
         label: LabelState::Unlabelled,
+    })
+}
+
+/// The first band of each invariant in view counts them all; the others carry no label of
+/// their own (a chaos run breaks one belief ten times: one label says "×10").
+fn count_repeats(bands: &mut [BandShape]) {
+    for index in 0..bands.len() {
+        let invariant = bands[index].invariant;
+        if bands[..index].iter().any(|b| b.invariant == invariant) {
+            bands[index].repeats = 0;
+            continue;
+        }
+        bands[index].repeats = bands[index..]
+            .iter()
+            .filter(|b| b.invariant == invariant)
+            .count();
+    }
+}
+
+/// A cut's shape from where it began until it was healed (or until now), when in view.
+fn cut_shape(cut: &Cut, p: &Projection) -> Option<CutShape> {
+    let end = p.end_of(cut.to);
+    let x0 = p.ax(cut.from.time);
+    let x1 = p.ax(end.unwrap_or(p.now)).max(x0 + MIN_BAR);
+    p.visible(x0, x1).then_some(CutShape {
+        from_lane: cut.from_lane,
+        to_lane: cut.to_lane,
+        both_ways: cut.both_ways,
+        x: x0,
+        width: x1 - x0,
+        from_event: cut.from.event,
+        open: end.is_none(),
     })
 }
 
@@ -422,6 +463,7 @@ fn simplify(frame: &mut Frame) {
 /// Which mark to keep where several fall on one spot: what went wrong first.
 fn importance(kind: MarkKind) -> u8 {
     match kind {
+        MarkKind::Stale { .. } | MarkKind::LostUpdate { .. } => 5,
         MarkKind::Rejected { .. } | MarkKind::Duplicated => 4,
         MarkKind::Intervention => 3,
         MarkKind::ClockJump { .. } => 2,

@@ -6,14 +6,17 @@
 //! about the DOM; everything is tested natively.
 
 pub mod annotate;
+mod bands;
 pub mod frame;
+pub mod harm;
 pub mod labels;
 pub mod plane;
 pub mod shapes;
 
 use crate::run::{Lease, Run, Standing};
+use harm::{Grants, Harm};
 use lockstep_sim::engine::trace::{Cause, TraceEvent};
-use lockstep_sim::vocabulary::happening::{Happening, Input};
+use lockstep_sim::vocabulary::happening::{Direction, Happening, Input};
 use lockstep_sim::vocabulary::invariant::Invariant;
 use lockstep_sim::vocabulary::loss::Loss;
 use lockstep_sim::vocabulary::message::Refusal;
@@ -81,6 +84,16 @@ pub enum MarkKind {
     Accepted {
         token: Option<FencingToken>,
     },
+    /// The resource accepted a write with a token another client had already been told it
+    /// holds the lock with (`no_stale_write`): the data fencing is there to protect.
+    Stale {
+        token: FencingToken,
+    },
+    /// The resource accepted a read-modify-write over updates its writer never read
+    /// (`no_lost_update`): those updates are gone.
+    LostUpdate {
+        token: Option<FencingToken>,
+    },
     /// The resource refused one; `refusal` says why ("33 < 34").
     Rejected {
         refusal: Refusal,
@@ -129,9 +142,24 @@ pub struct Arrow {
 
 /// An invariant broken by the event at `from`. A state invariant (one believer, one lease) can
 /// hold again: `to` is when. A history invariant stays broken: `to` is `None`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Band {
     pub invariant: Invariant,
+    pub from: Moment,
+    pub to: Option<Moment>,
+    /// The lanes that broke it, where its label goes: the clients that both believe, the
+    /// service nodes that both hold a lease, the client told a token that did not increase, the
+    /// client whose write (or charge) broke a data invariant.
+    pub lanes: Vec<usize>,
+}
+
+/// A network cut in force from `from` until `to` (`None`: not healed in the run): messages
+/// from `from_lane` to `to_lane` are lost, and back too when `both_ways`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Cut {
+    pub from_lane: usize,
+    pub to_lane: usize,
+    pub both_ways: bool,
     pub from: Moment,
     pub to: Option<Moment>,
 }
@@ -144,6 +172,7 @@ pub struct Layout {
     pub marks: Vec<Mark>,
     pub arrows: Vec<Arrow>,
     pub bands: Vec<Band>,
+    pub cuts: Vec<Cut>,
     /// When the run ends (the scenario's `end_ms`), the right edge of the whole timeline.
     pub end: u64,
     /// How many events the run has.
@@ -195,7 +224,8 @@ impl Layout {
         layout.spans.extend(process_spans(trace, &lane));
         layout.marks = marks(run, &lane);
         layout.arrows = arrows(run, &lane);
-        layout.bands = bands(trace);
+        layout.bands = bands::bands(run, &lane);
+        layout.cuts = cuts(trace, &lane);
         layout.lanes = lanes;
         layout
     }
@@ -392,9 +422,18 @@ fn marks(run: &Run, lane: &impl Fn(NodeId) -> usize) -> Vec<Mark> {
     let sim = &run.sim;
     let resource = lane(sim.cast().resource());
     let mut marks = Vec::new();
+    let mut grants = Grants::default();
     for event in sim.trace() {
         let at = moment(event);
-        let kind = match event.happening {
+        grants.hear(sim, event);
+        let harm = grants.harm(&event.happening).map(|harm| {
+            let kind = match harm {
+                Harm::Stale { token } => MarkKind::Stale { token },
+                Harm::LostUpdate { token } => MarkKind::LostUpdate { token },
+            };
+            (resource, kind)
+        });
+        let kind = harm.or(match event.happening {
             Happening::WriteAccepted { token, .. } | Happening::StockTaken { token, .. } => {
                 Some((resource, MarkKind::Accepted { token }))
             }
@@ -411,7 +450,7 @@ fn marks(run: &Run, lane: &impl Fn(NodeId) -> usize) -> Vec<Mark> {
                 Some((lane(node), MarkKind::ClockJump { by_ms }))
             }
             _ => None,
-        };
+        });
         if let Some((lane, kind)) = kind {
             marks.push(Mark { lane, kind, at });
         }
@@ -497,24 +536,35 @@ fn arrows(run: &Run, lane: &impl Fn(NodeId) -> usize) -> Vec<Arrow> {
         .collect()
 }
 
-fn bands(trace: &[TraceEvent]) -> Vec<Band> {
-    let mut bands: Vec<Band> = Vec::new();
+/// The network cuts, from the events that make and heal them. A heal mends both ways.
+fn cuts(trace: &[TraceEvent], lane: &impl Fn(NodeId) -> usize) -> Vec<Cut> {
+    let mut cuts: Vec<Cut> = Vec::new();
     for event in trace {
         let at = moment(event);
-        for band in bands.iter_mut().filter(|b| b.to.is_none()) {
-            if !band.invariant.is_history() && !event.violated.contains(band.invariant) {
-                band.to = Some(at);
-            }
-        }
-        for invariant in event.broke.iter() {
-            bands.push(Band {
-                invariant,
+        match event.happening {
+            Happening::Partitioned {
+                from,
+                to,
+                direction,
+            } => cuts.push(Cut {
+                from_lane: lane(from),
+                to_lane: lane(to),
+                both_ways: direction == Direction::Both,
                 from: at,
                 to: None,
-            });
+            }),
+            Happening::Healed { a, b } => {
+                let ends = [lane(a), lane(b)];
+                for cut in cuts.iter_mut().filter(|c| c.to.is_none()) {
+                    if ends.contains(&cut.from_lane) && ends.contains(&cut.to_lane) {
+                        cut.to = Some(at);
+                    }
+                }
+            }
+            _ => {}
         }
     }
-    bands
+    cuts
 }
 
 /// "33 < 34" for a stale token; a few words for the other refusals.
@@ -534,6 +584,8 @@ pub fn refusal_text(refusal: Refusal) -> String {
 
 #[cfg(test)]
 mod catalogue_tests;
+#[cfg(test)]
+mod marks_tests;
 #[cfg(test)]
 mod tests;
 #[cfg(test)]

@@ -102,9 +102,44 @@ pub struct BandShape {
     pub x: f64,
     pub width: f64,
     pub from_event: usize,
+    /// The lanes that broke it ([`super::Band::lanes`]), where its label goes.
+    pub lanes: Vec<usize>,
+    /// How many bands of its invariant are in view, counted on the first of them (its label
+    /// says "×10" once rather than ten labels); 0 on the others, which carry no label.
+    pub repeats: usize,
     /// Still broken at the current position.
     pub open: bool,
     pub label: LabelState,
+}
+
+/// A network cut in force, drawn on the lanes at both ends of the link for as long as it lasts
+/// (up to now while it is not healed).
+#[derive(Clone, Debug, PartialEq)]
+pub struct CutShape {
+    pub from_lane: usize,
+    pub to_lane: usize,
+    pub both_ways: bool,
+    pub x: f64,
+    pub width: f64,
+    pub from_event: usize,
+    /// Still cut at the current position.
+    pub open: bool,
+}
+
+/// Where a cut's dashed line runs on a lane: along its bottom edge, under the lower label row,
+/// so that it crosses no bar and no label.
+pub fn cut_line_y(lane: usize) -> f64 {
+    (lane + 1) as f64 * LANE_HEIGHT - 1.5
+}
+
+/// The box of the "✂" at a cut's start on `lane`, which no label may cover.
+pub fn scissors_box(x: f64, lane: usize) -> Rect {
+    Rect {
+        x: x - 5.0,
+        y: cut_line_y(lane) - 9.0,
+        width: 10.0,
+        height: 10.0,
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -127,6 +162,7 @@ pub struct Frame {
     pub marks: Vec<MarkShape>,
     pub arrows: Vec<ArrowShape>,
     pub bands: Vec<BandShape>,
+    pub cuts: Vec<CutShape>,
     pub ticks: Vec<Tick>,
     /// The "now" line, when the present is in view.
     pub now_x: Option<f64>,
@@ -187,7 +223,9 @@ pub enum LabelState {
 pub fn glyph_box(mark: &MarkShape) -> Rect {
     let (x, y) = (mark.x, mark.y);
     let (half_width, top, bottom) = match mark.kind {
-        MarkKind::Accepted { .. } => (7.0, y - 7.0, y + 7.0),
+        MarkKind::Accepted { .. } | MarkKind::Stale { .. } | MarkKind::LostUpdate { .. } => {
+            (7.0, y - 7.0, y + 7.0)
+        }
         MarkKind::Rejected { .. } | MarkKind::Duplicated => (7.0, y - 7.0, y + 7.0),
         MarkKind::ClockJump { .. } => (6.0, y - 9.0, y + 9.0),
         MarkKind::Intervention => {

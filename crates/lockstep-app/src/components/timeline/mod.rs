@@ -10,6 +10,7 @@
 //! The view state lives in `view.rs`, the view's toolbar in `view_toolbar.rs`, the wheel and
 //! drag in `gestures.rs`.
 
+mod cuts;
 mod gestures;
 mod view;
 mod view_toolbar;
@@ -18,8 +19,10 @@ use crate::components::Shared;
 use crate::components::legend::Legend;
 use crate::components::timeline_shapes::{glyph, patterns, pause_sign};
 use crate::state::{Action, Selection};
+use cuts::Cuts;
 use gestures::{Gestures, use_gestures};
 use lockstep_sim::engine::sim::Sim;
+use lockstep_sim::vocabulary::invariant::Concern;
 use lockstep_sim::world::ids::NodeId;
 use lockstep_view::layout::annotate::band_text;
 use lockstep_view::layout::frame::{
@@ -31,7 +34,8 @@ use lockstep_view::layout::shapes::{Label, LabelOf, Tone};
 use lockstep_view::layout::{LaneRole, Layout, MarkKind, SpanKind};
 use lockstep_view::svg_number::px;
 use lockstep_view::words::{bar_words, lane_badge, mark_kind, mark_words};
-use view::{use_plot_size, use_view_state};
+pub use view::{AxisRole, FollowLead, SharedTimeAxis};
+use view::{use_plot_size, use_time_axis, use_view_state};
 use view_toolbar::view_toolbar;
 use yew::prelude::*;
 
@@ -50,6 +54,9 @@ pub struct TimelineProps {
     /// What the view belongs to (the scenario): a new one opens with a fresh view; a new run of
     /// the same one (after an intervention) keeps the user's zoom.
     pub scope: AttrValue,
+    /// Whether it shares its time axis with the other timeline of a comparison.
+    #[prop_or_default]
+    pub axis: AxisRole,
 }
 
 #[component]
@@ -58,7 +65,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     let (width, names) = use_plot_size(&plot);
     let end = props.layout.end;
     let view = use_view_state(&props.layout, &props.scope, width);
-    let shown_view = view.shown(width, props.now, end);
+    let shown_view = use_time_axis(props.axis, view.shown(width, props.now, end));
     let frame = frame(&props.layout, props.position, props.now, shown_view, names);
     let Gestures {
         onwheel,
@@ -70,7 +77,8 @@ pub fn Timeline(props: &TimelineProps) -> Html {
     // The legend sits outside the section, so that "the timeline's SVG" stays one element.
     html! {
         <div class="timeline-frame">
-        <section class="timeline" data-testid={format!("timeline-{}", props.name)} aria-label={props.caption.clone()}>
+        <section class={classes!("timeline", (props.axis == AxisRole::Follow).then_some("follows-lead"))}
+            data-testid={format!("timeline-{}", props.name)} aria-label={props.caption.clone()}>
             { view_toolbar(&props.caption, &view, shown_view, end, frame.simplified) }
             <div class={classes!("timeline-body", (names == LaneNames::Above).then_some("names-above"))}>
                 <ul class="lane-labels" style={format!("height: {lanes_height}px")}>
@@ -171,6 +179,7 @@ fn svg(frame: Frame, props: &TimelineProps) -> Html {
             <g transform={format!("translate({},0)", px(-frame.offset))}>
                 <Ticks ticks={frame.ticks} {lanes_height} />
                 <Bands ctx={ctx.clone()} bands={frame.bands.clone()} {lanes_height} />
+                <Cuts cuts={frame.cuts} layout={props.layout.clone()} />
                 <Bars ctx={ctx.clone()} bars={frame.bars} />
                 <Arrows ctx={ctx.clone()} arrows={frame.arrows} />
                 <Marks ctx={ctx.clone()} marks={frame.marks} />
@@ -655,6 +664,8 @@ fn Mark(props: &MarkProps) -> Html {
                 _ => None,
             },
         ),
+        MarkKind::Stale { token } => ("stale", Some(token.0.to_string())),
+        MarkKind::LostUpdate { token } => ("lost_update", token.map(|t| t.0.to_string())),
         MarkKind::Duplicated => ("duplicated", None),
         MarkKind::ClockJump { .. } | MarkKind::Intervention => ("none", None),
     };
@@ -682,21 +693,47 @@ struct BandProps {
     ctx: Ctx,
 }
 
-/// One stretch of time over which an invariant was broken, across every lane.
+/// One stretch of time over which an invariant was broken, across every lane, and stronger on
+/// the lanes that broke it: a promise of the lock (calm) or the data (the alarm colour).
 #[component]
 fn Band(props: &BandProps) -> Html {
     let (band, lanes_height, ctx) = (&props.band, props.lanes_height, &props.ctx);
     let (onclick, onkeydown) = open_event(ctx, band.from_event);
     let label = band_text(band);
+    let concern = concern_id(band.invariant.concern());
+    // A band counted on an earlier one of its invariant has no label of its own.
+    let shown = match (band.repeats, band.label) {
+        (0, _) => "counted",
+        (_, LabelState::HoverOnly) => "hover",
+        _ => "shown",
+    };
+    let culprits = band
+        .lanes
+        .iter()
+        .map(|&lane| lane_name(ctx, lane))
+        .collect::<Vec<_>>()
+        .join(" ");
     html! {
-        <g class={classes!("band", band.invariant.is_history().then_some("history"))}
-            data-testid="violation-band" data-invariant={band.invariant.id()}
+        <g class={classes!("band", format!("band-{concern}"), band.invariant.is_history().then_some("history"))}
+            data-testid="violation-band" data-invariant={band.invariant.id()} data-concern={concern}
+            data-lanes={culprits} data-repeats={band.repeats.to_string()}
             data-event-id={band.from_event.to_string()} data-open={band.open.to_string()}
-            data-label={if band.label == LabelState::HoverOnly { "hover" } else { "shown" }}
+            data-label={shown}
             tabindex="0" role="button" aria-label={format!("Violated: {}. Open the event that broke it.", band.invariant.statement())}
             {onclick} {onkeydown}>
             <title>{ label }</title>
             <rect x={px(band.x)} y="0" width={px(band.width)} height={px(lanes_height)} />
+            { for band.lanes.iter().map(|&lane| html! {
+                <rect class="band-lane" x={px(band.x)} y={px(lane as f64 * LANE_HEIGHT)} width={px(band.width)} height={px(LANE_HEIGHT)} />
+            }) }
         </g>
+    }
+}
+
+/// "lock" or "data": the group an invariant belongs to, as classes and test hooks name it.
+pub fn concern_id(concern: Concern) -> &'static str {
+    match concern {
+        Concern::Lock => "lock",
+        Concern::Data => "data",
     }
 }

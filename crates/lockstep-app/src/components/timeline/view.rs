@@ -1,5 +1,10 @@
 //! The timeline's view state, its own and never the run's: how wide its plot is measured, where
 //! the lanes' names sit, and which span of the run it shows (zoomed, panned, following now).
+//!
+//! While comparing, the two timelines show one time axis ([`SharedTimeAxis`]): the main
+//! timeline leads and publishes the span it shows; the twin ([`FollowLead`]) shows the same
+//! origin at the same px per ms, so 0 ms and "2 s" stand at the same x in both. The twin's own
+//! view controls are hidden then: zooming the main timeline zooms both.
 
 use crate::components::Shared;
 use lockstep_view::layout::Layout;
@@ -58,6 +63,87 @@ pub fn use_plot_size(plot: &NodeRef) -> (f64, LaneNames) {
 pub struct ViewState {
     view: UseStateHandle<Viewport>,
     follow: UseStateHandle<bool>,
+}
+
+/// Whose view a timeline shows: its own, its own published for a follower (the main timeline
+/// while comparing), or the leader's (the twin).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum AxisRole {
+    #[default]
+    Own,
+    Lead,
+    Follow,
+}
+
+/// Where the leader publishes the span it shows: a setter, the same from render to render, so
+/// the leader is never drawn again for it.
+#[derive(Clone, PartialEq)]
+struct Publish(UseStateSetter<Option<Viewport>>);
+
+/// The span the leader shows (its width included), for [`FollowLead`].
+#[derive(Clone, PartialEq)]
+struct LeadView(Option<Viewport>);
+
+/// The span the leader shows, for the timelines inside a [`FollowLead`].
+#[derive(Clone, PartialEq)]
+struct FollowView(Option<Viewport>);
+
+#[derive(Properties, PartialEq)]
+pub struct AxisProps {
+    pub children: Html,
+}
+
+/// Holds the span the leading timeline shows, for the timeline that follows it: an ancestor of
+/// both. Only [`FollowLead`] listens to it, so a pan of the leader draws the follower again and
+/// nothing else.
+#[component]
+pub fn SharedTimeAxis(props: &AxisProps) -> Html {
+    let lead = use_state(|| None::<Viewport>);
+    html! {
+        <ContextProvider<Publish> context={Publish(lead.setter())}>
+            <ContextProvider<LeadView> context={LeadView(*lead)}>
+                { props.children.clone() }
+            </ContextProvider<LeadView>>
+        </ContextProvider<Publish>>
+    }
+}
+
+/// Around the timeline that follows the leader: hands it the leader's span.
+#[component]
+pub fn FollowLead(props: &AxisProps) -> Html {
+    let lead = use_context::<LeadView>().and_then(|l| l.0);
+    html! {
+        <ContextProvider<FollowView> context={FollowView(lead)}>
+            { props.children.clone() }
+        </ContextProvider<FollowView>>
+    }
+}
+
+/// The span a timeline of `role` shows, given the span its own view state shows: a follower
+/// shows the leader's (same origin, same px per ms, on its own width); a leader publishes its
+/// own.
+#[hook]
+pub fn use_time_axis(role: AxisRole, own: Viewport) -> Viewport {
+    let publish = use_context::<Publish>();
+    let lead = use_context::<FollowView>().and_then(|f| f.0);
+    {
+        let publish = publish.clone();
+        use_effect_with(own, move |own| {
+            if role == AxisRole::Lead
+                && let Some(publish) = publish
+            {
+                publish.0.set(Some(*own));
+            }
+        });
+    }
+    match (role, lead) {
+        (AxisRole::Follow, Some(lead)) => Viewport {
+            start: lead.start,
+            span: lead.span * own.width / lead.width.max(1.0),
+            width: own.width,
+        },
+        _ => own,
+    }
 }
 
 impl ViewState {
