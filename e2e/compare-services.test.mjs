@@ -244,9 +244,19 @@ describe('comparing two lock services', () => {
       })));
     const nowX = (where) => page.locator(`[data-testid="timeline-${where}"] [data-testid="now-line"] line`)
       .evaluate((line) => line.getBoundingClientRect().x);
-    for (const [width, height] of [[1280, 800], [375, 700]]) {
+    // The playground's comparison, and a lesson step's.
+    const opens = [
+      async () => app.open(`${S10}&at=26&compare=consensus`),
+      async () => {
+        await page.goto('about:blank');
+        await page.goto(`${app.site.url}#learn=redlock-debate&step=6`);
+        await page.locator('[data-testid="lesson"]').waitFor({ timeout: 30_000 });
+        await app.waitForPosition(28);
+      },
+    ];
+    for (const [[width, height], open] of [[1280, 800], [375, 700]].flatMap((size) => opens.map((o) => [size, o]))) {
       await page.setViewportSize({ width, height });
-      await app.open(`${S10}&at=26&compare=consensus`);
+      await open();
       await twin().waitFor();
       await app.settle();
       const [main, other] = [await ticks('main'), await ticks('twin')];
@@ -261,6 +271,17 @@ describe('comparing two lock services', () => {
       assert.ok(Math.abs(mainNow - twinNow) <= 1, `${width}: "now" at ${mainNow} and ${twinNow}`);
     }
     await page.setViewportSize({ width: 1280, height: 800 });
+  });
+
+  it("names each run's verdict at the end: the main run's, then the twin's", async () => {
+    await app.open('s=s2-gc-pause-fenced&compare=1&at=24');
+    await twin().waitFor();
+    const main = page.locator('[data-testid="run-verdict"]');
+    const other = page.locator('[data-testid="twin-verdict"]');
+    assert.match(await main.innerText(), /^fencing on: ✓ Data intact/);
+    assert.match(await other.innerText(), /^fencing off: ✗ Data lost/);
+    assert.equal(await main.getAttribute('data-tone'), 'intact');
+    assert.equal(await other.getAttribute('data-tone'), 'lost');
   });
 
   it('has no serious or critical accessibility findings, in light and dark', async () => {

@@ -173,6 +173,22 @@ pub struct TwinRun {
 }
 
 impl TwinRun {
+    /// The twin in a few words, for a line that sits beside the main run's: "fencing off",
+    /// "etcd-style consensus", a scenario's title.
+    pub fn short_label(&self) -> String {
+        match &self.of {
+            TwinOf::Fencing(fencing) => format!("fencing {}", crate::link::fencing_word(*fencing)),
+            TwinOf::Service(twin) => twin.service_b.label().to_owned(),
+            TwinOf::Scenario(twin) => twin.title.clone(),
+        }
+    }
+
+    /// Whether the twin, stepped to the main run's time, has reached its own end: only then
+    /// is its verdict about what has happened.
+    pub fn at_end(&self) -> bool {
+        self.at.trace().len() >= self.run.sim.trace().len()
+    }
+
     /// The twin timeline's caption.
     pub fn caption(&self) -> String {
         match &self.of {

@@ -6,7 +6,7 @@ use crate::components::Shared;
 use crate::components::inspector::Inspector;
 use crate::components::lessons::{Answer, Answered, LessonPlayer};
 use crate::components::narration::Narration;
-use crate::components::timeline::Timeline;
+use crate::components::timeline::{AxisRole, FollowLead, SharedTimeAxis, Timeline};
 use crate::pages::material::with_material;
 use crate::pages::playground::Story;
 use crate::platform::library::Material;
@@ -53,18 +53,21 @@ pub fn lesson_page(page: LessonPage) -> Html {
                     { for story.notice }
                     { player }
                 </div>
-                <div class="lesson-stage">
-                    { for story.compare_verdict }
-                    { story.main_timeline }
-                    <p class="muted lesson-position">
-                        <span data-testid="position">{ format!("event {} of {}", playground.position(), playground.total()) }</span>
-                        { format!(" · t = {} ms · {}", playground.now().0, playground.title()) }
-                    </p>
-                    <Narration sim={Shared(playground.sim_rc())} run={Shared(playground.run_rc())} dispatch={dispatch.clone()} />
-                    // The other service's timeline under the narration: the verdict above says
-                    // what it shows, and the step's text, Next and the "now" line keep one screen.
-                    { for lesson_twin(&playground, &dispatch) }
-                </div>
+                // The main timeline and a comparison's twin share one time axis.
+                <SharedTimeAxis>
+                    <div class="lesson-stage">
+                        { for story.compare_verdict }
+                        { story.main_timeline }
+                        <p class="muted lesson-position">
+                            <span data-testid="position">{ format!("event {} of {}", playground.position(), playground.total()) }</span>
+                            { format!(" · t = {} ms · {}", playground.now().0, playground.title()) }
+                        </p>
+                        <Narration sim={Shared(playground.sim_rc())} run={Shared(playground.run_rc())} dispatch={dispatch.clone()} />
+                        // The other service's timeline under the narration: the verdict above says
+                        // what it shows, and the step's text, Next and the "now" line keep one screen.
+                        { for lesson_twin(&playground, &dispatch) }
+                    </div>
+                </SharedTimeAxis>
             </div>
             <aside class="inspector-panel lesson-inspect" aria-label="Inspect">
                 { story.monitor }
@@ -78,10 +81,13 @@ pub fn lesson_page(page: LessonPage) -> Html {
 /// timeline under the main one (a fencing twin stays a playground matter).
 fn lesson_twin(playground: &Playground, dispatch: &Callback<Action>) -> Option<Html> {
     let twin = playground.twin().filter(|t| t.fencing().is_none())?;
-    let now = twin.at.trace().last().map_or(0, |e| e.time.0);
+    // Stepped to the same time: the twin's "now" is the main run's.
+    let now = playground.now().0;
     Some(html! {
-        <Timeline layout={Shared(twin.layout.clone())} sim={Shared(twin.at.clone())} position={twin.at.trace().len()}
-            now={now} selection={playground.selection()} dispatch={dispatch.clone()} name="twin"
-            scope={playground.scenario_id().to_owned()} caption={twin.caption()} />
+        <FollowLead>
+            <Timeline layout={Shared(twin.layout.clone())} sim={Shared(twin.at.clone())} position={twin.at.trace().len()}
+                now={now} selection={playground.selection()} dispatch={dispatch.clone()} name="twin"
+                scope={playground.scenario_id().to_owned()} axis={AxisRole::Follow} caption={twin.caption()} />
+        </FollowLead>
     })
 }
