@@ -7,6 +7,8 @@
 use crate::components::actions::Actions;
 use crate::components::compare_services;
 use crate::components::controls::{Controls, Drag};
+use crate::components::disclosure::Folded;
+use crate::components::glossary::glossed;
 use crate::components::inspector::{Inspector, invariant_list};
 use crate::components::narration::{EventLog, NowLine};
 use crate::components::sources::{citation_list, note_list};
@@ -85,6 +87,8 @@ pub struct PlaygroundPage {
     pub holding: bool,
     pub held_run: Shared<Run>,
     pub held_sim: Shared<Sim>,
+    /// The guided start's card over the story, on a first visit.
+    pub guide: Option<Html>,
 }
 
 pub fn playground_page(page: PlaygroundPage) -> Html {
@@ -113,6 +117,7 @@ pub fn playground_page(page: PlaygroundPage) -> Html {
             { title_line(&playground) }
             { for story.notice }
             { for story.compare_verdict }
+            { for page.guide }
             // The story: the timeline with the stage beside it and the "now" line under both (on a
             // narrow screen the stage goes under the "now" line).
             <div class="story">
@@ -133,12 +138,17 @@ pub fn playground_page(page: PlaygroundPage) -> Html {
                         moment={(playground.selection() != Selection::Nothing)
                             .then(|| (Shared(playground.run_rc()), playground.position()))}
                         dispatch={dispatch.clone()} />
-                    <aside class="inspector-panel" aria-label="Inspect">
-                        <Inspector sim={page.held_sim.clone()} />
-                    </aside>
-                    <div class="monitor-panel">
-                        { story.monitor }
-                    </div>
+                    // Folded until asked for: the first screen is the story and the act panel.
+                    <Folded name="inspector" summary="Inspector: every node's state now">
+                        <aside class="inspector-panel" aria-label="Inspect">
+                            <Inspector sim={page.held_sim.clone()} />
+                        </aside>
+                    </Folded>
+                    <Folded name="monitor" summary="Monitoring: what an operator would see">
+                        <div class="monitor-panel">
+                            { story.monitor }
+                        </div>
+                    </Folded>
                 </div>
                 <EventLog sim={page.held_sim} run={page.held_run} dispatch={dispatch.clone()} />
             </div>
@@ -150,12 +160,12 @@ fn title_line(playground: &Playground) -> Html {
     html! {
         <div class="title-line">
             <p class="scenario">
-                <span class="scenario-name" data-testid="scenario-name">{ playground.title() }</span>
+                <span class="scenario-name" data-testid="scenario-name">{ glossed(playground.title()) }</span>
                 <span class="seed">{ format!("seed {}", playground.seed()) }</span>
             </p>
             <details class="about" data-testid="about-scenario">
                 <summary>{ "About this scenario" }</summary>
-                <p class="summary">{ playground.summary() }</p>
+                <p class="summary">{ glossed(playground.summary()) }</p>
                 { citation_list(&playground.scenario().map_or_else(Vec::new, |s| s.citations())) }
                 { note_list(playground.scenario().into_iter().flat_map(|s| s.notes())) }
             </details>

@@ -7,6 +7,7 @@ use crate::components::Shared;
 use crate::components::builder_form::BuilderForm;
 use crate::components::controls::Drag;
 use crate::components::deck::Deck;
+use crate::components::first_run::use_first_run;
 use crate::components::guide::GuidePage;
 use crate::components::lessons::{Answered, LessonIndex, asking, use_answers};
 use crate::components::monitor::Monitor;
@@ -56,6 +57,7 @@ pub fn Site() -> Html {
         let route = route.clone();
         Callback::from(move |to: Route| route.set(to))
     };
+    let guide = use_first_run(&playground, &dispatch, &navigate);
     let (answered, on_answer) = use_answers();
     let arrows = lesson_arrows(&route, &material, &answered, &navigate);
     use_keyboard(
@@ -82,6 +84,7 @@ pub fn Site() -> Html {
         on_answer,
         on_help: toggle_help,
         on_build: open_builder,
+        guide,
     };
     let body = pages.body(
         &route,
@@ -262,6 +265,8 @@ struct Pages {
     on_answer: Callback<crate::components::lessons::Answer>,
     on_help: Callback<()>,
     on_build: Callback<()>,
+    /// The guided start's card, while a first visit runs it.
+    guide: Option<Html>,
 }
 
 impl Pages {
@@ -280,6 +285,7 @@ impl Pages {
                 holding: below.holding,
                 held_run: below.held_run,
                 held_sim: below.held_sim,
+                guide: self.guide.clone(),
             }),
             Route::Lesson { id, step } => lesson_page(LessonPage {
                 id,

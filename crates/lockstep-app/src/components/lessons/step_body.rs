@@ -1,6 +1,7 @@
 //! What a lesson step says: its open prediction (the question and its choices), or its text,
 //! with the verdict on the prediction once answered, and its sources.
 
+use crate::components::glossary::glossed;
 use crate::components::sources::citation_list;
 use lockstep_view::content::{Predict, Step};
 use yew::prelude::*;
@@ -25,7 +26,7 @@ pub fn step_body(
         (Some(predict), Reveal::Asking, false) => prediction(predict, choose),
         _ => html! {
             <>
-                <p class="step-text" data-testid="lesson-text" aria-live="polite">{ step.text.clone() }</p>
+                <p class="step-text" data-testid="lesson-text" aria-live="polite">{ glossed(&step.text) }</p>
                 { for step.predict.as_ref().and_then(|predict| verdict(predict, reveal)) }
                 { citation_list(&step.sources) }
             </>
