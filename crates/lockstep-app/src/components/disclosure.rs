@@ -1,17 +1,11 @@
 //! A panel folded until asked for: a `<details>` whose open or closed state is kept for the
-//! rest of the visit (the playground's panels are drawn anew when the page comes back from a
-//! lesson, and must come back as the user left them). The first screen shows the story, the
-//! transport and the act panel; the inspector and the monitoring plots wait here.
+//! rest of the visit — the tab's session storage (`browser::opened_panels`), so coming back
+//! from a lesson or reloading finds it as the user left it. The first screen shows the story,
+//! the transport and the act panel; the inspector and the monitoring plots wait here.
 
-use std::cell::RefCell;
-use std::collections::BTreeSet;
+use crate::platform::browser;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
-
-thread_local! {
-    /// The panels opened in this visit, by name.
-    static OPENED: RefCell<BTreeSet<&'static str>> = const { RefCell::new(BTreeSet::new()) };
-}
 
 #[derive(Properties, PartialEq)]
 pub struct FoldedProps {
@@ -27,7 +21,7 @@ pub struct FoldedProps {
 #[component]
 pub fn Folded(props: &FoldedProps) -> Html {
     let name = props.name;
-    let open = use_state_eq(|| OPENED.with(|o| o.borrow().contains(name)));
+    let open = use_state_eq(|| browser::opened_panels().iter().any(|p| p == name));
     let ontoggle = {
         let open = open.clone();
         Callback::from(move |event: Event| {
@@ -38,14 +32,12 @@ pub fn Folded(props: &FoldedProps) -> Html {
                 return;
             };
             let now = details.open();
-            OPENED.with(|o| {
-                let mut opened = o.borrow_mut();
-                if now {
-                    opened.insert(name);
-                } else {
-                    opened.remove(name);
-                }
-            });
+            let mut opened = browser::opened_panels();
+            opened.retain(|p| p != name);
+            if now {
+                opened.push(name.to_owned());
+            }
+            browser::keep_opened_panels(&opened);
             open.set(now);
         })
     };

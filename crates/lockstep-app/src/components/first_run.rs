@@ -3,6 +3,7 @@
 //! card names; and the card itself over the playground, with Skip at every stage. The script —
 //! stages, words, choices — is the view crate's; this only draws it and dispatches.
 
+use crate::components::Shared;
 use crate::components::glossary::glossed;
 use crate::platform::{browser, library};
 use crate::state::{Action, Playground};
@@ -10,6 +11,10 @@ use lockstep_sim::models::resource::Fencing;
 use lockstep_view::first_run::{self, Choice, Milestones, Pointer, Stage};
 use lockstep_view::route::Route;
 use yew::prelude::*;
+
+/// The window's lowest px a pointed-at write must stay above: the transport bar's height on a
+/// phone (two rows), with a margin.
+const TRANSPORT_CLEARANCE: f64 = 140.0;
 
 /// Where the guided start is in this visit.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -56,15 +61,26 @@ pub fn use_first_run(
         _ => {}
     }
     let running = *guide == Guide::Running && on_s1;
-    let milestones = use_memo(crate::components::Shared(playground.run_rc()), |run| {
+    let milestones = use_memo(Shared(playground.run_rc()), |run| {
         Milestones::of(run.sim.trace())
     });
     let stage = first_run::stage(playground.fencing(), playground.position(), &milestones);
     let card = first_run::card(stage);
     let target = running.then(|| target(card.pointer, &milestones));
-    use_effect_with((target.clone(), playground.position()), |(target, _)| {
-        browser::point_at(target.as_deref());
-    });
+    let reveal = card.pointer == Pointer::ZombieWrite;
+    // Again on every new run too: switching fencing draws the write's mark anew, without the
+    // attribute.
+    let run = Shared(playground.run_rc());
+    use_effect_with(
+        (target.clone(), playground.position(), run),
+        move |(target, ..)| {
+            browser::point_at(target.as_deref());
+            // The write may lie below the fold on a phone: bring it above the transport bar.
+            if let Some(target) = target.as_deref().filter(|_| reveal) {
+                browser::reveal(target, TRANSPORT_CLEARANCE);
+            }
+        },
+    );
     running.then(|| {
         let end = {
             let guide = guide.clone();
@@ -78,7 +94,7 @@ pub fn use_first_run(
 fn target(pointer: Pointer, milestones: &Milestones) -> String {
     match (pointer, milestones.zombie_write) {
         (Pointer::ZombieWrite, Some(write)) => format!(
-            "[data-testid=\"timeline-main\"] [data-event-id=\"{}\"]",
+            "[data-testid=\"timeline-main\"] [data-testid=\"event-mark\"][data-event-id=\"{}\"]",
             write.event
         ),
         _ => "[data-testid=\"step\"]".to_owned(),

@@ -150,6 +150,27 @@ pub fn point_at(selector: Option<&str>) {
     }
 }
 
+/// Scrolls the page just enough to bring the first element matching `selector` into view above
+/// the window's lowest `clearance` px (where the transport bar sits), if it is not there.
+pub fn reveal(selector: &str, clearance: f64) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let element = window
+        .document()
+        .and_then(|d| d.query_selector(selector).ok().flatten());
+    let Some((_, top, bottom)) = element.as_ref().and_then(box_of) else {
+        return;
+    };
+    let (_, height) = window_size();
+    let below = bottom - (height - clearance);
+    if below > 0.0 {
+        window.scroll_by_with_x_and_y(0.0, below);
+    } else if top < 0.0 {
+        window.scroll_by_with_x_and_y(0.0, top);
+    }
+}
+
 /// An element's box in the window (left, top, bottom, in px), read through
 /// `getBoundingClientRect` looked up at run time.
 pub fn box_of(element: &web_sys::Element) -> Option<(f64, f64, f64)> {
@@ -176,4 +197,24 @@ pub fn window_size() -> (f64, f64) {
         read(window.as_ref().map(web_sys::Window::inner_width)),
         read(window.as_ref().map(web_sys::Window::inner_height)),
     )
+}
+
+/// The session-storage key of the folded panels the user opened in this visit.
+const OPEN_PANELS_KEY: &str = "lockstep-open-panels";
+
+/// The names of the folded panels opened in this visit (the tab's session), if any.
+pub fn opened_panels() -> Vec<String> {
+    web_sys::window()
+        .and_then(|w| w.session_storage().ok().flatten())
+        .and_then(|s| s.get_item(OPEN_PANELS_KEY).ok().flatten())
+        .map(|names| names.split_whitespace().map(str::to_owned).collect())
+        .unwrap_or_default()
+}
+
+/// Keeps `names` as the folded panels opened in this visit. Storage refused: they fold again
+/// on the next page, no worse than before.
+pub fn keep_opened_panels(names: &[String]) {
+    if let Some(storage) = web_sys::window().and_then(|w| w.session_storage().ok().flatten()) {
+        let _ = storage.set_item(OPEN_PANELS_KEY, &names.join(" "));
+    }
 }

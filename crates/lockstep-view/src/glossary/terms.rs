@@ -48,7 +48,7 @@ pub const ENTRIES: &[Entry] = &[
     Entry {
         term: Term::FencingToken,
         name: "fencing token",
-        forms: &["fencing token", "fencing tokens"],
+        forms: &["fencing token", "fencing tokens", "token", "tokens"],
         definition: "A number the lock service hands out with each lease, higher every time. \
                      The resource remembers the highest token it has seen and refuses a write \
                      that carries a lower one, so a holder that lost its lease cannot write.",
