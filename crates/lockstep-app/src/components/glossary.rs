@@ -1,6 +1,6 @@
 //! A glossary term in a text: marked (a dotted underline), and defined in a small popover on
-//! hover, focus and tap, placed inside the window by `lockstep_view::glossary::place`; Escape,
-//! leaving it, or scrolling closes it. [`glossed`] marks the terms of a whole text. What the
+//! hover, focus and tap, placed inside the window by `lockstep_view::glossary::place` (and
+//! placed again as the page scrolls); Escape or leaving it closes it. [`glossed`] marks the terms of a whole text. What the
 //! terms are and what they mean is `lockstep_view::glossary`'s: this only draws them.
 
 use crate::platform::browser;
@@ -65,7 +65,20 @@ pub fn Term(props: &TermProps) -> Html {
         let open = open.clone();
         Callback::from(move |()| open.set(None))
     };
-    use_close_on_scroll(open.is_some(), hide.clone());
+    use_follow_on_scroll(open.is_some(), show.clone());
+    // Opened by a tap or the keyboard, it stays until the focus leaves (or Escape): a tap's
+    // emulated mouse may leave the term at once.
+    let onmouseleave = {
+        let (hide, node) = (hide.clone(), node.clone());
+        Callback::from(move |_: MouseEvent| {
+            if !node
+                .cast::<web_sys::Element>()
+                .is_some_and(|e| browser::has_focus(&e))
+            {
+                hide.emit(());
+            }
+        })
+    };
     let onkeydown = {
         let hide = hide.clone();
         Callback::from(move |e: KeyboardEvent| {
@@ -80,7 +93,7 @@ pub fn Term(props: &TermProps) -> Html {
     html! {
         <span class="term" tabindex="0" ref={node} data-testid="term" data-term={entry.name}
             aria-describedby={open.is_some().then(|| (*id).clone())}
-            onmouseenter={show.reform(|_: MouseEvent| ())} onmouseleave={hide.reform(|_: MouseEvent| ())}
+            onmouseenter={show.reform(|_: MouseEvent| ())} {onmouseleave}
             onfocus={show.reform(|_: FocusEvent| ())} onblur={hide.reform(|_: FocusEvent| ())}
             {onclick} {onkeydown}>
             { props.text.clone() }
@@ -106,14 +119,15 @@ fn style(placement: Placement) -> String {
     )
 }
 
-/// Closes an open popover when the page scrolls: it is placed in the window, not in the text.
+/// Moves an open popover with its term when the page scrolls: it is placed in the window, not
+/// in the text.
 #[hook]
-fn use_close_on_scroll(open: bool, hide: Callback<()>) {
+fn use_follow_on_scroll(open: bool, place: Callback<()>) {
     use_effect_with(open, move |open| {
         let listener = (*open)
             .then(web_sys::window)
             .flatten()
-            .map(|window| EventListener::new(&window, "scroll", move |_| hide.emit(())));
+            .map(|window| EventListener::new(&window, "scroll", move |_| place.emit(())));
         move || drop(listener)
     });
 }

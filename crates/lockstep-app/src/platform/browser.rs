@@ -218,3 +218,11 @@ pub fn keep_opened_panels(names: &[String]) {
         let _ = storage.set_item(OPEN_PANELS_KEY, &names.join(" "));
     }
 }
+
+/// Whether `element` has the keyboard's focus.
+pub fn has_focus(element: &web_sys::Element) -> bool {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.active_element())
+        .is_some_and(|active| &active == element)
+}
