@@ -6,8 +6,8 @@
 // - a second visit, and a shared link on a first visit, never see it;
 // - a glossary term shows its definition on hover (desktop) or tap (phone), inside the window,
 //   and Escape closes it;
-// - the inspector and the monitoring plots are folded on first load, and an opened panel stays
-//   open across pages for the visit.
+// - the inspector and the monitoring plots are folded on first load (the event log too, for a
+//   long run), and an opened panel stays open across pages for the visit.
 // Screenshots of each stage go to e2e/artifacts/first-run-<stage>-<screen>.png.
 
 import { after, before, describe, it } from 'node:test';
@@ -124,6 +124,8 @@ for (const screen of SCREENS) {
       assert.equal(await inspector.evaluate((d) => d.open), false, 'the inspector is folded');
       assert.equal(await page.locator('[data-testid="monitor-fold"]').evaluate((d) => d.open), false, 'monitoring is folded');
       assert.equal(await page.locator('[data-testid="invariants"]').isVisible(), false);
+      const logOpen = () => page.locator('[data-testid="log-fold"]').evaluate((d) => d.open);
+      assert.equal(await logOpen(), true, "a short run's event log is open");
       await inspector.locator('summary').click();
       assert.equal(await page.locator('[data-testid="invariants"]').isVisible(), true);
       await page.locator('[data-testid="nav-guide"]').first().evaluate((a) => a.click());
@@ -131,6 +133,10 @@ for (const screen of SCREENS) {
       await page.goBack();
       await page.locator('[data-testid="inspector-fold"]').waitFor();
       assert.equal(await page.locator('[data-testid="inspector-fold"]').evaluate((d) => d.open), true, 'kept open for the visit');
+      await app.open('s=s10-redlock-clock-jump&at=10');
+      const { of } = await app.position();
+      assert.ok(of > 40, `S10 is a long run (${of} events)`);
+      assert.equal(await logOpen(), false, "a long run's event log is folded");
     });
   });
 }

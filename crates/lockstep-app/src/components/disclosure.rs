@@ -12,6 +12,9 @@ pub struct FoldedProps {
     /// The panel's name: what keeps its state, and its `data-testid` (`<name>-fold`).
     pub name: &'static str,
     pub summary: AttrValue,
+    /// Open until the user closes it (a short event log); folded otherwise.
+    #[prop_or_default]
+    pub open_at_first: bool,
     #[prop_or_default]
     pub class: Classes,
     pub children: Html,
@@ -21,9 +24,23 @@ pub struct FoldedProps {
 #[component]
 pub fn Folded(props: &FoldedProps) -> Html {
     let name = props.name;
-    let open = use_state_eq(|| browser::opened_panels().iter().any(|p| p == name));
+    let closed = format!("-{name}");
+    // The user's choice in this visit, if any; until then the panel is as at first (which may
+    // change: a link shows the default run before its own, long one).
+    let choice = {
+        let closed = closed.clone();
+        use_state_eq(move || {
+            let kept = browser::opened_panels();
+            if kept.iter().any(|p| p == name) {
+                Some(true)
+            } else {
+                kept.contains(&closed).then_some(false)
+            }
+        })
+    };
+    let open = choice.unwrap_or(props.open_at_first);
     let ontoggle = {
-        let open = open.clone();
+        let choice = choice.clone();
         Callback::from(move |event: Event| {
             let Some(details) = event
                 .target()
@@ -32,18 +49,21 @@ pub fn Folded(props: &FoldedProps) -> Html {
                 return;
             };
             let now = details.open();
-            let mut opened = browser::opened_panels();
-            opened.retain(|p| p != name);
-            if now {
-                opened.push(name.to_owned());
+            // The page's own change (as at first) is no choice of the user's.
+            if now == open {
+                return;
             }
-            browser::keep_opened_panels(&opened);
-            open.set(now);
+            // Each panel's last choice, open (`name`) or closed (`-name`).
+            let mut kept = browser::opened_panels();
+            kept.retain(|p| p != name && *p != closed);
+            kept.push(if now { name.to_owned() } else { closed.clone() });
+            browser::keep_opened_panels(&kept);
+            choice.set(Some(now));
         })
     };
     html! {
         <details class={classes!("folded", props.class.clone())} data-testid={format!("{name}-fold")}
-            open={*open} {ontoggle}>
+            {open} {ontoggle}>
             <summary>{ props.summary.clone() }</summary>
             { props.children.clone() }
         </details>

@@ -23,6 +23,10 @@ use lockstep_sim::models::resource::Fencing;
 use lockstep_view::run::Run;
 use yew::prelude::*;
 
+/// A run with more events than this folds its event log until asked for (the log lists the
+/// latest 40).
+const LONG_LOG: usize = 40;
+
 /// What the playground page and a lesson both show of the open run.
 pub struct Story {
     pub notice: Option<Html>,
@@ -150,7 +154,11 @@ pub fn playground_page(page: PlaygroundPage) -> Html {
                         </div>
                     </Folded>
                 </div>
-                <EventLog sim={page.held_sim} run={page.held_run} dispatch={dispatch.clone()} />
+                // A long run's log waits to be asked for; a short one is part of the story.
+                <Folded name="log" summary="Event log: every event so far, in words"
+                    open_at_first={playground.total() <= LONG_LOG}>
+                    <EventLog sim={page.held_sim} run={page.held_run} dispatch={dispatch.clone()} />
+                </Folded>
             </div>
         </>
     }

@@ -199,10 +199,12 @@ pub fn window_size() -> (f64, f64) {
     )
 }
 
-/// The session-storage key of the folded panels the user opened in this visit.
+/// The session-storage key of the folded panels the user opened (`name`) or closed (`-name`) in
+/// this visit.
 const OPEN_PANELS_KEY: &str = "lockstep-open-panels";
 
-/// The names of the folded panels opened in this visit (the tab's session), if any.
+/// The folded panels' last choices in this visit (the tab's session): `name` opened, `-name`
+/// closed.
 pub fn opened_panels() -> Vec<String> {
     web_sys::window()
         .and_then(|w| w.session_storage().ok().flatten())
@@ -211,8 +213,8 @@ pub fn opened_panels() -> Vec<String> {
         .unwrap_or_default()
 }
 
-/// Keeps `names` as the folded panels opened in this visit. Storage refused: they fold again
-/// on the next page, no worse than before.
+/// Keeps `names` as the folded panels' choices in this visit. Storage refused: they are as at
+/// first on the next page, no worse than before.
 pub fn keep_opened_panels(names: &[String]) {
     if let Some(storage) = web_sys::window().and_then(|w| w.session_storage().ok().flatten()) {
         let _ = storage.set_item(OPEN_PANELS_KEY, &names.join(" "));
