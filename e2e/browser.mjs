@@ -22,13 +22,18 @@ const ARGS = [
   '--disable-sync',
 ];
 
+/** The local-storage key by which the app knows a returning visitor (platform/browser.rs). */
+export const VISITED_KEY = 'lockstep-visited';
+
 /**
- * Starts headless Chromium with a new, empty profile directory. `options` go to Playwright's
- * launchPersistentContext (a phone's viewport and touch screen, say).
+ * Starts headless Chromium with a new, empty profile directory. The visitor is a returning one:
+ * the app's local-storage mark is set before any page's script runs, so the first-run guided
+ * start stays away; `{ firstVisit: true }` leaves storage empty instead. The other `options` go
+ * to Playwright's launchPersistentContext (a phone's viewport and touch screen, say).
  * @returns {Promise<{context: import('playwright-core').BrowserContext, close: () => Promise<void>}>}
  *   `close` stops the browser and deletes the profile.
  */
-export async function launchChromium(options = {}) {
+export async function launchChromium({ firstVisit = false, ...options } = {}) {
   const userDataDir = await mkdtemp(join(tmpdir(), 'lockstep-chromium-'));
   try {
     const context = await chromium.launchPersistentContext(userDataDir, {
@@ -39,6 +44,15 @@ export async function launchChromium(options = {}) {
       timeout: 60_000,
       ...options,
     });
+    if (!firstVisit) {
+      await context.addInitScript((key) => {
+        try {
+          localStorage.setItem(key, '1');
+        } catch {
+          // about:blank and opaque origins have no storage: nothing to mark there.
+        }
+      }, VISITED_KEY);
+    }
     return {
       context,
       close: async () => {

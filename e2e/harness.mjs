@@ -80,7 +80,8 @@ export async function serveDirectory(root, basePath, { gzip = false } = {}) {
 
 /**
  * Serves the site and starts Chromium. Returns helpers bound to one page; every wait gives up
- * at once if the page reports a problem, and says what the page reported.
+ * at once if the page reports a problem, and says what the page reported. `options` go to
+ * `launchChromium`: a returning visitor unless `{ firstVisit: true }`.
  */
 export async function startApp(options = {}) {
   assert.ok(existsSync(join(DIST, 'index.html')), `no site in ${DIST}: build it first (cargo xtask dist)`);

@@ -65,6 +65,10 @@ describe('the playground, as a user uses it', () => {
   before(async () => {
     app = await startApp({ acceptDownloads: true });
     page = app.page;
+    // The inspector is folded until asked for (issue 28): these tests read it, so they open it
+    // once, as a user does, and it stays open for the visit.
+    await app.open('');
+    await page.locator('[data-testid="inspector-fold"] > summary').click();
   });
 
   after(async () => {

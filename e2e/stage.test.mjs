@@ -123,6 +123,10 @@ describe('the stage beside the timeline', () => {
   before(async () => {
     app = await startApp();
     page = app.page;
+    // The inspector is folded until asked for (issue 28): these tests read it, so they open it
+    // once, as a user does, and it stays open for the visit.
+    await app.open('');
+    await page.locator('[data-testid="inspector-fold"] > summary').click();
   });
 
   after(async () => {

@@ -8,7 +8,9 @@
 //! - [`embed`]: the embed's address, its excerpt of the playground, and its embed code;
 //! - [`lab`]: the chaos lab's and the counterexample search's addresses, the lab's schedule,
 //!   and the messages to and from its worker;
-//! - [`content`]: the guided material's model and its checks.
+//! - [`content`]: the guided material's model and its checks;
+//! - [`first_run`]: the guided start a first visit lands on, and [`glossary`]: the terms a
+//!   learner may not know, their definitions and where a text uses them.
 //!
 //! What this crate must not do: touch the browser. It has no Yew, web-sys, gloo or wasm-bindgen
 //! among its dependencies (`cargo xtask test` checks the tree), reads no clock, and loads no
@@ -19,6 +21,8 @@ pub mod builder;
 pub mod chaos_link;
 pub mod content;
 pub mod embed;
+pub mod first_run;
+pub mod glossary;
 pub mod in_place;
 pub mod lab;
 pub mod layout;

@@ -5,6 +5,7 @@
 //! window of the latest events is rendered, so a 10,000-event run costs what 40 entries cost.
 
 use crate::components::Shared;
+use crate::components::glossary::glossed;
 use crate::state::Action;
 use lockstep_sim::engine::sim::Sim;
 use lockstep_sim::story::describe::describe;
@@ -54,7 +55,7 @@ pub fn NowLine(props: &NowLineProps) -> Html {
     html! {
         <p class="narration now-line" aria-live="polite" data-testid="narration">
             <span class="narration-label">{ "Now" }</span>
-            { words }
+            { glossed(&words) }
         </p>
     }
 }

@@ -9,6 +9,8 @@
 use crate::components::actions::Actions;
 use crate::components::compare_services;
 use crate::components::controls::{Controls, Drag};
+use crate::components::disclosure::Folded;
+use crate::components::glossary::glossed;
 use crate::components::in_place::{ActInPlace, EditedChip, verdict_line};
 use crate::components::inspector::{Inspector, invariant_list};
 use crate::components::narration::{EventLog, NowLine};
@@ -23,6 +25,10 @@ use lockstep_sim::Sim;
 use lockstep_sim::models::resource::Fencing;
 use lockstep_view::run::Run;
 use yew::prelude::*;
+
+/// A run with more events than this folds its event log until asked for (the log lists the
+/// latest 40).
+const LONG_LOG: usize = 40;
 
 /// What the playground page and a lesson both show of the open run.
 pub struct Story {
@@ -88,6 +94,8 @@ pub struct PlaygroundPage {
     pub holding: bool,
     pub held_run: Shared<Run>,
     pub held_sim: Shared<Sim>,
+    /// The guided start's card over the story, on a first visit.
+    pub guide: Option<Html>,
 }
 
 pub fn playground_page(page: PlaygroundPage) -> Html {
@@ -117,6 +125,7 @@ pub fn playground_page(page: PlaygroundPage) -> Html {
             { title_line(&playground, &dispatch) }
             { for story.notice }
             { for story.compare_verdict }
+            { for page.guide }
             // The story: the timeline with the stage beside it and the "now" line under both (on a
             // narrow screen the stage goes under the "now" line).
             <div class="story">
@@ -140,14 +149,23 @@ pub fn playground_page(page: PlaygroundPage) -> Html {
                         moment={(playground.selection() != Selection::Nothing)
                             .then(|| (Shared(playground.run_rc()), playground.position()))}
                         dispatch={dispatch.clone()} />
-                    <aside class="inspector-panel" aria-label="Inspect">
-                        <Inspector sim={page.held_sim.clone()} />
-                    </aside>
-                    <div class="monitor-panel">
-                        { story.monitor }
-                    </div>
+                    // Folded until asked for: the first screen is the story and the act panel.
+                    <Folded name="inspector" summary="Inspector: every node's state now">
+                        <aside class="inspector-panel" aria-label="Inspect">
+                            <Inspector sim={page.held_sim.clone()} />
+                        </aside>
+                    </Folded>
+                    <Folded name="monitor" summary="Monitoring: what an operator would see">
+                        <div class="monitor-panel">
+                            { story.monitor }
+                        </div>
+                    </Folded>
                 </div>
-                <EventLog sim={page.held_sim} run={page.held_run} dispatch={dispatch.clone()} />
+                // A long run's log waits to be asked for; a short one is part of the story.
+                <Folded name="log" summary="Event log: every event so far, in words"
+                    open_at_first={playground.total() <= LONG_LOG}>
+                    <EventLog sim={page.held_sim} run={page.held_run} dispatch={dispatch.clone()} />
+                </Folded>
             </div>
         </SharedTimeAxis>
     }
@@ -157,13 +175,13 @@ fn title_line(playground: &Playground, dispatch: &Callback<Action>) -> Html {
     html! {
         <div class="title-line">
             <p class="scenario">
-                <span class="scenario-name" data-testid="scenario-name">{ playground.title() }</span>
+                <span class="scenario-name" data-testid="scenario-name">{ glossed(playground.title()) }</span>
                 <span class="seed">{ format!("seed {}", playground.seed()) }</span>
             </p>
             <EditedChip count={playground.log().len()} dispatch={dispatch.clone()} />
             <details class="about" data-testid="about-scenario">
                 <summary>{ "About this scenario" }</summary>
-                <p class="summary">{ playground.summary() }</p>
+                <p class="summary">{ glossed(playground.summary()) }</p>
                 { citation_list(&playground.scenario().map_or_else(Vec::new, |s| s.citations())) }
                 { note_list(playground.scenario().into_iter().flat_map(|s| s.notes())) }
             </details>

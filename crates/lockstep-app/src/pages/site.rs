@@ -7,6 +7,7 @@ use crate::components::Shared;
 use crate::components::builder_form::BuilderForm;
 use crate::components::controls::Drag;
 use crate::components::deck::Deck;
+use crate::components::first_run::use_first_run;
 use crate::components::guide::GuidePage;
 use crate::components::lessons::{Answered, LessonIndex, asking, use_answers};
 use crate::components::monitor::Monitor;
@@ -57,6 +58,7 @@ pub fn Site() -> Html {
         let route = route.clone();
         Callback::from(move |to: Route| route.set(to))
     };
+    let guide = use_first_run(&playground, &dispatch, &navigate);
     let (answered, on_answer) = use_answers();
     // The chaos lab's results outlive its page for the visit.
     let lab_kept = use_memo((), |_| KeptRuns::default());
@@ -86,6 +88,7 @@ pub fn Site() -> Html {
         on_help: toggle_help,
         on_build: open_builder,
         lab_kept: (*lab_kept).clone(),
+        guide,
     };
     let body = pages.body(
         &route,
@@ -267,6 +270,8 @@ struct Pages {
     on_help: Callback<()>,
     on_build: Callback<()>,
     lab_kept: KeptRuns,
+    /// The guided start's card, while a first visit runs it.
+    guide: Option<Html>,
 }
 
 impl Pages {
@@ -285,6 +290,7 @@ impl Pages {
                 holding: below.holding,
                 held_run: below.held_run,
                 held_sim: below.held_sim,
+                guide: self.guide.clone(),
             }),
             Route::Lesson { id, step } => lesson_page(LessonPage {
                 id,

@@ -147,3 +147,122 @@ pub fn store(key: &str, value: &str) {
         let _ = storage.set_item(key, value);
     }
 }
+/// The local-storage key that says this browser has visited before: the guided start shows only
+/// when it is absent (`docs/test-hooks.md`; the browser tests set it to be a returning visitor).
+const VISITED_KEY: &str = "lockstep-visited";
+
+/// Whether this browser has visited before. Storage refused (a private window) reads as a
+/// return: better to miss the guided start than to force it on every load.
+pub fn visited() -> bool {
+    web_sys::window()
+        .and_then(|w| w.local_storage().ok().flatten())
+        .is_none_or(|s| s.get_item(VISITED_KEY).ok().flatten().is_some())
+}
+
+/// Notes that this browser has visited, so the guided start never shows again.
+pub fn mark_visited() {
+    if let Some(storage) = web_sys::window().and_then(|w| w.local_storage().ok().flatten()) {
+        let _ = storage.set_item(VISITED_KEY, "1");
+    }
+}
+
+/// The attribute that marks the one element the guided start points at.
+const POINTED: &str = "data-guide-target";
+
+/// Marks the first element matching `selector` (none for `None`) as the one the guided start
+/// points at, and unmarks any other. The stylesheet draws the mark; the element's own component
+/// never sets this attribute, so its renders keep it.
+pub fn point_at(selector: Option<&str>) {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    while let Some(marked) = document
+        .query_selector(&format!("[{POINTED}]"))
+        .ok()
+        .flatten()
+    {
+        let _ = marked.remove_attribute(POINTED);
+    }
+    if let Some(element) = selector.and_then(|s| document.query_selector(s).ok().flatten()) {
+        let _ = element.set_attribute(POINTED, "");
+    }
+}
+
+/// Scrolls the page just enough to bring the first element matching `selector` into view above
+/// the window's lowest `clearance` px (where the transport bar sits), if it is not there.
+pub fn reveal(selector: &str, clearance: f64) {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let element = window
+        .document()
+        .and_then(|d| d.query_selector(selector).ok().flatten());
+    let Some((_, top, bottom)) = element.as_ref().and_then(box_of) else {
+        return;
+    };
+    let (_, height) = window_size();
+    let below = bottom - (height - clearance);
+    if below > 0.0 {
+        window.scroll_by_with_x_and_y(0.0, below);
+    } else if top < 0.0 {
+        window.scroll_by_with_x_and_y(0.0, top);
+    }
+}
+
+/// An element's box in the window (left, top, bottom, in px), read through
+/// `getBoundingClientRect` looked up at run time.
+pub fn box_of(element: &web_sys::Element) -> Option<(f64, f64, f64)> {
+    let method = js_sys::Reflect::get(element, &"getBoundingClientRect".into()).ok()?;
+    let rect = method
+        .dyn_into::<js_sys::Function>()
+        .ok()?
+        .call0(element)
+        .ok()?;
+    let field = |name: &str| js_sys::Reflect::get(&rect, &name.into()).ok()?.as_f64();
+    Some((field("left")?, field("top")?, field("bottom")?))
+}
+
+/// The window's inner width and height, in px.
+pub fn window_size() -> (f64, f64) {
+    let window = web_sys::window();
+    let read = |value: Option<Result<wasm_bindgen::JsValue, _>>| {
+        value
+            .and_then(Result::ok)
+            .and_then(|v| v.as_f64())
+            .unwrap_or(0.0)
+    };
+    (
+        read(window.as_ref().map(web_sys::Window::inner_width)),
+        read(window.as_ref().map(web_sys::Window::inner_height)),
+    )
+}
+
+/// The session-storage key of the folded panels the user opened (`name`) or closed (`-name`) in
+/// this visit.
+const OPEN_PANELS_KEY: &str = "lockstep-open-panels";
+
+/// The folded panels' last choices in this visit (the tab's session): `name` opened, `-name`
+/// closed.
+pub fn opened_panels() -> Vec<String> {
+    web_sys::window()
+        .and_then(|w| w.session_storage().ok().flatten())
+        .and_then(|s| s.get_item(OPEN_PANELS_KEY).ok().flatten())
+        .map(|names| names.split_whitespace().map(str::to_owned).collect())
+        .unwrap_or_default()
+}
+
+/// Keeps `names` as the folded panels' choices in this visit. Storage refused: they are as at
+/// first on the next page, no worse than before.
+pub fn keep_opened_panels(names: &[String]) {
+    if let Some(storage) = web_sys::window().and_then(|w| w.session_storage().ok().flatten()) {
+        let _ = storage.set_item(OPEN_PANELS_KEY, &names.join(" "));
+    }
+}
+
+/// Whether `element` has the keyboard's focus.
+pub fn has_focus(element: &web_sys::Element) -> bool {
+    web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.active_element())
+        .is_some_and(|active| &active == element)
+}

@@ -2,6 +2,7 @@
 //! answered — the verdict first ("Right" / "Not quite: …", with why), then its text (one idea),
 //! its asides folded under "Go deeper", and its sources.
 
+use crate::components::glossary::glossed;
 use crate::components::sources::citation_list;
 use lockstep_view::content::{Predict, Step};
 use yew::prelude::*;
@@ -27,11 +28,11 @@ pub fn step_body(
         _ => html! {
             <>
                 { for step.predict.as_ref().and_then(|predict| verdict(predict, reveal)) }
-                <p class="step-text" data-testid="lesson-text" aria-live="polite">{ step.text.clone() }</p>
+                <p class="step-text" data-testid="lesson-text" aria-live="polite">{ glossed(&step.text) }</p>
                 if let Some(deeper) = &step.deeper {
                     <details class="go-deeper" data-testid="go-deeper">
                         <summary>{ "Go deeper" }</summary>
-                        <p>{ deeper.clone() }</p>
+                        <p>{ glossed(deeper) }</p>
                     </details>
                 }
                 { citation_list(&step.sources) }

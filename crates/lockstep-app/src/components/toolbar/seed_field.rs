@@ -1,5 +1,6 @@
 //! The setup bar's seed field: a whole number, or a message saying what a seed must be.
 
+use crate::components::glossary::glossed;
 use crate::state::Action;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
@@ -28,7 +29,7 @@ pub fn SeedField(props: &SeedFieldProps) -> Html {
     };
     html! {
         <label class="seed-field">
-            <span>{ "Seed" }</span>
+            <span>{ glossed("Seed") }</span>
             // Keyed by the seed, so a rejected entry goes back to the seed in use.
             <input key={props.seed.to_string()} type="text" inputmode="numeric" data-testid="seed"
                 value={props.seed.to_string()} onchange={onseed} size="6" />
