@@ -102,6 +102,11 @@ pub fn hooks_in(source: &str) -> BTreeSet<String> {
     for (at, _) in source.match_indices("testid=") {
         let is_attribute = source[..at].ends_with("data-");
         let value = source[at + "testid=".len()..].trim_start_matches('{');
+        // `[data-testid=\"lane-label\"]` in a Rust string: a selector the code looks up,
+        // not an attribute it writes.
+        if value.starts_with("\\\"") {
+            continue;
+        }
         let literal = string_literal(value).filter(|id| is_hook_text(id));
         let pattern = value
             .strip_prefix("format!(")
@@ -251,6 +256,13 @@ mod tests {
     fn a_file_without_a_variable_hook_gives_no_argument_ids() {
         let source = r#"let x = f("not-an-id"); html! { <b data-testid="bold" /> }"#;
         assert_eq!(hooks_in(source), set(&["bold"]));
+    }
+
+    #[test]
+    fn a_selector_in_a_string_is_no_hook() {
+        let source = r#"let e = d.query_selector("[data-testid=\"lane-label\"][data-node=\"a\"]");
+            e.get_attribute("data-node");"#;
+        assert_eq!(hooks_in(source), set(&[]));
     }
 
     #[test]
