@@ -34,6 +34,17 @@ use lockstep_view::metrics::of_run;
 use lockstep_view::route::Route;
 use yew::prelude::*;
 
+/// The first stop of the Tab key on a page with a run: past the navigation and the setup to the
+/// transport's Step (a hash link would change the route).
+fn skip_link() -> Html {
+    html! {
+        <button type="button" class="skip-link" data-testid="skip-link"
+            onclick={Callback::from(|_: MouseEvent| browser::focus("[data-testid=\"step\"]"))}>
+            { "Skip to the player" }
+        </button>
+    }
+}
+
 #[component]
 pub fn Site() -> Html {
     let playground = use_reducer(initial_playground);
@@ -100,13 +111,8 @@ pub fn Site() -> Html {
     let playground_href = format!("#{}", moment_fragment.unwrap_or_default());
     html! {
         <main class="app" data-testid="app">
-            // The first stop of the Tab key on a page with a run: past the navigation and the
-            // setup to the transport's Step (a hash link would change the route).
             if shows_run {
-                <button type="button" class="skip-link" data-testid="skip-link"
-                    onclick={Callback::from(|_: MouseEvent| browser::focus("[data-testid=\"step\"]"))}>
-                    { "Skip to the player" }
-                </button>
+                { skip_link() }
             }
             <SiteNav at={(*route).clone()} playground_href={AttrValue::from(playground_href)} />
             { body }
