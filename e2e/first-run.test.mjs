@@ -72,7 +72,7 @@ for (const screen of SCREENS) {
       assert.deepEqual(seen, ['start', 'paused', 'other-wrote', 'lost']);
       assert.match(await page.locator(CARD).innerText(), /update is\s+lost/);
       const accepted = page.locator(`[data-testid="timeline-main"] ${POINTED}`);
-      assert.equal(await accepted.getAttribute('data-outcome'), 'accepted', 'the card points at the stale write, accepted');
+      assert.equal(await accepted.getAttribute('data-outcome'), 'stale', 'the card points at the stale write, accepted (marked stale)');
       assert.equal(await accepted.getAttribute('data-token'), '33');
       const event = await accepted.getAttribute('data-event-id');
 

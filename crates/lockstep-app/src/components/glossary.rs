@@ -97,14 +97,25 @@ pub fn Term(props: &TermProps) -> Html {
             onfocus={show.reform(|_: FocusEvent| ())} onblur={hide.reform(|_: FocusEvent| ())}
             {onclick} {onkeydown}>
             { props.text.clone() }
-            if let Some(placement) = *open {
-                <span class="term-popover" role="tooltip" id={(*id).clone()} data-testid="term-definition"
-                    style={style(placement)}>
-                    <strong>{ entry.name }</strong>{ " — " }{ entry.definition }
-                </span>
-            }
+            { for open.and_then(|placement| popover(placement, &id, entry)) }
         </span>
     }
+}
+
+/// The definition, drawn in `<body>` rather than inside the sentence: the sentence's text (what
+/// a reader copies, what a test reads) stays the sentence, and no ancestor's transform or
+/// overflow can move or clip it.
+fn popover(placement: Placement, id: &str, entry: &glossary::Entry) -> Option<Html> {
+    let body = web_sys::window()?.document()?.body()?;
+    Some(create_portal(
+        html! {
+            <span class="term-popover" role="tooltip" id={id.to_owned()} data-testid="term-definition"
+                style={style(placement)}>
+                <strong>{ entry.name }</strong>{ " — " }{ entry.definition }
+            </span>
+        },
+        body.into(),
+    ))
 }
 
 /// The popover's place as inline style: the one thing the stylesheet cannot know.
