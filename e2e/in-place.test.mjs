@@ -4,7 +4,9 @@
 // verdict shows beside (under, on the phone) the timeline at the run's end; Rewind keeps the
 // user's interventions and "Reset to the original run" drops them, as the "edited" chip says;
 // every menu lies inside the window at 320, 375 and 640 px, with no two items overlapping; the
-// narration is never under the transport bar; a comparison's two timelines are adjacent.
+// narration is never under the transport bar (at 320×640 and 320×568 too, opened and after
+// Steps); on a desktop the seed is folded into a "seed 42" button until asked for; a
+// comparison's two timelines are adjacent.
 //
 // The scenario is S1 (`s1-gc-pause-unfenced`): client-a is paused past its lease, client-b takes
 // the lock and writes, client-a wakes and writes with its old token, and nothing refuses it.
@@ -199,6 +201,22 @@ describe('a phone’s menus, narration, lane names and comparison', () => {
     });
   }
 
+  for (const height of [640, 568]) {
+    it(`at 320×${height} the narration clears the bar on opening and after each of three Steps`, async () => {
+      await page.setViewportSize({ width: 320, height });
+      await app.open(S1);
+      await app.settle();
+      await assertInView(page, await box(page, '[data-testid="narration"]'), `the narration at 320×${height}`);
+      for (let step = 1; step <= 3; step += 1) {
+        const { at } = await app.position();
+        await page.locator('button[data-testid="step"]').tap();
+        await app.waitForPosition(at + 1);
+        await app.settle();
+        await assertInView(page, await box(page, '[data-testid="narration"]'), `the narration after Step ${step} at 320×${height}`);
+      }
+    });
+  }
+
   it('the setup bar is one row on a phone, and a comparison’s two timelines are adjacent', async () => {
     await page.setViewportSize({ width: 375, height: 700 });
     await app.open(S1);
@@ -212,5 +230,32 @@ describe('a phone’s menus, narration, lane names and comparison', () => {
     const main = await box(page, '.story > .timeline-frame');
     const twin = await box(page, '.story > .twin-timeline');
     assert.ok(twin.top >= main.bottom && twin.top - main.bottom <= 12, `adjacent (${main.bottom} → ${twin.top})`);
+  });
+});
+
+describe('a desktop’s setup bar', () => {
+  let app;
+
+  before(async () => {
+    app = await startApp(DEVICES[0].options);
+  });
+  after(async () => {
+    await app?.close();
+  });
+
+  it('folds the seed into a “seed N” button until asked for; one click shows its input, focused', async () => {
+    const { page } = app;
+    await app.open(S1);
+    const seed = page.locator('[data-testid="seed"]');
+    assert.equal(await seed.isVisible(), false, 'the seed input is folded on first load');
+    const unfold = page.locator('[data-testid="seed-unfold"]');
+    assert.match(await unfold.innerText(), /^seed \d+$/, 'the button says the seed in use');
+    await unfold.click();
+    await seed.waitFor();
+    assert.ok(await seed.evaluate((e) => e === document.activeElement), 'the unfolded input has the focus');
+    await seed.fill('7');
+    await seed.dispatchEvent('change');
+    await page.waitForFunction(() => /(^|[#&;])seed=7($|[&;])/.test(window.location.hash));
+    assert.ok(await seed.isVisible(), 'the input stays unfolded after a change');
   });
 });

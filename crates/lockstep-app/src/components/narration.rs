@@ -6,6 +6,7 @@
 
 use crate::components::Shared;
 use crate::components::glossary::glossed;
+use crate::platform::browser;
 use crate::state::Action;
 use lockstep_sim::engine::sim::Sim;
 use lockstep_sim::story::describe::describe;
@@ -52,6 +53,11 @@ pub fn NowLine(props: &NowLineProps) -> Html {
             words
         },
     );
+    // After a Step (any new moment) the line is lifted out from under the fixed transport bar,
+    // where a small phone's first screen may leave it.
+    use_effect_with(props.sim.clone(), |_| {
+        browser::lift_above_bar("[data-testid=\"narration\"]")
+    });
     html! {
         <p class="narration now-line" aria-live="polite" data-testid="narration">
             <span class="narration-label">{ "Now" }</span>

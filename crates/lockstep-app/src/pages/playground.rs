@@ -176,7 +176,6 @@ fn title_line(playground: &Playground, dispatch: &Callback<Action>) -> Html {
         <div class="title-line">
             <p class="scenario">
                 <span class="scenario-name" data-testid="scenario-name">{ glossed(playground.title()) }</span>
-                <span class="seed">{ format!("seed {}", playground.seed()) }</span>
             </p>
             <EditedChip count={playground.log().len()} dispatch={dispatch.clone()} />
             <details class="about" data-testid="about-scenario">

@@ -209,6 +209,34 @@ pub fn reveal(selector: &str, clearance: f64) {
     }
 }
 
+/// Scrolls the page just enough to lift the first element matching `selector` out from under
+/// the fixed transport bar (`.transport-bar`), if it is under it, keeping its top in view. An
+/// element above the window (the user reading further down) stays where it is; a page without
+/// the bar (an embed) is left alone.
+pub fn lift_above_bar(selector: &str) {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return;
+    };
+    let boxed = |s: &str| {
+        document
+            .query_selector(s)
+            .ok()
+            .flatten()
+            .as_ref()
+            .and_then(box_of)
+    };
+    let (Some((_, top, bottom)), Some((_, bar, _))) = (boxed(selector), boxed(".transport-bar"))
+    else {
+        return;
+    };
+    let under = (bottom - bar).min(top);
+    if under > 0.0
+        && let Some(window) = web_sys::window()
+    {
+        window.scroll_by_with_x_and_y(0.0, under.ceil());
+    }
+}
+
 /// An element's box in the window (left, top, bottom, in px), read through
 /// `getBoundingClientRect` looked up at run time.
 pub fn box_of(element: &web_sys::Element) -> Option<(f64, f64, f64)> {
