@@ -155,13 +155,13 @@ impl Measure {
             // Not the sentence above again: this one is judged from outside, after the run, on
             // the register's history, where the invariant is flagged as each write lands.
             Measure::DataLost if fenced => why(
-                "Checked after the run, from the register's history alone: an increment a client was told was applied is missing from the final value, because a new holder that read before it landed wrote over it.",
+                "Checked after the run, on the register's history: an increment a client was told was applied was overwritten by a later write computed from a stale read; a token checks who writes, not what they read.",
                 "fencing-tokens",
                 10,
                 "computed before",
             ),
             Measure::DataLost => why(
-                "Checked after the run, from the register's history alone: an increment a client was told was applied is missing from the final value, because a later write was computed without it.",
+                "Checked after the run, on the register's history: an increment a client was told was applied is missing from the final value, because a later write was computed without it.",
                 "not-a-mutex",
                 7,
                 "overwritten and lost",
