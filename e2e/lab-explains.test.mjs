@@ -3,8 +3,9 @@
 // and the histogram say why they are there and link a lesson step that exists; the results stay
 // when the user leaves the lab for a lesson or the playground and comes back; a violating seed's
 // short link (settings and seed) opens the playground at its violation with the timeline in
-// view, followed from the lab or opened afresh, at 1280×800 and 375×700; and the charts' labels neither collide nor leave the window at
-// 320, 375 and 640 px.
+// view, followed from the lab or opened afresh, at 1280×800 and 375×700; the charts' labels neither collide nor leave the window at
+// 320, 375 and 640 px; and on a phone (375×700, 320×640) Run brings the headline into the window, with the settings folded to
+// one line that "Change" opens again.
 
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -166,6 +167,32 @@ describe('the chaos lab explains itself', () => {
     }
     await page.setViewportSize({ width: 1280, height: 800 });
   });
+
+  for (const [width, height] of [[375, 700], [320, 640]]) {
+    it(`brings the headline into the window after Run, at ${width}×${height}`, async () => {
+      await page.setViewportSize({ width, height });
+      await runLab(app, 'lab&fencing=on&runs=200&seed=1');
+      // Smooth scrolling may still be under way: wait for the headline to stand whole in the window.
+      const box = () =>
+        page.evaluate(() => {
+          const r = document.querySelector('[data-testid="lab-headline"]').getBoundingClientRect();
+          return { top: r.top, bottom: r.bottom, height: window.innerHeight, scrollY: window.scrollY };
+        });
+      const inView = await page
+        .waitForFunction(() => {
+          const r = document.querySelector('[data-testid="lab-headline"]').getBoundingClientRect();
+          return r.top >= 0 && r.bottom <= window.innerHeight;
+        }, null, { timeout: 5_000 })
+        .then(() => true, () => false);
+      assert.ok(inView, `the headline is out of the window: ${JSON.stringify(await box())}`);
+      // The settings are one line now; "Change" shows the form again.
+      assert.ok(await page.locator('[data-testid="lab-settings-summary"]').isVisible());
+      assert.ok(!(await page.locator('[data-testid="lab-form"]').isVisible()), 'the form is folded');
+      await page.locator('[data-testid="lab-settings-change"]').click();
+      await page.locator('[data-testid="lab-form"]').waitFor({ state: 'visible' });
+      assert.deepEqual(app.problems, []);
+    });
+  }
 
   for (const [width, height] of [[1280, 800], [375, 700]]) {
     it(`opens a violating seed at its violation with the timeline in view, at ${width}×${height}`, async () => {

@@ -6,6 +6,7 @@
 pub mod form;
 pub mod lesson;
 pub mod results;
+pub mod reveal;
 pub mod runner;
 pub mod search;
 pub mod view;

@@ -36,12 +36,33 @@ pub enum Msg {
     Reply(usize, Reply),
     Export,
     CopyLink,
+    /// "Change" on the folded settings: show the form again.
+    Unfold,
+}
+
+/// Whether the settings form shows whole or, on a narrow screen once results show, as one line.
+#[derive(Clone, Copy, PartialEq)]
+enum Settings {
+    Folded,
+    Open,
+}
+
+/// Whether a Run press still owes the user its headline in view.
+#[derive(Clone, Copy, PartialEq)]
+enum Reveal {
+    /// Nothing to bring into view.
+    Done,
+    /// Run was pressed with the page standing so; bring the headline into view when the first
+    /// results show.
+    AfterRun(crate::lab::reveal::AtRun),
 }
 
 pub struct ChaosLab {
     spec: LabSpec,
     runner: LabRunner,
     said: Option<String>,
+    reveal: Reveal,
+    settings: Settings,
 }
 
 impl ChaosLab {
@@ -62,6 +83,28 @@ impl ChaosLab {
     }
 }
 
+impl ChaosLab {
+    /// The settings form; once results show, a narrow screen folds it to one line with
+    /// "Change" (the stylesheet decides what is narrow), so the results stand nearer the top.
+    fn settings_view(&self, ctx: &Context<Self>) -> Html {
+        let link = ctx.link();
+        let folded =
+            self.settings == Settings::Folded && self.runner.run().is_some_and(|r| r.done() > 0);
+        html! {
+            <div class={classes!("lab-settings", folded.then_some("lab-settings-folded"))}>
+                if folded {
+                    <p class="lab-settings-summary" data-testid="lab-settings-summary">
+                        <span class="lab-settings-words">{ self.spec.settings.words() }</span>
+                        <button type="button" class="control" data-testid="lab-settings-change"
+                            onclick={link.callback(|_| Msg::Unfold)}>{ "Change" }</button>
+                    </p>
+                }
+                <LabForm spec={self.spec} on_change={link.callback(Msg::Edit)} />
+            </div>
+        }
+    }
+}
+
 impl Component for ChaosLab {
     type Message = Msg;
     type Properties = ChaosLabProps;
@@ -77,6 +120,8 @@ impl Component for ChaosLab {
             spec,
             runner: LabRunner::restore(memory),
             said: None,
+            reveal: Reveal::Done,
+            settings: Settings::Folded,
         }
     }
 
@@ -84,6 +129,14 @@ impl Component for ChaosLab {
         // Settings restored with the kept results: the address says so too.
         if first_render && self.spec != ctx.props().link.spec {
             ctx.props().on_change.emit(self.spec);
+        }
+        // On a phone the settings fill the first screen: once per Run, the headline is brought
+        // up when the first results show it.
+        if let Reveal::AfterRun(at_run) = self.reveal
+            && self.runner.run().is_some_and(|r| r.done() > 0)
+        {
+            self.reveal = Reveal::Done;
+            crate::lab::reveal::headline(at_run);
         }
     }
 
@@ -108,7 +161,10 @@ impl Component for ChaosLab {
                     .link()
                     .callback(|(index, reply)| Msg::Reply(index, reply));
                 self.runner.start(vec![self.spec], on_reply);
+                self.settings = Settings::Folded;
+                self.reveal = Reveal::AfterRun(crate::lab::reveal::at_run());
             }
+            Msg::Unfold => self.settings = Settings::Open,
             Msg::Stop => self.runner.stop(),
             Msg::Reply(index, reply) => self.runner.reply(index, reply),
             Msg::Export => self.export(),
@@ -142,7 +198,7 @@ impl Component for ChaosLab {
                         <ul>{ for problems.iter().map(|p| html! { <li>{ p.to_string() }</li> }) }</ul>
                     </div>
                 }
-                <LabForm spec={self.spec} on_change={link.callback(Msg::Edit)} />
+                { self.settings_view(ctx) }
                 <div class="lab-actions">
                     <button type="button" class="control primary" data-testid="lab-run"
                         onclick={link.callback(|_| Msg::Run)}>

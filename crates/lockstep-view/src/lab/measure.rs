@@ -140,14 +140,28 @@ impl Measure {
                 12,
                 "Both holders' writes are accepted",
             ),
-            Measure::Invariant(Invariant::NoLostUpdate) | Measure::DataLost if fenced => why(
+            Measure::Invariant(Invariant::NoLostUpdate) if fenced => why(
                 "The token protects against a stale holder, not against a read-modify-write whose read was stale: a new holder that read before an old write landed writes back a value computed without it.",
                 "fencing-tokens",
                 10,
                 "computed before",
             ),
-            Measure::Invariant(Invariant::NoLostUpdate) | Measure::DataLost => why(
+            Measure::Invariant(Invariant::NoLostUpdate) => why(
                 "Two clients each read the value and wrote back what they computed from it, so the later write overwrote the other's increment.",
+                "not-a-mutex",
+                7,
+                "overwritten and lost",
+            ),
+            // Not the sentence above again: this one is judged from outside, after the run, on
+            // the register's history, where the invariant is flagged as each write lands.
+            Measure::DataLost if fenced => why(
+                "Checked after the run, on the register's history: an increment a client was told was applied was overwritten by a later write computed from a stale read; a token checks who writes, not what they read.",
+                "fencing-tokens",
+                10,
+                "computed before",
+            ),
+            Measure::DataLost => why(
+                "Checked after the run, on the register's history: an increment a client was told was applied is missing from the final value, because a later write was computed without it.",
                 "not-a-mutex",
                 7,
                 "overwritten and lost",
@@ -189,6 +203,22 @@ mod tests {
             .flat_map(|f| Measure::all().map(move |m| m.why(f)))
             .chain([HISTOGRAM_WHY])
             .collect()
+    }
+
+    #[test]
+    fn no_two_bars_say_the_same_sentence() {
+        for fencing in FENCINGS {
+            let mut sentences: Vec<&str> =
+                Measure::all().map(|m| m.why(fencing).sentence).collect();
+            let all = sentences.len();
+            sentences.sort_unstable();
+            sentences.dedup();
+            assert_eq!(
+                sentences.len(),
+                all,
+                "a sentence said twice with {fencing:?}"
+            );
+        }
     }
 
     #[test]

@@ -4,7 +4,8 @@
 //! search section says about a result ([`counterexample_search_text`]); what the results say:
 //! the headline counted by what each run did to the data ([`tally`]), why each bar is there
 //! and which lesson step shows it ([`measure`]), and which histogram labels show
-//! ([`histogram_axis`]). The app's `lab/` renders these and runs the workers.
+//! ([`histogram_axis`]); when to scroll the headline into view after Run ([`reveal`]). The
+//! app's `lab/` renders these and runs the workers.
 //!
 //! What this folder must not do: touch the browser, start a worker, or read a clock.
 
@@ -12,6 +13,7 @@ pub mod counterexample_search_text;
 pub mod histogram_axis;
 pub mod link;
 pub mod measure;
+pub mod reveal;
 pub mod schedule;
 pub mod search_link;
 pub mod tally;
