@@ -209,11 +209,19 @@ pub fn reveal(selector: &str, clearance: f64) {
     }
 }
 
-/// Scrolls the page just enough to lift the first element matching `selector` out from under
-/// the fixed transport bar (`.transport-bar`), if it is under it, keeping its top in view. An
-/// element above the window (the user reading further down) stays where it is; a page without
-/// the bar (an embed) is left alone.
+/// The widest window that gets the phone's layout (the stylesheet's `max-width: 640px`).
+const PHONE_WIDTH: f64 = 640.0;
+
+/// On a phone's window, scrolls the page just enough to lift the first element matching
+/// `selector` out from under the fixed transport bar (`.transport-bar`), if it is under it,
+/// keeping its top in view. A wider window is left alone: there the story is laid out to keep
+/// the main timeline on the first screen, and a comparison's "now" line sits below the fold on
+/// purpose. An element above the window (the user reading further down) stays where it is; a
+/// page without the bar (an embed) is left alone.
 pub fn lift_above_bar(selector: &str) {
+    if window_size().0 > PHONE_WIDTH {
+        return;
+    }
     let Some(document) = web_sys::window().and_then(|w| w.document()) else {
         return;
     };
