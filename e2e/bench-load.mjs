@@ -17,14 +17,21 @@
 //   click on Step must move the position on, or the benchmark fails: an interactive that does
 //   not work is not counted.
 //
+// Then what a reader gets beyond that first load (bench-load-reader.mjs measures it), in a second
+// table with issue 27's targets: a docs page of another origin with three embeds (the first's
+// bytes and time until its story is interactive, on the slow link; what the second and third
+// download again when scrolled to), and, on the fast link, the wait from a click to each feature
+// shown when first opened (lessons, chaos lab, "Build your own", compare, quiz, deck, guide).
+//
 // Profiles: Lighthouse's mobile "slow 4G" (150 ms round trip, 1.6 Mbit/s down, 750 kbit/s up,
 // CPU 4× slower) and its desktop one (40 ms, 10 Mbit/s both ways, CPU 1×), with Lighthouse's
 // numbers (kbit = 1024 bit). Emulated as the DevTools protocol does it: `latency` is added to
 // each request's round trip, throughput caps what the browser receives and sends; the machine's
-// own network (loopback) is not throttled beyond that. It prints a markdown table with the
-// targets of issue 11 beside the figures and how far each is from its target, on stdout;
+// own network (loopback) is not throttled beyond that. It prints markdown tables with the
+// targets of issues 11 and 27 beside the figures and how far each is from its target, on stdout;
 // progress on stderr. It exits non-zero, saying why, if the page reports a problem (console
-// error, page error, failed request) or never becomes interactive; never because of a time.
+// error, page error, failed request, in the host page or a frame) or never becomes
+// interactive; never because of a time.
 //
 // `cargo xtask bench` sets LOCKSTEP_DIST and LOCKSTEP_CHROMIUM; by hand (`node bench-load.mjs`
 // in e2e/) they default to ../dist and /usr/bin/chromium. LOCKSTEP_LOAD_RUNS sets RUNS.
@@ -34,17 +41,22 @@ import { readdir } from 'node:fs/promises';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-import { launchChromium, watchForProblems } from './browser.mjs';
+import {
+  FEATURES,
+  failOnProblems,
+  loadDocsPage,
+  openFeature,
+  openThrottled,
+  serveDocsPage,
+  stepWorks,
+  waitInteractive,
+} from './bench-load-reader.mjs';
 import { serveDirectory } from './harness.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const DIST = process.env.LOCKSTEP_DIST ?? resolve(HERE, '..', 'dist');
 const BASE_PATH = '/bench/sub/path/';
 const RUNS = Number(process.env.LOCKSTEP_LOAD_RUNS ?? 5);
-/** How long a throttled load may take to become interactive before the page counts as broken. */
-const LOAD_TIMEOUT_MS = 120_000;
-
-const KBIT = 1024 / 8; // bytes per second in one kbit/s, as Lighthouse counts
 const PROFILES = [
   {
     name: 'slow 4G (Lighthouse mobile)',
@@ -69,60 +81,12 @@ const TARGETS = {
   interactiveMs: 2500,
 };
 
-// Runs in the page before any of its own scripts: records when the Step button first exists
-// and is enabled, and what the page holds when the first contentful paint is reported.
-const WATCH = () => {
-  const marks = (window.__lockstepLoad = { interactive: null, paint: null });
-  const stepReady = () => {
-    const step = document.querySelector('[data-testid="step"]');
-    return step !== null && !step.disabled;
-  };
-  new MutationObserver((_, observer) => {
-    if (marks.interactive !== null || !stepReady()) return;
-    marks.interactive = 'pending';
-    observer.disconnect();
-    // The second frame callback runs once the frame that first showed the button is rendered.
-    requestAnimationFrame(() =>
-      requestAnimationFrame(() => {
-        marks.interactive = performance.now();
-      }),
-    );
-  }).observe(document, { childList: true, subtree: true, attributes: true });
-  new PerformanceObserver((list) => {
-    for (const entry of list.getEntries()) {
-      if (entry.name !== 'first-contentful-paint' || marks.paint !== null) continue;
-      marks.paint = {
-        at: entry.startTime,
-        frame: document.querySelector('[data-testid="loading-line"]') !== null,
-        app: document.querySelector('[data-testid="app"]') !== null,
-      };
-    }
-  }).observe({ type: 'paint', buffered: true });
-};
-
 /** One fresh load under `profile`: its three figures and the files it fetched by then. */
 async function load(url, profile) {
-  const browser = await launchChromium();
+  const { browser, page, cdp, problems } = await openThrottled(profile);
   try {
-    const page = browser.context.pages()[0] ?? (await browser.context.newPage());
-    const problems = [];
-    watchForProblems(page, (problem) => problems.push(problem));
-    await page.addInitScript(WATCH);
-    const cdp = await browser.context.newCDPSession(page);
-    await cdp.send('Network.enable');
-    await cdp.send('Network.emulateNetworkConditions', {
-      offline: false,
-      latency: profile.rttMs,
-      downloadThroughput: profile.downKbps * KBIT,
-      uploadThroughput: profile.upKbps * KBIT,
-    });
-    await cdp.send('Emulation.setCPUThrottlingRate', { rate: profile.cpuSlowdown });
-
     await page.goto(url, { waitUntil: 'commit' });
-    await page.waitForFunction(() => typeof window.__lockstepLoad?.interactive === 'number', null, {
-      timeout: LOAD_TIMEOUT_MS,
-      polling: 100,
-    });
+    await waitInteractive(page);
     // The paint observer reports a little after the paint; wait for it.
     await page.waitForFunction(() => window.__lockstepLoad.paint !== null, null, { timeout: 10_000, polling: 50 });
     const marks = await page.evaluate(() => window.__lockstepLoad);
@@ -140,14 +104,8 @@ async function load(url, profile) {
 
     // Interactive must mean working: one Step moves the position on.
     await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
-    const before = await page.locator('[data-testid="position"]').innerText();
-    await page.locator('[data-testid="step"]').click();
-    await page.waitForFunction(
-      (was) => document.querySelector('[data-testid="position"]')?.textContent !== was,
-      before,
-      { timeout: 10_000 },
-    );
-    if (problems.length > 0) throw new Error(`the page reported problems:\n  ${problems.join('\n  ')}`);
+    await stepWorks(page);
+    failOnProblems(problems);
     return {
       bytes: files.reduce((sum, file) => sum + file.bytes, 0),
       paintMs: marks.paint.at,
@@ -208,9 +166,36 @@ async function main() {
       }
       rows.push({ profile, runs });
     }
+    const reader = await measureReader(site.url);
     console.log(report(rows));
+    console.log(readerReport(rows, reader));
   } finally {
     await site.close();
+  }
+}
+
+/** RUNS visits to a docs page with three embeds (slow link), and RUNS first openings of each feature (fast link). */
+async function measureReader(appUrl) {
+  const [slow, fast] = PROFILES;
+  const docs = await serveDocsPage(appUrl);
+  try {
+    const embeds = [];
+    for (let run = 1; run <= RUNS; run += 1) {
+      console.error(`bench-load: a docs page with three embeds, ${slow.name}, visit ${run} of ${RUNS}`);
+      embeds.push(await loadDocsPage(docs.url, slow));
+    }
+    const features = [];
+    for (const feature of FEATURES) {
+      const runs = [];
+      for (let run = 1; run <= RUNS; run += 1) {
+        console.error(`bench-load: ${feature.name}, ${fast.name}, opening ${run} of ${RUNS}`);
+        runs.push(await openFeature(appUrl, fast, feature));
+      }
+      features.push({ feature, runs });
+    }
+    return { embeds, features };
+  } finally {
+    await docs.close();
   }
 }
 
@@ -248,6 +233,62 @@ function report(rows) {
     const name = file.name.startsWith('http') ? new URL(file.name).pathname.slice(BASE_PATH.length) || 'index.html' : file.name;
     lines.push(`- ${name}: ${kb(file.bytes)}, asked for at ${seconds(file.start)}, received by ${seconds(file.end)}`);
   }
+  return `${lines.join('\n')}\n`;
+}
+
+/** Issue 27's targets for what a reader gets. */
+const READER_TARGETS = {
+  embedBytes: 250_000,
+  embedMs: 2000,
+  playgroundBytes: 300_000,
+  playgroundMs: 2500,
+  featureMs: 1000,
+};
+
+/** The table of what a reader gets, from the playground's loads (`rows`) and `reader`'s measures. */
+function readerReport(rows, { embeds, features }) {
+  const [slow, fast] = rows;
+  const row = (what, value, target, unit, shown = unit(value)) =>
+    `| ${what} | ${shown} | ≤ ${unit(target)} | ${distance(value, target, unit)} |`;
+  const embedBytes = median(embeds.map((e) => e.bytes));
+  const hostBytes = median(embeds.map((e) => e.hostBytes));
+  const againWasm = median(embeds.map((e) => e.later.reduce((total, l) => total + l.wasmWire, 0)));
+  const againAll = median(embeds.map((e) => e.later.reduce((total, l) => total + l.wire, 0)));
+  const each = features.map(({ feature, runs }) => ({
+    name: feature.name,
+    waitMs: median(runs.map((r) => r.waitMs)),
+    bytes: median(runs.map((r) => r.bytes)),
+    wasm: runs.some((r) => r.wasm),
+  }));
+  const worst = each.reduce((a, b) => (b.waitMs > a.waitMs ? b : a));
+  const lines = [
+    '',
+    `### What a reader gets (issue 27; median of ${RUNS} fresh visits each, empty cache)`,
+    '',
+    '| what a reader gets | measured | target | distance |',
+    '|---|---|---|---|',
+    row(`first embed on a docs page: bytes before its story is interactive (gzip; the host page's own ${kb(hostBytes)} included)`, embedBytes, READER_TARGETS.embedBytes, kb),
+    row(`first embed: story interactive, ${slow.profile.name}`, median(embeds.map((e) => e.interactiveMs)), READER_TARGETS.embedMs, seconds),
+    `| a second and third embed on the same page: bytes of the app's wasm downloaded again (all files: ${kb(againAll)}) | ${kb(againWasm)} | 0 | ${againWasm === 0 ? 'on the target' : `${kb(againWasm)} over the target`} |`,
+    row('playground: bytes before interactive (gzip)', median(slow.runs.map((r) => r.bytes)), READER_TARGETS.playgroundBytes, kb),
+    row(`playground: interactive, ${slow.profile.name}`, median(slow.runs.map((r) => r.interactiveMs)), READER_TARGETS.playgroundMs, seconds),
+    row(`features fetched when first opened, the worst (${worst.name}), ${fast.profile.name}`, worst.waitMs, READER_TARGETS.featureMs, seconds),
+    ...each.map((f) =>
+      row(`- ${f.name}: click to shown (${f.wasm ? `fetched ${kb(f.bytes)}, a wasm among them` : `fetched ${kb(f.bytes)}, no wasm`})`, f.waitMs, READER_TARGETS.featureMs, seconds),
+    ),
+    '',
+    'The docs page is served from another origin (another port) with the host script (`embed.js`) ' +
+      'and three `div[data-lockstep]`, 4,000 px apart: the first in view, the others scrolled to ' +
+      'after the first is interactive. Bytes before the first embed is interactive are the host ' +
+      "page's (its document, embed.js) and the frame's, from each document's Resource Timing " +
+      '(embed.js, of another origin, sized by the DevTools protocol). The second and third embeds ' +
+      "count each frame's `transferSize` (0 for a file the HTTP cache answered; a revalidation " +
+      'counts its headers). The server says `Cache-Control: no-cache` with no validator, so a ' +
+      'file asked for again is downloaded again. Features: a fresh load of the playground on ' +
+      `${fast.profile.name}, then the feature opened once (timed from the click's input event, ` +
+      'the compare menu from its change event, to the first frame that shows it); bytes fetched ' +
+      'after the playground was interactive.',
+  ];
   return `${lines.join('\n')}\n`;
 }
 

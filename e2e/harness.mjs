@@ -29,7 +29,8 @@ const REPO = resolve(HERE, '..');
  * Serves `root` at `http://127.0.0.1:<port><basePath>` with xtask's static file server
  * (`cargo xtask serve-dir`, xtask/src/static_files.rs), the one `cargo xtask serve` serves the
  * book with: anything outside `basePath`, or missing, is a 404 that it reports. With
- * `{ gzip: true }` it gzips each answer at level 9 for a client that accepts gzip, as a real
+ * `{ gzip: true }` it gzips each answer at level 9 for a client that accepts gzip (or sends the
+ * brotli copy that `cargo xtask dist` wrote beside a file, to a client that accepts br), as a real
  * host would (the load benchmark counts the bytes a visitor transfers). It runs the xtask binary
  * that `cargo xtask test`, `bench` and `shots` name in LOCKSTEP_XTASK, else `cargo run` (which
  * checks the build first, so is slower to start). The server stops when its stdin ends, so it

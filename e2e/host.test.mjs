@@ -96,10 +96,14 @@ function everyAttribute(app, scenario) {
 <div id="inline" data-lockstep="" data-at="1"><script type="application/json">${scenario}</script></div>
 <script src="${app}embed.js" defer></script>
 <script>
-  // The height the frame has before its embed can say anything (deferred scripts run first).
-  document.addEventListener('DOMContentLoaded', () => {
-    window.placeholder = document.querySelector('#all iframe').getAttribute('height');
-  });
+  // The height the frame has before its embed can say anything: taken as the host script adds
+  // the frame (observers run before any message from the frame can arrive).
+  new MutationObserver((changes, observer) => {
+    const frame = document.querySelector('#all iframe');
+    if (!frame) return;
+    window.placeholder = frame.getAttribute('height');
+    observer.disconnect();
+  }).observe(document.body, { childList: true, subtree: true });
 </script>
 </body>
 </html>

@@ -1,4 +1,4 @@
-// The page before the app runs (index.html, assets/loading.js): never blank. While the wasm is
+// The page before the app runs (index.html, assets/boot.js): never blank. While the wasm is
 // held back, the frame and the loading line are on screen; when the wasm cannot be fetched, or
 // the browser has no WebAssembly, or JavaScript is off, the page says so and what to do.
 // Screenshots of each state, at 1280×800 and 375×700, go to e2e/artifacts/loading-*.png.
@@ -107,7 +107,7 @@ describe('when a script of the page does not load', () => {
 
   it('says that Lockstep could not start and to reload', async () => {
     const { page } = app;
-    await page.route(/\/lockstep-[0-9a-f]+\.js$/, (route) =>
+    await page.route(/\/lockstep\.js$/, (route) =>
       route.fulfill({ status: 404, contentType: 'text/plain', body: 'not found' }),
     );
     await page.goto(app.site.url);
@@ -124,10 +124,6 @@ describe('in a browser without WebAssembly', () => {
     app = await startApp();
     await app.page.addInitScript(() => {
       delete globalThis.WebAssembly;
-      // Trunk's loader sends this event when it is done, whether the wasm started or not.
-      addEventListener('TrunkApplicationStarted', () => {
-        globalThis.loaderDone = true;
-      });
     });
   });
   after(async () => {
@@ -143,8 +139,8 @@ describe('in a browser without WebAssembly', () => {
     const text = await problem.innerText();
     assert.match(text, /This browser cannot run Lockstep: the simulation runs in WebAssembly/);
     assert.match(text, /current Firefox, Chrome, Edge or Safari/);
-    // Trunk's loader still tries, and fails: its failure must not replace this message.
-    await page.waitForFunction(() => globalThis.loaderDone === true);
+    // The page's loader has run (it defines `lockstepBoot`) and left this message alone.
+    await page.waitForFunction(() => globalThis.lockstepBoot !== undefined);
     assert.equal(await page.locator(`${PROBLEM}[data-problem="no-webassembly"]`).isVisible(), true);
     assert.equal(await page.locator(LINE).count(), 0);
     assert.deepEqual(app.problems, [], 'the page reported problems while it failed');

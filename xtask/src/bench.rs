@@ -29,7 +29,9 @@
 //!      states; then how soon Stop is shown, and the slice under way comes back;
 //!    - `bench-load.mjs`: the first load under the DevTools protocol's network and CPU emulation
 //!      (bytes before the playground is interactive, first meaningful paint, interactive), with
-//!      issue 11's targets beside the figures.
+//!      issue 11's targets beside the figures; then what a reader gets, with issue 27's: three
+//!      embeds on a docs page of another origin (the first's bytes and time to interactive, what
+//!      the others download again) and the wait for each feature opened for the first time.
 //!
 //! `--write` also writes what it printed to `docs/benchmarks.md` ([`bench_record`]), with the date
 //! and the machine.
@@ -157,7 +159,7 @@ const BROWSER_BENCHMARKS: [(&str, &str, Site); 5] = [
     ),
     (
         "bench-load.mjs",
-        "the first load on a throttled link",
+        "the first load on a throttled link, embeds, and features opened later",
         Site::Shipped,
     ),
 ];

@@ -1,7 +1,10 @@
 //! `cargo xtask dist`: the static site, built by Trunk into `dist/` (release, relative URLs,
 //! wasm-opt on) with the book in `dist/book/` (mdBook, [`book`]), and a report of what a visitor
-//! of the app downloads: each file's size raw and gzipped (level 9), plus totals; the book is
-//! one line of its own. `--json` prints the same report as JSON on stdout.
+//! of the app downloads: each file's size raw, gzipped (level 9) and in brotli (quality 11), plus
+//! totals; the book is one line of its own. `--json` prints the same report as JSON on stdout.
+//! Beside each of the app's text and wasm files it writes the file precompressed, `FILE.gz` and
+//! `FILE.br` ([`compress`]), for a host that sends them as they are; not in the book's folder,
+//! which mdBook builds on its own. Those copies are neither measured nor counted as files.
 
 use std::fmt::Write as _;
 use std::fs;
@@ -9,8 +12,8 @@ use std::io;
 use std::path::Path;
 
 use crate::book;
+use crate::compress;
 use crate::error::Error;
-use crate::gzip::gzip_len;
 use crate::loading_line;
 use crate::process::{self, say};
 use crate::tools;
@@ -50,21 +53,25 @@ fn build_and_measure(workspace: &Workspace) -> Result<(Vec<Entry>, Vec<Entry>), 
     build(workspace)?;
     book::build_into_dist(workspace)?;
     let dist = workspace.join("dist");
-    say(format!("measuring {}", dist.display()));
-    let files = measure(&dist)?;
-    let book_files = measure(&workspace.join(book::DIST_DIR))?;
+    say(format!(
+        "measuring {} and writing its files precompressed beside them (brotli -q 11 is slow)",
+        dist.display()
+    ));
+    let files = measure(&dist, Copies::Write)?;
+    let book_files = measure(&workspace.join(book::DIST_DIR), Copies::Skip)?;
     Ok((files, book_files))
 }
 
 /// The app's size table, then the book's total on one line.
 fn size_table(files: &[Entry], book_files: &[Entry]) -> String {
-    let (raw, gzip) = totals(book_files);
+    let (raw, gzip, brotli) = totals(book_files);
     format!(
-        "{}and the book, dist/book/ ({} files): {} raw, {} gzip -9\n",
+        "{}and the book, dist/book/ ({} files): {} raw, {} gzip -9, {} brotli -q 11\n",
         table(files),
         book_files.len(),
         size(raw),
-        size(gzip)
+        size(gzip),
+        size(brotli)
     )
 }
 
@@ -112,18 +119,32 @@ struct Entry {
     path: String,
     raw: u64,
     gzip: u64,
+    brotli: u64,
 }
 
-/// Every file under `dir`, sorted by path, with its raw and gzipped sizes; not the book's (in
-/// `dist/book/`), which no visitor of the app downloads.
-fn measure(dir: &Path) -> Result<Vec<Entry>, Error> {
+/// Whether [`measure`] writes each compressible file's precompressed copies beside it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Copies {
+    Write,
+    Skip,
+}
+
+/// Every file under `dir`, sorted by path, with its raw, gzipped and brotli sizes; not the book's
+/// (in `dist/book/`), which no visitor of the app downloads, nor the precompressed copies
+/// (`*.gz`, `*.br`), which a host sends instead of a file, never besides it.
+fn measure(dir: &Path, copies: Copies) -> Result<Vec<Entry>, Error> {
     let mut entries = Vec::new();
-    collect(dir, "", &mut entries)?;
+    collect(dir, "", copies, &mut entries)?;
     entries.sort_by(|a, b| a.path.cmp(&b.path));
     Ok(entries)
 }
 
-fn collect(dir: &Path, prefix: &str, entries: &mut Vec<Entry>) -> Result<(), Error> {
+fn collect(
+    dir: &Path,
+    prefix: &str,
+    copies: Copies,
+    entries: &mut Vec<Entry>,
+) -> Result<(), Error> {
     let listing = fs::read_dir(dir).map_err(Error::io(format!("listing {}", dir.display())))?;
     for item in listing {
         let item = item.map_err(Error::io(format!("listing {}", dir.display())))?;
@@ -133,26 +154,41 @@ fn collect(dir: &Path, prefix: &str, entries: &mut Vec<Entry>) -> Result<(), Err
             continue;
         }
         if path.is_dir() {
-            collect(&path, &format!("{name}/"), entries)?;
-        } else {
-            let bytes =
-                fs::read(&path).map_err(Error::io(format!("reading {}", path.display())))?;
-            let gzip =
-                gzip_len(&bytes).map_err(Error::io(format!("gzipping {}", path.display())))?;
-            entries.push(Entry {
-                path: name,
-                raw: bytes.len() as u64,
-                gzip,
-            });
+            collect(&path, &format!("{name}/"), copies, entries)?;
+        } else if !compress::is_copy(&path) {
+            entries.push(measured(&path, name, copies)?);
         }
     }
     Ok(())
 }
 
-fn totals(entries: &[Entry]) -> (u64, u64) {
+/// One file's sizes, its copies written beside it when `copies` says so.
+fn measured(path: &Path, name: String, copies: Copies) -> Result<Entry, Error> {
+    let bytes = fs::read(path).map_err(Error::io(format!("reading {}", path.display())))?;
+    let compressing = || Error::io(format!("compressing {}", path.display()));
+    let gzip = compress::gzipped(&bytes).map_err(compressing())?;
+    let brotli = compress::brotlied(&bytes).map_err(compressing())?;
+    if copies == Copies::Write {
+        compress::write_copies(path, &gzip, &brotli).map_err(Error::io(format!(
+            "writing {}'s precompressed copies",
+            path.display()
+        )))?;
+    }
+    Ok(Entry {
+        path: name,
+        raw: bytes.len() as u64,
+        gzip: gzip.len() as u64,
+        brotli: brotli.len() as u64,
+    })
+}
+
+/// Raw, gzip and brotli sizes summed.
+fn totals<'a>(entries: impl IntoIterator<Item = &'a Entry>) -> (u64, u64, u64) {
     entries
-        .iter()
-        .fold((0, 0), |(raw, gzip), e| (raw + e.raw, gzip + e.gzip))
+        .into_iter()
+        .fold((0, 0, 0), |(raw, gzip, brotli), e| {
+            (raw + e.raw, gzip + e.gzip, brotli + e.brotli)
+        })
 }
 
 /// When a file is loaded, for the table's subtotals.
@@ -166,6 +202,10 @@ enum Load {
     ByHostPages,
     /// The chaos lab's worker, fetched when the lab first runs.
     Worker,
+    /// The full app's binary, fetched when a page or dialog the story lacks first opens.
+    Full,
+    /// The embed's binary, which an embed's frame loads instead of the story.
+    Embed,
 }
 
 /// The host script's name in `dist/` (Trunk copies `assets/embed.js` there).
@@ -175,11 +215,22 @@ const HOST_SCRIPT: &str = "embed.js";
 /// with this name. The page starts it only when the lab first runs.
 pub const WORKER_BIN: &str = "lockstep-worker";
 
+/// The full app's binary (decision 33): its glue and its wasm start with this name. The story
+/// binary (`lockstep.js`, `lockstep_bg.wasm`) is part of the page.
+const FULL_BIN: &str = "lockstep-full";
+
+/// The embed's binary (decision 33): an embed's frame loads it instead of the story.
+const EMBED_BIN: &str = "lockstep-embed";
+
 fn load_of(entry: &Entry) -> Load {
     if entry.path.contains('/') {
         Load::WhenNeeded
     } else if entry.path.starts_with(WORKER_BIN) {
         Load::Worker
+    } else if entry.path.starts_with(FULL_BIN) {
+        Load::Full
+    } else if entry.path.starts_with(EMBED_BIN) {
+        Load::Embed
     } else if entry.path == HOST_SCRIPT {
         Load::ByHostPages
     } else {
@@ -188,10 +239,15 @@ fn load_of(entry: &Entry) -> Load {
 }
 
 fn table(entries: &[Entry]) -> String {
-    let (raw, gzip) = totals(entries);
+    let (raw, gzip, brotli) = totals(entries);
     let total = format!("total ({} files)", entries.len());
     let parts = [
         (Load::AtOnce, "the page, loaded at once"),
+        (Load::Full, "the rest of the app, loaded when first opened"),
+        (
+            Load::Embed,
+            "an embed's binary, loaded by an embed instead of the page's",
+        ),
         (Load::WhenNeeded, "data loaded when a page needs it"),
         (
             Load::Worker,
@@ -204,30 +260,28 @@ fn table(entries: &[Entry]) -> String {
     ]
     .map(|(load, words)| {
         let part: Vec<&Entry> = entries.iter().filter(|e| load_of(e) == load).collect();
-        let (raw, gzip) = part
-            .iter()
-            .fold((0, 0), |(raw, gzip), e| (raw + e.raw, gzip + e.gzip));
-        (format!("  {words} ({} files)", part.len()), raw, gzip)
+        let sizes = totals(part.iter().copied());
+        (format!("  {words} ({} files)", part.len()), sizes)
     });
     let width = entries
         .iter()
         .map(|e| e.path.len())
         .chain([total.len(), 4])
-        .chain(parts.iter().map(|(label, _, _)| label.len()))
+        .chain(parts.iter().map(|(label, _)| label.len()))
         .max()
         .unwrap_or(4);
     let mut out = String::new();
-    let mut row = |name: &str, raw: &str, gzip: &str| {
+    let mut row = |name: &str, raw: &str, gzip: &str, brotli: &str| {
         // Writing to a String cannot fail.
-        let _ = writeln!(out, "{name:<width$}  {raw:>22}  {gzip:>22}");
+        let _ = writeln!(out, "{name:<width$}  {raw:>22}  {gzip:>22}  {brotli:>22}");
     };
-    row("file", "raw", "gzip -9");
-    for entry in entries {
-        row(&entry.path, &size(entry.raw), &size(entry.gzip));
+    row("file", "raw", "gzip -9", "brotli -q 11");
+    for e in entries {
+        row(&e.path, &size(e.raw), &size(e.gzip), &size(e.brotli));
     }
-    row(&total, &size(raw), &size(gzip));
-    for (label, raw, gzip) in &parts {
-        row(label, &size(*raw), &size(*gzip));
+    row(&total, &size(raw), &size(gzip), &size(brotli));
+    for (label, (raw, gzip, brotli)) in &parts {
+        row(label, &size(*raw), &size(*gzip), &size(*brotli));
     }
     out
 }
@@ -246,24 +300,26 @@ pub(crate) fn size(bytes: u64) -> String {
 }
 
 fn to_json(entries: &[Entry], book: &[Entry]) -> String {
-    let (raw, gzip) = totals(entries);
-    let (book_raw, book_gzip) = totals(book);
+    let (raw, gzip, brotli) = totals(entries);
+    let (book_raw, book_gzip, book_brotli) = totals(book);
     let files = entries
         .iter()
         .map(|e| {
             format!(
-                "{{\"path\": {}, \"raw\": {}, \"gzip\": {}}}",
+                "{{\"path\": {}, \"raw\": {}, \"gzip\": {}, \"brotli\": {}}}",
                 json_string(&e.path),
                 e.raw,
-                e.gzip
+                e.gzip,
+                e.brotli
             )
         })
         .collect::<Vec<_>>()
         .join(", ");
     format!(
-        "{{\"dir\": \"dist\", \"gzip_level\": 9, \"files\": [{files}], \
-         \"total\": {{\"files\": {}, \"raw\": {raw}, \"gzip\": {gzip}}}, \
-         \"book\": {{\"files\": {}, \"raw\": {book_raw}, \"gzip\": {book_gzip}}}}}",
+        "{{\"dir\": \"dist\", \"gzip_level\": 9, \"brotli_quality\": 11, \"files\": [{files}], \
+         \"total\": {{\"files\": {}, \"raw\": {raw}, \"gzip\": {gzip}, \"brotli\": {brotli}}}, \
+         \"book\": {{\"files\": {}, \"raw\": {book_raw}, \"gzip\": {book_gzip}, \
+         \"brotli\": {book_brotli}}}}}",
         entries.len(),
         book.len()
     )
@@ -295,11 +351,13 @@ mod tests {
                 path: "index.html".to_string(),
                 raw: 900,
                 gzip: 500,
+                brotli: 400,
             },
             Entry {
                 path: "app_bg.wasm".to_string(),
                 raw: 1_234_567,
                 gzip: 51_612,
+                brotli: 45_000,
             },
         ]
     }
@@ -321,6 +379,12 @@ mod tests {
         assert!(total.starts_with("total (2 files)"), "{total}");
         assert!(total.contains("1,235,467 B"), "{total}");
         assert!(total.contains("52,112 B"), "{total}");
+        assert!(total.ends_with("45,400 B (44.3 KiB)"), "{total}");
+        let header = table.lines().next().unwrap_or_default();
+        assert!(
+            header.contains("gzip -9 ") && header.ends_with(" brotli -q 11"),
+            "{header}"
+        );
     }
 
     /// The table's line that starts with `start`, indentation aside.
@@ -339,6 +403,7 @@ mod tests {
             path: "content/lessons.json".to_string(),
             raw: 100_000,
             gzip: 20_000,
+            brotli: 18_000,
         });
         let table = table(&entries);
         let first = line(&table, "the page, loaded at once");
@@ -349,6 +414,7 @@ mod tests {
         assert!(later.contains("(1 files)"), "{later}");
         assert!(later.contains("100,000 B"), "{later}");
         assert!(later.contains("20,000 B"), "{later}");
+        assert!(later.ends_with("18,000 B (17.6 KiB)"), "{later}");
     }
 
     #[test]
@@ -358,6 +424,7 @@ mod tests {
             path: "embed.js".to_string(),
             raw: 6_000,
             gzip: 2_500,
+            brotli: 2_200,
         });
         let table = table(&entries);
         let first = line(&table, "the page, loaded at once");
@@ -370,17 +437,22 @@ mod tests {
     }
 
     #[test]
-    fn table_sets_the_lab_worker_apart_from_the_page() {
+    fn table_sets_the_lab_worker_and_the_full_app_apart_from_the_page() {
         let mut entries = entries();
-        for (path, raw, gzip) in [
-            ("lockstep-worker.js", 9_000, 3_000),
-            ("lockstep-worker_bg.wasm", 500_000, 200_000),
-            ("lockstep-worker_loader.js", 100, 90),
+        for (path, raw, gzip, brotli) in [
+            ("lockstep-worker.js", 9_000, 3_000, 2_500),
+            ("lockstep-worker_bg.wasm", 500_000, 200_000, 170_000),
+            ("lockstep-worker_loader.js", 100, 90, 80),
+            ("lockstep-full.js", 50_000, 9_000, 8_000),
+            ("lockstep-full_bg.wasm", 1_800_000, 680_000, 520_000),
+            ("lockstep-embed.js", 40_000, 8_000, 7_000),
+            ("lockstep-embed_bg.wasm", 1_100_000, 430_000, 330_000),
         ] {
             entries.push(Entry {
                 path: path.to_string(),
                 raw,
                 gzip,
+                brotli,
             });
         }
         let table = table(&entries);
@@ -391,17 +463,24 @@ mod tests {
         assert!(worker.contains("(3 files)"), "{worker}");
         assert!(worker.contains("509,100 B"), "{worker}");
         assert!(worker.contains("203,090 B"), "{worker}");
+        assert!(worker.contains("172,580 B"), "{worker}");
+        let rest = line(&table, "the rest of the app");
+        assert!(rest.contains("(2 files)"), "{rest}");
+        assert!(rest.contains("1,850,000 B"), "{rest}");
+        let embed = line(&table, "an embed's binary");
+        assert!(embed.contains("(2 files)"), "{embed}");
+        assert!(embed.contains("1,140,000 B"), "{embed}");
     }
 
     #[test]
     fn json_report() {
         assert_eq!(
             to_json(&entries(), &entries()[..1]),
-            "{\"dir\": \"dist\", \"gzip_level\": 9, \"files\": [\
-             {\"path\": \"index.html\", \"raw\": 900, \"gzip\": 500}, \
-             {\"path\": \"app_bg.wasm\", \"raw\": 1234567, \"gzip\": 51612}], \
-             \"total\": {\"files\": 2, \"raw\": 1235467, \"gzip\": 52112}, \
-             \"book\": {\"files\": 1, \"raw\": 900, \"gzip\": 500}}"
+            "{\"dir\": \"dist\", \"gzip_level\": 9, \"brotli_quality\": 11, \"files\": [\
+             {\"path\": \"index.html\", \"raw\": 900, \"gzip\": 500, \"brotli\": 400}, \
+             {\"path\": \"app_bg.wasm\", \"raw\": 1234567, \"gzip\": 51612, \"brotli\": 45000}], \
+             \"total\": {\"files\": 2, \"raw\": 1235467, \"gzip\": 52112, \"brotli\": 45400}, \
+             \"book\": {\"files\": 1, \"raw\": 900, \"gzip\": 500, \"brotli\": 400}}"
         );
         assert_eq!(json_string("a\"b\\c\n"), "\"a\\\"b\\\\c\\u000a\"");
     }
@@ -418,16 +497,73 @@ mod tests {
             fs::create_dir_all(path.parent().unwrap_or(&dir)).map_err(Error::io("mkdir"))?;
             fs::write(&path, text).map_err(Error::io("write"))?;
         }
-        let paths: Vec<String> = measure(&dir)?.into_iter().map(|e| e.path).collect();
+        let paths: Vec<String> = measure(&dir, Copies::Skip)?
+            .into_iter()
+            .map(|e| e.path)
+            .collect();
         let _ = fs::remove_dir_all(&dir);
         assert_eq!(paths, ["index.html", "scenarios/book/x.json"]);
         Ok(())
     }
 
     #[test]
+    fn copies_are_written_beside_the_apps_text_only_and_never_measured() -> Result<(), Error> {
+        let dir = std::env::temp_dir().join(format!("xtask-precompress-{}", std::process::id()));
+        let page = "<p>page</p>".repeat(50);
+        for (file, text) in [
+            ("index.html", page.as_str()),
+            ("logo.png", "png"),
+            ("book/index.html", "book"),
+            ("scenarios/x.json", "{}"),
+        ] {
+            let path = dir.join(file);
+            fs::create_dir_all(path.parent().unwrap_or(&dir)).map_err(Error::io("mkdir"))?;
+            fs::write(&path, text).map_err(Error::io("write"))?;
+        }
+        let first = measure(&dir, Copies::Write)?;
+        let again = measure(&dir, Copies::Write)?;
+        let gzip = fs::read(dir.join("index.html.gz")).map_err(Error::io("read"))?;
+        let exists = |file: &str| dir.join(file).exists();
+        let written = [
+            "index.html.br",
+            "scenarios/x.json.gz",
+            "scenarios/x.json.br",
+        ]
+        .map(exists);
+        let not_written = [
+            "logo.png.gz",
+            "book/index.html.gz",
+            "index.html.gz.gz",
+            "index.html.br.gz",
+        ]
+        .map(exists);
+        let _ = fs::remove_dir_all(&dir);
+        let paths = |entries: &[Entry]| entries.iter().map(|e| e.path.clone()).collect::<Vec<_>>();
+        assert_eq!(
+            paths(&first),
+            ["index.html", "logo.png", "scenarios/x.json"]
+        );
+        assert_eq!(paths(&again), paths(&first), "a rerun measures no copies");
+        assert_eq!(first[0].gzip, gzip.len() as u64);
+        assert_eq!(
+            gzip,
+            compress::gzipped(page.as_bytes()).map_err(Error::io("gzip"))?
+        );
+        assert!(
+            first[0].brotli < first[0].gzip,
+            "{} {}",
+            first[0].brotli,
+            first[0].gzip
+        );
+        assert_eq!(written, [true; 3]);
+        assert_eq!(not_written, [false; 4]);
+        Ok(())
+    }
+
+    #[test]
     fn gzip_shrinks_repetitive_input() -> io::Result<()> {
         let input = vec![b'a'; 10_000];
-        let compressed = gzip_len(&input)?;
+        let compressed = compress::gzip_len(&input)?;
         assert!(compressed < 100, "{compressed}");
         Ok(())
     }

@@ -1,7 +1,8 @@
 //! `cargo xtask serve-dir DIR [--base /p/] [--port N] [--gzip] [--piped]`: one directory served
 //! by [`static_files`] on 127.0.0.1, for as long as it runs. The browser tests and benchmarks
 //! serve every site through it (`serveDirectory` in `e2e/harness.mjs`), so `cargo xtask serve`
-//! and the tests share one server.
+//! and the tests share one server. `--gzip` compresses answers for clients that accept it:
+//! brotli where `cargo xtask dist` left a `FILE.br`, else gzip ([`static_files`]).
 //!
 //! On stdout, and nothing else there: the site's address once it listens
 //! (`http://127.0.0.1:PORT/p/`), then `404 PATH` for each request it could not answer, before

@@ -6,9 +6,15 @@
 //! It serves the directory under a base path (the tests serve `dist/` from a sub-path, to prove
 //! the site works away from a server's root, which it can only do with relative URLs); anything
 //! outside the base, leaving the directory, or naming nothing is a 404, told to the owner so a
-//! test can fail on it. Optionally it gzips each answer at level 9 for a client that accepts it,
-//! as a real host would (the load benchmark counts the bytes a visitor transfers). Every answer
-//! says `Cache-Control: no-cache`, never `no-store`: always fresh from this server, and Chromium
+//! test can fail on it. Optionally it compresses each answer as a real host would (the load
+//! benchmark counts the bytes a visitor transfers): in brotli for a client that accepts it when
+//! `cargo xtask dist` left the file's `FILE.br` beside it, else gzip at level 9 (`FILE.gz` when
+//! beside it, else gzipped here). A copy older than its file is stale and never sent, and a copy
+//! is sent in a file's place only as that file's encoding: asked for by its own name, it is a file
+//! like any other. Every file's answer carries an `ETag` (its bytes hashed, per encoding), and a
+//! GET or HEAD whose `If-None-Match` names it is answered `304 Not Modified` without a body.
+//! Every answer says `Cache-Control: no-cache`, never `no-store`: always revalidated with this
+//! server, and Chromium
 //! reports a `no-store` response that a script reads chunk by chunk (the wasm, read by Trunk's
 //! initializer for its progress) as aborted although it was read to the end
 //! (microsoft/playwright#42742), which the tests would count as a failed request.
@@ -17,15 +23,17 @@
 //! The request's parsing is in [`crate::http_request`].
 
 use std::collections::HashMap;
+use std::fs;
+use std::hash::{DefaultHasher, Hash, Hasher};
 use std::io::{BufReader, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, SystemTime};
 
+use crate::compress;
 use crate::error::Error;
-use crate::gzip;
 use crate::http_request::Request;
 
 /// What to serve, and how.
@@ -34,7 +42,8 @@ pub struct Site {
     pub root: PathBuf,
     /// The URL path it is served at, starting and ending with `/`.
     pub base: String,
-    /// Whether to gzip answers for clients that accept it.
+    /// Whether to compress answers for clients that accept it (brotli when the file's `FILE.br`
+    /// is beside it, else gzip).
     pub gzip: bool,
 }
 
@@ -44,8 +53,10 @@ const IDLE: Duration = Duration::from_secs(5);
 /// What every connection's thread shares.
 struct Shared {
     site: Site,
-    /// Each file gzipped once, so that compressing does not slow an answer the benchmark times.
-    compressed: Mutex<HashMap<PathBuf, Arc<Vec<u8>>>>,
+    /// Each file prepared once while it is unchanged, so that compressing and hashing do not slow
+    /// an answer the benchmark times; prepared afresh when it changes (`cargo xtask serve`
+    /// rebuilds the book under the server).
+    prepared: Mutex<HashMap<PathBuf, Arc<Prepared>>>,
     /// Told the path of each 404, before the answer is sent.
     on_not_found: Box<dyn Fn(&str) + Send + Sync>,
 }
@@ -72,7 +83,7 @@ pub fn serve(
         .port();
     let shared = Arc::new(Shared {
         site,
-        compressed: Mutex::new(HashMap::new()),
+        prepared: Mutex::new(HashMap::new()),
         on_not_found: Box::new(on_not_found),
     });
     thread::spawn(move || {
@@ -100,12 +111,30 @@ fn connection(shared: &Shared, stream: TcpStream) -> std::io::Result<()> {
     Ok(())
 }
 
-/// One answer: its status line, type, body and whether the body is gzipped.
+/// A file's modification time and length: when either changes, the file is prepared afresh.
+type Version = (Option<SystemTime>, u64);
+
+/// A file ready to serve: its bytes in each encoding the site sends, and their ETags' stem.
+struct Prepared {
+    version: Version,
+    identity: Arc<Vec<u8>>,
+    /// Gzipped: when the site compresses.
+    gzip: Option<Arc<Vec<u8>>>,
+    /// In brotli: when the site compresses and a fresh `FILE.br` is beside the file.
+    brotli: Option<Arc<Vec<u8>>>,
+    /// The file's bytes hashed, then their length: what the ETag of each encoding starts with.
+    tag: String,
+}
+
+/// One answer: its status line, type, body (none for a 304) and headers.
 struct Answer {
     status: &'static str,
     content_type: &'static str,
-    body: Arc<Vec<u8>>,
-    gzipped: bool,
+    body: Option<Arc<Vec<u8>>>,
+    encoding: Option<&'static str>,
+    etag: Option<String>,
+    /// Whether the answer depends on `Accept-Encoding`: whenever the site compresses.
+    vary: bool,
 }
 
 fn answer(shared: &Shared, request: &Request, out: &mut TcpStream) -> std::io::Result<()> {
@@ -118,9 +147,7 @@ fn answer(shared: &Shared, request: &Request, out: &mut TcpStream) -> std::io::R
         );
     }
     let path = request.path();
-    let found = file_for(&shared.site, path)
-        .and_then(|file| std::fs::read(&file).ok().map(|body| (file, body)));
-    let Some((file, body)) = found else {
+    let Some((file, prepared)) = lookup(shared, path)? else {
         (shared.on_not_found)(path);
         return respond(
             out,
@@ -128,23 +155,102 @@ fn answer(shared: &Shared, request: &Request, out: &mut TcpStream) -> std::io::R
             head_only,
         );
     };
-    let content_type = content_type(&file);
-    let answer = if shared.site.gzip && request.accepts_gzip {
-        Answer {
-            status: "200 OK",
-            content_type,
-            body: compressed(shared, file, &body)?,
-            gzipped: true,
-        }
-    } else {
-        Answer {
-            status: "200 OK",
-            content_type,
-            body: Arc::new(body),
-            gzipped: false,
-        }
+    let (body, encoding) = match (&prepared.brotli, &prepared.gzip) {
+        (Some(brotli), _) if request.accepts_br => (brotli, Some("br")),
+        (_, Some(gzip)) if request.accepts_gzip => (gzip, Some("gzip")),
+        _ => (&prepared.identity, None),
+    };
+    let etag = match encoding {
+        Some(encoding) => format!("\"{}-{encoding}\"", prepared.tag),
+        None => format!("\"{}\"", prepared.tag),
+    };
+    let not_modified = request.holds(&etag);
+    let answer = Answer {
+        status: if not_modified {
+            "304 Not Modified"
+        } else {
+            "200 OK"
+        },
+        content_type: content_type(&file),
+        body: (!not_modified).then(|| Arc::clone(body)),
+        encoding,
+        etag: Some(etag),
+        vary: shared.site.gzip,
     };
     respond(out, &answer, head_only)
+}
+
+/// The file a request's path names and that file prepared (from the cache while it is
+/// unchanged), or `None` when it names no file that can be read.
+fn lookup(shared: &Shared, path: &str) -> std::io::Result<Option<(PathBuf, Arc<Prepared>)>> {
+    let Some((file, version)) =
+        file_for(&shared.site, path).and_then(|file| version(&file).map(|v| (file, v)))
+    else {
+        return Ok(None);
+    };
+    let cached = shared
+        .prepared
+        .lock()
+        .ok()
+        .and_then(|cache| cache.get(&file).cloned())
+        .filter(|prepared| prepared.version == version);
+    if let Some(prepared) = cached {
+        return Ok(Some((file, prepared)));
+    }
+    let Ok(body) = fs::read(&file) else {
+        return Ok(None);
+    };
+    let prepared = Arc::new(prepare(&shared.site, &file, version, body)?);
+    if let Ok(mut cache) = shared.prepared.lock() {
+        cache.insert(file.clone(), Arc::clone(&prepared));
+    }
+    Ok(Some((file, prepared)))
+}
+
+fn version(file: &Path) -> Option<Version> {
+    let metadata = fs::metadata(file).ok()?;
+    Some((metadata.modified().ok(), metadata.len()))
+}
+
+/// `body`, the contents of `file`, hashed and, when the site compresses, compressed: from the
+/// precompressed copies beside it when they are fresh, else gzipped here.
+fn prepare(site: &Site, file: &Path, version: Version, body: Vec<u8>) -> std::io::Result<Prepared> {
+    let mut hasher = DefaultHasher::new();
+    body.hash(&mut hasher);
+    let tag = format!("{:016x}-{:x}", hasher.finish(), body.len());
+    let (gzip, brotli) = if site.gzip {
+        let gzip = match fresh_copy(file, "gz", version) {
+            Some(gzip) => gzip,
+            None => compress::gzipped(&body)?,
+        };
+        (
+            Some(Arc::new(gzip)),
+            fresh_copy(file, "br", version).map(Arc::new),
+        )
+    } else {
+        (None, None)
+    };
+    Ok(Prepared {
+        version,
+        identity: Arc::new(body),
+        gzip,
+        brotli,
+        tag,
+    })
+}
+
+/// `FILE.gz` or `FILE.br` beside `file`, unless missing or older than the file (then it was
+/// made from an earlier build, and sending it would send that build).
+fn fresh_copy(file: &Path, extension: &str, version: Version) -> Option<Vec<u8>> {
+    let copy = compress::copy_path(file, extension);
+    let modified = fs::metadata(&copy).ok()?.modified().ok()?;
+    if version
+        .0
+        .is_some_and(|file_modified| modified < file_modified)
+    {
+        return None;
+    }
+    fs::read(&copy).ok()
 }
 
 /// A plain-text answer.
@@ -152,44 +258,38 @@ fn plain(status: &'static str, text: &str) -> Answer {
     Answer {
         status,
         content_type: "text/plain; charset=utf-8",
-        body: Arc::new(text.as_bytes().to_vec()),
-        gzipped: false,
+        body: Some(Arc::new(text.as_bytes().to_vec())),
+        encoding: None,
+        etag: None,
+        vary: false,
     }
 }
 
-/// `body`, the contents of `file`, gzipped: once per file for the server's life.
-fn compressed(shared: &Shared, file: PathBuf, body: &[u8]) -> std::io::Result<Arc<Vec<u8>>> {
-    let cached = shared
-        .compressed
-        .lock()
-        .ok()
-        .and_then(|cache| cache.get(&file).cloned());
-    if let Some(bytes) = cached {
-        return Ok(bytes);
-    }
-    let bytes = Arc::new(gzip::gzipped(body)?);
-    if let Ok(mut cache) = shared.compressed.lock() {
-        cache.insert(file, Arc::clone(&bytes));
-    }
-    Ok(bytes)
-}
-
+/// Writes `answer`: a 304 without a body, nor its type and length, which a 304 leaves to the
+/// copy the client holds.
 fn respond(out: &mut TcpStream, answer: &Answer, head_only: bool) -> std::io::Result<()> {
-    let encoding = if answer.gzipped {
-        "content-encoding: gzip\r\nvary: accept-encoding\r\n"
-    } else {
-        ""
-    };
-    write!(
-        out,
-        "HTTP/1.1 {}\r\ncontent-type: {}\r\ncontent-length: {}\r\ncache-control: no-cache\r\n\
-         {encoding}\r\n",
-        answer.status,
-        answer.content_type,
-        answer.body.len()
-    )?;
-    if !head_only {
-        out.write_all(&answer.body)?;
+    let mut head = format!("HTTP/1.1 {}\r\n", answer.status);
+    if let Some(body) = &answer.body {
+        head += &format!(
+            "content-type: {}\r\ncontent-length: {}\r\n",
+            answer.content_type,
+            body.len()
+        );
+    }
+    head += "cache-control: no-cache\r\n";
+    if let Some(etag) = &answer.etag {
+        head += &format!("etag: {etag}\r\n");
+    }
+    if let Some(encoding) = answer.encoding {
+        head += &format!("content-encoding: {encoding}\r\n");
+    }
+    if answer.vary {
+        head += "vary: accept-encoding\r\n";
+    }
+    head += "\r\n";
+    out.write_all(head.as_bytes())?;
+    if let (Some(body), false) = (&answer.body, head_only) {
+        out.write_all(body)?;
     }
     out.flush()
 }
@@ -397,7 +497,7 @@ mod tests {
              HEAD /app.js HTTP/1.1\r\nConnection: close\r\n\r\n",
         )
         .map_err(talk)?;
-        let expected = gzip::gzipped(b"export {};").map_err(talk)?;
+        let expected = compress::gzipped(b"export {};").map_err(talk)?;
         let text = String::from_utf8_lossy(&answer);
         assert!(text.contains("content-encoding: gzip\r\n"));
         assert!(text.contains(&format!("content-length: {}\r\n", expected.len())));
@@ -411,7 +511,140 @@ mod tests {
                 .windows(expected.len())
                 .any(|window| window == expected.as_slice())
         );
-        assert!(text.ends_with("content-length: 10\r\ncache-control: no-cache\r\n\r\n"));
+        let head = &text[text.rfind("HTTP/1.1").unwrap_or(0)..];
+        assert!(head.contains("content-length: 10\r\ncache-control: no-cache\r\n"));
+        assert!(!head.contains("content-encoding") && head.ends_with("\r\n\r\n"));
+        Ok(())
+    }
+
+    /// The header `name`'s value in `answer`, if it has it.
+    fn header<'a>(answer: &'a str, name: &str) -> Option<&'a str> {
+        let head = answer.split("\r\n\r\n").next()?;
+        head.lines()
+            .find_map(|line| line.strip_prefix(&format!("{name}: ")))
+    }
+
+    /// The body of a whole answer, bytes after its head.
+    fn body(answer: &[u8]) -> &[u8] {
+        let end = answer.windows(4).position(|w| w == b"\r\n\r\n");
+        end.map_or(&[], |end| &answer[end + 4..])
+    }
+
+    /// A site that compresses, with `app.js`'s precompressed copies beside it, marked so that an
+    /// answer shows which it sent.
+    fn precompressed(fixture: &Fixture) -> Result<u16, Error> {
+        let root = fixture.dir.join("site");
+        fs::write(root.join("app.js.br"), "brotli copy").map_err(Error::io("write"))?;
+        fs::write(root.join("app.js.gz"), "gzip copy").map_err(Error::io("write"))?;
+        serve(fixture.site("/", true), 0, |_| {})
+    }
+
+    fn get_bytes(port: u16, path: &str, headers: &str) -> std::io::Result<Vec<u8>> {
+        exchange(
+            port,
+            &format!("GET {path} HTTP/1.1\r\nConnection: close\r\n{headers}\r\n"),
+        )
+    }
+
+    #[test]
+    fn sends_the_brotli_copy_to_clients_that_accept_brotli() -> Result<(), Error> {
+        let fixture = Fixture::new("static-br")?;
+        let port = precompressed(&fixture)?;
+        let answer = get_bytes(port, "/app.js", "Accept-Encoding: gzip, deflate, br\r\n");
+        let answer = answer.map_err(talk)?;
+        let text = String::from_utf8_lossy(&answer);
+        assert_eq!(header(&text, "content-encoding"), Some("br"), "{text}");
+        assert_eq!(header(&text, "vary"), Some("accept-encoding"), "{text}");
+        assert_eq!(
+            header(&text, "content-type"),
+            Some("text/javascript; charset=utf-8")
+        );
+        assert_eq!(body(&answer), b"brotli copy");
+        let copy = get_bytes(port, "/app.js.br", "").map_err(talk)?;
+        assert_eq!(
+            body(&copy),
+            b"brotli copy",
+            "a copy asked for by its own name"
+        );
+        assert_eq!(
+            header(&String::from_utf8_lossy(&copy), "content-encoding"),
+            None
+        );
+        Ok(())
+    }
+
+    #[test]
+    fn sends_the_gzip_copy_when_only_gzip_is_accepted_and_no_stale_copy() -> Result<(), Error> {
+        let fixture = Fixture::new("static-gz-copy")?;
+        let port = precompressed(&fixture)?;
+        let answer = get_bytes(port, "/app.js", "Accept-Encoding: gzip\r\n").map_err(talk)?;
+        let text = String::from_utf8_lossy(&answer);
+        assert_eq!(header(&text, "content-encoding"), Some("gzip"), "{text}");
+        assert_eq!(body(&answer), b"gzip copy");
+        let root = fixture.dir.join("site");
+        for copy in ["index.html.br", "index.html.gz"] {
+            fs::write(root.join(copy), "stale").map_err(Error::io("write"))?;
+            let file = fs::File::options().write(true).open(root.join(copy));
+            file.and_then(|f| f.set_modified(SystemTime::UNIX_EPOCH))
+                .map_err(Error::io("touch"))?;
+        }
+        let answer = get_bytes(port, "/", "Accept-Encoding: br, gzip\r\n").map_err(talk)?;
+        let text = String::from_utf8_lossy(&answer);
+        assert_eq!(header(&text, "content-encoding"), Some("gzip"), "{text}");
+        let fresh = compress::gzipped(b"<p>home</p>").map_err(talk)?;
+        assert_eq!(body(&answer), fresh, "gzipped here, not the older copy");
+        Ok(())
+    }
+
+    #[test]
+    fn sends_the_file_itself_to_clients_that_accept_no_encoding() -> Result<(), Error> {
+        let fixture = Fixture::new("static-identity")?;
+        let port = precompressed(&fixture)?;
+        let answer = get_bytes(port, "/app.js", "Accept-Encoding: identity\r\n");
+        let answer = answer.map_err(talk)?;
+        let text = String::from_utf8_lossy(&answer);
+        assert_eq!(header(&text, "content-encoding"), None, "{text}");
+        assert_eq!(header(&text, "vary"), Some("accept-encoding"), "{text}");
+        assert_eq!(body(&answer), b"export {};");
+        Ok(())
+    }
+
+    #[test]
+    fn a_matching_if_none_match_is_answered_not_modified_without_a_body() -> Result<(), Error> {
+        let fixture = Fixture::new("static-etag")?;
+        let port = precompressed(&fixture)?;
+        for accept in ["", "Accept-Encoding: gzip\r\n", "Accept-Encoding: br\r\n"] {
+            let first = get(port, "/app.js", accept).map_err(talk)?;
+            let etag = header(&first, "etag").unwrap_or_default().to_owned();
+            assert!(etag.starts_with('"') && etag.len() > 2, "{first}");
+            let again = format!("{accept}If-None-Match: {etag}\r\n");
+            let answer = get(port, "/app.js", &again).map_err(talk)?;
+            assert!(
+                answer.starts_with("HTTP/1.1 304 Not Modified\r\n"),
+                "{answer}"
+            );
+            assert!(answer.ends_with("\r\n\r\n"), "no body: {answer}");
+            assert_eq!(header(&answer, "etag"), Some(etag.as_str()));
+            assert_eq!(header(&answer, "cache-control"), Some("no-cache"));
+            assert_eq!(header(&answer, "content-length"), None);
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn a_different_etag_gets_the_whole_file() -> Result<(), Error> {
+        let fixture = Fixture::new("static-etag-other")?;
+        let port = serve(fixture.site("/", false), 0, |_| {})?;
+        let first = get(port, "/app.js", "").map_err(talk)?;
+        let etag = header(&first, "etag").unwrap_or_default().to_owned();
+        let html = get(port, "/", "").map_err(talk)?;
+        let other = header(&html, "etag").unwrap_or_default().to_owned();
+        assert_ne!(etag, other, "two files, two ETags");
+        let answer = get(port, "/app.js", &format!("If-None-Match: {other}\r\n"));
+        let answer = answer.map_err(talk)?;
+        assert!(answer.starts_with("HTTP/1.1 200 OK\r\n"), "{answer}");
+        assert_eq!(header(&answer, "etag"), Some(etag.as_str()));
+        assert!(answer.ends_with("\r\n\r\nexport {};"), "{answer}");
         Ok(())
     }
 }

@@ -1,15 +1,22 @@
 /*
  * Lockstep's host script: one <script> on any page turns each
  *   <div data-lockstep="s2-gc-pause-fenced" data-at="12" data-controls="transport"></div>
- * into a live embed of the scenario — a lazy-loaded iframe of the app's `#embed` view — and keeps
- * every Lockstep iframe on the page (its own, and plain ones pasted from "Copy embed code") as
- * tall as its content.
+ * into a live embed of the scenario — an iframe of the app's `#embed` view — and keeps every
+ * Lockstep iframe on the page (its own, and plain ones pasted from "Copy embed code") as tall as
+ * its content.
  *
- * The app is the directory this script is served from. A height is taken only from a message
- * whose origin is the app's, whose source is one of the page's Lockstep iframes, and whose data
- * is exactly { type: "lockstep:embed-size", version: 1, height: <whole CSS px> }; anything else
- * is ignored. Attributes become the embed's parameters (data-lockstep: a built-in scenario's id,
- * empty for one of the author's own: a file named by data-src, or JSON inline in a
+ * The app is the directory this script is served from. Its frames start lazily and one after
+ * another: a div gets its frame when it comes near the viewport, and only once the frame started
+ * before it has loaded (or has had QUEUE_WAIT_MS to), so the second and later frames find the
+ * app's files in the browser's cache instead of downloading them alongside the first. Until its
+ * frame has loaded, each div shows a placeholder of the frame's height: the embed's caption, as
+ * far as it is known here, and a line saying what is coming.
+ *
+ * A height is taken only from a message whose origin is the app's, whose source is one of the
+ * page's Lockstep iframes, and whose data is exactly
+ * { type: "lockstep:embed-size", version: 1, height: <whole CSS px> }; anything else is ignored.
+ * Attributes become the embed's parameters (data-lockstep: a built-in scenario's id, empty for
+ * one of the author's own: a file named by data-src, or JSON inline in a
  * <script type="application/json"> inside the div); the embed checks them and shows what is wrong.
  * Plain JavaScript, no dependencies. It touches nothing on the page but those divs and the
  * heights of those iframes.
@@ -24,6 +31,22 @@
   // data-<name> → <name>= in the embed's fragment, after the scenario, in this order.
   var PARAMETERS = ['learn', 'step', 'seed', 'fencing', 'log', 'at', 'compare', 'from', 'to',
     'controls', 'autoplay', 'theme', 'caption'];
+  // frame-sizing lets a browser that supports it size the frame by itself; the height attribute
+  // is the placeholder's height until the first size message, and what the messages set.
+  var FRAME_STYLE = 'frame-sizing: content-height; display: block; width: 100%; border: 0';
+  // How long the next frame waits for one still loading: the app's files load well within it on
+  // a fair connection, and a frame that never loads holds the others no longer.
+  var QUEUE_WAIT_MS = 8000;
+  // How near the viewport a div gets its frame: about where Chromium starts a lazy image.
+  var NEAR = '1250px 0px';
+  // The placeholder's line saying what is coming.
+  var COMING = {
+    inView: 'An interactive timeline loads here when you scroll to it.',
+    file: 'Loading the scenario file…',
+    afterAbove: 'Waiting for the embed above to load; this one follows…',
+    afterBelow: 'Waiting for the embed below to load; this one follows…',
+    loading: 'Loading an interactive timeline…',
+  };
 
   var script = document.currentScript || document.querySelector('script[src$="embed.js"]');
   if (!script || !script.src) return;
@@ -56,22 +79,58 @@
     return div.getAttribute('data-title') || 'Lockstep simulation: ' + what;
   }
 
+  /** The title inside the author's own scenario `bytes`, or null (the embed names any error). */
+  function scenarioTitle(bytes) {
+    try {
+      var title = JSON.parse(new TextDecoder().decode(bytes)).title;
+      return typeof title === 'string' && title ? title : null;
+    } catch (e) {
+      return null;
+    }
+  }
+
+  /**
+   * The caption the embed will show, as far as it is known before it loads: data-caption, else
+   * the scenario's title (known here only for the author's own), else the frame's title, else
+   * what the div names.
+   */
+  function captionOf(div, title) {
+    var id = div.getAttribute('data-lockstep');
+    var learn = div.getAttribute('data-learn');
+    return div.getAttribute('data-caption') || title || div.getAttribute('data-title') ||
+      (learn ? 'Lockstep: lesson ' + learn : id ? 'Lockstep: scenario ' + id : 'Lockstep: a scenario of your own');
+  }
+
   function placeholderHeight(div) {
     var height = Number(div.getAttribute('data-height'));
     return Number.isInteger(height) && height > 0 && height <= MAX_HEIGHT ? height : DEFAULT_HEIGHT;
   }
 
-  function showFrame(div, scenario) {
-    var iframe = document.createElement('iframe');
-    iframe.setAttribute('loading', 'lazy');
-    iframe.setAttribute('title', titleOf(div));
-    // frame-sizing lets a browser that supports it size the frame by itself; the height
-    // attribute is the placeholder until the first size message, and what the messages set.
-    iframe.setAttribute('style', 'frame-sizing: content-height; display: block; width: 100%; border: 0');
-    iframe.setAttribute('height', String(placeholderHeight(div)));
-    iframe.setAttribute('src', embedAddress(div, scenario));
+  function paragraph(style, text) {
+    var p = document.createElement('p');
+    p.setAttribute('style', style);
+    p.textContent = text;
+    return p;
+  }
+
+  /**
+   * Fills `div` with its placeholder: a plain box of the frame's height, in the page's own font
+   * and colours, with the caption and a line saying what is coming. Returns the embed's record.
+   */
+  function showPlaceholder(div) {
+    var box = document.createElement('div');
+    box.className = 'lockstep-placeholder';
+    box.setAttribute('style', 'box-sizing: border-box; height: ' + placeholderHeight(div) + 'px; ' +
+      'display: flex; flex-direction: column; justify-content: center; gap: 0.4em; padding: 1em; ' +
+      'border: 1px solid rgba(128, 128, 128, 0.45); border-radius: 4px; overflow: hidden');
+    var caption = paragraph('margin: 0; font-weight: bold', captionOf(div, null));
+    var line = paragraph('margin: 0; opacity: 0.8', COMING.inView);
+    line.setAttribute('role', 'status');
+    box.appendChild(caption);
+    box.appendChild(line);
     div.textContent = '';
-    div.appendChild(iframe);
+    div.appendChild(box);
+    return { div: div, box: box, caption: caption, line: line, scenario: null, iframe: null };
   }
 
   function showProblem(div, text) {
@@ -82,26 +141,106 @@
     div.appendChild(problem);
   }
 
+  // Embeds near the viewport waiting for their turn, first come first; the one loading now.
+  var queue = [];
+  var loading = null;
+
+  /** Starts the next waiting frame unless one is still loading, and says so in the others. */
+  function startNext() {
+    if (loading === null && queue.length > 0) start(queue.shift());
+    queue.forEach(function (embed) {
+      var above = loading && (loading.div.compareDocumentPosition(embed.div) & Node.DOCUMENT_POSITION_FOLLOWING);
+      embed.line.textContent = above ? COMING.afterAbove : COMING.afterBelow;
+    });
+  }
+
+  /** Lets the next frame start: `embed` has loaded, or has had its time. */
+  function release(embed) {
+    if (loading !== embed) return;
+    clearTimeout(embed.timer);
+    loading = null;
+    startNext();
+  }
+
+  /**
+   * Gives `embed` its frame, laid out at the div's width over the placeholder but not shown,
+   * and shows it in the placeholder's stead once it has loaded.
+   */
+  function start(embed) {
+    loading = embed;
+    embed.line.textContent = COMING.loading;
+    var div = embed.div;
+    var iframe = document.createElement('iframe');
+    iframe.setAttribute('loading', 'lazy');
+    iframe.setAttribute('title', titleOf(div));
+    iframe.setAttribute('style', FRAME_STYLE + '; position: absolute; top: 0; left: 0; visibility: hidden');
+    iframe.setAttribute('height', String(placeholderHeight(div)));
+    iframe.setAttribute('src', embedAddress(div, embed.scenario));
+    var position = div.style.position;
+    if (getComputedStyle(div).position === 'static') div.style.position = 'relative';
+    iframe.addEventListener('load', function () {
+      if (embed.box.parentNode === div) {
+        div.removeChild(embed.box);
+        div.style.position = position;
+        iframe.setAttribute('style', FRAME_STYLE);
+      }
+      release(embed);
+    });
+    embed.timer = setTimeout(function () { release(embed); }, QUEUE_WAIT_MS);
+    div.appendChild(iframe);
+  }
+
+  // Embeds whose div is not near the viewport yet. One observer for them all, so that divs
+  // coming near together queue in the page's order.
+  var far = [];
+  var near = typeof IntersectionObserver === 'function' ? new IntersectionObserver(function (entries) {
+    entries.forEach(function (entry) {
+      if (!entry.isIntersecting) return;
+      near.unobserve(entry.target);
+      queue.push(far.splice(far.findIndex(function (embed) { return embed.div === entry.target; }), 1)[0]);
+    });
+    startNext();
+  }, { rootMargin: NEAR }) : null;
+
+  /** Queues `embed` once its div comes near the viewport (at once where that cannot be told). */
+  function whenNear(embed) {
+    if (near === null) {
+      queue.push(embed);
+      startNext();
+      return;
+    }
+    far.push(embed);
+    near.observe(embed.div);
+  }
+
+  function withScenario(embed, bytes) {
+    embed.scenario = bytes;
+    embed.caption.textContent = captionOf(embed.div, scenarioTitle(bytes));
+    whenNear(embed);
+  }
+
   function mount(div) {
     if (div.hasAttribute('data-lockstep-mounted')) return;
     div.setAttribute('data-lockstep-mounted', '');
     var inline = div.querySelector('script[type="application/json"]');
     var file = div.getAttribute('data-src');
+    var embed = showPlaceholder(div);
     if (inline) {
-      showFrame(div, new TextEncoder().encode(inline.textContent));
+      withScenario(embed, new TextEncoder().encode(inline.textContent));
     } else if (file) {
+      embed.line.textContent = COMING.file;
       // Bytes, not text: the embed reads them as an import does, and says where they are not UTF-8.
       fetch(new URL(file, document.baseURI))
         .then(function (response) {
           if (!response.ok) throw new Error('HTTP ' + response.status);
           return response.arrayBuffer();
         })
-        .then(function (bytes) { showFrame(div, new Uint8Array(bytes)); })
+        .then(function (bytes) { withScenario(embed, new Uint8Array(bytes)); })
         .catch(function (error) {
           showProblem(div, 'Lockstep: the scenario file ' + file + ' could not be loaded (' + error.message + ').');
         });
     } else {
-      showFrame(div, null);
+      whenNear(embed);
     }
   }
 

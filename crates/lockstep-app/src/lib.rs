@@ -24,4 +24,4 @@ mod pages;
 pub mod platform;
 pub mod state;
 
-pub use app::App;
+pub use app::{App, EmbedApp};

@@ -31,6 +31,7 @@ pub mod metrics;
 pub mod route;
 pub mod run;
 pub mod scenario_twin;
+pub mod split;
 pub mod stage;
 pub mod state;
 pub mod svg_number;

@@ -11,6 +11,7 @@ pub mod fencing_switch;
 pub mod first_run;
 pub mod glossary;
 pub mod guide;
+pub mod handoff;
 pub mod in_place;
 pub mod inspector;
 pub mod legend;

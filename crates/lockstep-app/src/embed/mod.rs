@@ -6,6 +6,7 @@
 pub mod frame;
 pub mod frame_parts;
 pub mod hooks;
+#[cfg(feature = "full")]
 pub mod lesson;
 pub mod moment;
 pub mod state;

@@ -13,6 +13,7 @@
 use crate::embed::frame as embed_frame;
 use crate::embed::frame_parts::problem;
 use crate::embed::hooks::use_embed_size;
+#[cfg(feature = "full")]
 use crate::embed::lesson::EmbedLesson;
 use crate::embed::moment::EmbedMoment;
 use crate::platform::browser;
@@ -49,15 +50,33 @@ pub fn EmbedView(props: &EmbedViewProps) -> Html {
             Shows::Moment { .. } => {
                 html! { <EmbedMoment spec={spec.clone()} root={root.clone()} /> }
             }
-            Shows::Lesson { id, step } => html! {
-                <EmbedLesson id={id.clone()} step={*step} caption={spec.caption.clone()} />
-            },
+            Shows::Lesson { .. } => lesson(spec),
         },
     };
     html! {
         <main class="embed" ref={root} data-testid="embed" onclick={Callback::from(links_out)}>
             { body }
         </main>
+    }
+}
+
+/// A whole lesson: the full binary's (the page's loader starts it for such an address).
+#[cfg(feature = "full")]
+fn lesson(spec: &EmbedSpec) -> Html {
+    let Shows::Lesson { id, step } = &spec.shows else {
+        return Html::default();
+    };
+    html! { <EmbedLesson id={id.clone()} step={*step} caption={spec.caption.clone()} /> }
+}
+
+/// In the story binary, the handover to the full one, should the loader have started the story.
+#[cfg(not(feature = "full"))]
+fn lesson(_spec: &EmbedSpec) -> Html {
+    use crate::components::handoff::Handoff;
+    use lockstep_view::split::Feature;
+    html! {
+        <Handoff feature={Feature::EmbeddedLesson} playground={None::<AttrValue>}
+            on_back={Callback::from(|()| browser::reload())} />
     }
 }
 

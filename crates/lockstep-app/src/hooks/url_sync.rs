@@ -3,6 +3,7 @@
 
 use crate::link;
 use crate::platform::browser;
+use crate::platform::handoff;
 use crate::platform::library;
 use crate::state::{Action, Playground};
 use gloo_events::EventListener;
@@ -74,8 +75,8 @@ pub fn use_url_sync(
     route: UseStateHandle<Route>,
     dispatch: Callback<Action>,
 ) {
-    // The address the visit started at, read before the effect below rewrites it.
-    let arrival = use_memo((), |_| browser::fragment());
+    // The playground's address the visit started at, read before the effect below rewrites it.
+    let arrival = use_memo((), |_| playground_arrival());
     let writer = use_mut_ref(|| {
         let writer = UrlWriter {
             wanted: None,
@@ -156,7 +157,29 @@ fn follow_link(fragment: String, dispatch: Callback<Action>) {
 /// The playground a visit starts with: the moment in the URL, or the default scenario with a
 /// message saying what is wrong with the link.
 pub fn initial_playground() -> Playground {
-    Playground(initial(&browser::fragment()))
+    Playground(initial(&playground_arrival()))
+}
+
+thread_local! {
+    /// [`playground_arrival`], read once: the handover's note is taken when read.
+    static ARRIVAL: std::cell::OnceCell<String> = const { std::cell::OnceCell::new() };
+}
+
+/// The playground's address at the start of the visit: the address, or on another page the
+/// playground the story binary left when it handed the page to this binary (`platform::handoff`).
+fn playground_arrival() -> String {
+    ARRIVAL.with(|arrival| {
+        arrival
+            .get_or_init(|| {
+                let fragment = browser::fragment();
+                let left = handoff::take_playground();
+                match (Route::parse(&fragment), left) {
+                    (Some(_), Some(left)) => left,
+                    _ => fragment,
+                }
+            })
+            .clone()
+    })
 }
 
 fn initial(fragment: &str) -> Rc<lockstep_view::state::Playground> {

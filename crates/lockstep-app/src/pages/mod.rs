@@ -2,7 +2,10 @@
 //! the guided material's loading. [`site`] holds the playground's state and picks the page the
 //! route names; the lab's page is `crate::lab::view`, an embed's `crate::embed::view`.
 
+pub mod features;
+#[cfg(feature = "full")]
 pub mod lesson;
+#[cfg(feature = "full")]
 pub mod material;
 pub mod nav;
 pub mod playground;

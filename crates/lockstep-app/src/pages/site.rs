@@ -4,32 +4,21 @@
 //! shortcut sheet and the builder as dialogs.
 
 use crate::components::Shared;
-use crate::components::builder_form::BuilderForm;
 use crate::components::controls::Drag;
-use crate::components::deck::Deck;
 use crate::components::first_run::use_first_run;
-use crate::components::guide::GuidePage;
-use crate::components::lessons::{Answered, LessonIndex, asking, use_answers};
 use crate::components::monitor::Monitor;
-use crate::components::quiz::Quiz;
-use crate::components::sources::SourcesPage;
 use crate::hooks::{
     initial_playground, initial_route, use_autoplay, use_keyboard, use_pause_when_hidden,
     use_url_sync,
 };
-use crate::lab::runner::KeptRuns;
-use crate::lab::view::ChaosLab;
 use crate::link;
-use crate::pages::lesson::{LessonPage, lesson_page};
-use crate::pages::material::{use_material, with_material};
+use crate::pages::features::{BUILDER, Context, MaterialPages, builder, use_material_pages};
 use crate::pages::nav::SiteNav;
 use crate::pages::playground::{PlaygroundPage, Story, playground_page};
 use crate::pages::shortcuts::ShortcutSheet;
 use crate::platform::browser;
-use crate::platform::library::Material;
 use crate::platform::panels_wait::{Wait, use_panels_wait, use_sight};
 use crate::state::{Action, Notice, Playground};
-use lockstep_view::content::Content;
 use lockstep_view::metrics::of_run;
 use lockstep_view::route::Route;
 use yew::prelude::*;
@@ -55,7 +44,6 @@ pub fn Site() -> Html {
         use_callback((), move |action: Action, _| handle.dispatch(action))
     };
     let route = use_state(initial_route);
-    let material = use_material(route.needs_content());
     let Dialogs {
         help,
         building,
@@ -70,10 +58,8 @@ pub fn Site() -> Html {
         Callback::from(move |to: Route| route.set(to))
     };
     let guide = use_first_run(&playground, &dispatch, &navigate);
-    let (answered, on_answer) = use_answers();
-    // The chaos lab's results outlive its page for the visit.
-    let lab_kept = use_memo((), |_| KeptRuns::default());
-    let arrows = lesson_arrows(&route, &material, &answered, &navigate);
+    let material_pages = use_material_pages(&route);
+    let arrows = material_pages.arrows(&route, &navigate);
     use_keyboard(
         dispatch.clone(),
         toggle_help.clone(),
@@ -93,13 +79,12 @@ pub fn Site() -> Html {
         playground: playground.clone(),
         dispatch: dispatch.clone(),
         navigate,
-        material,
-        answered: (*answered).clone(),
-        on_answer,
         on_help: toggle_help,
         on_build: open_builder,
-        lab_kept: (*lab_kept).clone(),
         guide,
+        #[cfg(not(feature = "full"))]
+        playground_link: moment_fragment.clone().map(AttrValue::from),
+        material: material_pages,
     };
     let body = pages.body(
         &route,
@@ -108,6 +93,7 @@ pub fn Site() -> Html {
     // The trace hash is the playground's run: shown where that run is (the playground and a
     // lesson over it), not on the pages that have no run.
     let shows_run = matches!(*route, Route::Playground | Route::Lesson { .. });
+    let pages_link = moment_fragment.clone().map(AttrValue::from);
     let playground_href = format!("#{}", moment_fragment.unwrap_or_default());
     html! {
         <main class="app" data-testid="app">
@@ -126,7 +112,7 @@ pub fn Site() -> Html {
                 <ShortcutSheet on_close={close_dialogs.reform(|_: MouseEvent| ())} />
             }
             if *building {
-                <BuilderForm dispatch={dispatch.clone()} on_close={close_dialogs.clone()} />
+                { builder(&dispatch, &close_dialogs, pages_link) }
             }
         </main>
     }
@@ -144,7 +130,8 @@ struct Dialogs {
 #[hook]
 fn use_dialogs() -> Dialogs {
     let help = use_state(|| false);
-    let building = use_state(|| false);
+    // The story binary hands over to this one to open the builder (`platform::handoff`).
+    let building = use_state(|| crate::platform::handoff::take_open(BUILDER));
     // Callbacks kept across renders where a component compares them: a fresh one would render
     // the setup bar again on every Step.
     let toggle_help = {
@@ -169,35 +156,6 @@ fn use_dialogs() -> Dialogs {
         open_builder,
         close_dialogs,
     }
-}
-
-/// In a lesson the arrows move between steps, as Back and Next do: → waits while the step's
-/// question is open.
-fn lesson_arrows(
-    route: &Route,
-    material: &Material,
-    answered: &Answered,
-    navigate: &Callback<Route>,
-) -> Option<Callback<bool>> {
-    let (Route::Lesson { id, step }, Material::Ready(content)) = (route, material) else {
-        return None;
-    };
-    let lesson = content.lesson(id)?;
-    let last = lesson.steps.len().saturating_sub(1);
-    let open_question = asking(lesson, *step, answered);
-    let (id, step) = (id.clone(), *step);
-    let navigate = navigate.clone();
-    Some(Callback::from(move |next: bool| {
-        let to = match (next, open_question) {
-            (true, true) => return,
-            (true, false) => (step + 1).min(last),
-            (false, _) => step.saturating_sub(1),
-        };
-        navigate.emit(Route::Lesson {
-            id: id.clone(),
-            step: to,
-        });
-    }))
 }
 
 /// The playground's address: the URL and the Playground tab share it. The scenario's part is
@@ -270,20 +228,19 @@ struct Pages {
     playground: UseReducerHandle<Playground>,
     dispatch: Callback<Action>,
     navigate: Callback<Route>,
-    material: UseStateHandle<Material>,
-    answered: Answered,
-    on_answer: Callback<crate::components::lessons::Answer>,
     on_help: Callback<()>,
     on_build: Callback<()>,
-    lab_kept: KeptRuns,
     /// The guided start's card, while a first visit runs it.
     guide: Option<Html>,
+    /// The playground's link (its moment), which a handover to the full binary keeps.
+    #[cfg(not(feature = "full"))]
+    playground_link: Option<AttrValue>,
+    material: MaterialPages,
 }
 
 impl Pages {
     /// The page `route` names.
     fn body(self, route: &Route, below: Below) -> Html {
-        let material = |page: &dyn Fn(Shared<Content>) -> Html| with_material(&self.material, page);
         match route {
             Route::Playground => playground_page(PlaygroundPage {
                 playground: self.playground.clone(),
@@ -298,42 +255,24 @@ impl Pages {
                 held_sim: below.held_sim,
                 guide: self.guide.clone(),
             }),
-            Route::Lesson { id, step } => lesson_page(LessonPage {
-                id,
-                step: *step,
-                playground: self.playground.clone(),
-                dispatch: self.dispatch.clone(),
-                navigate: self.navigate.clone(),
-                answered: self.answered.clone(),
-                on_answer: self.on_answer.clone(),
-                material: &self.material,
-                story: below.story,
-            }),
-            Route::Lessons => material(&|content| html! { <LessonIndex {content} /> }),
-            Route::Quiz { question } => {
-                let (question, navigate) = (*question, self.navigate.clone());
-                material(
-                    &|content| html! { <Quiz {content} {question} navigate={navigate.clone()} /> },
-                )
-            }
-            Route::Deck => material(&|content| html! { <Deck {content} /> }),
-            Route::Guide => material(&|content| html! { <GuidePage {content} /> }),
-            Route::Sources => html! { <SourcesPage /> },
-            Route::Lab(link) => {
-                let navigate = self.navigate.clone();
-                let on_change = Callback::from(move |spec| {
-                    navigate.emit(Route::Lab(lockstep_view::lab::link::LabLink {
-                        spec,
-                        problems: Vec::new(),
-                    }))
-                });
-                html! { <ChaosLab link={link.clone()} {on_change} kept={self.lab_kept.clone()} /> }
-            }
             // An embed's address typed into the site's address bar: the embed is a page of its own.
             Route::Embed(_) => {
                 crate::platform::browser::reload();
                 Html::default()
             }
+            _ => self.material.page(
+                route,
+                Context {
+                    #[cfg(feature = "full")]
+                    playground: self.playground.clone(),
+                    #[cfg(feature = "full")]
+                    dispatch: self.dispatch.clone(),
+                    navigate: self.navigate.clone(),
+                    #[cfg(not(feature = "full"))]
+                    playground_link: self.playground_link.clone(),
+                },
+                below.story,
+            ),
         }
     }
 }

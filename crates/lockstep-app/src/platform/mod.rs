@@ -1,4 +1,4 @@
-//! The browser's services: fetching the site's files, the cache of loaded scenarios and
+//! The browser's services: fetching the site's files, handing the page to the full binary, the cache of loaded scenarios and
 //! material, the URL, downloads and the clipboard, watching what is in view, bringing the
 //! timeline into view after a link opened it, and the benchmark's
 //! wasm exports (only with the `bench-exports` feature). Code here hands its results to callbacks: it never names the playground's
@@ -6,6 +6,7 @@
 
 pub mod browser;
 pub mod fetch;
+pub mod handoff;
 pub mod library;
 pub mod panels_wait;
 pub mod reveal;

@@ -1,0 +1,157 @@
+// The page's loader (decision 33). The page has three binaries: the story (`lockstep`: the
+// playground), the embed (`lockstep-embed`: an embed's moment) and the full app
+// (`lockstep-full`: the lessons, the knowledge check, the deck, the guide, the sources, the chaos
+// lab, the builder, an embed of a whole lesson). This starts the one the address needs and
+// reports the download's progress and any failure on the loading line that index.html shows
+// before any script runs (`window.lockstepLoading`, defined there). It also gives the story its
+// way to hand the page over (`window.lockstepBoot.handoff`, used by src/platform/handoff.rs):
+// fetch and compile the full binary, stop the story's app, start the full one.
+//
+// Which addresses need the full binary is `lockstep_view::split::Feature::of_route`; the browser
+// tests (e2e/split.test.mjs) check that the two agree.
+
+const STORY = 'lockstep';
+const EMBED = 'lockstep-embed';
+const FULL = 'lockstep-full';
+const FULL_ADDRESS = /^#(learn|quiz|deck|guide|lab|sources)(=|&|$)|^#embed&(.*&)?learn=/;
+const EMBED_ADDRESS = /^#embed(&|$)/;
+
+const loading = window.lockstepLoading;
+const sizes = readSizes();
+
+/** The binaries' sizes that `cargo xtask dist` writes into the loading line: unpacked and gzip. */
+function readSizes() {
+  const slot = document.querySelector('[data-wasm-size]');
+  const found = {};
+  for (const entry of (slot?.dataset.sizes ?? '').split(' ')) {
+    const [name, raw, gzip] = entry.split(':');
+    if (name) found[name] = { raw: Number(raw), gzip: Number(gzip) };
+  }
+  return found;
+}
+
+/** A failure, tagged with what failed: the glue script or the wasm. */
+class LoadError extends Error {
+  constructor(kind, cause) {
+    super(describe(cause));
+    this.kind = kind;
+  }
+}
+
+/** Fetches and compiles `name`'s wasm as it arrives, reporting bytes received and expected. */
+async function compile(name, onProgress) {
+  const response = await fetch(new URL(`${name}_bg.wasm`, import.meta.url));
+  if (!response.ok) throw new Error(`${name}_bg.wasm answered HTTP ${response.status}`);
+  const total = sizes[name]?.raw || 0;
+  let received = 0;
+  const counted = response.body.pipeThrough(
+    new TransformStream({
+      transform(chunk, controller) {
+        received += chunk.byteLength;
+        onProgress(received, total);
+        controller.enqueue(chunk);
+      },
+    }),
+  );
+  return WebAssembly.compileStreaming(new Response(counted, { headers: { 'content-type': 'application/wasm' } }));
+}
+
+/** `name`'s glue and compiled wasm, fetched side by side. */
+function load(name, onProgress) {
+  const glue = import(new URL(`${name}.js`, import.meta.url).href).catch((error) => {
+    throw new LoadError('script', error);
+  });
+  const wasm = compile(name, onProgress).catch((error) => {
+    throw new LoadError('wasm', error);
+  });
+  return Promise.all([glue, wasm]);
+}
+
+/** Instantiates and runs a loaded binary: its `main` mounts its app. */
+async function start([glue, module]) {
+  await glue.default({ module_or_path: module });
+  window.wasmBindings = glue;
+}
+
+let running = null;
+let full = null;
+let fullProgress = () => {};
+
+/** The full binary, fetched once; a failed fetch is forgotten so that the next try fetches again. */
+function fetchFull() {
+  if (!full) {
+    full = load(FULL, (received, total) => fullProgress(received, total));
+    full.catch(() => {
+      full = null;
+    });
+  }
+  return full;
+}
+
+window.lockstepBoot = {
+  /** The story's handover: resolves once the full app runs, rejects (with why) if it cannot. */
+  handoff(onProgress) {
+    fullProgress = onProgress;
+    return fetchFull().then(
+      (loaded) => {
+        window.wasmBindings?.lockstepStop?.();
+        running = FULL;
+        return start(loaded);
+      },
+      // The page says why in its own words: the failure's message, without "Error:".
+      (error) => {
+        throw error instanceof Error ? error.message : String(error);
+      },
+    );
+  },
+};
+
+// A pointer resting on, or the keyboard's focus on, a link to a page only the full binary has
+// starts its download while the visitor decides: the click then waits less. Nothing is fetched
+// for a visitor who never goes near one.
+for (const type of ['pointerover', 'focusin']) {
+  addEventListener(type, (event) => {
+    const link = event.target instanceof Element ? event.target.closest('a[href^="#"]') : null;
+    if (running === STORY && link && FULL_ADDRESS.test(link.getAttribute('href'))) fetchFull();
+  });
+}
+
+function firstLoad() {
+  if (typeof WebAssembly !== 'object') return; // index.html has said so already
+  const name = FULL_ADDRESS.test(location.hash) ? FULL : EMBED_ADDRESS.test(location.hash) ? EMBED : STORY;
+  const slot = document.querySelector('[data-wasm-size]');
+  if (slot && sizes[name]) slot.textContent = ` (WebAssembly, ${Math.ceil(sizes[name].gzip / 1000)}\u00a0KB compressed)`;
+  let shown = '';
+  const show = (received, total) => {
+    const text = total > 0 && received < total ? ` ${Math.floor((100 * received) / total)} %` : ' starting it';
+    if (text === shown) return;
+    shown = text;
+    loading.progress(text);
+  };
+  running = name;
+  load(name, show).then(start).catch(report);
+}
+
+function report(error) {
+  if (error instanceof LoadError && error.kind === 'script') {
+    loading.problem('script', [
+      'Lockstep could not start: one of its scripts did not load.',
+      'Reload the page. If this keeps happening, check your connection.',
+    ]);
+    return;
+  }
+  loading.problem('wasm', [
+    'The simulator could not be loaded, so Lockstep cannot start.',
+    `What failed: ${error instanceof LoadError ? error.message : describe(error)}.`,
+    'Reload the page. If it fails again, check your connection, or open the page in a current Firefox, Chrome, Edge or Safari.',
+  ]);
+}
+
+/** What went wrong: its message, with the kind of error where that says more than "Error". */
+function describe(error) {
+  if (!(error instanceof Error)) return String(error);
+  const message = error.message.replace(/\.$/, '');
+  return error.name === 'Error' || error.name === 'TypeError' ? message : `${error.name}: ${message}`;
+}
+
+firstLoad();

@@ -1,0 +1,6 @@
+//! The full app (decision 33): every page and dialog. The page's loader (`assets/boot.js`)
+//! starts it for an address the story binary lacks, or when the story hands the page over.
+
+fn main() {
+    yew::Renderer::<lockstep::App>::new().render();
+}
