@@ -626,7 +626,7 @@ mod tests {
                     let scenario = run.settings.scenario(run.seed);
                     let run = crate::run::Run::record(&scenario, scenario.seed, &[])
                         .unwrap_or_else(|e| panic!("{fragment}: {e}"));
-                    assert_eq!(opens, format!("chaos {}", run.hash), "{fragment}");
+                    assert_eq!(opens, format!("chaos {}", run.hash()), "{fragment}");
                 }
             }
             opened += 1;

@@ -483,7 +483,7 @@ impl Playground {
 
     /// The hash of the complete run: equal to what `lockstep-cli` prints for the same input.
     pub fn full_hash(&self) -> &str {
-        &self.run.hash
+        self.run.hash()
     }
 
     pub fn run(&self) -> &Run {

@@ -397,7 +397,7 @@ fn taking_back_an_intervention_changes_both_runs() {
     let hashes = |p: &Playground| {
         (
             p.full_hash().to_owned(),
-            p.twin().expect("comparing").run.hash.clone(),
+            p.twin().expect("comparing").run.hash().to_owned(),
         )
     };
     let before = hashes(&both);
