@@ -1,5 +1,5 @@
-//! The page's two binaries (decision 33): the story — the playground and an embed's moment —
-//! loads first; the rest of the app comes from a second binary fetched the first time a visitor
+//! The page's binaries (decision 33): the story — the playground — or an embed's moment loads
+//! first; the rest of the app comes from the full binary, fetched the first time a visitor
 //! opens something the story lacks. This module says which openings those are and how the page
 //! names them while the rest loads. Pure: it fetches nothing and does not touch the browser.
 
