@@ -875,6 +875,16 @@ impl Playground {
     /// The state after `action`: the same `Rc` when nothing changes (the app's `Reducible`
     /// adapter passes it on, so Yew skips the re-render).
     pub fn reduce(self: Rc<Self>, action: Action) -> Rc<Self> {
+        match action {
+            Action::Import(text, named) => Rc::new(self.import(&text, named)),
+            action => self.reduce_excerpt(action),
+        }
+    }
+
+    /// [`Playground::reduce`] for a view with no file to import, an embed's excerpt
+    /// (`crate::embed::state`): an [`Action::Import`] changes nothing. Kept apart so that an
+    /// embed's binary does not carry the trace reader and the hash check it never runs.
+    pub fn reduce_excerpt(self: Rc<Self>, action: Action) -> Rc<Self> {
         let next = match action {
             Action::TogglePlay => {
                 let toggled = match self.play {
@@ -898,7 +908,8 @@ impl Playground {
             Action::Play | Action::Pause | Action::Tick | Action::SetSpeed(_) => {
                 self.played(action)
             }
-            Action::Open(..) | Action::Import(..) | Action::Restore(_) => self.replaced(action),
+            Action::Import(..) => None,
+            Action::Open(..) | Action::Restore(_) => self.replaced(action),
             Action::Intervene(_)
             | Action::ResetToOriginal
             | Action::Forget(_)
@@ -983,11 +994,10 @@ impl Playground {
         }
     }
 
-    /// Another scenario, file or moment in place of the open one.
+    /// Another scenario or moment in place of the open one.
     fn replaced(&self, action: Action) -> Option<Playground> {
         match action {
             Action::Open(id, scenario) => Some(self.opened(Origin::BuiltIn(id), *scenario)),
-            Action::Import(text, named) => Some(self.import(&text, named)),
             Action::Restore(moment) => Some(match Playground::restore(*moment) {
                 Ok(restored) => restored,
                 Err(problem) => self.noticed(Notice::Problem(format!(

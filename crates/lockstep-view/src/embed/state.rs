@@ -91,14 +91,14 @@ fn within(playground: Rc<Playground>, excerpt: Excerpt) -> Rc<Playground> {
     let Bounds { from, to } = excerpt.bounds(playground.total());
     let position = playground.position();
     let playground = if position > to {
-        playground.reduce(Action::SeekTo(to))
+        playground.reduce_excerpt(Action::SeekTo(to))
     } else if position < from {
-        playground.reduce(Action::SeekTo(from))
+        playground.reduce_excerpt(Action::SeekTo(from))
     } else {
         playground
     };
     if playground.play() == Play::Playing && playground.position() >= to {
-        playground.reduce(Action::Pause)
+        playground.reduce_excerpt(Action::Pause)
     } else {
         playground
     }
@@ -126,20 +126,20 @@ impl EmbedState {
                     Action::Step if position >= to => return self,
                     Action::Back if position <= from => return self,
                     Action::Reset if self.excerpt.from.is_some() => Rc::clone(playground)
-                        .reduce(Action::Pause)
-                        .reduce(Action::SeekTo(from)),
+                        .reduce_excerpt(Action::Pause)
+                        .reduce_excerpt(Action::SeekTo(from)),
                     Action::SeekTo(n) => {
-                        Rc::clone(playground).reduce(Action::SeekTo(n.clamp(from, to)))
+                        Rc::clone(playground).reduce_excerpt(Action::SeekTo(n.clamp(from, to)))
                     }
                     // Playing from the excerpt's end starts again from its beginning.
                     Action::Play | Action::TogglePlay
                         if position >= to && playground.play() == Play::Paused =>
                     {
                         Rc::clone(playground)
-                            .reduce(Action::SeekTo(from))
-                            .reduce(Action::Play)
+                            .reduce_excerpt(Action::SeekTo(from))
+                            .reduce_excerpt(Action::Play)
                     }
-                    action => Rc::clone(playground).reduce(action),
+                    action => Rc::clone(playground).reduce_excerpt(action),
                 };
                 within(bent, self.excerpt)
             }

@@ -813,3 +813,17 @@ fn a_trace_whose_scenario_file_did_not_come_along_is_refused() {
             .is_some_and(|p| p.contains("not loaded yet"))
     );
 }
+
+#[test]
+fn an_excerpt_imports_nothing_and_the_playground_imports_the_same_file() {
+    let state = apply(start(), [Action::SeekTo(4)]);
+    let text = serde_json::to_string(&state.trace_export()).expect("serialises");
+    let other = open("s1-gc-pause-unfenced");
+    let excerpt = Rc::clone(&other).reduce_excerpt(import(text.clone()));
+    assert!(
+        Rc::ptr_eq(&excerpt, &other),
+        "an excerpt has no file to import"
+    );
+    let imported = other.reduce(import(text));
+    assert_eq!(imported.full_hash(), state.full_hash());
+}
