@@ -40,14 +40,8 @@ describe('the story first, the rest of the app when first opened', () => {
     await app.open(fragment);
   }
 
-  it('loads only the story for the playground', async () => {
-    wasm = [];
-    await app.open(LINK);
-    assert.deepEqual(wasm, [STORY]);
-  });
-
-  it('shows a loading line for a page the story lacks, then the page, and keeps the run', async () => {
-    await open(LINK);
+  /** Holds the full binary's wasm back until the returned function is called. */
+  async function holdFull() {
     let release;
     const held = new Promise((resolve) => {
       release = resolve;
@@ -56,6 +50,18 @@ describe('the story first, the rest of the app when first opened', () => {
       await held;
       await route.continue();
     });
+    return release;
+  }
+
+  it('loads only the story for the playground', async () => {
+    wasm = [];
+    await app.open(LINK);
+    assert.deepEqual(wasm, [STORY]);
+  });
+
+  it('shows a loading line for a page the story lacks, then the page, and keeps the run', async () => {
+    await open(LINK);
+    const release = await holdFull();
     await page.locator('.site-nav a[href="#learn"]').click();
     const line = page.locator('[data-testid="handoff-loading"]');
     await line.waitFor();
@@ -112,14 +118,7 @@ describe('the story first, the rest of the app when first opened', () => {
 
   it('opens the builder from the story through the full app', async () => {
     await open(LINK);
-    let release;
-    const held = new Promise((resolve) => {
-      release = resolve;
-    });
-    await page.route(FULL_GLOB, async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdFull();
     await page.locator('[data-testid="more-menu"]').click();
     await page.locator('[data-testid="build-scenario"]').click();
     const line = page.locator('[data-testid="handoff-dialog"] [data-testid="handoff-loading"]');

@@ -891,14 +891,14 @@ impl Playground {
                     Play::Paused => Action::Play,
                     Play::Playing => Action::Pause,
                 };
-                return self.reduce(toggled);
+                return self.reduce_excerpt(toggled);
             }
             Action::ToggleCompare => {
                 let toggled = match self.twin {
                     Some(_) => Comparison::Off,
                     None => Comparison::Fencing,
                 };
-                return self.reduce(Action::SetCompare(toggled));
+                return self.reduce_excerpt(Action::SetCompare(toggled));
             }
             Action::Step
             | Action::Back
