@@ -485,18 +485,27 @@ mod tests {
         assert_eq!(json_string("a\"b\\c\n"), "\"a\\\"b\\\\c\\u000a\"");
     }
 
+    /// Writes each `(file, text)` under `dir`, with the folders it needs.
+    fn write_files(dir: &std::path::Path, files: &[(&str, &str)]) -> Result<(), Error> {
+        for (file, text) in files {
+            let path = dir.join(file);
+            fs::create_dir_all(path.parent().unwrap_or(dir)).map_err(Error::io("mkdir"))?;
+            fs::write(&path, text).map_err(Error::io("write"))?;
+        }
+        Ok(())
+    }
+
     #[test]
     fn the_book_is_not_measured_with_the_app() -> Result<(), Error> {
         let dir = std::env::temp_dir().join(format!("xtask-measure-{}", std::process::id()));
-        for (file, text) in [
-            ("index.html", "page"),
-            ("book/index.html", "book"),
-            ("scenarios/book/x.json", "{}"),
-        ] {
-            let path = dir.join(file);
-            fs::create_dir_all(path.parent().unwrap_or(&dir)).map_err(Error::io("mkdir"))?;
-            fs::write(&path, text).map_err(Error::io("write"))?;
-        }
+        write_files(
+            &dir,
+            &[
+                ("index.html", "page"),
+                ("book/index.html", "book"),
+                ("scenarios/book/x.json", "{}"),
+            ],
+        )?;
         let paths: Vec<String> = measure(&dir, Copies::Skip)?
             .into_iter()
             .map(|e| e.path)
@@ -510,16 +519,15 @@ mod tests {
     fn copies_are_written_beside_the_apps_text_only_and_never_measured() -> Result<(), Error> {
         let dir = std::env::temp_dir().join(format!("xtask-precompress-{}", std::process::id()));
         let page = "<p>page</p>".repeat(50);
-        for (file, text) in [
-            ("index.html", page.as_str()),
-            ("logo.png", "png"),
-            ("book/index.html", "book"),
-            ("scenarios/x.json", "{}"),
-        ] {
-            let path = dir.join(file);
-            fs::create_dir_all(path.parent().unwrap_or(&dir)).map_err(Error::io("mkdir"))?;
-            fs::write(&path, text).map_err(Error::io("write"))?;
-        }
+        write_files(
+            &dir,
+            &[
+                ("index.html", page.as_str()),
+                ("logo.png", "png"),
+                ("book/index.html", "book"),
+                ("scenarios/x.json", "{}"),
+            ],
+        )?;
         let first = measure(&dir, Copies::Write)?;
         let again = measure(&dir, Copies::Write)?;
         let gzip = fs::read(dir.join("index.html.gz")).map_err(Error::io("read"))?;
