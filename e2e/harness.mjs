@@ -128,6 +128,23 @@ export async function startApp(options = {}) {
       }
       assert.deepEqual(problems, [], 'the page reported problems');
     },
+    /**
+     * Opens the folded panel `name` (`<name>-fold`, e.g. the inspector) as a user does, unless it
+     * is open, and waits until it is open and the page has kept that choice for the visit. A test
+     * that reads a folded panel calls this after each `open`, rather than trusting an earlier
+     * test's click to have been kept. The summary is clicked where it is, without scrolling to
+     * it: a test of what is out of sight keeps its window.
+     */
+    async unfold(name) {
+      const fold = page.locator(`[data-testid="${name}-fold"]`);
+      if (!(await fold.evaluate((details) => details.open))) await fold.locator(':scope > summary').evaluate((summary) => summary.click());
+      await page.waitForFunction(
+        (panel) =>
+          document.querySelector(`[data-testid="${panel}-fold"]`)?.open === true &&
+          (sessionStorage.getItem('lockstep-open-panels') ?? '').split(' ').includes(panel),
+        name,
+      );
+    },
     /** The transport's "event N of M", as numbers. */
     async position() {
       const text = await page.locator('[data-testid="position"]').innerText();

@@ -65,10 +65,10 @@ describe('the playground, as a user uses it', () => {
   before(async () => {
     app = await startApp({ acceptDownloads: true });
     page = app.page;
-    // The inspector is folded until asked for (issue 28): these tests read it, so they open it
-    // once, as a user does, and it stays open for the visit.
+    // The inspector is folded until asked for (issue 28): the tests that read it open it
+    // (`app.unfold`), and it stays open for the visit.
     await app.open('');
-    await page.locator('[data-testid="inspector-fold"] > summary').click();
+    await app.unfold('inspector');
   });
 
   after(async () => {
@@ -200,6 +200,7 @@ describe('the playground, as a user uses it', () => {
     // Redlock's eight lanes fill the first screen at 1280×800: the panels start under the
     // transport bar.
     await app.open('s=s10-redlock-clock-jump&at=10');
+    await app.unfold('inspector');
     const below = page.locator('[data-testid="below-story"]');
     const geometry = await page.evaluate(() => ({
       top: document.querySelector('[data-testid="below-story"] .panels').getBoundingClientRect().top,
@@ -276,6 +277,7 @@ describe('the playground, as a user uses it', () => {
 
   it('expires the lease, crashes and restarts a node, cuts and heals a link, and switches fencing', async () => {
     await app.open(`${S2}&at=3`);
+    await app.unfold('inspector');
     await page.locator('[data-testid="lane-label"][data-node="lock-service"]').click();
     await page.locator('[data-testid="act-force-expire"]').click();
     await page.waitForFunction(() => /expire/i.test(document.querySelector('[data-testid="narration"]').textContent));
@@ -303,6 +305,7 @@ describe('the playground, as a user uses it', () => {
     const outcome = () => page.locator('[data-testid="run-outcome"] [data-testid="outcome-line"]').allTextContents();
     // S2 just after the resource accepted client-b's write with 34.
     await app.open(`${S2}&at=15`);
+    await app.unfold('inspector');
     await page.locator('[data-testid="lane-label"][data-node="resource"]').click();
     assert.equal(await page.locator('[data-testid="node-actions"]').getAttribute('data-node'), 'resource');
     await page.locator('[data-testid="act-crash"]').click();
@@ -320,6 +323,7 @@ describe('the playground, as a user uses it', () => {
     assert.ok((await outcome()).some((line) => /token 33 was refused: 33 < 34/.test(line)), 'a durable memory keeps 34');
     // The catalogue's variant keeps the highest token in memory only: after its restart, 33 lands.
     await app.open('s=s2-gc-pause-fenced-resource-restarts&at=26');
+    await app.unfold('inspector');
     await page.waitForFunction(() => /forgets its highest token/.test(document.querySelector('[data-testid="scenario-name"]').textContent));
     await app.waitForPosition(26);
     assert.equal(await page.locator(`${sel.main('crash-band')}[data-lane="resource"]`).count(), 1);
@@ -339,6 +343,7 @@ describe('the playground, as a user uses it', () => {
 
   it('holds, releases and drops a message in flight', async () => {
     await app.open(`${S2}&at=1`);
+    await app.unfold('inspector');
     const message = page.locator(`${sel.main('message')}[data-state="in_flight"]`);
     const id = await message.getAttribute('data-message-id');
     await message.click();
@@ -362,6 +367,7 @@ describe('the playground, as a user uses it', () => {
 
   it('inspects the SQL row, the clients and the resource, and opens the moment after a chosen event', async () => {
     await app.open(S2_END);
+    await app.unfold('inspector');
     const columns = await page.locator('[data-testid="lock-row"] td').evaluateAll((cells) => cells.map((c) => c.dataset.column));
     assert.deepEqual(columns, ['lock_name', 'holder_id', 'fencing_token', 'expires_at']);
     assert.equal(await page.locator('[data-testid="client-row"]').count(), 2);

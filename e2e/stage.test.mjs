@@ -123,10 +123,10 @@ describe('the stage beside the timeline', () => {
   before(async () => {
     app = await startApp();
     page = app.page;
-    // The inspector is folded until asked for (issue 28): these tests read it, so they open it
-    // once, as a user does, and it stays open for the visit.
+    // The inspector is folded until asked for (issue 28): the tests that read it open it
+    // (`app.unfold`), and it stays open for the visit.
     await app.open('');
-    await page.locator('[data-testid="inspector-fold"] > summary').click();
+    await app.unfold('inspector');
   });
 
   after(async () => {
@@ -207,6 +207,7 @@ describe('the stage beside the timeline', () => {
     assert.match(await page.locator('[data-testid="stage-holder"]').innerText(), /lock service says client-b holds the lock/);
     // S15 at 9: the leader is down, and says so.
     await openAt(app, S15, 9);
+    await app.unfold('inspector');
     const leader = page.locator(stageNode('etcd-1'));
     assert.equal(await leader.getAttribute('data-liveness'), 'crashed');
     assert.equal((await leader.locator('text').nth(1).textContent()).trim(), 'crashed');
