@@ -110,6 +110,37 @@ function everyAttribute(app, scenario) {
 `;
 }
 
+/**
+ * A page that adds its embeds after the host script has run, as a docs site that changes page
+ * without reloading does: a bare div, then a section holding a div with an inline scenario.
+ */
+function laterPage(app, scenario) {
+  return `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><link rel="icon" href="data:,"><title>Added later</title></head>
+<body>
+<main id="route"><p>Loading the next page of the docs…</p></main>
+<script src="${app}embed.js"></script>
+<script>
+  window.addEventListener('load', () => setTimeout(() => {
+    const route = document.getElementById('route');
+    route.textContent = '';
+    const bare = document.createElement('div');
+    bare.id = 'bare';
+    bare.setAttribute('data-lockstep', 's2-gc-pause-fenced');
+    bare.setAttribute('data-at', '6');
+    route.appendChild(bare);
+    const section = document.createElement('section');
+    section.innerHTML = '<div id="nested" data-lockstep="" data-at="2"><script type="application/json">'
+      + ${JSON.stringify(scenario)} + '<\\/script></div>';
+    route.appendChild(section);
+  }, 300));
+</script>
+</body>
+</html>
+`;
+}
+
 /** A page on a third origin that posts a well-formed size message to its parent. */
 const FORGER = `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>Forger</title></head>
 <body><script>parent.postMessage({ type: '${SIZE}', version: 1, height: 191 }, '*');</script></body></html>`;
@@ -170,6 +201,7 @@ describe('the host script on a page of another origin', () => {
     await writeFile(join(hostDir, 'my-scenario.json'), JSON.stringify(mine, null, 2));
     const accented = { ...mine, id: 'cafe', title: 'Café au lait: a pause of 2 s ✓' };
     await writeFile(join(hostDir, 'every.html'), everyAttribute(appSite.url, JSON.stringify(accented, null, 2)));
+    await writeFile(join(hostDir, 'later.html'), laterPage(appSite.url, JSON.stringify(accented)));
     await writeFile(join(forgerDir, 'forger.html'), FORGER);
     hostSite = await serveDirectory(hostDir, '/blog/');
     forgerSite = await serveDirectory(forgerDir, '/elsewhere/');
@@ -293,6 +325,22 @@ describe('the host script on a page of another origin', () => {
     const frame = await frameIn('#inline');
     await frame.locator('[data-testid="embed-caption"]').waitFor({ timeout: 30_000 });
     assert.equal(await frame.locator('[data-testid="embed-caption"]').innerText(), 'Café au lait: a pause of 2 s ✓');
+    await page.goto('about:blank');
+  });
+
+  it('mounts the divs a page adds after the script has run, inline scenario and all', async () => {
+    await page.goto(`${hostSite.url}later.html`);
+    await page.locator('#bare iframe').waitFor({ state: 'attached' });
+    await page.locator('#nested iframe').waitFor({ state: 'attached' });
+    const bare = await frameIn('#bare');
+    await bare.locator('[data-testid="step"]').waitFor({ state: 'visible', timeout: 30_000 });
+    assert.equal(await bare.locator('[data-testid="embed-caption"]').innerText(), S2_TITLE);
+    assert.match(await bare.locator('[data-testid="position"]').innerText(), /^event 6 of \d+$/);
+    const nested = await frameIn('#nested');
+    await nested.locator('[data-testid="embed-caption"]').waitFor({ timeout: 30_000 });
+    assert.equal(await nested.locator('[data-testid="embed-caption"]').innerText(), 'Café au lait: a pause of 2 s ✓');
+    assert.match(await nested.locator('[data-testid="position"]').innerText(), /^event 2 of \d+$/);
+    assert.equal(await page.locator('iframe').count(), 2, 'one frame each, however many mutations the mount itself makes');
     await page.goto('about:blank');
   });
 

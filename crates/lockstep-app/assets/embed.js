@@ -18,8 +18,9 @@
  * Attributes become the embed's parameters (data-lockstep: a built-in scenario's id, empty for
  * one of the author's own: a file named by data-src, or JSON inline in a
  * <script type="application/json"> inside the div); the embed checks them and shows what is wrong.
- * Plain JavaScript, no dependencies. It touches nothing on the page but those divs and the
- * heights of those iframes.
+ * Divs the page adds later (a docs site that changes page without reloading) are mounted as
+ * they arrive. Plain JavaScript, no dependencies. It touches nothing on the page but those divs
+ * and the heights of those iframes.
  */
 (function () {
   'use strict';
@@ -278,12 +279,31 @@
     }
   });
 
-  function mountAll() {
-    Array.prototype.forEach.call(document.querySelectorAll('div[data-lockstep]'), mount);
+  function mountWithin(root) {
+    if (root.matches('div[data-lockstep]')) mount(root);
+    Array.prototype.forEach.call(root.querySelectorAll('div[data-lockstep]'), mount);
+  }
+
+  /**
+   * Mounts the divs the page has, then those it adds later: a docs site that changes page without
+   * reloading (a single-page app) adds its embeds after this script has run. Watching starts only
+   * once the document is parsed, so a div written in the page is never mounted before the
+   * scenario inside it has been read.
+   */
+  function mountAllAndWatch() {
+    mountWithin(document.documentElement);
+    if (typeof MutationObserver !== 'function') return;
+    new MutationObserver(function (records) {
+      records.forEach(function (record) {
+        Array.prototype.forEach.call(record.addedNodes, function (node) {
+          if (node.nodeType === Node.ELEMENT_NODE) mountWithin(node);
+        });
+      });
+    }).observe(document.documentElement, { childList: true, subtree: true });
   }
   if (document.readyState === 'loading') {
-    document.addEventListener('DOMContentLoaded', mountAll);
+    document.addEventListener('DOMContentLoaded', mountAllAndWatch);
   } else {
-    mountAll();
+    mountAllAndWatch();
   }
 })();
