@@ -9,6 +9,7 @@
 //! | wasm-bindgen CLI | `Cargo.lock` | `cargo install wasm-bindgen-cli` (`--locked` fails here) |
 //! | wasm-opt | `tools/package-lock.json` (npm binaryen), `Trunk.toml` | `npm ci` in `tools/` |
 //! | Chromium | Debian | `apt-get install chromium chromium-driver` |
+//! | PostgreSQL (the reality check's tests) | Debian | `apt-get install postgresql` |
 //! | browser-test harness | `e2e/package-lock.json` (playwright-core) | `npm ci` in `e2e/` |
 //! | cargo-modules (`cargo xtask cycles`) | [`CARGO_MODULES_VERSION`] | `cargo install --locked cargo-modules` |
 //! | twiggy (the bench's wasm composition) | [`TWIGGY_VERSION`] | `cargo install --locked twiggy` |
@@ -55,13 +56,14 @@ pub fn ensure_web(workspace: &Workspace) -> Result<(), Error> {
 }
 
 /// Everything `test` needs: [`ensure_web`], plus rustfmt, clippy, mdBook, cargo-modules,
-/// Chromium and the browser-test harness.
+/// Chromium, PostgreSQL (the reality check's tests) and the browser-test harness.
 pub fn ensure_all(workspace: &Workspace) -> Result<(), Error> {
     ensure_rust_components(workspace)?;
     ensure_web(workspace)?;
     ensure_mdbook(workspace)?;
     ensure_cargo_modules(workspace)?;
     ensure_chromium(workspace)?;
+    ensure_postgresql(workspace)?;
     ensure_e2e_harness(workspace)
 }
 
@@ -307,11 +309,47 @@ pub(crate) fn ensure_cargo_modules(workspace: &Workspace) -> Result<(), Error> {
 }
 
 pub(crate) fn ensure_chromium(workspace: &Workspace) -> Result<(), Error> {
-    ensure(
+    ensure_debian(
+        workspace,
         "Chromium (Debian's chromium and chromium-driver)",
         "apt-get, about a minute",
+        || Path::new(CHROMIUM).exists(),
+        &["chromium", "chromium-driver"],
+    )
+}
+
+/// Debian's PostgreSQL server, which the reality check (`crates/lockstep-real`) starts on
+/// loopback for its tests: any major version with its `initdb`.
+fn ensure_postgresql(workspace: &Workspace) -> Result<(), Error> {
+    let installed = || {
+        std::fs::read_dir("/usr/lib/postgresql").is_ok_and(|versions| {
+            versions
+                .filter_map(Result::ok)
+                .any(|version| version.path().join("bin/initdb").exists())
+        })
+    };
+    ensure_debian(
+        workspace,
+        "PostgreSQL (Debian's postgresql)",
+        "apt-get, about a minute",
+        installed,
+        &["postgresql"],
+    )
+}
+
+/// Installs Debian's `packages` with apt-get unless `installed` says they are.
+fn ensure_debian(
+    workspace: &Workspace,
+    label: &str,
+    estimate: &str,
+    installed: impl Fn() -> bool,
+    packages: &[&str],
+) -> Result<(), Error> {
+    ensure(
+        label,
+        estimate,
         || {
-            Ok(if Path::new(CHROMIUM).exists() {
+            Ok(if installed() {
                 Found::Ready
             } else {
                 Found::Missing
@@ -322,7 +360,8 @@ pub(crate) fn ensure_chromium(workspace: &Workspace) -> Result<(), Error> {
             process::run(
                 workspace
                     .command("apt-get")
-                    .args(["install", "-y", "chromium", "chromium-driver"])
+                    .args(["install", "-y"])
+                    .args(packages)
                     .env("DEBIAN_FRONTEND", "noninteractive"),
             )
         },

@@ -1,0 +1,21 @@
+//! # lockstep-real
+//!
+//! The reality check: a scenario of the catalogue run against a real lock service and a real
+//! resource on this machine's loopback, with real clients that follow the scenario's clients,
+//! and what they observed compared with what the simulation says happens.
+//!
+//! - [`plan`]: what each client does and when, in real milliseconds, read from a scenario; a
+//!   scenario this runner cannot play for real is refused with the reason.
+//! - [`postgres`]: a PostgreSQL server started for the run (Debian's package, a temporary data
+//!   directory, loopback only) and stopped after, the article's lock table and SQL, and the run.
+//! - [`observed`]: what the clients saw, in milliseconds from the start.
+//! - [`outcome`]: the outcome class (which writes the resource accepted or refused, with which
+//!   tokens, and the final value), of a real run and of the simulation's, to compare.
+//!
+//! What this crate must not do: run in the page (it talks to servers and reads the wall clock),
+//! or decide anything about the simulation (it only reads `lockstep-sim`'s traces).
+
+pub mod observed;
+pub mod outcome;
+pub mod plan;
+pub mod postgres;

@@ -1,0 +1,112 @@
+//! The outcome class of a run: each write the resource accepted or refused, by whom and with
+//! which token, in order, and the value left at the end. A real run and the simulation of the
+//! same scenario match when their classes are equal; times are not compared (a real run's
+//! differ from run to run).
+
+use crate::observed::{Observed, Seen};
+use lockstep_sim::scenario::error::ScenarioError;
+use lockstep_sim::scenario::types::ResourceSpec;
+use lockstep_sim::vocabulary::happening::Happening;
+use lockstep_sim::vocabulary::message::Refusal;
+use lockstep_sim::{Scenario, Sim};
+use std::fmt;
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OutcomeClass {
+    pub writes: Vec<Write>,
+    pub final_value: i64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Write {
+    pub client: String,
+    pub token: u64,
+    pub accepted: bool,
+}
+
+impl fmt::Display for OutcomeClass {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        for write in &self.writes {
+            let word = if write.accepted {
+                "accepted"
+            } else {
+                "refused"
+            };
+            write!(f, "{} {word} {}; ", write.client, write.token)?;
+        }
+        write!(f, "final value {}", self.final_value)
+    }
+}
+
+impl OutcomeClass {
+    /// The class of a real run.
+    pub fn of_observed(observed: &Observed) -> OutcomeClass {
+        let writes = observed
+            .observations
+            .iter()
+            .filter_map(|o| match o.seen {
+                Seen::WriteAccepted { token, .. } => Some((o, token, true)),
+                Seen::WriteRejected { token } => Some((o, token, false)),
+                _ => None,
+            })
+            .map(|(o, token, accepted)| Write {
+                client: o.client.clone(),
+                token,
+                accepted,
+            })
+            .collect();
+        OutcomeClass {
+            writes,
+            final_value: observed.final_value,
+        }
+    }
+
+    /// The class of the simulation's run of `scenario`, played to its end.
+    pub fn of_sim(scenario: &Scenario) -> Result<OutcomeClass, ScenarioError> {
+        let mut sim = Sim::new(scenario)?;
+        sim.run_to_end();
+        let cast = sim.cast();
+        let mut writes = Vec::new();
+        let mut final_value = None;
+        for event in sim.trace() {
+            let (writer, token, accepted) = match &event.happening {
+                Happening::WriteAccepted {
+                    writer,
+                    token,
+                    value,
+                    ..
+                } => {
+                    final_value = Some(*value);
+                    (*writer, token.map(|t| t.0), true)
+                }
+                Happening::WriteRejected { writer, refusal } => {
+                    (*writer, presented(refusal), false)
+                }
+                _ => continue,
+            };
+            writes.push(Write {
+                client: cast.name(writer).to_owned(),
+                token: token.unwrap_or_default(),
+                accepted,
+            });
+        }
+        let initial = match scenario.resource {
+            ResourceSpec::Register { initial_value, .. } => initial_value,
+            _ => 0,
+        };
+        Ok(OutcomeClass {
+            writes,
+            final_value: final_value.unwrap_or(initial),
+        })
+    }
+}
+
+/// The token a refused write carried, where the refusal says it.
+fn presented(refusal: &Refusal) -> Option<u64> {
+    match refusal {
+        Refusal::StaleToken { presented, .. } | Refusal::SequencerInvalid { presented } => {
+            Some(presented.0)
+        }
+        _ => None,
+    }
+}

@@ -1,0 +1,49 @@
+//! The SQL: the article's lock table and its acquire statement, word for word but for the
+//! placeholders (`$1` for `:client_id`, and so on), and the resource as a register.
+
+/// The lock row, as the article's acquire statement reads and writes it.
+pub const LOCK_TABLE: &str = "CREATE TABLE distributed_locks (
+    lock_name     text PRIMARY KEY,
+    holder_id     text,
+    fencing_token bigint NOT NULL,
+    expires_at    timestamptz NOT NULL
+)";
+
+/// The resource: one value and the highest token a write has carried.
+pub const REGISTER_TABLE: &str = "CREATE TABLE register (
+    name          text PRIMARY KEY,
+    value         bigint NOT NULL,
+    highest_token bigint NOT NULL
+)";
+
+/// The lock row before the first grant: expired, so the first acquire takes it.
+pub const SEED_LOCK: &str =
+    "INSERT INTO distributed_locks (lock_name, holder_id, fencing_token, expires_at)
+VALUES ($1, NULL, $2, '-infinity')";
+
+pub const SEED_REGISTER: &str =
+    "INSERT INTO register (name, value, highest_token) VALUES ('resource', $1, 0)";
+
+/// The article's acquire: a monotonic token per acquisition. `$1` client, `$2` TTL in ms,
+/// `$3` lock name. No row comes back when the lock is held elsewhere.
+pub const ACQUIRE: &str = "UPDATE distributed_locks
+SET holder_id     = $1,
+    fencing_token = fencing_token + 1,
+    expires_at    = CURRENT_TIMESTAMP + ($2 * INTERVAL '1 millisecond')
+WHERE lock_name = $3
+  AND (expires_at < CURRENT_TIMESTAMP OR holder_id = $1)
+RETURNING fencing_token";
+
+pub const READ: &str = "SELECT value FROM register WHERE name = 'resource'";
+
+/// The fenced write: the resource itself refuses a token lower than the highest it has seen
+/// (`token >= highest`), in the same statement as the write. `$1` value, `$2` token.
+pub const WRITE_FENCED: &str = "UPDATE register
+SET value = $1, highest_token = $2
+WHERE name = 'resource'
+  AND $2 >= highest_token";
+
+/// The write without fencing: the token is recorded, never checked.
+pub const WRITE_UNFENCED: &str = "UPDATE register
+SET value = $1, highest_token = GREATEST(highest_token, $2)
+WHERE name = 'resource'";
