@@ -19,6 +19,7 @@ mod http_request;
 mod loading_line;
 mod pins;
 mod process;
+mod real;
 mod serve;
 mod serve_dir;
 mod shots;
@@ -63,6 +64,9 @@ commands:
                           the property tests with a fresh seed in a release build; a failing
                           case is kept in crates/lockstep-sim/tests/found/, which cargo test
                           replays; prints cases per minute and what it found
+  real [--runs N]         the reality check: install PostgreSQL if missing, start it on loopback,
+                          run the conformance cases N times each (default 3) against it, print
+                          scenario, service, runs, matches and time, and stop it
   shots [--no-build]      screenshots to look at: every scenario's opening and first violation or
                           rejected write, at 1280x800 and 375x700, and the guided pages, into
                           e2e/artifacts/shots/ with a contact sheet, index.html (--no-build: reuse dist/)
@@ -110,6 +114,7 @@ fn run() -> Result<(), Error> {
         "bench" => bench::run(&Workspace::locate()?, rest),
         "shots" => shots::run(&Workspace::locate()?, rest),
         "soak" => soak::run(&Workspace::locate()?, rest),
+        "real" => real::run(&Workspace::locate()?, rest),
         "cycles" => cycles::run(&Workspace::locate()?, rest),
         "absences" => absences::run(&Workspace::locate()?, rest),
         "length" => fn_length::run(&Workspace::locate()?, rest),

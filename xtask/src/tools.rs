@@ -320,7 +320,7 @@ pub(crate) fn ensure_chromium(workspace: &Workspace) -> Result<(), Error> {
 
 /// Debian's PostgreSQL server, which the reality check (`crates/lockstep-real`) starts on
 /// loopback for its tests: any major version with its `initdb`.
-fn ensure_postgresql(workspace: &Workspace) -> Result<(), Error> {
+pub(crate) fn ensure_postgresql(workspace: &Workspace) -> Result<(), Error> {
     let installed = || {
         std::fs::read_dir("/usr/lib/postgresql").is_ok_and(|versions| {
             versions

@@ -9,12 +9,15 @@
 //! - [`postgres`]: a PostgreSQL server started for the run (Debian's package, a temporary data
 //!   directory, loopback only) and stopped after, the article's lock table and SQL, and the run.
 //! - [`observed`]: what the clients saw, in milliseconds from the start.
+//! - [`conformance`]: the cases, each run several times and compared with the simulation, as
+//!   a table (`cargo xtask real` prints it, through the `lockstep-real` binary).
 //! - [`outcome`]: the outcome class (which writes the resource accepted or refused, with which
 //!   tokens, and the final value), of a real run and of the simulation's, to compare.
 //!
 //! What this crate must not do: run in the page (it talks to servers and reads the wall clock),
 //! or decide anything about the simulation (it only reads `lockstep-sim`'s traces).
 
+pub mod conformance;
 pub mod observed;
 pub mod outcome;
 pub mod plan;

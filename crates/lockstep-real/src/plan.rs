@@ -6,9 +6,11 @@
 
 use lockstep_sim::Scenario;
 use lockstep_sim::analysis::against::service_of;
-use lockstep_sim::models::client::Access;
+use lockstep_sim::models::client::{
+    Access, LeaseCheck, LocalDeadline, Locking, Renewal, Repeat, RequestTimeout, RetryPolicy,
+};
 use lockstep_sim::models::resource::Fencing;
-use lockstep_sim::scenario::types::{LockServiceSpec, ResourceSpec};
+use lockstep_sim::scenario::types::{ClientSpec, LockServiceSpec, ResourceSpec};
 use lockstep_sim::world::intervention::Action;
 use std::fmt;
 
@@ -60,8 +62,20 @@ impl ClientPlan {
 pub enum Unsupported {
     LockService(&'static str),
     Resource(&'static str),
-    Access { client: String },
-    Intervention { at_ms: u64, what: String },
+    Access {
+        client: String,
+    },
+    /// A client policy other than the default (retries, renewal, deadlines, …).
+    Policy {
+        client: String,
+        what: &'static str,
+    },
+    /// Something of the whole scenario (clocks, the network's faults).
+    Scenario(&'static str),
+    Intervention {
+        at_ms: u64,
+        what: String,
+    },
 }
 
 impl fmt::Display for Unsupported {
@@ -78,6 +92,11 @@ impl fmt::Display for Unsupported {
                 f,
                 "{client} does not read, modify and write; this runner plays read_modify_write only"
             ),
+            Unsupported::Policy { client, what } => write!(
+                f,
+                "{client} {what}; this runner plays a client that takes the lock once and gives up"
+            ),
+            Unsupported::Scenario(what) => write!(f, "the scenario {what}"),
             Unsupported::Intervention { at_ms, what } => write!(
                 f,
                 "the intervention at {at_ms} ms ({what}) cannot be made for real by this runner"
@@ -116,10 +135,22 @@ impl Plan {
             }
         };
         let mut clients = Vec::new();
+        if !scenario.clocks.is_empty() {
+            return Err(Unsupported::Scenario("sets clocks apart"));
+        }
+        if scenario.network.loss_per_million > 0 || !scenario.network.links.is_empty() {
+            return Err(Unsupported::Scenario("loses messages or sets links apart"));
+        }
         for client in &scenario.clients {
             if !matches!(client.access, Access::ReadModifyWrite {}) {
                 return Err(Unsupported::Access {
                     client: client.name.clone(),
+                });
+            }
+            if let Some(what) = unplayed_policy(client) {
+                return Err(Unsupported::Policy {
+                    client: client.name.clone(),
+                    what,
                 });
             }
             clients.push(ClientPlan {
@@ -157,4 +188,30 @@ impl Plan {
             clients,
         })
     }
+}
+
+/// What of `client` differs from the plain client this runner plays (one lease, no retry,
+/// renewal, deadline or timeout, one job), if anything.
+fn unplayed_policy(client: &ClientSpec) -> Option<&'static str> {
+    let differs = [
+        (client.locking != Locking::Lease, "goes without the lock"),
+        (client.retry != RetryPolicy::GiveUp {}, "retries"),
+        (client.renewal != Renewal::Never {}, "renews its lease"),
+        (
+            client.lease_check != LeaseCheck::Never {},
+            "checks its lease",
+        ),
+        (client.repeat != Repeat::Once {}, "repeats its job"),
+        (
+            client.timeout != RequestTimeout::Never {},
+            "times its requests out",
+        ),
+        (
+            client.local_deadline != LocalDeadline::Never {},
+            "keeps a local deadline",
+        ),
+    ];
+    differs
+        .into_iter()
+        .find_map(|(yes, what)| yes.then_some(what))
 }

@@ -1,5 +1,5 @@
 //! The reality check on PostgreSQL: S2 and S1 (a GC pause past the lease, with and without
-//! fencing) run against a real server, started here on loopback and stopped after, with the
+//! fencing) and S3 (the fencing gap) run against a real server, started here on loopback and stopped after, with the
 //! article's lock table and acquire statement; what the real clients saw must be what the
 //! simulation says happens: the same writes accepted and refused, with the same tokens, and the
 //! same final value.
@@ -54,6 +54,16 @@ fn postgresql_itself_refuses_the_paused_clients_token_33_as_the_simulation_does(
     assert_eq!(real, expected, "{} saw: {real}", server.version);
     assert_eq!(simulated, expected, "the simulation: {simulated}");
 
+    // The fencing gap: with fencing on, the stale write lands before the new holder's first
+    // write, and PostgreSQL accepts it as the simulation says.
+    let (real, simulated) = real_and_simulated(&server, "s3-fencing-gap");
+    let expected = OutcomeClass {
+        writes: vec![write("client-a", 33, true), write("client-b", 34, true)],
+        final_value: 1,
+    };
+    assert_eq!(real, expected, "{} saw: {real}", server.version);
+    assert_eq!(simulated, expected, "the simulation: {simulated}");
+
     let port = server.port();
     drop(server);
     assert!(
@@ -64,7 +74,13 @@ fn postgresql_itself_refuses_the_paused_clients_token_33_as_the_simulation_does(
 
 #[test]
 fn a_scenario_this_runner_cannot_make_for_real_is_refused_with_why() {
-    let redlock = scenario("s10-redlock-clock-jump");
-    let refused = Plan::of(&redlock).expect_err("Redlock is not a SQL row");
-    assert!(refused.to_string().contains("SQL row only"), "{refused}");
+    for (id, why) in [
+        ("s10-redlock-clock-jump", "SQL row only"),
+        ("s8-held-safely-corrected", "renews its lease"),
+        ("s4-delayed-packet", "loses messages or sets links apart"),
+        ("s2-gc-pause-fenced-resource-restarts", "Crash"),
+    ] {
+        let refused = Plan::of(&scenario(id)).expect_err(id);
+        assert!(refused.to_string().contains(why), "{id}: {refused}");
+    }
 }

@@ -62,7 +62,7 @@ pub struct PostgresServer {
     port: u16,
     process: Child,
     as_root: bool,
-    /// The server's version, as `postgres --version` says it.
+    /// The server's name and version, e.g. "PostgreSQL 15.18".
     pub version: String,
 }
 
@@ -197,12 +197,18 @@ fn program(bin: &Path, name: &str, as_root: bool) -> Command {
     }
 }
 
+/// "PostgreSQL 15.18", from `postgres --version`'s "postgres (PostgreSQL) 15.18 (Debian …)".
 fn version_of(bin: &Path) -> String {
-    Command::new(bin.join("postgres"))
+    let said = Command::new(bin.join("postgres"))
         .arg("--version")
         .output()
-        .map(|out| String::from_utf8_lossy(&out.stdout).trim().to_owned())
-        .unwrap_or_default()
+        .map(|out| String::from_utf8_lossy(&out.stdout).into_owned())
+        .unwrap_or_default();
+    let number = said
+        .split_whitespace()
+        .nth(2)
+        .unwrap_or("(version unknown)");
+    format!("PostgreSQL {number}")
 }
 
 /// A loopback port nobody listens on now.
