@@ -9,7 +9,7 @@
 //! | wasm-bindgen CLI | `Cargo.lock` | `cargo install wasm-bindgen-cli` (`--locked` fails here) |
 //! | wasm-opt | `tools/package-lock.json` (npm binaryen), `Trunk.toml` | `npm ci` in `tools/` |
 //! | Chromium | Debian | `apt-get install chromium chromium-driver` |
-//! | PostgreSQL (the reality check's tests) | Debian | `apt-get install postgresql` |
+//! | PostgreSQL, Redis (the reality check's tests) | Debian | `apt-get install postgresql redis-server` |
 //! | browser-test harness | `e2e/package-lock.json` (playwright-core) | `npm ci` in `e2e/` |
 //! | cargo-modules (`cargo xtask cycles`) | [`CARGO_MODULES_VERSION`] | `cargo install --locked cargo-modules` |
 //! | twiggy (the bench's wasm composition) | [`TWIGGY_VERSION`] | `cargo install --locked twiggy` |
@@ -56,14 +56,14 @@ pub fn ensure_web(workspace: &Workspace) -> Result<(), Error> {
 }
 
 /// Everything `test` needs: [`ensure_web`], plus rustfmt, clippy, mdBook, cargo-modules,
-/// Chromium, PostgreSQL (the reality check's tests) and the browser-test harness.
+/// Chromium, PostgreSQL and Redis (the reality check's tests) and the browser-test harness.
 pub fn ensure_all(workspace: &Workspace) -> Result<(), Error> {
     ensure_rust_components(workspace)?;
     ensure_web(workspace)?;
     ensure_mdbook(workspace)?;
     ensure_cargo_modules(workspace)?;
     ensure_chromium(workspace)?;
-    ensure_postgresql(workspace)?;
+    ensure_real_services(workspace)?;
     ensure_e2e_harness(workspace)
 }
 
@@ -318,22 +318,23 @@ pub(crate) fn ensure_chromium(workspace: &Workspace) -> Result<(), Error> {
     )
 }
 
-/// Debian's PostgreSQL server, which the reality check (`crates/lockstep-real`) starts on
-/// loopback for its tests: any major version with its `initdb`.
-pub(crate) fn ensure_postgresql(workspace: &Workspace) -> Result<(), Error> {
+/// Debian's PostgreSQL and Redis servers, which the reality check (`crates/lockstep-real`)
+/// starts on loopback for its tests: PostgreSQL of any major version, with its `initdb`.
+pub(crate) fn ensure_real_services(workspace: &Workspace) -> Result<(), Error> {
     let installed = || {
-        std::fs::read_dir("/usr/lib/postgresql").is_ok_and(|versions| {
+        let postgres = std::fs::read_dir("/usr/lib/postgresql").is_ok_and(|versions| {
             versions
                 .filter_map(Result::ok)
                 .any(|version| version.path().join("bin/initdb").exists())
-        })
+        });
+        postgres && Path::new("/usr/bin/redis-server").exists()
     };
     ensure_debian(
         workspace,
-        "PostgreSQL (Debian's postgresql)",
+        "PostgreSQL and Redis (Debian's postgresql, redis-server)",
         "apt-get, about a minute",
         installed,
-        &["postgresql"],
+        &["postgresql", "redis-server"],
     )
 }
 

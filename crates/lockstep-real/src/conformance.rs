@@ -3,19 +3,23 @@
 //! not exactly repeatable (its times are the machine's), so a case says how often it matched.
 
 use crate::outcome::OutcomeClass;
-use crate::plan::Plan;
-use crate::postgres::{PostgresServer, run};
+use crate::plan::{Plan, ServicePlan};
+use crate::run::{Servers, run};
 use lockstep_sim::scenario::catalogue;
 use std::fmt::Write as _;
 use std::time::Instant;
 
-/// The scenarios the PostgreSQL runner plays, each deciding a lesson: a paused client's stale
-/// write refused by the resource (S2), let in without fencing (S1), and let in with fencing on
-/// because it lands before the new holder's first write (S3, the fencing gap).
-pub const POSTGRES_CASES: [&str; 3] = [
+/// The scenarios played for real, each deciding a lesson. On PostgreSQL's lock row: a paused
+/// client's stale write refused by the resource (S2), let in without fencing (S1), and let in
+/// with fencing on because it lands before the new holder's first write (S3, the fencing gap).
+/// On one Redis: a release by plain `DEL` deletes the next holder's lock and lets a third
+/// client in beside it; the compare-and-delete script does not (S6).
+pub const CASES: [&str; 5] = [
     "s2-gc-pause-fenced",
     "s1-gc-pause-unfenced",
     "s3-fencing-gap",
+    "s6-plain-del-release",
+    "s6-compare-and-delete-release",
 ];
 
 /// One case's line of the table.
@@ -31,8 +35,8 @@ pub struct Row {
     pub first_mismatch: Option<String>,
 }
 
-/// Runs `id` `runs` times on `server` and compares each run with the simulation.
-pub fn postgres_case(server: &PostgresServer, id: &str, runs: u32) -> Result<Row, String> {
+/// Runs `id` `runs` times on `servers` and compares each run with the simulation.
+pub fn case(servers: &Servers, id: &str, runs: u32) -> Result<Row, String> {
     let scenario = catalogue::find(id)
         .and_then(|b| b.load().ok())
         .ok_or_else(|| format!("{id} is not in the catalogue"))?;
@@ -42,7 +46,7 @@ pub fn postgres_case(server: &PostgresServer, id: &str, runs: u32) -> Result<Row
     let mut matched = 0;
     let mut first_mismatch = None;
     for _ in 0..runs {
-        let observed = run(server, &plan).map_err(|e| format!("{id}: {e}"))?;
+        let observed = run(servers, &plan).map_err(|e| format!("{id}: {e}"))?;
         let real = OutcomeClass::of_observed(&observed);
         if real == simulated {
             matched += 1;
@@ -52,7 +56,7 @@ pub fn postgres_case(server: &PostgresServer, id: &str, runs: u32) -> Result<Row
     }
     Ok(Row {
         scenario: id.to_owned(),
-        service: server.version.clone(),
+        service: service_name(servers, &plan),
         runs,
         matched,
         seconds: started.elapsed().as_secs_f64(),
@@ -80,4 +84,16 @@ pub fn table(rows: &[Row]) -> String {
         }
     }
     text
+}
+
+/// The lock service's name and version, and the resource's where it is another server.
+fn service_name(servers: &Servers, plan: &Plan) -> String {
+    let postgres = &servers.postgres.version;
+    match (&plan.service, servers.redis) {
+        (ServicePlan::SqlRow { .. }, _) => postgres.clone(),
+        (ServicePlan::Cache { .. }, Some(redis)) => {
+            format!("{} (resource: {postgres})", redis.version)
+        }
+        (ServicePlan::Cache { .. }, None) => "Redis (not started)".to_owned(),
+    }
 }

@@ -6,8 +6,10 @@
 //!
 //! - [`plan`]: what each client does and when, in real milliseconds, read from a scenario; a
 //!   scenario this runner cannot play for real is refused with the reason.
-//! - [`postgres`]: a PostgreSQL server started for the run (Debian's package, a temporary data
-//!   directory, loopback only) and stopped after, the article's lock table and SQL, and the run.
+//! - [`lock`]: a real lock service as the clients use it; [`postgres`] (the article's lock row,
+//!   and the register every run writes to) and [`redis`] (one server, `SET NX PX`), each with a
+//!   server started for the run (Debian's package, loopback only) and stopped after.
+//! - [`run`]: the clients, each on a thread of its own, on one clock.
 //! - [`observed`]: what the clients saw, in milliseconds from the start.
 //! - [`conformance`]: the cases, each run several times and compared with the simulation, as
 //!   a table (`cargo xtask real` prints it, through the `lockstep-real` binary).
@@ -18,7 +20,10 @@
 //! or decide anything about the simulation (it only reads `lockstep-sim`'s traces).
 
 pub mod conformance;
+pub mod lock;
 pub mod observed;
 pub mod outcome;
 pub mod plan;
 pub mod postgres;
+pub mod redis;
+pub mod run;

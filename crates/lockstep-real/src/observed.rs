@@ -11,16 +11,18 @@ pub struct Observation {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Seen {
-    /// The lock service granted the lock with this token.
-    Granted(u64),
+    /// The lock service granted the lock, with this token if it issues tokens.
+    Granted(Option<u64>),
     /// The lock is held elsewhere: no row came back.
     HeldElsewhere,
     /// The resource's value, read.
     Read(i64),
-    /// The resource applied the write carrying this token.
-    WriteAccepted { token: u64, value: i64 },
+    /// The resource applied the write carrying this token (none from a service without tokens).
+    WriteAccepted { token: Option<u64>, value: i64 },
     /// The resource refused the write carrying this token (no row matched).
-    WriteRejected { token: u64 },
+    WriteRejected { token: Option<u64> },
+    /// The client gave the lock back: whether anything was released.
+    Released(bool),
     /// The client could not talk to the server.
     Failed(String),
 }

@@ -20,7 +20,8 @@ pub struct OutcomeClass {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Write {
     pub client: String,
-    pub token: u64,
+    /// `None` from a lock service that issues no tokens.
+    pub token: Option<u64>,
     pub accepted: bool,
 }
 
@@ -32,7 +33,10 @@ impl fmt::Display for OutcomeClass {
             } else {
                 "refused"
             };
-            write!(f, "{} {word} {}; ", write.client, write.token)?;
+            match write.token {
+                Some(token) => write!(f, "{} {word} {token}; ", write.client)?,
+                None => write!(f, "{}'s write {word}; ", write.client)?,
+            }
         }
         write!(f, "final value {}", self.final_value)
     }
@@ -86,7 +90,7 @@ impl OutcomeClass {
             };
             writes.push(Write {
                 client: cast.name(writer).to_owned(),
-                token: token.unwrap_or_default(),
+                token,
                 accepted,
             });
         }

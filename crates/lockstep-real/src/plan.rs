@@ -1,28 +1,39 @@
 //! What each client of a scenario does, and when, as a real run plays it: take the lock with
-//! the client's lease, read the resource, work (stretched by any pause that falls in it, as a
-//! stop-the-world garbage collection stretches it), then write back the value it read plus one
-//! with its token. Only the shapes this runner can make for real are accepted; anything else
-//! is refused with what it is, so that no run pretends to be the scenario it is not.
+//! the client's lease (trying again as its retry policy says), read the resource if it writes
+//! what it read plus one, work (stretched by any pause that falls in it, as a stop-the-world
+//! garbage collection stretches it), write with its token, and release the lock as it says.
+//! Only the shapes this runner can make for real are accepted; anything else is refused with
+//! what it is, so that no run pretends to be the scenario it is not.
 
 use lockstep_sim::Scenario;
 use lockstep_sim::analysis::against::service_of;
 use lockstep_sim::models::client::{
     Access, LeaseCheck, LocalDeadline, Locking, Renewal, Repeat, RequestTimeout, RetryPolicy,
 };
+use lockstep_sim::models::lock_service::TokenSource;
 use lockstep_sim::models::resource::Fencing;
 use lockstep_sim::scenario::types::{ClientSpec, LockServiceSpec, ResourceSpec};
+use lockstep_sim::vocabulary::message::ReleaseMethod;
 use lockstep_sim::world::intervention::Action;
 use std::fmt;
 
 /// A scenario as a real run plays it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Plan {
-    pub lock_name: String,
-    /// The token the lock row holds before the first grant (the next grant is one more).
-    pub last_token: u64,
+    pub service: ServicePlan,
     pub fencing: RealFencing,
     pub initial_value: i64,
     pub clients: Vec<ClientPlan>,
+}
+
+/// The lock service, as the real one is set up.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ServicePlan {
+    /// The article's `distributed_locks` row in PostgreSQL; `last_token` is the row's token
+    /// before the first grant.
+    SqlRow { lock_name: String, last_token: u64 },
+    /// One Redis: `SET key value NX PX ttl`, no tokens.
+    Cache { key: String },
 }
 
 /// Whether the resource checks tokens: the highest-token rule in the write itself, or nothing.
@@ -32,6 +43,15 @@ pub enum RealFencing {
     Off,
 }
 
+/// What a client writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RealAccess {
+    /// Read the value, work, write it plus one.
+    ReadModifyWrite,
+    /// Work, then write this value without reading.
+    BlindWrite(i64),
+}
+
 /// One client's program, in milliseconds from the run's start.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ClientPlan {
@@ -39,6 +59,10 @@ pub struct ClientPlan {
     pub start_ms: u64,
     pub ttl_ms: u64,
     pub work_ms: u64,
+    pub access: RealAccess,
+    pub release: ReleaseMethod,
+    /// Tries after the first when the lock is held elsewhere: (delay, how many).
+    pub retry: Option<(u64, u32)>,
     /// Pauses of this client (start, length), in the scenario's order.
     pub pauses: Vec<(u64, u64)>,
 }
@@ -60,12 +84,12 @@ impl ClientPlan {
 /// Why a scenario cannot be played for real by this runner.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Unsupported {
-    LockService(&'static str),
+    LockService(String),
     Resource(&'static str),
     Access {
         client: String,
     },
-    /// A client policy other than the default (retries, renewal, deadlines, …).
+    /// A client policy other than the ones played (renewal, deadlines, …).
     Policy {
         client: String,
         what: &'static str,
@@ -81,20 +105,21 @@ pub enum Unsupported {
 impl fmt::Display for Unsupported {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Unsupported::LockService(kind) => {
-                write!(
-                    f,
-                    "the lock service is {kind}; this runner has the SQL row only"
-                )
-            }
+            Unsupported::LockService(what) => write!(
+                f,
+                "the lock service is {what}; this runner has the SQL row and one Redis without \
+                 tokens"
+            ),
             Unsupported::Resource(what) => write!(f, "the resource {what}"),
             Unsupported::Access { client } => write!(
                 f,
-                "{client} does not read, modify and write; this runner plays read_modify_write only"
+                "{client} neither reads, modifies and writes nor writes blind; this runner \
+                 plays those two"
             ),
             Unsupported::Policy { client, what } => write!(
                 f,
-                "{client} {what}; this runner plays a client that takes the lock once and gives up"
+                "{client} {what}; this runner plays a client that takes the lock once, or \
+                 retries after a fixed delay"
             ),
             Unsupported::Scenario(what) => write!(f, "the scenario {what}"),
             Unsupported::Intervention { at_ms, what } => write!(
@@ -110,57 +135,19 @@ impl std::error::Error for Unsupported {}
 impl Plan {
     /// The plan of `scenario`, or why it cannot be played for real.
     pub fn of(scenario: &Scenario) -> Result<Plan, Unsupported> {
-        let LockServiceSpec::SqlRow {
-            lock_name,
-            last_token,
-        } = &scenario.lock_service
-        else {
-            return Err(Unsupported::LockService(
-                service_of(&scenario.lock_service).label(),
-            ));
-        };
-        let ResourceSpec::Register {
-            fencing,
-            initial_value,
-            ..
-        } = &scenario.resource
-        else {
-            return Err(Unsupported::Resource("is not a register"));
-        };
-        let fencing = match fencing {
-            Fencing::On => RealFencing::On,
-            Fencing::Off => RealFencing::Off,
-            Fencing::CheckAndSet | Fencing::Sequencer => {
-                return Err(Unsupported::Resource("checks a claim or a sequencer"));
-            }
-        };
-        let mut clients = Vec::new();
+        let service = service_plan(&scenario.lock_service)?;
+        let (fencing, initial_value) = resource_plan(&scenario.resource)?;
         if !scenario.clocks.is_empty() {
             return Err(Unsupported::Scenario("sets clocks apart"));
         }
         if scenario.network.loss_per_million > 0 || !scenario.network.links.is_empty() {
             return Err(Unsupported::Scenario("loses messages or sets links apart"));
         }
-        for client in &scenario.clients {
-            if !matches!(client.access, Access::ReadModifyWrite {}) {
-                return Err(Unsupported::Access {
-                    client: client.name.clone(),
-                });
-            }
-            if let Some(what) = unplayed_policy(client) {
-                return Err(Unsupported::Policy {
-                    client: client.name.clone(),
-                    what,
-                });
-            }
-            clients.push(ClientPlan {
-                name: client.name.clone(),
-                start_ms: client.start_ms.0,
-                ttl_ms: client.ttl_ms.0,
-                work_ms: client.work_ms.0,
-                pauses: Vec::new(),
-            });
-        }
+        let mut clients = scenario
+            .clients
+            .iter()
+            .map(client_plan)
+            .collect::<Result<Vec<_>, _>>()?;
         for intervention in &scenario.interventions {
             let at_ms = intervention.at_ms.0;
             let paused = match &intervention.action {
@@ -181,21 +168,95 @@ impl Plan {
             }
         }
         Ok(Plan {
-            lock_name: lock_name.clone(),
-            last_token: *last_token,
+            service,
             fencing,
-            initial_value: *initial_value,
+            initial_value,
             clients,
         })
     }
 }
 
-/// What of `client` differs from the plain client this runner plays (one lease, no retry,
-/// renewal, deadline or timeout, one job), if anything.
+fn service_plan(spec: &LockServiceSpec) -> Result<ServicePlan, Unsupported> {
+    match spec {
+        LockServiceSpec::SqlRow {
+            lock_name,
+            last_token,
+        } => Ok(ServicePlan::SqlRow {
+            lock_name: lock_name.clone(),
+            last_token: *last_token,
+        }),
+        LockServiceSpec::Cache {
+            key,
+            tokens: TokenSource::None,
+            ..
+        } => Ok(ServicePlan::Cache { key: key.clone() }),
+        LockServiceSpec::Cache { .. } => Err(Unsupported::LockService(
+            "a cache that counts tokens".to_owned(),
+        )),
+        other => Err(Unsupported::LockService(
+            service_of(other).label().to_owned(),
+        )),
+    }
+}
+
+fn resource_plan(spec: &ResourceSpec) -> Result<(RealFencing, i64), Unsupported> {
+    let ResourceSpec::Register {
+        fencing,
+        initial_value,
+        ..
+    } = spec
+    else {
+        return Err(Unsupported::Resource("is not a register"));
+    };
+    let fencing = match fencing {
+        Fencing::On => RealFencing::On,
+        Fencing::Off => RealFencing::Off,
+        Fencing::CheckAndSet | Fencing::Sequencer => {
+            return Err(Unsupported::Resource("checks a claim or a sequencer"));
+        }
+    };
+    Ok((fencing, *initial_value))
+}
+
+fn client_plan(client: &ClientSpec) -> Result<ClientPlan, Unsupported> {
+    let access = match client.access {
+        Access::ReadModifyWrite {} => RealAccess::ReadModifyWrite,
+        Access::BlindWrite { value } => RealAccess::BlindWrite(value),
+        _ => {
+            return Err(Unsupported::Access {
+                client: client.name.clone(),
+            });
+        }
+    };
+    let policy = |what| Unsupported::Policy {
+        client: client.name.clone(),
+        what,
+    };
+    let retry = match client.retry {
+        RetryPolicy::GiveUp {} => None,
+        RetryPolicy::Fixed { delay_ms, attempts } => Some((delay_ms.0, attempts)),
+        RetryPolicy::Random { .. } => return Err(policy("retries after random delays")),
+    };
+    if let Some(what) = unplayed_policy(client) {
+        return Err(policy(what));
+    }
+    Ok(ClientPlan {
+        name: client.name.clone(),
+        start_ms: client.start_ms.0,
+        ttl_ms: client.ttl_ms.0,
+        work_ms: client.work_ms.0,
+        access,
+        release: client.release,
+        retry,
+        pauses: Vec::new(),
+    })
+}
+
+/// What of `client` differs from the client this runner plays (a lease, no renewal, lease
+/// check, deadline or timeout, one job), if anything.
 fn unplayed_policy(client: &ClientSpec) -> Option<&'static str> {
     let differs = [
         (client.locking != Locking::Lease, "goes without the lock"),
-        (client.retry != RetryPolicy::GiveUp {}, "retries"),
         (client.renewal != Renewal::Never {}, "renews its lease"),
         (
             client.lease_check != LeaseCheck::Never {},

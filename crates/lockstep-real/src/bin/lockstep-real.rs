@@ -1,9 +1,11 @@
-//! `lockstep-real [--runs N]`: starts a PostgreSQL server on loopback, runs every case of the
-//! conformance suite N times (default 3), prints the table, stops the server, and fails when a
+//! `lockstep-real [--runs N]`: starts PostgreSQL and Redis on loopback, runs every case of the
+//! conformance suite N times (default 3), prints the table, stops the servers, and fails when a
 //! run did not match the simulation. `cargo xtask real` runs it.
 
-use lockstep_real::conformance::{POSTGRES_CASES, postgres_case, table};
+use lockstep_real::conformance::{CASES, case, table};
 use lockstep_real::postgres::PostgresServer;
+use lockstep_real::redis::RedisServer;
+use lockstep_real::run::Servers;
 use std::process::ExitCode;
 
 const DEFAULT_RUNS: u32 = 3;
@@ -22,15 +24,22 @@ fn main() -> ExitCode {
 /// Whether every run matched.
 fn run() -> Result<bool, String> {
     let runs = runs(&std::env::args().skip(1).collect::<Vec<_>>())?;
-    eprintln!("starting PostgreSQL on loopback");
-    let server = PostgresServer::start().map_err(|e| e.to_string())?;
-    eprintln!("{} on port {}", server.version, server.port());
+    eprintln!("starting PostgreSQL and Redis on loopback");
+    let postgres = PostgresServer::start().map_err(|e| e.to_string())?;
+    eprintln!("{} on port {}", postgres.version, postgres.port());
+    let redis = RedisServer::start()?;
+    eprintln!("{} on port {}", redis.version, redis.port());
+    let servers = Servers {
+        postgres: &postgres,
+        redis: Some(&redis),
+    };
     let mut rows = Vec::new();
-    for id in POSTGRES_CASES {
+    for id in CASES {
         eprintln!("{id}: {runs} run(s)");
-        rows.push(postgres_case(&server, id, runs)?);
+        rows.push(case(&servers, id, runs)?);
     }
-    drop(server);
+    drop(redis);
+    drop(postgres);
     println!("{}", table(&rows));
     Ok(rows.iter().all(|row| row.matched == row.runs))
 }

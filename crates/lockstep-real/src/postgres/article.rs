@@ -34,6 +34,16 @@ WHERE lock_name = $3
   AND (expires_at < CURRENT_TIMESTAMP OR holder_id = $1)
 RETURNING fencing_token";
 
+/// Release if the row is still this grant's: its holder and its token.
+pub const RELEASE_IF_MINE: &str = "UPDATE distributed_locks
+SET holder_id = NULL, expires_at = CURRENT_TIMESTAMP
+WHERE lock_name = $1 AND holder_id = $2 AND fencing_token = $3";
+
+/// Release whoever holds it: the hazard a plain delete is.
+pub const RELEASE_ANY: &str = "UPDATE distributed_locks
+SET holder_id = NULL, expires_at = CURRENT_TIMESTAMP
+WHERE lock_name = $1";
+
 pub const READ: &str = "SELECT value FROM register WHERE name = 'resource'";
 
 /// The fenced write: the resource itself refuses a token lower than the highest it has seen

@@ -1,10 +1,13 @@
-//! PostgreSQL as the lock service and the resource: the article's `distributed_locks` row and
-//! its conditional `UPDATE … RETURNING fencing_token`, and a register whose write carries the
-//! highest-token rule in its own `WHERE` (or no rule, with fencing off).
+//! PostgreSQL as the lock service and as the resource: the article's `distributed_locks` row
+//! and its conditional `UPDATE … RETURNING fencing_token`, and a register whose write carries
+//! the highest-token rule in its own `WHERE` (or no rule, with fencing off).
 
 mod article;
-mod run;
+mod lock;
+mod resource;
 mod server;
 
-pub use run::run;
+pub use lock::SqlRowLock;
+pub use resource::{Register, set_up, sql_row_lock};
+pub(crate) use server::free_port;
 pub use server::{PostgresServer, ServerError};

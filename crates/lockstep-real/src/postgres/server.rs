@@ -212,7 +212,7 @@ fn version_of(bin: &Path) -> String {
 }
 
 /// A loopback port nobody listens on now.
-fn free_port() -> Result<u16, ServerError> {
+pub(crate) fn free_port() -> Result<u16, ServerError> {
     let listener = TcpListener::bind("127.0.0.1:0").map_err(|e| io("find a free port", &e))?;
     listener
         .local_addr()

@@ -1,0 +1,23 @@
+//! A real lock service as the clients use it: acquire with a lease, release as the client says.
+//! One implementation per service (`postgres::SqlRowLock`, `redis::CacheLock`); the run knows
+//! only this.
+
+use lockstep_sim::vocabulary::message::ReleaseMethod;
+
+/// What an acquisition that succeeded holds: the token, if the service issues one, and the
+/// value that says the lock is this acquisition's (Redis's random value; the SQL row's holder).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Grant {
+    pub token: Option<u64>,
+    pub value: String,
+}
+
+pub trait LockService {
+    /// The lock for `ttl_ms`, or `None` when it is held elsewhere. `attempt` numbers the
+    /// client's acquisitions, to make each one's value its own.
+    fn acquire(&mut self, client: &str, attempt: u32, ttl_ms: u64)
+    -> Result<Option<Grant>, String>;
+
+    /// Gives the lock back; whether anything was released.
+    fn release(&mut self, grant: &Grant, method: ReleaseMethod) -> Result<bool, String>;
+}

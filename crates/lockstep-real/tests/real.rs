@@ -1,0 +1,126 @@
+//! The reality check, once per case: real PostgreSQL and Redis servers, started here on
+//! loopback and stopped after, the article's lock table and acquire statement, Redis's
+//! `SET NX PX` and its compare-and-delete release, and a register in PostgreSQL as the
+//! resource. What the real clients saw must be what the simulation says happens: the same
+//! writes accepted and refused, with the same tokens, and the same final value.
+
+use lockstep_real::outcome::{OutcomeClass, Write};
+use lockstep_real::plan::Plan;
+use lockstep_real::postgres::PostgresServer;
+use lockstep_real::redis::RedisServer;
+use lockstep_real::run::{Servers, run};
+use lockstep_sim::Scenario;
+use lockstep_sim::scenario::catalogue;
+use std::net::TcpStream;
+
+fn scenario(id: &str) -> Scenario {
+    catalogue::find(id)
+        .and_then(|b| b.load().ok())
+        .unwrap_or_else(|| panic!("{id} is built in"))
+}
+
+fn write(client: &str, token: Option<u64>, accepted: bool) -> Write {
+    Write {
+        client: client.to_owned(),
+        token,
+        accepted,
+    }
+}
+
+/// Runs `id` for real once, and expects both the real run and the simulation to end as
+/// `writes` and `final_value` say.
+fn expect(servers: &Servers, id: &str, writes: Vec<Write>, final_value: i64) {
+    let scenario = scenario(id);
+    let plan = Plan::of(&scenario).unwrap_or_else(|e| panic!("{id}: {e}"));
+    let observed = run(servers, &plan).unwrap_or_else(|e| panic!("{id}: {e}"));
+    let real = OutcomeClass::of_observed(&observed);
+    let simulated = OutcomeClass::of_sim(&scenario).expect("the scenario runs");
+    let expected = OutcomeClass {
+        writes,
+        final_value,
+    };
+    assert_eq!(real, expected, "{id}, for real: {real}");
+    assert_eq!(simulated, expected, "{id}, simulated: {simulated}");
+}
+
+fn nothing_listens_on(port: u16) -> bool {
+    TcpStream::connect(("127.0.0.1", port)).is_err()
+}
+
+#[test]
+fn real_servers_decide_as_the_simulation_does() {
+    let postgres = PostgresServer::start().unwrap_or_else(|e| panic!("{e}"));
+    let redis = RedisServer::start().unwrap_or_else(|e| panic!("{e}"));
+    let servers = Servers {
+        postgres: &postgres,
+        redis: Some(&redis),
+    };
+    // PostgreSQL itself refuses the paused client's token 33 once 34 has written.
+    let (a, b) = ("client-a", "client-b");
+    expect(
+        &servers,
+        "s2-gc-pause-fenced",
+        vec![write(b, Some(34), true), write(a, Some(33), false)],
+        1,
+    );
+    // Without fencing it applies it: client-b's increment is lost.
+    expect(
+        &servers,
+        "s1-gc-pause-unfenced",
+        vec![write(b, Some(34), true), write(a, Some(33), true)],
+        1,
+    );
+    // The fencing gap: with fencing on, 33 lands before 34's first write.
+    expect(
+        &servers,
+        "s3-fencing-gap",
+        vec![write(a, Some(33), true), write(b, Some(34), true)],
+        1,
+    );
+    // On Redis, a plain DEL by the expired holder deletes client-b's lock and lets client-c in
+    // beside it; the compare-and-delete script leaves it, and client-c waits its turn.
+    let c = "client-c";
+    expect(
+        &servers,
+        "s6-plain-del-release",
+        vec![
+            write(a, None, true),
+            write(c, None, true),
+            write(b, None, true),
+        ],
+        2,
+    );
+    expect(
+        &servers,
+        "s6-compare-and-delete-release",
+        vec![
+            write(a, None, true),
+            write(b, None, true),
+            write(c, None, true),
+        ],
+        3,
+    );
+
+    let ports = [postgres.port(), redis.port()];
+    drop(redis);
+    drop(postgres);
+    for port in ports {
+        assert!(
+            nothing_listens_on(port),
+            "something still listens on {port}"
+        );
+    }
+}
+
+#[test]
+fn a_scenario_this_runner_cannot_make_for_real_is_refused_with_why() {
+    for (id, why) in [
+        ("s10-redlock-clock-jump", "SQL row and one Redis"),
+        ("s8-held-safely-corrected", "renews its lease"),
+        ("s4-delayed-packet", "loses messages or sets links apart"),
+        ("s2-gc-pause-fenced-resource-restarts", "Crash"),
+    ] {
+        let refused = Plan::of(&scenario(id)).expect_err(id);
+        assert!(refused.to_string().contains(why), "{id}: {refused}");
+    }
+}
