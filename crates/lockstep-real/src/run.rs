@@ -19,7 +19,7 @@ pub struct Servers<'a> {
     pub redis: Option<&'a RedisServer>,
 }
 
-/// Sets up the tables (and empties Redis), runs the plan's clients, and returns what they saw.
+/// Sets up the tables (and clears Redis's key), runs the plan's clients, and returns what they saw.
 /// A request that fails is what a client saw (`Seen::Failed`); the error returned is the
 /// setup's or the final read's.
 pub fn run(servers: &Servers, plan: &Plan) -> Result<Observed, String> {
@@ -27,6 +27,7 @@ pub fn run(servers: &Servers, plan: &Plan) -> Result<Observed, String> {
     let mut admin =
         ::postgres::Client::connect(&connection, ::postgres::NoTls).map_err(|e| e.to_string())?;
     postgres::set_up(&mut admin, plan).map_err(|e| e.to_string())?;
+    clear_lock(servers, plan)?;
     let mut parts = Vec::new();
     for client in &plan.clients {
         let register = Register {
@@ -60,7 +61,19 @@ pub fn run(servers: &Servers, plan: &Plan) -> Result<Observed, String> {
     })
 }
 
-/// A client's own connection to the plan's lock service (Redis emptied for the first).
+/// A lock left by the run before is gone: the SQL row is made anew by the set-up; the Redis
+/// key is deleted here.
+fn clear_lock(servers: &Servers, plan: &Plan) -> Result<(), String> {
+    if let (ServicePlan::Cache { key }, Some(redis)) = (&plan.service, servers.redis) {
+        redis::cmd("DEL")
+            .arg(key)
+            .query::<i64>(&mut redis.connect()?)
+            .map_err(|e| e.to_string())?;
+    }
+    Ok(())
+}
+
+/// A client's own connection to the plan's lock service.
 fn lock_for(servers: &Servers, plan: &Plan) -> Result<Box<dyn LockService + Send>, String> {
     match &plan.service {
         ServicePlan::SqlRow { lock_name, .. } => Ok(Box::new(postgres::sql_row_lock(
@@ -71,13 +84,8 @@ fn lock_for(servers: &Servers, plan: &Plan) -> Result<Box<dyn LockService + Send
             let redis = servers
                 .redis
                 .ok_or("this plan's lock service is Redis, and no Redis was started")?;
-            let mut connection = redis.connect()?;
-            redis::cmd("DEL")
-                .arg(key)
-                .query::<i64>(&mut connection)
-                .map_err(|e| e.to_string())?;
             Ok(Box::new(CacheLock {
-                connection,
+                connection: redis.connect()?,
                 key: key.clone(),
             }))
         }
