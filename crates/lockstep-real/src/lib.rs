@@ -9,6 +9,7 @@
 //! - [`lock`]: a real lock service as the clients use it; [`postgres`] (the article's lock row,
 //!   and the register every run writes to) and [`redis`] (one server, `SET NX PX`), each with a
 //!   server started for the run (Debian's package, loopback only) and stopped after.
+//! - [`server`]: what the servers share (why one could not start, a free port).
 //! - [`run`]: the clients, each on a thread of its own, on one clock.
 //! - [`observed`]: what the clients saw, in milliseconds from the start.
 //! - [`conformance`]: the cases, each run several times and compared with the simulation, as
@@ -27,3 +28,4 @@ pub mod plan;
 pub mod postgres;
 pub mod redis;
 pub mod run;
+pub mod server;

@@ -27,7 +27,7 @@ fn run() -> Result<bool, String> {
     eprintln!("starting PostgreSQL and Redis on loopback");
     let postgres = PostgresServer::start().map_err(|e| e.to_string())?;
     eprintln!("{} on port {}", postgres.version, postgres.port());
-    let redis = RedisServer::start()?;
+    let redis = RedisServer::start().map_err(|e| e.to_string())?;
     eprintln!("{} on port {}", redis.version, redis.port());
     let servers = Servers {
         postgres: &postgres,

@@ -9,5 +9,4 @@ mod server;
 
 pub use lock::SqlRowLock;
 pub use resource::{Register, set_up, sql_row_lock};
-pub(crate) use server::free_port;
-pub use server::{PostgresServer, ServerError};
+pub use server::PostgresServer;

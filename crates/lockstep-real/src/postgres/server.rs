@@ -3,9 +3,8 @@
 //! its directory removed when the value is dropped. As root (CI), the server runs as the
 //! package's `postgres` user, since PostgreSQL refuses to run as root.
 
-use std::fmt;
+use crate::server::{ServerError, free_port, io, version_said};
 use std::fs;
-use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -19,41 +18,6 @@ const READY_WITHIN: Duration = Duration::from_secs(30);
 
 /// Servers started by this process so far, to name their directories apart.
 static STARTED: AtomicU32 = AtomicU32::new(0);
-
-/// Why a server could not be started.
-#[derive(Debug)]
-pub enum ServerError {
-    /// No `initdb` under /usr/lib/postgresql/<version>/bin: `apt-get install postgresql`.
-    NotInstalled,
-    /// A program could not be run, or a file written.
-    Io(String),
-    /// `initdb` failed, with what it printed.
-    Initdb(String),
-    /// The server did not accept connections in time, with its log.
-    NotReady(String),
-}
-
-impl fmt::Display for ServerError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ServerError::NotInstalled => write!(
-                f,
-                "PostgreSQL is not installed (no {VERSIONS}/<version>/bin/initdb): \
-                 apt-get install postgresql"
-            ),
-            ServerError::Io(why) => write!(f, "{why}"),
-            ServerError::Initdb(output) => write!(f, "initdb failed: {output}"),
-            ServerError::NotReady(log) => {
-                write!(
-                    f,
-                    "the server did not accept connections within 30 s: {log}"
-                )
-            }
-        }
-    }
-}
-
-impl std::error::Error for ServerError {}
 
 /// A running server; dropping it stops the server and removes its data.
 pub struct PostgresServer {
@@ -69,7 +33,10 @@ pub struct PostgresServer {
 impl PostgresServer {
     /// Creates a database cluster in a new directory and starts a server on it.
     pub fn start() -> Result<PostgresServer, ServerError> {
-        let bin = newest_bin().ok_or(ServerError::NotInstalled)?;
+        let bin = newest_bin().ok_or_else(|| ServerError::NotInstalled {
+            missing: format!("{VERSIONS}/<version>/bin/initdb"),
+            package: "postgresql",
+        })?;
         let as_root = running_as_root();
         let data = std::env::temp_dir().join(format!(
             "lockstep-postgres-{}-{}",
@@ -140,7 +107,10 @@ impl PostgresServer {
             sleep(Duration::from_millis(100));
         }
         let log = fs::read_to_string(self.data.join("server.log")).unwrap_or_default();
-        Err(ServerError::NotReady(log))
+        Err(ServerError::NotReady {
+            server: "PostgreSQL",
+            log,
+        })
     }
 }
 
@@ -199,25 +169,12 @@ fn program(bin: &Path, name: &str, as_root: bool) -> Command {
 
 /// "PostgreSQL 15.18", from `postgres --version`'s "postgres (PostgreSQL) 15.18 (Debian …)".
 fn version_of(bin: &Path) -> String {
-    let said = Command::new(bin.join("postgres"))
-        .arg("--version")
-        .output()
-        .map(|out| String::from_utf8_lossy(&out.stdout).into_owned())
-        .unwrap_or_default();
+    let said = version_said(&bin.join("postgres"));
     let number = said
         .split_whitespace()
         .nth(2)
         .unwrap_or("(version unknown)");
     format!("PostgreSQL {number}")
-}
-
-/// A loopback port nobody listens on now.
-pub(crate) fn free_port() -> Result<u16, ServerError> {
-    let listener = TcpListener::bind("127.0.0.1:0").map_err(|e| io("find a free port", &e))?;
-    listener
-        .local_addr()
-        .map(|a| a.port())
-        .map_err(|e| io("find a free port", &e))
 }
 
 fn run_quietly(command: &mut Command) -> Result<(), ServerError> {
@@ -227,8 +184,4 @@ fn run_quietly(command: &mut Command) -> Result<(), ServerError> {
     } else {
         Err(ServerError::Io(format!("{command:?} failed ({status})")))
     }
-}
-
-fn io(what: &str, error: &std::io::Error) -> ServerError {
-    ServerError::Io(format!("could not {what}: {error}"))
 }

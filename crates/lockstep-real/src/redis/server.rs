@@ -1,7 +1,7 @@
 //! A Redis server for one run: Debian's `redis-server`, on loopback at a free port, with no
 //! persistence, stopped when the value is dropped.
 
-use crate::postgres::free_port;
+use crate::server::{ServerError, free_port, io, version_said};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::thread::sleep;
@@ -18,20 +18,21 @@ pub struct RedisServer {
 }
 
 impl RedisServer {
-    pub fn start() -> Result<RedisServer, String> {
+    pub fn start() -> Result<RedisServer, ServerError> {
         if !Path::new(PROGRAM).exists() {
-            return Err(format!(
-                "Redis is not installed (no {PROGRAM}): apt-get install redis-server"
-            ));
+            return Err(ServerError::NotInstalled {
+                missing: PROGRAM.to_owned(),
+                package: "redis-server",
+            });
         }
-        let port = free_port().map_err(|e| e.to_string())?;
+        let port = free_port()?;
         let process = Command::new(PROGRAM)
             .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
             .args(["--save", "", "--appendonly", "no", "--daemonize", "no"])
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
-            .map_err(|e| format!("could not start redis-server: {e}"))?;
+            .map_err(|e| io("start redis-server", &e))?;
         let server = RedisServer {
             port,
             process,
@@ -51,7 +52,7 @@ impl RedisServer {
         self.port
     }
 
-    fn wait_until_ready(&self) -> Result<(), String> {
+    fn wait_until_ready(&self) -> Result<(), ServerError> {
         let started = Instant::now();
         while started.elapsed() < READY_WITHIN {
             if let Ok(mut connection) = self.connect()
@@ -61,7 +62,10 @@ impl RedisServer {
             }
             sleep(Duration::from_millis(50));
         }
-        Err("redis-server did not answer within 10 s".to_owned())
+        Err(ServerError::NotReady {
+            server: "Redis",
+            log: String::new(),
+        })
     }
 }
 
@@ -74,11 +78,7 @@ impl Drop for RedisServer {
 
 /// "Redis 7.0.15", from "Redis server v=7.0.15 sha=…".
 fn version() -> String {
-    let said = Command::new(PROGRAM)
-        .arg("--version")
-        .output()
-        .map(|out| String::from_utf8_lossy(&out.stdout).into_owned())
-        .unwrap_or_default();
+    let said = version_said(Path::new(PROGRAM));
     let number = said
         .split_whitespace()
         .find_map(|word| word.strip_prefix("v="))
