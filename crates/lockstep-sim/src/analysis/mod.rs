@@ -13,6 +13,7 @@ pub mod chaos;
 pub mod expectation_check;
 #[cfg(feature = "history-check")]
 pub mod linearizability;
+pub mod recorded_verdicts;
 #[cfg(feature = "history-check")]
 pub mod register_history;
 pub mod search;

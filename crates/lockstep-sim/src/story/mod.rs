@@ -10,4 +10,5 @@ pub mod export;
 pub mod intervention;
 pub mod numbers;
 pub mod outcome;
+pub mod recorded;
 pub mod trace_import;

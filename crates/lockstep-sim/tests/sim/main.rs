@@ -24,6 +24,7 @@ mod narration;
 mod properties;
 mod property;
 mod raft_liveness;
+mod recorded;
 mod resource_restart;
 mod runs_end;
 mod scenario_errors;

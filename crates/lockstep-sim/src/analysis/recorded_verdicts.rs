@@ -1,0 +1,305 @@
+//! The invariants judged on a recorded history (`story::recorded`): the simulation's own
+//! invariants, read from what clients saw instead of from the model's state.
+//!
+//! A recording knows when a request was sent and when its answer came, not when the server
+//! acted in between, so every rule here is judged the way that cannot accuse wrongly: two
+//! stretches overlap only if their surest parts do (a lease surely lasted from its grant's
+//! answer until its request's send plus the TTL, or the holder's release), and one thing came
+//! before another only if the first was answered before the second was sent. A real violation
+//! that the timing cannot prove is missed, never one invented.
+//!
+//! It must not read a trace or a scenario: a history from any system is judged the same way.
+
+use crate::story::recorded::{Acquired, Operation, RecordedHistory, Request, Written};
+use crate::vocabulary::invariant::{Invariant, InvariantSet};
+
+/// The invariants a recorded history is judged on: all but the double charge (a recording
+/// has no payments).
+pub const JUDGED: [Invariant; 6] = [
+    Invariant::OneBeliever,
+    Invariant::OneLease,
+    Invariant::TokensIncrease,
+    Invariant::NoStaleWrite,
+    Invariant::OneWriterPerToken,
+    Invariant::NoLostUpdate,
+];
+
+/// One invariant broken: the first time, by which request, and between which clients.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Breach {
+    pub invariant: Invariant,
+    pub at_ms: u64,
+    /// The request that broke it (an index into the history's operations).
+    pub operation: usize,
+    /// The clients it concerns, the breaking request's client first.
+    pub clients: Vec<String>,
+}
+
+/// Every judged invariant's first breach, in the order of [`JUDGED`].
+pub fn judge(history: &RecordedHistory) -> Vec<Breach> {
+    let grants = grants(history);
+    let mut breaches = Vec::new();
+    breaches.extend(overlap(Invariant::OneBeliever, &beliefs(history, &grants)));
+    breaches.extend(overlap(Invariant::OneLease, &leases(history, &grants)));
+    breaches.extend(tokens_increase(history, &grants));
+    breaches.extend(accepted_writes(history, &grants));
+    breaches.extend(lost_update(history));
+    breaches.sort_by_key(|b| JUDGED.iter().position(|i| *i == b.invariant));
+    breaches
+}
+
+/// The set of invariants `breaches` broke.
+pub fn broken(breaches: &[Breach]) -> InvariantSet {
+    breaches
+        .iter()
+        .fold(InvariantSet::EMPTY, |set, b| set.with(b.invariant))
+}
+
+/// A grant a client was told: the request's index, its token and lease.
+struct Grant {
+    operation: usize,
+    token: Option<u64>,
+    ttl_ms: Option<u64>,
+}
+
+fn grants(history: &RecordedHistory) -> Vec<Grant> {
+    history
+        .operations
+        .iter()
+        .enumerate()
+        .filter_map(|(operation, op)| match op.request {
+            Request::Acquire(Some(Acquired::Granted { token, ttl_ms })) => Some(Grant {
+                operation,
+                token,
+                ttl_ms,
+            }),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A stretch of one client's: from the request that began it, until `to_ms` (`None`: past the
+/// end of the recording).
+struct Stretch<'a> {
+    client: &'a str,
+    operation: usize,
+    from_ms: u64,
+    to_ms: Option<u64>,
+}
+
+/// When `client` sent its first release at or after `after_ms`.
+fn release_after(history: &RecordedHistory, client: &str, after_ms: u64) -> Option<u64> {
+    history
+        .operations
+        .iter()
+        .find(|o| {
+            o.client == client && o.at_ms >= after_ms && matches!(o.request, Request::Release(_))
+        })
+        .map(|o| o.at_ms)
+}
+
+/// Each client believes it holds the lock from a grant's answer until it sends its release.
+fn beliefs<'a>(history: &'a RecordedHistory, grants: &[Grant]) -> Vec<Stretch<'a>> {
+    grants
+        .iter()
+        .filter_map(|g| {
+            let grant = &history.operations[g.operation];
+            let from_ms = grant.answered_ms?;
+            Some(Stretch {
+                client: &grant.client,
+                operation: g.operation,
+                from_ms,
+                to_ms: release_after(history, &grant.client, from_ms),
+            })
+        })
+        .collect()
+}
+
+/// The part of each lease the service surely held: from its grant's answer until the request's
+/// send plus the TTL, or the holder's release, whichever is first.
+fn leases<'a>(history: &'a RecordedHistory, grants: &[Grant]) -> Vec<Stretch<'a>> {
+    grants
+        .iter()
+        .filter_map(|g| {
+            let grant = &history.operations[g.operation];
+            let from_ms = grant.answered_ms?;
+            let expiry = g.ttl_ms.map(|ttl| grant.at_ms + ttl);
+            let release = release_after(history, &grant.client, from_ms);
+            let to_ms = match (expiry, release) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            };
+            Some(Stretch {
+                client: &grant.client,
+                operation: g.operation,
+                from_ms,
+                to_ms,
+            })
+        })
+        .collect()
+}
+
+/// The first time two clients' stretches overlap, broken when the later one starts.
+fn overlap(invariant: Invariant, stretches: &[Stretch]) -> Option<Breach> {
+    stretches
+        .iter()
+        .flat_map(|a| stretches.iter().map(move |b| (a, b)))
+        .filter(|(earlier, later)| {
+            earlier.client != later.client
+                && (earlier.from_ms, earlier.operation) < (later.from_ms, later.operation)
+                && earlier.to_ms.is_none_or(|end| later.from_ms < end)
+        })
+        .min_by_key(|(_, later)| (later.from_ms, later.operation))
+        .map(|(earlier, later)| Breach {
+            invariant,
+            at_ms: later.from_ms,
+            operation: later.operation,
+            clients: vec![later.client.to_owned(), earlier.client.to_owned()],
+        })
+}
+
+/// A token told to a client that is not larger than one surely told to another client before.
+fn tokens_increase(history: &RecordedHistory, grants: &[Grant]) -> Option<Breach> {
+    grants.iter().find_map(|g| {
+        let grant = &history.operations[g.operation];
+        let token = g.token?;
+        let earlier = grants.iter().find(|e| {
+            let other = &history.operations[e.operation];
+            other.client != grant.client
+                && other.answered_ms.is_some_and(|told| told <= grant.at_ms)
+                && e.token.is_some_and(|t| t >= token)
+        })?;
+        Some(Breach {
+            invariant: Invariant::TokensIncrease,
+            at_ms: grant.answered_ms.unwrap_or(grant.at_ms),
+            operation: g.operation,
+            clients: vec![
+                grant.client.clone(),
+                history.operations[earlier.operation].client.clone(),
+            ],
+        })
+    })
+}
+
+/// The writes the resource accepted: stale when another client had surely been told a higher
+/// token before the write was sent; a second writer when another client's write with the same
+/// token was accepted too.
+fn accepted_writes(history: &RecordedHistory, grants: &[Grant]) -> Vec<Breach> {
+    let accepted: Vec<(usize, &Operation, u64)> = history
+        .operations
+        .iter()
+        .enumerate()
+        .filter_map(|(i, o)| match o.request {
+            Request::Write {
+                token: Some(token),
+                outcome: Some(Written::Accepted),
+                ..
+            } => Some((i, o, token)),
+            _ => None,
+        })
+        .collect();
+    let stale = accepted.iter().find_map(|&(i, write, token)| {
+        let superseding = grants.iter().find(|g| {
+            let grant = &history.operations[g.operation];
+            grant.client != write.client
+                && grant.answered_ms.is_some_and(|told| told <= write.at_ms)
+                && g.token.is_some_and(|t| t > token)
+        })?;
+        Some(breach(
+            Invariant::NoStaleWrite,
+            i,
+            write,
+            &history.operations[superseding.operation],
+        ))
+    });
+    let second_writer = accepted.iter().find_map(|&(i, write, token)| {
+        let (_, first, _) = accepted
+            .iter()
+            .find(|&&(j, other, t)| j < i && t == token && other.client != write.client)?;
+        Some(breach(Invariant::OneWriterPerToken, i, write, first))
+    });
+    stale.into_iter().chain(second_writer).collect()
+}
+
+/// An accepted write computed from a read, when another client's write was surely accepted
+/// between that read's answer and this write's send: the other update was overwritten unseen.
+fn lost_update(history: &RecordedHistory) -> Option<Breach> {
+    let ops = &history.operations;
+    ops.iter().enumerate().find_map(|(i, write)| {
+        let Request::Write {
+            outcome: Some(Written::Accepted),
+            ..
+        } = write.request
+        else {
+            return None;
+        };
+        let read = ops[..i]
+            .iter()
+            .rev()
+            .find(|o| o.client == write.client && matches!(o.request, Request::Read(Some(_))))?;
+        let read_answered = read.answered_ms?;
+        let unseen = ops.iter().find(|o| {
+            o.client != write.client
+                && o.at_ms >= read_answered
+                && o.answered_ms.is_some_and(|a| a <= write.at_ms)
+                && matches!(
+                    o.request,
+                    Request::Write {
+                        outcome: Some(Written::Accepted),
+                        ..
+                    }
+                )
+        })?;
+        Some(breach(Invariant::NoLostUpdate, i, write, unseen))
+    })
+}
+
+fn breach(invariant: Invariant, operation: usize, by: &Operation, other: &Operation) -> Breach {
+    Breach {
+        invariant,
+        at_ms: by.answered_ms.unwrap_or(by.at_ms),
+        operation,
+        clients: vec![by.client.clone(), other.client.clone()],
+    }
+}
+
+/// The resource's history as the linearizability checker reads it: every answered read, and
+/// every write the resource accepted (answered), each client numbered in the order of
+/// [`RecordedHistory::clients`]. Refused writes changed nothing; a write never answered may or
+/// may not have taken effect, which this checker cannot weigh, so it is left out.
+#[cfg(feature = "history-check")]
+pub fn register_history(history: &RecordedHistory) -> crate::analysis::linearizability::History {
+    use crate::analysis::linearizability::{Effect, History, Operation as Checked};
+    use crate::world::ids::NodeId;
+    use crate::world::time::VirtualTime;
+    let clients = history.clients();
+    let number = |name: &str| {
+        let index = clients.iter().position(|c| *c == name).unwrap_or(0);
+        NodeId(u16::try_from(index).unwrap_or(u16::MAX))
+    };
+    let operations = history
+        .operations
+        .iter()
+        .filter_map(|o| {
+            let effect = match o.request {
+                Request::Read(Some(value)) => Effect::Read { value },
+                Request::Write {
+                    value,
+                    outcome: Some(Written::Accepted),
+                    ..
+                } => Effect::Write { value },
+                _ => return None,
+            };
+            Some(Checked {
+                client: number(&o.client),
+                invoked: VirtualTime(o.at_ms),
+                answered: o.answered_ms.map(VirtualTime),
+                effect,
+            })
+        })
+        .collect();
+    History {
+        initial: history.initial_value,
+        operations,
+    }
+}

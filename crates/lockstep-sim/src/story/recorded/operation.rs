@@ -1,0 +1,173 @@
+//! One request of a recorded history's file, checked and typed, and written back.
+
+use super::error::HistoryError;
+use super::file::{FileOperation, OpKind};
+use super::request::{Acquired, Operation, Request, Written};
+
+pub(super) fn operation(index: usize, op: &FileOperation) -> Result<Operation, HistoryError> {
+    check_fields(index, op)?;
+    let request = match op.op {
+        OpKind::Acquire => Request::Acquire(op.granted.map(|granted| {
+            if granted {
+                Acquired::Granted {
+                    token: op.token,
+                    ttl_ms: op.ttl_ms,
+                }
+            } else {
+                Acquired::Refused
+            }
+        })),
+        OpKind::Read => Request::Read(op.value),
+        OpKind::Write => Request::Write {
+            token: op.token,
+            value: op.value.ok_or_else(|| {
+                HistoryError::at_operation(
+                    index,
+                    "value",
+                    "a write needs the value it wrote".to_owned(),
+                )
+            })?,
+            outcome: op.accepted.map(|accepted| {
+                if accepted {
+                    Written::Accepted
+                } else {
+                    Written::Refused
+                }
+            }),
+        },
+        OpKind::Release => Request::Release(op.released),
+    };
+    Ok(Operation {
+        client: op.client.clone(),
+        at_ms: op.at_ms,
+        answered_ms: op.answered_ms,
+        request,
+    })
+}
+
+/// The fields `op` carries are the ones its kind has, with an answer's fields exactly when it
+/// was answered.
+fn check_fields(index: usize, op: &FileOperation) -> Result<(), HistoryError> {
+    let present = [
+        ("granted", op.granted.is_some()),
+        ("token", op.token.is_some()),
+        ("ttl_ms", op.ttl_ms.is_some()),
+        ("value", op.value.is_some()),
+        ("accepted", op.accepted.is_some()),
+        ("released", op.released.is_some()),
+    ];
+    if let Some((field, _)) = present
+        .iter()
+        .find(|(field, here)| *here && !allowed(op.op).contains(field))
+    {
+        return Err(HistoryError::at_operation(
+            index,
+            field,
+            format!("{} has no \"{field}\"", op_words(op.op)),
+        ));
+    }
+    if op.client.is_empty() {
+        return Err(HistoryError::at_operation(
+            index,
+            "client",
+            "is empty".to_owned(),
+        ));
+    }
+    if let Some(answered) = op.answered_ms
+        && answered < op.at_ms
+    {
+        return Err(HistoryError::at_operation(
+            index,
+            "answered_ms",
+            format!("{answered} is before the request was sent ({})", op.at_ms),
+        ));
+    }
+    // An answer's field without an answer, or an answer without its field.
+    let (field, has_answer_field) = match op.op {
+        OpKind::Acquire => ("granted", op.granted.is_some()),
+        OpKind::Read => ("value", op.value.is_some()),
+        OpKind::Write => ("accepted", op.accepted.is_some()),
+        OpKind::Release => ("released", op.released.is_some()),
+    };
+    match op.answered_ms {
+        Some(answered) if !has_answer_field => {
+            return Err(HistoryError::at_operation(
+                index,
+                field,
+                format!(
+                    "{} answered at {answered} ms needs \"{field}\"",
+                    op_words(op.op)
+                ),
+            ));
+        }
+        None if has_answer_field => {
+            return Err(HistoryError::at_operation(
+                index,
+                field,
+                "is an answer, and the request has no \"answered_ms\"".to_owned(),
+            ));
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// The fields an operation of `kind` may carry besides client, op and the times.
+fn allowed(kind: OpKind) -> &'static [&'static str] {
+    match kind {
+        OpKind::Acquire => &["granted", "token", "ttl_ms"],
+        OpKind::Read => &["value"],
+        OpKind::Write => &["token", "value", "accepted"],
+        OpKind::Release => &["released"],
+    }
+}
+
+fn op_words(kind: OpKind) -> &'static str {
+    match kind {
+        OpKind::Acquire => "an acquire",
+        OpKind::Read => "a read",
+        OpKind::Write => "a write",
+        OpKind::Release => "a release",
+    }
+}
+
+pub(super) fn file_operation(op: &Operation) -> FileOperation {
+    let mut file = FileOperation {
+        client: op.client.clone(),
+        op: OpKind::Read,
+        at_ms: op.at_ms,
+        answered_ms: op.answered_ms,
+        granted: None,
+        token: None,
+        ttl_ms: None,
+        value: None,
+        accepted: None,
+        released: None,
+    };
+    match op.request {
+        Request::Acquire(answer) => {
+            file.op = OpKind::Acquire;
+            file.granted = answer.map(|a| matches!(a, Acquired::Granted { .. }));
+            if let Some(Acquired::Granted { token, ttl_ms }) = answer {
+                file.token = token;
+                file.ttl_ms = ttl_ms;
+            }
+        }
+        Request::Read(value) => file.value = value,
+        Request::Write {
+            token,
+            value,
+            outcome,
+        } => {
+            file.op = OpKind::Write;
+            file.token = token;
+            file.value = Some(value);
+            file.accepted = outcome.map(|o| o == Written::Accepted);
+        }
+        Request::Release(released) => {
+            file.op = OpKind::Release;
+            file.released = released;
+        }
+    }
+    file
+}

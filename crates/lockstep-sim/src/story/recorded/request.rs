@@ -1,0 +1,43 @@
+//! One request of a recorded history, typed: what a client asked, when, and what came back.
+
+/// One request of one client.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Operation {
+    pub client: String,
+    pub at_ms: u64,
+    /// `None`: no answer came.
+    pub answered_ms: Option<u64>,
+    pub request: Request,
+}
+
+/// What a request asked, and what its answer said (nothing for a request never answered).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Request {
+    Acquire(Option<Acquired>),
+    Read(Option<i64>),
+    Write {
+        token: Option<u64>,
+        value: i64,
+        outcome: Option<Written>,
+    },
+    /// `Some(false)`: the service had nothing of this client's to let go.
+    Release(Option<bool>),
+}
+
+/// An acquire's answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Acquired {
+    Granted {
+        token: Option<u64>,
+        ttl_ms: Option<u64>,
+    },
+    /// Held by someone else.
+    Refused,
+}
+
+/// A write's answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Written {
+    Accepted,
+    Refused,
+}
