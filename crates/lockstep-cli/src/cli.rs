@@ -3,9 +3,11 @@
 //! in the words of [`crate::usage`], followed by the usage clap generates. It reads no files.
 
 use crate::chaos::ChaosArgs;
+use crate::check_trace::CheckTraceArgs;
 use crate::error::CliError;
 use crate::hunt::HuntArgs;
 use crate::matrix::MatrixArgs;
+use crate::real_command::RealArgs;
 use crate::run_command::RunArgs;
 use crate::search_command::SearchArgs;
 use crate::source::Source;
@@ -44,6 +46,10 @@ pub enum Command {
     Hunt(HuntArgs),
     /// The shortest run of a scenario that breaks an invariant.
     Search(SearchArgs),
+    /// A recorded history (from a real system) judged by the simulation's invariants.
+    CheckTrace(CheckTraceArgs),
+    /// A scenario played against real servers on loopback, beside its simulation.
+    Real(RealArgs),
 }
 
 /// What the arguments ask for: a command, or clap's help text.

@@ -1,5 +1,5 @@
 //! Everything `lockstep-cli` can fail with, and its words. `main` maps them to exit codes:
-//! failed expectations 1, anything else 2.
+//! failed expectations and broken checks 1, anything else 2.
 
 use thiserror::Error;
 
@@ -23,6 +23,13 @@ pub enum CliError {
     Expectations(Vec<String>),
     #[error("chaos: {0}")]
     Chaos(lockstep_sim::analysis::chaos::ReportError),
+    /// A check that ran and found something broken (`check-trace`'s invariants, `real`'s
+    /// match with the simulation): the report, printed on standard output.
+    #[error("{0}")]
+    Broken(String),
+    /// A real server could not be started or answered wrongly.
+    #[error("real run: {0}")]
+    Real(String),
 }
 
 /// The commands of flags only (no scenario) say their name before what is wrong with a flag.

@@ -10,18 +10,23 @@
 //! lockstep-cli matrix [--runs N] [--consensus-runs N] [--threads T]
 //! lockstep-cli hunt [--seed S] [--faults K] [--max-events N] [--out DIR]
 //! lockstep-cli search <scenario or search-config.json | built-in id> --invariant <id> [--faults K] [--out file.json]
+//! lockstep-cli check-trace <recorded history.json>
+//! lockstep-cli real <file.json | built-in id> --service postgres|redis [--runs N] [--record file.json]
 //! ```
 //!
-//! `run` exits with status 1 and names the failed expectation when one fails; any usage or input
+//! `run` exits with status 1 and names the failed expectation when one fails, `check-trace` when
+//! an invariant broke, `real` when a real run did not match the simulation; any usage or input
 //! error exits with status 2 and says what is wrong.
 
 mod against;
 mod args;
 mod chaos;
+mod check_trace;
 mod cli;
 mod error;
 mod hunt;
 mod matrix;
+mod real_command;
 mod run_command;
 mod search_command;
 mod source;
@@ -40,6 +45,10 @@ fn main() -> ExitCode {
         }
         Err(error @ CliError::Expectations(_)) => {
             eprint!("{error}");
+            ExitCode::from(1)
+        }
+        Err(CliError::Broken(report)) => {
+            print!("{report}");
             ExitCode::from(1)
         }
         Err(error) => {
@@ -72,6 +81,8 @@ fn run(arguments: Vec<String>) -> Result<String, CliError> {
         Command::Hunt(args) => hunt::run(&args),
         Command::Matrix(args) => matrix::run(&args).map_err(CliError::Chaos),
         Command::Search(args) => search_command::run(args),
+        Command::CheckTrace(args) => check_trace::run(&args),
+        Command::Real(args) => real_command::run_real(&args),
     }
 }
 

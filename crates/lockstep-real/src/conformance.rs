@@ -46,8 +46,8 @@ pub fn case(servers: &Servers, id: &str, runs: u32) -> Result<Row, String> {
     let mut matched = 0;
     let mut first_mismatch = None;
     for _ in 0..runs {
-        let observed = run(servers, &plan).map_err(|e| format!("{id}: {e}"))?;
-        let real = OutcomeClass::of_observed(&observed);
+        let real_run = run(servers, &plan).map_err(|e| format!("{id}: {e}"))?;
+        let real = OutcomeClass::of_real(&real_run);
         if real == simulated {
             matched += 1;
         } else if first_mismatch.is_none() {

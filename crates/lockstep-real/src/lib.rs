@@ -9,9 +9,11 @@
 //! - [`lock`]: a real lock service as the clients use it; [`postgres`] (the article's lock row,
 //!   and the register every run writes to) and [`redis`] (one server, `SET NX PX`), each with a
 //!   server started for the run (Debian's package, loopback only) and stopped after.
-//! - [`server`]: what the servers share (why one could not start, a free port).
+//! - [`server`]: what the servers share (why one could not start, a free port); [`started`]:
+//!   the servers one plan needs, started for it.
 //! - [`run`]: the clients, each on a thread of its own, on one clock.
-//! - [`observed`]: what the clients saw, in milliseconds from the start.
+//! - [`record`]: what the clients saw, in milliseconds from the start, recorded as a history
+//!   in Lockstep's recorded-history format (`lockstep_sim::story::recorded`).
 //! - [`conformance`]: the cases, each run several times and compared with the simulation, as
 //!   a table (`cargo xtask real` prints it, through the `lockstep-real` binary).
 //! - [`outcome`]: the outcome class (which writes the resource accepted or refused, with which
@@ -22,10 +24,11 @@
 
 pub mod conformance;
 pub mod lock;
-pub mod observed;
 pub mod outcome;
 pub mod plan;
 pub mod postgres;
+pub mod record;
 pub mod redis;
 pub mod run;
 pub mod server;
+pub mod started;

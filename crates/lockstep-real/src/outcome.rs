@@ -1,12 +1,15 @@
 //! The outcome class of a run: each write the resource accepted or refused, by whom and with
-//! which token, in order, and the value left at the end. A real run and the simulation of the
+//! which token, in order, the value left at the end, and the invariants broken. A real run and the simulation of the
 //! same scenario match when their classes are equal; times are not compared (a real run's
 //! differ from run to run).
 
-use crate::observed::{Observed, Seen};
+use crate::run::RealRun;
+use lockstep_sim::analysis::recorded_verdicts::{JUDGED, broken, judge};
 use lockstep_sim::scenario::error::ScenarioError;
 use lockstep_sim::scenario::types::ResourceSpec;
+use lockstep_sim::story::recorded::{Request, Written};
 use lockstep_sim::vocabulary::happening::Happening;
+use lockstep_sim::vocabulary::invariant::{Invariant, InvariantSet};
 use lockstep_sim::vocabulary::message::Refusal;
 use lockstep_sim::{Scenario, Sim};
 use std::fmt;
@@ -15,6 +18,9 @@ use std::fmt;
 pub struct OutcomeClass {
     pub writes: Vec<Write>,
     pub final_value: i64,
+    /// The invariants a recorded history is judged on that the run broke
+    /// (`recorded_verdicts::JUDGED`).
+    pub broken: InvariantSet,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -38,30 +44,39 @@ impl fmt::Display for OutcomeClass {
                 None => write!(f, "{}'s write {word}; ", write.client)?,
             }
         }
-        write!(f, "final value {}", self.final_value)
+        write!(f, "final value {}", self.final_value)?;
+        let broken: Vec<&str> = self.broken.iter().map(Invariant::id).collect();
+        if !broken.is_empty() {
+            write!(f, "; broke {}", broken.join(", "))?;
+        }
+        Ok(())
     }
 }
 
 impl OutcomeClass {
     /// The class of a real run.
-    pub fn of_observed(observed: &Observed) -> OutcomeClass {
-        let writes = observed
-            .observations
+    pub fn of_real(run: &RealRun) -> OutcomeClass {
+        let writes = run
+            .history
+            .operations
             .iter()
-            .filter_map(|o| match o.seen {
-                Seen::WriteAccepted { token, .. } => Some((o, token, true)),
-                Seen::WriteRejected { token } => Some((o, token, false)),
+            .filter_map(|o| match o.request {
+                Request::Write {
+                    token,
+                    outcome: Some(outcome),
+                    ..
+                } => Some(Write {
+                    client: o.client.clone(),
+                    token,
+                    accepted: outcome == Written::Accepted,
+                }),
                 _ => None,
-            })
-            .map(|(o, token, accepted)| Write {
-                client: o.client.clone(),
-                token,
-                accepted,
             })
             .collect();
         OutcomeClass {
             writes,
-            final_value: observed.final_value,
+            final_value: run.final_value,
+            broken: broken(&judge(&run.history)),
         }
     }
 
@@ -72,7 +87,11 @@ impl OutcomeClass {
         let cast = sim.cast();
         let mut writes = Vec::new();
         let mut final_value = None;
+        let mut broken = InvariantSet::EMPTY;
         for event in sim.trace() {
+            for invariant in event.broke.iter().filter(|i| JUDGED.contains(i)) {
+                broken = broken.with(invariant);
+            }
             let (writer, token, accepted) = match &event.happening {
                 Happening::WriteAccepted {
                     writer,
@@ -101,6 +120,7 @@ impl OutcomeClass {
         Ok(OutcomeClass {
             writes,
             final_value: final_value.unwrap_or(initial),
+            broken,
         })
     }
 }

@@ -20,6 +20,13 @@ use std::fmt;
 /// A scenario as a real run plays it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Plan {
+    /// The scenario's id and title.
+    pub scenario: String,
+    pub title: String,
+    /// The scenario's names for its lock service (its first node) and its resource, which a
+    /// recorded history's lanes take.
+    pub lock_service_name: String,
+    pub resource_name: String,
     pub service: ServicePlan,
     pub fencing: RealFencing,
     pub initial_value: i64,
@@ -71,13 +78,25 @@ impl ClientPlan {
     /// How long the work that starts at `from_ms` really takes: its own length, plus every
     /// pause that begins before it is done (a pause stops the clock of the work, not the world).
     pub fn work_until(&self, from_ms: u64) -> u64 {
+        from_ms
+            + self.work_ms
+            + self
+                .pauses_in(from_ms)
+                .map(|(_, length)| length)
+                .sum::<u64>()
+    }
+
+    /// The pauses that fall in the work that starts at `from_ms`, as [`Self::work_until`]
+    /// counts them.
+    pub fn pauses_in(&self, from_ms: u64) -> impl Iterator<Item = (u64, u64)> + '_ {
         let mut end = from_ms + self.work_ms;
-        for &(at, length) in &self.pauses {
-            if at >= from_ms && at < end {
+        self.pauses.iter().copied().filter(move |&(at, length)| {
+            let inside = at >= from_ms && at < end;
+            if inside {
                 end += length;
             }
-        }
-        end
+            inside
+        })
     }
 }
 
@@ -100,6 +119,8 @@ pub enum Unsupported {
         at_ms: u64,
         what: String,
     },
+    /// The scenario does not pass its own check.
+    Invalid(String),
 }
 
 impl fmt::Display for Unsupported {
@@ -126,6 +147,7 @@ impl fmt::Display for Unsupported {
                 f,
                 "the intervention at {at_ms} ms ({what}) cannot be made for real by this runner"
             ),
+            Unsupported::Invalid(why) => write!(f, "the scenario does not check: {why}"),
         }
     }
 }
@@ -135,6 +157,12 @@ impl std::error::Error for Unsupported {}
 impl Plan {
     /// The plan of `scenario`, or why it cannot be played for real.
     pub fn of(scenario: &Scenario) -> Result<Plan, Unsupported> {
+        let checked = scenario
+            .check()
+            .map_err(|e| Unsupported::Invalid(e.to_string()))?;
+        let cast = checked.cast();
+        let lock_service_name = cast.name(cast.lock_service()).to_owned();
+        let resource_name = cast.name(cast.resource()).to_owned();
         let service = service_plan(&scenario.lock_service)?;
         let (fencing, initial_value) = resource_plan(&scenario.resource)?;
         if !scenario.clocks.is_empty() {
@@ -168,6 +196,10 @@ impl Plan {
             }
         }
         Ok(Plan {
+            scenario: scenario.id.clone(),
+            title: scenario.title.clone(),
+            lock_service_name,
+            resource_name,
             service,
             fencing,
             initial_value,

@@ -4,13 +4,13 @@
 //! service.
 
 use crate::lock::{Grant, LockService};
-use crate::observed::{Observation, Observed, Seen};
 use crate::plan::{ClientPlan, Plan, RealAccess, ServicePlan};
 use crate::postgres::{self, PostgresServer, Register};
+use crate::record::{Recorder, today};
 use crate::redis::{CacheLock, RedisServer};
-use std::sync::Mutex;
+use lockstep_sim::story::recorded::{Acquired, RecordedHistory, Request, Written};
 use std::thread;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 /// The servers a run may use.
 pub struct Servers<'a> {
@@ -19,10 +19,19 @@ pub struct Servers<'a> {
     pub redis: Option<&'a RedisServer>,
 }
 
-/// Sets up the tables (and clears Redis's key), runs the plan's clients, and returns what they saw.
-/// A request that fails is what a client saw (`Seen::Failed`); the error returned is the
-/// setup's or the final read's.
-pub fn run(servers: &Servers, plan: &Plan) -> Result<Observed, String> {
+/// A real run: what its clients saw, the register's value at the end, and the requests that
+/// failed (a server that did not answer), in words.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RealRun {
+    pub history: RecordedHistory,
+    pub final_value: i64,
+    pub failures: Vec<String>,
+}
+
+/// Sets up the tables (and clears Redis's key), runs the plan's clients, and returns what they
+/// saw. A request that fails is recorded unanswered and listed in `failures`; the error
+/// returned is the setup's or the final read's.
+pub fn run(servers: &Servers, plan: &Plan) -> Result<RealRun, String> {
     let connection = servers.postgres.connection();
     let mut admin =
         ::postgres::Client::connect(&connection, ::postgres::NoTls).map_err(|e| e.to_string())?;
@@ -37,28 +46,37 @@ pub fn run(servers: &Servers, plan: &Plan) -> Result<Observed, String> {
         };
         parts.push((client, lock_for(servers, plan)?, register));
     }
-    let seen = Mutex::new(Vec::new());
-    let start = Instant::now();
+    let recorder = Recorder::start();
     thread::scope(|scope| {
         for (client, lock, register) in parts {
             let player = Player {
                 client,
-                start,
-                seen: &seen,
+                recorder: &recorder,
             };
             scope.spawn(move || player.play(lock, register));
         }
     });
-    let mut observations = seen.into_inner().unwrap_or_else(|e| e.into_inner());
-    observations.sort_by_key(|o: &Observation| o.at_ms);
     let final_value = admin
         .query_one("SELECT value FROM register", &[])
         .map_err(|e| e.to_string())?
         .get(0);
-    Ok(Observed {
-        observations,
+    let (history, failures) = recorder.finish(plan, servers.versions(plan), today());
+    Ok(RealRun {
+        history,
         final_value,
+        failures,
     })
+}
+
+impl Servers<'_> {
+    /// The servers `plan` uses, by name and version: the lock service's, then the resource's.
+    pub fn versions(&self, plan: &Plan) -> Vec<String> {
+        let postgres = self.postgres.version.clone();
+        match (&plan.service, self.redis) {
+            (ServicePlan::Cache { .. }, Some(redis)) => vec![redis.version.clone(), postgres],
+            _ => vec![postgres],
+        }
+    }
 }
 
 /// A lock left by the run before is gone: the SQL row is made anew by the set-up; the Redis
@@ -95,79 +113,90 @@ fn lock_for(servers: &Servers, plan: &Plan) -> Result<Box<dyn LockService + Send
 /// One client playing its part.
 struct Player<'a> {
     client: &'a ClientPlan,
-    start: Instant,
-    seen: &'a Mutex<Vec<Observation>>,
+    recorder: &'a Recorder,
 }
 
 impl Player<'_> {
     fn play(&self, mut lock: Box<dyn LockService + Send>, mut register: Register) {
-        if let Err(error) = self.steps(lock.as_mut(), &mut register) {
-            self.saw(Seen::Failed(error));
-        }
+        // A failed request is recorded unanswered, with its failure: the client stops there.
+        let _ = self.steps(lock.as_mut(), &mut register);
     }
 
     /// Acquire (and try again as the plan says), read, work, write, release.
     fn steps(&self, lock: &mut dyn LockService, register: &mut Register) -> Result<(), String> {
+        let name = self.client.name.as_str();
         self.wait_until(self.client.start_ms);
         let Some(grant) = self.acquire(lock)? else {
             return Ok(());
         };
         let value = match self.client.access {
             RealAccess::ReadModifyWrite => {
-                let read = register.read()?;
-                self.saw(Seen::Read(read));
-                read + 1
+                self.recorder
+                    .request(name, || register.read(), |v| Request::Read(v.copied()))?
+                    + 1
             }
             RealAccess::BlindWrite(value) => value,
         };
-        self.wait_until(self.client.work_until(self.now_ms()));
-        let accepted = register.write(value, grant.token)?;
+        let from_ms = self.recorder.now_ms();
+        for (at_ms, for_ms) in self.client.pauses_in(from_ms) {
+            self.recorder.paused(name, at_ms, for_ms);
+        }
+        self.wait_until(self.client.work_until(from_ms));
         let token = grant.token;
-        self.saw(if accepted {
-            Seen::WriteAccepted { token, value }
-        } else {
-            Seen::WriteRejected { token }
-        });
-        let released = lock.release(&grant, self.client.release)?;
-        self.saw(Seen::Released(released));
+        self.recorder.request(
+            name,
+            || register.write(value, token),
+            |accepted| Request::Write {
+                token,
+                value,
+                outcome: accepted.map(|&yes| {
+                    if yes {
+                        Written::Accepted
+                    } else {
+                        Written::Refused
+                    }
+                }),
+            },
+        )?;
+        self.recorder.request(
+            name,
+            || lock.release(&grant, self.client.release),
+            |released| Request::Release(released.copied()),
+        )?;
         Ok(())
     }
 
     fn acquire(&self, lock: &mut dyn LockService) -> Result<Option<Grant>, String> {
         let (delay_ms, more) = self.client.retry.unwrap_or((0, 0));
+        let ttl_ms = self.client.ttl_ms;
         for attempt in 0..=more {
             if attempt > 0 {
-                self.wait_until(self.now_ms() + delay_ms);
+                self.wait_until(self.recorder.now_ms() + delay_ms);
             }
-            if let Some(grant) = lock.acquire(&self.client.name, attempt, self.client.ttl_ms)? {
-                self.saw(Seen::Granted(grant.token));
-                return Ok(Some(grant));
+            let grant = self.recorder.request(
+                &self.client.name,
+                || lock.acquire(&self.client.name, attempt, ttl_ms),
+                |answer| {
+                    Request::Acquire(answer.map(|grant| match grant {
+                        Some(grant) => Acquired::Granted {
+                            token: grant.token,
+                            ttl_ms: Some(ttl_ms),
+                        },
+                        None => Acquired::Refused,
+                    }))
+                },
+            )?;
+            if grant.is_some() {
+                return Ok(grant);
             }
-            self.saw(Seen::HeldElsewhere);
         }
         Ok(None)
     }
 
-    fn now_ms(&self) -> u64 {
-        u64::try_from(self.start.elapsed().as_millis()).unwrap_or(u64::MAX)
-    }
-
     fn wait_until(&self, at_ms: u64) {
-        let now = self.now_ms();
+        let now = self.recorder.now_ms();
         if at_ms > now {
             thread::sleep(Duration::from_millis(at_ms - now));
         }
-    }
-
-    fn saw(&self, seen: Seen) {
-        let observation = Observation {
-            at_ms: self.now_ms(),
-            client: self.client.name.clone(),
-            seen,
-        };
-        self.seen
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push(observation);
     }
 }

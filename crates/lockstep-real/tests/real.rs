@@ -11,6 +11,7 @@ use lockstep_real::redis::RedisServer;
 use lockstep_real::run::{Servers, run};
 use lockstep_sim::Scenario;
 use lockstep_sim::scenario::catalogue;
+use lockstep_sim::vocabulary::invariant::{Invariant, InvariantSet};
 use std::net::TcpStream;
 
 fn scenario(id: &str) -> Scenario {
@@ -28,16 +29,19 @@ fn write(client: &str, token: Option<u64>, accepted: bool) -> Write {
 }
 
 /// Runs `id` for real once, and expects both the real run and the simulation to end as
-/// `writes` and `final_value` say.
-fn expect(servers: &Servers, id: &str, writes: Vec<Write>, final_value: i64) {
+/// `writes` and `final_value` say, having broken the invariants in `broke`.
+fn expect(servers: &Servers, id: &str, writes: Vec<Write>, final_value: i64, broke: &[Invariant]) {
     let scenario = scenario(id);
     let plan = Plan::of(&scenario).unwrap_or_else(|e| panic!("{id}: {e}"));
-    let observed = run(servers, &plan).unwrap_or_else(|e| panic!("{id}: {e}"));
-    let real = OutcomeClass::of_observed(&observed);
+    let real_run = run(servers, &plan).unwrap_or_else(|e| panic!("{id}: {e}"));
+    let real = OutcomeClass::of_real(&real_run);
     let simulated = OutcomeClass::of_sim(&scenario).expect("the scenario runs");
     let expected = OutcomeClass {
         writes,
         final_value,
+        broken: broke
+            .iter()
+            .fold(InvariantSet::EMPTY, |set, i| set.with(*i)),
     };
     assert_eq!(real, expected, "{id}, for real: {real}");
     assert_eq!(simulated, expected, "{id}, simulated: {simulated}");
@@ -62,6 +66,7 @@ fn real_servers_decide_as_the_simulation_does() {
         "s2-gc-pause-fenced",
         vec![write(b, Some(34), true), write(a, Some(33), false)],
         1,
+        &[Invariant::OneBeliever],
     );
     // Without fencing it applies it: client-b's increment is lost.
     expect(
@@ -69,6 +74,11 @@ fn real_servers_decide_as_the_simulation_does() {
         "s1-gc-pause-unfenced",
         vec![write(b, Some(34), true), write(a, Some(33), true)],
         1,
+        &[
+            Invariant::OneBeliever,
+            Invariant::NoStaleWrite,
+            Invariant::NoLostUpdate,
+        ],
     );
     // The fencing gap: with fencing on, 33 lands before 34's first write.
     expect(
@@ -76,6 +86,11 @@ fn real_servers_decide_as_the_simulation_does() {
         "s3-fencing-gap",
         vec![write(a, Some(33), true), write(b, Some(34), true)],
         1,
+        &[
+            Invariant::OneBeliever,
+            Invariant::NoStaleWrite,
+            Invariant::NoLostUpdate,
+        ],
     );
     // On Redis, a plain DEL by the expired holder deletes client-b's lock and lets client-c in
     // beside it; the compare-and-delete script leaves it, and client-c waits its turn.
@@ -89,6 +104,7 @@ fn real_servers_decide_as_the_simulation_does() {
             write(b, None, true),
         ],
         2,
+        &[Invariant::OneBeliever],
     );
     expect(
         &servers,
@@ -99,6 +115,7 @@ fn real_servers_decide_as_the_simulation_does() {
             write(c, None, true),
         ],
         3,
+        &[Invariant::OneBeliever],
     );
 
     let ports = [postgres.port(), redis.port()];

@@ -4,7 +4,7 @@
 //! A recording knows when a request was sent and when its answer came, not when the server
 //! acted in between, so every rule here is judged the way that cannot accuse wrongly: two
 //! stretches overlap only if their surest parts do (a lease surely lasted from its grant's
-//! answer until its request's send plus the TTL, or the holder's release), and one thing came
+//! answer until its request's send plus the TTL, or a release), and one thing came
 //! before another only if the first was answered before the second was sent. A real violation
 //! that the timing cannot prove is missed, never one invented.
 //!
@@ -116,7 +116,8 @@ fn beliefs<'a>(history: &'a RecordedHistory, grants: &[Grant]) -> Vec<Stretch<'a
 }
 
 /// The part of each lease the service surely held: from its grant's answer until the request's
-/// send plus the TTL, or the holder's release, whichever is first.
+/// send plus the TTL, its holder's release, or any release that let something go (a plain
+/// `DEL` by another client deletes whatever key is there), whichever is first.
 fn leases<'a>(history: &'a RecordedHistory, grants: &[Grant]) -> Vec<Stretch<'a>> {
     grants
         .iter()
@@ -125,10 +126,12 @@ fn leases<'a>(history: &'a RecordedHistory, grants: &[Grant]) -> Vec<Stretch<'a>
             let from_ms = grant.answered_ms?;
             let expiry = g.ttl_ms.map(|ttl| grant.at_ms + ttl);
             let release = release_after(history, &grant.client, from_ms);
-            let to_ms = match (expiry, release) {
-                (Some(a), Some(b)) => Some(a.min(b)),
-                (a, b) => a.or(b),
-            };
+            let let_go = history
+                .operations
+                .iter()
+                .find(|o| o.at_ms >= from_ms && o.request == Request::Release(Some(true)))
+                .map(|o| o.at_ms);
+            let to_ms = [expiry, release, let_go].into_iter().flatten().min();
             Some(Stretch {
                 client: &grant.client,
                 operation: g.operation,
@@ -301,5 +304,40 @@ pub fn register_history(history: &RecordedHistory) -> crate::analysis::lineariza
     History {
         initial: history.initial_value,
         operations,
+    }
+}
+
+impl std::fmt::Display for Breach {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let by = self.clients.first().map_or("?", String::as_str);
+        let other = self.clients.get(1).map_or("?", String::as_str);
+        let at = self.at_ms;
+        match self.invariant {
+            Invariant::OneBeliever => write!(
+                f,
+                "{by} was granted the lock at {at} ms while {other} still believed it held it"
+            ),
+            Invariant::OneLease => write!(
+                f,
+                "{by} was granted a lease at {at} ms before {other}'s had surely ended"
+            ),
+            Invariant::TokensIncrease => write!(
+                f,
+                "{by} was told a token at {at} ms no higher than one {other} had been told"
+            ),
+            Invariant::NoStaleWrite => write!(
+                f,
+                "{by}'s write was accepted at {at} ms after {other} had been told a higher token"
+            ),
+            Invariant::OneWriterPerToken => write!(
+                f,
+                "{by}'s write was accepted at {at} ms with the token {other} had written with"
+            ),
+            Invariant::NoLostUpdate => write!(
+                f,
+                "{by}'s write, accepted at {at} ms, overwrote {other}'s update unread"
+            ),
+            Invariant::NoDoubleCharge => write!(f, "{by} was charged twice at {at} ms"),
+        }
     }
 }

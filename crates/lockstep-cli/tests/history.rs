@@ -1,0 +1,146 @@
+//! `check-trace` and `real` as a user runs them: a recorded history's verdicts and exit code,
+//! the words for a file that is not one, and `real`'s refusals before any server starts.
+
+use std::path::PathBuf;
+use std::process::{Command, Output};
+
+const EXAMPLE: &str = include_str!("../../../docs/examples/history-gc-pause.json");
+
+fn cli(arguments: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_lockstep-cli"))
+        .args(arguments)
+        .output()
+        .expect("the binary runs")
+}
+
+fn file(name: &str, text: &str) -> String {
+    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join(format!("history-{name}.json"));
+    std::fs::write(&path, text).expect("the scratch directory is writable");
+    path.to_string_lossy().into_owned()
+}
+
+fn out(output: &Output) -> (Option<i32>, String, String) {
+    (
+        output.status.code(),
+        String::from_utf8_lossy(&output.stdout).into_owned(),
+        String::from_utf8_lossy(&output.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn a_fenced_history_is_safe_with_its_lock_invariant_broken() {
+    let (code, stdout, stderr) = out(&cli(&["check-trace", &file("fenced", EXAMPLE)]));
+    assert_eq!(code, Some(0), "{stderr}");
+    assert!(
+        stdout.contains("one_believer           BROKEN: client-2 was granted the lock at 1202 ms"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("no_stale_write         holds"), "{stdout}");
+    assert!(
+        stdout.contains("linearizable\nthe data: safe\n"),
+        "{stdout}"
+    );
+}
+
+/// The same history with the zombie's write accepted: a stale write and a lost update, so it
+/// exits 1.
+#[test]
+fn an_unfenced_history_exits_1_with_the_harm_named() {
+    let unfenced = EXAMPLE.replacen(
+        "\"token\": 33, \"value\": 1, \"accepted\": false",
+        "\"token\": 33, \"value\": 1, \"accepted\": true",
+        1,
+    );
+    let (code, stdout, _) = out(&cli(&["check-trace", &file("unfenced", &unfenced)]));
+    assert_eq!(code, Some(1), "{stdout}");
+    assert!(
+        stdout.contains("no_stale_write         BROKEN: client-1's write was accepted at 1502 ms"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("no_lost_update         BROKEN"), "{stdout}");
+    assert!(stdout.ends_with("the data: HARMED\n"), "{stdout}");
+}
+
+#[test]
+fn what_is_not_a_history_is_said_with_where() {
+    let broken = EXAMPLE.replacen("\"answered_ms\": 4, \"value\": 0", "\"answered_ms\": 4", 1);
+    let (code, _, stderr) = out(&cli(&["check-trace", &file("broken", &broken)]));
+    assert_eq!(code, Some(2));
+    assert!(
+        stderr.contains("operations[1].value: a read answered at 4 ms needs \"value\""),
+        "{stderr}"
+    );
+    let trace = cli(&["run", "s2-gc-pause-fenced", "--format", "json"]);
+    let (_, trace, _) = out(&trace);
+    let (code, _, stderr) = out(&cli(&["check-trace", &file("trace", &trace)]));
+    assert_eq!(code, Some(2));
+    assert!(
+        stderr.contains("this is a trace exported from the simulation"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn real_refuses_before_starting_anything() {
+    for (arguments, said) in [
+        (
+            vec!["real", "s2-gc-pause-fenced", "--service", "redis"],
+            "its lock service is played on --service postgres, not redis",
+        ),
+        (
+            vec!["real", "s10-redlock-clock-jump", "--service", "redis"],
+            "the lock service is Redlock",
+        ),
+        (
+            vec!["real", "s2-gc-pause-fenced", "--service", "zookeeper"],
+            "--service: \"zookeeper\" is not one of postgres, redis",
+        ),
+    ] {
+        let (code, _, stderr) = out(&cli(&arguments));
+        assert_eq!(code, Some(2), "{arguments:?}: {stderr}");
+        assert!(stderr.contains(said), "{arguments:?}: {stderr}");
+        assert!(!stderr.contains("starting"), "{arguments:?}: {stderr}");
+    }
+}
+
+/// A real run against PostgreSQL (started and stopped by the command), its verdicts beside the
+/// simulation's, and its recorded history read back by `check-trace`.
+#[test]
+fn real_records_a_history_that_check_trace_reads() {
+    let record = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("history-real-s2.json");
+    let record = record.to_string_lossy().into_owned();
+    let arguments = [
+        "real",
+        "s2-gc-pause-fenced",
+        "--service",
+        "postgres",
+        "--record",
+        &record,
+    ];
+    let (code, stdout, stderr) = out(&cli(&arguments));
+    assert_eq!(code, Some(0), "{stdout}{stderr}");
+    assert!(
+        stderr.contains("starting PostgreSQL on loopback"),
+        "{stderr}"
+    );
+    assert!(
+        stdout.contains("invariant              simulated  recorded\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("one_believer           BROKEN     BROKEN: client-b"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("no_stale_write         holds      holds"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.ends_with("1 of 1 real run(s) matched the simulation\n"),
+        "{stdout}"
+    );
+    let (code, stdout, _) = out(&cli(&["check-trace", &record]));
+    assert_eq!(code, Some(0), "{stdout}");
+    assert!(stdout.contains("recorded by lockstep-real"), "{stdout}");
+    assert!(stdout.contains("against PostgreSQL 1"), "{stdout}");
+}
