@@ -1,7 +1,9 @@
-//! `cargo xtask real [--runs N]`: the reality check's conformance suite. Installs Debian's
-//! PostgreSQL and Redis if they are missing, then runs `lockstep-real`, which starts both on
-//! loopback, runs each case N times against them, prints the table (scenario, service, runs,
-//! matches, time) and stops them, leaving nothing running.
+//! `cargo xtask real [--runs N] [--record]`: the reality check's conformance suite. Installs
+//! Debian's PostgreSQL and Redis if they are missing, then runs `lockstep-real`, which starts
+//! both on loopback, runs each case N times against them, prints the table (scenario, service,
+//! runs, matches, time) and stops them, leaving nothing running. `--record` writes each case's
+//! first matching run into the site's content (`content/recorded/`), with the servers'
+//! versions and the day.
 
 use crate::error::Error;
 use crate::process::{self, say};
@@ -10,6 +12,13 @@ use crate::workspace::Workspace;
 
 pub fn run(workspace: &Workspace, args: &[String]) -> Result<(), Error> {
     tools::ensure_real_services(workspace)?;
+    let mut passed = Vec::new();
+    for arg in args {
+        passed.push(arg.clone());
+        if arg == "--record" {
+            passed.push(workspace.join("content/recorded").display().to_string());
+        }
+    }
     say("running the conformance suite against real services (crates/lockstep-real)");
     process::run(
         workspace
@@ -23,6 +32,6 @@ pub fn run(workspace: &Workspace, args: &[String]) -> Result<(), Error> {
                 "lockstep-real",
                 "--",
             ])
-            .args(args),
+            .args(&passed),
     )
 }

@@ -6,6 +6,7 @@ use crate::outcome::OutcomeClass;
 use crate::plan::{Plan, ServicePlan};
 use crate::run::{Servers, run};
 use lockstep_sim::scenario::catalogue;
+use lockstep_sim::story::recorded::RecordedHistory;
 use std::fmt::Write as _;
 use std::time::Instant;
 
@@ -35,8 +36,13 @@ pub struct Row {
     pub first_mismatch: Option<String>,
 }
 
-/// Runs `id` `runs` times on `servers` and compares each run with the simulation.
-pub fn case(servers: &Servers, id: &str, runs: u32) -> Result<Row, String> {
+/// Runs `id` `runs` times on `servers` and compares each run with the simulation; with the
+/// first run that matched, as recorded.
+pub fn case(
+    servers: &Servers,
+    id: &str,
+    runs: u32,
+) -> Result<(Row, Option<RecordedHistory>), String> {
     let scenario = catalogue::find(id)
         .and_then(|b| b.load().ok())
         .ok_or_else(|| format!("{id} is not in the catalogue"))?;
@@ -45,16 +51,18 @@ pub fn case(servers: &Servers, id: &str, runs: u32) -> Result<Row, String> {
     let started = Instant::now();
     let mut matched = 0;
     let mut first_mismatch = None;
+    let mut recorded = None;
     for _ in 0..runs {
         let real_run = run(servers, &plan).map_err(|e| format!("{id}: {e}"))?;
         let real = OutcomeClass::of_real(&real_run);
         if real == simulated {
             matched += 1;
+            recorded.get_or_insert(real_run.history);
         } else if first_mismatch.is_none() {
             first_mismatch = Some(real.to_string());
         }
     }
-    Ok(Row {
+    let row = Row {
         scenario: id.to_owned(),
         service: service_name(servers, &plan),
         runs,
@@ -62,7 +70,8 @@ pub fn case(servers: &Servers, id: &str, runs: u32) -> Result<Row, String> {
         seconds: started.elapsed().as_secs_f64(),
         simulated: simulated.to_string(),
         first_mismatch,
-    })
+    };
+    Ok((row, recorded))
 }
 
 /// The rows as a Markdown table, then each mismatch in words.

@@ -28,6 +28,7 @@ pub mod lab;
 pub mod layout;
 pub mod link;
 pub mod metrics;
+pub mod recorded;
 pub mod route;
 pub mod run;
 pub mod scenario_twin;

@@ -91,7 +91,10 @@ pub fn mark_words(kind: MarkKind) -> String {
         MarkKind::LostUpdate { .. } => {
             "Write accepted over updates its writer never read: they are lost".to_owned()
         }
-        MarkKind::Rejected { refusal } => format!("Write rejected, {}", refusal_text(refusal)),
+        MarkKind::Rejected {
+            refusal: Some(refusal),
+        } => format!("Write rejected, {}", refusal_text(refusal)),
+        MarkKind::Rejected { refusal: None } => "Write rejected".to_owned(),
         MarkKind::Duplicated => "A request charged twice".to_owned(),
         MarkKind::ClockJump { by_ms } => format!("Clock jumped by {by_ms} ms"),
         MarkKind::Intervention => "An intervention".to_owned(),

@@ -279,7 +279,7 @@ fn sample(key: Key, ids: &str) -> Html {
         }),
         Key::LostUpdate => mark(MarkKind::LostUpdate { token: None }),
         Key::Rejected => mark(MarkKind::Rejected {
-            refusal: Refusal::NoToken,
+            refusal: Some(Refusal::NoToken),
         }),
         Key::Duplicated => mark(MarkKind::Duplicated),
         Key::ClockJump => mark(MarkKind::ClockJump { by_ms: 1 }),

@@ -1,6 +1,9 @@
-//! `lockstep-real [--runs N]`: starts PostgreSQL and Redis on loopback, runs every case of the
-//! conformance suite N times (default 3), prints the table, stops the servers, and fails when a
-//! run did not match the simulation. `cargo xtask real` runs it.
+//! `lockstep-real [--runs N] [--record DIR]`: starts PostgreSQL and Redis on loopback, runs
+//! every case of the conformance suite N times (default 3), prints the table, stops the
+//! servers, and fails when a run did not match the simulation. With `--record`, each case's
+//! first run that matched is written to `DIR/<scenario>.<service>.json` as a recorded history
+//! (the site's recordings: `cargo xtask real --record` writes `content/recorded/`).
+//! `cargo xtask real` runs it.
 
 use lockstep_real::conformance::{CASES, case, table};
 use lockstep_real::postgres::PostgresServer;
@@ -23,7 +26,7 @@ fn main() -> ExitCode {
 
 /// Whether every run matched.
 fn run() -> Result<bool, String> {
-    let runs = runs(&std::env::args().skip(1).collect::<Vec<_>>())?;
+    let Options { runs, record } = options(&std::env::args().skip(1).collect::<Vec<_>>())?;
     eprintln!("starting PostgreSQL and Redis on loopback");
     let postgres = PostgresServer::start().map_err(|e| e.to_string())?;
     eprintln!("{} on port {}", postgres.version, postgres.port());
@@ -36,7 +39,15 @@ fn run() -> Result<bool, String> {
     let mut rows = Vec::new();
     for id in CASES {
         eprintln!("{id}: {runs} run(s)");
-        rows.push(case(&servers, id, runs)?);
+        let (row, recorded) = case(&servers, id, runs)?;
+        if let (Some(dir), Some(history)) = (&record, recorded) {
+            let path = format!("{dir}/{id}.{}.json", service_id(&history));
+            let json = serde_json::to_string_pretty(&history.to_file())
+                .map_err(|e| format!("{path}: {e}"))?;
+            std::fs::write(&path, json + "\n").map_err(|e| format!("{path}: {e}"))?;
+            eprintln!("recorded {path}");
+        }
+        rows.push(row);
     }
     drop(redis);
     drop(postgres);
@@ -44,14 +55,45 @@ fn run() -> Result<bool, String> {
     Ok(rows.iter().all(|row| row.matched == row.runs))
 }
 
-fn runs(args: &[String]) -> Result<u32, String> {
-    match args {
-        [] => Ok(DEFAULT_RUNS),
-        [flag, n] if flag == "--runs" => n
-            .parse()
-            .ok()
-            .filter(|&n| n > 0)
-            .ok_or_else(|| format!("--runs takes a whole number above 0, not `{n}`")),
-        _ => Err("usage: lockstep-real [--runs N]".to_owned()),
+struct Options {
+    runs: u32,
+    record: Option<String>,
+}
+
+fn options(args: &[String]) -> Result<Options, String> {
+    let mut options = Options {
+        runs: DEFAULT_RUNS,
+        record: None,
+    };
+    let mut args = args.iter();
+    while let Some(flag) = args.next() {
+        let value = args.next();
+        match (flag.as_str(), value) {
+            ("--runs", Some(n)) => {
+                options.runs = n
+                    .parse()
+                    .ok()
+                    .filter(|&n| n > 0)
+                    .ok_or_else(|| format!("--runs takes a whole number above 0, not `{n}`"))?;
+            }
+            ("--record", Some(dir)) => options.record = Some(dir.clone()),
+            _ => return Err("usage: lockstep-real [--runs N] [--record DIR]".to_owned()),
+        }
+    }
+    Ok(options)
+}
+
+/// "postgres" or "redis": the lock service a recording was made against, as
+/// `lockstep-cli real --service` names it.
+fn service_id(history: &lockstep_sim::story::recorded::RecordedHistory) -> &'static str {
+    if history
+        .recorded
+        .against
+        .first()
+        .is_some_and(|s| s.starts_with("Redis"))
+    {
+        "redis"
+    } else {
+        "postgres"
     }
 }

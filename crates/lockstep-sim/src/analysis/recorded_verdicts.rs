@@ -33,14 +33,17 @@ pub struct Breach {
     pub operation: usize,
     /// The clients it concerns, the breaking request's client first.
     pub clients: Vec<String>,
+    /// For one believer and one lease, which can hold again: when the overlap surely ended
+    /// (`None`: not within the recording). History invariants stay broken: `None`.
+    pub until_ms: Option<u64>,
 }
 
 /// Every judged invariant's first breach, in the order of [`JUDGED`].
 pub fn judge(history: &RecordedHistory) -> Vec<Breach> {
     let grants = grants(history);
     let mut breaches = Vec::new();
-    breaches.extend(overlap(Invariant::OneBeliever, &beliefs(history, &grants)));
-    breaches.extend(overlap(Invariant::OneLease, &leases(history, &grants)));
+    breaches.extend(overlap(Invariant::OneBeliever, &beliefs(history)));
+    breaches.extend(overlap(Invariant::OneLease, &leases(history)));
     breaches.extend(tokens_increase(history, &grants));
     breaches.extend(accepted_writes(history, &grants));
     breaches.extend(lost_update(history));
@@ -78,13 +81,29 @@ fn grants(history: &RecordedHistory) -> Vec<Grant> {
         .collect()
 }
 
-/// A stretch of one client's: from the request that began it, until `to_ms` (`None`: past the
-/// end of the recording).
-struct Stretch<'a> {
-    client: &'a str,
-    operation: usize,
-    from_ms: u64,
-    to_ms: Option<u64>,
+/// A stretch of one client's, as surely as the recording shows it: from the answer of the grant
+/// that began it (`operation`) until `to_ms` (`None`: past the end of the recording), ended as
+/// `ended` says.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Held<'a> {
+    pub client: &'a str,
+    pub operation: usize,
+    pub from_ms: u64,
+    pub to_ms: Option<u64>,
+    pub ended: Ended,
+}
+
+/// What ended a stretch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ended {
+    /// The client sent its release.
+    Released,
+    /// The lease's TTL, counted from the acquire's send, ran out.
+    Expired,
+    /// Another client's release let something go (a plain `DEL` deletes whatever is there).
+    LetGo,
+    /// Not within the recording.
+    Open,
 }
 
 /// When `client` sent its first release at or after `after_ms`.
@@ -99,17 +118,23 @@ fn release_after(history: &RecordedHistory, client: &str, after_ms: u64) -> Opti
 }
 
 /// Each client believes it holds the lock from a grant's answer until it sends its release.
-fn beliefs<'a>(history: &'a RecordedHistory, grants: &[Grant]) -> Vec<Stretch<'a>> {
-    grants
+pub fn beliefs(history: &RecordedHistory) -> Vec<Held<'_>> {
+    grants(history)
         .iter()
         .filter_map(|g| {
             let grant = &history.operations[g.operation];
             let from_ms = grant.answered_ms?;
-            Some(Stretch {
+            let to_ms = release_after(history, &grant.client, from_ms);
+            Some(Held {
                 client: &grant.client,
                 operation: g.operation,
                 from_ms,
-                to_ms: release_after(history, &grant.client, from_ms),
+                to_ms,
+                ended: if to_ms.is_some() {
+                    Ended::Released
+                } else {
+                    Ended::Open
+                },
             })
         })
         .collect()
@@ -118,8 +143,8 @@ fn beliefs<'a>(history: &'a RecordedHistory, grants: &[Grant]) -> Vec<Stretch<'a
 /// The part of each lease the service surely held: from its grant's answer until the request's
 /// send plus the TTL, its holder's release, or any release that let something go (a plain
 /// `DEL` by another client deletes whatever key is there), whichever is first.
-fn leases<'a>(history: &'a RecordedHistory, grants: &[Grant]) -> Vec<Stretch<'a>> {
-    grants
+pub fn leases(history: &RecordedHistory) -> Vec<Held<'_>> {
+    grants(history)
         .iter()
         .filter_map(|g| {
             let grant = &history.operations[g.operation];
@@ -131,19 +156,29 @@ fn leases<'a>(history: &'a RecordedHistory, grants: &[Grant]) -> Vec<Stretch<'a>
                 .iter()
                 .find(|o| o.at_ms >= from_ms && o.request == Request::Release(Some(true)))
                 .map(|o| o.at_ms);
-            let to_ms = [expiry, release, let_go].into_iter().flatten().min();
-            Some(Stretch {
+            let ends = [
+                (release, Ended::Released),
+                (expiry, Ended::Expired),
+                (let_go, Ended::LetGo),
+            ];
+            let (to_ms, ended) = ends
+                .into_iter()
+                .filter_map(|(at, why)| at.map(|at| (Some(at), why)))
+                .min_by_key(|(at, _)| *at)
+                .unwrap_or((None, Ended::Open));
+            Some(Held {
                 client: &grant.client,
                 operation: g.operation,
                 from_ms,
                 to_ms,
+                ended,
             })
         })
         .collect()
 }
 
 /// The first time two clients' stretches overlap, broken when the later one starts.
-fn overlap(invariant: Invariant, stretches: &[Stretch]) -> Option<Breach> {
+fn overlap(invariant: Invariant, stretches: &[Held]) -> Option<Breach> {
     stretches
         .iter()
         .flat_map(|a| stretches.iter().map(move |b| (a, b)))
@@ -158,6 +193,10 @@ fn overlap(invariant: Invariant, stretches: &[Stretch]) -> Option<Breach> {
             at_ms: later.from_ms,
             operation: later.operation,
             clients: vec![later.client.to_owned(), earlier.client.to_owned()],
+            until_ms: match (earlier.to_ms, later.to_ms) {
+                (Some(a), Some(b)) => Some(a.min(b)),
+                (a, b) => a.or(b),
+            },
         })
 }
 
@@ -180,6 +219,7 @@ fn tokens_increase(history: &RecordedHistory, grants: &[Grant]) -> Option<Breach
                 grant.client.clone(),
                 history.operations[earlier.operation].client.clone(),
             ],
+            until_ms: None,
         })
     })
 }
@@ -263,6 +303,7 @@ fn breach(invariant: Invariant, operation: usize, by: &Operation, other: &Operat
         at_ms: by.answered_ms.unwrap_or(by.at_ms),
         operation,
         clients: vec![by.client.clone(), other.client.clone()],
+        until_ms: None,
     }
 }
 

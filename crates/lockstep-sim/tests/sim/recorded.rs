@@ -132,6 +132,7 @@ fn the_fenced_example_breaks_only_the_believer_rule() {
         "client-2's grant, while client-1 still believes"
     );
     assert_eq!(believer.clients, ["client-2", "client-1"]);
+    assert_eq!(believer.until_ms, Some(1303), "client-2 sends its release");
 }
 
 /// Without fencing, the same history with 33 accepted breaks the data rules: 34 had been told

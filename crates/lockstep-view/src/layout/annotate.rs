@@ -304,7 +304,10 @@ fn mark_rank(mark: &MarkShape) -> Option<(u8, Tone)> {
 /// Beside the glyph: right of it in the upper row, the lower row, the middle; then left of it.
 fn mark_request(mark: &MarkShape) -> Request {
     let text = match mark.kind {
-        MarkKind::Rejected { refusal } => refusal_text(refusal),
+        MarkKind::Rejected {
+            refusal: Some(refusal),
+        } => refusal_text(refusal),
+        MarkKind::Rejected { refusal: None } => "refused".to_owned(),
         MarkKind::Stale { token } => format!("stale {}", token.0),
         MarkKind::LostUpdate { .. } => "lost update".to_owned(),
         MarkKind::ClockJump { by_ms } => jump_text(by_ms),

@@ -94,9 +94,10 @@ pub enum MarkKind {
     LostUpdate {
         token: Option<FencingToken>,
     },
-    /// The resource refused one; `refusal` says why ("33 < 34").
+    /// The resource refused one; `refusal` says why ("33 < 34"), where known (a recorded
+    /// history may not say).
     Rejected {
-        refusal: Refusal,
+        refusal: Option<Refusal>,
     },
     /// A request applied more than once (a double charge).
     Duplicated,
@@ -443,9 +444,12 @@ fn marks(run: &Run, lane: &impl Fn(NodeId) -> usize) -> Vec<Mark> {
             Happening::ChargeApplied { .. } | Happening::ChargeReplayed { .. } => {
                 Some((resource, MarkKind::Accepted { token: None }))
             }
-            Happening::WriteRejected { refusal, .. } => {
-                Some((resource, MarkKind::Rejected { refusal }))
-            }
+            Happening::WriteRejected { refusal, .. } => Some((
+                resource,
+                MarkKind::Rejected {
+                    refusal: Some(refusal),
+                },
+            )),
             Happening::ClockJumped { node, by_ms } => {
                 Some((lane(node), MarkKind::ClockJump { by_ms }))
             }

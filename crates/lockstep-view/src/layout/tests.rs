@@ -100,7 +100,9 @@ fn writes_show_their_token_and_the_refusal_reads_33_less_than_34() {
         }
     ));
     match on_resource[1].kind {
-        MarkKind::Rejected { refusal } => assert_eq!(refusal_text(refusal), "33 < 34"),
+        MarkKind::Rejected {
+            refusal: Some(refusal),
+        } => assert_eq!(refusal_text(refusal), "33 < 34"),
         other => panic!("expected a rejection, got {other:?}"),
     }
 }

@@ -657,10 +657,10 @@ fn Mark(props: &MarkProps) -> Html {
         MarkKind::Rejected { refusal } => (
             "rejected",
             match refusal {
-                lockstep_sim::vocabulary::message::Refusal::StaleToken { presented, .. }
-                | lockstep_sim::vocabulary::message::Refusal::SequencerInvalid { presented } => {
-                    Some(presented.0.to_string())
-                }
+                Some(
+                    lockstep_sim::vocabulary::message::Refusal::StaleToken { presented, .. }
+                    | lockstep_sim::vocabulary::message::Refusal::SequencerInvalid { presented },
+                ) => Some(presented.0.to_string()),
                 _ => None,
             },
         ),

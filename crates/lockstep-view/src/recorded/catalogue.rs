@@ -1,0 +1,65 @@
+//! The recorded real runs shipped with the site (`content/recorded/`, written by `cargo xtask
+//! real --record`): which built-in scenario each plays, on which service, and its file. The
+//! story binary reads only this list, to offer "Real run" on a scenario that has one; the full
+//! binary fetches the file when the page opens.
+
+/// One recording shipped with the site.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Recording {
+    /// The built-in scenario it plays.
+    pub scenario: &'static str,
+    /// The service's id in `lockstep-cli real --service` ("postgres", "redis").
+    pub service: &'static str,
+    /// What the link says: "PostgreSQL", "one Redis".
+    pub label: &'static str,
+}
+
+impl Recording {
+    /// Its name in the page's address (`#real=s2-gc-pause-fenced.postgres`) and its file's
+    /// (`recorded/s2-gc-pause-fenced.postgres.json`).
+    pub fn id(&self) -> String {
+        format!("{}.{}", self.scenario, self.service)
+    }
+
+    pub fn file(&self) -> String {
+        format!("recorded/{}.json", self.id())
+    }
+}
+
+pub const RECORDINGS: [Recording; 5] = [
+    Recording {
+        scenario: "s2-gc-pause-fenced",
+        service: "postgres",
+        label: "PostgreSQL",
+    },
+    Recording {
+        scenario: "s1-gc-pause-unfenced",
+        service: "postgres",
+        label: "PostgreSQL",
+    },
+    Recording {
+        scenario: "s3-fencing-gap",
+        service: "postgres",
+        label: "PostgreSQL",
+    },
+    Recording {
+        scenario: "s6-plain-del-release",
+        service: "redis",
+        label: "one Redis",
+    },
+    Recording {
+        scenario: "s6-compare-and-delete-release",
+        service: "redis",
+        label: "one Redis",
+    },
+];
+
+/// The recordings of the built-in scenario `scenario`.
+pub fn of_scenario(scenario: &str) -> impl Iterator<Item = &'static Recording> + '_ {
+    RECORDINGS.iter().filter(move |r| r.scenario == scenario)
+}
+
+/// The recording an address names.
+pub fn find(id: &str) -> Option<&'static Recording> {
+    RECORDINGS.iter().find(|r| r.id() == id)
+}

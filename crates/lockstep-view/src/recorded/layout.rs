@@ -1,0 +1,282 @@
+//! The timeline's [`Layout`] of a recorded history: a lane per client, then the lock service,
+//! then the resource (and any other server a fault names). Beliefs and the leases the service
+//! surely held are bars; pauses are bars; each request is an arrow from its client to the
+//! server it asked, spanning the round trip from send to answer (a recording does not know the
+//! moment in between); the resource's answers to writes are marks; broken invariants are bands.
+//!
+//! It reads the same stretches as the verdicts (`recorded_verdicts::{beliefs, leases}`), so
+//! what is drawn is what is judged. It must not guess what the recording does not say.
+
+use super::events::{RecordedEvent, What};
+use crate::layout::{
+    Arrow, Band, Fate, Lane, LaneRole, Layout, Mark, MarkKind, Moment, Span, SpanKind,
+};
+use lockstep_sim::analysis::recorded_verdicts::{Breach, beliefs, leases};
+use lockstep_sim::story::recorded::{Applied, RecordedFencing, RecordedHistory, Request, Written};
+use lockstep_sim::vocabulary::invariant::Invariant;
+use lockstep_sim::vocabulary::message::Refusal;
+use lockstep_sim::world::ids::{MessageId, NodeId};
+use lockstep_sim::world::token::FencingToken;
+
+/// The layout of `history`, whose moments are `events` and whose breaches are `breaches`.
+pub fn layout(history: &RecordedHistory, events: &[RecordedEvent], breaches: &[Breach]) -> Layout {
+    let lanes = lanes(history);
+    let lane = |name: &str| lanes.iter().position(|l| l.name == name).unwrap_or(0);
+    let at = Moments(events);
+    let service = lane(&history.lock_service);
+    let resource = lane(&history.resource);
+    let mut spans = Vec::new();
+    for held in beliefs(history) {
+        spans.push(Span {
+            lane: lane(held.client),
+            kind: SpanKind::Belief {
+                token: token_of(history, held.operation),
+            },
+            from: at.answer(held.operation),
+            to: held.to_ms.map(|t| at.first_at(t)),
+        });
+    }
+    for held in leases(history) {
+        spans.push(Span {
+            lane: service,
+            kind: SpanKind::Lease {
+                holder: NodeId(u16::try_from(lane(held.client)).unwrap_or(u16::MAX)),
+                token: token_of(history, held.operation),
+            },
+            from: at.answer(held.operation),
+            to: held.to_ms.map(|t| at.first_at(t)),
+        });
+    }
+    let mut marks = Vec::new();
+    for (i, fault) in history.faults.iter().enumerate() {
+        let from = at.of(What::Fault(i));
+        let kind = match fault.applied {
+            Applied::Pause { .. } => {
+                spans.push(Span {
+                    lane: lane(&fault.node),
+                    kind: SpanKind::Pause,
+                    from,
+                    to: Some(at.of(What::PauseEnded(i))),
+                });
+                MarkKind::Intervention
+            }
+            Applied::ClockJump { by_ms } => MarkKind::ClockJump { by_ms },
+            Applied::Crash | Applied::Restart | Applied::Failover => MarkKind::Intervention,
+        };
+        marks.push(Mark {
+            lane: lane(&fault.node),
+            kind,
+            at: from,
+        });
+    }
+    marks.extend(writes(history, breaches, &at, resource));
+    marks.sort_by_key(|m| m.at);
+    Layout {
+        arrows: arrows(
+            history,
+            &at,
+            |op| match op {
+                Request::Acquire(_) | Request::Release(_) => service,
+                Request::Read(_) | Request::Write { .. } => resource,
+            },
+            &lane,
+        ),
+        bands: bands(breaches, &at, &lane),
+        cuts: Vec::new(),
+        end: events.last().map_or(0, |e| e.at_ms),
+        events: events.len(),
+        lanes,
+        spans,
+        marks,
+    }
+}
+
+/// The clients in the order they first asked, the lock service, the resource, then any other
+/// node a fault names.
+fn lanes(history: &RecordedHistory) -> Vec<Lane> {
+    let mut lanes: Vec<Lane> = Vec::new();
+    let mut add = |name: &str, role: LaneRole| {
+        if !lanes.iter().any(|l| l.name == name) {
+            lanes.push(Lane {
+                node: NodeId(u16::try_from(lanes.len()).unwrap_or(u16::MAX)),
+                name: name.to_owned(),
+                role,
+            });
+        }
+    };
+    for client in history.clients() {
+        add(client, LaneRole::Client);
+    }
+    add(&history.lock_service, LaneRole::Service);
+    add(&history.resource, LaneRole::Resource);
+    for fault in &history.faults {
+        add(&fault.node, LaneRole::Service);
+    }
+    lanes
+}
+
+/// Finds the moments of a recording.
+struct Moments<'a>(&'a [RecordedEvent]);
+
+impl Moments<'_> {
+    fn of(&self, what: What) -> Moment {
+        let event = self
+            .0
+            .iter()
+            .position(|e| e.what == what)
+            .unwrap_or(self.0.len());
+        self.moment(event)
+    }
+
+    /// A request's answer, or its send when it was never answered.
+    fn answer(&self, operation: usize) -> Moment {
+        let answered = self.of(What::Answered(operation));
+        if answered.event < self.0.len() {
+            answered
+        } else {
+            self.of(What::Sent(operation))
+        }
+    }
+
+    /// The first moment at or after `at_ms`.
+    fn first_at(&self, at_ms: u64) -> Moment {
+        self.moment(self.0.partition_point(|e| e.at_ms < at_ms))
+    }
+
+    fn moment(&self, event: usize) -> Moment {
+        Moment {
+            event,
+            time: self
+                .0
+                .get(event)
+                .map_or_else(|| self.0.last().map_or(0, |e| e.at_ms), |e| e.at_ms),
+        }
+    }
+}
+
+fn token_of(history: &RecordedHistory, operation: usize) -> Option<FencingToken> {
+    match history.operations[operation].request {
+        Request::Acquire(Some(lockstep_sim::story::recorded::Acquired::Granted {
+            token, ..
+        })) => token.map(FencingToken),
+        _ => None,
+    }
+}
+
+/// The resource's answers to writes: accepted, accepted and stale or over a lost update (as
+/// the verdicts found), or refused — with the reason only where fencing says it (a token
+/// below the highest one accepted before).
+fn writes(
+    history: &RecordedHistory,
+    breaches: &[Breach],
+    at: &Moments,
+    resource: usize,
+) -> Vec<Mark> {
+    let broke = |invariant: Invariant, i: usize| {
+        breaches
+            .iter()
+            .any(|b| b.invariant == invariant && b.operation == i)
+    };
+    let mut highest: Option<u64> = None;
+    let mut marks = Vec::new();
+    for (i, op) in history.operations.iter().enumerate() {
+        let Request::Write {
+            token,
+            outcome: Some(outcome),
+            ..
+        } = op.request
+        else {
+            continue;
+        };
+        let token = token.map(FencingToken);
+        let kind = match outcome {
+            Written::Accepted if broke(Invariant::NoStaleWrite, i) => MarkKind::Stale {
+                token: token.unwrap_or(FencingToken(0)),
+            },
+            Written::Accepted if broke(Invariant::NoLostUpdate, i) => {
+                MarkKind::LostUpdate { token }
+            }
+            Written::Accepted => MarkKind::Accepted { token },
+            Written::Refused => MarkKind::Rejected {
+                refusal: refusal(history.fencing, token, highest),
+            },
+        };
+        if outcome == Written::Accepted {
+            highest = highest.max(token.map(|t| t.0));
+        }
+        marks.push(Mark {
+            lane: resource,
+            kind,
+            at: at.answer(i),
+        });
+    }
+    marks
+}
+
+/// Why a fenced resource refused: below the highest token it accepted before; no token at all.
+/// `None` where the recording cannot say.
+fn refusal(
+    fencing: RecordedFencing,
+    token: Option<FencingToken>,
+    highest: Option<u64>,
+) -> Option<Refusal> {
+    match (fencing, token, highest) {
+        (RecordedFencing::On, None, _) => Some(Refusal::NoToken),
+        (RecordedFencing::On, Some(presented), Some(highest)) if presented.0 < highest => {
+            Some(Refusal::StaleToken {
+                presented,
+                required: FencingToken(highest),
+            })
+        }
+        _ => None,
+    }
+}
+
+fn arrows(
+    history: &RecordedHistory,
+    at: &Moments,
+    target: impl Fn(Request) -> usize,
+    lane: &impl Fn(&str) -> usize,
+) -> Vec<Arrow> {
+    history
+        .operations
+        .iter()
+        .enumerate()
+        .map(|(i, op)| {
+            let sent = at.of(What::Sent(i));
+            let ended = op.answered_ms.map(|_| at.answer(i));
+            Arrow {
+                message: MessageId(u32::try_from(i).unwrap_or(u32::MAX)),
+                label: match op.request {
+                    Request::Acquire(_) => "acquire",
+                    Request::Read(_) => "read",
+                    Request::Write { .. } => "write",
+                    Request::Release(_) => "release",
+                },
+                from_lane: lane(&op.client),
+                to_lane: target(op.request),
+                sent,
+                due: op.answered_ms.unwrap_or(sent.time),
+                ended,
+                fate: if ended.is_some() {
+                    Fate::Delivered
+                } else {
+                    Fate::Underway
+                },
+                held: None,
+            }
+        })
+        .collect()
+}
+
+fn bands(breaches: &[Breach], at: &Moments, lane: &impl Fn(&str) -> usize) -> Vec<Band> {
+    breaches
+        .iter()
+        .map(|breach| Band {
+            invariant: breach.invariant,
+            from: at.answer(breach.operation),
+            to: breach.until_ms.map(|t| at.first_at(t)),
+            lanes: breach.clients.iter().map(|c| lane(c)).collect(),
+        })
+        .collect()
+}

@@ -1,0 +1,63 @@
+//! A recorded history (`lockstep_sim::story::recorded`) as the page shows it: its moments in
+//! time order with their words ([`events`]), its verdicts, and its timeline's layout
+//! ([`layout`]), computed once when it is opened; beside the simulation of its scenario
+//! ([`side_by_side`]); and which built-in scenarios have a recording shipped with the site
+//! ([`catalogue`]).
+//!
+//! What this module must not do: fetch or parse files (the app gives it a parsed history), or
+//! judge anything itself (the verdicts are `recorded_verdicts`').
+
+pub mod catalogue;
+pub mod events;
+pub mod layout;
+pub mod side_by_side;
+
+use crate::layout::Layout;
+use events::RecordedEvent;
+use lockstep_sim::analysis::recorded_verdicts::{Breach, judge};
+use lockstep_sim::story::recorded::RecordedHistory;
+
+/// A recorded history, ready to show.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RecordedRun {
+    pub history: RecordedHistory,
+    pub events: Vec<RecordedEvent>,
+    pub breaches: Vec<Breach>,
+    pub layout: Layout,
+}
+
+impl RecordedRun {
+    pub fn of(history: RecordedHistory) -> RecordedRun {
+        let events = events::events(&history);
+        let breaches = judge(&history);
+        let layout = layout::layout(&history, &events, &breaches);
+        RecordedRun {
+            history,
+            events,
+            breaches,
+            layout,
+        }
+    }
+
+    /// How many of its moments have happened by `now_ms`.
+    pub fn position_at(&self, now_ms: u64) -> usize {
+        self.events.partition_point(|e| e.at_ms <= now_ms)
+    }
+
+    /// The breaches that have happened by `now_ms`.
+    pub fn breaches_by(&self, now_ms: u64) -> impl Iterator<Item = &Breach> {
+        self.breaches.iter().filter(move |b| b.at_ms <= now_ms)
+    }
+
+    /// The last moment by `now_ms`, in words.
+    pub fn latest_words(&self, now_ms: u64) -> Option<String> {
+        let position = self.position_at(now_ms);
+        position
+            .checked_sub(1)
+            .and_then(|i| self.events.get(i))
+            .map(|event| events::words(&self.history, event))
+    }
+}
+
+#[cfg(test)]
+mod tests;

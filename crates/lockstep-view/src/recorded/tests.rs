@@ -1,0 +1,178 @@
+//! The recordings shipped with the site, as the page shows them: each file listed reads and
+//! plays its scenario, every file is listed, and S2's recording is drawn and judged as
+//! PostgreSQL ran it — the paused client's belief outlasting its lease, its write with 33
+//! refused below 34 — beside the simulation, stepped by time.
+
+use super::RecordedRun;
+use super::catalogue::{RECORDINGS, find, of_scenario};
+use super::events::What;
+use super::side_by_side::SideBySide;
+use crate::layout::{LaneRole, MarkKind, SpanKind};
+use crate::test_files::loaded;
+use lockstep_sim::story::recorded::RecordedHistory;
+use lockstep_sim::vocabulary::invariant::Invariant;
+use lockstep_sim::vocabulary::message::Refusal;
+use lockstep_sim::world::token::FencingToken;
+use std::path::PathBuf;
+
+fn content(file: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("../../content")
+        .join(file)
+}
+
+fn history(id: &str) -> RecordedHistory {
+    let recording = find(id).unwrap_or_else(|| panic!("{id} is listed"));
+    let text =
+        std::fs::read_to_string(content(&recording.file())).unwrap_or_else(|e| panic!("{id}: {e}"));
+    RecordedHistory::parse(&text).unwrap_or_else(|e| panic!("{id}: {e}"))
+}
+
+#[test]
+fn every_recording_is_listed_reads_and_plays_its_scenario() {
+    for recording in RECORDINGS {
+        let history = history(&recording.id());
+        assert_eq!(history.scenario.as_deref(), Some(recording.scenario));
+        assert!(
+            loaded(recording.scenario).is_some(),
+            "{} is built in",
+            recording.scenario
+        );
+        assert!(of_scenario(recording.scenario).any(|r| r == &recording));
+        assert!(
+            history.recorded.by.starts_with("lockstep-real"),
+            "{}",
+            recording.id()
+        );
+    }
+    let files = std::fs::read_dir(content("recorded")).expect("content/recorded/");
+    for file in files {
+        let name = file
+            .expect("an entry")
+            .file_name()
+            .to_string_lossy()
+            .into_owned();
+        let id = name.trim_end_matches(".json");
+        assert!(
+            find(id).is_some(),
+            "{name} is in content/recorded/ but not in RECORDINGS"
+        );
+    }
+}
+
+#[test]
+fn s2_recorded_is_drawn_as_postgresql_ran_it() {
+    let run = RecordedRun::of(history("s2-gc-pause-fenced.postgres"));
+    let layout = &run.layout;
+    let names: Vec<(&str, LaneRole)> = layout
+        .lanes
+        .iter()
+        .map(|l| (l.name.as_str(), l.role))
+        .collect();
+    assert_eq!(
+        names[..2],
+        [
+            ("client-a", LaneRole::Client),
+            ("client-b", LaneRole::Client)
+        ]
+    );
+    assert_eq!(names[3].1, LaneRole::Resource);
+    let refused = layout
+        .marks
+        .iter()
+        .find_map(|m| match m.kind {
+            MarkKind::Rejected { refusal } => Some(refusal),
+            _ => None,
+        })
+        .expect("a refused write");
+    assert_eq!(
+        refused,
+        Some(Refusal::StaleToken {
+            presented: FencingToken(33),
+            required: FencingToken(34)
+        })
+    );
+    let pause = layout
+        .spans
+        .iter()
+        .find(|s| s.kind == SpanKind::Pause)
+        .expect("a pause");
+    assert_eq!((pause.lane, pause.from.time), (0, 50));
+    let belief_a = layout
+        .spans
+        .iter()
+        .find(|s| s.lane == 0 && matches!(s.kind, SpanKind::Belief { .. }))
+        .expect("client-a believes");
+    let lease_a = layout
+        .spans
+        .iter()
+        .find(|s| {
+            matches!(
+                s.kind,
+                SpanKind::Lease {
+                    token: Some(FencingToken(33)),
+                    ..
+                }
+            )
+        })
+        .expect("33's lease");
+    let end = |s: &crate::layout::Span| s.to.map(|m| m.time).expect("ends");
+    assert!(
+        end(belief_a) > end(lease_a) + 900,
+        "the belief outlasts the lease by the pause"
+    );
+    assert!(
+        run.events
+            .iter()
+            .any(|e| matches!(e.what, What::LeaseRanOut(_)))
+    );
+    let band = layout
+        .bands
+        .iter()
+        .find(|b| b.invariant == Invariant::OneBeliever)
+        .expect("band");
+    assert_eq!(
+        band.lanes,
+        [1, 0],
+        "client-b granted while client-a believes"
+    );
+    // Marks come in moment order, as the frame's slicing needs.
+    assert!(layout.marks.windows(2).all(|w| w[0].at <= w[1].at));
+}
+
+#[test]
+fn side_by_side_steps_both_runs_by_one_clock() {
+    let scenario = loaded("s2-gc-pause-fenced").expect("S2");
+    let both =
+        SideBySide::of(history("s2-gc-pause-fenced.postgres"), Some(&scenario)).expect("runs");
+    assert!(both.times.windows(2).all(|w| w[0] < w[1]));
+    assert_eq!(both.time_at(0), 0);
+    let last = both.time_at(both.steps());
+    assert_eq!(
+        both.simulated_position(last),
+        both.simulated
+            .as_ref()
+            .map_or(0, |s| s.run.sim.trace().len())
+    );
+    let rows = both.verdicts_by(last);
+    let believer = rows
+        .iter()
+        .find(|r| r.invariant == Invariant::OneBeliever)
+        .expect("row");
+    assert_eq!(believer.simulated, Some(true));
+    assert!(believer.recorded.is_some());
+    assert!(
+        rows.iter()
+            .filter(|r| r.invariant != Invariant::OneBeliever)
+            .all(|r| { r.simulated == Some(false) && r.recorded.is_none() })
+    );
+    let before = both.verdicts_by(1000);
+    assert!(
+        before
+            .iter()
+            .all(|r| r.simulated == Some(false) && r.recorded.is_none()),
+        "{before:?}"
+    );
+    let words = both.recorded.latest_words(last).expect("words");
+    assert!(words.contains("release"), "{words}");
+}
