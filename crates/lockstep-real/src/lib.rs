@@ -16,6 +16,8 @@
 //!   in Lockstep's recorded-history format (`lockstep_sim::story::recorded`).
 //! - [`conformance`]: the cases, each run several times and compared with the simulation, as
 //!   a table (`cargo xtask real` prints it, through the `lockstep-real` binary).
+//! - [`convert`]: an example converter from Redis `MONITOR` output and an application log to the
+//!   recorded-history format, for a user's own system.
 //! - [`outcome`]: the outcome class (which writes the resource accepted or refused, with which
 //!   tokens, and the final value), of a real run and of the simulation's, to compare.
 //!
@@ -23,6 +25,7 @@
 //! or decide anything about the simulation (it only reads `lockstep-sim`'s traces).
 
 pub mod conformance;
+pub mod convert;
 pub mod lock;
 pub mod outcome;
 pub mod plan;

@@ -115,13 +115,17 @@ fn taken<T>(list: Mutex<Vec<T>>) -> Vec<T> {
     list.into_inner().unwrap_or_else(|e| e.into_inner())
 }
 
+/// Now, in milliseconds since the Unix epoch (the system clock: what logs stamp).
+pub fn unix_ms() -> u64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| u64::try_from(d.as_millis()).unwrap_or(u64::MAX))
+}
+
 /// Today's date (UTC) as `YYYY-MM-DD`, from the system clock: a recording says when it was
 /// made. Howard Hinnant's `civil_from_days`.
 pub fn today() -> String {
-    let seconds = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(0, |d| d.as_secs());
-    civil_date(i64::try_from(seconds / 86_400).unwrap_or(0))
+    civil_date(i64::try_from(unix_ms() / 86_400_000).unwrap_or(0))
 }
 
 /// The date `days` after 1970-01-01.

@@ -6,7 +6,7 @@
 use crate::lock::{Grant, LockService};
 use crate::plan::{ClientPlan, Plan, RealAccess, ServicePlan};
 use crate::postgres::{self, PostgresServer, Register};
-use crate::record::{Recorder, today};
+use crate::record::{Recorder, today, unix_ms};
 use crate::redis::{CacheLock, RedisServer};
 use lockstep_sim::story::recorded::{Acquired, RecordedHistory, Request, Written};
 use std::thread;
@@ -19,11 +19,16 @@ pub struct Servers<'a> {
     pub redis: Option<&'a RedisServer>,
 }
 
+/// The name of the connection that sets a run up, as `CLIENT SETNAME` gives it.
+pub const SETUP: &str = "lockstep-setup";
+
 /// A real run: what its clients saw, the register's value at the end, and the requests that
 /// failed (a server that did not answer), in words.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RealRun {
     pub history: RecordedHistory,
+    /// When the run's clock started, in Unix milliseconds: its times are from here.
+    pub started_unix_ms: u64,
     pub final_value: i64,
     pub failures: Vec<String>,
 }
@@ -44,9 +49,10 @@ pub fn run(servers: &Servers, plan: &Plan) -> Result<RealRun, String> {
                 .map_err(|e| e.to_string())?,
             fencing: plan.fencing,
         };
-        parts.push((client, lock_for(servers, plan)?, register));
+        parts.push((client, lock_for(servers, plan, &client.name)?, register));
     }
     let recorder = Recorder::start();
+    let started_unix_ms = unix_ms();
     thread::scope(|scope| {
         for (client, lock, register) in parts {
             let player = Player {
@@ -63,6 +69,7 @@ pub fn run(servers: &Servers, plan: &Plan) -> Result<RealRun, String> {
     let (history, failures) = recorder.finish(plan, servers.versions(plan), today());
     Ok(RealRun {
         history,
+        started_unix_ms,
         final_value,
         failures,
     })
@@ -80,19 +87,30 @@ impl Servers<'_> {
 }
 
 /// A lock left by the run before is gone: the SQL row is made anew by the set-up; the Redis
-/// key is deleted here.
+/// key is deleted here, on a connection named `lockstep-setup` (not a client's).
 fn clear_lock(servers: &Servers, plan: &Plan) -> Result<(), String> {
     if let (ServicePlan::Cache { key }, Some(redis)) = (&plan.service, servers.redis) {
+        let mut connection = redis.connect()?;
+        redis::cmd("CLIENT")
+            .arg("SETNAME")
+            .arg(SETUP)
+            .query::<String>(&mut connection)
+            .map_err(|e| e.to_string())?;
         redis::cmd("DEL")
             .arg(key)
-            .query::<i64>(&mut redis.connect()?)
+            .query::<i64>(&mut connection)
             .map_err(|e| e.to_string())?;
     }
     Ok(())
 }
 
-/// A client's own connection to the plan's lock service.
-fn lock_for(servers: &Servers, plan: &Plan) -> Result<Box<dyn LockService + Send>, String> {
+/// A client's own connection to the plan's lock service. On Redis it names itself (`CLIENT
+/// SETNAME`), as a well-behaved client does, so that `MONITOR` says whose each command is.
+fn lock_for(
+    servers: &Servers,
+    plan: &Plan,
+    client: &str,
+) -> Result<Box<dyn LockService + Send>, String> {
     match &plan.service {
         ServicePlan::SqlRow { lock_name, .. } => Ok(Box::new(postgres::sql_row_lock(
             &servers.postgres.connection(),
@@ -102,8 +120,14 @@ fn lock_for(servers: &Servers, plan: &Plan) -> Result<Box<dyn LockService + Send
             let redis = servers
                 .redis
                 .ok_or("this plan's lock service is Redis, and no Redis was started")?;
+            let mut connection = redis.connect()?;
+            redis::cmd("CLIENT")
+                .arg("SETNAME")
+                .arg(client)
+                .query::<String>(&mut connection)
+                .map_err(|e| e.to_string())?;
             Ok(Box::new(CacheLock {
-                connection: redis.connect()?,
+                connection,
                 key: key.clone(),
             }))
         }

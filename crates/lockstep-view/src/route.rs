@@ -1,8 +1,8 @@
 //! Which page the app shows, and its address: the playground (whose address is a moment, see
 //! [`crate::link`]), the lessons, one step of one lesson, the knowledge check, the interview deck,
-//! the decision guide, the sources, the chaos lab (see [`crate::lab::link`]), and the embed (see
-//! [`crate::embed::link`]). Pure: parsing never panics; this module does not touch the
-//! browser.
+//! the decision guide, the sources, the chaos lab (see [`crate::lab::link`]), the real runs, and
+//! the embed (see [`crate::embed::link`]). Pure: parsing never panics; this module does not
+//! touch the browser.
 
 use crate::embed::link::{EmbedError, EmbedSpec};
 use crate::lab::link::LabLink;
@@ -29,6 +29,12 @@ pub enum Route {
     Sources,
     /// The chaos lab, with the settings its address gives (and what in it could not be used).
     Lab(LabLink),
+    /// The real runs: one recording beside its simulation (`#real=<id>`, see
+    /// [`crate::recorded::catalogue`]), or the list of them and a history of one's own
+    /// (`#real`).
+    Real {
+        recording: Option<String>,
+    },
     /// The embed view: the story alone, for another site's page (or why the address cannot
     /// be shown).
     Embed(Result<EmbedSpec, EmbedError>),
@@ -62,6 +68,9 @@ impl Route {
             "guide" => Route::Guide,
             "sources" => Route::Sources,
             "lab" if value.is_empty() => Route::Lab(lab::link::parse(pairs)),
+            "real" => Route::Real {
+                recording: (!value.is_empty()).then(|| value.to_owned()),
+            },
             _ => return None,
         })
     }
@@ -75,7 +84,11 @@ impl Route {
             | Route::Deck
             | Route::Guide => true,
             // The embed loads what it needs itself.
-            Route::Playground | Route::Sources | Route::Lab(_) | Route::Embed(_) => false,
+            Route::Playground
+            | Route::Sources
+            | Route::Lab(_)
+            | Route::Real { .. }
+            | Route::Embed(_) => false,
         }
     }
 
@@ -91,6 +104,10 @@ impl Route {
             Route::Guide => "guide".to_owned(),
             Route::Sources => "sources".to_owned(),
             Route::Lab(link) => link.spec.fragment(),
+            Route::Real { recording: None } => "real".to_owned(),
+            Route::Real {
+                recording: Some(id),
+            } => format!("real={id}"),
             Route::Embed(Ok(spec)) => spec.fragment(),
             Route::Embed(Err(_)) => return None,
         })
@@ -119,6 +136,10 @@ mod tests {
                 spec: crate::lab::link::LabSpec::default(),
                 problems: Vec::new(),
             }),
+            Route::Real { recording: None },
+            Route::Real {
+                recording: Some("s2-gc-pause-fenced.postgres".to_owned()),
+            },
         ] {
             let fragment = route.fragment().expect("a page has a fragment");
             assert_eq!(Route::parse(&format!("#{fragment}")), Some(route));

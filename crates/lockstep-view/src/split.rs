@@ -19,6 +19,8 @@ pub enum Feature {
     Builder,
     /// An embed of a whole lesson.
     EmbeddedLesson,
+    /// The real runs: recorded histories beside their simulations.
+    RealRuns,
 }
 
 impl Feature {
@@ -32,6 +34,7 @@ impl Feature {
             Route::Guide => Feature::Guide,
             Route::Sources => Feature::Sources,
             Route::Lab(_) => Feature::Lab,
+            Route::Real { .. } => Feature::RealRuns,
             Route::Embed(Ok(spec)) => match spec.shows {
                 Shows::Moment { .. } => return None,
                 Shows::Lesson { .. } => Feature::EmbeddedLesson,
@@ -50,6 +53,7 @@ impl Feature {
             Feature::Sources => "the sources",
             Feature::Lab => "the chaos lab",
             Feature::Builder => "the scenario builder",
+            Feature::RealRuns => "the real runs",
         }
     }
 }

@@ -20,6 +20,7 @@ pub mod menu;
 pub mod monitor;
 pub mod narration;
 pub mod quiz;
+pub mod real_runs;
 pub mod scenario_picker;
 pub mod share_menu;
 pub mod sources;

@@ -44,6 +44,7 @@ pub fn SiteNav(props: &SiteNavProps) -> Html {
                 { tab("#deck".to_owned(), "Interview deck", "nav-deck", *at == Route::Deck) }
                 { tab("#guide".to_owned(), "Efficiency or correctness?", "nav-guide", *at == Route::Guide) }
                 { tab("#lab".to_owned(), "Chaos lab", "nav-lab", matches!(at, Route::Lab(_))) }
+                { tab("#real".to_owned(), "Real runs", "nav-real", matches!(at, Route::Real { .. })) }
                 { tab("#sources".to_owned(), "Sources", "nav-sources", *at == Route::Sources) }
             </div>
             <ThemeChoice />

@@ -23,6 +23,7 @@ use crate::link::fencing_word;
 use crate::state::{Action, Notice, Play, Playground, Selection};
 use lockstep_sim::Sim;
 use lockstep_sim::models::resource::Fencing;
+use lockstep_view::recorded::catalogue as recordings;
 use lockstep_view::run::Run;
 use yew::prelude::*;
 
@@ -178,6 +179,12 @@ fn title_line(playground: &Playground, dispatch: &Callback<Action>) -> Html {
                 <span class="scenario-name" data-testid="scenario-name">{ glossed(playground.title()) }</span>
             </p>
             <EditedChip count={playground.log().len()} dispatch={dispatch.clone()} />
+            // The same scenario played against a real service and recorded, where there is one.
+            { for recordings::of_scenario(playground.scenario_id()).map(|r| html! {
+                <a class="real-run-link" href={format!("#real={}", r.id())} data-testid="real-run-link"
+                    title="This scenario played by real clients against a real server, beside this simulation">
+                    { format!("Real run: {}", r.label) }</a>
+            }) }
             <details class="about" data-testid="about-scenario">
                 <summary>{ "About this scenario" }</summary>
                 <p class="summary">{ glossed(playground.summary()) }</p>

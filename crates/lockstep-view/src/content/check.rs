@@ -260,6 +260,22 @@ fn check_lesson(
         if let Some(compare) = &step.compare {
             check_compare(&here, scenario, compare, error);
         }
+        if let Some(link) = &step.real_run {
+            match crate::recorded::catalogue::find(&link.id) {
+                None => error(
+                    format!("{here} real_run"),
+                    format!("\"{}\" is not a recorded run the site ships", link.id),
+                ),
+                Some(recording) if recording.scenario != scenario => error(
+                    format!("{here} real_run"),
+                    format!(
+                        "{} records {}, not this step's {scenario}",
+                        link.id, recording.scenario
+                    ),
+                ),
+                Some(_) => {}
+            }
+        }
         check_step_texts(&here, scenario, step, run, error);
         if let Some(predict) = &step.predict {
             check_predict(&here, predict, run, step.event, error);
@@ -620,6 +636,41 @@ mod tests {
     }
 
     #[test]
+    fn a_real_run_link_to_no_recording_or_another_scenario_is_caught() {
+        let errors_with = |id: &str| {
+            let mut broken = content();
+            let step = broken
+                .lessons
+                .iter_mut()
+                .find(|l| l.id == "fencing-tokens")
+                .and_then(|l| l.steps.iter_mut().find(|s| s.real_run.is_some()))
+                .expect("the fencing lesson links a real run");
+            if let Some(link) = &mut step.real_run {
+                link.id = id.to_owned();
+            }
+            check(&broken)
+        };
+        let problems = |id: &str| -> Vec<String> {
+            errors_with(id)
+                .into_iter()
+                .filter(|e| e.place.ends_with("real_run"))
+                .map(|e| e.problem)
+                .collect()
+        };
+        assert_eq!(
+            problems("s2-gc-pause-fenced.zookeeper"),
+            ["\"s2-gc-pause-fenced.zookeeper\" is not a recorded run the site ships"]
+        );
+        assert_eq!(
+            problems("s1-gc-pause-unfenced.postgres"),
+            [
+                "s1-gc-pause-unfenced.postgres records s1-gc-pause-unfenced, not this step's s2-gc-pause-fenced"
+            ]
+        );
+        assert!(problems("s2-gc-pause-fenced.postgres").is_empty());
+    }
+
+    #[test]
     fn a_lesson_step_that_compares_with_nothing_it_can_is_caught() {
         let errors_with = |compare: &str| {
             let mut broken = content();
@@ -707,6 +758,7 @@ mod tests {
             }),
             break_it: None,
             compare: None,
+            real_run: None,
             sources: Vec::new(),
         }];
         let errors = check(&broken);

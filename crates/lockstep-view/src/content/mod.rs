@@ -105,6 +105,19 @@ pub struct Step {
     /// The public sources of the facts this step states (none for a step that only narrates).
     #[serde(default)]
     pub sources: Vec<Citation>,
+    /// The same moment played against a real server and recorded: a link to it.
+    #[serde(default)]
+    pub real_run: Option<RealRunLink>,
+}
+
+/// A lesson step's link to a recorded real run (`recorded::catalogue`).
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RealRunLink {
+    /// The recording's id, as in `#real=<id>`.
+    pub id: String,
+    /// The link's words.
+    pub text: String,
 }
 
 impl Lesson {

@@ -49,13 +49,16 @@ impl RecordedRun {
         self.breaches.iter().filter(move |b| b.at_ms <= now_ms)
     }
 
-    /// The last moment by `now_ms`, in words.
+    /// The moments at the latest time by `now_ms` (several can share a millisecond), in words.
     pub fn latest_words(&self, now_ms: u64) -> Option<String> {
-        let position = self.position_at(now_ms);
-        position
-            .checked_sub(1)
-            .and_then(|i| self.events.get(i))
+        let shown = &self.events[..self.position_at(now_ms)];
+        let last = shown.last()?.at_ms;
+        let words: Vec<String> = shown
+            .iter()
+            .filter(|e| e.at_ms == last)
             .map(|event| events::words(&self.history, event))
+            .collect();
+        Some(format!("t = {} ms. {}.", last, words.join(". ")))
     }
 }
 

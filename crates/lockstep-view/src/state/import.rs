@@ -36,6 +36,14 @@ impl Playground {
         let first = serde_json::Deserializer::from_str(text.trim_start_matches('\u{feff}'))
             .into_iter::<serde_json::Value>()
             .next();
+        if matches!(&first, Some(Ok(value)) if value.get("history").is_some()) {
+            return self.noticed(Notice::Problem(
+                "This is a recorded history of a real system, not a scenario or a trace: open it \
+                 on the Real runs page (\"Load a recorded history\"), which draws it and judges \
+                 it beside its simulation."
+                    .to_owned(),
+            ));
+        }
         let is_trace = matches!(first, Some(Ok(value)) if value.get("events").is_some());
         if is_trace {
             return self

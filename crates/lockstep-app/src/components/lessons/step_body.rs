@@ -35,6 +35,11 @@ pub fn step_body(
                         <p>{ glossed(deeper) }</p>
                     </details>
                 }
+                if let Some(link) = &step.real_run {
+                    <p class="real-run-aside" data-testid="lesson-real-run">
+                        <a href={format!("#real={}", link.id)}>{ link.text.clone() }</a>
+                    </p>
+                }
                 { citation_list(&step.sources) }
             </>
         },

@@ -42,8 +42,10 @@ use yew::prelude::*;
 #[derive(Properties, PartialEq)]
 pub struct TimelineProps {
     pub layout: Shared<Layout>,
-    /// The simulation at the shown position (for lane badges).
-    pub sim: Shared<Sim>,
+    /// The simulation at the shown position, for lane badges; none for a recorded history,
+    /// whose nodes' state the recording does not know.
+    #[prop_or_default]
+    pub sim: Option<Shared<Sim>>,
     pub position: usize,
     pub now: u64,
     pub selection: Selection,
@@ -84,7 +86,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
                 <ul class="lane-labels" style={format!("height: {lanes_height}px")}>
                     { for props.layout.lanes.iter().map(|lane| html! {
                         <LaneLabel key={lane.node.0} name={lane.name.clone()} node={lane.node} role={lane.role}
-                            badge={lane_badge(&props.sim, lane.node)} {names}
+                            badge={props.sim.as_ref().map_or("", |sim| lane_badge(sim, lane.node))} {names}
                             selected={props.selection == Selection::Node(lane.node)} dispatch={props.dispatch.clone()} />
                     }) }
                 </ul>

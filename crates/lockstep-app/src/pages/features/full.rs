@@ -1,5 +1,6 @@
 //! The full binary's pages and dialog: the lessons (over the playground's run), the lessons'
-//! index, the knowledge check, the deck, the guide, the sources, the chaos lab, and the builder.
+//! index, the knowledge check, the deck, the guide, the sources, the chaos lab, the real runs,
+//! and the builder.
 
 use super::context::Context;
 use crate::components::Shared;
@@ -8,6 +9,7 @@ use crate::components::deck::Deck;
 use crate::components::guide::GuidePage;
 use crate::components::lessons::{Answer, Answered, LessonIndex, asking, use_answers};
 use crate::components::quiz::Quiz;
+use crate::components::real_runs::RealRunsPage;
 use crate::components::sources::SourcesPage;
 use crate::lab::runner::KeptRuns;
 use crate::lab::view::ChaosLab;
@@ -93,6 +95,7 @@ impl MaterialPages {
             Route::Deck => material(&|content| html! { <Deck {content} /> }),
             Route::Guide => material(&|content| html! { <GuidePage {content} /> }),
             Route::Sources => html! { <SourcesPage /> },
+            Route::Real { recording } => html! { <RealRunsPage recording={recording.clone()} /> },
             Route::Lab(link) => {
                 let navigate = context.navigate.clone();
                 let on_change = Callback::from(move |spec| {

@@ -1,5 +1,6 @@
 //! The pages and the dialog that only the full binary has (decision 33): the lessons, the
-//! knowledge check, the deck, the guide, the sources, the chaos lab and the builder. Built with
+//! knowledge check, the deck, the guide, the sources, the chaos lab, the real runs and the
+//! builder. Built with
 //! the `full` feature, `full.rs` shows them; the story binary, built without it, has `story.rs`,
 //! which shows the handover to the full binary in their place. Both offer the same names, so
 //! the site (`super::site`) is written once; nothing else in the app needs to know which binary

@@ -1,0 +1,163 @@
+//! The real-runs page (`#real`, `#real=<recording>`): the scenarios played against real lock
+//! services on one machine (recorded by `cargo xtask real --record`), each beside its
+//! simulation, and a history of one's own system loaded from disk and judged the same way.
+//!
+//! It holds what is shown and loads (`load.rs`); the two timelines, the transport and the
+//! verdicts are `view.rs`'s. A file that cannot be read is said where the loader is, and what
+//! was shown stays.
+
+mod load;
+mod view;
+
+use crate::components::Shared;
+use gloo_file::callbacks::FileReader;
+use lockstep_sim::scenario::strict_json;
+use lockstep_view::recorded::catalogue::RECORDINGS;
+use lockstep_view::recorded::side_by_side::SideBySide;
+use view::RealRunView;
+use wasm_bindgen_futures::spawn_local;
+use web_sys::HtmlInputElement;
+use yew::prelude::*;
+
+#[derive(Properties, PartialEq)]
+pub struct RealRunsProps {
+    /// The recording the address names, if any.
+    pub recording: Option<String>,
+}
+
+/// What the page shows below its list.
+#[derive(Clone, PartialEq)]
+enum Shown {
+    Nothing,
+    Loading(String),
+    Failed(String),
+    Ready(Shared<SideBySide>),
+}
+
+#[component]
+pub fn RealRunsPage(props: &RealRunsProps) -> Html {
+    let shown = use_state(|| Shown::Nothing);
+    let problem = use_state(|| None::<String>);
+    {
+        let shown = shown.clone();
+        use_effect_with(props.recording.clone(), move |recording| {
+            if let Some(id) = recording.clone() {
+                shown.set(Shown::Loading(format!("Loading the recorded run {id}…")));
+                spawn_local(async move {
+                    shown.set(match load::recording(&id).await {
+                        Ok(both) => Shown::Ready(Shared(both)),
+                        Err(why) => Shown::Failed(why),
+                    });
+                });
+            }
+        });
+    }
+    let onchange = use_own_file(&shown, &problem);
+    html! {
+        <section class="page real-runs" data-testid="real-runs">
+            <h2>{ "Real runs" }</h2>
+            <p class="lead">{ "Every other page shows a model. Here the same scenarios were played by real clients \
+                against real servers on one machine — the article's lock row in PostgreSQL, one Redis with SET NX PX — \
+                writing to a real PostgreSQL register, and recorded: each request when it was sent and when its answer \
+                came. Each recording is drawn beside the simulation of the same scenario, stepped by one clock, and \
+                judged by the same invariants." }</p>
+            <ul class="recordings" data-testid="recordings">
+                { for RECORDINGS.iter().map(|r| {
+                    let id = r.id();
+                    let here = props.recording.as_deref() == Some(id.as_str());
+                    html! {
+                        <li><a href={format!("#real={id}")} aria-current={here.then_some("page")}
+                            data-testid={format!("recording-{id}")}>{ format!("{} on {}", r.scenario, r.label) }</a></li>
+                    }
+                }) }
+            </ul>
+            <div class="own-history">
+                <label>{ "Load a recorded history of your own system: " }
+                    <input type="file" accept=".json,application/json" data-testid="load-history" {onchange} />
+                </label>
+                { format_help() }
+            </div>
+            if let Some(problem) = &*problem {
+                <p class="notice problem" role="alert" data-testid="history-problem">{ problem.clone() }</p>
+            }
+            { shown_view(&shown) }
+        </section>
+    }
+}
+
+/// The recorded-history format in brief, with the documented example: enough to convert a log.
+fn format_help() -> Html {
+    html! {
+        <details class="format-help" data-testid="format-help">
+            <summary>{ "The format, to convert your own logs" }</summary>
+            <p>{ "One JSON object: \"history\": 1, a title, who recorded it (by, on, against), the lock service's and the \
+                resource's names, the register's initial value, whether the resource fences (on, off, unknown), and the \
+                operations: each with its client, op (acquire, read, write, release), at_ms (sent) and answered_ms (its \
+                answer came; left out if none did), and the answer — granted with token and ttl_ms, a read's value, a \
+                write's token, value and accepted, a release's released. Faults (pause with for_ms, crash, restart, \
+                failover, clock_jump with by_ms) are optional. The same file goes to lockstep-cli check-trace. \
+                Example:" }</p>
+            <pre>{ EXAMPLE }</pre>
+        </details>
+    }
+}
+
+/// The documented example (`docs/history-format.md`).
+const EXAMPLE: &str = include_str!("../../../../../docs/examples/history-gc-pause.json");
+
+fn shown_view(shown: &Shown) -> Html {
+    match shown {
+        Shown::Nothing => html! {
+            <p class="muted">{ "Choose a recording above, or load a history." }</p>
+        },
+        Shown::Loading(what) => {
+            html! { <p class="loading-line" role="status">{ what.clone() }</p> }
+        }
+        Shown::Failed(why) => html! {
+            <p class="notice problem" role="alert" data-testid="real-failed">{ why.clone() }</p>
+        },
+        Shown::Ready(both) => html! { <RealRunView both={both.clone()} /> },
+    }
+}
+
+/// The file input's handler: reads the chosen file and shows it once it is judged; a file that
+/// cannot be read is said in `problem`, and what was shown stays.
+#[hook]
+fn use_own_file(
+    shown: &UseStateHandle<Shown>,
+    problem: &UseStateHandle<Option<String>>,
+) -> Callback<Event> {
+    let reader = use_mut_ref(|| None::<FileReader>);
+    let (shown, problem) = (shown.clone(), problem.clone());
+    Callback::from(move |event: Event| {
+        let input: HtmlInputElement = event.target_unchecked_into();
+        let Some(file) = input.files().and_then(|files| files.get(0)) else {
+            return;
+        };
+        let name = file.name();
+        let (shown, problem) = (shown.clone(), problem.clone());
+        let task =
+            gloo_file::callbacks::read_as_bytes(&gloo_file::File::from(file), move |bytes| {
+                let text = bytes.map_err(|e| e.to_string()).and_then(|bytes| {
+                    strict_json::text(&bytes)
+                        .map(str::to_owned)
+                        .map_err(|e| e.to_string())
+                });
+                spawn_local(async move {
+                    let judged = match text {
+                        Ok(text) => load::own(&name, &text).await,
+                        Err(e) => Err(format!("{name} cannot be read: {e}")),
+                    };
+                    match judged {
+                        Ok(both) => {
+                            problem.set(None);
+                            shown.set(Shown::Ready(Shared(both)));
+                        }
+                        Err(why) => problem.set(Some(why)),
+                    }
+                });
+            });
+        *reader.borrow_mut() = Some(task);
+        input.set_value("");
+    })
+}

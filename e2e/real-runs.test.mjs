@@ -1,0 +1,154 @@
+// The real runs (issue 26) in headless Chromium: a scenario with a recording offers "Real run"
+// in the playground; the recording opens beside its simulation (the full binary, fetched on
+// first use), both stepped by one clock, with both verdicts; S2 against PostgreSQL shows
+// PostgreSQL itself refusing token 33, S6 against one Redis shows the plain DEL letting
+// client-c in; the fencing lesson's refused write links to PostgreSQL refusing it; a history of
+// one's own loads from disk and is judged alone, and a malformed one
+// is named where it is wrong while what was shown stays; a history imported in the playground
+// is pointed to the real-runs page; the page reads at 375 px and axe finds nothing.
+
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { startApp } from './harness.mjs';
+
+const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const EXAMPLE = join(REPO, 'docs', 'examples', 'history-gc-pause.json');
+
+describe('real runs', () => {
+  let app;
+  let page;
+
+  before(async () => {
+    app = await startApp();
+    page = app.page;
+  });
+
+  after(async () => {
+    await app?.close();
+  });
+
+  const run = () => page.locator('[data-testid="real-run"]');
+  const marks = (name) => page.locator(`[data-testid="timeline-${name}"] [data-testid="event-mark"]`);
+  const row = (invariant, side) =>
+    page.locator(`[data-testid="real-verdicts"] tr[data-invariant="${invariant}"] [data-testid="verdict-${side}"]`);
+  const position = () => page.locator('[data-testid="real-position"]').innerText();
+
+  async function openReal(fragment) {
+    await app.leave();
+    await page.goto(`${app.site.url}#${fragment}`);
+    await page.locator('[data-testid="real-runs"]').waitFor({ timeout: 30_000 });
+  }
+
+  it('offers the real run from the playground and opens it beside its simulation', async () => {
+    await app.open('s=s2-gc-pause-fenced');
+    const link = page.locator('[data-testid="real-run-link"]');
+    assert.equal(await link.innerText(), 'Real run: PostgreSQL');
+    await link.click();
+    await run().waitFor({ timeout: 30_000 });
+    assert.match(await page.locator('[data-testid="real-recorded"]').innerText(),
+      /^Recorded by lockstep-real [\d.]+ on \d{4}-\d\d-\d\d against PostgreSQL 1\d\.\d+\./);
+    await page.locator('[data-testid="timeline-simulated"] svg').waitFor();
+    await page.locator('[data-testid="timeline-recorded"] svg').waitFor();
+    // At the end: PostgreSQL itself refused 33 after 34 was written, as the simulation did.
+    const refused = marks('recorded').and(page.locator('[data-outcome="rejected"]'));
+    assert.equal(await refused.getAttribute('data-token'), '33');
+    assert.equal(await refused.getAttribute('data-lane'), await marks('simulated')
+      .and(page.locator('[data-outcome="rejected"]')).getAttribute('data-lane'), 'the same resource lane');
+    assert.equal(await row('one_believer', 'simulated').innerText(), 'broken');
+    assert.match(await row('one_believer', 'recorded').innerText(),
+      /^broken: client-b was granted the lock at \d+ ms while client-a still believed it held it$/);
+    for (const invariant of ['one_lease', 'tokens_increase', 'no_stale_write', 'one_writer_per_token', 'no_lost_update']) {
+      assert.equal(await row(invariant, 'simulated').innerText(), 'holds', invariant);
+      assert.equal(await row(invariant, 'recorded').innerText(), 'holds', invariant);
+    }
+    assert.match(await page.locator('[data-testid="real-agree"]').innerText(), /agree on every invariant/);
+    await app.screenshot('real-run-s2');
+    assert.deepEqual(await app.axe(), []);
+    assert.deepEqual(app.problems, []);
+  });
+
+  it('steps both runs by one clock', async () => {
+    await page.locator('[data-testid="real-start"]').click();
+    assert.match(await position(), /^t = 0 ms · step 0 of \d+$/);
+    assert.equal(await marks('recorded').count(), 0);
+    assert.equal(await marks('simulated').count(), 0);
+    assert.equal(await row('one_believer', 'recorded').innerText(), 'holds', 'nothing has happened yet');
+    // Step until client-b's grant: both runs break one believer at the same step or close.
+    let steps = 0;
+    while ((await row('one_believer', 'recorded').innerText()) === 'holds' && steps < 200) {
+      await page.locator('[data-testid="real-step"]').click();
+      steps += 1;
+    }
+    const at = Number(/t = ([\d,]+) ms/.exec(await position())[1].replace(',', ''));
+    assert.ok(at >= 1_200 && at < 1_300, `client-b is granted the lock about 1,200 ms in, not at ${at} ms`);
+    assert.match(await page.locator('[data-testid="real-now-recorded"]').innerText(), /grants client-b the lock with token 34/);
+    assert.equal(await marks('recorded').and(page.locator('[data-outcome="rejected"]')).count(), 0, 'not refused yet');
+    await page.locator('[data-testid="real-end"]').click();
+    assert.equal(await marks('recorded').and(page.locator('[data-outcome="rejected"]')).count(), 1);
+  });
+
+  it('shows Redis letting client-c in after a plain DEL', async () => {
+    await openReal('real=s6-plain-del-release.redis');
+    await run().waitFor();
+    assert.match(await page.locator('[data-testid="real-recorded"]').innerText(), /against Redis 7\.\d+\.\d+ and PostgreSQL/);
+    const writers = await marks('recorded').evaluateAll((all) => all.map((m) => m.getAttribute('data-outcome')));
+    assert.deepEqual(writers, ['accepted', 'accepted', 'accepted'], 'all three blind writes land');
+    assert.equal(await row('one_believer', 'simulated').innerText(), 'broken');
+    // client-a's lease ran out while it still worked: client-b's grant made two believers.
+    assert.match(await row('one_believer', 'recorded').innerText(),
+      /^broken: client-b was granted the lock at \d+ ms while client-a still believed it held it$/);
+    assert.equal(await row('one_lease', 'recorded').innerText(), 'holds', 'the DEL removed client-b\'s key');
+    assert.deepEqual(app.problems, []);
+  });
+
+  it('judges a history of one\'s own, and names what is wrong in a bad one while keeping the shown one', async () => {
+    await openReal('real');
+    await page.locator('[data-testid="load-history"]').setInputFiles(EXAMPLE);
+    await run().waitFor();
+    assert.equal(await page.locator('[data-testid="real-title"]').innerText(),
+      'A GC pause outlives the lease: the write with 33 comes after 34\'s');
+    assert.equal(await page.locator('[data-testid="timeline-simulated"]').count(), 0, 'it names no scenario: shown alone');
+    assert.match(await row('one_believer', 'recorded').innerText(), /^broken: client-2 was granted the lock at 1202 ms/);
+    assert.equal(await row('no_stale_write', 'recorded').innerText(), 'holds');
+    const bad = join(tmpdir(), 'lockstep-bad-history.json');
+    const text = await readFile(EXAMPLE, 'utf8');
+    await writeFile(bad, text.replace('"answered_ms": 4, "value": 0', '"answered_ms": 4'));
+    await page.locator('[data-testid="load-history"]').setInputFiles(bad);
+    const problem = page.locator('[data-testid="history-problem"]');
+    await problem.waitFor();
+    assert.match(await problem.innerText(), /operations\[1\]\.value: a read answered at 4 ms needs "value"/);
+    assert.match(await page.locator('[data-testid="real-title"]').innerText(), /^A GC pause outlives/, 'still shown');
+    await page.setViewportSize({ width: 375, height: 700 });
+    await app.screenshot('real-run-own-375');
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
+    assert.ok(overflow <= 0, `the page is ${overflow} px wider than a 375-px screen`);
+    await page.setViewportSize({ width: 1280, height: 800 });
+    assert.deepEqual(app.problems, []);
+  });
+
+  it('links the fencing lesson\'s refused write to PostgreSQL refusing it for real', async () => {
+    await app.leave();
+    await page.goto(`${app.site.url}#learn=fencing-tokens&step=6`);
+    await page.locator('[data-testid="predict-skip"]').click({ timeout: 30_000 });
+    const link = page.locator('[data-testid="lesson-real-run"] a');
+    assert.match(await link.innerText(), /^This is PostgreSQL itself refusing token 33/);
+    await link.click();
+    await run().waitFor();
+    assert.match(await page.locator('[data-testid="real-title"]').innerText(), /^S2 · .*recorded against PostgreSQL/);
+    assert.equal(await marks('recorded').and(page.locator('[data-outcome="rejected"]')).getAttribute('data-token'), '33');
+  });
+
+  it('points a history imported in the playground to the real-runs page, keeping the scenario', async () => {
+    await app.open('s=s2-gc-pause-fenced');
+    await page.locator('[data-testid="import"]').setInputFiles(EXAMPLE);
+    const notice = page.locator('[data-testid="notice"]');
+    await notice.waitFor();
+    assert.match(await notice.innerText(), /recorded history of a real system.*Real runs page/s);
+    assert.match(await page.locator('[data-testid="scenario-name"]').innerText(), /GC pause/, 'S2 stays open');
+  });
+});
