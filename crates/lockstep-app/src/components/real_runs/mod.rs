@@ -10,8 +10,8 @@ mod load;
 mod view;
 
 use crate::components::Shared;
+use crate::platform::text_file;
 use gloo_file::callbacks::FileReader;
-use lockstep_sim::scenario::strict_json;
 use lockstep_view::recorded::catalogue::RECORDINGS;
 use lockstep_view::recorded::side_by_side::SideBySide;
 use view::RealRunView;
@@ -136,27 +136,21 @@ fn use_own_file(
         };
         let name = file.name();
         let (shown, problem) = (shown.clone(), problem.clone());
-        let task =
-            gloo_file::callbacks::read_as_bytes(&gloo_file::File::from(file), move |bytes| {
-                let text = bytes.map_err(|e| e.to_string()).and_then(|bytes| {
-                    strict_json::text(&bytes)
-                        .map(str::to_owned)
-                        .map_err(|e| e.to_string())
-                });
-                spawn_local(async move {
-                    let judged = match text {
-                        Ok(text) => load::own(&name, &text).await,
-                        Err(e) => Err(format!("{name} cannot be read: {e}")),
-                    };
-                    match judged {
-                        Ok(both) => {
-                            problem.set(None);
-                            shown.set(Shown::Ready(Shared(both)));
-                        }
-                        Err(why) => problem.set(Some(why)),
+        let task = text_file::read(file, move |text| {
+            spawn_local(async move {
+                let judged = match text {
+                    Ok(text) => load::own(&name, &text).await,
+                    Err(e) => Err(format!("{name} cannot be read: {e}")),
+                };
+                match judged {
+                    Ok(both) => {
+                        problem.set(None);
+                        shown.set(Shown::Ready(Shared(both)));
                     }
-                });
+                    Err(why) => problem.set(Some(why)),
+                }
             });
+        });
         *reader.borrow_mut() = Some(task);
         input.set_value("");
     })

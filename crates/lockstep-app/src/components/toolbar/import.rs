@@ -2,10 +2,9 @@
 //! cannot be read, like a bad link, becomes a message; the current run stays as it was.
 
 use crate::components::menu;
-use crate::platform::library;
+use crate::platform::{library, text_file};
 use crate::state::Action;
 use gloo_file::callbacks::FileReader;
-use lockstep_sim::scenario::strict_json;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
@@ -24,20 +23,10 @@ pub fn use_import(dispatch: &Callback<Action>, more_menu: &NodeRef) -> Callback<
         };
         let name = file.name();
         let dispatch = dispatch.clone();
-        // Bytes, not text: the browser would quietly replace bytes that are not UTF-8, and
-        // the file's reader should hear where they are instead.
-        let task =
-            gloo_file::callbacks::read_as_bytes(&gloo_file::File::from(file), move |bytes| {
-                let text = bytes.map_err(|e| e.to_string()).and_then(|bytes| {
-                    strict_json::text(&bytes)
-                        .map(str::to_owned)
-                        .map_err(|e| e.to_string())
-                });
-                match text {
-                    Ok(text) => library::import(text, dispatch.clone()),
-                    Err(e) => dispatch.emit(Action::Report(format!("{name} cannot be read: {e}"))),
-                }
-            });
+        let task = text_file::read(file, move |text| match text {
+            Ok(text) => library::import(text, dispatch.clone()),
+            Err(e) => dispatch.emit(Action::Report(format!("{name} cannot be read: {e}"))),
+        });
         *reader.borrow_mut() = Some(task);
         input.set_value("");
     })
