@@ -2,7 +2,8 @@
 // in the playground; the recording opens beside its simulation (the full binary, fetched on
 // first use), both stepped by one clock, with both verdicts; S2 against PostgreSQL shows
 // PostgreSQL itself refusing token 33, S6 against one Redis shows the plain DEL letting
-// client-c in; the fencing lesson's refused write links to PostgreSQL refusing it; a history of
+// client-c in, S9 against a Redis primary and replica shows the failover losing the lock; the
+// fencing lesson's refused write links to PostgreSQL refusing it; a history of
 // one's own loads from disk and is judged alone, and a malformed one
 // is named where it is wrong while what was shown stays; a history imported in the playground
 // is pointed to the real-runs page; the page reads at 375 px and axe finds nothing.
@@ -103,6 +104,25 @@ describe('real runs', () => {
     assert.match(await row('one_believer', 'recorded').innerText(),
       /^broken: client-b was granted the lock at \d+ ms while client-a still believed it held it$/);
     assert.equal(await row('one_lease', 'recorded').innerText(), 'holds', 'the DEL removed client-b\'s key');
+    assert.deepEqual(app.problems, []);
+  });
+
+  it('shows a Redis failover losing the lock: the replica grants it again', async () => {
+    await openReal('real=s9-failover-loses-the-lock.redis-failover');
+    await run().waitFor();
+    assert.match(await page.locator('[data-testid="real-recorded"]').innerText(), /against Redis 7\.\d+\.\d+, primary and replica/);
+    const lanes = (name) => page.locator(`[data-testid="timeline-${name}"] [data-testid="lane-label"]`)
+      .evaluateAll((all) => all.map((l) => l.getAttribute('data-node')));
+    assert.deepEqual(await lanes('recorded'), await lanes('simulated'), 'the same lanes: the primary and the replica');
+    // The crash on the primary and the failover on the replica, as the simulation's monitor does it.
+    const faults = await marks('recorded').and(page.locator('[data-kind="intervention"]'))
+      .evaluateAll((all) => all.map((m) => m.getAttribute('data-lane')));
+    assert.deepEqual(faults, ['redis-primary', 'redis-replica']);
+    assert.equal(await row('one_believer', 'simulated').innerText(), 'broken');
+    assert.match(await row('one_believer', 'recorded').innerText(), /^broken: client-b was granted the lock at \d+ ms while client-a still believed it held it$/);
+    assert.equal(await row('one_lease', 'recorded').innerText(), 'holds', 'the crashed primary serves no lease');
+    assert.match(await page.locator('[data-testid="real-agree"]').innerText(), /agree on every invariant/);
+    await app.screenshot('real-run-s9');
     assert.deepEqual(app.problems, []);
   });
 

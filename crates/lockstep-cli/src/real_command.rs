@@ -1,4 +1,5 @@
-//! `lockstep-cli real <scenario> --service postgres|redis [--runs N] [--record FILE]`: the
+//! `lockstep-cli real <scenario> --service postgres|redis|redis-failover [--runs N] [--record
+//! FILE]`: the
 //! scenario played by real clients against a real lock service and a real PostgreSQL register
 //! on loopback (started here, stopped after: `lockstep-real`), its verdicts printed beside the
 //! simulation's, and the recorded history written to FILE. Exits 1 when a run's outcome class
@@ -9,7 +10,7 @@ use crate::error::CliError;
 use crate::source::Source;
 use clap::{Args, ValueEnum};
 use lockstep_real::outcome::OutcomeClass;
-use lockstep_real::plan::{Plan, ServicePlan};
+use lockstep_real::plan::Plan;
 use lockstep_real::run::run;
 use lockstep_real::started::Started;
 use std::fmt::Write as _;
@@ -37,19 +38,17 @@ pub enum RealService {
     Postgres,
     /// One Redis: `SET NX PX`.
     Redis,
+    /// A Redis primary and its replica, replicating late; failover promotes the replica.
+    RedisFailover,
 }
 
 pub fn run_real(args: &RealArgs) -> Result<String, CliError> {
     let scenario = args.source.load()?;
     let plan = Plan::of(&scenario).map_err(|e| args.source.invalid(e.to_string()))?;
-    let played = match plan.service {
-        ServicePlan::SqlRow { .. } => RealService::Postgres,
-        ServicePlan::Cache { .. } => RealService::Redis,
-    };
-    if played != args.service {
+    if plan.service.id() != name(args.service) {
         return Err(args.source.invalid(format!(
             "its lock service is played on --service {}, not {}",
-            name(played),
+            plan.service.id(),
             name(args.service)
         )));
     }
@@ -93,6 +92,7 @@ fn name(service: RealService) -> &'static str {
     match service {
         RealService::Postgres => "postgres",
         RealService::Redis => "redis",
+        RealService::RedisFailover => "redis-failover",
     }
 }
 

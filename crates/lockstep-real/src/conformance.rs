@@ -3,7 +3,7 @@
 //! not exactly repeatable (its times are the machine's), so a case says how often it matched.
 
 use crate::outcome::OutcomeClass;
-use crate::plan::{Plan, ServicePlan};
+use crate::plan::Plan;
 use crate::run::{Servers, run};
 use lockstep_sim::scenario::catalogue;
 use lockstep_sim::story::recorded::RecordedHistory;
@@ -14,14 +14,24 @@ use std::time::Instant;
 /// client's stale write refused by the resource (S2), let in without fencing (S1), and let in
 /// with fencing on because it lands before the new holder's first write (S3, the fencing gap).
 /// On one Redis: a release by plain `DEL` deletes the next holder's lock and lets a third
-/// client in beside it; the compare-and-delete script does not (S6).
-pub const CASES: [&str; 5] = [
+/// client in beside it; the compare-and-delete script does not (S6). On a Redis primary and
+/// its replica: the primary crashes before its write reaches the replica, the replica is
+/// promoted without the key, and a second client takes the same lock (S9).
+pub const CASES: [&str; 6] = [
     "s2-gc-pause-fenced",
     "s1-gc-pause-unfenced",
     "s3-fencing-gap",
     "s6-plain-del-release",
     "s6-compare-and-delete-release",
+    "s9-failover-loses-the-lock",
 ];
+
+/// A case's first run that matched, to keep: the service's id (`ServicePlan::id`) and what
+/// the run recorded.
+pub struct Recorded {
+    pub service: &'static str,
+    pub history: RecordedHistory,
+}
 
 /// One case's line of the table.
 #[derive(Clone, Debug, PartialEq)]
@@ -38,11 +48,7 @@ pub struct Row {
 
 /// Runs `id` `runs` times on `servers` and compares each run with the simulation; with the
 /// first run that matched, as recorded.
-pub fn case(
-    servers: &Servers,
-    id: &str,
-    runs: u32,
-) -> Result<(Row, Option<RecordedHistory>), String> {
+pub fn case(servers: &Servers, id: &str, runs: u32) -> Result<(Row, Option<Recorded>), String> {
     let scenario = catalogue::find(id)
         .and_then(|b| b.load().ok())
         .ok_or_else(|| format!("{id} is not in the catalogue"))?;
@@ -52,19 +58,24 @@ pub fn case(
     let mut matched = 0;
     let mut first_mismatch = None;
     let mut recorded = None;
+    let mut against = Vec::new();
     for _ in 0..runs {
         let real_run = run(servers, &plan).map_err(|e| format!("{id}: {e}"))?;
         let real = OutcomeClass::of_real(&real_run);
+        against.clone_from(&real_run.history.recorded.against);
         if real == simulated {
             matched += 1;
-            recorded.get_or_insert(real_run.history);
+            recorded.get_or_insert(Recorded {
+                service: plan.service.id(),
+                history: real_run.history,
+            });
         } else if first_mismatch.is_none() {
             first_mismatch = Some(real.to_string());
         }
     }
     let row = Row {
         scenario: id.to_owned(),
-        service: service_name(servers, &plan),
+        service: service_name(&against),
         runs,
         matched,
         seconds: started.elapsed().as_secs_f64(),
@@ -95,14 +106,12 @@ pub fn table(rows: &[Row]) -> String {
     text
 }
 
-/// The lock service's name and version, and the resource's where it is another server.
-fn service_name(servers: &Servers, plan: &Plan) -> String {
-    let postgres = &servers.postgres.version;
-    match (&plan.service, servers.redis) {
-        (ServicePlan::SqlRow { .. }, _) => postgres.clone(),
-        (ServicePlan::Cache { .. }, Some(redis)) => {
-            format!("{} (resource: {postgres})", redis.version)
-        }
-        (ServicePlan::Cache { .. }, None) => "Redis (not started)".to_owned(),
+/// The lock service's name and version, and the resource's where it is another server, as the
+/// run recorded them.
+fn service_name(against: &[String]) -> String {
+    match against {
+        [service, resource] => format!("{service} (resource: {resource})"),
+        [service] => service.clone(),
+        _ => against.join(", "),
     }
 }

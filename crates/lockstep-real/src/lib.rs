@@ -11,7 +11,8 @@
 //!   server started for the run (Debian's package, loopback only) and stopped after.
 //! - [`server`]: what the servers share (why one could not start, a free port); [`started`]:
 //!   the servers one plan needs, started for it.
-//! - [`run`]: the clients, each on a thread of its own, on one clock.
+//! - [`run`]: the clients ([`player`]), each on a thread of its own with its lock ([`locks`]),
+//!   on one clock, and the faults the plan makes on the lock service ([`faults`]).
 //! - [`record`]: what the clients saw, in milliseconds from the start, recorded as a history
 //!   in Lockstep's recorded-history format (`lockstep_sim::story::recorded`).
 //! - [`conformance`]: the cases, each run several times and compared with the simulation, as
@@ -26,9 +27,12 @@
 
 pub mod conformance;
 pub mod convert;
+pub mod faults;
 pub mod lock;
+pub mod locks;
 pub mod outcome;
 pub mod plan;
+pub mod player;
 pub mod postgres;
 pub mod record;
 pub mod redis;

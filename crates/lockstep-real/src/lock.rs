@@ -20,4 +20,10 @@ pub trait LockService {
 
     /// Gives the lock back; whether anything was released.
     fn release(&mut self, grant: &Grant, method: ReleaseMethod) -> Result<bool, String>;
+
+    /// The server the next request goes to, where the service has several that take turns
+    /// (a primary, then its promoted replica); `None` for one server.
+    fn server(&self) -> Option<String> {
+        None
+    }
 }

@@ -27,7 +27,11 @@ pub struct Plan {
     /// recorded history's lanes take.
     pub lock_service_name: String,
     pub resource_name: String,
+    /// Every node of the lock service, by the scenario's names (the primary first).
+    pub service_names: Vec<String>,
     pub service: ServicePlan,
+    /// Crashes of a lock service node: when, and which.
+    pub crashes: Vec<(u64, String)>,
     pub fencing: RealFencing,
     pub initial_value: i64,
     pub clients: Vec<ClientPlan>,
@@ -41,6 +45,24 @@ pub enum ServicePlan {
     SqlRow { lock_name: String, last_token: u64 },
     /// One Redis: `SET key value NX PX ttl`, no tokens.
     Cache { key: String },
+    /// A Redis primary and its replica, replicating `lag_ms` late; the replica is promoted
+    /// `failover_after_ms` after the primary crashes.
+    ReplicatedCache {
+        key: String,
+        lag_ms: u64,
+        failover_after_ms: u64,
+    },
+}
+
+impl ServicePlan {
+    /// Its name in `lockstep-cli real --service` and in a recording's file name.
+    pub fn id(&self) -> &'static str {
+        match self {
+            ServicePlan::SqlRow { .. } => "postgres",
+            ServicePlan::Cache { .. } => "redis",
+            ServicePlan::ReplicatedCache { .. } => "redis-failover",
+        }
+    }
 }
 
 /// Whether the resource checks tokens: the highest-token rule in the write itself, or nothing.
@@ -128,8 +150,8 @@ impl fmt::Display for Unsupported {
         match self {
             Unsupported::LockService(what) => write!(
                 f,
-                "the lock service is {what}; this runner has the SQL row and one Redis without \
-                 tokens"
+                "the lock service is {what}; this runner has the SQL row, one Redis and a Redis \
+                 primary with its replica, without tokens"
             ),
             Unsupported::Resource(what) => write!(f, "the resource {what}"),
             Unsupported::Access { client } => write!(
@@ -162,6 +184,7 @@ impl Plan {
             .map_err(|e| Unsupported::Invalid(e.to_string()))?;
         let cast = checked.cast();
         let lock_service_name = cast.name(cast.lock_service()).to_owned();
+        let service_names: Vec<String> = cast.services().map(|n| cast.name(n).to_owned()).collect();
         let resource_name = cast.name(cast.resource()).to_owned();
         let service = service_plan(&scenario.lock_service)?;
         let (fencing, initial_value) = resource_plan(&scenario.resource)?;
@@ -176,9 +199,10 @@ impl Plan {
             .iter()
             .map(client_plan)
             .collect::<Result<Vec<_>, _>>()?;
+        let mut crashes = Vec::new();
         for intervention in &scenario.interventions {
             let at_ms = intervention.at_ms.0;
-            let paused = match &intervention.action {
+            let made = match &intervention.action {
                 Action::Pause {
                     node,
                     for_ms: Some(length),
@@ -186,9 +210,18 @@ impl Plan {
                     .iter_mut()
                     .find(|c| &c.name == node)
                     .map(|c| c.pauses.push((at_ms, length.0))),
+                // The primary's crash, which the failover follows: the one crash this runner
+                // makes (a killed Redis restarts empty, which no scenario here asks for).
+                Action::Crash { node }
+                    if matches!(service, ServicePlan::ReplicatedCache { .. })
+                        && service_names.first() == Some(node) =>
+                {
+                    crashes.push((at_ms, node.clone()));
+                    Some(())
+                }
                 _ => None,
             };
-            if paused.is_none() {
+            if made.is_none() {
                 return Err(Unsupported::Intervention {
                     at_ms,
                     what: format!("{:?}", intervention.action),
@@ -200,7 +233,9 @@ impl Plan {
             title: scenario.title.clone(),
             lock_service_name,
             resource_name,
+            service_names,
             service,
+            crashes,
             fencing,
             initial_value,
             clients,
@@ -224,6 +259,20 @@ fn service_plan(spec: &LockServiceSpec) -> Result<ServicePlan, Unsupported> {
         } => Ok(ServicePlan::Cache { key: key.clone() }),
         LockServiceSpec::Cache { .. } => Err(Unsupported::LockService(
             "a cache that counts tokens".to_owned(),
+        )),
+        LockServiceSpec::ReplicatedCache {
+            key,
+            tokens: TokenSource::None,
+            replication_lag_ms,
+            failover_after_ms,
+            ..
+        } => Ok(ServicePlan::ReplicatedCache {
+            key: key.clone(),
+            lag_ms: replication_lag_ms.0,
+            failover_after_ms: failover_after_ms.0,
+        }),
+        LockServiceSpec::ReplicatedCache { .. } => Err(Unsupported::LockService(
+            "a replicated cache that counts tokens".to_owned(),
         )),
         other => Err(Unsupported::LockService(
             service_of(other).label().to_owned(),

@@ -32,11 +32,13 @@ impl Recorder {
         u64::try_from(self.start.elapsed().as_millis()).unwrap_or(u64::MAX)
     }
 
-    /// Sends one request (`send`) for `client` and records it: `request` says what it was,
+    /// Sends one request (`send`) for `client` to `server` (where the service has several) and
+    /// records it: `request` says what it was,
     /// given the answer (`None` when it failed, and the failure is kept).
     pub fn request<T>(
         &self,
         client: &str,
+        server: Option<String>,
         send: impl FnOnce() -> Result<T, String>,
         request: impl FnOnce(Option<&T>) -> Request,
     ) -> Result<T, String> {
@@ -49,6 +51,7 @@ impl Recorder {
                 client: client.to_owned(),
                 at_ms,
                 answered_ms,
+                server,
                 request: request(answer.as_ref().ok()),
             },
         );
@@ -58,16 +61,29 @@ impl Recorder {
         answer
     }
 
-    /// `client` is paused for `for_ms` from `at_ms`.
-    pub fn paused(&self, client: &str, at_ms: u64, for_ms: u64) {
+    /// A fault applied to `node` at `at_ms`.
+    pub fn applied(&self, node: &str, at_ms: u64, applied: Applied) {
         push(
             &self.faults,
             Fault {
                 at_ms,
-                node: client.to_owned(),
-                applied: Applied::Pause { for_ms },
+                node: node.to_owned(),
+                applied,
             },
         );
+    }
+
+    /// Something that went wrong outside any client's request, in words.
+    pub fn failed(&self, why: &str) {
+        push(&self.failures, why.to_owned());
+    }
+
+    /// Sleeps until `at_ms` on the run's clock (at once if it has passed).
+    pub fn wait_until(&self, at_ms: u64) {
+        let now = self.now_ms();
+        if at_ms > now {
+            std::thread::sleep(std::time::Duration::from_millis(at_ms - now));
+        }
     }
 
     /// The run as a recorded history, against the servers `against` names, on `day`.

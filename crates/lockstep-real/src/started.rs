@@ -25,7 +25,8 @@ impl Started {
                 say(&format!("{} on port {}", redis.version, redis.port()));
                 Some(redis)
             }
-            ServicePlan::SqlRow { .. } => None,
+            // A primary and its replica are started by each run, which kills the primary.
+            ServicePlan::SqlRow { .. } | ServicePlan::ReplicatedCache { .. } => None,
         };
         Ok(Started { postgres, redis })
     }

@@ -1,8 +1,9 @@
 //! The reality check, once per case: real PostgreSQL and Redis servers, started here on
-//! loopback and stopped after, the article's lock table and acquire statement, Redis's
-//! `SET NX PX` and its compare-and-delete release, and a register in PostgreSQL as the
-//! resource. What the real clients saw must be what the simulation says happens: the same
-//! writes accepted and refused, with the same tokens, and the same final value.
+//! loopback and stopped after, the article's lock table and acquire statement, Redis's `SET NX
+//! PX` and its compare-and-delete release, a Redis primary whose replica is promoted after it
+//! crashes, and a register in PostgreSQL as the resource. What the real clients saw must be what
+//! the simulation says happens: the same writes accepted and refused, with the same tokens, the
+//! same final value and the same invariants broken.
 
 use lockstep_real::outcome::{OutcomeClass, Write};
 use lockstep_real::plan::Plan;
@@ -117,6 +118,16 @@ fn real_servers_decide_as_the_simulation_does() {
         3,
         &[Invariant::OneBeliever],
     );
+    // A primary and its replica (their own pair, started by the run): the primary crashes
+    // before its write reaches the replica, which is promoted without the key; client-b takes
+    // the same lock, and both clients' writes land.
+    expect(
+        &servers,
+        "s9-failover-loses-the-lock",
+        vec![write(b, None, true), write(a, None, true)],
+        1,
+        &[Invariant::OneBeliever],
+    );
 
     let ports = [postgres.port(), redis.port()];
     drop(redis);
@@ -132,7 +143,14 @@ fn real_servers_decide_as_the_simulation_does() {
 #[test]
 fn a_scenario_this_runner_cannot_make_for_real_is_refused_with_why() {
     for (id, why) in [
-        ("s10-redlock-clock-jump", "SQL row and one Redis"),
+        (
+            "s10-redlock-clock-jump",
+            "SQL row, one Redis and a Redis primary",
+        ),
+        (
+            "s9-failover-reissues-a-token",
+            "a replicated cache that counts tokens",
+        ),
         ("s8-held-safely-corrected", "renews its lease"),
         ("s4-delayed-packet", "loses messages or sets links apart"),
         ("s2-gc-pause-fenced-resource-restarts", "Crash"),

@@ -5,7 +5,7 @@
 //! (the site's recordings: `cargo xtask real --record` writes `content/recorded/`).
 //! `cargo xtask real` runs it.
 
-use lockstep_real::conformance::{CASES, case, table};
+use lockstep_real::conformance::{CASES, Recorded, case, table};
 use lockstep_real::postgres::PostgresServer;
 use lockstep_real::redis::RedisServer;
 use lockstep_real::run::Servers;
@@ -40,8 +40,8 @@ fn run() -> Result<bool, String> {
     for id in CASES {
         eprintln!("{id}: {runs} run(s)");
         let (row, recorded) = case(&servers, id, runs)?;
-        if let (Some(dir), Some(history)) = (&record, recorded) {
-            let path = format!("{dir}/{id}.{}.json", service_id(&history));
+        if let (Some(dir), Some(Recorded { service, history })) = (&record, recorded) {
+            let path = format!("{dir}/{id}.{service}.json");
             let json = serde_json::to_string_pretty(&history.to_file())
                 .map_err(|e| format!("{path}: {e}"))?;
             std::fs::write(&path, json + "\n").map_err(|e| format!("{path}: {e}"))?;
@@ -81,19 +81,4 @@ fn options(args: &[String]) -> Result<Options, String> {
         }
     }
     Ok(options)
-}
-
-/// "postgres" or "redis": the lock service a recording was made against, as
-/// `lockstep-cli real --service` names it.
-fn service_id(history: &lockstep_sim::story::recorded::RecordedHistory) -> &'static str {
-    if history
-        .recorded
-        .against
-        .first()
-        .is_some_and(|s| s.starts_with("Redis"))
-    {
-        "redis"
-    } else {
-        "postgres"
-    }
 }

@@ -121,67 +121,23 @@ fn lock_operations(
     setting: &Setting,
     base_ms: u64,
 ) -> Result<Vec<Operation>, ConvertError> {
-    let key = setting.key.as_str();
     let mut names: BTreeMap<&str, String> = BTreeMap::new();
     let mut held: Key = None;
     let mut operations = Vec::new();
     for (index, command) in commands.iter().enumerate() {
         let words: Vec<&str> = command.words.iter().map(String::as_str).collect();
-        let upper = words
-            .first()
-            .map(|w| w.to_ascii_uppercase())
-            .unwrap_or_default();
         if command.from == "lua" {
             continue;
         }
-        if upper == "CLIENT"
-            && words
-                .get(1)
-                .is_some_and(|w| w.eq_ignore_ascii_case("SETNAME"))
+        if let [client, setname, name, ..] = words.as_slice()
+            && client.eq_ignore_ascii_case("CLIENT")
+            && setname.eq_ignore_ascii_case("SETNAME")
         {
-            if let Some(name) = words.get(2) {
-                names.insert(&command.from, (*name).to_owned());
-            }
+            names.insert(&command.from, (*name).to_owned());
             continue;
         }
-        let live = |held: &Key| held.clone().filter(|(_, expires)| command.at_us < *expires);
-        let request = match (upper.as_str(), words.get(1)) {
-            ("SET", Some(k)) if *k == key && has(&words, "NX") => {
-                let ttl_ms = after(&words, "PX").ok_or_else(|| ConvertError::Command {
-                    line: index + 1,
-                    reason: "a SET NX without PX: this converter reads leases in milliseconds"
-                        .to_owned(),
-                })?;
-                let granted = live(&held).is_none();
-                if granted {
-                    held = Some((
-                        words.get(2).copied().unwrap_or_default().to_owned(),
-                        command.at_us + ttl_ms * 1000,
-                    ));
-                }
-                Request::Acquire(Some(if granted {
-                    Acquired::Granted {
-                        token: None,
-                        ttl_ms: Some(ttl_ms),
-                    }
-                } else {
-                    Acquired::Refused
-                }))
-            }
-            ("EVAL" | "EVALSHA", _) if words.get(3) == Some(&key) => {
-                let value = words.get(4).copied().unwrap_or_default();
-                let released = live(&held).is_some_and(|(v, _)| v == value);
-                if released {
-                    held = None;
-                }
-                Request::Release(Some(released))
-            }
-            ("DEL" | "UNLINK", Some(k)) if *k == key => {
-                let released = live(&held).is_some();
-                held = None;
-                Request::Release(Some(released))
-            }
-            _ => continue,
+        let Some(request) = replay(&mut held, command, &words, &setting.key, index)? else {
+            continue;
         };
         let client = names
             .get(command.from.as_str())
@@ -195,10 +151,58 @@ fn lock_operations(
             client,
             at_ms,
             answered_ms: Some(at_ms),
+            server: None,
             request,
         });
     }
     Ok(operations)
+}
+
+/// One command applied to the key as the server holds it (`held`): the lock request it was,
+/// with the answer the server gave, or `None` for a command that is not one.
+fn replay(
+    held: &mut Key,
+    command: &MonitorLine,
+    words: &[&str],
+    key: &str,
+    index: usize,
+) -> Result<Option<Request>, ConvertError> {
+    let live = held.clone().filter(|(_, expires)| command.at_us < *expires);
+    let upper = words
+        .first()
+        .map(|w| w.to_ascii_uppercase())
+        .unwrap_or_default();
+    Ok(Some(match (upper.as_str(), words.get(1)) {
+        ("SET", Some(k)) if *k == key && has(words, "NX") => {
+            let ttl_ms = after(words, "PX").ok_or_else(|| ConvertError::Command {
+                line: index + 1,
+                reason: "a SET NX without PX: this converter reads leases in milliseconds"
+                    .to_owned(),
+            })?;
+            if live.is_some() {
+                return Ok(Some(Request::Acquire(Some(Acquired::Refused))));
+            }
+            let value = words.get(2).copied().unwrap_or_default().to_owned();
+            *held = Some((value, command.at_us + ttl_ms * 1000));
+            Request::Acquire(Some(Acquired::Granted {
+                token: None,
+                ttl_ms: Some(ttl_ms),
+            }))
+        }
+        ("EVAL" | "EVALSHA", _) if words.get(3) == Some(&key) => {
+            let value = words.get(4).copied().unwrap_or_default();
+            let released = live.is_some_and(|(v, _)| v == value);
+            if released {
+                *held = None;
+            }
+            Request::Release(Some(released))
+        }
+        ("DEL" | "UNLINK", Some(k)) if *k == key => {
+            *held = None;
+            Request::Release(Some(live.is_some()))
+        }
+        _ => return Ok(None),
+    }))
 }
 
 fn has(words: &[&str], flag: &str) -> bool {
@@ -236,6 +240,7 @@ fn resource_operation(line: &AppLine, base_ms: u64) -> Operation {
         client: line.client.clone(),
         at_ms,
         answered_ms,
+        server: None,
         request,
     }
 }

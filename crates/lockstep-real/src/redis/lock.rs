@@ -1,7 +1,10 @@
-//! One Redis's lock as a [`LockService`]: antirez's single-instance pattern.
+//! Redis's lock as a [`LockService`]: antirez's single-instance pattern, on one server
+//! ([`CacheLock`]) or on whichever of a primary and its replica is serving ([`FailoverLock`]).
 
+use super::replicated::ReplicatedRedis;
 use crate::lock::{Grant, LockService};
 use lockstep_sim::vocabulary::message::ReleaseMethod;
+use std::sync::Arc;
 
 /// Deletes the key only if it still holds this acquisition's value (the Redis documentation's
 /// release script for the single-instance lock).
@@ -20,31 +23,79 @@ impl LockService for CacheLock {
         attempt: u32,
         ttl_ms: u64,
     ) -> Result<Option<Grant>, String> {
-        let value = format!("{client}:{attempt}");
-        let set: Option<String> = redis::cmd("SET")
-            .arg(&self.key)
-            .arg(&value)
-            .arg("NX")
-            .arg("PX")
-            .arg(ttl_ms)
-            .query(&mut self.connection)
-            .map_err(|e| e.to_string())?;
-        Ok(set.map(|_| Grant { token: None, value }))
+        set_nx(&mut self.connection, &self.key, client, attempt, ttl_ms)
     }
 
     fn release(&mut self, grant: &Grant, method: ReleaseMethod) -> Result<bool, String> {
-        let deleted: i64 = match method {
-            ReleaseMethod::IfStillMine => redis::cmd("EVAL")
-                .arg(COMPARE_AND_DELETE)
-                .arg(1)
-                .arg(&self.key)
-                .arg(&grant.value)
-                .query(&mut self.connection),
-            ReleaseMethod::PlainDelete => {
-                redis::cmd("DEL").arg(&self.key).query(&mut self.connection)
-            }
-        }
-        .map_err(|e| e.to_string())?;
-        Ok(deleted == 1)
+        release(&mut self.connection, &self.key, grant, method)
     }
+}
+
+/// The lock on a primary and its replica: each request goes to the node serving when it is
+/// sent, on a connection of its own (the old primary's is dead after a crash).
+pub struct FailoverLock {
+    pub pair: Arc<ReplicatedRedis>,
+    pub key: String,
+    pub client: String,
+}
+
+impl LockService for FailoverLock {
+    fn acquire(
+        &mut self,
+        client: &str,
+        attempt: u32,
+        ttl_ms: u64,
+    ) -> Result<Option<Grant>, String> {
+        let mut connection = self.pair.connect(&self.client)?;
+        set_nx(&mut connection, &self.key, client, attempt, ttl_ms)
+    }
+
+    fn release(&mut self, grant: &Grant, method: ReleaseMethod) -> Result<bool, String> {
+        let mut connection = self.pair.connect(&self.client)?;
+        release(&mut connection, &self.key, grant, method)
+    }
+
+    fn server(&self) -> Option<String> {
+        Some(self.pair.current().0.to_owned())
+    }
+}
+
+/// `SET key value NX PX ttl`, with a value of this acquisition's own.
+fn set_nx(
+    connection: &mut redis::Connection,
+    key: &str,
+    client: &str,
+    attempt: u32,
+    ttl_ms: u64,
+) -> Result<Option<Grant>, String> {
+    let value = format!("{client}:{attempt}");
+    let set: Option<String> = redis::cmd("SET")
+        .arg(key)
+        .arg(&value)
+        .arg("NX")
+        .arg("PX")
+        .arg(ttl_ms)
+        .query(connection)
+        .map_err(|e| e.to_string())?;
+    Ok(set.map(|_| Grant { token: None, value }))
+}
+
+/// The compare-and-delete script, or a plain `DEL`; whether a key was deleted.
+fn release(
+    connection: &mut redis::Connection,
+    key: &str,
+    grant: &Grant,
+    method: ReleaseMethod,
+) -> Result<bool, String> {
+    let deleted: i64 = match method {
+        ReleaseMethod::IfStillMine => redis::cmd("EVAL")
+            .arg(COMPARE_AND_DELETE)
+            .arg(1)
+            .arg(key)
+            .arg(&grant.value)
+            .query(connection),
+        ReleaseMethod::PlainDelete => redis::cmd("DEL").arg(key).query(connection),
+    }
+    .map_err(|e| e.to_string())?;
+    Ok(deleted == 1)
 }

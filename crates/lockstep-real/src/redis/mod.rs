@@ -1,10 +1,15 @@
-//! Redis as the lock service: one server, `SET key value NX PX ttl` to acquire, and either
-//! the compare-and-delete script or a plain `DEL` to release; and its `MONITOR` stream.
+//! Redis as the lock service: one server, or a primary and its replica with failover
+//! (`replicated.rs`, the replication lag made real by `delay_proxy.rs`); `SET key value NX PX
+//! ttl` to acquire, and either the compare-and-delete script or a plain `DEL` to release; and
+//! its `MONITOR` stream.
 
+mod delay_proxy;
 mod lock;
 mod monitor;
+mod replicated;
 mod server;
 
-pub use lock::CacheLock;
+pub use lock::{CacheLock, FailoverLock};
 pub use monitor::MonitorTap;
+pub use replicated::ReplicatedRedis;
 pub use server::RedisServer;

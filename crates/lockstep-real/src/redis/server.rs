@@ -19,6 +19,12 @@ pub struct RedisServer {
 
 impl RedisServer {
     pub fn start() -> Result<RedisServer, ServerError> {
+        RedisServer::start_with(&[])
+    }
+
+    /// A server started with `extra` arguments besides its port and persistence off (a
+    /// replica's `--replicaof`).
+    pub fn start_with(extra: &[String]) -> Result<RedisServer, ServerError> {
         if !Path::new(PROGRAM).exists() {
             return Err(ServerError::NotInstalled {
                 missing: PROGRAM.to_owned(),
@@ -29,6 +35,7 @@ impl RedisServer {
         let process = Command::new(PROGRAM)
             .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
             .args(["--save", "", "--appendonly", "no", "--daemonize", "no"])
+            .args(extra)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
@@ -50,6 +57,12 @@ impl RedisServer {
 
     pub fn port(&self) -> u16 {
         self.port
+    }
+
+    /// Kills the server at once (`SIGKILL`): a crash, with nothing written after.
+    pub fn crash(&mut self) {
+        let _ = self.process.kill();
+        let _ = self.process.wait();
     }
 
     fn wait_until_ready(&self) -> Result<(), ServerError> {

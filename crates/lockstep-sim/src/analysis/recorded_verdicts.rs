@@ -10,7 +10,7 @@
 //!
 //! It must not read a trace or a scenario: a history from any system is judged the same way.
 
-use crate::story::recorded::{Acquired, Operation, RecordedHistory, Request, Written};
+use crate::story::recorded::{Acquired, Applied, Operation, RecordedHistory, Request, Written};
 use crate::vocabulary::invariant::{Invariant, InvariantSet};
 
 /// The invariants a recorded history is judged on: all but the double charge (a recording
@@ -102,6 +102,8 @@ pub enum Ended {
     Expired,
     /// Another client's release let something go (a plain `DEL` deletes whatever is there).
     LetGo,
+    /// The server that granted it crashed: nobody serves it any more.
+    Crashed,
     /// Not within the recording.
     Open,
 }
@@ -141,8 +143,9 @@ pub fn beliefs(history: &RecordedHistory) -> Vec<Held<'_>> {
 }
 
 /// The part of each lease the service surely held: from its grant's answer until the request's
-/// send plus the TTL, its holder's release, or any release that let something go (a plain
-/// `DEL` by another client deletes whatever key is there), whichever is first.
+/// send plus the TTL, its holder's release, any release that let something go (a plain `DEL`
+/// by another client deletes whatever key is there), or the crash of the server that granted
+/// it, whichever is first.
 pub fn leases(history: &RecordedHistory) -> Vec<Held<'_>> {
     grants(history)
         .iter()
@@ -156,10 +159,17 @@ pub fn leases(history: &RecordedHistory) -> Vec<Held<'_>> {
                 .iter()
                 .find(|o| o.at_ms >= from_ms && o.request == Request::Release(Some(true)))
                 .map(|o| o.at_ms);
+            let server = grant.server.as_deref().unwrap_or(&history.lock_service);
+            let crash = history
+                .faults
+                .iter()
+                .find(|f| f.at_ms >= from_ms && f.node == server && f.applied == Applied::Crash)
+                .map(|f| f.at_ms);
             let ends = [
                 (release, Ended::Released),
                 (expiry, Ended::Expired),
                 (let_go, Ended::LetGo),
+                (crash, Ended::Crashed),
             ];
             let (to_ms, ended) = ends
                 .into_iter()

@@ -8,7 +8,8 @@
 pub struct Recording {
     /// The built-in scenario it plays.
     pub scenario: &'static str,
-    /// The service's id in `lockstep-cli real --service` ("postgres", "redis").
+    /// The service's id in `lockstep-cli real --service` ("postgres", "redis",
+    /// "redis-failover").
     pub service: &'static str,
     /// What the link says: "PostgreSQL", "one Redis".
     pub label: &'static str,
@@ -26,7 +27,7 @@ impl Recording {
     }
 }
 
-pub const RECORDINGS: [Recording; 5] = [
+pub const RECORDINGS: [Recording; 6] = [
     Recording {
         scenario: "s2-gc-pause-fenced",
         service: "postgres",
@@ -51,6 +52,11 @@ pub const RECORDINGS: [Recording; 5] = [
         scenario: "s6-compare-and-delete-release",
         service: "redis",
         label: "one Redis",
+    },
+    Recording {
+        scenario: "s9-failover-loses-the-lock",
+        service: "redis-failover",
+        label: "a Redis primary and its replica",
     },
 ];
 

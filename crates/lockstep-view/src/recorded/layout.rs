@@ -12,7 +12,9 @@ use crate::layout::{
     Arrow, Band, Fate, Lane, LaneRole, Layout, Mark, MarkKind, Moment, Span, SpanKind,
 };
 use lockstep_sim::analysis::recorded_verdicts::{Breach, beliefs, leases};
-use lockstep_sim::story::recorded::{Applied, RecordedFencing, RecordedHistory, Request, Written};
+use lockstep_sim::story::recorded::{
+    Applied, Operation, RecordedFencing, RecordedHistory, Request, Written,
+};
 use lockstep_sim::vocabulary::invariant::Invariant;
 use lockstep_sim::vocabulary::message::Refusal;
 use lockstep_sim::world::ids::{MessageId, NodeId};
@@ -37,8 +39,9 @@ pub fn layout(history: &RecordedHistory, events: &[RecordedEvent], breaches: &[B
         });
     }
     for held in leases(history) {
+        let server = history.operations[held.operation].server.as_deref();
         spans.push(Span {
-            lane: service,
+            lane: server.map_or(service, lane),
             kind: SpanKind::Lease {
                 holder: NodeId(u16::try_from(lane(held.client)).unwrap_or(u16::MAX)),
                 token: token_of(history, held.operation),
@@ -75,9 +78,10 @@ pub fn layout(history: &RecordedHistory, events: &[RecordedEvent], breaches: &[B
         arrows: arrows(
             history,
             &at,
-            |op| match op {
-                Request::Acquire(_) | Request::Release(_) => service,
-                Request::Read(_) | Request::Write { .. } => resource,
+            |op: &Operation| match (op.request, op.server.as_deref()) {
+                (_, Some(server)) => lane(server),
+                (Request::Acquire(_) | Request::Release(_), None) => service,
+                (Request::Read(_) | Request::Write { .. }, None) => resource,
             },
             &lane,
         ),
@@ -91,8 +95,8 @@ pub fn layout(history: &RecordedHistory, events: &[RecordedEvent], breaches: &[B
     }
 }
 
-/// The clients in the order they first asked, the lock service, the resource, then any other
-/// node a fault names.
+/// The clients in the order they first asked, the lock service, the other servers requests or
+/// faults name (a replica, Redlock's nodes), then the resource.
 fn lanes(history: &RecordedHistory) -> Vec<Lane> {
     let mut lanes: Vec<Lane> = Vec::new();
     let mut add = |name: &str, role: LaneRole| {
@@ -108,10 +112,18 @@ fn lanes(history: &RecordedHistory) -> Vec<Lane> {
         add(client, LaneRole::Client);
     }
     add(&history.lock_service, LaneRole::Service);
-    add(&history.resource, LaneRole::Resource);
-    for fault in &history.faults {
-        add(&fault.node, LaneRole::Service);
+    let clients = history.clients();
+    let servers = history
+        .operations
+        .iter()
+        .filter_map(|o| o.server.as_deref());
+    let faulted = history.faults.iter().map(|f| f.node.as_str());
+    for name in servers.chain(faulted) {
+        if name != history.resource && !clients.contains(&name) {
+            add(name, LaneRole::Service);
+        }
     }
+    add(&history.resource, LaneRole::Resource);
     lanes
 }
 
@@ -235,7 +247,7 @@ fn refusal(
 fn arrows(
     history: &RecordedHistory,
     at: &Moments,
-    target: impl Fn(Request) -> usize,
+    target: impl Fn(&Operation) -> usize,
     lane: &impl Fn(&str) -> usize,
 ) -> Vec<Arrow> {
     history
@@ -254,7 +266,7 @@ fn arrows(
                     Request::Release(_) => "release",
                 },
                 from_lane: lane(&op.client),
-                to_lane: target(op.request),
+                to_lane: target(op),
                 sent,
                 due: op.answered_ms.unwrap_or(sent.time),
                 ended,

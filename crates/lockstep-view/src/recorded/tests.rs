@@ -176,3 +176,65 @@ fn side_by_side_steps_both_runs_by_one_clock() {
     let words = both.recorded.latest_words(last).expect("words");
     assert!(words.contains("release"), "{words}");
 }
+
+/// S9 on a Redis primary and its replica: the lanes are the simulation's, client-b's lease is
+/// drawn on the replica that granted it, and client-a's ends with the primary's crash.
+#[test]
+fn s9_recorded_draws_each_lease_on_the_node_that_granted_it() {
+    let run = RecordedRun::of(history("s9-failover-loses-the-lock.redis-failover"));
+    let scenario = loaded("s9-failover-loses-the-lock").expect("S9");
+    let simulated = crate::layout::Layout::of(
+        &crate::run::Run::record(&scenario, scenario.seed, &[]).expect("runs"),
+    );
+    let names = |layout: &crate::layout::Layout| -> Vec<String> {
+        layout.lanes.iter().map(|l| l.name.clone()).collect()
+    };
+    assert_eq!(
+        names(&run.layout),
+        names(&simulated),
+        "the same lanes, in the same order"
+    );
+    let lane = |name: &str| {
+        run.layout
+            .lanes
+            .iter()
+            .position(|l| l.name == name)
+            .expect(name)
+    };
+    let leases: Vec<(usize, u64, Option<u64>)> = run
+        .layout
+        .spans
+        .iter()
+        .filter(|s| matches!(s.kind, SpanKind::Lease { .. }))
+        .map(|s| (s.lane, s.from.time, s.to.map(|m| m.time)))
+        .collect();
+    assert_eq!(leases.len(), 2, "{leases:?}");
+    assert_eq!(
+        (leases[0].0, leases[0].2),
+        (lane("redis-primary"), Some(50)),
+        "ended by the crash"
+    );
+    assert_eq!(leases[1].0, lane("redis-replica"));
+    let faults: Vec<(usize, MarkKind)> = run
+        .layout
+        .marks
+        .iter()
+        .filter(|m| m.kind == MarkKind::Intervention)
+        .map(|m| (m.lane, m.kind))
+        .collect();
+    assert_eq!(
+        faults.iter().map(|f| f.0).collect::<Vec<_>>(),
+        [lane("redis-primary"), lane("redis-replica")],
+        "the crash, then the failover"
+    );
+    assert_eq!(
+        super::side_by_side::SideBySide::of(run.history.clone(), Some(&scenario))
+            .expect("runs")
+            .verdicts_by(u64::MAX)
+            .iter()
+            .filter(|r| r.simulated != Some(r.recorded.is_some()))
+            .count(),
+        0,
+        "the recording and the simulation agree"
+    );
+}

@@ -72,6 +72,10 @@ pub struct FileOperation {
     pub op: OpKind,
     /// When the request was sent.
     pub at_ms: u64,
+    /// The server that was asked, where the lock service has several (a primary and its
+    /// replica, Redlock's nodes); left out, the lock service (or the resource) itself.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server: Option<String>,
     /// When its answer came; left out when none came.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub answered_ms: Option<u64>,

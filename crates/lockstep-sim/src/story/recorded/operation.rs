@@ -41,6 +41,7 @@ pub(super) fn operation(index: usize, op: &FileOperation) -> Result<Operation, H
         client: op.client.clone(),
         at_ms: op.at_ms,
         answered_ms: op.answered_ms,
+        server: op.server.clone(),
         request,
     })
 }
@@ -64,6 +65,13 @@ fn check_fields(index: usize, op: &FileOperation) -> Result<(), HistoryError> {
             index,
             field,
             format!("{} has no \"{field}\"", op_words(op.op)),
+        ));
+    }
+    if op.server.as_deref() == Some("") {
+        return Err(HistoryError::at_operation(
+            index,
+            "server",
+            "is empty".to_owned(),
         ));
     }
     if op.client.is_empty() {
@@ -136,6 +144,7 @@ pub(super) fn file_operation(op: &Operation) -> FileOperation {
         client: op.client.clone(),
         op: OpKind::Read,
         at_ms: op.at_ms,
+        server: op.server.clone(),
         answered_ms: op.answered_ms,
         granted: None,
         token: None,

@@ -7,6 +7,9 @@ pub struct Operation {
     pub at_ms: u64,
     /// `None`: no answer came.
     pub answered_ms: Option<u64>,
+    /// The server asked, where the lock service has several (`None`: the lock service, or
+    /// the resource, itself).
+    pub server: Option<String>,
     pub request: Request,
 }
 
