@@ -1,6 +1,6 @@
 //! The timeline's [`Layout`] of a recorded history: a lane per client, then the lock service,
 //! then the resource (and any other server a fault names). Beliefs and the leases the service
-//! surely held are bars; pauses are bars; each request is an arrow from its client to the
+//! surely held are bars; pauses and crashes are bars; each request is an arrow from its client to the
 //! server it asked, spanning the round trip from send to answer (a recording does not know the
 //! moment in between); the resource's answers to writes are marks; broken invariants are bands.
 //!
@@ -64,7 +64,20 @@ pub fn layout(history: &RecordedHistory, events: &[RecordedEvent], breaches: &[B
                 MarkKind::Intervention
             }
             Applied::ClockJump { by_ms } => MarkKind::ClockJump { by_ms },
-            Applied::Crash | Applied::Restart | Applied::Failover => MarkKind::Intervention,
+            Applied::Crash => {
+                // Down until the node's next restart, if the recording has one.
+                let restart = history.faults[i..]
+                    .iter()
+                    .position(|f| f.node == fault.node && f.applied == Applied::Restart);
+                spans.push(Span {
+                    lane: lane(&fault.node),
+                    kind: SpanKind::Crash,
+                    from,
+                    to: restart.map(|r| at.of(What::Fault(i + r))),
+                });
+                MarkKind::Intervention
+            }
+            Applied::Restart | Applied::Failover => MarkKind::Intervention,
         };
         marks.push(Mark {
             lane: lane(&fault.node),

@@ -215,6 +215,16 @@ fn s9_recorded_draws_each_lease_on_the_node_that_granted_it() {
         "ended by the crash"
     );
     assert_eq!(leases[1].0, lane("redis-replica"));
+    let down = run
+        .layout
+        .spans
+        .iter()
+        .find(|s| s.kind == SpanKind::Crash)
+        .expect("down");
+    assert_eq!(
+        (down.lane, down.from.time, down.to),
+        (lane("redis-primary"), 50, None)
+    );
     let faults: Vec<(usize, MarkKind)> = run
         .layout
         .marks
