@@ -1,8 +1,9 @@
 //! The timeline's [`Layout`] of a recorded history: a lane per client, then the lock service
 //! and any other server a request or a fault names, then the resource. Beliefs, the leases the
 //! service surely held (each on the server that granted it), pauses and crashes are bars; each
-//! request is an arrow from its client to the server it asked, spanning the round trip from send to answer (a recording does not know the
-//! moment in between); the resource's answers to writes are marks; broken invariants are bands.
+//! request is an arrow from its client to the server it asked, spanning the round trip from
+//! send to answer (a recording does not know the moment in between); the resource's answers to
+//! writes are marks; broken invariants are bands.
 //!
 //! It reads the same stretches as the verdicts (`recorded_verdicts::{beliefs, leases}`), so
 //! what is drawn is what is judged. It must not guess what the recording does not say.
