@@ -16,6 +16,7 @@ use crate::layout::Layout;
 use events::RecordedEvent;
 use lockstep_sim::analysis::recorded_verdicts::{Breach, judge};
 use lockstep_sim::story::recorded::RecordedHistory;
+use std::rc::Rc;
 
 /// A recorded history, ready to show.
 #[derive(Clone, Debug, PartialEq)]
@@ -23,7 +24,8 @@ pub struct RecordedRun {
     pub history: RecordedHistory,
     pub events: Vec<RecordedEvent>,
     pub breaches: Vec<Breach>,
-    pub layout: Layout,
+    /// Shared, so that a view holding it is compared, not drawn again, on every step.
+    pub layout: Rc<Layout>,
 }
 
 impl RecordedRun {
@@ -35,7 +37,7 @@ impl RecordedRun {
             history,
             events,
             breaches,
-            layout,
+            layout: Rc::new(layout),
         }
     }
 

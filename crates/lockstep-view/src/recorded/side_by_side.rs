@@ -14,12 +14,14 @@ use lockstep_sim::analysis::recorded_verdicts::{Breach, JUDGED};
 use lockstep_sim::scenario::error::ScenarioError;
 use lockstep_sim::story::recorded::RecordedHistory;
 use lockstep_sim::vocabulary::invariant::{Invariant, InvariantSet};
+use std::rc::Rc;
 
 /// The simulated run of the recording's scenario, with its timeline's layout.
 #[derive(Clone, Debug)]
 pub struct Simulated {
     pub run: Run,
-    pub layout: Layout,
+    /// Shared, so that a view holding it is compared, not drawn again, on every step.
+    pub layout: Rc<Layout>,
 }
 
 #[derive(Clone, Debug)]
@@ -50,7 +52,7 @@ impl SideBySide {
         let simulated = scenario
             .map(|s| {
                 Run::record(s, s.seed, &[]).map(|run| {
-                    let layout = Layout::of(&run);
+                    let layout = Rc::new(Layout::of(&run));
                     Simulated { run, layout }
                 })
             })

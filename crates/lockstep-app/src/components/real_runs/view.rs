@@ -8,6 +8,7 @@ use crate::state::Selection;
 use lockstep_sim::story::describe::describe;
 use lockstep_sim::story::numbers::thousands;
 use lockstep_view::recorded::side_by_side::{SideBySide, VerdictRow};
+use std::rc::Rc;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -40,13 +41,13 @@ pub fn RealRunView(props: &RealRunProps) -> Html {
             { latest(both, now) }
             <SharedTimeAxis>
                 if let Some(simulated) = &both.simulated {
-                    <Timeline layout={Shared(std::rc::Rc::new(simulated.layout.clone()))}
+                    <Timeline layout={Shared(Rc::clone(&simulated.layout))}
                         position={both.simulated_position(now)} {now} selection={Selection::Nothing}
                         dispatch={Callback::noop()} name="simulated" scope={scope.clone()} axis={AxisRole::Lead}
                         caption={"Simulated: Lockstep's model of the same scenario"} />
                 }
                 <FollowLead>
-                    <Timeline layout={Shared(std::rc::Rc::new(both.recorded.layout.clone()))}
+                    <Timeline layout={Shared(Rc::clone(&both.recorded.layout))}
                         position={both.recorded.position_at(now)} {now} selection={Selection::Nothing}
                         dispatch={Callback::noop()} name="recorded" scope={scope}
                         axis={if both.simulated.is_some() { AxisRole::Follow } else { AxisRole::Own }}
