@@ -4,7 +4,8 @@
 
 use crate::outcome::OutcomeClass;
 use crate::plan::Plan;
-use crate::run::{Servers, run};
+use crate::run::run;
+use crate::servers::Servers;
 use lockstep_sim::scenario::catalogue;
 use lockstep_sim::story::recorded::RecordedHistory;
 use std::fmt::Write as _;

@@ -9,7 +9,7 @@
 //! - [`lock`]: a real lock service as the clients use it; [`postgres`] (the article's lock row,
 //!   and the register every run writes to) and [`redis`] (one server, `SET NX PX`), each with a
 //!   server started for the run (Debian's package, loopback only) and stopped after.
-//! - [`server`]: what the servers share (why one could not start, a free port); [`started`]:
+//! - [`servers`]: the servers the runs of a session share; [`server`]: what the servers share (why one could not start, a free port); [`started`]:
 //!   the servers one plan needs, started for it.
 //! - [`run`]: the clients ([`player`]), each on a thread of its own with its lock ([`locks`]),
 //!   on one clock, and the faults the plan makes on the lock service ([`faults`]).
@@ -38,4 +38,5 @@ pub mod record;
 pub mod redis;
 pub mod run;
 pub mod server;
+pub mod servers;
 pub mod started;

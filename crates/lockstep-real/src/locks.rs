@@ -6,7 +6,7 @@ use crate::lock::LockService;
 use crate::plan::{Plan, ServicePlan};
 use crate::postgres;
 use crate::redis::{CacheLock, FailoverLock, ReplicatedRedis};
-use crate::run::{SETUP, Servers};
+use crate::servers::{SETUP, Servers};
 use std::sync::Arc;
 
 /// A lock left by the run before is gone: the SQL row is made anew by the set-up; the Redis

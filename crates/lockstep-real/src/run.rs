@@ -7,23 +7,14 @@ use crate::faults;
 use crate::locks::{clear_lock, lock_for};
 use crate::plan::{Plan, ServicePlan};
 use crate::player::Player;
-use crate::postgres::{self, PostgresServer, Register};
+use crate::postgres::{self, Register};
 use crate::record::{Recorder, today, unix_ms};
-use crate::redis::{RedisServer, ReplicatedRedis};
+use crate::redis::ReplicatedRedis;
+use crate::servers::Servers;
 use lockstep_sim::story::recorded::RecordedHistory;
 use std::sync::Arc;
 use std::thread;
 use std::time::Duration;
-
-/// The servers a run may use.
-pub struct Servers<'a> {
-    pub postgres: &'a PostgresServer,
-    /// Needed by a plan whose lock service is a cache.
-    pub redis: Option<&'a RedisServer>,
-}
-
-/// The name of the connection that sets a run up, as `CLIENT SETNAME` gives it.
-pub const SETUP: &str = "lockstep-setup";
 
 /// A real run: what its clients saw, the register's value at the end, and the requests that
 /// failed (a server that did not answer), in words.
@@ -99,15 +90,4 @@ pub fn run(servers: &Servers, plan: &Plan) -> Result<RealRun, String> {
         final_value,
         failures,
     })
-}
-
-impl Servers<'_> {
-    /// The servers `plan` uses, by name and version: the lock service's, then the resource's.
-    pub fn versions(&self, plan: &Plan) -> Vec<String> {
-        let postgres = self.postgres.version.clone();
-        match (&plan.service, self.redis) {
-            (ServicePlan::Cache { .. }, Some(redis)) => vec![redis.version.clone(), postgres],
-            _ => vec![postgres],
-        }
-    }
 }

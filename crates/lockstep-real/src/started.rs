@@ -4,8 +4,8 @@
 use crate::plan::{Plan, ServicePlan};
 use crate::postgres::PostgresServer;
 use crate::redis::RedisServer;
-use crate::run::Servers;
 use crate::server::ServerError;
+use crate::servers::Servers;
 
 pub struct Started {
     pub postgres: PostgresServer,

@@ -8,7 +8,7 @@
 use lockstep_real::conformance::{CASES, Recorded, case, table};
 use lockstep_real::postgres::PostgresServer;
 use lockstep_real::redis::RedisServer;
-use lockstep_real::run::Servers;
+use lockstep_real::servers::Servers;
 use std::process::ExitCode;
 
 const DEFAULT_RUNS: u32 = 3;
