@@ -28,64 +28,8 @@ pub fn layout(history: &RecordedHistory, events: &[RecordedEvent], breaches: &[B
     let at = Moments(events);
     let service = lane(&history.lock_service);
     let resource = lane(&history.resource);
-    let mut spans = Vec::new();
-    for held in beliefs(history) {
-        spans.push(Span {
-            lane: lane(held.client),
-            kind: SpanKind::Belief {
-                token: token_of(history, held.operation),
-            },
-            from: at.answer(held.operation),
-            to: held.to_ms.map(|t| at.first_at(t)),
-        });
-    }
-    for held in leases(history) {
-        let server = history.operations[held.operation].server.as_deref();
-        spans.push(Span {
-            lane: server.map_or(service, lane),
-            kind: SpanKind::Lease {
-                holder: NodeId(u16::try_from(lane(held.client)).unwrap_or(u16::MAX)),
-                token: token_of(history, held.operation),
-            },
-            from: at.answer(held.operation),
-            to: held.to_ms.map(|t| at.first_at(t)),
-        });
-    }
-    let mut marks = Vec::new();
-    for (i, fault) in history.faults.iter().enumerate() {
-        let from = at.of(What::Fault(i));
-        let kind = match fault.applied {
-            Applied::Pause { .. } => {
-                spans.push(Span {
-                    lane: lane(&fault.node),
-                    kind: SpanKind::Pause,
-                    from,
-                    to: Some(at.of(What::PauseEnded(i))),
-                });
-                MarkKind::Intervention
-            }
-            Applied::ClockJump { by_ms } => MarkKind::ClockJump { by_ms },
-            Applied::Crash => {
-                // Down until the node's next restart, if the recording has one.
-                let restart = history.faults[i..]
-                    .iter()
-                    .position(|f| f.node == fault.node && f.applied == Applied::Restart);
-                spans.push(Span {
-                    lane: lane(&fault.node),
-                    kind: SpanKind::Crash,
-                    from,
-                    to: restart.map(|r| at.of(What::Fault(i + r))),
-                });
-                MarkKind::Intervention
-            }
-            Applied::Restart | Applied::Failover => MarkKind::Intervention,
-        };
-        marks.push(Mark {
-            lane: lane(&fault.node),
-            kind,
-            at: from,
-        });
-    }
+    let mut spans = held_bars(history, &at, &lane, service);
+    let mut marks = faults(history, &at, &lane, &mut spans);
     marks.extend(writes(history, breaches, &at, resource));
     marks.sort_by_key(|m| m.at);
     Layout {
@@ -107,6 +51,80 @@ pub fn layout(history: &RecordedHistory, events: &[RecordedEvent], breaches: &[B
         spans,
         marks,
     }
+}
+
+/// Each belief on its client's lane, and each lease on the lane of the server that granted it.
+fn held_bars(
+    history: &RecordedHistory,
+    at: &Moments,
+    lane: &impl Fn(&str) -> usize,
+    service: usize,
+) -> Vec<Span> {
+    let beliefs = beliefs(history).into_iter().map(|held| Span {
+        lane: lane(held.client),
+        kind: SpanKind::Belief {
+            token: token_of(history, held.operation),
+        },
+        from: at.answer(held.operation),
+        to: held.to_ms.map(|t| at.first_at(t)),
+    });
+    let leases = leases(history).into_iter().map(|held| {
+        let server = history.operations[held.operation].server.as_deref();
+        Span {
+            lane: server.map_or(service, lane),
+            kind: SpanKind::Lease {
+                holder: NodeId(u16::try_from(lane(held.client)).unwrap_or(u16::MAX)),
+                token: token_of(history, held.operation),
+            },
+            from: at.answer(held.operation),
+            to: held.to_ms.map(|t| at.first_at(t)),
+        }
+    });
+    beliefs.chain(leases).collect()
+}
+
+/// Each fault's mark on its node's lane; a pause, and a crash until the node restarts, also
+/// as bars (added to `spans`).
+fn faults(
+    history: &RecordedHistory,
+    at: &Moments,
+    lane: &impl Fn(&str) -> usize,
+    spans: &mut Vec<Span>,
+) -> Vec<Mark> {
+    let mut marks = Vec::new();
+    for (i, fault) in history.faults.iter().enumerate() {
+        let from = at.of(What::Fault(i));
+        let bar = |kind, to| Span {
+            lane: lane(&fault.node),
+            kind,
+            from,
+            to,
+        };
+        let kind = match fault.applied {
+            Applied::Pause { .. } => {
+                spans.push(bar(SpanKind::Pause, Some(at.of(What::PauseEnded(i)))));
+                MarkKind::Intervention
+            }
+            Applied::ClockJump { by_ms } => MarkKind::ClockJump { by_ms },
+            Applied::Crash => {
+                let restart = history.faults[i..]
+                    .iter()
+                    .position(|f| f.node == fault.node && f.applied == Applied::Restart);
+                spans.push(bar(
+                    SpanKind::Crash,
+                    restart.map(|r| at.of(What::Fault(i + r))),
+                ));
+                MarkKind::Intervention
+            }
+            Applied::Restart | Applied::Failover => MarkKind::Intervention,
+        };
+        marks.push(Mark {
+            lane: lane(&fault.node),
+            kind,
+            at: from,
+        });
+    }
+    marks
 }
 
 /// The clients in the order they first asked, the lock service, the other servers requests or
