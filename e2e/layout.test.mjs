@@ -310,7 +310,7 @@ describe('the page chrome', () => {
   it('labels each tab with the heading of the page it opens', async () => {
     await app.open('s=s2-gc-pause-fenced');
     const tabs = await page.locator('.site-nav a').evaluateAll((links) => links.map((a) => [a.dataset.testid, a.textContent.trim()]));
-    assert.equal(tabs.length, 7, JSON.stringify(tabs));
+    assert.equal(tabs.length, 8, JSON.stringify(tabs));
     const mismatches = [];
     for (const [testid, label] of tabs) {
       await page.locator(`[data-testid="${testid}"]`).click();

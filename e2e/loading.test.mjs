@@ -57,7 +57,7 @@ describe('before the app runs', () => {
     assert.equal(await page.locator(`${FRAME} .brand`).innerText(), 'Lockstep');
     assert.deepEqual(
       await page.locator(`${FRAME} .site-nav a`).allInnerTexts(),
-      ['Playground', 'Lessons', 'Knowledge check', 'Interview deck', 'Efficiency or correctness?', 'Chaos lab', 'Sources'],
+      ['Playground', 'Lessons', 'Knowledge check', 'Interview deck', 'Efficiency or correctness?', 'Chaos lab', 'Real runs', 'Sources'],
     );
     assert.match(await page.locator(LINE).innerText(), /^Loading the simulator\b.*…/);
     assert.equal(await page.locator(LINE).isVisible(), true);
