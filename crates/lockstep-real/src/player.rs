@@ -22,7 +22,7 @@ impl Player<'_> {
     /// Acquire (and try again as the plan says), read, work, write, release.
     fn steps(&self, lock: &mut dyn LockService, register: &mut Register) -> Result<(), String> {
         let name = self.client.name.as_str();
-        self.wait_until(self.client.start_ms);
+        self.recorder.wait_until(self.client.start_ms);
         let Some(grant) = self.acquire(lock)? else {
             return Ok(());
         };
@@ -42,7 +42,7 @@ impl Player<'_> {
             self.recorder
                 .applied(name, at_ms, Applied::Pause { for_ms });
         }
-        self.wait_until(self.client.work_until(from_ms));
+        self.recorder.wait_until(self.client.work_until(from_ms));
         let token = grant.token;
         self.recorder.request(
             name,
@@ -74,7 +74,7 @@ impl Player<'_> {
         let ttl_ms = self.client.ttl_ms;
         for attempt in 0..=more {
             if attempt > 0 {
-                self.wait_until(self.recorder.now_ms() + delay_ms);
+                self.recorder.wait_until(self.recorder.now_ms() + delay_ms);
             }
             let grant = self.recorder.request(
                 &self.client.name,
@@ -95,9 +95,5 @@ impl Player<'_> {
             }
         }
         Ok(None)
-    }
-
-    fn wait_until(&self, at_ms: u64) {
-        self.recorder.wait_until(at_ms);
     }
 }
