@@ -139,6 +139,31 @@ fn real_servers_decide_as_the_simulation_does() {
             "something still listens on {port}"
         );
     }
+    // Nothing written where the run was started from (a replica's full synchronisation writes
+    // `dump.rdb` in its server's working directory), nor left in the temporary directory.
+    assert!(
+        !std::path::Path::new("dump.rdb").exists(),
+        "a Redis server wrote dump.rdb into the caller's directory"
+    );
+    assert!(
+        left_in_temp().is_empty(),
+        "left behind: {:?}",
+        left_in_temp()
+    );
+}
+
+/// This process's servers' directories still in the temporary directory.
+fn left_in_temp() -> Vec<String> {
+    let mine = format!("-{}-", std::process::id());
+    std::fs::read_dir(std::env::temp_dir())
+        .map(|entries| {
+            entries
+                .filter_map(|e| e.ok())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|name| name.starts_with("lockstep-") && name.contains(&mine))
+                .collect()
+        })
+        .unwrap_or_default()
 }
 
 #[test]

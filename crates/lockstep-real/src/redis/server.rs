@@ -1,18 +1,29 @@
 //! A Redis server for one run: Debian's `redis-server`, on loopback at a free port, with no
-//! persistence, stopped when the value is dropped.
+//! persistence, working in a directory of its own under the system's temporary directory,
+//! stopped and its directory removed when the value is dropped.
+//!
+//! The directory matters even with persistence off: a replica's full synchronisation writes the
+//! primary's snapshot as `dump.rdb` in the server's working directory, which would otherwise be
+//! the caller's (once, the repository's root).
 
 use crate::server::{ServerError, free_port, io, version_said};
-use std::path::Path;
+use std::fs;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::thread::sleep;
 use std::time::{Duration, Instant};
 
 const PROGRAM: &str = "/usr/bin/redis-server";
 const READY_WITHIN: Duration = Duration::from_secs(10);
+/// Numbers the servers of this process, for their directories' names.
+static STARTED: AtomicU32 = AtomicU32::new(0);
 
 pub struct RedisServer {
     port: u16,
     process: Child,
+    /// The server's working directory, removed with it.
+    dir: PathBuf,
     /// "Redis 7.0.15", from `redis-server --version`.
     pub version: String,
 }
@@ -32,17 +43,29 @@ impl RedisServer {
             });
         }
         let port = free_port()?;
+        let dir = std::env::temp_dir().join(format!(
+            "lockstep-redis-{}-{}",
+            std::process::id(),
+            STARTED.fetch_add(1, Ordering::Relaxed)
+        ));
+        fs::create_dir_all(&dir).map_err(|e| io("create the server's directory", &e))?;
         let process = Command::new(PROGRAM)
+            .arg("--dir")
+            .arg(&dir)
             .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
             .args(["--save", "", "--appendonly", "no", "--daemonize", "no"])
             .args(extra)
             .stdout(Stdio::null())
             .stderr(Stdio::null())
             .spawn()
-            .map_err(|e| io("start redis-server", &e))?;
+            .map_err(|e| {
+                let _ = fs::remove_dir_all(&dir);
+                io("start redis-server", &e)
+            })?;
         let server = RedisServer {
             port,
             process,
+            dir,
             version: version(),
         };
         server.wait_until_ready()?;
@@ -86,6 +109,7 @@ impl Drop for RedisServer {
     fn drop(&mut self) {
         let _ = self.process.kill();
         let _ = self.process.wait();
+        let _ = fs::remove_dir_all(&self.dir);
     }
 }
 
