@@ -2,7 +2,8 @@
 // in the playground; the recording opens beside its simulation (the full binary, fetched on
 // first use), both stepped by one clock, with both verdicts; S2 against PostgreSQL shows
 // PostgreSQL itself refusing token 33, S6 against one Redis shows the plain DEL letting
-// client-c in, S9 against a Redis primary and replica shows the failover losing the lock; the
+// client-c in, S9 against a Redis primary and replica shows the failover losing the lock, and
+// with a token counter, handing out token 1 twice; the
 // fencing lesson's refused write links to PostgreSQL refusing it; a history of
 // one's own loads from disk and is judged alone, and a malformed one
 // is named where it is wrong while what was shown stays; a history imported in the playground
@@ -123,6 +124,25 @@ describe('real runs', () => {
     assert.equal(await row('one_lease', 'recorded').innerText(), 'holds', 'the crashed primary serves no lease');
     assert.match(await page.locator('[data-testid="real-agree"]').innerText(), /agree on every invariant/);
     await app.screenshot('real-run-s9');
+    assert.deepEqual(app.problems, []);
+  });
+
+  it('shows a Redis failover handing out the same token twice, and the resource taking both writes', async () => {
+    await openReal('real=s9-failover-reissues-a-token.redis-failover');
+    await run().waitFor();
+    // Both writes carry token 1 and both are accepted: 1 is not lower than the highest seen.
+    const writes = await marks('recorded').and(page.locator('[data-testid="event-mark"]:not([data-kind="intervention"])'))
+      .evaluateAll((all) => all.map((m) => `${m.getAttribute('data-outcome')} ${m.getAttribute('data-token')}`));
+    assert.deepEqual(writes, ['accepted 1', 'accepted 1']);
+    for (const invariant of ['one_believer', 'tokens_increase', 'one_writer_per_token']) {
+      assert.equal(await row(invariant, 'simulated').innerText(), 'broken', invariant);
+      assert.match(await row(invariant, 'recorded').innerText(), /^broken: /, invariant);
+    }
+    assert.match(await row('tokens_increase', 'recorded').innerText(),
+      /^broken: client-b was told a token at \d+ ms no higher than one client-a had been told$/);
+    assert.equal(await row('no_stale_write', 'recorded').innerText(), 'holds', 'an equal token is not stale');
+    assert.match(await page.locator('[data-testid="real-agree"]').innerText(), /agree on every invariant/);
+    await app.screenshot('real-run-s9-token');
     assert.deepEqual(app.problems, []);
   });
 

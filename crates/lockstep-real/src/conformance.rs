@@ -17,14 +17,17 @@ use std::time::Instant;
 /// On one Redis: a release by plain `DEL` deletes the next holder's lock and lets a third
 /// client in beside it; the compare-and-delete script does not (S6). On a Redis primary and
 /// its replica: the primary crashes before its write reaches the replica, the replica is
-/// promoted without the key, and a second client takes the same lock (S9).
-pub const CASES: [&str; 6] = [
+/// promoted without the key, and a second client takes the same lock (S9); with a token
+/// counter beside the key, the promoted replica hands out the same token again, and the
+/// resource accepts both writes with it (S9, tokens).
+pub const CASES: [&str; 7] = [
     "s2-gc-pause-fenced",
     "s1-gc-pause-unfenced",
     "s3-fencing-gap",
     "s6-plain-del-release",
     "s6-compare-and-delete-release",
     "s9-failover-loses-the-lock",
+    "s9-failover-reissues-a-token",
 ];
 
 /// A case's first run that matched, to keep: the service's id (`ServicePlan::id`) and what

@@ -43,15 +43,37 @@ pub enum ServicePlan {
     /// The article's `distributed_locks` row in PostgreSQL; `last_token` is the row's token
     /// before the first grant.
     SqlRow { lock_name: String, last_token: u64 },
-    /// One Redis: `SET key value NX PX ttl`, no tokens.
-    Cache { key: String },
+    /// One Redis: `SET key value NX PX ttl`.
+    Cache { key: String, tokens: RealTokens },
     /// A Redis primary and its replica, replicating `lag_ms` late; the replica is promoted
     /// `failover_after_ms` after the primary crashes.
     ReplicatedCache {
         key: String,
+        tokens: RealTokens,
         lag_ms: u64,
         failover_after_ms: u64,
     },
+}
+
+/// Whether a Redis lock hands out fencing tokens: none, or a counter beside the key that each
+/// grant increments (`INCR`) in the same script as its `SET NX`, as the simulation's cache
+/// does. The counter lives on the node like the key, so it replicates as late as the key.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RealTokens {
+    None,
+    /// The counter starts at `last`: the first grant's token is `last + 1`.
+    Counter {
+        last: u64,
+    },
+}
+
+impl RealTokens {
+    fn of(source: TokenSource, last: u64) -> RealTokens {
+        match source {
+            TokenSource::None => RealTokens::None,
+            TokenSource::Counter => RealTokens::Counter { last },
+        }
+    }
 }
 
 impl ServicePlan {
@@ -151,7 +173,7 @@ impl fmt::Display for Unsupported {
             Unsupported::LockService(what) => write!(
                 f,
                 "the lock service is {what}; this runner has the SQL row, one Redis and a Redis \
-                 primary with its replica, without tokens"
+                 primary with its replica"
             ),
             Unsupported::Resource(what) => write!(f, "the resource {what}"),
             Unsupported::Access { client } => write!(
@@ -254,26 +276,25 @@ fn service_plan(spec: &LockServiceSpec) -> Result<ServicePlan, Unsupported> {
         }),
         LockServiceSpec::Cache {
             key,
-            tokens: TokenSource::None,
+            tokens,
+            last_token,
             ..
-        } => Ok(ServicePlan::Cache { key: key.clone() }),
-        LockServiceSpec::Cache { .. } => Err(Unsupported::LockService(
-            "a cache that counts tokens".to_owned(),
-        )),
+        } => Ok(ServicePlan::Cache {
+            key: key.clone(),
+            tokens: RealTokens::of(*tokens, *last_token),
+        }),
         LockServiceSpec::ReplicatedCache {
             key,
-            tokens: TokenSource::None,
+            tokens,
+            last_token,
             replication_lag_ms,
             failover_after_ms,
-            ..
         } => Ok(ServicePlan::ReplicatedCache {
             key: key.clone(),
+            tokens: RealTokens::of(*tokens, *last_token),
             lag_ms: replication_lag_ms.0,
             failover_after_ms: failover_after_ms.0,
         }),
-        LockServiceSpec::ReplicatedCache { .. } => Err(Unsupported::LockService(
-            "a replicated cache that counts tokens".to_owned(),
-        )),
         other => Err(Unsupported::LockService(
             service_of(other).label().to_owned(),
         )),

@@ -5,11 +5,11 @@
 
 use crate::faults;
 use crate::locks::{clear_lock, lock_for};
-use crate::plan::{Plan, ServicePlan};
+use crate::plan::{Plan, RealTokens, ServicePlan};
 use crate::player::Player;
 use crate::postgres::{self, Register};
 use crate::record::{Recorder, today, unix_ms};
-use crate::redis::ReplicatedRedis;
+use crate::redis::{ReplicatedRedis, counter_key};
 use crate::servers::Servers;
 use lockstep_sim::story::recorded::RecordedHistory;
 use std::sync::Arc;
@@ -38,11 +38,20 @@ pub fn run(servers: &Servers, plan: &Plan) -> Result<RealRun, String> {
     clear_lock(servers, plan)?;
     // A primary and its replica are started for each run: the run kills the primary.
     let pair = match &plan.service {
-        ServicePlan::ReplicatedCache { lag_ms, .. } => {
+        ServicePlan::ReplicatedCache {
+            key,
+            lag_ms,
+            tokens,
+            ..
+        } => {
             let [primary, replica] =
                 [0, 1].map(|i| plan.service_names.get(i).cloned().unwrap_or_default());
+            let counter = match tokens {
+                RealTokens::Counter { last } => Some((counter_key(key), *last)),
+                RealTokens::None => None,
+            };
             Some(Arc::new(
-                ReplicatedRedis::start(Duration::from_millis(*lag_ms), &primary, &replica)
+                ReplicatedRedis::start(Duration::from_millis(*lag_ms), &primary, &replica, counter)
                     .map_err(|e| e.to_string())?,
             ))
         }

@@ -84,7 +84,7 @@ fn converts_as_recorded(servers: &Servers, id: &str) {
     let real = run(servers, &plan).expect("runs");
     let monitor = tap.finish(redis).expect("MONITOR ends");
     assert!(monitor.contains("\"SETNAME\" \"client-c\""), "{monitor}");
-    let ServicePlan::Cache { key } = &plan.service else {
+    let ServicePlan::Cache { key, .. } = &plan.service else {
         panic!("{id} is played on Redis");
     };
     let setting = Setting {

@@ -3,6 +3,7 @@
 
 use super::replicated::ReplicatedRedis;
 use crate::lock::{Grant, LockService};
+use crate::plan::RealTokens;
 use lockstep_sim::vocabulary::message::ReleaseMethod;
 use std::sync::Arc;
 
@@ -11,9 +12,20 @@ use std::sync::Arc;
 const COMPARE_AND_DELETE: &str = "if redis.call('get', KEYS[1]) == ARGV[1] then \
      return redis.call('del', KEYS[1]) else return 0 end";
 
+/// Takes the key and, in the same step on the node, increments the counter beside it: the
+/// grant's fencing token. Nothing is counted when the key is taken.
+const SET_AND_COUNT: &str = "if redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then \
+     return redis.call('incr', KEYS[2]) else return false end";
+
+/// The key of the counter beside the lock's `key`.
+pub fn counter_key(key: &str) -> String {
+    format!("{key}:token")
+}
+
 pub struct CacheLock {
     pub connection: redis::Connection,
     pub key: String,
+    pub tokens: RealTokens,
 }
 
 impl LockService for CacheLock {
@@ -23,7 +35,8 @@ impl LockService for CacheLock {
         attempt: u32,
         ttl_ms: u64,
     ) -> Result<Option<Grant>, String> {
-        set_nx(&mut self.connection, &self.key, client, attempt, ttl_ms)
+        let value = format!("{client}:{attempt}");
+        set_nx(&mut self.connection, &self.key, self.tokens, value, ttl_ms)
     }
 
     fn release(&mut self, grant: &Grant, method: ReleaseMethod) -> Result<bool, String> {
@@ -36,6 +49,7 @@ impl LockService for CacheLock {
 pub struct FailoverLock {
     pub pair: Arc<ReplicatedRedis>,
     pub key: String,
+    pub tokens: RealTokens,
     pub client: String,
 }
 
@@ -47,7 +61,8 @@ impl LockService for FailoverLock {
         ttl_ms: u64,
     ) -> Result<Option<Grant>, String> {
         let mut connection = self.pair.connect(&self.client)?;
-        set_nx(&mut connection, &self.key, client, attempt, ttl_ms)
+        let value = format!("{client}:{attempt}");
+        set_nx(&mut connection, &self.key, self.tokens, value, ttl_ms)
     }
 
     fn release(&mut self, grant: &Grant, method: ReleaseMethod) -> Result<bool, String> {
@@ -60,24 +75,43 @@ impl LockService for FailoverLock {
     }
 }
 
-/// `SET key value NX PX ttl`, with a value of this acquisition's own.
+/// `SET key value NX PX ttl`, with `value` this acquisition's own; with a counter, in one
+/// script with the counter's `INCR`.
 fn set_nx(
     connection: &mut redis::Connection,
     key: &str,
-    client: &str,
-    attempt: u32,
+    tokens: RealTokens,
+    value: String,
     ttl_ms: u64,
 ) -> Result<Option<Grant>, String> {
-    let value = format!("{client}:{attempt}");
-    let set: Option<String> = redis::cmd("SET")
-        .arg(key)
-        .arg(&value)
-        .arg("NX")
-        .arg("PX")
-        .arg(ttl_ms)
-        .query(connection)
-        .map_err(|e| e.to_string())?;
-    Ok(set.map(|_| Grant { token: None, value }))
+    match tokens {
+        RealTokens::None => {
+            let set: Option<String> = redis::cmd("SET")
+                .arg(key)
+                .arg(&value)
+                .arg("NX")
+                .arg("PX")
+                .arg(ttl_ms)
+                .query(connection)
+                .map_err(|e| e.to_string())?;
+            Ok(set.map(|_| Grant { token: None, value }))
+        }
+        RealTokens::Counter { .. } => {
+            let token: Option<u64> = redis::cmd("EVAL")
+                .arg(SET_AND_COUNT)
+                .arg(2)
+                .arg(key)
+                .arg(counter_key(key))
+                .arg(&value)
+                .arg(ttl_ms)
+                .query(connection)
+                .map_err(|e| e.to_string())?;
+            Ok(token.map(|token| Grant {
+                token: Some(token),
+                value,
+            }))
+        }
+    }
 }
 
 /// The compare-and-delete script, or a plain `DEL`; whether a key was deleted.

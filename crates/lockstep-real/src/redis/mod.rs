@@ -1,6 +1,7 @@
 //! Redis as the lock service: one server, or a primary and its replica with failover
 //! (`replicated.rs`, the replication lag made real by `delay_proxy.rs`); `SET key value NX PX
-//! ttl` to acquire, and either the compare-and-delete script or a plain `DEL` to release; and
+//! ttl` to acquire (with a token counter's `INCR` in the same script, where the scenario counts
+//! tokens), and either the compare-and-delete script or a plain `DEL` to release; and
 //! its `MONITOR` stream.
 
 mod delay_proxy;
@@ -9,7 +10,7 @@ mod monitor;
 mod replicated;
 mod server;
 
-pub use lock::{CacheLock, FailoverLock};
+pub use lock::{CacheLock, FailoverLock, counter_key};
 pub use monitor::MonitorTap;
 pub use replicated::ReplicatedRedis;
 pub use server::RedisServer;

@@ -27,13 +27,33 @@ pub struct ReplicatedRedis {
 }
 
 impl ReplicatedRedis {
-    /// Starts both and waits until the replica has synchronised through the proxy.
+    /// Starts both, with `set` written on the primary first (a token counter's start), and
+    /// waits until the replica has synchronised through the proxy, `set` included.
     pub fn start(
         lag: Duration,
         primary_name: &str,
         replica_name: &str,
+        set: Option<(String, u64)>,
     ) -> Result<ReplicatedRedis, ServerError> {
-        let primary = RedisServer::start()?;
+        // A primary waits five seconds by default before it sends its first replica the data,
+        // in case more replicas come to share the transfer; there is one.
+        let primary =
+            RedisServer::start_with(&["--repl-diskless-sync-delay".to_owned(), "0".to_owned()])?;
+        if let Some((key, value)) = set {
+            primary
+                .connect()
+                .and_then(|mut c| {
+                    redis::cmd("SET")
+                        .arg(key)
+                        .arg(value)
+                        .query::<String>(&mut c)
+                        .map_err(|e| e.to_string())
+                })
+                .map_err(|log| ServerError::NotReady {
+                    server: "the Redis primary",
+                    log,
+                })?;
+        }
         let proxy = DelayProxy::start(primary.port(), lag)?;
         let replica = RedisServer::start_with(&[
             "--replicaof".to_owned(),

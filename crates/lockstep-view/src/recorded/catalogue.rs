@@ -27,7 +27,7 @@ impl Recording {
     }
 }
 
-pub const RECORDINGS: [Recording; 6] = [
+pub const RECORDINGS: [Recording; 7] = [
     Recording {
         scenario: "s2-gc-pause-fenced",
         service: "postgres",
@@ -55,6 +55,11 @@ pub const RECORDINGS: [Recording; 6] = [
     },
     Recording {
         scenario: "s9-failover-loses-the-lock",
+        service: "redis-failover",
+        label: "a Redis primary and its replica",
+    },
+    Recording {
+        scenario: "s9-failover-reissues-a-token",
         service: "redis-failover",
         label: "a Redis primary and its replica",
     },
