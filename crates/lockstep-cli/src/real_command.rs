@@ -1,4 +1,4 @@
-//! `lockstep-cli real <scenario> --service postgres|redis|redis-failover [--runs N] [--record
+//! `lockstep-cli real <scenario> --service postgres|redis|redis-failover|redlock [--runs N] [--record
 //! FILE]`: the
 //! scenario played by real clients against a real lock service and a real PostgreSQL register
 //! on loopback (started here, stopped after: `lockstep-real`), its verdicts printed beside the
@@ -40,6 +40,8 @@ pub enum RealService {
     Redis,
     /// A Redis primary and its replica, replicating late; failover promotes the replica.
     RedisFailover,
+    /// Redlock on independent Redis nodes, each client linked to each node on its own.
+    Redlock,
 }
 
 pub fn run_real(args: &RealArgs) -> Result<String, CliError> {
@@ -93,6 +95,7 @@ fn name(service: RealService) -> &'static str {
         RealService::Postgres => "postgres",
         RealService::Redis => "redis",
         RealService::RedisFailover => "redis-failover",
+        RealService::Redlock => "redlock",
     }
 }
 

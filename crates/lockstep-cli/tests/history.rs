@@ -89,7 +89,11 @@ fn real_refuses_before_starting_anything() {
         ),
         (
             vec!["real", "s10-redlock-clock-jump", "--service", "redis"],
-            "the lock service is Redlock",
+            "its lock service is played on --service redlock, not redis",
+        ),
+        (
+            vec!["real", "s13-consensus-lock-delay", "--service", "redis"],
+            "the lock service is",
         ),
         (
             vec!["real", "s2-gc-pause-fenced", "--service", "zookeeper"],

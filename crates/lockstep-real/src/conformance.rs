@@ -19,8 +19,10 @@ use std::time::Instant;
 /// its replica: the primary crashes before its write reaches the replica, the replica is
 /// promoted without the key, and a second client takes the same lock (S9); with a token
 /// counter beside the key, the promoted replica hands out the same token again, and the
-/// resource accepts both writes with it (S9, tokens).
-pub const CASES: [&str; 7] = [
+/// resource accepts both writes with it (S9, tokens). On five independent Redis nodes
+/// (Redlock), a jump of one node's wall clock lets two clients lock overlapping majorities
+/// (S10).
+pub const CASES: [&str; 8] = [
     "s2-gc-pause-fenced",
     "s1-gc-pause-unfenced",
     "s3-fencing-gap",
@@ -28,6 +30,7 @@ pub const CASES: [&str; 7] = [
     "s6-compare-and-delete-release",
     "s9-failover-loses-the-lock",
     "s9-failover-reissues-a-token",
+    "s10-redlock-clock-jump",
 ];
 
 /// A case's first run that matched, to keep: the service's id (`ServicePlan::id`) and what

@@ -1,29 +1,143 @@
-//! The faults a real run makes on the lock service, when the plan says: the primary's crash
-//! (`SIGKILL`), and the replica's promotion the failover delay after it, as the simulation's
-//! monitor does. Each is recorded as applied.
+//! The faults a real run makes, when the plan says, each recorded as applied: a primary's crash
+//! (`SIGKILL`) and the replica's promotion the failover delay after it, as the simulation's
+//! monitor does; a cut link between a client and a node (its link proxy drops everything from
+//! then on); a jump of a node's wall clock (the clock shim's offset).
+//!
+//! Faults at 0 ms are made before the run's clock starts ([`Faults::at_start`]): the clients
+//! begin at 0 ms too, and must not see the links whole.
 
+use crate::per_run::PerRun;
 use crate::plan::{Plan, ServicePlan};
 use crate::record::Recorder;
-use crate::redis::ReplicatedRedis;
+use crate::redis::CutSwitch;
 use lockstep_sim::story::recorded::Applied;
 
-/// Makes the plan's crashes on `pair`, and the failover after each.
-pub fn play(plan: &Plan, pair: &ReplicatedRedis, recorder: &Recorder) {
-    let failover_after_ms = match plan.service {
-        ServicePlan::ReplicatedCache {
-            failover_after_ms, ..
-        } => failover_after_ms,
-        _ => return,
-    };
-    for (at_ms, node) in &plan.crashes {
-        recorder.wait_until(*at_ms);
-        pair.crash_primary();
-        recorder.applied(node, *at_ms, Applied::Crash);
-        let promote_at = at_ms + failover_after_ms;
-        recorder.wait_until(promote_at);
-        match pair.promote_replica() {
-            Ok(()) => recorder.applied(&pair.replica_name, promote_at, Applied::Failover),
-            Err(why) => recorder.failed(&format!("promoting {}: {why}", pair.replica_name)),
+/// One fault to make, and where.
+enum Fault {
+    Crash { node: String },
+    Promote,
+    Cut { client: String, node: String },
+    ClockJump { node: String, by_ms: i64 },
+}
+
+/// The plan's faults in time order, and what makes them.
+pub struct Faults<'a> {
+    timed: Vec<(u64, Fault)>,
+    per_run: &'a PerRun,
+    /// Each client's switch for each node's link: (client, node, switch).
+    switches: Vec<(String, String, CutSwitch)>,
+}
+
+impl<'a> Faults<'a> {
+    pub fn of(
+        plan: &Plan,
+        per_run: &'a PerRun,
+        switches: Vec<(String, String, CutSwitch)>,
+    ) -> Self {
+        let mut timed = Vec::new();
+        for (at_ms, node) in &plan.crashes {
+            timed.push((*at_ms, Fault::Crash { node: node.clone() }));
+            if let ServicePlan::ReplicatedCache {
+                failover_after_ms, ..
+            } = plan.service
+            {
+                timed.push((at_ms + failover_after_ms, Fault::Promote));
+            }
+        }
+        for (at_ms, client, node) in &plan.cuts {
+            let (client, node) = (client.clone(), node.clone());
+            timed.push((*at_ms, Fault::Cut { client, node }));
+        }
+        for (at_ms, node, by_ms) in &plan.clock_jumps {
+            let (node, by_ms) = (node.clone(), *by_ms);
+            timed.push((*at_ms, Fault::ClockJump { node, by_ms }));
+        }
+        timed.sort_by_key(|(at_ms, _)| *at_ms);
+        Faults {
+            timed,
+            per_run,
+            switches,
+        }
+    }
+
+    /// Makes the faults due at 0 ms, before the clock starts; what they did is recorded by
+    /// [`Self::play`] at 0 ms.
+    pub fn at_start(&self) -> Vec<Result<(), String>> {
+        self.timed
+            .iter()
+            .take_while(|(at_ms, _)| *at_ms == 0)
+            .map(|(_, fault)| self.make(fault))
+            .collect()
+    }
+
+    /// Makes the other faults as the run's clock reaches them, and records all of them.
+    pub fn play(&self, made_at_start: Vec<Result<(), String>>, recorder: &Recorder) {
+        let mut early = made_at_start.into_iter();
+        for (at_ms, fault) in &self.timed {
+            let made = match early.next() {
+                Some(made) => made,
+                None => {
+                    recorder.wait_until(*at_ms);
+                    self.make(fault)
+                }
+            };
+            match made {
+                Ok(()) => {
+                    let (node, applied) = self.applied(fault);
+                    recorder.applied(&node, *at_ms, applied);
+                }
+                Err(why) => recorder.failed(&format!("the fault at {at_ms} ms: {why}")),
+            }
+        }
+    }
+
+    fn make(&self, fault: &Fault) -> Result<(), String> {
+        match fault {
+            Fault::Crash { .. } => {
+                self.pair()?.crash_primary();
+                Ok(())
+            }
+            Fault::Promote => self.pair()?.promote_replica(),
+            Fault::Cut { client, node } => {
+                let switch = self
+                    .switches
+                    .iter()
+                    .find(|(c, n, _)| c == client && n == node)
+                    .ok_or_else(|| format!("no link from {client} to {node}"))?;
+                switch.2.cut();
+                Ok(())
+            }
+            Fault::ClockJump { node, by_ms } => self
+                .per_run
+                .redlock
+                .as_ref()
+                .ok_or("no Redlock nodes were started")?
+                .jump_clock(node, *by_ms),
+        }
+    }
+
+    fn pair(&self) -> Result<&crate::redis::ReplicatedRedis, String> {
+        self.per_run
+            .pair
+            .as_deref()
+            .ok_or_else(|| "no Redis primary and replica were started".to_owned())
+    }
+
+    /// The node a fault is recorded on, and what it was.
+    fn applied(&self, fault: &Fault) -> (String, Applied) {
+        match fault {
+            Fault::Crash { node } => (node.clone(), Applied::Crash),
+            Fault::Promote => (
+                self.per_run
+                    .pair
+                    .as_ref()
+                    .map_or_else(String::new, |p| p.replica_name.clone()),
+                Applied::Failover,
+            ),
+            Fault::Cut { client, node } => (client.clone(), Applied::Cut { peer: node.clone() }),
+            Fault::ClockJump { node, by_ms } => {
+                (node.clone(), Applied::ClockJump { by_ms: *by_ms })
+            }
         }
     }
 }

@@ -7,9 +7,11 @@
 //! - [`plan`]: what each client does and when, in real milliseconds, read from a scenario; a
 //!   scenario this runner cannot play for real is refused with the reason.
 //! - [`lock`]: a real lock service as the clients use it; [`postgres`] (the article's lock row,
-//!   and the register every run writes to) and [`redis`] (one server, `SET NX PX`), each with a
+//!   and the register every run writes to) and [`redis`] (one server, `SET NX PX`; a primary
+//!   and its replica; Redlock over independent nodes), each with a
 //!   server started for the run (Debian's package, loopback only) and stopped after.
-//! - [`servers`]: the servers the runs of a session share; [`server`]: what the servers share (why one could not start, a free port); [`started`]:
+//! - [`servers`]: the servers the runs of a session share; [`per_run`]: those a run starts
+//!   for itself (a primary and replica it crashes, Redlock's nodes whose clocks it jumps); [`server`]: what the servers share (why one could not start, a free port); [`started`]:
 //!   the servers one plan needs, started for it.
 //! - [`run`]: the clients ([`player`]), each on a thread of its own with its lock ([`locks`]),
 //!   on one clock, and the faults the plan makes on the lock service ([`faults`]).
@@ -31,6 +33,7 @@ pub mod faults;
 pub mod lock;
 pub mod locks;
 pub mod outcome;
+pub mod per_run;
 pub mod plan;
 pub mod player;
 pub mod postgres;

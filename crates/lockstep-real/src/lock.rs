@@ -2,6 +2,7 @@
 //! One implementation per service (`postgres::SqlRowLock`, `redis::CacheLock`); the run knows
 //! only this.
 
+use lockstep_sim::story::recorded::{Acquired, Request};
 use lockstep_sim::vocabulary::message::ReleaseMethod;
 
 /// What an acquisition that succeeded holds: the token, if the service issues one, and the
@@ -26,4 +27,15 @@ pub trait LockService {
     fn server(&self) -> Option<String> {
         None
     }
+}
+
+/// An acquire request as recorded, given its answer (`None`: it got none) and the lease asked.
+pub fn acquire_request(answer: Option<&Option<Grant>>, ttl_ms: u64) -> Request {
+    Request::Acquire(answer.map(|grant| match grant {
+        Some(grant) => Acquired::Granted {
+            token: grant.token,
+            ttl_ms: Some(ttl_ms),
+        },
+        None => Acquired::Refused,
+    }))
 }

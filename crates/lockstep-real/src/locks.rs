@@ -2,13 +2,69 @@
 //! run before. On Redis a connection names itself (`CLIENT SETNAME`), as a well-behaved client
 //! does, so that `MONITOR` says whose each command is.
 
-use crate::lock::LockService;
-use crate::plan::RealTokens;
-use crate::plan::{Plan, ServicePlan};
+use crate::lock::{Grant, LockService, acquire_request};
+use crate::per_run::PerRun;
+use crate::plan::{Plan, RealTokens, ServicePlan};
 use crate::postgres;
-use crate::redis::{CacheLock, FailoverLock, ReplicatedRedis, counter_key};
+use crate::record::Recorder;
+use crate::redis::{CacheLock, FailoverLock, Redlock, counter_key};
 use crate::servers::{SETUP, Servers};
+use lockstep_sim::story::recorded::Request;
+use lockstep_sim::vocabulary::message::ReleaseMethod;
 use std::sync::Arc;
+
+/// A client's way to the lock: one service, which answers each request, or Redlock, where the
+/// client itself asks every node and counts.
+pub enum ClientLock {
+    One(Box<dyn LockService + Send>),
+    Redlock(Box<Redlock>),
+}
+
+impl ClientLock {
+    /// Takes the lock for `ttl_ms`, recording each request sent.
+    pub fn acquire(
+        &mut self,
+        recorder: &Recorder,
+        client: &str,
+        attempt: u32,
+        ttl_ms: u64,
+    ) -> Result<Option<Grant>, String> {
+        match self {
+            ClientLock::One(lock) => {
+                let server = lock.server();
+                recorder.request(
+                    client,
+                    server,
+                    || lock.acquire(client, attempt, ttl_ms),
+                    |answer| acquire_request(answer, ttl_ms),
+                )
+            }
+            ClientLock::Redlock(redlock) => redlock.acquire(recorder, client, attempt, ttl_ms),
+        }
+    }
+
+    /// Gives the lock back as `method` says, recording each request sent.
+    pub fn release(
+        &mut self,
+        recorder: &Recorder,
+        client: &str,
+        grant: &Grant,
+        method: ReleaseMethod,
+    ) -> Result<bool, String> {
+        match self {
+            ClientLock::One(lock) => {
+                let server = lock.server();
+                recorder.request(
+                    client,
+                    server,
+                    || lock.release(grant, method),
+                    |released| Request::Release(released.copied()),
+                )
+            }
+            ClientLock::Redlock(redlock) => Ok(redlock.release(recorder, client, grant, method)),
+        }
+    }
+}
 
 /// A lock left by the run before is gone: the SQL row is made anew by the set-up; the Redis
 /// key is deleted here, and its token counter set to where the scenario starts it, on a
@@ -41,15 +97,15 @@ pub fn clear_lock(servers: &Servers, plan: &Plan) -> Result<(), String> {
 /// SETNAME`), as a well-behaved client does, so that `MONITOR` says whose each command is.
 pub fn lock_for(
     servers: &Servers,
-    pair: Option<&Arc<ReplicatedRedis>>,
+    per_run: &PerRun,
     plan: &Plan,
     client: &str,
-) -> Result<Box<dyn LockService + Send>, String> {
-    match &plan.service {
-        ServicePlan::SqlRow { lock_name, .. } => Ok(Box::new(postgres::sql_row_lock(
+) -> Result<ClientLock, String> {
+    let one = match &plan.service {
+        ServicePlan::SqlRow { lock_name, .. } => Box::new(postgres::sql_row_lock(
             &servers.postgres.connection(),
             lock_name,
-        )?)),
+        )?) as Box<dyn LockService + Send>,
         ServicePlan::Cache { key, tokens } => {
             let redis = servers
                 .redis
@@ -60,20 +116,33 @@ pub fn lock_for(
                 .arg(client)
                 .query::<String>(&mut connection)
                 .map_err(|e| e.to_string())?;
-            Ok(Box::new(CacheLock {
+            Box::new(CacheLock {
                 connection,
                 key: key.clone(),
                 tokens: *tokens,
-            }))
+            })
         }
         ServicePlan::ReplicatedCache { key, tokens, .. } => {
-            let pair = pair.ok_or("this plan's lock service is a Redis pair, not started")?;
-            Ok(Box::new(FailoverLock {
+            let pair = per_run
+                .pair
+                .as_ref()
+                .ok_or("this plan's lock service is a Redis pair, not started")?;
+            Box::new(FailoverLock {
                 pair: Arc::clone(pair),
                 key: key.clone(),
                 tokens: *tokens,
                 client: client.to_owned(),
-            }))
+            })
         }
-    }
+        ServicePlan::Redlock { key, params } => {
+            let nodes = per_run
+                .redlock
+                .as_ref()
+                .ok_or("this plan's lock service is Redlock's nodes, not started")?;
+            return Ok(ClientLock::Redlock(Box::new(Redlock::connect(
+                nodes, client, key, *params,
+            )?)));
+        }
+    };
+    Ok(ClientLock::One(one))
 }

@@ -8,11 +8,13 @@
 use lockstep_sim::Scenario;
 use lockstep_sim::analysis::against::service_of;
 use lockstep_sim::models::client::{
-    Access, LeaseCheck, LocalDeadline, Locking, Renewal, Repeat, RequestTimeout, RetryPolicy,
+    Access, LeaseCheck, LocalDeadline, Locking, RedlockParams, Renewal, Repeat, RequestTimeout,
+    RetryPolicy,
 };
 use lockstep_sim::models::lock_service::TokenSource;
 use lockstep_sim::models::resource::Fencing;
 use lockstep_sim::scenario::types::{ClientSpec, LockServiceSpec, ResourceSpec};
+use lockstep_sim::vocabulary::happening::Direction;
 use lockstep_sim::vocabulary::message::ReleaseMethod;
 use lockstep_sim::world::intervention::Action;
 use std::fmt;
@@ -32,6 +34,11 @@ pub struct Plan {
     pub service: ServicePlan,
     /// Crashes of a lock service node: when, and which.
     pub crashes: Vec<(u64, String)>,
+    /// Links cut between a client and a lock service node, both ways: when, the client, the
+    /// node.
+    pub cuts: Vec<(u64, String, String)>,
+    /// Jumps of a lock service node's wall clock: when, the node, by how much.
+    pub clock_jumps: Vec<(u64, String, i64)>,
     pub fencing: RealFencing,
     pub initial_value: i64,
     pub clients: Vec<ClientPlan>,
@@ -53,6 +60,8 @@ pub enum ServicePlan {
         lag_ms: u64,
         failover_after_ms: u64,
     },
+    /// Independent Redis nodes, one per name in `service_names`, locked by Redlock's majority.
+    Redlock { key: String, params: RedlockParams },
 }
 
 /// Whether a Redis lock hands out fencing tokens: none, or a counter beside the key that each
@@ -83,6 +92,15 @@ impl ServicePlan {
             ServicePlan::SqlRow { .. } => "postgres",
             ServicePlan::Cache { .. } => "redis",
             ServicePlan::ReplicatedCache { .. } => "redis-failover",
+            ServicePlan::Redlock { .. } => "redlock",
+        }
+    }
+
+    /// How many servers' grants make the lock: Redlock's majority, else one.
+    pub fn quorum(&self) -> u32 {
+        match self {
+            ServicePlan::Redlock { params, .. } => u32::from(params.quorum()),
+            _ => 1,
         }
     }
 }
@@ -172,8 +190,8 @@ impl fmt::Display for Unsupported {
         match self {
             Unsupported::LockService(what) => write!(
                 f,
-                "the lock service is {what}; this runner has the SQL row, one Redis and a Redis \
-                 primary with its replica"
+                "the lock service is {what}; this runner has the SQL row, one Redis, a Redis \
+                 primary with its replica, and Redlock on independent Redis nodes"
             ),
             Unsupported::Resource(what) => write!(f, "the resource {what}"),
             Unsupported::Access { client } => write!(
@@ -222,9 +240,27 @@ impl Plan {
             .map(client_plan)
             .collect::<Result<Vec<_>, _>>()?;
         let mut crashes = Vec::new();
+        let mut cuts = Vec::new();
+        let mut clock_jumps = Vec::new();
+        let redlock = matches!(service, ServicePlan::Redlock { .. });
+        let is_client = |name: &String| scenario.clients.iter().any(|c| &c.name == name);
         for intervention in &scenario.interventions {
             let at_ms = intervention.at_ms.0;
             let made = match &intervention.action {
+                // A cut between a client and a node: each client reaches each node through a
+                // link of its own (Redlock's nodes are independent).
+                Action::Partition {
+                    from,
+                    to,
+                    direction: Direction::Both,
+                } if redlock && is_client(from) && service_names.contains(to) => {
+                    cuts.push((at_ms, from.clone(), to.clone()));
+                    Some(())
+                }
+                Action::ClockJump { node, by_ms } if redlock && service_names.contains(node) => {
+                    clock_jumps.push((at_ms, node.clone(), *by_ms));
+                    Some(())
+                }
                 Action::Pause {
                     node,
                     for_ms: Some(length),
@@ -258,6 +294,8 @@ impl Plan {
             service_names,
             service,
             crashes,
+            cuts,
+            clock_jumps,
             fencing,
             initial_value,
             clients,
@@ -294,6 +332,20 @@ fn service_plan(spec: &LockServiceSpec) -> Result<ServicePlan, Unsupported> {
             tokens: RealTokens::of(*tokens, *last_token),
             lag_ms: replication_lag_ms.0,
             failover_after_ms: failover_after_ms.0,
+        }),
+        // A node that crashes and restarts (S11) is refused with the crash itself.
+        LockServiceSpec::Redlock {
+            nodes,
+            elapsed_check,
+            node_timeout_ms,
+            ..
+        } => Ok(ServicePlan::Redlock {
+            key: "lock".to_owned(),
+            params: RedlockParams {
+                nodes: *nodes,
+                elapsed_check: *elapsed_check,
+                node_timeout: *node_timeout_ms,
+            },
         }),
         other => Err(Unsupported::LockService(
             service_of(other).label().to_owned(),

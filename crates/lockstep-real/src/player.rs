@@ -1,11 +1,12 @@
 //! One client playing its part against real servers, recording what it saw: acquire (and try
 //! again as the plan says), read, work (stretched by its pauses), write, release.
 
-use crate::lock::{Grant, LockService};
+use crate::lock::Grant;
+use crate::locks::ClientLock;
 use crate::plan::{ClientPlan, RealAccess};
 use crate::postgres::Register;
 use crate::record::Recorder;
-use lockstep_sim::story::recorded::{Acquired, Applied, Request, Written};
+use lockstep_sim::story::recorded::{Applied, Request, Written};
 
 /// One client playing its part.
 pub struct Player<'a> {
@@ -14,13 +15,13 @@ pub struct Player<'a> {
 }
 
 impl Player<'_> {
-    pub fn play(&self, mut lock: Box<dyn LockService + Send>, mut register: Register) {
+    pub fn play(&self, mut lock: ClientLock, mut register: Register) {
         // A failed request is recorded unanswered, with its failure: the client stops there.
-        let _ = self.steps(lock.as_mut(), &mut register);
+        let _ = self.steps(&mut lock, &mut register);
     }
 
     /// Acquire (and try again as the plan says), read, work, write, release.
-    fn steps(&self, lock: &mut dyn LockService, register: &mut Register) -> Result<(), String> {
+    fn steps(&self, lock: &mut ClientLock, register: &mut Register) -> Result<(), String> {
         let name = self.client.name.as_str();
         self.recorder.wait_until(self.client.start_ms);
         let Some(grant) = self.acquire(lock)? else {
@@ -60,36 +61,18 @@ impl Player<'_> {
                 }),
             },
         )?;
-        self.recorder.request(
-            name,
-            lock.server(),
-            || lock.release(&grant, self.client.release),
-            |released| Request::Release(released.copied()),
-        )?;
+        lock.release(self.recorder, name, &grant, self.client.release)?;
         Ok(())
     }
 
-    fn acquire(&self, lock: &mut dyn LockService) -> Result<Option<Grant>, String> {
+    fn acquire(&self, lock: &mut ClientLock) -> Result<Option<Grant>, String> {
         let (delay_ms, more) = self.client.retry.unwrap_or((0, 0));
         let ttl_ms = self.client.ttl_ms;
         for attempt in 0..=more {
             if attempt > 0 {
                 self.recorder.wait_until(self.recorder.now_ms() + delay_ms);
             }
-            let grant = self.recorder.request(
-                &self.client.name,
-                lock.server(),
-                || lock.acquire(&self.client.name, attempt, ttl_ms),
-                |answer| {
-                    Request::Acquire(answer.map(|grant| match grant {
-                        Some(grant) => Acquired::Granted {
-                            token: grant.token,
-                            ttl_ms: Some(ttl_ms),
-                        },
-                        None => Acquired::Refused,
-                    }))
-                },
-            )?;
+            let grant = lock.acquire(self.recorder, &self.client.name, attempt, ttl_ms)?;
             if grant.is_some() {
                 return Ok(grant);
             }

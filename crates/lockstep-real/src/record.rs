@@ -116,6 +116,7 @@ impl Recorder {
                 crate::plan::RealFencing::On => RecordedFencing::On,
                 crate::plan::RealFencing::Off => RecordedFencing::Off,
             },
+            quorum: plan.service.quorum(),
             operations,
             faults,
         };

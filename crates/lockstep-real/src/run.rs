@@ -3,18 +3,16 @@
 //! when it says it. The resource is always PostgreSQL's register; the lock is the plan's
 //! service.
 
-use crate::faults;
-use crate::locks::{clear_lock, lock_for};
-use crate::plan::{Plan, RealTokens, ServicePlan};
+use crate::faults::Faults;
+use crate::locks::{ClientLock, clear_lock, lock_for};
+use crate::per_run::PerRun;
+use crate::plan::Plan;
 use crate::player::Player;
 use crate::postgres::{self, Register};
 use crate::record::{Recorder, today, unix_ms};
-use crate::redis::{ReplicatedRedis, counter_key};
 use crate::servers::Servers;
 use lockstep_sim::story::recorded::RecordedHistory;
-use std::sync::Arc;
 use std::thread;
-use std::time::Duration;
 
 /// A real run: what its clients saw, the register's value at the end, and the requests that
 /// failed (a server that did not answer), in words.
@@ -36,40 +34,25 @@ pub fn run(servers: &Servers, plan: &Plan) -> Result<RealRun, String> {
         ::postgres::Client::connect(&connection, ::postgres::NoTls).map_err(|e| e.to_string())?;
     postgres::set_up(&mut admin, plan).map_err(|e| e.to_string())?;
     clear_lock(servers, plan)?;
-    // A primary and its replica are started for each run: the run kills the primary.
-    let pair = match &plan.service {
-        ServicePlan::ReplicatedCache {
-            key,
-            lag_ms,
-            tokens,
-            ..
-        } => {
-            let [primary, replica] =
-                [0, 1].map(|i| plan.service_names.get(i).cloned().unwrap_or_default());
-            let counter = match tokens {
-                RealTokens::Counter { last } => Some((counter_key(key), *last)),
-                RealTokens::None => None,
-            };
-            Some(Arc::new(
-                ReplicatedRedis::start(Duration::from_millis(*lag_ms), &primary, &replica, counter)
-                    .map_err(|e| e.to_string())?,
-            ))
-        }
-        _ => None,
-    };
+    let per_run = PerRun::start(plan)?;
     let mut parts = Vec::new();
+    let mut switches = Vec::new();
     for client in &plan.clients {
         let register = Register {
             db: ::postgres::Client::connect(&connection, ::postgres::NoTls)
                 .map_err(|e| e.to_string())?,
             fencing: plan.fencing,
         };
-        parts.push((
-            client,
-            lock_for(servers, pair.as_ref(), plan, &client.name)?,
-            register,
-        ));
+        let lock = lock_for(servers, &per_run, plan, &client.name)?;
+        if let ClientLock::Redlock(redlock) = &lock {
+            for (node, switch) in redlock.switches() {
+                switches.push((client.name.clone(), node, switch));
+            }
+        }
+        parts.push((client, lock, register));
     }
+    let faults = Faults::of(plan, &per_run, switches);
+    let made_at_start = faults.at_start();
     let recorder = Recorder::start();
     let started_unix_ms = unix_ms();
     thread::scope(|scope| {
@@ -80,16 +63,14 @@ pub fn run(servers: &Servers, plan: &Plan) -> Result<RealRun, String> {
             };
             scope.spawn(move || player.play(lock, register));
         }
-        if let Some(pair) = &pair {
-            scope.spawn(|| faults::play(plan, pair, &recorder));
-        }
+        scope.spawn(|| faults.play(made_at_start, &recorder));
     });
     let final_value = admin
         .query_one("SELECT value FROM register", &[])
         .map_err(|e| e.to_string())?
         .get(0);
-    let versions = match &pair {
-        Some(pair) => vec![pair.version.clone(), servers.postgres.version.clone()],
+    let versions = match per_run.version() {
+        Some(version) => vec![version, servers.postgres.version.clone()],
         None => servers.versions(plan),
     };
     let (history, failures) = recorder.finish(plan, versions, today());

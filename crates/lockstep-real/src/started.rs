@@ -25,8 +25,11 @@ impl Started {
                 say(&format!("{} on port {}", redis.version, redis.port()));
                 Some(redis)
             }
-            // A primary and its replica are started by each run, which kills the primary.
-            ServicePlan::SqlRow { .. } | ServicePlan::ReplicatedCache { .. } => None,
+            // A primary and its replica, or Redlock's nodes, are started by each run, which
+            // crashes the primary or jumps a node's clock (`per_run.rs`).
+            ServicePlan::SqlRow { .. }
+            | ServicePlan::ReplicatedCache { .. }
+            | ServicePlan::Redlock { .. } => None,
         };
         Ok(Started { postgres, redis })
     }

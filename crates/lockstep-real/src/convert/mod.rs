@@ -105,6 +105,7 @@ pub fn convert(
             resource: setting.resource.clone(),
             initial_value: setting.initial_value,
             fencing: setting.fencing,
+            quorum: 1,
             operations,
             faults: Vec::new(),
         }

@@ -37,10 +37,11 @@ impl LockService for CacheLock {
     ) -> Result<Option<Grant>, String> {
         let value = format!("{client}:{attempt}");
         set_nx(&mut self.connection, &self.key, self.tokens, value, ttl_ms)
+            .map_err(|e| e.to_string())
     }
 
     fn release(&mut self, grant: &Grant, method: ReleaseMethod) -> Result<bool, String> {
-        release(&mut self.connection, &self.key, grant, method)
+        release(&mut self.connection, &self.key, grant, method).map_err(|e| e.to_string())
     }
 }
 
@@ -62,12 +63,12 @@ impl LockService for FailoverLock {
     ) -> Result<Option<Grant>, String> {
         let mut connection = self.pair.connect(&self.client)?;
         let value = format!("{client}:{attempt}");
-        set_nx(&mut connection, &self.key, self.tokens, value, ttl_ms)
+        set_nx(&mut connection, &self.key, self.tokens, value, ttl_ms).map_err(|e| e.to_string())
     }
 
     fn release(&mut self, grant: &Grant, method: ReleaseMethod) -> Result<bool, String> {
         let mut connection = self.pair.connect(&self.client)?;
-        release(&mut connection, &self.key, grant, method)
+        release(&mut connection, &self.key, grant, method).map_err(|e| e.to_string())
     }
 
     fn server(&self) -> Option<String> {
@@ -77,13 +78,13 @@ impl LockService for FailoverLock {
 
 /// `SET key value NX PX ttl`, with `value` this acquisition's own; with a counter, in one
 /// script with the counter's `INCR`.
-fn set_nx(
+pub(super) fn set_nx(
     connection: &mut redis::Connection,
     key: &str,
     tokens: RealTokens,
     value: String,
     ttl_ms: u64,
-) -> Result<Option<Grant>, String> {
+) -> redis::RedisResult<Option<Grant>> {
     match tokens {
         RealTokens::None => {
             let set: Option<String> = redis::cmd("SET")
@@ -92,8 +93,7 @@ fn set_nx(
                 .arg("NX")
                 .arg("PX")
                 .arg(ttl_ms)
-                .query(connection)
-                .map_err(|e| e.to_string())?;
+                .query(connection)?;
             Ok(set.map(|_| Grant { token: None, value }))
         }
         RealTokens::Counter { .. } => {
@@ -104,8 +104,7 @@ fn set_nx(
                 .arg(counter_key(key))
                 .arg(&value)
                 .arg(ttl_ms)
-                .query(connection)
-                .map_err(|e| e.to_string())?;
+                .query(connection)?;
             Ok(token.map(|token| Grant {
                 token: Some(token),
                 value,
@@ -115,12 +114,12 @@ fn set_nx(
 }
 
 /// The compare-and-delete script, or a plain `DEL`; whether a key was deleted.
-fn release(
+pub(super) fn release(
     connection: &mut redis::Connection,
     key: &str,
     grant: &Grant,
     method: ReleaseMethod,
-) -> Result<bool, String> {
+) -> redis::RedisResult<bool> {
     let deleted: i64 = match method {
         ReleaseMethod::IfStillMine => redis::cmd("EVAL")
             .arg(COMPARE_AND_DELETE)
@@ -129,7 +128,6 @@ fn release(
             .arg(&grant.value)
             .query(connection),
         ReleaseMethod::PlainDelete => redis::cmd("DEL").arg(key).query(connection),
-    }
-    .map_err(|e| e.to_string())?;
+    }?;
     Ok(deleted == 1)
 }

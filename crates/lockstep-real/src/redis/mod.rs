@@ -4,13 +4,19 @@
 //! tokens), and either the compare-and-delete script or a plain `DEL` to release; and
 //! its `MONITOR` stream.
 
+mod clock;
 mod delay_proxy;
+mod link;
 mod lock;
 mod monitor;
+mod redlock;
 mod replicated;
 mod server;
 
+pub use clock::ClockShim;
+pub use link::CutSwitch;
 pub use lock::{CacheLock, FailoverLock, counter_key};
 pub use monitor::MonitorTap;
+pub use redlock::{Redlock, RedlockNodes};
 pub use replicated::ReplicatedRedis;
 pub use server::RedisServer;

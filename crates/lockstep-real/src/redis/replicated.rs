@@ -37,8 +37,10 @@ impl ReplicatedRedis {
     ) -> Result<ReplicatedRedis, ServerError> {
         // A primary waits five seconds by default before it sends its first replica the data,
         // in case more replicas come to share the transfer; there is one.
-        let primary =
-            RedisServer::start_with(&["--repl-diskless-sync-delay".to_owned(), "0".to_owned()])?;
+        let primary = RedisServer::start_with(
+            &["--repl-diskless-sync-delay".to_owned(), "0".to_owned()],
+            None,
+        )?;
         if let Some((key, value)) = set {
             primary
                 .connect()
@@ -55,11 +57,14 @@ impl ReplicatedRedis {
                 })?;
         }
         let proxy = DelayProxy::start(primary.port(), lag)?;
-        let replica = RedisServer::start_with(&[
-            "--replicaof".to_owned(),
-            "127.0.0.1".to_owned(),
-            proxy.port.to_string(),
-        ])?;
+        let replica = RedisServer::start_with(
+            &[
+                "--replicaof".to_owned(),
+                "127.0.0.1".to_owned(),
+                proxy.port.to_string(),
+            ],
+            None,
+        )?;
         let pair = ReplicatedRedis {
             primary_port: primary.port(),
             version: format!("{}, primary and replica", primary.version),

@@ -6,6 +6,7 @@
 //! primary's snapshot as `dump.rdb` in the server's working directory, which would otherwise be
 //! the caller's (once, the repository's root).
 
+use super::clock::{ClockShim, NodeClock};
 use crate::server::{ServerError, free_port, io, version_said};
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -24,18 +25,24 @@ pub struct RedisServer {
     process: Child,
     /// The server's working directory, removed with it.
     dir: PathBuf,
+    /// Its wall clock, where it can be made to jump.
+    clock: Option<NodeClock>,
     /// "Redis 7.0.15", from `redis-server --version`.
     pub version: String,
 }
 
 impl RedisServer {
     pub fn start() -> Result<RedisServer, ServerError> {
-        RedisServer::start_with(&[])
+        RedisServer::start_with(&[], None)
     }
 
     /// A server started with `extra` arguments besides its port and persistence off (a
-    /// replica's `--replicaof`).
-    pub fn start_with(extra: &[String]) -> Result<RedisServer, ServerError> {
+    /// replica's `--replicaof`), and, given a `shim`, a wall clock that [`Self::jump_clock`]
+    /// can make jump.
+    pub fn start_with(
+        extra: &[String],
+        shim: Option<&ClockShim>,
+    ) -> Result<RedisServer, ServerError> {
         if !Path::new(PROGRAM).exists() {
             return Err(ServerError::NotInstalled {
                 missing: PROGRAM.to_owned(),
@@ -49,7 +56,12 @@ impl RedisServer {
             STARTED.fetch_add(1, Ordering::Relaxed)
         ));
         fs::create_dir_all(&dir).map_err(|e| io("create the server's directory", &e))?;
-        let process = Command::new(PROGRAM)
+        let clock = shim.map(|shim| NodeClock::new(shim, &dir)).transpose()?;
+        let mut command = Command::new(PROGRAM);
+        if let Some(clock) = &clock {
+            command.envs(clock.env());
+        }
+        let process = command
             .arg("--dir")
             .arg(&dir)
             .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
@@ -66,6 +78,7 @@ impl RedisServer {
             port,
             process,
             dir,
+            clock,
             version: version(),
         };
         server.wait_until_ready()?;
@@ -80,6 +93,15 @@ impl RedisServer {
 
     pub fn port(&self) -> u16 {
         self.port
+    }
+
+    /// Steps the server's wall clock by `by_ms` (forward when positive), as an NTP step or an
+    /// administrator would: keys expire by it.
+    pub fn jump_clock(&self, by_ms: i64) -> Result<(), String> {
+        self.clock
+            .as_ref()
+            .ok_or("this server's clock was started without the clock shim")?
+            .jump(by_ms)
     }
 
     /// Kills the server at once (`SIGKILL`): a crash, with nothing written after.

@@ -25,6 +25,7 @@ mod properties;
 mod property;
 mod raft_liveness;
 mod recorded;
+mod recorded_quorum;
 mod resource_restart;
 mod runs_end;
 mod scenario_errors;

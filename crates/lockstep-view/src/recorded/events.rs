@@ -2,7 +2,7 @@
 //! its answer, a fault applied, a pause over, a lease run out. The page steps through these as
 //! it steps through a simulated trace's events.
 
-use lockstep_sim::analysis::recorded_verdicts::{Ended, leases};
+use lockstep_sim::analysis::recorded_verdicts::{Ended, server_leases};
 use lockstep_sim::story::numbers::thousands;
 use lockstep_sim::story::recorded::{Acquired, Applied, RecordedHistory, Request, Written};
 
@@ -52,7 +52,7 @@ pub fn events(history: &RecordedHistory) -> Vec<RecordedEvent> {
             });
         }
     }
-    for lease in leases(history) {
+    for lease in server_leases(history) {
         if let (Some(at_ms), Ended::Expired) = (lease.to_ms, lease.ended) {
             events.push(RecordedEvent {
                 at_ms,
@@ -93,24 +93,31 @@ pub fn words(history: &RecordedHistory, event: &RecordedEvent) -> String {
         What::Fault(i) => {
             let fault = &history.faults[i];
             let node = &fault.node;
-            match fault.applied {
+            match &fault.applied {
                 Applied::Pause { for_ms } => {
                     format!(
                         "{node} stops for {} ms (a pause: it does nothing)",
-                        thousands(for_ms)
+                        thousands(*for_ms)
                     )
                 }
                 Applied::Crash => format!("{node} crashes"),
                 Applied::Restart => format!("{node} restarts"),
                 Applied::Failover => format!("{node} is promoted in its primary's place"),
                 Applied::ClockJump { by_ms } => format!("{node}'s clock jumps by {by_ms} ms"),
+                Applied::Cut { peer } => {
+                    format!("the link between {node} and {peer} is cut: nothing crosses it")
+                }
             }
         }
         What::PauseEnded(i) => format!("{} runs again", history.faults[i].node),
-        What::LeaseRanOut(i) => format!(
-            "{}'s lease has run out at {service} (its TTL, counted from the request)",
-            history.operations[i].client
-        ),
+        What::LeaseRanOut(i) => {
+            let op = &history.operations[i];
+            format!(
+                "{}'s lease has run out at {} (its TTL, counted from the request)",
+                op.client,
+                op.server.as_deref().unwrap_or(service)
+            )
+        }
     }
 }
 

@@ -3,16 +3,17 @@
 //! service surely held (each on the server that granted it), pauses and crashes are bars; each
 //! request is an arrow from its client to the server it asked, spanning the round trip from
 //! send to answer (a recording does not know the moment in between); the resource's answers to
-//! writes are marks; broken invariants are bands.
+//! writes are marks; a cut link is drawn as the simulation draws one; broken invariants are
+//! bands.
 //!
-//! It reads the same stretches as the verdicts (`recorded_verdicts::{beliefs, leases}`), so
-//! what is drawn is what is judged. It must not guess what the recording does not say.
+//! It reads the same stretches as the verdicts (`recorded_verdicts::{beliefs, server_leases}`,
+//! of which a quorum's leases are made), so what is drawn is what is judged. It must not guess what the recording does not say.
 
 use super::events::{RecordedEvent, What};
 use crate::layout::{
-    Arrow, Band, Fate, Lane, LaneRole, Layout, Mark, MarkKind, Moment, Span, SpanKind,
+    Arrow, Band, Cut, Fate, Lane, LaneRole, Layout, Mark, MarkKind, Moment, Span, SpanKind,
 };
-use lockstep_sim::analysis::recorded_verdicts::{Breach, beliefs, leases};
+use lockstep_sim::analysis::recorded_verdicts::{Breach, beliefs, server_leases};
 use lockstep_sim::story::recorded::{
     Applied, Operation, RecordedFencing, RecordedHistory, Request, Written,
 };
@@ -44,7 +45,7 @@ pub fn layout(history: &RecordedHistory, events: &[RecordedEvent], breaches: &[B
             &lane,
         ),
         bands: bands(breaches, &at, &lane),
-        cuts: Vec::new(),
+        cuts: cuts(history, &at, &lane),
         end: events.last().map_or(0, |e| e.at_ms),
         events: events.len(),
         lanes,
@@ -68,7 +69,7 @@ fn held_bars(
         from: at.answer(held.operation),
         to: held.to_ms.map(|t| at.first_at(t)),
     });
-    let leases = leases(history).into_iter().map(|held| {
+    let leases = server_leases(history).into_iter().map(|held| {
         let server = history.operations[held.operation].server.as_deref();
         Span {
             lane: server.map_or(service, lane),
@@ -100,12 +101,12 @@ fn faults(
             from,
             to,
         };
-        let kind = match fault.applied {
+        let kind = match &fault.applied {
             Applied::Pause { .. } => {
                 spans.push(bar(SpanKind::Pause, Some(at.of(What::PauseEnded(i)))));
                 MarkKind::Intervention
             }
-            Applied::ClockJump { by_ms } => MarkKind::ClockJump { by_ms },
+            Applied::ClockJump { by_ms } => MarkKind::ClockJump { by_ms: *by_ms },
             Applied::Crash => {
                 let restart = history.faults[i..]
                     .iter()
@@ -116,7 +117,7 @@ fn faults(
                 ));
                 MarkKind::Intervention
             }
-            Applied::Restart | Applied::Failover => MarkKind::Intervention,
+            Applied::Restart | Applied::Failover | Applied::Cut { .. } => MarkKind::Intervention,
         };
         marks.push(Mark {
             lane: lane(&fault.node),
@@ -125,6 +126,25 @@ fn faults(
         });
     }
     marks
+}
+
+/// Each cut link, from the fault on, both ways (a recording of this format never heals one).
+fn cuts(history: &RecordedHistory, at: &Moments, lane: &impl Fn(&str) -> usize) -> Vec<Cut> {
+    history
+        .faults
+        .iter()
+        .enumerate()
+        .filter_map(|(i, fault)| match &fault.applied {
+            Applied::Cut { peer } => Some(Cut {
+                from_lane: lane(&fault.node),
+                to_lane: lane(peer),
+                both_ways: true,
+                from: at.of(What::Fault(i)),
+                to: None,
+            }),
+            _ => None,
+        })
+        .collect()
 }
 
 /// The clients in the order they first asked, the lock service, the other servers requests or

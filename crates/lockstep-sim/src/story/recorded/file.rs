@@ -25,6 +25,10 @@ pub struct RecordedFile {
     /// The resource's value before the first write.
     pub initial_value: i64,
     pub fencing: RecordedFencing,
+    /// How many servers' grants make the lock, where a client asks several at once and counts
+    /// (Redlock: a majority of its nodes); left out, one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quorum: Option<u32>,
     pub operations: Vec<FileOperation>,
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub faults: Vec<FileFault>,
@@ -111,6 +115,8 @@ pub enum FaultKind {
     Failover,
     /// The node's clock jumped by `by_ms`.
     ClockJump,
+    /// The link between the node and `peer` was cut, both ways.
+    Cut,
 }
 
 /// One fault as the file holds it.
@@ -125,4 +131,7 @@ pub struct FileFault {
     pub for_ms: Option<u64>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub by_ms: Option<i64>,
+    /// A cut's other end.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub peer: Option<String>,
 }

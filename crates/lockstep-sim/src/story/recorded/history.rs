@@ -18,6 +18,8 @@ pub struct RecordedHistory {
     pub resource: String,
     pub initial_value: i64,
     pub fencing: RecordedFencing,
+    /// How many servers' grants make the lock (Redlock's majority); 1 for a single service.
+    pub quorum: u32,
     /// In the order they were sent (the file's order among requests sent at the same time).
     pub operations: Vec<Operation>,
     /// In the order they were applied.
@@ -32,13 +34,21 @@ pub struct Fault {
 }
 
 /// A fault, with what its kind needs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Applied {
-    Pause { for_ms: u64 },
+    Pause {
+        for_ms: u64,
+    },
     Crash,
     Restart,
     Failover,
-    ClockJump { by_ms: i64 },
+    ClockJump {
+        by_ms: i64,
+    },
+    /// The link between the fault's node and `peer` was cut, both ways.
+    Cut {
+        peer: String,
+    },
 }
 
 impl RecordedHistory {
@@ -70,6 +80,13 @@ impl RecordedHistory {
             .map(|(i, f)| fault(i, f))
             .collect::<Result<Vec<_>, _>>()?;
         faults.sort_by_key(|f| f.at_ms);
+        let quorum = file.quorum.unwrap_or(1);
+        if quorum == 0 {
+            return Err(HistoryError::Invalid {
+                path: "quorum".to_owned(),
+                reason: "a lock needs at least one server's grant".to_owned(),
+            });
+        }
         if operations.is_empty() {
             return Err(HistoryError::Invalid {
                 path: "operations".to_owned(),
@@ -84,6 +101,7 @@ impl RecordedHistory {
             resource: file.resource,
             initial_value: file.initial_value,
             fencing: file.fencing,
+            quorum,
             operations,
             faults,
         })
@@ -100,6 +118,7 @@ impl RecordedHistory {
             resource: self.resource.clone(),
             initial_value: self.initial_value,
             fencing: self.fencing,
+            quorum: (self.quorum != 1).then_some(self.quorum),
             operations: self
                 .operations
                 .iter()
@@ -139,16 +158,28 @@ fn fault(index: usize, fault: &FileFault) -> Result<Fault, HistoryError> {
         path: format!("faults[{index}].{field}"),
         reason: reason.to_owned(),
     };
-    let applied = match (fault.fault, fault.for_ms, fault.by_ms) {
-        (FaultKind::Pause, Some(for_ms), None) => Applied::Pause { for_ms },
-        (FaultKind::Pause, None, _) => return Err(at("for_ms", "a pause needs its length")),
-        (FaultKind::ClockJump, None, Some(by_ms)) => Applied::ClockJump { by_ms },
-        (FaultKind::ClockJump, _, None) => return Err(at("by_ms", "a clock jump needs its size")),
-        (_, Some(_), _) => return Err(at("for_ms", "only a pause has a length")),
-        (_, _, Some(_)) => return Err(at("by_ms", "only a clock jump has a size")),
-        (FaultKind::Crash, None, None) => Applied::Crash,
-        (FaultKind::Restart, None, None) => Applied::Restart,
-        (FaultKind::Failover, None, None) => Applied::Failover,
+    if fault.fault != FaultKind::Cut && fault.peer.is_some() {
+        return Err(at("peer", "only a cut has another end"));
+    }
+    let applied = match (fault.fault, fault.for_ms, fault.by_ms, &fault.peer) {
+        (FaultKind::Pause, Some(for_ms), None, _) => Applied::Pause { for_ms },
+        (FaultKind::Pause, None, _, _) => return Err(at("for_ms", "a pause needs its length")),
+        (FaultKind::ClockJump, None, Some(by_ms), _) => Applied::ClockJump { by_ms },
+        (FaultKind::ClockJump, _, None, _) => {
+            return Err(at("by_ms", "a clock jump needs its size"));
+        }
+        (FaultKind::Cut, _, _, None) => return Err(at("peer", "a cut needs its other end")),
+        (_, Some(_), _, _) => return Err(at("for_ms", "only a pause has a length")),
+        (_, _, Some(_), _) => return Err(at("by_ms", "only a clock jump has a size")),
+        (FaultKind::Cut, None, None, Some(peer)) => {
+            if peer.is_empty() {
+                return Err(at("peer", "is empty"));
+            }
+            Applied::Cut { peer: peer.clone() }
+        }
+        (FaultKind::Crash, None, None, _) => Applied::Crash,
+        (FaultKind::Restart, None, None, _) => Applied::Restart,
+        (FaultKind::Failover, None, None, _) => Applied::Failover,
     };
     if fault.node.is_empty() {
         return Err(at("node", "is empty"));
@@ -161,12 +192,13 @@ fn fault(index: usize, fault: &FileFault) -> Result<Fault, HistoryError> {
 }
 
 fn file_fault(fault: &Fault) -> FileFault {
-    let (kind, for_ms, by_ms) = match fault.applied {
-        Applied::Pause { for_ms } => (FaultKind::Pause, Some(for_ms), None),
-        Applied::Crash => (FaultKind::Crash, None, None),
-        Applied::Restart => (FaultKind::Restart, None, None),
-        Applied::Failover => (FaultKind::Failover, None, None),
-        Applied::ClockJump { by_ms } => (FaultKind::ClockJump, None, Some(by_ms)),
+    let (kind, for_ms, by_ms, peer) = match &fault.applied {
+        Applied::Pause { for_ms } => (FaultKind::Pause, Some(*for_ms), None, None),
+        Applied::Crash => (FaultKind::Crash, None, None, None),
+        Applied::Restart => (FaultKind::Restart, None, None, None),
+        Applied::Failover => (FaultKind::Failover, None, None, None),
+        Applied::ClockJump { by_ms } => (FaultKind::ClockJump, None, Some(*by_ms), None),
+        Applied::Cut { peer } => (FaultKind::Cut, None, None, Some(peer.clone())),
     };
     FileFault {
         at_ms: fault.at_ms,
@@ -174,5 +206,6 @@ fn file_fault(fault: &Fault) -> FileFault {
         fault: kind,
         for_ms,
         by_ms,
+        peer,
     }
 }

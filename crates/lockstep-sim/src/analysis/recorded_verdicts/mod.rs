@@ -8,7 +8,12 @@
 //! before another only if the first was answered before the second was sent. A real violation
 //! that the timing cannot prove is missed, never one invented.
 //!
+//! Where a client asks several servers at once and counts (Redlock, the history's `quorum`),
+//! the lock is a majority's: `quorum.rs` says when a client held it and believed it did.
+//!
 //! It must not read a trace or a scenario: a history from any system is judged the same way.
+
+mod quorum;
 
 use crate::story::recorded::{Acquired, Applied, Operation, RecordedHistory, Request, Written};
 use crate::vocabulary::invariant::{Invariant, InvariantSet};
@@ -104,12 +109,14 @@ pub enum Ended {
     LetGo,
     /// The server that granted it crashed: nobody serves it any more.
     Crashed,
+    /// The clock of the server that granted it jumped forward past the lease's end.
+    ClockJumped,
     /// Not within the recording.
     Open,
 }
 
 /// When `client` sent its first release at or after `after_ms`.
-fn release_after(history: &RecordedHistory, client: &str, after_ms: u64) -> Option<u64> {
+pub(super) fn release_after(history: &RecordedHistory, client: &str, after_ms: u64) -> Option<u64> {
     history
         .operations
         .iter()
@@ -119,8 +126,12 @@ fn release_after(history: &RecordedHistory, client: &str, after_ms: u64) -> Opti
         .map(|o| o.at_ms)
 }
 
-/// Each client believes it holds the lock from a grant's answer until it sends its release.
+/// Each client believes it holds the lock from a grant's answer (with a quorum, the answer
+/// that made the quorum) until it sends its release.
 pub fn beliefs(history: &RecordedHistory) -> Vec<Held<'_>> {
+    if history.quorum > 1 {
+        return quorum::beliefs(history);
+    }
     grants(history)
         .iter()
         .filter_map(|g| {
@@ -142,11 +153,21 @@ pub fn beliefs(history: &RecordedHistory) -> Vec<Held<'_>> {
         .collect()
 }
 
-/// The part of each lease the service surely held: from its grant's answer until the request's
-/// send plus the TTL, its holder's release, any release that let something go (a plain `DEL`
-/// by another client deletes whatever key is there), or the crash of the server that granted
-/// it, whichever is first.
+/// The stretches over which each client surely held the lock: each lease a server granted, or,
+/// with a quorum, each stretch over which a quorum of one acquisition's leases were held.
 pub fn leases(history: &RecordedHistory) -> Vec<Held<'_>> {
+    if history.quorum > 1 {
+        return quorum::leases(history, server_leases(history));
+    }
+    server_leases(history)
+}
+
+/// The part of each lease a server surely held: from its grant's answer until the request's
+/// send plus the TTL, its holder's release, any release on that server that let something go (a
+/// plain `DEL` by another client deletes whatever key is there), the crash of the server that granted it,
+/// or a forward jump of that server's clock that put the lease's end behind it, whichever is
+/// first.
+pub fn server_leases(history: &RecordedHistory) -> Vec<Held<'_>> {
     grants(history)
         .iter()
         .filter_map(|g| {
@@ -157,7 +178,11 @@ pub fn leases(history: &RecordedHistory) -> Vec<Held<'_>> {
             let let_go = history
                 .operations
                 .iter()
-                .find(|o| o.at_ms >= from_ms && o.request == Request::Release(Some(true)))
+                .find(|o| {
+                    o.at_ms >= from_ms
+                        && o.server == grant.server
+                        && o.request == Request::Release(Some(true))
+                })
                 .map(|o| o.at_ms);
             let server = grant.server.as_deref().unwrap_or(&history.lock_service);
             let crash = history
@@ -165,11 +190,13 @@ pub fn leases(history: &RecordedHistory) -> Vec<Held<'_>> {
                 .iter()
                 .find(|f| f.at_ms >= from_ms && f.node == server && f.applied == Applied::Crash)
                 .map(|f| f.at_ms);
+            let jump = expiry.and_then(|end| jumped_past(history, server, from_ms, end));
             let ends = [
                 (release, Ended::Released),
                 (expiry, Ended::Expired),
                 (let_go, Ended::LetGo),
                 (crash, Ended::Crashed),
+                (jump, Ended::ClockJumped),
             ];
             let (to_ms, ended) = ends
                 .into_iter()
@@ -185,6 +212,24 @@ pub fn leases(history: &RecordedHistory) -> Vec<Held<'_>> {
             })
         })
         .collect()
+}
+
+/// When a forward jump of `server`'s clock, at or after `from_ms`, surely ended a lease that
+/// would otherwise end at `end`: the server then counts `by_ms` more, so the lease ends at the
+/// jump or `by_ms` early, whichever is later. A backward jump lengthens a lease, which the
+/// surest reading does not count.
+fn jumped_past(history: &RecordedHistory, server: &str, from_ms: u64, end: u64) -> Option<u64> {
+    history
+        .faults
+        .iter()
+        .filter(|f| f.at_ms >= from_ms && f.at_ms < end && f.node == server)
+        .find_map(|f| match f.applied {
+            Applied::ClockJump { by_ms } if by_ms > 0 => {
+                Some(f.at_ms.max(end.saturating_sub(by_ms.unsigned_abs())))
+            }
+            _ => None,
+        })
+        .filter(|&at| at < end)
 }
 
 /// The first time two clients' stretches overlap, broken when the later one starts.

@@ -1,0 +1,65 @@
+//! The servers a run starts for itself, because the run changes them for good: a Redis primary
+//! and its replica (the run kills the primary), or Redlock's independent nodes (the run may jump
+//! a node's clock). Stopped when the value is dropped.
+
+use crate::plan::{Plan, RealTokens, ServicePlan};
+use crate::redis::{RedlockNodes, ReplicatedRedis, counter_key};
+use std::sync::Arc;
+use std::time::Duration;
+
+#[derive(Default)]
+pub struct PerRun {
+    pub pair: Option<Arc<ReplicatedRedis>>,
+    pub redlock: Option<RedlockNodes>,
+}
+
+impl PerRun {
+    /// Starts what `plan`'s lock service needs afresh for each run, if anything.
+    pub fn start(plan: &Plan) -> Result<PerRun, String> {
+        match &plan.service {
+            ServicePlan::ReplicatedCache {
+                key,
+                lag_ms,
+                tokens,
+                ..
+            } => {
+                let [primary, replica] =
+                    [0, 1].map(|i| plan.service_names.get(i).cloned().unwrap_or_default());
+                let counter = match tokens {
+                    RealTokens::Counter { last } => Some((counter_key(key), *last)),
+                    RealTokens::None => None,
+                };
+                let pair = ReplicatedRedis::start(
+                    Duration::from_millis(*lag_ms),
+                    &primary,
+                    &replica,
+                    counter,
+                )
+                .map_err(|e| e.to_string())?;
+                Ok(PerRun {
+                    pair: Some(Arc::new(pair)),
+                    redlock: None,
+                })
+            }
+            ServicePlan::Redlock { .. } => {
+                let jumping: Vec<String> =
+                    plan.clock_jumps.iter().map(|(_, n, _)| n.clone()).collect();
+                let nodes = RedlockNodes::start(&plan.service_names, &jumping)
+                    .map_err(|e| e.to_string())?;
+                Ok(PerRun {
+                    pair: None,
+                    redlock: Some(nodes),
+                })
+            }
+            ServicePlan::SqlRow { .. } | ServicePlan::Cache { .. } => Ok(PerRun::default()),
+        }
+    }
+
+    /// The versions of the servers started here, if any.
+    pub fn version(&self) -> Option<String> {
+        self.pair
+            .as_ref()
+            .map(|p| p.version.clone())
+            .or_else(|| self.redlock.as_ref().map(|r| r.version.clone()))
+    }
+}
