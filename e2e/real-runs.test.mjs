@@ -3,7 +3,8 @@
 // first use), both stepped by one clock, with both verdicts; S2 against PostgreSQL shows
 // PostgreSQL itself refusing token 33, S6 against one Redis shows the plain DEL letting
 // client-c in, S9 against a Redis primary and replica shows the failover losing the lock, and
-// with a token counter, handing out token 1 twice; the
+// with a token counter, handing out token 1 twice; Redlock on five Redis nodes shows a clock
+// jump on one node letting two clients lock overlapping majorities; the
 // fencing lesson's refused write links to PostgreSQL refusing it; a history of
 // one's own loads from disk and is judged alone, and a malformed one
 // is named where it is wrong while what was shown stays; a history imported in the playground
@@ -143,6 +144,35 @@ describe('real runs', () => {
     assert.equal(await row('no_stale_write', 'recorded').innerText(), 'holds', 'an equal token is not stale');
     assert.match(await page.locator('[data-testid="real-agree"]').innerText(), /agree on every invariant/);
     await app.screenshot('real-run-s9-token');
+    assert.deepEqual(app.problems, []);
+  });
+
+  it('shows Redlock on five Redis nodes: a clock jump on one lets two clients hold overlapping majorities', async () => {
+    await openReal('real=s10-redlock-clock-jump.redlock');
+    await run().waitFor();
+    assert.match(await page.locator('[data-testid="real-recorded"]').innerText(), /against Redis 7\.\d+\.\d+, 5 independent nodes/);
+    const lanes = (name) => page.locator(`[data-testid="timeline-${name}"] [data-testid="lane-label"]`)
+      .evaluateAll((all) => all.map((l) => l.getAttribute('data-node')));
+    assert.deepEqual(await lanes('recorded'), await lanes('simulated'), 'the same lanes: both clients, five nodes, the resource');
+    // The four cut links, and the clock jump on redis-c, drawn as the simulation draws them.
+    const cuts = (name) => page.locator(`[data-testid="timeline-${name}"] [data-testid="cut-link"]`)
+      .evaluateAll((all) => all.map((c) => `${c.getAttribute('data-from')}-${c.getAttribute('data-to')}`).sort());
+    assert.deepEqual(await cuts('recorded'), ['client-1-redis-d', 'client-1-redis-e', 'client-2-redis-a', 'client-2-redis-b']);
+    assert.deepEqual(await cuts('recorded'), await cuts('simulated'));
+    const jump = marks('recorded').and(page.locator('[data-kind="clock_jumped"]'));
+    assert.equal(await jump.getAttribute('data-lane'), 'redis-c');
+    // client-1's lease on redis-c ends at the jump; client-2's lease there begins after it.
+    const leasesOnC = await page.locator('[data-testid="timeline-recorded"] [data-testid="lease-bar"][data-lane="redis-c"]').count();
+    assert.equal(leasesOnC, 2, 'client-1\'s lease, cut short, then client-2\'s');
+    const writes = await marks('recorded').and(page.locator('[data-kind="write_accepted"]')).count();
+    assert.equal(writes, 2, 'both blind writes land');
+    assert.equal(await row('one_believer', 'simulated').innerText(), 'broken');
+    assert.match(await row('one_believer', 'recorded').innerText(),
+      /^broken: client-2 was granted the lock at \d+ ms while client-1 still believed it held it$/);
+    assert.equal(await row('one_lease', 'simulated').innerText(), 'holds');
+    assert.equal(await row('one_lease', 'recorded').innerText(), 'holds', 'never two majorities at once');
+    assert.match(await page.locator('[data-testid="real-agree"]').innerText(), /agree on every invariant/);
+    await app.screenshot('real-run-s10');
     assert.deepEqual(app.problems, []);
   });
 

@@ -9,7 +9,7 @@
 //! | wasm-bindgen CLI | `Cargo.lock` | `cargo install wasm-bindgen-cli` (`--locked` fails here) |
 //! | wasm-opt | `tools/package-lock.json` (npm binaryen), `Trunk.toml` | `npm ci` in `tools/` |
 //! | Chromium | Debian | `apt-get install chromium chromium-driver` |
-//! | PostgreSQL, Redis (the reality check's tests) | Debian | `apt-get install postgresql redis-server` |
+//! | PostgreSQL, Redis, gcc (the reality check's tests) | Debian | `apt-get install postgresql redis-server gcc` |
 //! | browser-test harness | `e2e/package-lock.json` (playwright-core) | `npm ci` in `e2e/` |
 //! | cargo-modules (`cargo xtask cycles`) | [`CARGO_MODULES_VERSION`] | `cargo install --locked cargo-modules` |
 //! | twiggy (the bench's wasm composition) | [`TWIGGY_VERSION`] | `cargo install --locked twiggy` |
@@ -319,7 +319,8 @@ pub(crate) fn ensure_chromium(workspace: &Workspace) -> Result<(), Error> {
 }
 
 /// Debian's PostgreSQL and Redis servers, which the reality check (`crates/lockstep-real`)
-/// starts on loopback for its tests: PostgreSQL of any major version, with its `initdb`.
+/// starts on loopback for its tests: PostgreSQL of any major version, with its `initdb`; and
+/// gcc, which compiles the clock shim a Redis node whose clock jumps runs on.
 pub(crate) fn ensure_real_services(workspace: &Workspace) -> Result<(), Error> {
     let installed = || {
         let postgres = std::fs::read_dir("/usr/lib/postgresql").is_ok_and(|versions| {
@@ -327,14 +328,16 @@ pub(crate) fn ensure_real_services(workspace: &Workspace) -> Result<(), Error> {
                 .filter_map(Result::ok)
                 .any(|version| version.path().join("bin/initdb").exists())
         });
-        postgres && Path::new("/usr/bin/redis-server").exists()
+        postgres
+            && Path::new("/usr/bin/redis-server").exists()
+            && Path::new("/usr/bin/gcc").exists()
     };
     ensure_debian(
         workspace,
-        "PostgreSQL and Redis (Debian's postgresql, redis-server)",
+        "PostgreSQL, Redis and a C compiler (Debian's postgresql, redis-server, gcc)",
         "apt-get, about a minute",
         installed,
-        &["postgresql", "redis-server"],
+        &["postgresql", "redis-server", "gcc"],
     )
 }
 

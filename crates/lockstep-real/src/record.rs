@@ -94,7 +94,14 @@ impl Recorder {
         day: String,
     ) -> (RecordedHistory, Vec<String>) {
         let mut operations = taken(self.operations);
-        operations.sort_by_key(|o| o.at_ms);
+        // Requests sent at once to several servers (Redlock) in the servers' order, whichever
+        // thread recorded first: the file, and the lanes drawn from it, are the same each run.
+        let server_rank = |o: &Operation| {
+            o.server
+                .as_ref()
+                .and_then(|s| plan.service_names.iter().position(|n| n == s))
+        };
+        operations.sort_by_key(|o| (o.at_ms, server_rank(o)));
         let mut faults = taken(self.faults);
         faults.sort_by_key(|f| f.at_ms);
         let history = RecordedHistory {

@@ -283,8 +283,13 @@ fn marks(layout: &Layout, p: &Projection) -> Vec<MarkShape> {
 fn arrow_shape(arrow: &Arrow, p: &Projection) -> Option<ArrowShape> {
     let y1 = lane_centre(arrow.from_lane);
     let y_to = lane_centre(arrow.to_lane);
+    // A message due the moment it was sent (a recorded request that got no answer) has
+    // reached its lane at once.
     let along = |time: u64| {
-        let total = arrow.due.saturating_sub(arrow.sent.time).max(1) as f64;
+        if arrow.due <= arrow.sent.time {
+            return 1.0;
+        }
+        let total = (arrow.due - arrow.sent.time) as f64;
         (time.saturating_sub(arrow.sent.time) as f64 / total).min(1.0)
     };
     let held = arrow

@@ -9,7 +9,7 @@ pub struct Recording {
     /// The built-in scenario it plays.
     pub scenario: &'static str,
     /// The service's id in `lockstep-cli real --service` ("postgres", "redis",
-    /// "redis-failover").
+    /// "redis-failover", "redlock").
     pub service: &'static str,
     /// What the link says: "PostgreSQL", "one Redis".
     pub label: &'static str,
@@ -27,7 +27,7 @@ impl Recording {
     }
 }
 
-pub const RECORDINGS: [Recording; 7] = [
+pub const RECORDINGS: [Recording; 8] = [
     Recording {
         scenario: "s2-gc-pause-fenced",
         service: "postgres",
@@ -62,6 +62,11 @@ pub const RECORDINGS: [Recording; 7] = [
         scenario: "s9-failover-reissues-a-token",
         service: "redis-failover",
         label: "a Redis primary and its replica",
+    },
+    Recording {
+        scenario: "s10-redlock-clock-jump",
+        service: "redlock",
+        label: "five Redis nodes",
     },
 ];
 

@@ -72,7 +72,13 @@ pub fn words(history: &RecordedHistory, event: &RecordedEvent) -> String {
         What::Sent(i) => {
             let op = &history.operations[i];
             let client = &op.client;
-            match op.request {
+            let service = op.server.as_deref().unwrap_or(service);
+            let unanswered = if op.answered_ms.is_none() {
+                ": no answer ever comes"
+            } else {
+                ""
+            };
+            let asked = match op.request {
                 Request::Acquire(answer) => {
                     let ttl = match answer {
                         Some(Acquired::Granted {
@@ -87,7 +93,8 @@ pub fn words(history: &RecordedHistory, event: &RecordedEvent) -> String {
                     format!("{client} writes {value} to {resource}{}", with_token(token))
                 }
                 Request::Release(_) => format!("{client} asks {service} to release the lock"),
-            }
+            };
+            format!("{asked}{unanswered}")
         }
         What::Answered(i) => answered(history, i),
         What::Fault(i) => {
@@ -124,7 +131,7 @@ pub fn words(history: &RecordedHistory, event: &RecordedEvent) -> String {
 fn answered(history: &RecordedHistory, i: usize) -> String {
     let op = &history.operations[i];
     let client = &op.client;
-    let service = &history.lock_service;
+    let service = op.server.as_deref().unwrap_or(&history.lock_service);
     let resource = &history.resource;
     match op.request {
         Request::Acquire(Some(Acquired::Granted { token, .. })) => {

@@ -18,6 +18,7 @@ use lockstep_sim::story::recorded::{
     Applied, Operation, RecordedFencing, RecordedHistory, Request, Written,
 };
 use lockstep_sim::vocabulary::invariant::Invariant;
+use lockstep_sim::vocabulary::loss::Loss;
 use lockstep_sim::vocabulary::message::Refusal;
 use lockstep_sim::world::ids::{MessageId, NodeId};
 use lockstep_sim::world::token::FencingToken;
@@ -308,7 +309,9 @@ fn arrows(
         .enumerate()
         .map(|(i, op)| {
             let sent = at.of(What::Sent(i));
-            let ended = op.answered_ms.map(|_| at.answer(i));
+            // A request that got no answer is drawn as lost where it was sent: the recording
+            // knows it went out and that nothing came back, not how far it got.
+            let ended = Some(op.answered_ms.map_or(sent, |_| at.answer(i)));
             Arrow {
                 message: MessageId(u32::try_from(i).unwrap_or(u32::MAX)),
                 label: match op.request {
@@ -322,15 +325,28 @@ fn arrows(
                 sent,
                 due: op.answered_ms.unwrap_or(sent.time),
                 ended,
-                fate: if ended.is_some() {
+                fate: if op.answered_ms.is_some() {
                     Fate::Delivered
                 } else {
-                    Fate::Underway
+                    Fate::Lost(unanswered(history, op))
                 },
                 held: None,
             }
         })
         .collect()
+}
+
+/// Why a request got no answer, as far as the recording says: a cut between its client and
+/// its server made before it was sent, or nothing known (the network's loss, as a timeout
+/// looks).
+fn unanswered(history: &RecordedHistory, op: &Operation) -> Loss {
+    let cut = history.faults.iter().any(|f| {
+        f.at_ms <= op.at_ms
+            && matches!(&f.applied, Applied::Cut { peer }
+                if (f.node == op.client && Some(peer) == op.server.as_ref())
+                    || (Some(&f.node) == op.server.as_ref() && *peer == op.client))
+    });
+    if cut { Loss::Partition } else { Loss::Chance }
 }
 
 fn bands(breaches: &[Breach], at: &Moments, lane: &impl Fn(&str) -> usize) -> Vec<Band> {

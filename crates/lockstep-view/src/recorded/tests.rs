@@ -248,3 +248,75 @@ fn s9_recorded_draws_each_lease_on_the_node_that_granted_it() {
         "the recording and the simulation agree"
     );
 }
+
+/// S10 on five real Redis nodes: the same lanes as the simulation, the four cut links, the
+/// requests over them drawn lost (no answer came), client-1's lease on redis-c ended by the
+/// node's clock jump, and each moment's words naming the node asked.
+#[test]
+fn s10_recorded_draws_cuts_lost_requests_and_the_jumped_lease() {
+    use crate::layout::Fate;
+    use lockstep_sim::vocabulary::loss::Loss;
+    let run = RecordedRun::of(history("s10-redlock-clock-jump.redlock"));
+    let scenario = loaded("s10-redlock-clock-jump").expect("S10");
+    let simulated = crate::layout::Layout::of(
+        &crate::run::Run::record(&scenario, scenario.seed, &[]).expect("runs"),
+    );
+    let names = |layout: &crate::layout::Layout| -> Vec<String> {
+        layout.lanes.iter().map(|l| l.name.clone()).collect()
+    };
+    assert_eq!(names(&run.layout), names(&simulated));
+    let name = |lane: usize| run.layout.lanes[lane].name.as_str();
+    let cuts: Vec<(&str, &str)> = run
+        .layout
+        .cuts
+        .iter()
+        .map(|c| (name(c.from_lane), name(c.to_lane)))
+        .collect();
+    assert_eq!(
+        cuts,
+        [
+            ("client-1", "redis-d"),
+            ("client-1", "redis-e"),
+            ("client-2", "redis-a"),
+            ("client-2", "redis-b")
+        ]
+    );
+    for (i, op) in run.history.operations.iter().enumerate() {
+        let arrow = &run.layout.arrows[i];
+        match op.answered_ms {
+            Some(_) => assert_eq!(arrow.fate, Fate::Delivered, "{op:?}"),
+            None => {
+                assert_eq!(arrow.fate, Fate::Lost(Loss::Partition), "{op:?}");
+                assert_eq!(arrow.ended, Some(arrow.sent), "{op:?}");
+            }
+        }
+    }
+    let on_c = run
+        .layout
+        .spans
+        .iter()
+        .find(|s| matches!(s.kind, SpanKind::Lease { .. }) && name(s.lane) == "redis-c")
+        .expect("client-1's lease on redis-c");
+    assert_eq!(
+        on_c.to.map(|m| m.time),
+        Some(300),
+        "ended by the clock jump"
+    );
+    let words: Vec<String> = run
+        .events
+        .iter()
+        .map(|e| super::events::words(&run.history, e))
+        .collect();
+    assert!(
+        words
+            .iter()
+            .any(|w| w == "client-1 asks redis-d for the lock: no answer ever comes"),
+        "{words:?}"
+    );
+    assert!(
+        words
+            .iter()
+            .any(|w| w.starts_with("redis-c grants client-2 the lock")),
+        "{words:?}"
+    );
+}
