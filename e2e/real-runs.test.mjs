@@ -8,7 +8,8 @@
 // fencing lesson's refused write links to PostgreSQL refusing it; a history of
 // one's own loads from disk and is judged alone, and a malformed one
 // is named where it is wrong while what was shown stays; a history imported in the playground
-// is pointed to the real-runs page; the page reads at 375 px and axe finds nothing.
+// is pointed to the real-runs page; an embed shows a recording beside its simulation; the page
+// reads at 375 px and axe finds nothing.
 
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -174,6 +175,37 @@ describe('real runs', () => {
     assert.match(await page.locator('[data-testid="real-agree"]').innerText(), /agree on every invariant/);
     await app.screenshot('real-run-s10');
     assert.deepEqual(app.problems, []);
+  });
+
+  it('embeds a recorded run beside its simulation, and names a recording that does not exist', async () => {
+    // The page gives the code; the iframe's address is the embed.
+    await openReal('real=s2-gc-pause-fenced.postgres');
+    await run().waitFor();
+    await page.locator('[data-testid="real-embed"] summary').click();
+    assert.match(await page.locator('[data-testid="real-embed-host-script"]').inputValue(),
+      /<script src="[^"]+\/embed\.js" defer><\/script>\n<div data-lockstep="" data-real="s2-gc-pause-fenced\.postgres" data-title="Lockstep: S2 · [^"]+"><\/div>$/);
+    const iframe = await page.locator('[data-testid="real-embed-iframe"]').inputValue();
+    const source = /src="([^"]+)"/.exec(iframe)[1].replaceAll('&amp;', '&');
+    assert.ok(source.endsWith('#embed&real=s2-gc-pause-fenced.postgres'), source);
+    await app.leave();
+    await page.goto(source);
+    await page.locator('[data-testid="embed"] [data-testid="real-run"]').waitFor({ timeout: 30_000 });
+    assert.match(await page.locator('[data-testid="embed-caption"]').innerText(), /^S2 · .*recorded against PostgreSQL/);
+    assert.match(await page.locator('[data-testid="embed-open"]').getAttribute('href'), /#real=s2-gc-pause-fenced\.postgres$/);
+    await page.locator('[data-testid="timeline-simulated"] svg').waitFor();
+    await page.locator('[data-testid="timeline-recorded"] svg').waitFor();
+    assert.equal(await marks('recorded').and(page.locator('[data-outcome="rejected"]')).getAttribute('data-token'), '33');
+    assert.equal(await row('one_believer', 'recorded').innerText().then((t) => t.split(':')[0]), 'broken');
+    assert.equal(await page.locator('nav').count(), 0, 'no site around it');
+    await page.locator('[data-testid="real-start"]').click();
+    assert.match(await position(), /^t = 0 ms · step 0 of \d+$/);
+    await app.screenshot('real-run-embed');
+    assert.deepEqual(app.problems, []);
+    await page.goto(`${app.site.url}#embed&real=s2-gc-pause-fenced.redis`);
+    await page.reload();
+    const problem = page.locator('[data-testid="embed-problem"]');
+    await problem.waitFor({ timeout: 30_000 });
+    assert.match(await problem.innerText(), /`real=`: there is no recorded run `s2-gc-pause-fenced\.redis`; the recordings: s2-gc-pause-fenced\.postgres/);
   });
 
   it('judges a history of one\'s own, and names what is wrong in a bad one while keeping the shown one', async () => {

@@ -135,6 +135,8 @@ describe('the story first, the rest of the app when first opened', () => {
     ['quiz=2', [FULL]],
     ['lab', [FULL]],
     ['embed&learn=not-a-mutex', [FULL]],
+    ['real=s2-gc-pause-fenced.postgres', [FULL]],
+    ['embed&real=s2-gc-pause-fenced.postgres', [FULL]],
     ['embed&s=s1-no-fencing', [EMBED]],
   ]) {
     it(`loads ${expected.join(', ')} alone for #${fragment}`, async () => {

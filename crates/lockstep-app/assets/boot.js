@@ -1,7 +1,7 @@
 // The page's loader (decision 33). The page has three binaries: the story (`lockstep`: the
 // playground), the embed (`lockstep-embed`: an embed's moment) and the full app
 // (`lockstep-full`: the lessons, the knowledge check, the deck, the guide, the sources, the chaos
-// lab, the builder, an embed of a whole lesson). This starts the one the address needs and
+// lab, the builder, the real runs, an embed of a whole lesson or of a real run). This starts the one the address needs and
 // reports the download's progress and any failure on the loading line that index.html shows
 // before any script runs (`window.lockstepLoading`, defined there). It also gives the story its
 // way to hand the page over (`window.lockstepBoot.handoff`, used by src/platform/handoff.rs):
@@ -13,7 +13,7 @@
 const STORY = 'lockstep';
 const EMBED = 'lockstep-embed';
 const FULL = 'lockstep-full';
-const FULL_ADDRESS = /^#(learn|quiz|deck|guide|lab|sources)(=|&|$)|^#embed&(.*&)?learn=/;
+const FULL_ADDRESS = /^#(learn|quiz|deck|guide|lab|sources|real)(=|&|$)|^#embed&(.*&)?(learn|real)=/;
 const EMBED_ADDRESS = /^#embed(&|$)/;
 
 const loading = window.lockstepLoading;

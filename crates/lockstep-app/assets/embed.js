@@ -17,7 +17,8 @@
  * { type: "lockstep:embed-size", version: 1, height: <whole CSS px> }; anything else is ignored.
  * Attributes become the embed's parameters (data-lockstep: a built-in scenario's id, empty for
  * one of the author's own: a file named by data-src, or JSON inline in a
- * <script type="application/json"> inside the div); the embed checks them and shows what is wrong.
+ * <script type="application/json"> inside the div, or for a lesson (data-learn) or a recorded
+ * real run (data-real)); the embed checks them and shows what is wrong.
  * Divs the page adds later (a docs site that changes page without reloading) are mounted as
  * they arrive. Plain JavaScript, no dependencies. It touches nothing on the page but those divs
  * and the heights of those iframes.
@@ -30,7 +31,7 @@
   // Far above any embed; a height past it is a broken message, not a layout.
   var MAX_HEIGHT = 100000;
   // data-<name> → <name>= in the embed's fragment, after the scenario, in this order.
-  var PARAMETERS = ['learn', 'step', 'seed', 'fencing', 'log', 'at', 'compare', 'from', 'to',
+  var PARAMETERS = ['learn', 'step', 'real', 'seed', 'fencing', 'log', 'at', 'compare', 'from', 'to',
     'controls', 'autoplay', 'theme', 'caption'];
   // frame-sizing lets a browser that supports it size the frame by itself; the height attribute
   // is the placeholder's height until the first size message, and what the messages set.
@@ -76,7 +77,8 @@
 
   function titleOf(div) {
     var what = div.getAttribute('data-lockstep') ||
-      (div.getAttribute('data-learn') ? 'lesson ' + div.getAttribute('data-learn') : 'a scenario');
+      (div.getAttribute('data-learn') ? 'lesson ' + div.getAttribute('data-learn') :
+        div.getAttribute('data-real') ? 'the recorded run ' + div.getAttribute('data-real') : 'a scenario');
     return div.getAttribute('data-title') || 'Lockstep simulation: ' + what;
   }
 
@@ -98,8 +100,10 @@
   function captionOf(div, title) {
     var id = div.getAttribute('data-lockstep');
     var learn = div.getAttribute('data-learn');
+    var real = div.getAttribute('data-real');
     return div.getAttribute('data-caption') || title || div.getAttribute('data-title') ||
-      (learn ? 'Lockstep: lesson ' + learn : id ? 'Lockstep: scenario ' + id : 'Lockstep: a scenario of your own');
+      (learn ? 'Lockstep: lesson ' + learn : real ? 'Lockstep: the recorded run ' + real :
+        id ? 'Lockstep: scenario ' + id : 'Lockstep: a scenario of your own');
   }
 
   function placeholderHeight(div) {

@@ -38,6 +38,7 @@ impl Feature {
             Route::Embed(Ok(spec)) => match spec.shows {
                 Shows::Moment { .. } => return None,
                 Shows::Lesson { .. } => Feature::EmbeddedLesson,
+                Shows::Real { .. } => Feature::RealRuns,
             },
             Route::Embed(Err(_)) => return None,
         })

@@ -103,7 +103,8 @@ impl OptionName {
                 | Parameter::Learn
                 | Parameter::S
                 | Parameter::Scenario
-                | Parameter::Log,
+                | Parameter::Log
+                | Parameter::Real,
             )
             | OptionName::Title
             | OptionName::File => {

@@ -1,4 +1,4 @@
-//! The embed: the playground cut down to one moment or one lesson, shown in an iframe on
+//! The embed: the playground cut down to one moment, one lesson or one recorded real run, shown in an iframe on
 //! another page (the `#embed&…` view; `assets/embed.js` is the host script). What it shows is
 //! computed by `lockstep_view::embed::link` and `lockstep_view::embed::state`; this folder renders
 //! it and talks to the host page (its height, whether it is in view).
@@ -9,6 +9,8 @@ pub mod hooks;
 #[cfg(feature = "full")]
 pub mod lesson;
 pub mod moment;
+#[cfg(feature = "full")]
+pub mod real_run;
 pub mod state;
 pub mod transport;
 pub mod view;

@@ -71,7 +71,7 @@ fn use_setup(spec: &EmbedSpec, dispatch: &Callback<Action>) {
     let dispatch = dispatch.clone();
     let setup = match &spec.shows {
         Shows::Moment { setup, .. } => setup.clone(),
-        Shows::Lesson { .. } => String::new(),
+        Shows::Lesson { .. } | Shows::Real { .. } => String::new(),
     };
     let opening = spec.opening();
     use_effect_with((), move |_| {

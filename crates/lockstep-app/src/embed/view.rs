@@ -8,7 +8,8 @@
 //! ([`crate::embed::hooks`]). Its theme is this view's only: the visitor's stored choice for the
 //! full app is left alone. Links out of the embed open the full app in a new tab.
 //!
-//! A moment of a run is `moment.rs`; a whole lesson, `lesson.rs`.
+//! A moment of a run is `moment.rs`; a whole lesson, `lesson.rs`; a recorded real run,
+//! `real_run.rs`.
 
 use crate::embed::frame as embed_frame;
 use crate::embed::frame_parts::problem;
@@ -16,6 +17,8 @@ use crate::embed::hooks::use_embed_size;
 #[cfg(feature = "full")]
 use crate::embed::lesson::EmbedLesson;
 use crate::embed::moment::EmbedMoment;
+#[cfg(feature = "full")]
+use crate::embed::real_run::EmbedRealRun;
 use crate::platform::browser;
 use gloo_events::EventListener;
 use lockstep_view::embed::link::{EmbedError, EmbedSpec, Shows};
@@ -51,6 +54,7 @@ pub fn EmbedView(props: &EmbedViewProps) -> Html {
                 html! { <EmbedMoment spec={spec.clone()} root={root.clone()} /> }
             }
             Shows::Lesson { .. } => lesson(spec),
+            Shows::Real { .. } => real_run(spec),
         },
     };
     html! {
@@ -69,13 +73,31 @@ fn lesson(spec: &EmbedSpec) -> Html {
     html! { <EmbedLesson id={id.clone()} step={*step} caption={spec.caption.clone()} /> }
 }
 
+/// A recorded real run beside its simulation: the full binary's, as a lesson is.
+#[cfg(feature = "full")]
+fn real_run(spec: &EmbedSpec) -> Html {
+    let Shows::Real { recording } = &spec.shows else {
+        return Html::default();
+    };
+    html! { <EmbedRealRun recording={recording.clone()} caption={spec.caption.clone()} /> }
+}
+
 /// In the story binary, the handover to the full one, should the loader have started the story.
 #[cfg(not(feature = "full"))]
 fn lesson(_spec: &EmbedSpec) -> Html {
+    handover(lockstep_view::split::Feature::EmbeddedLesson)
+}
+
+#[cfg(not(feature = "full"))]
+fn real_run(_spec: &EmbedSpec) -> Html {
+    handover(lockstep_view::split::Feature::RealRuns)
+}
+
+#[cfg(not(feature = "full"))]
+fn handover(feature: lockstep_view::split::Feature) -> Html {
     use crate::components::handoff::Handoff;
-    use lockstep_view::split::Feature;
     html! {
-        <Handoff feature={Feature::EmbeddedLesson} playground={None::<AttrValue>}
+        <Handoff {feature} playground={None::<AttrValue>}
             on_back={Callback::from(|()| browser::reload())} />
     }
 }

@@ -71,6 +71,25 @@ pub fn for_moment(app: &AppAddress, moment: &Moment, loaded: link::Loaded) -> Em
     }
 }
 
+/// The snippets that embed the recorded real run `recording` (its id), whose title is `title`:
+/// shown whole beside its simulation, so they carry no moment.
+pub fn for_recording(app: &AppAddress, recording: &str, title: &str) -> EmbedCode {
+    let title = format!("Lockstep: {title}");
+    let div = format!(
+        "<div data-lockstep=\"\" data-real=\"{}\" data-title=\"{}\"></div>",
+        attribute(recording),
+        attribute(&title)
+    );
+    let source = format!("{app}#embed&real={recording}");
+    EmbedCode {
+        host_script: format!(
+            "<script src=\"{}\" defer></script>\n{div}",
+            attribute(&format!("{app}embed.js"))
+        ),
+        iframe: iframe_of(&source, &title),
+    }
+}
+
 fn host_script(app: &AppAddress, moment: &Moment, fragment: &str, title: &str) -> String {
     let id = match &moment.origin {
         Origin::BuiltIn(id) => *id,
@@ -100,11 +119,17 @@ fn host_script(app: &AppAddress, moment: &Moment, fragment: &str, title: &str) -
 }
 
 fn iframe(app: &AppAddress, fragment: &str, title: &str) -> String {
-    let source = format!("{app}#embed&{fragment}&controls={CONTROLS}");
+    iframe_of(
+        &format!("{app}#embed&{fragment}&controls={CONTROLS}"),
+        title,
+    )
+}
+
+fn iframe_of(source: &str, title: &str) -> String {
     format!(
         "<iframe src=\"{}\" title=\"{}\" loading=\"lazy\" height=\"{PLACEHOLDER_HEIGHT}\" \
          style=\"frame-sizing: content-height; display: block; width: 100%; border: 0\"></iframe>",
-        attribute(&source),
+        attribute(source),
         attribute(title)
     )
 }
@@ -134,6 +159,33 @@ mod tests {
     use lockstep_sim::world::time::{Millis, VirtualTime};
 
     const APP: &str = "https://example.org/lockstep/";
+
+    /// A recording's snippets name it and nothing else, and the embed's address reads back as
+    /// that recording.
+    #[test]
+    fn a_recordings_code_names_the_recording() {
+        let app = AppAddress::of_page(APP);
+        let code = for_recording(&app, "s2-gc-pause-fenced.postgres", "S2 \"fenced\" <run>");
+        assert_eq!(
+            code.host_script,
+            "<script src=\"https://example.org/lockstep/embed.js\" defer></script>\n\
+             <div data-lockstep=\"\" data-real=\"s2-gc-pause-fenced.postgres\" \
+             data-title=\"Lockstep: S2 &quot;fenced&quot; &lt;run&gt;\"></div>"
+        );
+        let source = code
+            .iframe
+            .split('"')
+            .nth(1)
+            .expect("src")
+            .replace("&amp;", "&");
+        let fragment = source.split_once('#').expect("fragment").1;
+        assert_eq!(
+            crate::embed::link::parse(fragment).map(|spec| spec.shows),
+            Ok(crate::embed::link::Shows::Real {
+                recording: "s2-gc-pause-fenced.postgres".to_owned()
+            })
+        );
+    }
 
     /// S2 at event 30 with every part of a moment changed: seed, fencing, an intervention and
     /// compare.

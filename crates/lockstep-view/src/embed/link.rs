@@ -2,11 +2,13 @@
 //!
 //! Every playground link parameter (see [`crate::link`]) plus the embed's own: which controls
 //! show (`controls=`), a lesson-sized excerpt (`from=`, `to=`), `autoplay=1`, the theme for this
-//! view (`theme=`), a caption (`caption=`), or a whole lesson (`learn=`, `step=`). Reading never
+//! view (`theme=`), a caption (`caption=`), a whole lesson (`learn=`, `step=`), or a run recorded
+//! against real servers beside its simulation (`real=`). Reading never
 //! panics: anything wrong is an [`EmbedError`] naming the parameter, which the embed shows in
 //! its frame. The playground parameters are only sorted out here; [`crate::link::decode`] reads
 //! them once the scenario they name has loaded. This module does not touch the browser.
 
+use crate::recorded::catalogue as recordings;
 use lockstep_sim::scenario::catalogue;
 use std::fmt;
 
@@ -32,10 +34,11 @@ pub enum Parameter {
     S,
     Scenario,
     Log,
+    Real,
 }
 
 impl Parameter {
-    pub const ALL: [Parameter; 15] = [
+    pub const ALL: [Parameter; 16] = [
         Parameter::At,
         Parameter::From,
         Parameter::To,
@@ -51,6 +54,7 @@ impl Parameter {
         Parameter::S,
         Parameter::Scenario,
         Parameter::Log,
+        Parameter::Real,
     ];
 
     /// The name in the address (and after `data-` on the host script's element).
@@ -71,6 +75,7 @@ impl Parameter {
             Parameter::S => "s",
             Parameter::Scenario => "scenario",
             Parameter::Log => "log",
+            Parameter::Real => "real",
         }
     }
 
@@ -153,6 +158,9 @@ pub enum Shows {
     Moment { setup: String, at: Option<usize> },
     /// Step `step` (0-based) of the lesson `id`.
     Lesson { id: String, step: usize },
+    /// The recorded real run `recording` (`lockstep_view::recorded::catalogue`'s id) beside
+    /// its simulation, stepped by one clock, with both verdicts.
+    Real { recording: String },
 }
 
 /// A lesson-sized excerpt: positions (events shown) the embed keeps within.
@@ -218,6 +226,8 @@ pub enum EmbedError {
     NothingToShow,
     /// A parameter that a lesson embed does not take (the lesson chooses its own moments).
     NotForALesson(&'static str),
+    /// A parameter that a recorded run's embed does not take (it is shown whole).
+    NotForARecording(&'static str),
     FromAfterTo {
         from: usize,
         to: usize,
@@ -241,13 +251,19 @@ impl fmt::Display for EmbedError {
             }
             EmbedError::Bad { parameter, reason } => write!(f, "`{parameter}=`: {reason}"),
             EmbedError::Repeated(name) => write!(f, "`{name}=` is given more than once"),
-            EmbedError::NothingToShow => {
-                f.write_str("it names no scenario (`s=` or `scenario=`) and no lesson (`learn=`)")
-            }
+            EmbedError::NothingToShow => f.write_str(
+                "it names no scenario (`s=` or `scenario=`), no lesson (`learn=`) and no \
+                     recorded run (`real=`)",
+            ),
             EmbedError::NotForALesson(name) => write!(
                 f,
                 "`{name}=` does not apply to a lesson (`learn=`): the lesson chooses its own \
                  moments"
+            ),
+            EmbedError::NotForARecording(name) => write!(
+                f,
+                "`{name}=` does not apply to a recorded run (`real=`): it is shown whole, beside \
+                 its simulation"
             ),
             EmbedError::FromAfterTo { from, to } => write!(
                 f,
@@ -321,6 +337,7 @@ struct Reading {
     learn: Option<String>,
     /// 0-based.
     step: Option<usize>,
+    real: Option<String>,
 }
 
 impl Reading {
@@ -351,6 +368,18 @@ impl Reading {
                 reason: "name a lesson: `learn=<lesson id>`".to_owned(),
             }),
             Parameter::Learn => once(&mut self.learn, name, value.to_owned()),
+            Parameter::Real if recordings::find(value).is_none() => Err(EmbedError::Bad {
+                parameter: name,
+                reason: format!(
+                    "there is no recorded run `{value}`; the recordings: {}",
+                    recordings::RECORDINGS
+                        .iter()
+                        .map(recordings::Recording::id)
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            }),
+            Parameter::Real => once(&mut self.real, name, value.to_owned()),
             Parameter::Step => match number::<usize>(name, value)? {
                 0 => Err(EmbedError::Bad {
                     parameter: name,
@@ -376,6 +405,9 @@ impl Reading {
 
     /// What the parameters ask the embed to show: a lesson, or a moment of a run.
     fn shows(self) -> Result<Shows, EmbedError> {
+        if let Some(recording) = self.real.clone() {
+            return self.recording(recording);
+        }
         match self.learn.clone() {
             Some(id) => self.lesson(id),
             None if self.step.is_some() => Err(EmbedError::Bad {
@@ -403,6 +435,25 @@ impl Reading {
             id,
             step: self.step.unwrap_or(0),
         })
+    }
+
+    /// A recorded run: shown whole, so no scenario, moment, excerpt, autoplay or lesson.
+    fn recording(self, recording: String) -> Result<Shows, EmbedError> {
+        let mut not_for_it = self
+            .setup
+            .iter()
+            .filter_map(|p| Parameter::named(p.split('=').next().unwrap_or_default()))
+            .map(Parameter::name)
+            .chain(self.at.map(|_| "at"))
+            .chain(self.from.map(|_| "from"))
+            .chain(self.to.map(|_| "to"))
+            .chain(self.autoplay.map(|_| "autoplay"))
+            .chain(self.learn.as_ref().map(|_| "learn"))
+            .chain(self.step.map(|_| "step"));
+        if let Some(name) = not_for_it.next() {
+            return Err(EmbedError::NotForARecording(name));
+        }
+        Ok(Shows::Real { recording })
     }
 
     fn moment(self) -> Result<Shows, EmbedError> {
@@ -451,7 +502,7 @@ impl EmbedSpec {
     pub fn opening(&self) -> Option<usize> {
         match &self.shows {
             Shows::Moment { at, .. } => at.or(self.excerpt.from),
-            Shows::Lesson { .. } => None,
+            Shows::Lesson { .. } | Shows::Real { .. } => None,
         }
     }
 
@@ -472,6 +523,7 @@ impl EmbedSpec {
                 parts.push(format!("learn={id}"));
                 parts.push(format!("step={}", step + 1));
             }
+            Shows::Real { recording } => parts.push(format!("real={recording}")),
         }
         if self.controls != ControlSet::Transport {
             parts.push(format!("controls={}", self.controls.word()));
@@ -647,6 +699,43 @@ mod tests {
         );
     }
 
+    /// A recorded real run: shown whole, so nothing that picks a moment, a scenario or a
+    /// lesson goes with it; the fragment reads back as itself.
+    #[test]
+    fn a_recorded_run_is_embedded_whole() {
+        let spec = parse("embed&real=s10-redlock-clock-jump.redlock&theme=dark&controls=full")
+            .expect("valid");
+        assert_eq!(
+            spec.shows,
+            Shows::Real {
+                recording: "s10-redlock-clock-jump.redlock".to_owned()
+            }
+        );
+        assert_eq!(spec.opening(), None);
+        assert_eq!(parse(&spec.fragment()), Ok(spec));
+        assert!(
+            error("embed&real=s2-gc-pause-fenced.redis")
+                .starts_with("`real=`: there is no recorded run `s2-gc-pause-fenced.redis`; the recordings: s2-gc-pause-fenced.postgres,"),
+        );
+        for (extra, name) in [
+            ("at=3", "at"),
+            ("from=1", "from"),
+            ("autoplay=1", "autoplay"),
+            ("s=s2-gc-pause-fenced", "s"),
+            ("learn=fencing-tokens", "learn"),
+            ("step=2", "step"),
+        ] {
+            assert_eq!(
+                error(&format!("embed&real=s2-gc-pause-fenced.postgres&{extra}")),
+                format!(
+                    "`{name}=` does not apply to a recorded run (`real=`): it is shown whole, \
+                     beside its simulation"
+                ),
+                "{extra}"
+            );
+        }
+    }
+
     #[test]
     fn wrong_addresses_name_the_parameter_and_the_reason() {
         assert_eq!(
@@ -679,7 +768,8 @@ mod tests {
         assert!(error("embed&s=no-such-scenario").starts_with("`s=`"));
         assert_eq!(
             error("embed&at=3"),
-            "it names no scenario (`s=` or `scenario=`) and no lesson (`learn=`)"
+            "it names no scenario (`s=` or `scenario=`), no lesson (`learn=`) and no recorded \
+             run (`real=`)"
         );
         assert!(error("embed&learn=fencing-tokens&s=s2-gc-pause-fenced").starts_with("`s=`"));
         assert!(error("embed&learn=fencing-tokens&from=2").starts_with("`from=`"));

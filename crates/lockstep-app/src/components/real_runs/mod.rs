@@ -6,8 +6,8 @@
 //! verdicts are `view.rs`'s. A file that cannot be read is said where the loader is, and what
 //! was shown stays.
 
-mod load;
-mod view;
+pub mod load;
+pub mod view;
 
 use crate::components::Shared;
 use crate::platform::text_file;
@@ -31,7 +31,8 @@ enum Shown {
     Nothing,
     Loading(String),
     Failed(String),
-    Ready(Shared<SideBySide>),
+    /// A run to show, with the id of the shipped recording it is (none for one's own).
+    Ready(Shared<SideBySide>, Option<String>),
 }
 
 #[component]
@@ -45,7 +46,7 @@ pub fn RealRunsPage(props: &RealRunsProps) -> Html {
                 shown.set(Shown::Loading(format!("Loading the recorded run {id}…")));
                 spawn_local(async move {
                     shown.set(match load::recording(&id).await {
-                        Ok(both) => Shown::Ready(Shared(both)),
+                        Ok(both) => Shown::Ready(Shared(both), Some(id)),
                         Err(why) => Shown::Failed(why),
                     });
                 });
@@ -95,7 +96,8 @@ fn format_help() -> Html {
                 operations: each with its client, op (acquire, read, write, release), at_ms (sent) and answered_ms (its \
                 answer came; left out if none did), and the answer — granted with token and ttl_ms, a read's value, a \
                 write's token, value and accepted, a release's released. Faults (pause with for_ms, crash, restart, \
-                failover, clock_jump with by_ms) are optional. The same file goes to lockstep-cli check-trace. \
+                failover, clock_jump with by_ms, cut with peer) are optional; quorum says how many servers' grants \
+                make the lock (Redlock: 3 of 5). The same file goes to lockstep-cli check-trace. \
                 Example:" }</p>
             <pre>{ EXAMPLE }</pre>
         </details>
@@ -116,7 +118,9 @@ fn shown_view(shown: &Shown) -> Html {
         Shown::Failed(why) => html! {
             <p class="notice problem" role="alert" data-testid="real-failed">{ why.clone() }</p>
         },
-        Shown::Ready(both) => html! { <RealRunView both={both.clone()} /> },
+        Shown::Ready(both, recording) => {
+            html! { <RealRunView both={both.clone()} recording={recording.clone()} /> }
+        }
     }
 }
 
@@ -145,7 +149,7 @@ fn use_own_file(
                 match judged {
                     Ok(both) => {
                         problem.set(None);
-                        shown.set(Shown::Ready(Shared(both)));
+                        shown.set(Shown::Ready(Shared(both), None));
                     }
                     Err(why) => problem.set(Some(why)),
                 }

@@ -4,9 +4,11 @@
 
 use crate::components::Shared;
 use crate::components::timeline::{AxisRole, FollowLead, SharedTimeAxis, Timeline};
+use crate::platform::browser;
 use crate::state::Selection;
 use lockstep_sim::story::describe::describe;
 use lockstep_sim::story::numbers::thousands;
+use lockstep_view::embed::code::{AppAddress, for_recording};
 use lockstep_view::recorded::side_by_side::{SideBySide, VerdictRow};
 use std::rc::Rc;
 use yew::prelude::*;
@@ -14,6 +16,10 @@ use yew::prelude::*;
 #[derive(Properties, PartialEq)]
 pub struct RealRunProps {
     pub both: Shared<SideBySide>,
+    /// The shipped recording shown, by id, which the page offers to embed; none for a history
+    /// from the user's disk, or inside an embed.
+    #[prop_or_default]
+    pub recording: Option<String>,
 }
 
 #[component]
@@ -55,7 +61,24 @@ pub fn RealRunView(props: &RealRunProps) -> Html {
                 </FollowLead>
             </SharedTimeAxis>
             { verdicts(&both.verdicts_by(now), both.simulated.is_some()) }
+            { for props.recording.as_deref().map(|id| embed_code(id, &history.title)) }
         </article>
+    }
+}
+
+/// The code that embeds recording `id` in another page: with the host script, or an iframe.
+fn embed_code(id: &str, title: &str) -> Html {
+    let code = for_recording(&AppAddress::of_page(&browser::link_with("")), id, title);
+    html! {
+        <details class="real-embed" data-testid="real-embed">
+            <summary>{ "Embed this recorded run in your own page" }</summary>
+            <label>{ "With the host script (the frame sizes itself):" }
+                <textarea readonly=true rows="3" data-testid="real-embed-host-script" value={code.host_script} />
+            </label>
+            <label>{ "As a plain iframe:" }
+                <textarea readonly=true rows="3" data-testid="real-embed-iframe" value={code.iframe} />
+            </label>
+        </details>
     }
 }
 
