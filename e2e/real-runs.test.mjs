@@ -190,7 +190,8 @@ describe('real runs', () => {
     await app.leave();
     await page.goto(source);
     await page.locator('[data-testid="embed"] [data-testid="real-run"]').waitFor({ timeout: 30_000 });
-    assert.match(await page.locator('[data-testid="embed-caption"]').innerText(), /^S2 · .*recorded against PostgreSQL/);
+    assert.equal(await page.locator('[data-testid="embed-caption"]').innerText(), 'A run recorded against real servers, beside Lockstep\'s simulation');
+    assert.match(await page.locator('[data-testid="real-title"]').innerText(), /^S2 · .*recorded against PostgreSQL/);
     assert.match(await page.locator('[data-testid="embed-open"]').getAttribute('href'), /#real=s2-gc-pause-fenced\.postgres$/);
     await page.locator('[data-testid="timeline-simulated"] svg').waitFor();
     await page.locator('[data-testid="timeline-recorded"] svg').waitFor();
@@ -201,8 +202,8 @@ describe('real runs', () => {
     assert.match(await position(), /^t = 0 ms · step 0 of \d+$/);
     await app.screenshot('real-run-embed');
     assert.deepEqual(app.problems, []);
+    await app.leave();
     await page.goto(`${app.site.url}#embed&real=s2-gc-pause-fenced.redis`);
-    await page.reload();
     const problem = page.locator('[data-testid="embed-problem"]');
     await problem.waitFor({ timeout: 30_000 });
     assert.match(await problem.innerText(), /`real=`: there is no recorded run `s2-gc-pause-fenced\.redis`; the recordings: s2-gc-pause-fenced\.postgres/);

@@ -1,4 +1,5 @@
-//! `cargo xtask real [--runs N] [--record]`: the reality check's conformance suite. Installs
+//! `cargo xtask real [--runs N] [--record] [--all]`: the reality check's conformance suite
+//! (`--all`: with its long cases). Installs
 //! Debian's PostgreSQL and Redis if they are missing, then runs `lockstep-real`, which starts
 //! both on loopback, runs each case N times against them, prints the table (scenario, service,
 //! runs, matches, time) and stops them, leaving nothing running. `--record` writes each case's

@@ -9,7 +9,7 @@ use lockstep_sim::Scenario;
 use lockstep_sim::analysis::against::service_of;
 use lockstep_sim::models::client::{
     Access, LeaseCheck, LocalDeadline, Locking, RedlockParams, Renewal, Repeat, RequestTimeout,
-    RetryPolicy,
+    RetryPolicy, SafetyClock,
 };
 use lockstep_sim::models::lock_service::TokenSource;
 use lockstep_sim::models::resource::Fencing;
@@ -134,24 +134,36 @@ pub struct ClientPlan {
     pub retry: Option<(u64, u32)>,
     /// Pauses of this client (start, length), in the scenario's order.
     pub pauses: Vec<(u64, u64)>,
+    /// The article's `heldSafely()` just before the write, if the client makes it.
+    pub lease_check: Option<RealLeaseCheck>,
+}
+
+/// A lease check before the write: write only if more than `margin_ms` of the lease is left by
+/// the client's own clock, counted from the acquisition's answer (the article's) or from its
+/// request's send (the corrected variant); the write follows the check `gap_ms` later.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct RealLeaseCheck {
+    pub margin_ms: u64,
+    pub gap_ms: u64,
+    pub measure: SafetyClock,
 }
 
 impl ClientPlan {
-    /// How long the work that starts at `from_ms` really takes: its own length, plus every
-    /// pause that begins before it is done (a pause stops the clock of the work, not the world).
-    pub fn work_until(&self, from_ms: u64) -> u64 {
+    /// When `length` ms of the client's own time that start at `from_ms` really end: plus every
+    /// pause that begins before they are done (a pause stops the client, not the world).
+    pub fn busy_until(&self, from_ms: u64, length: u64) -> u64 {
         from_ms
-            + self.work_ms
+            + length
             + self
-                .pauses_in(from_ms)
+                .pauses_in(from_ms, length)
                 .map(|(_, length)| length)
                 .sum::<u64>()
     }
 
-    /// The pauses that fall in the work that starts at `from_ms`, as [`Self::work_until`]
-    /// counts them.
-    pub fn pauses_in(&self, from_ms: u64) -> impl Iterator<Item = (u64, u64)> + '_ {
-        let mut end = from_ms + self.work_ms;
+    /// The pauses that fall in `length` ms of the client's time from `from_ms`, as
+    /// [`Self::busy_until`] counts them.
+    pub fn pauses_in(&self, from_ms: u64, length: u64) -> impl Iterator<Item = (u64, u64)> + '_ {
+        let mut end = from_ms + length;
         self.pauses.iter().copied().filter(move |&(at, length)| {
             let inside = at >= from_ms && at < end;
             if inside {
@@ -261,12 +273,16 @@ impl Plan {
                     clock_jumps.push((at_ms, node.clone(), *by_ms));
                     Some(())
                 }
+                // A client is stopped only while it works (or waits to write after its lease
+                // check): a pause before it can have acquired and read (two round trips at
+                // the slowest latency, both ways) is not made for real.
                 Action::Pause {
                     node,
                     for_ms: Some(length),
                 } => clients
                     .iter_mut()
                     .find(|c| &c.name == node)
+                    .filter(|c| at_ms >= c.start_ms + 4 * scenario.network.latency_ms[1])
                     .map(|c| c.pauses.push((at_ms, length.0))),
                 // The primary's crash, which the failover follows: the one crash this runner
                 // makes (a killed Redis restarts empty, which no scenario here asks for).
@@ -403,19 +419,27 @@ fn client_plan(client: &ClientSpec) -> Result<ClientPlan, Unsupported> {
         release: client.release,
         retry,
         pauses: Vec::new(),
+        lease_check: match client.lease_check {
+            LeaseCheck::Never {} => None,
+            LeaseCheck::BeforeWrite {
+                margin_ms,
+                gap_ms,
+                measure,
+            } => Some(RealLeaseCheck {
+                margin_ms: margin_ms.0,
+                gap_ms: gap_ms.0,
+                measure,
+            }),
+        },
     })
 }
 
-/// What of `client` differs from the client this runner plays (a lease, no renewal, lease
-/// check, deadline or timeout, one job), if anything.
+/// What of `client` differs from the client this runner plays (a lease, no renewal, no
+/// deadline or timeout, one job), if anything.
 fn unplayed_policy(client: &ClientSpec) -> Option<&'static str> {
     let differs = [
         (client.locking != Locking::Lease, "goes without the lock"),
         (client.renewal != Renewal::Never {}, "renews its lease"),
-        (
-            client.lease_check != LeaseCheck::Never {},
-            "checks its lease",
-        ),
         (client.repeat != Repeat::Once {}, "repeats its job"),
         (
             client.timeout != RequestTimeout::Never {},

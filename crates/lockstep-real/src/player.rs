@@ -1,11 +1,13 @@
 //! One client playing its part against real servers, recording what it saw: acquire (and try
-//! again as the plan says), read, work (stretched by its pauses), write, release.
+//! again as the plan says), read, work (stretched by its pauses), check its lease if the plan
+//! says so, write, release.
 
 use crate::lock::Grant;
 use crate::locks::ClientLock;
 use crate::plan::{ClientPlan, RealAccess};
 use crate::postgres::Register;
 use crate::record::Recorder;
+use lockstep_sim::models::client::SafetyClock;
 use lockstep_sim::story::recorded::{Applied, Request, Written};
 
 /// One client playing its part.
@@ -14,17 +16,36 @@ pub struct Player<'a> {
     pub recorder: &'a Recorder,
 }
 
+/// The pauses made so far, by their start: a planned pause that was not (the client was not
+/// working when it came) is said as a failure of the run.
+type Made = std::cell::RefCell<Vec<u64>>;
+
 impl Player<'_> {
     pub fn play(&self, mut lock: ClientLock, mut register: Register) {
+        let made = Made::default();
         // A failed request is recorded unanswered, with its failure: the client stops there.
-        let _ = self.steps(&mut lock, &mut register);
+        let _ = self.steps(&mut lock, &mut register, &made);
+        for (at_ms, _) in &self.client.pauses {
+            if !made.borrow().contains(at_ms) {
+                self.recorder.failed(&format!(
+                    "the pause of {} at {at_ms} ms was not made: it was not working then",
+                    self.client.name
+                ));
+            }
+        }
     }
 
-    /// Acquire (and try again as the plan says), read, work, write, release.
-    fn steps(&self, lock: &mut ClientLock, register: &mut Register) -> Result<(), String> {
+    /// Acquire (and try again as the plan says), read, work, check the lease if the plan says
+    /// so, write, release.
+    fn steps(
+        &self,
+        lock: &mut ClientLock,
+        register: &mut Register,
+        made: &Made,
+    ) -> Result<(), String> {
         let name = self.client.name.as_str();
         self.recorder.wait_until(self.client.start_ms);
-        let Some(grant) = self.acquire(lock)? else {
+        let Some((grant, held)) = self.acquire(lock)? else {
             return Ok(());
         };
         let value = match self.client.access {
@@ -38,45 +59,91 @@ impl Player<'_> {
             }
             RealAccess::BlindWrite(value) => value,
         };
-        let from_ms = self.recorder.now_ms();
-        for (at_ms, for_ms) in self.client.pauses_in(from_ms) {
-            self.recorder
-                .applied(name, at_ms, Applied::Pause { for_ms });
+        self.busy(self.client.work_ms, made);
+        if self.held_safely(held, made) {
+            let token = grant.token;
+            self.recorder.request(
+                name,
+                None,
+                || register.write(value, token),
+                |accepted| Request::Write {
+                    token,
+                    value,
+                    outcome: accepted.map(|&yes| {
+                        if yes {
+                            Written::Accepted
+                        } else {
+                            Written::Refused
+                        }
+                    }),
+                },
+            )?;
         }
-        self.recorder.wait_until(self.client.work_until(from_ms));
-        let token = grant.token;
-        self.recorder.request(
-            name,
-            None,
-            || register.write(value, token),
-            |accepted| Request::Write {
-                token,
-                value,
-                outcome: accepted.map(|&yes| {
-                    if yes {
-                        Written::Accepted
-                    } else {
-                        Written::Refused
-                    }
-                }),
-            },
-        )?;
         lock.release(self.recorder, name, &grant, self.client.release)?;
         Ok(())
     }
 
-    fn acquire(&self, lock: &mut ClientLock) -> Result<Option<Grant>, String> {
+    /// `length` ms of the client's own time from now, stretched by the pauses that fall in
+    /// them, each recorded as applied.
+    fn busy(&self, length: u64, made: &Made) {
+        let from_ms = self.recorder.now_ms();
+        for (at_ms, for_ms) in self.client.pauses_in(from_ms, length) {
+            self.recorder
+                .applied(&self.client.name, at_ms, Applied::Pause { for_ms });
+            made.borrow_mut().push(at_ms);
+        }
+        self.recorder
+            .wait_until(self.client.busy_until(from_ms, length));
+    }
+
+    /// The lease check before the write, if the plan has one (`heldSafely()`): more than the
+    /// margin left by the client's own clock, counted from the grant's answer or its request's
+    /// send (`held`); then the gap before the write, which a pause may stretch. Without a
+    /// check, always.
+    fn held_safely(&self, held: Held, made: &Made) -> bool {
+        let Some(check) = self.client.lease_check else {
+            return true;
+        };
+        let from = match check.measure {
+            SafetyClock::FromAcquisition => held.answered_ms,
+            SafetyClock::FromLastRequest => held.sent_ms,
+        };
+        let elapsed = self.recorder.now_ms().saturating_sub(from);
+        let safe = self.client.ttl_ms.saturating_sub(elapsed) > check.margin_ms;
+        if safe {
+            self.busy(check.gap_ms, made);
+        }
+        safe
+    }
+
+    /// The lock, and when the acquisition that took it was sent and answered.
+    fn acquire(&self, lock: &mut ClientLock) -> Result<Option<(Grant, Held)>, String> {
         let (delay_ms, more) = self.client.retry.unwrap_or((0, 0));
         let ttl_ms = self.client.ttl_ms;
         for attempt in 0..=more {
             if attempt > 0 {
                 self.recorder.wait_until(self.recorder.now_ms() + delay_ms);
             }
+            let sent_ms = self.recorder.now_ms();
             let grant = lock.acquire(self.recorder, &self.client.name, attempt, ttl_ms)?;
-            if grant.is_some() {
-                return Ok(grant);
+            if let Some(grant) = grant {
+                let answered_ms = self.recorder.now_ms();
+                return Ok(Some((
+                    grant,
+                    Held {
+                        sent_ms,
+                        answered_ms,
+                    },
+                )));
             }
         }
         Ok(None)
     }
+}
+
+/// When the acquisition that took the lock was sent and answered, by the run's clock.
+#[derive(Clone, Copy)]
+struct Held {
+    sent_ms: u64,
+    answered_ms: u64,
 }

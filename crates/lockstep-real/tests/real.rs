@@ -210,6 +210,9 @@ fn a_scenario_this_runner_cannot_make_for_real_is_refused_with_why() {
             "SQL row, one Redis, a Redis primary",
         ),
         ("s11-redlock-crash-restart", "Crash"),
+        // A pause while Redlock's client still waits for the nodes: this runner stops a
+        // client only while it works.
+        ("s12-redlock-pause-during-acquisition", "Pause"),
         ("s19-data-grid-split-brain", "the lock service is"),
         ("s8-held-safely-corrected", "renews its lease"),
         ("s4-delayed-packet", "loses messages or sets links apart"),

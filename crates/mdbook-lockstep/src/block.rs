@@ -10,7 +10,8 @@
 //! line that starts with `{` to the end of the block is its JSON; or `file = <path>`, a scenario
 //! file beside the chapter, read while the book builds (through the loader the caller gives,
 //! so that this module does no I/O) and embedded as if inline. A whole lesson is
-//! `learn = <lesson id>` (with `step = <n>`) and no scenario. Blank lines are ignored.
+//! `learn = <lesson id>` (with `step = <n>`) and no scenario; a run recorded against real
+//! servers, beside its simulation, is `real = <recording id>`. Blank lines are ignored.
 //!
 //! Reading checks the form only (one subject, known names, well-formed values); whether the
 //! scenario runs and the positions exist is `check.rs`'s business.
@@ -34,6 +35,8 @@ pub enum Subject {
     },
     /// A whole lesson (`learn = …`).
     Lesson,
+    /// A recorded real run (`real = …`).
+    Real,
 }
 
 /// One block, read.
@@ -185,41 +188,41 @@ impl Parts {
 
     /// The one thing the block embeds.
     fn subject(&mut self, opening: usize) -> Result<Subject, BlockError> {
-        let learn = self
-            .settings
-            .iter()
-            .find(|s| s.name == OptionName::Embed(Parameter::Learn))
-            .map(|s| s.line);
-        match (self.id.take(), self.inline.take(), learn) {
-            (Some((line, id)), None, None) => Ok(Subject::BuiltIn { id, line }),
-            (None, Some(inline), None) => Ok(inline),
-            (None, None, Some(_)) => Ok(Subject::Lesson),
-            (None, None, None) => Err(BlockError {
+        let line_of = |parameter| {
+            self.settings
+                .iter()
+                .find(|s| s.name == OptionName::Embed(parameter))
+                .map(|s| s.line)
+        };
+        let (learn, real) = (line_of(Parameter::Learn), line_of(Parameter::Real));
+        let id = self.id.take();
+        let inline = self.inline.take();
+        let inline_line = match &inline {
+            Some(Subject::Inline { line, .. }) => Some(*line),
+            _ => None,
+        };
+        let lines = [id.as_ref().map(|(line, _)| *line), inline_line, learn, real];
+        match lines.iter().flatten().count() {
+            0 => Err(BlockError {
                 line: opening,
                 reason: "the block names nothing to embed: give a scenario id, a scenario's \
-                         JSON, `file = <scenario file>` or `learn = <lesson id>`"
+                         JSON, `file = <scenario file>`, `learn = <lesson id>` or `real = \
+                         <recording id>`"
                     .to_string(),
             }),
-            (id, inline, learn) => {
-                let line = [
-                    id.map(|(line, _)| line),
-                    learn,
-                    match inline {
-                        Some(Subject::Inline { line, .. }) => Some(line),
-                        _ => None,
-                    },
-                ]
-                .into_iter()
-                .flatten()
-                .max()
-                .unwrap_or(opening);
-                Err(BlockError {
-                    line,
-                    reason: "a block embeds one thing: a scenario id, a scenario's JSON (inline \
-                             or `file =`), or a lesson (`learn =`), not two of them"
-                        .to_string(),
-                })
-            }
+            1 => Ok(match (id, inline) {
+                (Some((line, id)), _) => Subject::BuiltIn { id, line },
+                (None, Some(inline)) => inline,
+                (None, None) if learn.is_some() => Subject::Lesson,
+                (None, None) => Subject::Real,
+            }),
+            _ => Err(BlockError {
+                line: lines.into_iter().flatten().max().unwrap_or(opening),
+                reason: "a block embeds one thing: a scenario id, a scenario's JSON (inline \
+                         or `file =`), a lesson (`learn =`) or a recorded run (`real =`), not \
+                         two of them"
+                    .to_string(),
+            }),
         }
     }
 }
@@ -307,6 +310,22 @@ mod tests {
     fn a_lesson_with_its_step() {
         let block = read("learn = fencing-tokens\nstep = 2\n").expect("valid");
         assert_eq!(block.subject, Subject::Lesson);
+    }
+
+    #[test]
+    fn a_recorded_run() {
+        let block =
+            read("real = s2-gc-pause-fenced.postgres\ncaption = For real\n").expect("valid");
+        assert_eq!(block.subject, Subject::Real);
+        assert_eq!(error("s2\nreal = s2-gc-pause-fenced.postgres\n").line, 3);
+        assert_eq!(
+            error("learn = fencing-tokens\nreal = s2-gc-pause-fenced.postgres\n").line,
+            3
+        );
+        assert_eq!(
+            error("real = s2-gc-pause-fenced.postgres\nstep = 2\n").line,
+            3
+        );
     }
 
     #[test]

@@ -1,8 +1,9 @@
 //! Checking a block against the simulation, natively, at build time: the scenario parses and
 //! runs to its end within the budget (`Scenario::parse`, `Sim::with_log`, as the app does), the
 //! fencing option applies to its resource, every position (`at`, `from`, `to`) is an event of
-//! that run, and a lesson and its step exist. What a reader would otherwise meet as an error
-//! inside the embed fails the book's build here instead, naming the line.
+//! that run, a lesson and its step exist, and a recorded run is one of the site's. What a
+//! reader would otherwise meet as an error inside the embed fails the book's build here
+//! instead, naming the line.
 
 use lockstep_sim::models::resource::Fencing;
 use lockstep_sim::scenario::error::ScenarioError;
@@ -12,6 +13,7 @@ use crate::block::{Block, BlockError, Subject};
 use crate::lessons::Lessons;
 use crate::option::{OptionName, Setting};
 use lockstep_view::embed::link::Parameter;
+use lockstep_view::recorded::catalogue as recordings;
 
 /// The options that only mean something for a scenario, not a lesson.
 const SCENARIO_ONLY: [OptionName; 7] = [
@@ -30,6 +32,7 @@ pub fn check(block: &Block, opening: usize, lessons: &Lessons) -> Result<(), Blo
         Subject::BuiltIn { id, line } => built_in(id, *line)?,
         Subject::Inline { json, line, file } => inline(json, *line, file.as_deref())?,
         Subject::Lesson => return lesson(block, lessons),
+        Subject::Real => return recorded(block),
     };
     let scenario = with_fencing(scenario, block)?;
     let seed = block
@@ -204,6 +207,38 @@ fn lesson(block: &Block, lessons: &Lessons) -> Result<(), BlockError> {
     }
 }
 
+/// A recorded real run: shown whole (no moment, excerpt, fencing, seed or comparison), and one
+/// of the site's recordings.
+fn recorded(block: &Block) -> Result<(), BlockError> {
+    if let Some(setting) = SCENARIO_ONLY.iter().find_map(|name| block.setting(*name)) {
+        return Err(BlockError {
+            line: setting.line,
+            reason: format!(
+                "`{}` applies to a scenario; a recorded run is shown whole, beside its simulation",
+                setting.name
+            ),
+        });
+    }
+    let Some(real) = block.setting(OptionName::Embed(Parameter::Real)) else {
+        return Ok(());
+    };
+    if recordings::find(&real.value).is_none() {
+        return Err(BlockError {
+            line: real.line,
+            reason: format!(
+                "`real`: there is no recorded run `{}`; the recordings are {}",
+                real.value,
+                recordings::RECORDINGS
+                    .iter()
+                    .map(recordings::Recording::id)
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        });
+    }
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -250,6 +285,23 @@ mod tests {
             .and_then(|b| b.load().ok())
             .expect("S2 loads");
         run_length(&scenario, scenario.seed).expect("S2 runs")
+    }
+
+    #[test]
+    fn a_recorded_run_must_be_one_of_the_sites_and_whole() {
+        outcome("real = s2-gc-pause-fenced.postgres\ntheme = dark").expect("valid");
+        let unknown = error("real = s2-gc-pause-fenced.redis");
+        assert_eq!(unknown.line, 2);
+        assert!(
+            unknown
+                .reason
+                .starts_with("`real`: there is no recorded run `s2-gc-pause-fenced.redis`; the recordings are s2-gc-pause-fenced.postgres,"),
+            "{}",
+            unknown.reason
+        );
+        let excerpt = error("real = s2-gc-pause-fenced.postgres\nfrom = 3");
+        assert_eq!(excerpt.line, 3);
+        assert!(excerpt.reason.contains("a recorded run is shown whole"));
     }
 
     #[test]

@@ -12,7 +12,7 @@ use crate::option::OptionName;
 pub fn markup(block: &Block) -> String {
     let scenario = match &block.subject {
         Subject::BuiltIn { id, .. } => id.as_str(),
-        Subject::Inline { .. } | Subject::Lesson => "",
+        Subject::Inline { .. } | Subject::Lesson | Subject::Real => "",
     };
     let mut html = format!(
         "\n<div class=\"lockstep-embed\" data-lockstep=\"{}\"",
@@ -115,6 +115,15 @@ mod tests {
             markup(&block("file = mine.json\nat = 2")),
             "\n<div class=\"lockstep-embed\" data-lockstep=\"\" data-at=\"2\"><script \
              type=\"application/json\">\n{\"format\": 1}\n</script></div>\n\n"
+        );
+    }
+
+    #[test]
+    fn a_recorded_run_names_no_scenario() {
+        assert_eq!(
+            markup(&block("real = s10-redlock-clock-jump.redlock")),
+            "\n<div class=\"lockstep-embed\" data-lockstep=\"\" \
+             data-real=\"s10-redlock-clock-jump.redlock\"></div>\n\n"
         );
     }
 

@@ -23,7 +23,7 @@ pub enum OptionName {
 impl OptionName {
     /// A block names its scenario by id, inline JSON or `file`, never by `s=`, `scenario=` or
     /// with a `log=`: every other parameter of the embed is an option.
-    pub const ALL: [OptionName; 15] = [
+    pub const ALL: [OptionName; 16] = [
         OptionName::Embed(Parameter::At),
         OptionName::Embed(Parameter::From),
         OptionName::Embed(Parameter::To),
@@ -38,6 +38,7 @@ impl OptionName {
         OptionName::Height,
         OptionName::Embed(Parameter::Learn),
         OptionName::Embed(Parameter::Step),
+        OptionName::Embed(Parameter::Real),
         OptionName::File,
     ];
 
@@ -191,6 +192,7 @@ mod tests {
             ("height", "420"),
             ("learn", "fencing-tokens"),
             ("step", "1"),
+            ("real", "s2-gc-pause-fenced.postgres"),
             ("file", "scenarios/mine.json"),
         ];
         assert_eq!(good.len(), OptionName::ALL.len());

@@ -40,11 +40,10 @@ pub fn EmbedRealRun(props: &EmbedRealRunProps) -> Html {
             });
         });
     }
-    let caption = match (&props.caption, &*loaded) {
-        (Some(caption), _) => caption.clone(),
-        (None, Loaded::Ready(both)) => both.recorded.history.title.clone(),
-        (None, _) => format!("Lockstep: the recorded run {}", props.recording),
-    };
+    // The run's own title is the view's heading, just below: the caption says what it is.
+    let caption = props.caption.clone().unwrap_or_else(|| {
+        "A run recorded against real servers, beside Lockstep's simulation".to_owned()
+    });
     let open = browser::link_with(&format!("real={}", props.recording));
     html! {
         <>

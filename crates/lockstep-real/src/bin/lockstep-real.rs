@@ -1,11 +1,12 @@
-//! `lockstep-real [--runs N] [--record DIR]`: starts PostgreSQL and Redis on loopback, runs
-//! every case of the conformance suite N times (default 3), prints the table, stops the
-//! servers, and fails when a run did not match the simulation. With `--record`, each case's
+//! `lockstep-real [--runs N] [--record DIR] [--all]`: starts PostgreSQL and Redis on loopback,
+//! runs every case of the conformance suite N times (default 3) — with `--all`, the long cases
+//! too ([`LONG_CASES`]) — prints the table, stops the servers, and fails when a run did not
+//! match the simulation. With `--record`, each case's
 //! first run that matched is written to `DIR/<scenario>.<service>.json` as a recorded history
 //! (the site's recordings: `cargo xtask real --record` writes `content/recorded/`).
 //! `cargo xtask real` runs it.
 
-use lockstep_real::conformance::{CASES, Recorded, case, table};
+use lockstep_real::conformance::{CASES, LONG_CASES, Recorded, case, table};
 use lockstep_real::postgres::PostgresServer;
 use lockstep_real::redis::RedisServer;
 use lockstep_real::servers::Servers;
@@ -26,7 +27,7 @@ fn main() -> ExitCode {
 
 /// Whether every run matched.
 fn run() -> Result<bool, String> {
-    let Options { runs, record } = options(&std::env::args().skip(1).collect::<Vec<_>>())?;
+    let Options { runs, record, all } = options(&std::env::args().skip(1).collect::<Vec<_>>())?;
     eprintln!("starting PostgreSQL and Redis on loopback");
     let postgres = PostgresServer::start().map_err(|e| e.to_string())?;
     eprintln!("{} on port {}", postgres.version, postgres.port());
@@ -37,7 +38,8 @@ fn run() -> Result<bool, String> {
         redis: Some(&redis),
     };
     let mut rows = Vec::new();
-    for id in CASES {
+    let long: &[&str] = if all { &LONG_CASES } else { &[] };
+    for &id in CASES.iter().chain(long) {
         eprintln!("{id}: {runs} run(s)");
         let (row, recorded) = case(&servers, id, runs)?;
         if let (Some(dir), Some(Recorded { service, history })) = (&record, recorded) {
@@ -58,15 +60,21 @@ fn run() -> Result<bool, String> {
 struct Options {
     runs: u32,
     record: Option<String>,
+    all: bool,
 }
 
 fn options(args: &[String]) -> Result<Options, String> {
     let mut options = Options {
         runs: DEFAULT_RUNS,
         record: None,
+        all: false,
     };
     let mut args = args.iter();
     while let Some(flag) = args.next() {
+        if flag == "--all" {
+            options.all = true;
+            continue;
+        }
         let value = args.next();
         match (flag.as_str(), value) {
             ("--runs", Some(n)) => {
@@ -77,7 +85,7 @@ fn options(args: &[String]) -> Result<Options, String> {
                     .ok_or_else(|| format!("--runs takes a whole number above 0, not `{n}`"))?;
             }
             ("--record", Some(dir)) => options.record = Some(dir.clone()),
-            _ => return Err("usage: lockstep-real [--runs N] [--record DIR]".to_owned()),
+            _ => return Err("usage: lockstep-real [--runs N] [--record DIR] [--all]".to_owned()),
         }
     }
     Ok(options)
