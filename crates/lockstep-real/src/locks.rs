@@ -7,7 +7,7 @@ use crate::per_run::PerRun;
 use crate::plan::{Plan, RealTokens, ServicePlan};
 use crate::postgres;
 use crate::record::Recorder;
-use crate::redis::{CacheLock, FailoverLock, Redlock, counter_key};
+use crate::redis::{CacheLock, FailoverLock, Redlock, counter_key, named_connection};
 use crate::servers::{SETUP, Servers};
 use lockstep_sim::story::recorded::Request;
 use lockstep_sim::vocabulary::message::ReleaseMethod;
@@ -71,12 +71,7 @@ impl ClientLock {
 /// connection named `lockstep-setup` (not a client's).
 pub fn clear_lock(servers: &Servers, plan: &Plan) -> Result<(), String> {
     if let (ServicePlan::Cache { key, tokens }, Some(redis)) = (&plan.service, servers.redis) {
-        let mut connection = redis.connect()?;
-        redis::cmd("CLIENT")
-            .arg("SETNAME")
-            .arg(SETUP)
-            .query::<String>(&mut connection)
-            .map_err(|e| e.to_string())?;
+        let mut connection = named_connection(redis.port(), SETUP)?;
         redis::cmd("DEL")
             .arg(key)
             .arg(counter_key(key))
@@ -110,12 +105,7 @@ pub fn lock_for(
             let redis = servers
                 .redis
                 .ok_or("this plan's lock service is Redis, and no Redis was started")?;
-            let mut connection = redis.connect()?;
-            redis::cmd("CLIENT")
-                .arg("SETNAME")
-                .arg(client)
-                .query::<String>(&mut connection)
-                .map_err(|e| e.to_string())?;
+            let connection = named_connection(redis.port(), client)?;
             Box::new(CacheLock {
                 connection,
                 key: key.clone(),

@@ -175,16 +175,20 @@ fn positions(block: &Block, events: usize) -> Result<(), BlockError> {
     Ok(())
 }
 
-fn lesson(block: &Block, lessons: &Lessons) -> Result<(), BlockError> {
-    if let Some(setting) = SCENARIO_ONLY.iter().find_map(|name| block.setting(*name)) {
-        return Err(BlockError {
+/// Refuses an option that only a scenario takes, saying why `this` (a lesson, a recorded run)
+/// does not.
+fn no_scenario_options(block: &Block, this: &str) -> Result<(), BlockError> {
+    match SCENARIO_ONLY.iter().find_map(|name| block.setting(*name)) {
+        Some(setting) => Err(BlockError {
             line: setting.line,
-            reason: format!(
-                "`{}` applies to a scenario; a lesson sets its own moments",
-                setting.name
-            ),
-        });
+            reason: format!("`{}` applies to a scenario; {this}", setting.name),
+        }),
+        None => Ok(()),
     }
+}
+
+fn lesson(block: &Block, lessons: &Lessons) -> Result<(), BlockError> {
+    no_scenario_options(block, "a lesson sets its own moments")?;
     let Some(learn) = block.setting(OptionName::Embed(Parameter::Learn)) else {
         return Ok(());
     };
@@ -210,15 +214,10 @@ fn lesson(block: &Block, lessons: &Lessons) -> Result<(), BlockError> {
 /// A recorded real run: shown whole (no moment, excerpt, fencing, seed or comparison), and one
 /// of the site's recordings.
 fn recorded(block: &Block) -> Result<(), BlockError> {
-    if let Some(setting) = SCENARIO_ONLY.iter().find_map(|name| block.setting(*name)) {
-        return Err(BlockError {
-            line: setting.line,
-            reason: format!(
-                "`{}` applies to a scenario; a recorded run is shown whole, beside its simulation",
-                setting.name
-            ),
-        });
-    }
+    no_scenario_options(
+        block,
+        "a recorded run is shown whole, beside its simulation",
+    )?;
     let Some(real) = block.setting(OptionName::Embed(Parameter::Real)) else {
         return Ok(());
     };

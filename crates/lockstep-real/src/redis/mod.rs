@@ -19,4 +19,4 @@ pub use lock::{CacheLock, FailoverLock, counter_key};
 pub use monitor::MonitorTap;
 pub use redlock::{Redlock, RedlockNodes};
 pub use replicated::ReplicatedRedis;
-pub use server::RedisServer;
+pub use server::{RedisServer, named_connection};

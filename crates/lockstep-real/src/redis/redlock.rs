@@ -9,7 +9,7 @@
 use super::clock::ClockShim;
 use super::link::{CutSwitch, Link};
 use super::lock::{release, set_nx};
-use super::server::RedisServer;
+use super::server::{RedisServer, named_connection};
 use crate::lock::{Grant, acquire_request};
 use crate::plan::RealTokens;
 use crate::record::Recorder;
@@ -95,15 +95,7 @@ impl Redlock {
             .iter()
             .map(|(name, server)| {
                 let link = Link::start(server.port()).map_err(|e| e.to_string())?;
-                let mut connection =
-                    redis::Client::open(format!("redis://127.0.0.1:{}/", link.port))
-                        .and_then(|c| c.get_connection_with_timeout(Duration::from_secs(2)))
-                        .map_err(|e| e.to_string())?;
-                redis::cmd("CLIENT")
-                    .arg("SETNAME")
-                    .arg(client)
-                    .query::<String>(&mut connection)
-                    .map_err(|e| e.to_string())?;
+                let connection = named_connection(link.port, client)?;
                 connection
                     .set_read_timeout(Some(timeout))
                     .and_then(|()| connection.set_write_timeout(Some(timeout)))

@@ -5,7 +5,7 @@
 //! held on the way is never applied. Started afresh for each run: a run kills its primary.
 
 use super::delay_proxy::DelayProxy;
-use super::server::RedisServer;
+use super::server::{RedisServer, named_connection};
 use crate::server::ServerError;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -127,16 +127,7 @@ impl ReplicatedRedis {
 
     /// A connection to the node clients reach now, named `client`.
     pub fn connect(&self, client: &str) -> Result<redis::Connection, String> {
-        let (_, port) = self.current();
-        let mut connection = redis::Client::open(format!("redis://127.0.0.1:{port}/"))
-            .and_then(|c| c.get_connection_with_timeout(Duration::from_secs(2)))
-            .map_err(|e| e.to_string())?;
-        redis::cmd("CLIENT")
-            .arg("SETNAME")
-            .arg(client)
-            .query::<String>(&mut connection)
-            .map_err(|e| e.to_string())?;
-        Ok(connection)
+        named_connection(self.current().1, client)
     }
 
     pub fn ports(&self) -> [u16; 2] {

@@ -84,7 +84,23 @@ impl RedisServer {
         server.wait_until_ready()?;
         Ok(server)
     }
+}
 
+/// A connection to the Redis at `port` on loopback, named `client` (`CLIENT SETNAME`), as a
+/// well-behaved client names itself, so that `MONITOR` and `CLIENT LIST` say whose it is.
+pub fn named_connection(port: u16, client: &str) -> Result<redis::Connection, String> {
+    let mut connection = redis::Client::open(format!("redis://127.0.0.1:{port}/"))
+        .and_then(|c| c.get_connection_with_timeout(Duration::from_secs(2)))
+        .map_err(|e| e.to_string())?;
+    redis::cmd("CLIENT")
+        .arg("SETNAME")
+        .arg(client)
+        .query::<String>(&mut connection)
+        .map_err(|e| e.to_string())?;
+    Ok(connection)
+}
+
+impl RedisServer {
     pub fn connect(&self) -> Result<redis::Connection, String> {
         redis::Client::open(format!("redis://127.0.0.1:{}/", self.port))
             .and_then(|client| client.get_connection())

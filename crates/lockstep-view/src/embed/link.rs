@@ -418,17 +418,22 @@ impl Reading {
         }
     }
 
-    fn lesson(self, id: String) -> Result<Shows, EmbedError> {
-        let mut not_for_lesson = self
-            .setup
+    /// The first parameter given that picks a scenario or a moment of its run, if any: what a
+    /// lesson or a recorded run, which choose their own, refuse.
+    fn first_of_a_run(&self) -> Option<&'static str> {
+        self.setup
             .iter()
             .filter_map(|p| Parameter::named(p.split('=').next().unwrap_or_default()))
             .map(Parameter::name)
             .chain(self.at.map(|_| "at"))
             .chain(self.from.map(|_| "from"))
             .chain(self.to.map(|_| "to"))
-            .chain(self.autoplay.map(|_| "autoplay"));
-        if let Some(name) = not_for_lesson.next() {
+            .chain(self.autoplay.map(|_| "autoplay"))
+            .next()
+    }
+
+    fn lesson(self, id: String) -> Result<Shows, EmbedError> {
+        if let Some(name) = self.first_of_a_run() {
             return Err(EmbedError::NotForALesson(name));
         }
         Ok(Shows::Lesson {
@@ -439,18 +444,11 @@ impl Reading {
 
     /// A recorded run: shown whole, so no scenario, moment, excerpt, autoplay or lesson.
     fn recording(self, recording: String) -> Result<Shows, EmbedError> {
-        let mut not_for_it = self
-            .setup
-            .iter()
-            .filter_map(|p| Parameter::named(p.split('=').next().unwrap_or_default()))
-            .map(Parameter::name)
-            .chain(self.at.map(|_| "at"))
-            .chain(self.from.map(|_| "from"))
-            .chain(self.to.map(|_| "to"))
-            .chain(self.autoplay.map(|_| "autoplay"))
-            .chain(self.learn.as_ref().map(|_| "learn"))
-            .chain(self.step.map(|_| "step"));
-        if let Some(name) = not_for_it.next() {
+        let not_for_it = self
+            .first_of_a_run()
+            .or(self.learn.as_ref().map(|_| "learn"))
+            .or(self.step.map(|_| "step"));
+        if let Some(name) = not_for_it {
             return Err(EmbedError::NotForARecording(name));
         }
         Ok(Shows::Real { recording })

@@ -116,7 +116,7 @@ pub enum Ended {
 }
 
 /// When `client` sent its first release at or after `after_ms`.
-pub(super) fn release_after(history: &RecordedHistory, client: &str, after_ms: u64) -> Option<u64> {
+fn release_after(history: &RecordedHistory, client: &str, after_ms: u64) -> Option<u64> {
     history
         .operations
         .iter()
@@ -136,21 +136,35 @@ pub fn beliefs(history: &RecordedHistory) -> Vec<Held<'_>> {
         .iter()
         .filter_map(|g| {
             let grant = &history.operations[g.operation];
-            let from_ms = grant.answered_ms?;
-            let to_ms = release_after(history, &grant.client, from_ms);
-            Some(Held {
-                client: &grant.client,
-                operation: g.operation,
-                from_ms,
-                to_ms,
-                ended: if to_ms.is_some() {
-                    Ended::Released
-                } else {
-                    Ended::Open
-                },
-            })
+            Some(belief(
+                history,
+                &grant.client,
+                g.operation,
+                grant.answered_ms?,
+            ))
         })
         .collect()
+}
+
+/// `client`'s belief from `from_ms`, begun by `operation`, until it sends its release.
+pub(super) fn belief<'a>(
+    history: &RecordedHistory,
+    client: &'a str,
+    operation: usize,
+    from_ms: u64,
+) -> Held<'a> {
+    let to_ms = release_after(history, client, from_ms);
+    Held {
+        client,
+        operation,
+        from_ms,
+        to_ms,
+        ended: if to_ms.is_some() {
+            Ended::Released
+        } else {
+            Ended::Open
+        },
+    }
 }
 
 /// The stretches over which each client surely held the lock: each lease a server granted, or,

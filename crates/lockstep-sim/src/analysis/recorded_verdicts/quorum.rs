@@ -9,7 +9,7 @@
 //! validity left unlocks at once: the recording cannot see that check, so its belief lasts
 //! until that unlock.
 
-use super::{Ended, Held, release_after};
+use super::{Ended, Held, belief};
 use crate::story::recorded::{Acquired, RecordedHistory, Request};
 
 /// Each acquisition's granted requests (indices into the operations), with its client.
@@ -56,18 +56,7 @@ pub(super) fn beliefs(history: &RecordedHistory) -> Vec<Held<'_>> {
                 .collect();
             answers.sort_unstable();
             let &(from_ms, operation) = answers.get(quorum(history).checked_sub(1)?)?;
-            let to_ms = release_after(history, client, from_ms);
-            Some(Held {
-                client,
-                operation,
-                from_ms,
-                to_ms,
-                ended: if to_ms.is_some() {
-                    Ended::Released
-                } else {
-                    Ended::Open
-                },
-            })
+            Some(belief(history, client, operation, from_ms))
         })
         .collect();
     held.sort_by_key(|h| (h.from_ms, h.operation));
