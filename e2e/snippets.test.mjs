@@ -140,11 +140,14 @@ describe('every snippet in the book, pasted as-is', () => {
     const untaken = snippets.filter((s) => !TAKEN.some((take) => take(s)) && !NOT_PASTED.some((n) => n.matches(s)));
     assert.deepEqual(untaken.map((s) => `${s.where} (${s.language}): ${s.text.slice(0, 80)}`), []);
     assert.ok(snippets.filter(embedsIn).length >= 8, `only ${snippets.filter(embedsIn).length} embedding snippets`);
-    assert.equal(snippets.filter((s) => isLockstepExample(s) && s.where.startsWith('mdbook.html')).length, 5);
+    assert.equal(snippets.filter((s) => isLockstepExample(s) && s.where.startsWith('mdbook.html')).length, 6);
     for (const reason of NOT_PASTED) assert.ok(snippets.some((s) => reason.matches(s)), `nothing is "${reason.why}"`);
   });
 
-  /** Waits until every frame on the page shows its embed with a timeline, and no problem. */
+  /**
+   * Waits until every frame on the page shows its embed with a timeline (a recorded run's: the
+   * recording's, beside its simulation's), and no problem.
+   */
   async function expectEmbeds(where, count) {
     const frames = page.locator('iframe');
     await frames.first().waitFor({ state: 'attached' });
@@ -152,7 +155,9 @@ describe('every snippet in the book, pasted as-is', () => {
     for (let i = 0; i < count; i++) {
       await frames.nth(i).scrollIntoViewIfNeeded();
       const frame = await (await frames.nth(i).elementHandle()).contentFrame();
-      await frame.locator('[data-testid="embed"] [data-testid="timeline-main"], [data-testid="embed-problem"]').first().waitFor();
+      await frame.locator(
+        '[data-testid="embed"] [data-testid="timeline-main"], [data-testid="embed"] [data-testid="timeline-recorded"], [data-testid="embed-problem"]',
+      ).first().waitFor({ timeout: 30_000 });
       const problem = frame.locator('[data-testid="embed-problem"]');
       if ((await problem.count()) > 0) assert.fail(`${where}: frame ${i + 1} says ${await problem.first().textContent()}`);
     }
