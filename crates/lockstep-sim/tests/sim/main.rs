@@ -26,6 +26,7 @@ mod property;
 mod raft_liveness;
 mod recorded;
 mod recorded_quorum;
+mod recorded_renewal;
 mod resource_restart;
 mod runs_end;
 mod scenario_errors;

@@ -4,7 +4,9 @@
 
 use lockstep_sim::analysis::recorded_verdicts::{Ended, server_leases};
 use lockstep_sim::story::numbers::thousands;
-use lockstep_sim::story::recorded::{Acquired, Applied, RecordedHistory, Request, Written};
+use lockstep_sim::story::recorded::{
+    Acquired, Applied, RecordedHistory, Renewed, Request, Written,
+};
 
 /// One moment of a recording.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -93,6 +95,7 @@ pub fn words(history: &RecordedHistory, event: &RecordedEvent) -> String {
                     format!("{client} writes {value} to {resource}{}", with_token(token))
                 }
                 Request::Release(_) => format!("{client} asks {service} to release the lock"),
+                Request::Renew(_) => format!("{client} asks {service} to renew its lease"),
             };
             format!("{asked}{unanswered}")
         }
@@ -158,6 +161,13 @@ fn answered(history: &RecordedHistory, i: usize) -> String {
         Request::Release(Some(true)) => format!("{service} releases the lock for {client}"),
         Request::Release(_) => {
             format!("{service} had no lock of {client}'s to release: nothing changes")
+        }
+        Request::Renew(Some(Renewed::Extended { ttl_ms })) => format!(
+            "{service} renews {client}'s lease{}",
+            ttl_ms.map_or_else(String::new, |t| format!(" for {} ms", thousands(t)))
+        ),
+        Request::Renew(_) => {
+            format!("{service} holds no lease of {client}'s to renew: {client} has lost the lock")
         }
     }
 }

@@ -40,7 +40,7 @@ pub fn layout(history: &RecordedHistory, events: &[RecordedEvent], breaches: &[B
             &at,
             |op: &Operation| match (op.request, op.server.as_deref()) {
                 (_, Some(server)) => lane(server),
-                (Request::Acquire(_) | Request::Release(_), None) => service,
+                (Request::Acquire(_) | Request::Release(_) | Request::Renew(_), None) => service,
                 (Request::Read(_) | Request::Write { .. }, None) => resource,
             },
             &lane,
@@ -319,6 +319,7 @@ fn arrows(
                     Request::Read(_) => "read",
                     Request::Write { .. } => "write",
                     Request::Release(_) => "release",
+                    Request::Renew(_) => "renew",
                 },
                 from_lane: lane(&op.client),
                 to_lane: target(op),

@@ -93,9 +93,9 @@ fn format_help() -> Html {
             <summary>{ "The format, to convert your own logs" }</summary>
             <p>{ "One JSON object: \"history\": 1, a title, who recorded it (by, on, against), the lock service's and the \
                 resource's names, the register's initial value, whether the resource fences (on, off, unknown), and the \
-                operations: each with its client, op (acquire, read, write, release), at_ms (sent) and answered_ms (its \
+                operations: each with its client, op (acquire, read, write, release, renew), at_ms (sent) and answered_ms (its \
                 answer came; left out if none did), and the answer — granted with token and ttl_ms, a read's value, a \
-                write's token, value and accepted, a release's released. Faults (pause with for_ms, crash, restart, \
+                write's token, value and accepted, a release's released, a renewal's renewed. Faults (pause with for_ms, crash, restart, \
                 failover, clock_jump with by_ms, cut with peer) are optional; quorum says how many servers' grants \
                 make the lock (Redlock: 3 of 5). The same file goes to lockstep-cli check-trace. \
                 Example:" }</p>

@@ -14,6 +14,7 @@
 //! It must not read a trace or a scenario: a history from any system is judged the same way.
 
 mod quorum;
+mod renewal;
 
 use crate::story::recorded::{Acquired, Applied, Operation, RecordedHistory, Request, Written};
 use crate::vocabulary::invariant::{Invariant, InvariantSet};
@@ -111,6 +112,8 @@ pub enum Ended {
     Crashed,
     /// The clock of the server that granted it jumped forward past the lease's end.
     ClockJumped,
+    /// The client was told its renewal was refused: it knows it lost the lock.
+    Lost,
     /// Not within the recording.
     Open,
 }
@@ -146,24 +149,29 @@ pub fn beliefs(history: &RecordedHistory) -> Vec<Held<'_>> {
         .collect()
 }
 
-/// `client`'s belief from `from_ms`, begun by `operation`, until it sends its release.
+/// `client`'s belief from `from_ms`, begun by `operation`, until it sends its release or is
+/// told a renewal was refused.
 pub(super) fn belief<'a>(
     history: &RecordedHistory,
     client: &'a str,
     operation: usize,
     from_ms: u64,
 ) -> Held<'a> {
-    let to_ms = release_after(history, client, from_ms);
+    let ends = [
+        (release_after(history, client, from_ms), Ended::Released),
+        (renewal::lost_at(history, client, from_ms), Ended::Lost),
+    ];
+    let (to_ms, ended) = ends
+        .into_iter()
+        .filter_map(|(at, why)| at.map(|at| (Some(at), why)))
+        .min_by_key(|(at, _)| *at)
+        .unwrap_or((None, Ended::Open));
     Held {
         client,
         operation,
         from_ms,
         to_ms,
-        ended: if to_ms.is_some() {
-            Ended::Released
-        } else {
-            Ended::Open
-        },
+        ended,
     }
 }
 
@@ -177,7 +185,8 @@ pub fn leases(history: &RecordedHistory) -> Vec<Held<'_>> {
 }
 
 /// The part of each lease a server surely held: from its grant's answer until the request's
-/// send plus the TTL, its holder's release, any release on that server that let something go (a
+/// send plus the TTL (later for each renewal answered in time: `renewal.rs`), its holder's
+/// release, any release on that server that let something go (a
 /// plain `DEL` by another client deletes whatever key is there), the crash of the server that granted it,
 /// or a forward jump of that server's clock that put the lease's end behind it, whichever is
 /// first.
@@ -187,7 +196,9 @@ pub fn server_leases(history: &RecordedHistory) -> Vec<Held<'_>> {
         .filter_map(|g| {
             let grant = &history.operations[g.operation];
             let from_ms = grant.answered_ms?;
-            let expiry = g.ttl_ms.map(|ttl| grant.at_ms + ttl);
+            let expiry = g
+                .ttl_ms
+                .map(|ttl| renewal::extended(history, g.operation, grant.at_ms + ttl, ttl));
             let release = release_after(history, &grant.client, from_ms);
             let let_go = history
                 .operations

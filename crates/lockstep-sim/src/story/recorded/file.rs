@@ -66,6 +66,8 @@ pub enum OpKind {
     Read,
     Write,
     Release,
+    /// A renewal of the lease the client holds (a keepalive): `renewed`, with `ttl_ms`.
+    Renew,
 }
 
 /// One request as the file holds it.
@@ -89,7 +91,7 @@ pub struct FileOperation {
     /// The token a grant came with, or a write carried.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub token: Option<u64>,
-    /// The lease a grant came with.
+    /// The lease a grant came with, or a renewal extended to.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ttl_ms: Option<u64>,
     /// The value read, or written.
@@ -101,6 +103,9 @@ pub struct FileOperation {
     /// A release's answer: whether the service let anything go.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub released: Option<bool>,
+    /// A renewal's answer: whether the service extended the client's lease.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub renewed: Option<bool>,
 }
 
 /// A fault the recorder applied.

@@ -25,4 +25,4 @@ pub use file::{
     FaultKind, HISTORY_FORMAT_VERSION, OpKind, RecordedFencing, RecordedFile, Recording,
 };
 pub use history::{Applied, Fault, RecordedHistory};
-pub use request::{Acquired, Operation, Request, Written};
+pub use request::{Acquired, Operation, Renewed, Request, Written};

@@ -2,7 +2,7 @@
 
 use super::error::HistoryError;
 use super::file::{FileOperation, OpKind};
-use super::request::{Acquired, Operation, Request, Written};
+use super::request::{Acquired, Operation, Renewed, Request, Written};
 
 pub(super) fn operation(index: usize, op: &FileOperation) -> Result<Operation, HistoryError> {
     check_fields(index, op)?;
@@ -36,6 +36,13 @@ pub(super) fn operation(index: usize, op: &FileOperation) -> Result<Operation, H
             }),
         },
         OpKind::Release => Request::Release(op.released),
+        OpKind::Renew => Request::Renew(op.renewed.map(|renewed| {
+            if renewed {
+                Renewed::Extended { ttl_ms: op.ttl_ms }
+            } else {
+                Renewed::Refused
+            }
+        })),
     };
     Ok(Operation {
         client: op.client.clone(),
@@ -56,6 +63,7 @@ fn check_fields(index: usize, op: &FileOperation) -> Result<(), HistoryError> {
         ("value", op.value.is_some()),
         ("accepted", op.accepted.is_some()),
         ("released", op.released.is_some()),
+        ("renewed", op.renewed.is_some()),
     ];
     if let Some((field, _)) = present
         .iter()
@@ -96,6 +104,7 @@ fn check_fields(index: usize, op: &FileOperation) -> Result<(), HistoryError> {
         OpKind::Read => ("value", op.value.is_some()),
         OpKind::Write => ("accepted", op.accepted.is_some()),
         OpKind::Release => ("released", op.released.is_some()),
+        OpKind::Renew => ("renewed", op.renewed.is_some()),
     };
     match op.answered_ms {
         Some(answered) if !has_answer_field => {
@@ -127,6 +136,7 @@ fn allowed(kind: OpKind) -> &'static [&'static str] {
         OpKind::Read => &["value"],
         OpKind::Write => &["token", "value", "accepted"],
         OpKind::Release => &["released"],
+        OpKind::Renew => &["renewed", "ttl_ms"],
     }
 }
 
@@ -136,6 +146,7 @@ fn op_words(kind: OpKind) -> &'static str {
         OpKind::Read => "a read",
         OpKind::Write => "a write",
         OpKind::Release => "a release",
+        OpKind::Renew => "a renewal",
     }
 }
 
@@ -152,6 +163,7 @@ pub(super) fn file_operation(op: &Operation) -> FileOperation {
         value: None,
         accepted: None,
         released: None,
+        renewed: None,
     };
     match op.request {
         Request::Acquire(answer) => {
@@ -176,6 +188,13 @@ pub(super) fn file_operation(op: &Operation) -> FileOperation {
         Request::Release(released) => {
             file.op = OpKind::Release;
             file.released = released;
+        }
+        Request::Renew(answer) => {
+            file.op = OpKind::Renew;
+            file.renewed = answer.map(|a| matches!(a, Renewed::Extended { .. }));
+            if let Some(Renewed::Extended { ttl_ms }) = answer {
+                file.ttl_ms = ttl_ms;
+            }
         }
     }
     file

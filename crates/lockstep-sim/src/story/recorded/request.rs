@@ -25,6 +25,17 @@ pub enum Request {
     },
     /// `Some(false)`: the service had nothing of this client's to let go.
     Release(Option<bool>),
+    /// A renewal (a keepalive) of the lease the client holds.
+    Renew(Option<Renewed>),
+}
+
+/// A renewal's answer.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Renewed {
+    /// The lease now lasts `ttl_ms` (if said) from the renewal.
+    Extended { ttl_ms: Option<u64> },
+    /// The service no longer holds a lease of this client's: the client has lost the lock.
+    Refused,
 }
 
 /// An acquire's answer.
