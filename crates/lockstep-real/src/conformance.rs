@@ -21,11 +21,15 @@ use std::time::Instant;
 /// counter beside the key, the promoted replica hands out the same token again, and the
 /// resource accepts both writes with it (S9, tokens). On five independent Redis nodes
 /// (Redlock), a jump of one node's wall clock lets two clients lock overlapping majorities
-/// (S10).
-pub const CASES: [&str; 8] = [
+/// (S10). A client that renews its 1-s lease while it works 2 s checks `heldSafely()` before
+/// writing: measured from the acquisition, the renewed lease looks expired and it does not
+/// write; measured from its last renewal, it writes (S8).
+pub const CASES: [&str; 10] = [
     "s2-gc-pause-fenced",
     "s1-gc-pause-unfenced",
     "s3-fencing-gap",
+    "s8-held-safely-from-acquisition",
+    "s8-held-safely-corrected",
     "s6-plain-del-release",
     "s6-compare-and-delete-release",
     "s9-failover-loses-the-lock",

@@ -13,7 +13,7 @@
 //! - [`servers`]: the servers the runs of a session share; [`per_run`]: those a run starts
 //!   for itself (a primary and replica it crashes, Redlock's nodes whose clocks it jumps); [`server`]: what the servers share (why one could not start, a free port); [`started`]:
 //!   the servers one plan needs, started for it.
-//! - [`run`]: the clients ([`player`]), each on a thread of its own with its lock ([`locks`]),
+//! - [`run`]: the clients ([`player`], renewing as the plan says: [`renewing`]), each on a thread of its own with its lock ([`locks`]),
 //!   on one clock, and the faults the plan makes on the lock service ([`faults`]).
 //! - [`record`]: what the clients saw, in milliseconds from the start, recorded as a history
 //!   in Lockstep's recorded-history format (`lockstep_sim::story::recorded`).
@@ -39,6 +39,7 @@ pub mod player;
 pub mod postgres;
 pub mod record;
 pub mod redis;
+pub mod renewing;
 pub mod run;
 pub mod server;
 pub mod servers;

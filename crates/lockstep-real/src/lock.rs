@@ -22,6 +22,10 @@ pub trait LockService {
     /// Gives the lock back; whether anything was released.
     fn release(&mut self, grant: &Grant, method: ReleaseMethod) -> Result<bool, String>;
 
+    /// Extends the lease `grant` took to `ttl_ms` from now, if it is still this client's;
+    /// whether it was.
+    fn renew(&mut self, grant: &Grant, ttl_ms: u64) -> Result<bool, String>;
+
     /// The server the next request goes to, where the service has several that take turns
     /// (a primary, then its promoted replica); `None` for one server.
     fn server(&self) -> Option<String> {

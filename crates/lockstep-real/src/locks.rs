@@ -9,7 +9,7 @@ use crate::postgres;
 use crate::record::Recorder;
 use crate::redis::{CacheLock, FailoverLock, Redlock, counter_key, named_connection};
 use crate::servers::{SETUP, Servers};
-use lockstep_sim::story::recorded::Request;
+use lockstep_sim::story::recorded::{Renewed, Request};
 use lockstep_sim::vocabulary::message::ReleaseMethod;
 use std::sync::Arc;
 
@@ -40,6 +40,39 @@ impl ClientLock {
                 )
             }
             ClientLock::Redlock(redlock) => redlock.acquire(recorder, client, attempt, ttl_ms),
+        }
+    }
+
+    /// Renews the lease `grant` took for `ttl_ms`, recording the request; whether the service
+    /// still held it. Redlock's clients do not renew (the plan refuses them).
+    pub fn renew(
+        &mut self,
+        recorder: &Recorder,
+        client: &str,
+        grant: &Grant,
+        ttl_ms: u64,
+    ) -> Result<bool, String> {
+        match self {
+            ClientLock::One(lock) => {
+                let server = lock.server();
+                recorder.request(
+                    client,
+                    server,
+                    || lock.renew(grant, ttl_ms),
+                    |renewed| {
+                        Request::Renew(renewed.map(|&yes| {
+                            if yes {
+                                Renewed::Extended {
+                                    ttl_ms: Some(ttl_ms),
+                                }
+                            } else {
+                                Renewed::Refused
+                            }
+                        }))
+                    },
+                )
+            }
+            ClientLock::Redlock(_) => Err("this runner's Redlock clients do not renew".to_owned()),
         }
     }
 

@@ -136,6 +136,8 @@ pub struct ClientPlan {
     pub pauses: Vec<(u64, u64)>,
     /// The article's `heldSafely()` just before the write, if the client makes it.
     pub lease_check: Option<RealLeaseCheck>,
+    /// Renewals every TTL/3 from the grant (the article's `RenewingLock`), at most this many.
+    pub renewals: Option<u32>,
 }
 
 /// A lease check before the write: write only if more than `margin_ms` of the lease is left by
@@ -251,57 +253,19 @@ impl Plan {
             .iter()
             .map(client_plan)
             .collect::<Result<Vec<_>, _>>()?;
-        let mut crashes = Vec::new();
-        let mut cuts = Vec::new();
-        let mut clock_jumps = Vec::new();
-        let redlock = matches!(service, ServicePlan::Redlock { .. });
-        let is_client = |name: &String| scenario.clients.iter().any(|c| &c.name == name);
-        for intervention in &scenario.interventions {
-            let at_ms = intervention.at_ms.0;
-            let made = match &intervention.action {
-                // A cut between a client and a node: each client reaches each node through a
-                // link of its own (Redlock's nodes are independent).
-                Action::Partition {
-                    from,
-                    to,
-                    direction: Direction::Both,
-                } if redlock && is_client(from) && service_names.contains(to) => {
-                    cuts.push((at_ms, from.clone(), to.clone()));
-                    Some(())
-                }
-                Action::ClockJump { node, by_ms } if redlock && service_names.contains(node) => {
-                    clock_jumps.push((at_ms, node.clone(), *by_ms));
-                    Some(())
-                }
-                // A client is stopped only while it works (or waits to write after its lease
-                // check): a pause before it can have acquired and read (two round trips at
-                // the slowest latency, both ways) is not made for real.
-                Action::Pause {
-                    node,
-                    for_ms: Some(length),
-                } => clients
-                    .iter_mut()
-                    .find(|c| &c.name == node)
-                    .filter(|c| at_ms >= c.start_ms + 4 * scenario.network.latency_ms[1])
-                    .map(|c| c.pauses.push((at_ms, length.0))),
-                // The primary's crash, which the failover follows: the one crash this runner
-                // makes (a killed Redis restarts empty, which no scenario here asks for).
-                Action::Crash { node }
-                    if matches!(service, ServicePlan::ReplicatedCache { .. })
-                        && service_names.first() == Some(node) =>
-                {
-                    crashes.push((at_ms, node.clone()));
-                    Some(())
-                }
-                _ => None,
-            };
-            if made.is_none() {
-                return Err(Unsupported::Intervention {
-                    at_ms,
-                    what: format!("{:?}", intervention.action),
-                });
-            }
+        if let (ServicePlan::Redlock { .. }, Some(renewing)) =
+            (&service, clients.iter().find(|c| c.renewals.is_some()))
+        {
+            return Err(Unsupported::Policy {
+                client: renewing.name.clone(),
+                what: "renews a Redlock lease",
+            });
         }
+        let Faults {
+            crashes,
+            cuts,
+            clock_jumps,
+        } = faults(scenario, &service, &service_names, &mut clients)?;
         Ok(Plan {
             scenario: scenario.id.clone(),
             title: scenario.title.clone(),
@@ -317,6 +281,78 @@ impl Plan {
             clients,
         })
     }
+}
+
+/// The faults a plan makes, besides the clients' pauses (added to `clients`).
+struct Faults {
+    crashes: Vec<(u64, String)>,
+    cuts: Vec<(u64, String, String)>,
+    clock_jumps: Vec<(u64, String, i64)>,
+}
+
+/// The scenario's interventions as this runner makes them, or the first it cannot make.
+fn faults(
+    scenario: &Scenario,
+    service: &ServicePlan,
+    service_names: &[String],
+    clients: &mut [ClientPlan],
+) -> Result<Faults, Unsupported> {
+    let mut crashes = Vec::new();
+    let mut cuts = Vec::new();
+    let mut clock_jumps = Vec::new();
+    let redlock = matches!(service, ServicePlan::Redlock { .. });
+    let is_client = |name: &String| scenario.clients.iter().any(|c| &c.name == name);
+    for intervention in &scenario.interventions {
+        let at_ms = intervention.at_ms.0;
+        let made = match &intervention.action {
+            // A cut between a client and a node: each client reaches each node through a
+            // link of its own (Redlock's nodes are independent).
+            Action::Partition {
+                from,
+                to,
+                direction: Direction::Both,
+            } if redlock && is_client(from) && service_names.contains(to) => {
+                cuts.push((at_ms, from.clone(), to.clone()));
+                Some(())
+            }
+            Action::ClockJump { node, by_ms } if redlock && service_names.contains(node) => {
+                clock_jumps.push((at_ms, node.clone(), *by_ms));
+                Some(())
+            }
+            // A client is stopped only while it works (or waits to write after its lease
+            // check): a pause before it can have acquired and read (two round trips at
+            // the slowest latency, both ways) is not made for real.
+            Action::Pause {
+                node,
+                for_ms: Some(length),
+            } => clients
+                .iter_mut()
+                .find(|c| &c.name == node)
+                .filter(|c| at_ms >= c.start_ms + 4 * scenario.network.latency_ms[1])
+                .map(|c| c.pauses.push((at_ms, length.0))),
+            // The primary's crash, which the failover follows: the one crash this runner
+            // makes (a killed Redis restarts empty, which no scenario here asks for).
+            Action::Crash { node }
+                if matches!(service, ServicePlan::ReplicatedCache { .. })
+                    && service_names.first() == Some(node) =>
+            {
+                crashes.push((at_ms, node.clone()));
+                Some(())
+            }
+            _ => None,
+        };
+        if made.is_none() {
+            return Err(Unsupported::Intervention {
+                at_ms,
+                what: format!("{:?}", intervention.action),
+            });
+        }
+    }
+    Ok(Faults {
+        crashes,
+        cuts,
+        clock_jumps,
+    })
 }
 
 fn service_plan(spec: &LockServiceSpec) -> Result<ServicePlan, Unsupported> {
@@ -419,6 +455,10 @@ fn client_plan(client: &ClientSpec) -> Result<ClientPlan, Unsupported> {
         release: client.release,
         retry,
         pauses: Vec::new(),
+        renewals: match client.renewal {
+            Renewal::Never {} => None,
+            Renewal::Every { max_renewals } => Some(max_renewals),
+        },
         lease_check: match client.lease_check {
             LeaseCheck::Never {} => None,
             LeaseCheck::BeforeWrite {
@@ -434,12 +474,18 @@ fn client_plan(client: &ClientSpec) -> Result<ClientPlan, Unsupported> {
     })
 }
 
-/// What of `client` differs from the client this runner plays (a lease, no renewal, no
-/// deadline or timeout, one job), if anything.
+/// What of `client` differs from the client this runner plays (a lease, renewals that outlast
+/// the work, no deadline or timeout, one job), if anything.
 fn unplayed_policy(client: &ClientSpec) -> Option<&'static str> {
     let differs = [
         (client.locking != Locking::Lease, "goes without the lock"),
-        (client.renewal != Renewal::Never {}, "renews its lease"),
+        // The renewals must outlast the work: a client that runs out of them abandons its
+        // lock, which this runner does not play.
+        (
+            matches!(client.renewal, Renewal::Every { max_renewals }
+                if u64::from(max_renewals) * (client.ttl_ms.0 / 3) < client.work_ms.0),
+            "runs out of renewals before its work is done",
+        ),
         (client.repeat != Repeat::Once {}, "repeats its job"),
         (
             client.timeout != RequestTimeout::Never {},

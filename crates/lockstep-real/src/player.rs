@@ -1,12 +1,13 @@
 //! One client playing its part against real servers, recording what it saw: acquire (and try
-//! again as the plan says), read, work (stretched by its pauses), check its lease if the plan
-//! says so, write, release.
+//! again as the plan says), read, work (stretched by its pauses, renewing as the plan says:
+//! `renewing.rs`), check its lease if the plan says so, write, release.
 
 use crate::lock::Grant;
 use crate::locks::ClientLock;
 use crate::plan::{ClientPlan, RealAccess};
 use crate::postgres::Register;
 use crate::record::Recorder;
+use crate::renewing::{Held, Holding};
 use lockstep_sim::models::client::SafetyClock;
 use lockstep_sim::story::recorded::{Applied, Request, Written};
 
@@ -35,8 +36,8 @@ impl Player<'_> {
         }
     }
 
-    /// Acquire (and try again as the plan says), read, work, check the lease if the plan says
-    /// so, write, release.
+    /// Acquire (and try again as the plan says), read, work (renewing as the plan says), check
+    /// the lease if the plan says so, write, release.
     fn steps(
         &self,
         lock: &mut ClientLock,
@@ -48,6 +49,7 @@ impl Player<'_> {
         let Some((grant, held)) = self.acquire(lock)? else {
             return Ok(());
         };
+        let mut holding = Holding::new(lock, grant, held, self.client.renewals, self.client.ttl_ms);
         let value = match self.client.access {
             RealAccess::ReadModifyWrite => {
                 self.recorder.request(
@@ -59,9 +61,9 @@ impl Player<'_> {
             }
             RealAccess::BlindWrite(value) => value,
         };
-        self.busy(self.client.work_ms, made);
-        if self.held_safely(held, made) {
-            let token = grant.token;
+        self.busy(self.client.work_ms, made, &mut holding)?;
+        if !holding.lost && self.held_safely(made, &mut holding)? {
+            let token = holding.grant.token;
             self.recorder.request(
                 name,
                 None,
@@ -79,41 +81,52 @@ impl Player<'_> {
                 },
             )?;
         }
-        lock.release(self.recorder, name, &grant, self.client.release)?;
+        holding
+            .lock
+            .release(self.recorder, name, &holding.grant, self.client.release)?;
         Ok(())
     }
 
     /// `length` ms of the client's own time from now, stretched by the pauses that fall in
-    /// them, each recorded as applied.
-    fn busy(&self, length: u64, made: &Made) {
+    /// them (each recorded as applied), renewing the lease when due.
+    fn busy(&self, length: u64, made: &Made, holding: &mut Holding) -> Result<(), String> {
         let from_ms = self.recorder.now_ms();
-        for (at_ms, for_ms) in self.client.pauses_in(from_ms, length) {
+        let pauses: Vec<(u64, u64)> = self.client.pauses_in(from_ms, length).collect();
+        for &(at_ms, for_ms) in &pauses {
             self.recorder
                 .applied(&self.client.name, at_ms, Applied::Pause { for_ms });
             made.borrow_mut().push(at_ms);
         }
-        self.recorder
-            .wait_until(self.client.busy_until(from_ms, length));
+        let end = self.client.busy_until(from_ms, length);
+        holding.renew_until(
+            end,
+            &pauses,
+            self.recorder,
+            &self.client.name,
+            self.client.ttl_ms,
+        )?;
+        self.recorder.wait_until(end);
+        Ok(())
     }
 
     /// The lease check before the write, if the plan has one (`heldSafely()`): more than the
-    /// margin left by the client's own clock, counted from the grant's answer or its request's
-    /// send (`held`); then the gap before the write, which a pause may stretch. Without a
-    /// check, always.
-    fn held_safely(&self, held: Held, made: &Made) -> bool {
+    /// margin left by the client's own clock, counted from the grant's answer or from the send
+    /// of the last request the service acknowledged; then the gap before the write, which a
+    /// pause may stretch. Without a check, always.
+    fn held_safely(&self, made: &Made, holding: &mut Holding) -> Result<bool, String> {
         let Some(check) = self.client.lease_check else {
-            return true;
+            return Ok(true);
         };
         let from = match check.measure {
-            SafetyClock::FromAcquisition => held.answered_ms,
-            SafetyClock::FromLastRequest => held.sent_ms,
+            SafetyClock::FromAcquisition => holding.held.answered_ms,
+            SafetyClock::FromLastRequest => holding.confirmed_from,
         };
         let elapsed = self.recorder.now_ms().saturating_sub(from);
         let safe = self.client.ttl_ms.saturating_sub(elapsed) > check.margin_ms;
         if safe {
-            self.busy(check.gap_ms, made);
+            self.busy(check.gap_ms, made, holding)?;
         }
-        safe
+        Ok(safe)
     }
 
     /// The lock, and when the acquisition that took it was sent and answered.
@@ -139,11 +152,4 @@ impl Player<'_> {
         }
         Ok(None)
     }
-}
-
-/// When the acquisition that took the lock was sent and answered, by the run's clock.
-#[derive(Clone, Copy)]
-struct Held {
-    sent_ms: u64,
-    answered_ms: u64,
 }

@@ -39,6 +39,14 @@ pub const RELEASE_IF_MINE: &str = "UPDATE distributed_locks
 SET holder_id = NULL, expires_at = CURRENT_TIMESTAMP
 WHERE lock_name = $1 AND holder_id = $2 AND fencing_token = $3";
 
+/// The renewal the article's `RenewingLock` asks of `service.renew` (the article gives no SQL
+/// for it): the lease moves to `$4` ms from now if the row is still this holder's, with this
+/// token, and has not expired. `$1` lock name, `$2` holder, `$3` token, `$4` TTL in ms.
+pub const RENEW: &str = "UPDATE distributed_locks
+SET expires_at = CURRENT_TIMESTAMP + ($4 * INTERVAL '1 millisecond')
+WHERE lock_name = $1 AND holder_id = $2 AND fencing_token = $3
+  AND expires_at >= CURRENT_TIMESTAMP";
+
 /// Release whoever holds it: the hazard a plain delete is.
 pub const RELEASE_ANY: &str = "UPDATE distributed_locks
 SET holder_id = NULL, expires_at = CURRENT_TIMESTAMP

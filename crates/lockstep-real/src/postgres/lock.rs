@@ -44,4 +44,21 @@ impl LockService for SqlRowLock {
         };
         released.map(|rows| rows == 1).map_err(|e| e.to_string())
     }
+
+    fn renew(&mut self, grant: &Grant, ttl_ms: u64) -> Result<bool, String> {
+        let token = grant
+            .token
+            .and_then(|t| i64::try_from(t).ok())
+            .unwrap_or_default();
+        // PostgreSQL takes the interval's multiplier as a double, as in the acquire.
+        #[allow(clippy::cast_precision_loss)]
+        let ttl_ms = ttl_ms as f64;
+        self.db
+            .execute(
+                article::RENEW,
+                &[&self.lock_name, &grant.value, &token, &ttl_ms],
+            )
+            .map(|rows| rows == 1)
+            .map_err(|e| e.to_string())
+    }
 }

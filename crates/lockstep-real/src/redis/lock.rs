@@ -12,6 +12,11 @@ use std::sync::Arc;
 const COMPARE_AND_DELETE: &str = "if redis.call('get', KEYS[1]) == ARGV[1] then \
      return redis.call('del', KEYS[1]) else return 0 end";
 
+/// Extends the key's expiry only if it still holds this acquisition's value (Redisson's and
+/// redlock-rb's extension).
+const EXTEND_IF_MINE: &str = "if redis.call('get', KEYS[1]) == ARGV[1] then \
+     return redis.call('pexpire', KEYS[1], ARGV[2]) else return 0 end";
+
 /// Takes the key and, in the same step on the node, increments the counter beside it: the
 /// grant's fencing token. Nothing is counted when the key is taken.
 const SET_AND_COUNT: &str = "if redis.call('set', KEYS[1], ARGV[1], 'NX', 'PX', ARGV[2]) then \
@@ -43,6 +48,10 @@ impl LockService for CacheLock {
     fn release(&mut self, grant: &Grant, method: ReleaseMethod) -> Result<bool, String> {
         release(&mut self.connection, &self.key, grant, method).map_err(|e| e.to_string())
     }
+
+    fn renew(&mut self, grant: &Grant, ttl_ms: u64) -> Result<bool, String> {
+        extend(&mut self.connection, &self.key, grant, ttl_ms).map_err(|e| e.to_string())
+    }
 }
 
 /// The lock on a primary and its replica: each request goes to the node serving when it is
@@ -69,6 +78,11 @@ impl LockService for FailoverLock {
     fn release(&mut self, grant: &Grant, method: ReleaseMethod) -> Result<bool, String> {
         let mut connection = self.pair.connect(&self.client)?;
         release(&mut connection, &self.key, grant, method).map_err(|e| e.to_string())
+    }
+
+    fn renew(&mut self, grant: &Grant, ttl_ms: u64) -> Result<bool, String> {
+        let mut connection = self.pair.connect(&self.client)?;
+        extend(&mut connection, &self.key, grant, ttl_ms).map_err(|e| e.to_string())
     }
 
     fn server(&self) -> Option<String> {
@@ -130,4 +144,21 @@ pub(super) fn release(
         ReleaseMethod::PlainDelete => redis::cmd("DEL").arg(key).query(connection),
     }?;
     Ok(deleted == 1)
+}
+
+/// The extend-if-mine script; whether the key was still this acquisition's.
+fn extend(
+    connection: &mut redis::Connection,
+    key: &str,
+    grant: &Grant,
+    ttl_ms: u64,
+) -> redis::RedisResult<bool> {
+    let extended: i64 = redis::cmd("EVAL")
+        .arg(EXTEND_IF_MINE)
+        .arg(1)
+        .arg(key)
+        .arg(&grant.value)
+        .arg(ttl_ms)
+        .query(connection)?;
+    Ok(extended == 1)
 }
