@@ -253,6 +253,16 @@ impl Plan {
             .iter()
             .map(client_plan)
             .collect::<Result<Vec<_>, _>>()?;
+        // A real run lasts until its clients are done; the simulation stops at the end.
+        if let Some(late) = clients
+            .iter()
+            .find(|c| c.start_ms + c.work_ms > scenario.end_ms.0)
+        {
+            return Err(Unsupported::Policy {
+                client: late.name.clone(),
+                what: "is still working when the scenario ends",
+            });
+        }
         if let (ServicePlan::Redlock { .. }, Some(renewing)) =
             (&service, clients.iter().find(|c| c.renewals.is_some()))
         {

@@ -235,6 +235,11 @@ fn a_scenario_this_runner_cannot_make_for_real_is_refused_with_why() {
             "s8-renewal-outlives-stuck-work-capped",
             "runs out of renewals before its work is done",
         ),
+        // An hour of work in a 2-minute scenario: the simulation stops at its end.
+        (
+            "s8-renewal-outlives-stuck-work",
+            "is still working when the scenario ends",
+        ),
         ("s4-delayed-packet", "loses messages or sets links apart"),
         ("s2-gc-pause-fenced-resource-restarts", "Crash"),
     ] {
