@@ -27,7 +27,7 @@ impl Recording {
     }
 }
 
-pub const RECORDINGS: [Recording; 8] = [
+pub const RECORDINGS: [Recording; 10] = [
     Recording {
         scenario: "s2-gc-pause-fenced",
         service: "postgres",
@@ -40,6 +40,16 @@ pub const RECORDINGS: [Recording; 8] = [
     },
     Recording {
         scenario: "s3-fencing-gap",
+        service: "postgres",
+        label: "PostgreSQL",
+    },
+    Recording {
+        scenario: "s8-held-safely-from-acquisition",
+        service: "postgres",
+        label: "PostgreSQL",
+    },
+    Recording {
+        scenario: "s8-held-safely-corrected",
         service: "postgres",
         label: "PostgreSQL",
     },

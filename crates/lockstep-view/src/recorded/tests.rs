@@ -320,3 +320,38 @@ fn s10_recorded_draws_cuts_lost_requests_and_the_jumped_lease() {
         "{words:?}"
     );
 }
+
+/// S8 on PostgreSQL with renewals: each renewal an arrow to the lock service, the lease one bar
+/// that the renewals carry past its first TTL until the release, and the write landing after
+/// the check from the last renewal.
+#[test]
+fn s8_recorded_carries_the_lease_by_its_renewals() {
+    let run = RecordedRun::of(history("s8-held-safely-corrected.postgres"));
+    let renewals = run
+        .layout
+        .arrows
+        .iter()
+        .filter(|a| a.label == "renew")
+        .count();
+    assert!(renewals >= 5, "{renewals} renewals in 2 s of work");
+    let lease = run
+        .layout
+        .spans
+        .iter()
+        .find(|s| matches!(s.kind, SpanKind::Lease { .. }))
+        .expect("the lease");
+    let to = lease.to.map(|m| m.time).expect("released");
+    assert!(
+        to > 2_000,
+        "the lease reaches the release at {to} ms, past its first TTL"
+    );
+    assert!(
+        run.layout.marks.iter().any(|m| matches!(
+            m.kind,
+            MarkKind::Accepted {
+                token: Some(FencingToken(33))
+            }
+        )),
+        "the write with 33 lands"
+    );
+}
