@@ -30,15 +30,13 @@ impl ClientLock {
         ttl_ms: u64,
     ) -> Result<Option<Grant>, String> {
         match self {
-            ClientLock::One(lock) => {
-                let server = lock.server();
-                recorder.request(
-                    client,
-                    server,
-                    || lock.acquire(client, attempt, ttl_ms),
-                    |answer| acquire_request(answer, ttl_ms),
-                )
-            }
+            ClientLock::One(lock) => one_request(
+                lock.as_mut(),
+                recorder,
+                client,
+                |lock| lock.acquire(client, attempt, ttl_ms),
+                |answer| acquire_request(answer, ttl_ms),
+            ),
             ClientLock::Redlock(redlock) => redlock.acquire(recorder, client, attempt, ttl_ms),
         }
     }
@@ -53,25 +51,23 @@ impl ClientLock {
         ttl_ms: u64,
     ) -> Result<bool, String> {
         match self {
-            ClientLock::One(lock) => {
-                let server = lock.server();
-                recorder.request(
-                    client,
-                    server,
-                    || lock.renew(grant, ttl_ms),
-                    |renewed| {
-                        Request::Renew(renewed.map(|&yes| {
-                            if yes {
-                                Renewed::Extended {
-                                    ttl_ms: Some(ttl_ms),
-                                }
-                            } else {
-                                Renewed::Refused
+            ClientLock::One(lock) => one_request(
+                lock.as_mut(),
+                recorder,
+                client,
+                |lock| lock.renew(grant, ttl_ms),
+                |renewed| {
+                    Request::Renew(renewed.map(|&yes| {
+                        if yes {
+                            Renewed::Extended {
+                                ttl_ms: Some(ttl_ms),
                             }
-                        }))
-                    },
-                )
-            }
+                        } else {
+                            Renewed::Refused
+                        }
+                    }))
+                },
+            ),
             ClientLock::Redlock(_) => Err("this runner's Redlock clients do not renew".to_owned()),
         }
     }
@@ -85,18 +81,29 @@ impl ClientLock {
         method: ReleaseMethod,
     ) -> Result<bool, String> {
         match self {
-            ClientLock::One(lock) => {
-                let server = lock.server();
-                recorder.request(
-                    client,
-                    server,
-                    || lock.release(grant, method),
-                    |released| Request::Release(released.copied()),
-                )
-            }
+            ClientLock::One(lock) => one_request(
+                lock.as_mut(),
+                recorder,
+                client,
+                |lock| lock.release(grant, method),
+                |released| Request::Release(released.copied()),
+            ),
             ClientLock::Redlock(redlock) => Ok(redlock.release(recorder, client, grant, method)),
         }
     }
+}
+
+/// One request to a single service, recorded with the server it went to (where the service
+/// has several that take turns).
+fn one_request<T>(
+    lock: &mut (dyn LockService + Send),
+    recorder: &Recorder,
+    client: &str,
+    send: impl FnOnce(&mut (dyn LockService + Send)) -> Result<T, String>,
+    request: impl FnOnce(Option<&T>) -> Request,
+) -> Result<T, String> {
+    let server = lock.server();
+    recorder.request(client, server, || send(lock), request)
 }
 
 /// A lock left by the run before is gone: the SQL row is made anew by the set-up; the Redis
