@@ -70,7 +70,6 @@ struct NodeLink {
     name: String,
     connection: redis::Connection,
     switch: CutSwitch,
-    _link: Link,
 }
 
 /// One client's Redlock: a link and a connection to every node.
@@ -104,7 +103,6 @@ impl Redlock {
                     name: name.clone(),
                     connection,
                     switch: link.switch(),
-                    _link: link,
                 })
             })
             .collect::<Result<Vec<_>, String>>()?;
