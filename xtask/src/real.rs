@@ -1,7 +1,7 @@
 //! `cargo xtask real [--runs N] [--record] [--all]`: the reality check's conformance suite
 //! (`--all`: with its long cases). Installs
-//! Debian's PostgreSQL and Redis if they are missing, then runs `lockstep-real`, which starts
-//! both on loopback, runs each case N times against them, prints the table (scenario, service,
+//! Debian's PostgreSQL, Redis and etcd if they are missing, then runs `lockstep-real`, which
+//! starts them on loopback (the Redis pairs, Redlock's nodes and etcd clusters per run), runs each case N times against them, prints the table (scenario, service,
 //! runs, matches, time) and stops them, leaving nothing running. `--record` writes each case's
 //! first matching run into the site's content (`content/recorded/`), with the servers'
 //! versions and the day.

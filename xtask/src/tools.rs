@@ -9,7 +9,7 @@
 //! | wasm-bindgen CLI | `Cargo.lock` | `cargo install wasm-bindgen-cli` (`--locked` fails here) |
 //! | wasm-opt | `tools/package-lock.json` (npm binaryen), `Trunk.toml` | `npm ci` in `tools/` |
 //! | Chromium | Debian | `apt-get install chromium chromium-driver` |
-//! | PostgreSQL, Redis, gcc (the reality check's tests) | Debian | `apt-get install postgresql redis-server gcc` |
+//! | PostgreSQL, Redis, etcd, gcc, protoc (the reality check's tests) | Debian | `apt-get install postgresql redis-server etcd-server gcc protobuf-compiler` |
 //! | browser-test harness | `e2e/package-lock.json` (playwright-core) | `npm ci` in `e2e/` |
 //! | cargo-modules (`cargo xtask cycles`) | [`CARGO_MODULES_VERSION`] | `cargo install --locked cargo-modules` |
 //! | twiggy (the bench's wasm composition) | [`TWIGGY_VERSION`] | `cargo install --locked twiggy` |
@@ -318,9 +318,10 @@ pub(crate) fn ensure_chromium(workspace: &Workspace) -> Result<(), Error> {
     )
 }
 
-/// Debian's PostgreSQL and Redis servers, which the reality check (`crates/lockstep-real`)
-/// starts on loopback for its tests: PostgreSQL of any major version, with its `initdb`; and
-/// gcc, which compiles the clock shim a Redis node whose clock jumps runs on.
+/// Debian's PostgreSQL, Redis and etcd servers, which the reality check (`crates/lockstep-real`)
+/// starts on loopback for its tests: PostgreSQL of any major version, with its `initdb`; gcc,
+/// which compiles the clock shim a Redis node whose clock jumps runs on; and protoc, which the
+/// `etcd-client` crate needs to build (so before the first `cargo` step).
 pub(crate) fn ensure_real_services(workspace: &Workspace) -> Result<(), Error> {
     let installed = || {
         let postgres = std::fs::read_dir("/usr/lib/postgresql").is_ok_and(|versions| {
@@ -329,15 +330,28 @@ pub(crate) fn ensure_real_services(workspace: &Workspace) -> Result<(), Error> {
                 .any(|version| version.path().join("bin/initdb").exists())
         });
         postgres
-            && Path::new("/usr/bin/redis-server").exists()
-            && Path::new("/usr/bin/gcc").exists()
+            && [
+                "/usr/bin/redis-server",
+                "/usr/bin/etcd",
+                "/usr/bin/gcc",
+                "/usr/bin/protoc",
+            ]
+            .iter()
+            .all(|program| Path::new(program).exists())
     };
     ensure_debian(
         workspace,
-        "PostgreSQL, Redis and a C compiler (Debian's postgresql, redis-server, gcc)",
+        "PostgreSQL, Redis, etcd, a C compiler and protoc (Debian's postgresql, redis-server, \
+         etcd-server, gcc, protobuf-compiler)",
         "apt-get, about a minute",
         installed,
-        &["postgresql", "redis-server", "gcc"],
+        &[
+            "postgresql",
+            "redis-server",
+            "etcd-server",
+            "gcc",
+            "protobuf-compiler",
+        ],
     )
 }
 

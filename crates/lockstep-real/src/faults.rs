@@ -6,18 +6,28 @@
 //! Faults at 0 ms are made before the run's clock starts ([`Faults::at_start`]): the clients
 //! begin at 0 ms too, and must not see the links whole.
 
+use crate::link::CutSwitch;
 use crate::per_run::PerRun;
 use crate::plan::{Plan, ServicePlan};
 use crate::record::Recorder;
-use crate::redis::CutSwitch;
 use lockstep_sim::story::recorded::Applied;
+use lockstep_sim::vocabulary::happening::Direction;
 
 /// One fault to make, and where.
 enum Fault {
-    Crash { node: String },
+    Crash {
+        node: String,
+    },
     Promote,
-    Cut { client: String, node: String },
-    ClockJump { node: String, by_ms: i64 },
+    Cut {
+        client: String,
+        node: String,
+        direction: Direction,
+    },
+    ClockJump {
+        node: String,
+        by_ms: i64,
+    },
 }
 
 /// The plan's faults in time order, and what makes them.
@@ -44,9 +54,16 @@ impl<'a> Faults<'a> {
                 timed.push((at_ms + failover_after_ms, Fault::Promote));
             }
         }
-        for (at_ms, client, node) in &plan.cuts {
-            let (client, node) = (client.clone(), node.clone());
-            timed.push((*at_ms, Fault::Cut { client, node }));
+        for (at_ms, client, node, direction) in &plan.cuts {
+            let (client, node, direction) = (client.clone(), node.clone(), *direction);
+            timed.push((
+                *at_ms,
+                Fault::Cut {
+                    client,
+                    node,
+                    direction,
+                },
+            ));
         }
         for (at_ms, node, by_ms) in &plan.clock_jumps {
             let (node, by_ms) = (node.clone(), *by_ms);
@@ -98,13 +115,17 @@ impl<'a> Faults<'a> {
                 Ok(())
             }
             Fault::Promote => self.pair()?.promote_replica(),
-            Fault::Cut { client, node } => {
+            Fault::Cut {
+                client,
+                node,
+                direction,
+            } => {
                 let switch = self
                     .switches
                     .iter()
                     .find(|(c, n, _)| c == client && n == node)
                     .ok_or_else(|| format!("no link from {client} to {node}"))?;
-                switch.2.cut();
+                switch.2.cut(*direction);
                 Ok(())
             }
             Fault::ClockJump { node, by_ms } => self
@@ -134,7 +155,17 @@ impl<'a> Faults<'a> {
                     .map_or_else(String::new, |p| p.replica_name.clone()),
                 Applied::Failover,
             ),
-            Fault::Cut { client, node } => (client.clone(), Applied::Cut { peer: node.clone() }),
+            Fault::Cut {
+                client,
+                node,
+                direction,
+            } => (
+                client.clone(),
+                Applied::Cut {
+                    peer: node.clone(),
+                    direction: *direction,
+                },
+            ),
             Fault::ClockJump { node, by_ms } => {
                 (node.clone(), Applied::ClockJump { by_ms: *by_ms })
             }

@@ -10,6 +10,9 @@
 //!   and the register every run writes to) and [`redis`] (one server, `SET NX PX`; a primary
 //!   and its replica; Redlock over independent nodes), each with a
 //!   server started for the run (Debian's package, loopback only) and stopped after.
+//! - [`etcd`]: a three-member etcd cluster started for each run, and each client's session on
+//!   it (a lease kept alive, the lock API's `Lock`); [`link`]: a cuttable loopback link from a
+//!   client to one node (Redlock's, etcd's).
 //! - [`servers`]: the servers the runs of a session share; [`per_run`]: those a run starts
 //!   for itself (a primary and replica it crashes, Redlock's nodes whose clocks it jumps); [`server`]: what the servers share (why one could not start, a free port); [`started`]:
 //!   the servers one plan needs, started for it.
@@ -29,7 +32,9 @@
 
 pub mod conformance;
 pub mod convert;
+pub mod etcd;
 pub mod faults;
+pub mod link;
 pub mod lock;
 pub mod locks;
 pub mod outcome;

@@ -2,7 +2,7 @@
 //! One implementation per service (`postgres::SqlRowLock`, `redis::CacheLock`); the run knows
 //! only this.
 
-use lockstep_sim::story::recorded::{Acquired, Request};
+use lockstep_sim::story::recorded::{Acquired, Renewed, Request};
 use lockstep_sim::vocabulary::message::ReleaseMethod;
 
 /// What an acquisition that succeeded holds: the token, if the service issues one, and the
@@ -41,5 +41,19 @@ pub fn acquire_request(answer: Option<&Option<Grant>>, ttl_ms: u64) -> Request {
             ttl_ms: Some(ttl_ms),
         },
         None => Acquired::Refused,
+    }))
+}
+
+/// A renewal as recorded, given its answer (`None`: it got none): whether the service still
+/// held the lease.
+pub fn renew_request(answer: Option<&bool>, ttl_ms: u64) -> Request {
+    Request::Renew(answer.map(|&yes| {
+        if yes {
+            Renewed::Extended {
+                ttl_ms: Some(ttl_ms),
+            }
+        } else {
+            Renewed::Refused
+        }
     }))
 }

@@ -2,22 +2,26 @@
 //! run before. On Redis a connection names itself (`CLIENT SETNAME`), as a well-behaved client
 //! does, so that `MONITOR` says whose each command is.
 
-use crate::lock::{Grant, LockService, acquire_request};
+use crate::etcd::EtcdLock;
+use crate::link::CutSwitch;
+use crate::lock::{Grant, LockService, acquire_request, renew_request};
 use crate::per_run::PerRun;
 use crate::plan::{Plan, RealTokens, ServicePlan};
 use crate::postgres;
 use crate::record::Recorder;
 use crate::redis::{CacheLock, FailoverLock, Redlock, counter_key, named_connection};
 use crate::servers::{SETUP, Servers};
-use lockstep_sim::story::recorded::{Renewed, Request};
+use lockstep_sim::story::recorded::Request;
 use lockstep_sim::vocabulary::message::ReleaseMethod;
 use std::sync::Arc;
 
-/// A client's way to the lock: one service, which answers each request, or Redlock, where the
-/// client itself asks every node and counts.
+/// A client's way to the lock: one service, which answers each request; Redlock, where the
+/// client itself asks every node and counts; or an etcd session, whose keepalives go on while
+/// the client waits in the lock's queue.
 pub enum ClientLock {
     One(Box<dyn LockService + Send>),
     Redlock(Box<Redlock>),
+    Etcd(Box<EtcdLock>),
 }
 
 impl ClientLock {
@@ -38,6 +42,7 @@ impl ClientLock {
                 |answer| acquire_request(answer, ttl_ms),
             ),
             ClientLock::Redlock(redlock) => redlock.acquire(recorder, client, attempt, ttl_ms),
+            ClientLock::Etcd(etcd) => etcd.acquire(recorder, client, ttl_ms),
         }
     }
 
@@ -56,19 +61,15 @@ impl ClientLock {
                 recorder,
                 client,
                 |lock| lock.renew(grant, ttl_ms),
-                |renewed| {
-                    Request::Renew(renewed.map(|&yes| {
-                        if yes {
-                            Renewed::Extended {
-                                ttl_ms: Some(ttl_ms),
-                            }
-                        } else {
-                            Renewed::Refused
-                        }
-                    }))
-                },
+                |renewed| renew_request(renewed, ttl_ms),
             ),
             ClientLock::Redlock(_) => Err("this runner's Redlock clients do not renew".to_owned()),
+            ClientLock::Etcd(etcd) => recorder.request(
+                client,
+                None,
+                || etcd.renew(ttl_ms),
+                |renewed| renew_request(renewed, ttl_ms),
+            ),
         }
     }
 
@@ -89,6 +90,22 @@ impl ClientLock {
                 |released| Request::Release(released.copied()),
             ),
             ClientLock::Redlock(redlock) => Ok(redlock.release(recorder, client, grant, method)),
+            ClientLock::Etcd(etcd) => recorder.request(
+                client,
+                None,
+                || etcd.release(grant),
+                |released| Request::Release(released.copied()),
+            ),
+        }
+    }
+
+    /// The switch that cuts this client's link to each node, by the node's name, where it
+    /// reaches nodes through links (Redlock's, etcd's).
+    pub fn switches(&self) -> Vec<(String, CutSwitch)> {
+        match self {
+            ClientLock::One(_) => Vec::new(),
+            ClientLock::Redlock(redlock) => redlock.switches(),
+            ClientLock::Etcd(etcd) => etcd.switches(),
         }
     }
 }
@@ -171,6 +188,20 @@ pub fn lock_for(
                 .ok_or("this plan's lock service is Redlock's nodes, not started")?;
             return Ok(ClientLock::Redlock(Box::new(Redlock::connect(
                 nodes, client, key, *params,
+            )?)));
+        }
+        ServicePlan::Etcd { lock_name } => {
+            let cluster = per_run
+                .etcd
+                .as_ref()
+                .ok_or("this plan's lock service is an etcd cluster, not started")?;
+            let timeout_ms = plan
+                .clients
+                .iter()
+                .find(|c| c.name == client)
+                .and_then(|c| c.timeout_ms);
+            return Ok(ClientLock::Etcd(Box::new(EtcdLock::connect(
+                cluster, lock_name, timeout_ms,
             )?)));
         }
     };

@@ -1,8 +1,11 @@
 //! The outcome class of a run: each write the resource accepted or refused, by whom and with
 //! which token, in order, the value left at the end, and the invariants broken. A real run and the simulation of the
 //! same scenario match when their classes are equal; times are not compared (a real run's
-//! differ from run to run).
+//! differ from run to run). On etcd the tokens are revisions of the whole store, which counts
+//! writes the simulation does not (the deletion of an expired waiter's key): there, only the
+//! tokens' order is compared ([`OutcomeClass::compared_on`]).
 
+use crate::plan::ServicePlan;
 use crate::run::RealRun;
 use lockstep_sim::analysis::recorded_verdicts::{JUDGED, broken, judge};
 use lockstep_sim::scenario::error::ScenarioError;
@@ -54,6 +57,24 @@ impl fmt::Display for OutcomeClass {
 }
 
 impl OutcomeClass {
+    /// The class as it is compared for `service`: with each token replaced by its rank among
+    /// the class's tokens (1 for the lowest) where the service's tokens are store revisions.
+    #[must_use]
+    pub fn compared_on(mut self, service: &ServicePlan) -> OutcomeClass {
+        if service.tokens_are_store_revisions() {
+            let mut tokens: Vec<u64> = self.writes.iter().filter_map(|w| w.token).collect();
+            tokens.sort_unstable();
+            tokens.dedup();
+            for write in &mut self.writes {
+                write.token = write
+                    .token
+                    .and_then(|t| tokens.binary_search(&t).ok())
+                    .and_then(|rank| u64::try_from(rank + 1).ok());
+            }
+        }
+        self
+    }
+
     /// The class of a real run.
     pub fn of_real(run: &RealRun) -> OutcomeClass {
         let writes = run

@@ -1,7 +1,8 @@
 //! The servers a run starts for itself, because the run changes them for good: a Redis primary
-//! and its replica (the run kills the primary), or Redlock's independent nodes (the run may jump
-//! a node's clock). Stopped when the value is dropped.
+//! and its replica (the run kills the primary), Redlock's independent nodes (the run may jump
+//! a node's clock), or an etcd cluster (its revisions count every run's writes). Stopped when the value is dropped.
 
+use crate::etcd::EtcdCluster;
 use crate::plan::{Plan, RealTokens, ServicePlan};
 use crate::redis::{RedlockNodes, ReplicatedRedis, counter_key};
 use std::sync::Arc;
@@ -11,6 +12,7 @@ use std::time::Duration;
 pub struct PerRun {
     pub pair: Option<Arc<ReplicatedRedis>>,
     pub redlock: Option<RedlockNodes>,
+    pub etcd: Option<EtcdCluster>,
 }
 
 impl PerRun {
@@ -38,7 +40,7 @@ impl PerRun {
                 .map_err(|e| e.to_string())?;
                 Ok(PerRun {
                     pair: Some(Arc::new(pair)),
-                    redlock: None,
+                    ..PerRun::default()
                 })
             }
             ServicePlan::Redlock { .. } => {
@@ -47,8 +49,17 @@ impl PerRun {
                 let nodes = RedlockNodes::start(&plan.service_names, &jumping)
                     .map_err(|e| e.to_string())?;
                 Ok(PerRun {
-                    pair: None,
                     redlock: Some(nodes),
+                    ..PerRun::default()
+                })
+            }
+            // A fresh cluster per run: its revisions, and so the tokens, start afresh each run,
+            // and no lease or waiter key of an earlier run is left in it.
+            ServicePlan::Etcd { .. } => {
+                let cluster = EtcdCluster::start(&plan.service_names).map_err(|e| e.to_string())?;
+                Ok(PerRun {
+                    etcd: Some(cluster),
+                    ..PerRun::default()
                 })
             }
             ServicePlan::SqlRow { .. } | ServicePlan::Cache { .. } => Ok(PerRun::default()),
@@ -61,5 +72,6 @@ impl PerRun {
             .as_ref()
             .map(|p| p.version.clone())
             .or_else(|| self.redlock.as_ref().map(|r| r.version.clone()))
+            .or_else(|| self.etcd.as_ref().map(|e| e.version.clone()))
     }
 }

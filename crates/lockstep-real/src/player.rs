@@ -104,7 +104,7 @@ impl Player<'_> {
             self.recorder,
             &self.client.name,
             self.client.ttl_ms,
-        )?;
+        );
         self.recorder.wait_until(end);
         Ok(())
     }

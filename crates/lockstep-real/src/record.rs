@@ -44,6 +44,19 @@ impl Recorder {
     ) -> Result<T, String> {
         let at_ms = self.now_ms();
         let answer = send();
+        self.record(client, server, at_ms, answer, request)
+    }
+
+    /// Records a request sent at `at_ms` whose `answer` has just come (or failed), as
+    /// [`Self::request`] does: for requests sent where a closure cannot wait (in async code).
+    pub fn record<T>(
+        &self,
+        client: &str,
+        server: Option<String>,
+        at_ms: u64,
+        answer: Result<T, String>,
+        request: impl FnOnce(Option<&T>) -> Request,
+    ) -> Result<T, String> {
         let answered_ms = answer.is_ok().then(|| self.now_ms());
         push(
             &self.operations,

@@ -4,7 +4,7 @@
 //! service.
 
 use crate::faults::Faults;
-use crate::locks::{ClientLock, clear_lock, lock_for};
+use crate::locks::{clear_lock, lock_for};
 use crate::per_run::PerRun;
 use crate::plan::Plan;
 use crate::player::Player;
@@ -44,10 +44,8 @@ pub fn run(servers: &Servers, plan: &Plan) -> Result<RealRun, String> {
             fencing: plan.fencing,
         };
         let lock = lock_for(servers, &per_run, plan, &client.name)?;
-        if let ClientLock::Redlock(redlock) = &lock {
-            for (node, switch) in redlock.switches() {
-                switches.push((client.name.clone(), node, switch));
-            }
+        for (node, switch) in lock.switches() {
+            switches.push((client.name.clone(), node, switch));
         }
         parts.push((client, lock, register));
     }

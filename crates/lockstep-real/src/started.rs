@@ -29,7 +29,8 @@ impl Started {
             // crashes the primary or jumps a node's clock (`per_run.rs`).
             ServicePlan::SqlRow { .. }
             | ServicePlan::ReplicatedCache { .. }
-            | ServicePlan::Redlock { .. } => None,
+            | ServicePlan::Redlock { .. }
+            | ServicePlan::Etcd { .. } => None,
         };
         Ok(Started { postgres, redis })
     }

@@ -31,13 +31,16 @@ fn write(client: &str, token: Option<u64>, accepted: bool) -> Write {
 }
 
 /// Runs `id` for real once, and expects both the real run and the simulation to end as
-/// `writes` and `final_value` say, having broken the invariants in `broke`.
+/// `writes` and `final_value` say, having broken the invariants in `broke`. On etcd the
+/// tokens are compared by their order (`OutcomeClass::compared_on`): `writes` gives ranks.
 fn expect(servers: &Servers, id: &str, writes: Vec<Write>, final_value: i64, broke: &[Invariant]) {
     let scenario = scenario(id);
     let plan = Plan::of(&scenario).unwrap_or_else(|e| panic!("{id}: {e}"));
     let real_run = run(servers, &plan).unwrap_or_else(|e| panic!("{id}: {e}"));
-    let real = OutcomeClass::of_real(&real_run);
-    let simulated = OutcomeClass::of_sim(&scenario).expect("the scenario runs");
+    let real = OutcomeClass::of_real(&real_run).compared_on(&plan.service);
+    let simulated = OutcomeClass::of_sim(&scenario)
+        .expect("the scenario runs")
+        .compared_on(&plan.service);
     let expected = OutcomeClass {
         writes,
         final_value,
@@ -113,6 +116,7 @@ fn real_servers_decide_as_the_simulation_does() {
     );
     redis_cases(&servers);
     redlock_case(&servers);
+    etcd_cases(&servers);
 
     let ports = [postgres.port(), redis.port()];
     drop(redis);
@@ -148,6 +152,41 @@ fn redlock_case(servers: &Servers) {
         vec![write("client-2", None, true), write("client-1", None, true)],
         1,
         &[Invariant::OneBeliever],
+    );
+}
+
+/// The cases on a three-member etcd cluster the run starts for itself.
+fn etcd_cases(servers: &Servers) {
+    // Session expiry (S14): client-a is cut off from every member, both ways, while it works;
+    // its keepalives go unanswered, etcd revokes its lease, client-b takes the lock and
+    // writes, and client-a, which keeps no deadline, writes after it.
+    expect(
+        servers,
+        "s14-consensus-client-partitioned",
+        vec![
+            write("client-b", Some(2), true),
+            write("client-a", Some(1), true),
+        ],
+        1,
+        &[
+            Invariant::OneBeliever,
+            Invariant::NoStaleWrite,
+            Invariant::NoLostUpdate,
+        ],
+    );
+    // Jepsen's S18: client-1 waits behind client-2, its messages to etcd are lost, its lease
+    // runs out while it waits; when client-2 unlocks, etcd 3.4 still tells client-1 it holds
+    // the lock, and client-3 takes it beside it.
+    expect(
+        servers,
+        "s18-etcd-3-4-3-lock-bug",
+        vec![
+            write("client-2", Some(1), true),
+            write("client-1", Some(2), true),
+            write("client-3", Some(3), true),
+        ],
+        3,
+        &[Invariant::OneBeliever, Invariant::NoStaleWrite],
     );
 }
 

@@ -1,5 +1,6 @@
-//! `lockstep-real [--runs N] [--record DIR] [--all]`: starts PostgreSQL and Redis on loopback,
-//! runs every case of the conformance suite N times (default 3) — with `--all`, the long cases
+//! `lockstep-real [--runs N] [--record DIR] [--all]`: starts PostgreSQL and Redis on loopback
+//! (each run starts the servers it changes for itself: a Redis primary and replica, Redlock's
+//! five nodes, a three-member etcd cluster), runs every case of the conformance suite N times (default 3) — with `--all`, the long cases
 //! too ([`LONG_CASES`]) — prints the table, stops the servers, and fails when a run did not
 //! match the simulation. With `--record`, each case's
 //! first run that matched is written to `DIR/<scenario>.<service>.json` as a recorded history

@@ -6,7 +6,6 @@
 
 mod clock;
 mod delay_proxy;
-mod link;
 mod lock;
 mod monitor;
 mod redlock;
@@ -14,7 +13,6 @@ mod replicated;
 mod server;
 
 pub use clock::ClockShim;
-pub use link::CutSwitch;
 pub use lock::{CacheLock, FailoverLock, counter_key};
 pub use monitor::MonitorTap;
 pub use redlock::{Redlock, RedlockNodes};

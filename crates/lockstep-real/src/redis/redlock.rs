@@ -7,9 +7,9 @@
 //! the clock shim. Every request to a node is recorded with the node's name.
 
 use super::clock::ClockShim;
-use super::link::{CutSwitch, Link};
 use super::lock::{release, set_nx};
 use super::server::{RedisServer, named_connection};
+use crate::link::{CutSwitch, Link};
 use crate::lock::{Grant, acquire_request};
 use crate::plan::RealTokens;
 use crate::record::Recorder;

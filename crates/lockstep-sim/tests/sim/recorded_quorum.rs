@@ -5,6 +5,7 @@
 
 use lockstep_sim::analysis::recorded_verdicts::{Ended, broken, judge, leases, server_leases};
 use lockstep_sim::story::recorded::{Applied, RecordedHistory};
+use lockstep_sim::vocabulary::happening::Direction;
 use lockstep_sim::vocabulary::invariant::{Invariant, InvariantSet};
 
 const EXAMPLE: &str = include_str!("../../../../docs/examples/history-redlock-clock-jump.json");
@@ -27,7 +28,8 @@ fn the_redlock_example_reads_with_its_quorum_cuts_and_jump() {
     assert_eq!(
         history.faults[0].applied,
         Applied::Cut {
-            peer: "redis-d".to_owned()
+            peer: "redis-d".to_owned(),
+            direction: Direction::Both,
         }
     );
     let written = serde_json::to_string(&history.to_file()).expect("serialises");

@@ -7,6 +7,7 @@ use lockstep_sim::story::numbers::thousands;
 use lockstep_sim::story::recorded::{
     Acquired, Applied, RecordedHistory, Renewed, Request, Written,
 };
+use lockstep_sim::vocabulary::happening::Direction;
 
 /// One moment of a recording.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -114,9 +115,19 @@ pub fn words(history: &RecordedHistory, event: &RecordedEvent) -> String {
                 Applied::Restart => format!("{node} restarts"),
                 Applied::Failover => format!("{node} is promoted in its primary's place"),
                 Applied::ClockJump { by_ms } => format!("{node}'s clock jumps by {by_ms} ms"),
-                Applied::Cut { peer } => {
+                Applied::Cut {
+                    peer,
+                    direction: Direction::Both,
+                } => {
                     format!("the link between {node} and {peer} is cut: nothing crosses it")
                 }
+                Applied::Cut {
+                    peer,
+                    direction: Direction::OneWay,
+                } => format!(
+                    "what {node} sends to {peer} is lost from now on; {peer}'s answers still \
+                     arrive"
+                ),
             }
         }
         What::PauseEnded(i) => format!("{} runs again", history.faults[i].node),

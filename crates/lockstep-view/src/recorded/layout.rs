@@ -17,6 +17,7 @@ use lockstep_sim::analysis::recorded_verdicts::{Breach, beliefs, server_leases};
 use lockstep_sim::story::recorded::{
     Applied, Operation, RecordedFencing, RecordedHistory, Request, Written,
 };
+use lockstep_sim::vocabulary::happening::Direction;
 use lockstep_sim::vocabulary::invariant::Invariant;
 use lockstep_sim::vocabulary::loss::Loss;
 use lockstep_sim::vocabulary::message::Refusal;
@@ -129,17 +130,17 @@ fn faults(
     marks
 }
 
-/// Each cut link, from the fault on, both ways (a recording of this format never heals one).
+/// Each cut link, from the fault on (a recording of this format never heals one).
 fn cuts(history: &RecordedHistory, at: &Moments, lane: &impl Fn(&str) -> usize) -> Vec<Cut> {
     history
         .faults
         .iter()
         .enumerate()
         .filter_map(|(i, fault)| match &fault.applied {
-            Applied::Cut { peer } => Some(Cut {
+            Applied::Cut { peer, direction } => Some(Cut {
                 from_lane: lane(&fault.node),
                 to_lane: lane(peer),
-                both_ways: true,
+                both_ways: *direction == Direction::Both,
                 from: at.of(What::Fault(i)),
                 to: None,
             }),
@@ -341,11 +342,12 @@ fn arrows(
 /// its server made before it was sent, or nothing known (the network's loss, as a timeout
 /// looks).
 fn unanswered(history: &RecordedHistory, op: &Operation) -> Loss {
+    let server = op.server.as_ref().unwrap_or(&history.lock_service);
     let cut = history.faults.iter().any(|f| {
         f.at_ms <= op.at_ms
-            && matches!(&f.applied, Applied::Cut { peer }
-                if (f.node == op.client && Some(peer) == op.server.as_ref())
-                    || (Some(&f.node) == op.server.as_ref() && *peer == op.client))
+            && matches!(&f.applied, Applied::Cut { peer, direction }
+                if (f.node == op.client && peer == server)
+                    || (&f.node == server && *peer == op.client && *direction == Direction::Both))
     });
     if cut { Loss::Partition } else { Loss::Chance }
 }

@@ -2,6 +2,7 @@
 //! Flat on purpose: a converter written in any language fills the fields an operation has and
 //! leaves out the rest; `history.rs` turns it into types and says what is missing where.
 
+use crate::vocabulary::happening::Direction;
 use serde::{Deserialize, Serialize};
 
 /// The version of the history format this build writes and reads.
@@ -120,7 +121,8 @@ pub enum FaultKind {
     Failover,
     /// The node's clock jumped by `by_ms`.
     ClockJump,
-    /// The link between the node and `peer` was cut, both ways.
+    /// The link between the node and `peer` was cut: both ways, or (`direction: "one_way"`)
+    /// only what the node sends.
     Cut,
 }
 
@@ -139,4 +141,8 @@ pub struct FileFault {
     /// A cut's other end.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub peer: Option<String>,
+    /// A cut's direction: absent for both ways (as every file before it says), `one_way` when
+    /// only the node's messages to `peer` are lost.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub direction: Option<Direction>,
 }

@@ -8,6 +8,7 @@ use super::file::{
 };
 use super::operation;
 use super::request::Operation;
+use crate::vocabulary::happening::Direction;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RecordedHistory {
@@ -45,9 +46,11 @@ pub enum Applied {
     ClockJump {
         by_ms: i64,
     },
-    /// The link between the fault's node and `peer` was cut, both ways.
+    /// The link between the fault's node and `peer` was cut: both ways, or only the node's
+    /// messages to `peer`.
     Cut {
         peer: String,
+        direction: Direction,
     },
 }
 
@@ -161,6 +164,9 @@ fn fault(index: usize, fault: &FileFault) -> Result<Fault, HistoryError> {
     if fault.fault != FaultKind::Cut && fault.peer.is_some() {
         return Err(at("peer", "only a cut has another end"));
     }
+    if fault.fault != FaultKind::Cut && fault.direction.is_some() {
+        return Err(at("direction", "only a cut has a direction"));
+    }
     let applied = match (fault.fault, fault.for_ms, fault.by_ms, &fault.peer) {
         (FaultKind::Pause, Some(for_ms), None, _) => Applied::Pause { for_ms },
         (FaultKind::Pause, None, _, _) => return Err(at("for_ms", "a pause needs its length")),
@@ -175,7 +181,10 @@ fn fault(index: usize, fault: &FileFault) -> Result<Fault, HistoryError> {
             if peer.is_empty() {
                 return Err(at("peer", "is empty"));
             }
-            Applied::Cut { peer: peer.clone() }
+            Applied::Cut {
+                peer: peer.clone(),
+                direction: fault.direction.unwrap_or(Direction::Both),
+            }
         }
         (FaultKind::Crash, None, None, _) => Applied::Crash,
         (FaultKind::Restart, None, None, _) => Applied::Restart,
@@ -192,13 +201,20 @@ fn fault(index: usize, fault: &FileFault) -> Result<Fault, HistoryError> {
 }
 
 fn file_fault(fault: &Fault) -> FileFault {
+    let direction = match &fault.applied {
+        Applied::Cut {
+            direction: Direction::OneWay,
+            ..
+        } => Some(Direction::OneWay),
+        _ => None,
+    };
     let (kind, for_ms, by_ms, peer) = match &fault.applied {
         Applied::Pause { for_ms } => (FaultKind::Pause, Some(*for_ms), None, None),
         Applied::Crash => (FaultKind::Crash, None, None, None),
         Applied::Restart => (FaultKind::Restart, None, None, None),
         Applied::Failover => (FaultKind::Failover, None, None, None),
         Applied::ClockJump { by_ms } => (FaultKind::ClockJump, None, Some(*by_ms), None),
-        Applied::Cut { peer } => (FaultKind::Cut, None, None, Some(peer.clone())),
+        Applied::Cut { peer, .. } => (FaultKind::Cut, None, None, Some(peer.clone())),
     };
     FileFault {
         at_ms: fault.at_ms,
@@ -207,5 +223,6 @@ fn file_fault(fault: &Fault) -> FileFault {
         for_ms,
         by_ms,
         peer,
+        direction,
     }
 }
