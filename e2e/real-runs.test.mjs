@@ -4,7 +4,9 @@
 // PostgreSQL itself refusing token 33, S6 against one Redis shows the plain DEL letting
 // client-c in, S9 against a Redis primary and replica shows the failover losing the lock, and
 // with a token counter, handing out token 1 twice; Redlock on five Redis nodes shows a clock
-// jump on one node letting two clients lock overlapping majorities; the
+// jump on one node letting two clients lock overlapping majorities; three etcd members
+// expiring a cut-off client's session (S14), and etcd 3.4 telling a waiter whose lease ran out
+// that it holds the lock (S18); the
 // fencing lesson's refused write links to PostgreSQL refusing it; a history of
 // one's own loads from disk and is judged alone, and a malformed one
 // is named where it is wrong while what was shown stays; a history imported in the playground
@@ -174,6 +176,75 @@ describe('real runs', () => {
     assert.equal(await row('one_lease', 'recorded').innerText(), 'holds', 'never two majorities at once');
     assert.match(await page.locator('[data-testid="real-agree"]').innerText(), /agree on every invariant/);
     await app.screenshot('real-run-s10');
+    assert.deepEqual(app.problems, []);
+  });
+
+  const lanesOf = (name) => page.locator(`[data-testid="timeline-${name}"] [data-testid="lane-label"]`)
+    .evaluateAll((all) => all.map((l) => l.getAttribute('data-node')));
+  const cutsOf = (name) => page.locator(`[data-testid="timeline-${name}"] [data-testid="cut-link"]`)
+    .evaluateAll((all) => all.map((c) => `${c.getAttribute('data-from')}-${c.getAttribute('data-to')} ${c.getAttribute('data-both-ways')}`).sort());
+  const outcomes = (name) => marks(name).evaluateAll((all) =>
+    all.map((m) => m.getAttribute('data-outcome')).filter((o) => o && o !== 'none'));
+  const lost = (name) => page.locator(`[data-testid="timeline-${name}"] [data-testid="message"][data-state="lost"]`).count();
+
+  it('shows etcd expiring the session of a client cut off from it: the next holder and the old one both write', async () => {
+    await openReal('real=s14-consensus-client-partitioned.etcd');
+    await run().waitFor();
+    assert.match(await page.locator('[data-testid="real-recorded"]').innerText(),
+      /against etcd 3\.4\.\d+, a cluster of 3 members and PostgreSQL/);
+    assert.deepEqual(await lanesOf('recorded'), await lanesOf('simulated'), 'both clients, the three members, the resource');
+    // client-a is cut off from every member, both ways, 200 ms in, as the simulation cuts it.
+    const cuts = await cutsOf('recorded');
+    assert.deepEqual(cuts, ['client-a-etcd-1 true', 'client-a-etcd-2 true', 'client-a-etcd-3 true']);
+    assert.deepEqual(cuts, await cutsOf('simulated'));
+    // Its keepalives go out every TTL/3 and are lost on the cut link, in both runs (nothing
+    // else is lost in either).
+    assert.ok(await lost('recorded') >= 5, 'client-a\'s keepalives are drawn lost');
+    assert.ok(await lost('simulated') >= 5);
+    // client-b's write, then client-a's stale one over it: drawn alike in both runs.
+    assert.deepEqual(await outcomes('recorded'), ['accepted', 'stale']);
+    assert.deepEqual(await outcomes('recorded'), await outcomes('simulated'));
+    for (const invariant of ['one_believer', 'no_stale_write', 'no_lost_update']) {
+      assert.equal(await row(invariant, 'simulated').innerText(), 'broken', invariant);
+      assert.match(await row(invariant, 'recorded').innerText(), /^broken: /, invariant);
+    }
+    assert.match(await page.locator('[data-testid="real-agree"]').innerText(), /agree on every invariant/);
+    // Stepped by one clock: nobody has two believers until etcd revokes client-a's lease and
+    // grants client-b the lock, after client-b starts at 1,500 ms.
+    await page.locator('[data-testid="real-start"]').click();
+    let steps = 0;
+    while ((await row('one_believer', 'recorded').innerText()) === 'holds' && steps < 300) {
+      await page.locator('[data-testid="real-step"]').click();
+      steps += 1;
+    }
+    const at = Number(/t = ([\d,]+) ms/.exec(await position())[1].replace(',', ''));
+    assert.ok(at >= 1_500 && at < 2_200, `client-b is granted the lock after 1,500 ms, not at ${at} ms`);
+    assert.equal(await row('one_believer', 'simulated').innerText(), 'broken', 'the simulation has broken it by then too');
+    await page.locator('[data-testid="real-end"]').click();
+    await app.screenshot('real-run-s14-etcd');
+    assert.deepEqual(app.problems, []);
+  });
+
+  it('shows etcd 3.4 telling a waiter whose lease ran out that it holds the lock', async () => {
+    await openReal('real=s18-etcd-3-4-3-lock-bug.etcd');
+    await run().waitFor();
+    assert.deepEqual(await lanesOf('recorded'), await lanesOf('simulated'));
+    // client-1's messages to the members are lost from 300 ms; their answers still arrive.
+    const cuts = await cutsOf('recorded');
+    assert.deepEqual(cuts, ['client-1-etcd-1 false', 'client-1-etcd-2 false', 'client-1-etcd-3 false']);
+    assert.deepEqual(cuts, await cutsOf('simulated'));
+    // All three writes land, client-1's after client-3 was told a higher token, as Jepsen saw.
+    assert.equal((await outcomes('recorded')).length, 3);
+    assert.deepEqual(await outcomes('recorded'), await outcomes('simulated'));
+    for (const invariant of ['one_believer', 'no_stale_write']) {
+      assert.equal(await row(invariant, 'simulated').innerText(), 'broken', invariant);
+      assert.match(await row(invariant, 'recorded').innerText(), /^broken: /, invariant);
+    }
+    assert.match(await row('one_believer', 'recorded').innerText(),
+      /^broken: client-3 was granted the lock at \d+ ms while client-1 still believed it held it$/);
+    assert.equal(await row('no_lost_update', 'recorded').innerText(), 'holds', 'blind writes lose nothing');
+    assert.match(await page.locator('[data-testid="real-agree"]').innerText(), /agree on every invariant/);
+    await app.screenshot('real-run-s18-etcd');
     assert.deepEqual(app.problems, []);
   });
 

@@ -27,7 +27,7 @@ struct Member {
 pub struct EtcdCluster {
     members: Vec<Member>,
     dir: PathBuf,
-    /// "etcd 3.4.23", from `etcd --version`.
+    /// "etcd 3.4.23, a cluster of 3 members", from `etcd --version`.
     pub version: String,
 }
 
@@ -59,7 +59,7 @@ impl EtcdCluster {
         let mut cluster = EtcdCluster {
             members: Vec::new(),
             dir,
-            version: version(),
+            version: format!("{}, a cluster of {} members", version(), names.len()),
         };
         for (name, &(client_port, peer_port)) in names.iter().zip(&ports) {
             let process = cluster.spawn(name, client_port, peer_port, &initial.join(","))?;

@@ -51,6 +51,11 @@ fn cuts_and_quorums_that_do_not_hold_together_say_where() {
             "faults[4].peer: only a cut has another end",
         ),
         ("\"quorum\": 3", "\"quorum\": 0", "quorum: a lock needs"),
+        (
+            r#""fault": "clock_jump", "by_ms": 15000"#,
+            r#""fault": "clock_jump", "by_ms": 15000, "direction": "one_way""#,
+            "faults[4].direction: only a cut has a direction",
+        ),
     ] {
         assert!(EXAMPLE.contains(from), "the example has {from}");
         let refused = RecordedHistory::parse(&EXAMPLE.replacen(from, to, 1))
@@ -58,6 +63,30 @@ fn cuts_and_quorums_that_do_not_hold_together_say_where() {
             .to_string();
         assert!(refused.contains(said), "{to}: {refused}");
     }
+}
+
+/// A cut one way (only what the client sends is lost, as etcd's S18 has it) reads with its
+/// direction and writes it back; a cut both ways writes none, as every earlier file has none.
+#[test]
+fn a_cut_one_way_keeps_its_direction_and_both_ways_writes_none() {
+    let one_way = EXAMPLE.replacen(
+        r#""fault": "cut", "peer": "redis-d""#,
+        r#""fault": "cut", "peer": "redis-d", "direction": "one_way""#,
+        1,
+    );
+    let history = RecordedHistory::parse(&one_way).expect("a one-way cut reads");
+    assert_eq!(
+        history.faults[0].applied,
+        Applied::Cut {
+            peer: "redis-d".to_owned(),
+            direction: Direction::OneWay,
+        }
+    );
+    let written = serde_json::to_string(&history.to_file()).expect("serialises");
+    assert_eq!(written.matches("\"direction\":\"one_way\"").count(), 1);
+    let both = RecordedHistory::parse(EXAMPLE).expect("reads");
+    let written = serde_json::to_string(&both.to_file()).expect("serialises");
+    assert!(!written.contains("direction"), "{written}");
 }
 
 /// Two believers, and no two majorities at once: C's jump ended client-1's lease there at

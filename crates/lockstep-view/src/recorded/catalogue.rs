@@ -9,7 +9,7 @@ pub struct Recording {
     /// The built-in scenario it plays.
     pub scenario: &'static str,
     /// The service's id in `lockstep-cli real --service` ("postgres", "redis",
-    /// "redis-failover", "redlock").
+    /// "redis-failover", "redlock", "etcd").
     pub service: &'static str,
     /// What the link says: "PostgreSQL", "one Redis".
     pub label: &'static str,
@@ -27,7 +27,7 @@ impl Recording {
     }
 }
 
-pub const RECORDINGS: [Recording; 10] = [
+pub const RECORDINGS: [Recording; 12] = [
     Recording {
         scenario: "s2-gc-pause-fenced",
         service: "postgres",
@@ -77,6 +77,16 @@ pub const RECORDINGS: [Recording; 10] = [
         scenario: "s10-redlock-clock-jump",
         service: "redlock",
         label: "five Redis nodes",
+    },
+    Recording {
+        scenario: "s14-consensus-client-partitioned",
+        service: "etcd",
+        label: "three etcd members",
+    },
+    Recording {
+        scenario: "s18-etcd-3-4-3-lock-bug",
+        service: "etcd",
+        label: "three etcd members",
     },
 ];
 

@@ -24,9 +24,15 @@ use lockstep_sim::vocabulary::message::Refusal;
 use lockstep_sim::world::ids::{MessageId, NodeId};
 use lockstep_sim::world::token::FencingToken;
 
-/// The layout of `history`, whose moments are `events` and whose breaches are `breaches`.
-pub fn layout(history: &RecordedHistory, events: &[RecordedEvent], breaches: &[Breach]) -> Layout {
-    let lanes = lanes(history);
+/// The layout of `history`, whose moments are `events` and whose breaches are `breaches`; the
+/// lanes named in `first` come first, in its order (the simulation's beside it).
+pub fn layout(
+    history: &RecordedHistory,
+    events: &[RecordedEvent],
+    breaches: &[Breach],
+    first: &[String],
+) -> Layout {
+    let lanes = lanes(history, first);
     let lane = |name: &str| lanes.iter().position(|l| l.name == name).unwrap_or(0);
     let at = Moments(events);
     let service = lane(&history.lock_service);
@@ -149,9 +155,10 @@ fn cuts(history: &RecordedHistory, at: &Moments, lane: &impl Fn(&str) -> usize) 
         .collect()
 }
 
-/// The clients in the order they first asked, the lock service, the other servers requests or
-/// faults name (a replica, Redlock's nodes), then the resource.
-fn lanes(history: &RecordedHistory) -> Vec<Lane> {
+/// The clients in the order `first` gives, then the others in the order they first asked; the
+/// lock service, the other servers requests or faults name (a replica, Redlock's nodes, the
+/// other end of a cut), in `first`'s order where it names them; then the resource.
+fn lanes(history: &RecordedHistory, first: &[String]) -> Vec<Lane> {
     let mut lanes: Vec<Lane> = Vec::new();
     let mut add = |name: &str, role: LaneRole| {
         if !lanes.iter().any(|l| l.name == name) {
@@ -162,17 +169,31 @@ fn lanes(history: &RecordedHistory) -> Vec<Lane> {
             });
         }
     };
-    for client in history.clients() {
+    let clients = history.clients();
+    let ordered = first.iter().map(String::as_str);
+    for client in ordered.clone().filter(|n| clients.contains(n)) {
+        add(client, LaneRole::Client);
+    }
+    for client in &clients {
         add(client, LaneRole::Client);
     }
     add(&history.lock_service, LaneRole::Service);
-    let clients = history.clients();
     let servers = history
         .operations
         .iter()
         .filter_map(|o| o.server.as_deref());
-    let faulted = history.faults.iter().map(|f| f.node.as_str());
-    for name in servers.chain(faulted) {
+    let faulted = history.faults.iter().flat_map(|f| {
+        let peer = match &f.applied {
+            Applied::Cut { peer, .. } => Some(peer.as_str()),
+            _ => None,
+        };
+        std::iter::once(f.node.as_str()).chain(peer)
+    });
+    let named: Vec<&str> = servers.chain(faulted).collect();
+    let others = ordered
+        .filter(|n| named.contains(n))
+        .chain(named.iter().copied());
+    for name in others {
         if name != history.resource && !clients.contains(&name) {
             add(name, LaneRole::Service);
         }

@@ -30,9 +30,15 @@ pub struct RecordedRun {
 
 impl RecordedRun {
     pub fn of(history: RecordedHistory) -> RecordedRun {
+        RecordedRun::with_lanes_first(history, &[])
+    }
+
+    /// The run, its lanes named in `first` first, in that order (the simulation's lanes, when
+    /// it is drawn beside one).
+    pub fn with_lanes_first(history: RecordedHistory, first: &[String]) -> RecordedRun {
         let events = events::events(&history);
         let breaches = judge(&history);
-        let layout = layout::layout(&history, &events, &breaches);
+        let layout = layout::layout(&history, &events, &breaches, first);
         RecordedRun {
             history,
             events,

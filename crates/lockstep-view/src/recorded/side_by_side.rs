@@ -48,7 +48,6 @@ impl SideBySide {
         history: RecordedHistory,
         scenario: Option<&Scenario>,
     ) -> Result<SideBySide, ScenarioError> {
-        let recorded = RecordedRun::of(history);
         let simulated = scenario
             .map(|s| {
                 Run::record(s, s.seed, &[]).map(|run| {
@@ -57,6 +56,12 @@ impl SideBySide {
                 })
             })
             .transpose()?;
+        // The same names in the same order on both timelines, whichever client asked first.
+        let order: Vec<String> = simulated
+            .iter()
+            .flat_map(|s| s.layout.lanes.iter().map(|l| l.name.clone()))
+            .collect();
+        let recorded = RecordedRun::with_lanes_first(history, &order);
         let mut times: Vec<u64> = recorded.events.iter().map(|e| e.at_ms).collect();
         if let Some(simulated) = &simulated {
             times.extend(simulated.run.sim.trace().iter().map(|e| e.time.0));

@@ -355,3 +355,29 @@ fn s8_recorded_carries_the_lease_by_its_renewals() {
         "the write with 33 lands"
     );
 }
+
+/// etcd's S18: client-2 asked first, but both timelines list the clients as the scenario does,
+/// and the recording draws the two members client-1 was cut from though it sent them nothing.
+#[test]
+fn a_recording_beside_its_simulation_has_the_same_lanes_in_the_same_order() {
+    let id = "s18-etcd-3-4-3-lock-bug";
+    let scenario = loaded(id).expect("built in");
+    let side = SideBySide::of(history(&format!("{id}.etcd")), Some(&scenario)).expect("runs");
+    let names = |lanes: &[crate::layout::Lane]| -> Vec<String> {
+        lanes.iter().map(|l| l.name.clone()).collect()
+    };
+    let simulated = side.simulated.as_ref().expect("simulated");
+    assert_eq!(
+        names(&side.recorded.layout.lanes),
+        names(&simulated.layout.lanes)
+    );
+    assert_eq!(
+        names(&side.recorded.layout.lanes)[..3],
+        ["client-1", "client-2", "client-3"]
+    );
+    let alone = RecordedRun::of(history(&format!("{id}.etcd")));
+    assert_eq!(
+        alone.layout.lanes[0].name, "client-2",
+        "alone, a recording lists its clients in the order they first asked"
+    );
+}

@@ -59,7 +59,8 @@ pub fn RealRunsPage(props: &RealRunsProps) -> Html {
             <h2>{ "Real runs" }</h2>
             <p class="lead">{ "Every other page shows a model. Here the same scenarios were played by real clients \
                 against real servers on one machine — the article's lock row in PostgreSQL, one Redis with SET NX PX, \
-                a Redis primary and its replica, Redlock on five Redis nodes — writing to a real PostgreSQL register, and recorded: each request when it was sent and when its answer \
+                a Redis primary and its replica, Redlock on five Redis nodes, a three-member etcd cluster — writing \
+                to a real PostgreSQL register, and recorded: each request when it was sent and when its answer \
                 came. Each recording is drawn beside the simulation of the same scenario, stepped by one clock, and \
                 judged by the same invariants." }</p>
             <ul class="recordings" data-testid="recordings">
