@@ -7,7 +7,8 @@
 // jump on one node letting two clients lock overlapping majorities; three etcd members
 // expiring a cut-off client's session (S14), and etcd 3.4 telling a waiter whose lease ran out
 // that it holds the lock (S18); the
-// fencing lesson's refused write links to PostgreSQL refusing it; a history of
+// fencing lesson's refused write links to PostgreSQL refusing it, the failure-modes lesson's etcd
+// bug to etcd 3.4.23 doing it; a history of
 // one's own loads from disk and is judged alone, and a malformed one
 // is named where it is wrong while what was shown stays; a history imported in the playground
 // is pointed to the real-runs page; an embed shows a recording beside its simulation; the page
@@ -315,6 +316,18 @@ describe('real runs', () => {
     await run().waitFor();
     assert.match(await page.locator('[data-testid="real-title"]').innerText(), /^S2 · .*recorded against PostgreSQL/);
     assert.equal(await marks('recorded').and(page.locator('[data-outcome="rejected"]')).getAttribute('data-token'), '33');
+  });
+
+  it('links the failure-modes lesson\'s etcd bug to etcd 3.4.23 doing it for real', async () => {
+    await app.leave();
+    await page.goto(`${app.site.url}#learn=failure-modes&step=11`);
+    const link = page.locator('[data-testid="lesson-real-run"] a');
+    await link.waitFor({ timeout: 30_000 });
+    assert.match(await link.innerText(), /^Not only 3\.4\.3: .*Debian's etcd 3\.4\.23/);
+    await link.click();
+    await run().waitFor();
+    assert.match(await page.locator('[data-testid="real-title"]').innerText(), /^S18 · .*recorded against etcd 3\.4\.23/);
+    assert.match(await row('one_believer', 'recorded').innerText(), /^broken: client-3 was granted the lock/);
   });
 
   it('points a history imported in the playground to the real-runs page, keeping the scenario', async () => {
