@@ -111,10 +111,9 @@ impl EtcdLock {
                 *timeout,
                 locker.lock(lock_name.as_str(), Some(LockOptions::new().with_lease(lease))),
             );
-            let interval = Duration::from_millis((ttl_ms / 3).max(1));
             let locked = tokio::select! {
                 locked = lock => locked,
-                never = keep_alive_while_waiting(&mut opened, interval, *timeout, recorder, who, ttl_ms) => match never {},
+                never = keep_alive_while_waiting(&mut opened, *timeout, recorder, who, ttl_ms) => match never {},
             };
             let answer = match locked {
                 Ok(answer) => answer,
@@ -136,8 +135,7 @@ impl EtcdLock {
     /// until its next keepalive is due at most (its timeout, if shorter): etcd's keepalives go
     /// out every TTL/3 whether the last was answered or not, and the work goes on meanwhile.
     pub fn renew(&mut self, ttl_ms: u64) -> Result<bool, String> {
-        let interval = Duration::from_millis((ttl_ms / 3).max(1));
-        let wait = self.timeout.map_or(interval, |t| t.min(interval));
+        let (_, wait) = keepalive_times(self.timeout, ttl_ms);
         let session = self
             .session
             .as_mut()
@@ -172,20 +170,26 @@ impl EtcdLock {
 /// keepalive as a renewal; ends only when the wait does (the caller drops it).
 async fn keep_alive_while_waiting(
     session: &mut Session,
-    interval: Duration,
     timeout: Option<Duration>,
     recorder: &Recorder,
     who: &str,
     ttl_ms: u64,
 ) -> Infallible {
+    let (interval, wait) = keepalive_times(timeout, ttl_ms);
     let mut due = tokio::time::interval_at(tokio::time::Instant::now() + interval, interval);
     loop {
         due.tick().await;
         let at_ms = recorder.now_ms();
-        let wait = timeout.map_or(interval, |t| t.min(interval));
         let answer = keep_alive_once(session, wait).await;
         let _ = recorder.record(who, None, at_ms, answer, |a| renew_request(a, ttl_ms));
     }
+}
+
+/// How often a keepalive goes out (every TTL/3, as the player's renewals), and how long the
+/// client waits for its answer: until the next is due, or its own timeout if shorter.
+fn keepalive_times(timeout: Option<Duration>, ttl_ms: u64) -> (Duration, Duration) {
+    let interval = Duration::from_millis((ttl_ms / 3).max(1));
+    (interval, timeout.map_or(interval, |t| t.min(interval)))
 }
 
 async fn keep_alive_once(session: &mut Session, wait: Duration) -> Result<bool, String> {
