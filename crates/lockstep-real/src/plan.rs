@@ -11,8 +11,7 @@ use lockstep_sim::models::client::{
     Access, LeaseCheck, LocalDeadline, Locking, RedlockParams, Renewal, Repeat, RequestTimeout,
     RetryPolicy, SafetyClock,
 };
-use lockstep_sim::models::lock_service::TokenSource;
-use lockstep_sim::models::lock_service::Waiting;
+use lockstep_sim::models::lock_service::{TokenSource, Waiting};
 use lockstep_sim::models::resource::Fencing;
 use lockstep_sim::scenario::types::{ClientSpec, ConsensusSystem, LockServiceSpec, ResourceSpec};
 use lockstep_sim::vocabulary::happening::Direction;
