@@ -9,7 +9,8 @@
 // that it holds the lock (S18); the
 // fencing lesson's refused write links to PostgreSQL refusing it, the failure-modes lesson's etcd
 // bug to etcd 3.4.23 doing it; a history of
-// one's own loads from disk and is judged alone, and a malformed one
+// one's own loads from disk and is judged alone (a write its crashed client never heard of
+// judged by the resource's log), and a malformed one
 // is named where it is wrong while what was shown stays; a history imported in the playground
 // is pointed to the real-runs page; an embed shows a recording beside its simulation; the page
 // reads at 375 px and axe finds nothing.
@@ -25,6 +26,7 @@ import { startApp } from './harness.mjs';
 
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const EXAMPLE = join(REPO, 'docs', 'examples', 'history-gc-pause.json');
+const DELAYED = join(REPO, 'docs', 'examples', 'history-delayed-write.json');
 
 describe('real runs', () => {
   let app;
@@ -303,6 +305,23 @@ describe('real runs', () => {
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - innerWidth);
     assert.ok(overflow <= 0, `the page is ${overflow} px wider than a 375-px screen`);
     await page.setViewportSize({ width: 1280, height: 800 });
+    assert.deepEqual(app.problems, []);
+  });
+
+  it('judges a write its crashed client never heard of by the resource\'s own log (S4\'s delayed packet)', async () => {
+    await openReal('real');
+    await page.locator('[data-testid="load-history"]').setInputFiles(DELAYED);
+    await run().waitFor();
+    assert.match(await page.locator('[data-testid="real-title"]').innerText(), /^A delayed packet/);
+    // client-a's write reaches the resource at 1,606 ms, by the log, and is drawn stale there.
+    assert.deepEqual(await outcomes('recorded'), ['accepted', 'stale']);
+    assert.equal(await lost('recorded'), 0, 'the write is drawn arriving, not lost');
+    assert.match(await row('no_stale_write', 'recorded').innerText(),
+      /^broken: client-a's write was accepted at 1606 ms after client-b had been told a higher token$/);
+    assert.equal(await row('one_believer', 'recorded').innerText(), 'holds', 'client-a crashed before client-b was granted the lock');
+    await page.locator('[data-testid="real-end"]').click();
+    assert.match(await page.locator('[data-testid="real-now-recorded"]').innerText(),
+      /register applies client-a's write of 33 with token 33, sent at 104 ms, by its own log; no answer reaches client-a/);
     assert.deepEqual(app.problems, []);
   });
 

@@ -148,3 +148,21 @@ fn real_records_a_history_that_check_trace_reads() {
     assert!(stdout.contains("recorded by lockstep-real"), "{stdout}");
     assert!(stdout.contains("against PostgreSQL 1"), "{stdout}");
 }
+
+/// S4's delayed packet: the crashed client's write, which only the resource's log shows
+/// (`applied_ms`), is judged stale when it landed, so the data is harmed.
+#[test]
+fn a_write_only_the_resources_log_shows_is_judged_when_it_landed() {
+    let delayed = include_str!("../../../docs/examples/history-delayed-write.json");
+    let (code, stdout, stderr) = out(&cli(&["check-trace", &file("delayed", delayed)]));
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(
+        stdout.contains(
+            "no_stale_write         BROKEN: client-a's write was accepted at 1606 ms after \
+             client-b had been told a higher token"
+        ),
+        "{stdout}"
+    );
+    assert!(stdout.contains("one_believer           holds"), "{stdout}");
+    assert!(stdout.contains("the data: HARMED"), "{stdout}");
+}

@@ -10,7 +10,7 @@ use crate::run::RealRun;
 use lockstep_sim::analysis::recorded_verdicts::{JUDGED, broken, judge};
 use lockstep_sim::scenario::error::ScenarioError;
 use lockstep_sim::scenario::types::ResourceSpec;
-use lockstep_sim::story::recorded::{Request, Written};
+use lockstep_sim::story::recorded::Request;
 use lockstep_sim::vocabulary::happening::Happening;
 use lockstep_sim::vocabulary::invariant::{Invariant, InvariantSet};
 use lockstep_sim::vocabulary::message::Refusal;
@@ -82,15 +82,16 @@ impl OutcomeClass {
             .operations
             .iter()
             .filter_map(|o| match o.request {
-                Request::Write {
-                    token,
-                    outcome: Some(outcome),
-                    ..
-                } => Some(Write {
-                    client: o.client.clone(),
-                    token,
-                    accepted: outcome == Written::Accepted,
-                }),
+                // Accepted: its client was told so, or the resource's log says it applied it.
+                Request::Write { token, outcome, .. }
+                    if outcome.is_some() || o.write_landed_ms().is_some() =>
+                {
+                    Some(Write {
+                        client: o.client.clone(),
+                        token,
+                        accepted: o.write_landed_ms().is_some(),
+                    })
+                }
                 _ => None,
             })
             .collect();

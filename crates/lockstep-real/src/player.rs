@@ -78,6 +78,7 @@ impl Player<'_> {
                             Written::Refused
                         }
                     }),
+                    applied_ms: None,
                 },
             )?;
         }

@@ -32,6 +32,7 @@ fn app_log(real: &RealRun) -> String {
                 token,
                 value,
                 outcome,
+                ..
             } => format!(
                 "ts={ts} client={} op=write value={value}{}{took}{}",
                 op.client,

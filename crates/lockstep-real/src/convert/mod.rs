@@ -235,6 +235,7 @@ fn resource_operation(line: &AppLine, base_ms: u64) -> Operation {
                     Written::Refused
                 }
             }),
+            applied_ms: None,
         },
     };
     Operation {

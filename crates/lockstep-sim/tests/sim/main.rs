@@ -25,6 +25,7 @@ mod properties;
 mod property;
 mod raft_liveness;
 mod recorded;
+mod recorded_applied;
 mod recorded_quorum;
 mod recorded_renewal;
 mod resource_restart;

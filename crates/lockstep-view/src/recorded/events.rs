@@ -1,5 +1,6 @@
 //! A recorded history as a list of moments in time order, each said in words: a request sent,
-//! its answer, a fault applied, a pause over, a lease run out. The page steps through these as
+//! its answer, a write the resource applied though its client never heard, a fault applied, a
+//! pause over, a lease run out. The page steps through these as
 //! it steps through a simulated trace's events.
 
 use lockstep_sim::analysis::recorded_verdicts::{Ended, server_leases};
@@ -21,6 +22,8 @@ pub struct RecordedEvent {
 pub enum What {
     /// A request's answer came (before any request sent in the same millisecond).
     Answered(usize),
+    /// The resource applied a write, by its own log, whose client never saw an answer.
+    Applied(usize),
     Sent(usize),
     Fault(usize),
     PauseEnded(usize),
@@ -40,6 +43,15 @@ pub fn events(history: &RecordedHistory) -> Vec<RecordedEvent> {
             events.push(RecordedEvent {
                 at_ms,
                 what: What::Answered(i),
+            });
+        } else if let Request::Write {
+            applied_ms: Some(at_ms),
+            ..
+        } = op.request
+        {
+            events.push(RecordedEvent {
+                at_ms,
+                what: What::Applied(i),
             });
         }
     }
@@ -101,6 +113,21 @@ pub fn words(history: &RecordedHistory, event: &RecordedEvent) -> String {
             format!("{asked}{unanswered}")
         }
         What::Answered(i) => answered(history, i),
+        What::Applied(i) => {
+            let op = &history.operations[i];
+            let (token, value) = match op.request {
+                Request::Write { token, value, .. } => (token, value),
+                _ => (None, 0),
+            };
+            format!(
+                "{resource} applies {}'s write of {value}{}, sent at {} ms, by its own log; no \
+                 answer reaches {}",
+                op.client,
+                with_token(token),
+                thousands(op.at_ms),
+                op.client
+            )
+        }
         What::Fault(i) => {
             let fault = &history.faults[i];
             let node = &fault.node;
@@ -160,6 +187,7 @@ fn answered(history: &RecordedHistory, i: usize) -> String {
             token,
             value,
             outcome,
+            ..
         } => match outcome {
             Some(Written::Accepted) => {
                 format!(

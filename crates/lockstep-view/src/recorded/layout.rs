@@ -215,14 +215,14 @@ impl Moments<'_> {
         self.moment(event)
     }
 
-    /// A request's answer, or its send when it was never answered.
+    /// A request's answer; for a write never answered, when the resource's log says it applied
+    /// it; else its send.
     fn answer(&self, operation: usize) -> Moment {
-        let answered = self.of(What::Answered(operation));
-        if answered.event < self.0.len() {
-            answered
-        } else {
-            self.of(What::Sent(operation))
-        }
+        [What::Answered(operation), What::Applied(operation)]
+            .into_iter()
+            .map(|what| self.of(what))
+            .find(|moment| moment.event < self.0.len())
+            .unwrap_or_else(|| self.of(What::Sent(operation)))
     }
 
     /// The first moment at or after `at_ms`.
@@ -267,13 +267,20 @@ fn writes(
     let mut highest: Option<u64> = None;
     let mut marks = Vec::new();
     for (i, op) in history.operations.iter().enumerate() {
-        let Request::Write {
-            token,
-            outcome: Some(outcome),
-            ..
-        } = op.request
-        else {
-            continue;
+        // A write its client never heard of, which the resource's log says it applied, was
+        // accepted all the same.
+        let (token, outcome) = match op.request {
+            Request::Write {
+                token,
+                outcome: Some(outcome),
+                ..
+            } => (token, outcome),
+            Request::Write {
+                token,
+                applied_ms: Some(_),
+                ..
+            } => (token, Written::Accepted),
+            _ => continue,
         };
         let token = token.map(FencingToken);
         let kind = match outcome {
@@ -332,8 +339,13 @@ fn arrows(
         .map(|(i, op)| {
             let sent = at.of(What::Sent(i));
             // A request that got no answer is drawn as lost where it was sent: the recording
-            // knows it went out and that nothing came back, not how far it got.
-            let ended = Some(op.answered_ms.map_or(sent, |_| at.answer(i)));
+            // knows it went out and that nothing came back, not how far it got; a write the
+            // resource's log says it applied got as far as the resource.
+            let reached = op.answered_ms.or(match op.request {
+                Request::Write { applied_ms, .. } => applied_ms,
+                _ => None,
+            });
+            let ended = Some(reached.map_or(sent, |_| at.answer(i)));
             Arrow {
                 message: MessageId(u32::try_from(i).unwrap_or(u32::MAX)),
                 label: match op.request {
@@ -346,9 +358,9 @@ fn arrows(
                 from_lane: lane(&op.client),
                 to_lane: target(op),
                 sent,
-                due: op.answered_ms.unwrap_or(sent.time),
+                due: reached.unwrap_or(sent.time),
                 ended,
-                fate: if op.answered_ms.is_some() {
+                fate: if reached.is_some() {
                     Fate::Delivered
                 } else {
                     Fate::Lost(unanswered(history, op))

@@ -381,3 +381,47 @@ fn a_recording_beside_its_simulation_has_the_same_lanes_in_the_same_order() {
         "alone, a recording lists its clients in the order they first asked"
     );
 }
+
+/// A write its client never heard answered, which the resource's log says it applied (S4's
+/// delayed packet): drawn as reaching the resource when it was applied, marked stale there,
+/// and said in words at that moment.
+#[test]
+fn a_write_applied_by_the_resources_log_is_drawn_where_it_landed() {
+    let text = std::fs::read_to_string(
+        PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+            .join("../../docs/examples/history-delayed-write.json"),
+    )
+    .expect("the documented example");
+    let run = RecordedRun::of(RecordedHistory::parse(&text).expect("reads"));
+    let write = &run.layout.arrows[1];
+    assert_eq!(write.label, "write");
+    assert_eq!(write.fate, crate::layout::Fate::Delivered);
+    assert_eq!(write.due, 1606);
+    let stale: Vec<(u64, MarkKind)> = run
+        .layout
+        .marks
+        .iter()
+        .filter(|m| matches!(m.kind, MarkKind::Stale { .. }))
+        .map(|m| (m.at.time, m.kind))
+        .collect();
+    assert_eq!(
+        stale,
+        [(
+            1606,
+            MarkKind::Stale {
+                token: FencingToken(33)
+            }
+        )]
+    );
+    let applied = run
+        .events
+        .iter()
+        .find(|e| e.what == What::Applied(1))
+        .expect("the applied moment");
+    assert_eq!(applied.at_ms, 1606);
+    assert_eq!(
+        super::events::words(&run.history, applied),
+        "register applies client-a's write of 33 with token 33, sent at 104 ms, by its own log; \
+         no answer reaches client-a"
+    );
+}

@@ -16,7 +16,7 @@
 mod quorum;
 mod renewal;
 
-use crate::story::recorded::{Acquired, Applied, Operation, RecordedHistory, Request, Written};
+use crate::story::recorded::{Acquired, Applied, Operation, RecordedHistory, Request};
 use crate::vocabulary::invariant::{Invariant, InvariantSet};
 
 /// The invariants a recorded history is judged on: all but the double charge (a recording
@@ -149,8 +149,8 @@ pub fn beliefs(history: &RecordedHistory) -> Vec<Held<'_>> {
         .collect()
 }
 
-/// `client`'s belief from `from_ms`, begun by `operation`, until it sends its release or is
-/// told a renewal was refused.
+/// `client`'s belief from `from_ms`, begun by `operation`, until it sends its release, is
+/// told a renewal was refused, or crashes (a crashed process believes nothing).
 pub(super) fn belief<'a>(
     history: &RecordedHistory,
     client: &'a str,
@@ -160,6 +160,7 @@ pub(super) fn belief<'a>(
     let ends = [
         (release_after(history, client, from_ms), Ended::Released),
         (renewal::lost_at(history, client, from_ms), Ended::Lost),
+        (crashed_at(history, client, from_ms), Ended::Crashed),
     ];
     let (to_ms, ended) = ends
         .into_iter()
@@ -304,19 +305,39 @@ fn tokens_increase(history: &RecordedHistory, grants: &[Grant]) -> Option<Breach
     })
 }
 
-/// The writes the resource accepted: stale when another client had surely been told a higher
-/// token before the write was sent; a second writer when another client's write with the same
-/// token was accepted too.
+/// When `client` crashed at or after `from_ms`, if it did.
+fn crashed_at(history: &RecordedHistory, client: &str, from_ms: u64) -> Option<u64> {
+    history
+        .faults
+        .iter()
+        .find(|f| f.at_ms >= from_ms && f.node == client && f.applied == Applied::Crash)
+        .map(|f| f.at_ms)
+}
+
+/// The moment a write surely acted on the resource no earlier than: when the resource's log
+/// says it applied it, or else its send.
+fn acted_ms(write: &Operation) -> u64 {
+    match write.request {
+        Request::Write {
+            applied_ms: Some(applied),
+            ..
+        } => applied,
+        _ => write.at_ms,
+    }
+}
+
+/// The writes the resource accepted (its client was told so, or its log says it applied them):
+/// stale when another client had surely been told a higher token before the write acted;
+/// a second writer when another client's write with the same token was accepted too.
 fn accepted_writes(history: &RecordedHistory, grants: &[Grant]) -> Vec<Breach> {
     let accepted: Vec<(usize, &Operation, u64)> = history
         .operations
         .iter()
         .enumerate()
+        .filter(|(_, o)| o.write_landed_ms().is_some())
         .filter_map(|(i, o)| match o.request {
             Request::Write {
-                token: Some(token),
-                outcome: Some(Written::Accepted),
-                ..
+                token: Some(token), ..
             } => Some((i, o, token)),
             _ => None,
         })
@@ -325,7 +346,9 @@ fn accepted_writes(history: &RecordedHistory, grants: &[Grant]) -> Vec<Breach> {
         let superseding = grants.iter().find(|g| {
             let grant = &history.operations[g.operation];
             grant.client != write.client
-                && grant.answered_ms.is_some_and(|told| told <= write.at_ms)
+                && grant
+                    .answered_ms
+                    .is_some_and(|told| told <= acted_ms(write))
                 && g.token.is_some_and(|t| t > token)
         })?;
         Some(breach(
@@ -344,18 +367,13 @@ fn accepted_writes(history: &RecordedHistory, grants: &[Grant]) -> Vec<Breach> {
     stale.into_iter().chain(second_writer).collect()
 }
 
-/// An accepted write computed from a read, when another client's write was surely accepted
-/// between that read's answer and this write's send: the other update was overwritten unseen.
+/// An accepted write computed from a read, when another client's write surely took effect
+/// between that read's answer and this write's acting: the other update was overwritten
+/// unseen.
 fn lost_update(history: &RecordedHistory) -> Option<Breach> {
     let ops = &history.operations;
     ops.iter().enumerate().find_map(|(i, write)| {
-        let Request::Write {
-            outcome: Some(Written::Accepted),
-            ..
-        } = write.request
-        else {
-            return None;
-        };
+        write.write_landed_ms()?;
         let read = ops[..i]
             .iter()
             .rev()
@@ -364,14 +382,8 @@ fn lost_update(history: &RecordedHistory) -> Option<Breach> {
         let unseen = ops.iter().find(|o| {
             o.client != write.client
                 && o.at_ms >= read_answered
-                && o.answered_ms.is_some_and(|a| a <= write.at_ms)
-                && matches!(
-                    o.request,
-                    Request::Write {
-                        outcome: Some(Written::Accepted),
-                        ..
-                    }
-                )
+                && o.write_landed_ms()
+                    .is_some_and(|landed| landed <= acted_ms(write))
         })?;
         Some(breach(Invariant::NoLostUpdate, i, write, unseen))
     })
@@ -380,7 +392,7 @@ fn lost_update(history: &RecordedHistory) -> Option<Breach> {
 fn breach(invariant: Invariant, operation: usize, by: &Operation, other: &Operation) -> Breach {
     Breach {
         invariant,
-        at_ms: by.answered_ms.unwrap_or(by.at_ms),
+        at_ms: by.write_landed_ms().or(by.answered_ms).unwrap_or(by.at_ms),
         operation,
         clients: vec![by.client.clone(), other.client.clone()],
         until_ms: None,
@@ -388,9 +400,10 @@ fn breach(invariant: Invariant, operation: usize, by: &Operation, other: &Operat
 }
 
 /// The resource's history as the linearizability checker reads it: every answered read, and
-/// every write the resource accepted (answered), each client numbered in the order of
-/// [`RecordedHistory::clients`]. Refused writes changed nothing; a write never answered may or
-/// may not have taken effect, which this checker cannot weigh, so it is left out.
+/// every write the resource accepted (answered, or applied by its log, which then stands for
+/// the answer), each client numbered in the order of [`RecordedHistory::clients`]. Refused
+/// writes changed nothing; a write neither answered nor logged may or may not have taken
+/// effect, which this checker cannot weigh, so it is left out.
 #[cfg(feature = "history-check")]
 pub fn register_history(history: &RecordedHistory) -> crate::analysis::linearizability::History {
     use crate::analysis::linearizability::{Effect, History, Operation as Checked};
@@ -405,19 +418,17 @@ pub fn register_history(history: &RecordedHistory) -> crate::analysis::lineariza
         .operations
         .iter()
         .filter_map(|o| {
-            let effect = match o.request {
-                Request::Read(Some(value)) => Effect::Read { value },
-                Request::Write {
-                    value,
-                    outcome: Some(Written::Accepted),
-                    ..
-                } => Effect::Write { value },
+            let (effect, answered) = match o.request {
+                Request::Read(Some(value)) => (Effect::Read { value }, o.answered_ms),
+                Request::Write { value, .. } => {
+                    (Effect::Write { value }, Some(o.write_landed_ms()?))
+                }
                 _ => return None,
             };
             Some(Checked {
                 client: number(&o.client),
                 invoked: VirtualTime(o.at_ms),
-                answered: o.answered_ms.map(VirtualTime),
+                answered: answered.map(VirtualTime),
                 effect,
             })
         })

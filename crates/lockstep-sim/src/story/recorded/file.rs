@@ -101,6 +101,10 @@ pub struct FileOperation {
     /// A write's answer.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub accepted: Option<bool>,
+    /// When the resource applied a write, by the resource's own log: what shows that a write
+    /// whose client never saw an answer (it crashed; the answer was lost) took effect.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub applied_ms: Option<u64>,
     /// A release's answer: whether the service let anything go.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub released: Option<bool>,

@@ -34,6 +34,7 @@ pub(super) fn operation(index: usize, op: &FileOperation) -> Result<Operation, H
                     Written::Refused
                 }
             }),
+            applied_ms: op.applied_ms,
         },
         OpKind::Release => Request::Release(op.released),
         OpKind::Renew => Request::Renew(op.renewed.map(|renewed| {
@@ -62,6 +63,7 @@ fn check_fields(index: usize, op: &FileOperation) -> Result<(), HistoryError> {
         ("ttl_ms", op.ttl_ms.is_some()),
         ("value", op.value.is_some()),
         ("accepted", op.accepted.is_some()),
+        ("applied_ms", op.applied_ms.is_some()),
         ("released", op.released.is_some()),
         ("renewed", op.renewed.is_some()),
     ];
@@ -98,6 +100,7 @@ fn check_fields(index: usize, op: &FileOperation) -> Result<(), HistoryError> {
             format!("{answered} is before the request was sent ({})", op.at_ms),
         ));
     }
+    check_applied(index, op)?;
     // An answer's field without an answer, or an answer without its field.
     let (field, has_answer_field) = match op.op {
         OpKind::Acquire => ("granted", op.granted.is_some()),
@@ -129,12 +132,37 @@ fn check_fields(index: usize, op: &FileOperation) -> Result<(), HistoryError> {
     Ok(())
 }
 
+/// A write's `applied_ms` falls between its send and its answer, and a write its client was
+/// told was refused was not applied.
+fn check_applied(index: usize, op: &FileOperation) -> Result<(), HistoryError> {
+    let Some(applied) = op.applied_ms else {
+        return Ok(());
+    };
+    let wrong = if applied < op.at_ms {
+        Some(format!(
+            "{applied} is before the write was sent ({})",
+            op.at_ms
+        ))
+    } else if let Some(answered) = op.answered_ms.filter(|&a| a < applied) {
+        Some(format!(
+            "{applied} is after the write was answered ({answered})"
+        ))
+    } else if op.accepted == Some(false) {
+        Some("a write the resource refused was not applied".to_owned())
+    } else {
+        None
+    };
+    wrong.map_or(Ok(()), |why| {
+        Err(HistoryError::at_operation(index, "applied_ms", why))
+    })
+}
+
 /// The fields an operation of `kind` may carry besides client, op and the times.
 fn allowed(kind: OpKind) -> &'static [&'static str] {
     match kind {
         OpKind::Acquire => &["granted", "token", "ttl_ms"],
         OpKind::Read => &["value"],
-        OpKind::Write => &["token", "value", "accepted"],
+        OpKind::Write => &["token", "value", "accepted", "applied_ms"],
         OpKind::Release => &["released"],
         OpKind::Renew => &["renewed", "ttl_ms"],
     }
@@ -162,6 +190,7 @@ pub(super) fn file_operation(op: &Operation) -> FileOperation {
         ttl_ms: None,
         value: None,
         accepted: None,
+        applied_ms: None,
         released: None,
         renewed: None,
     };
@@ -179,11 +208,13 @@ pub(super) fn file_operation(op: &Operation) -> FileOperation {
             token,
             value,
             outcome,
+            applied_ms,
         } => {
             file.op = OpKind::Write;
             file.token = token;
             file.value = Some(value);
             file.accepted = outcome.map(|o| o == Written::Accepted);
+            file.applied_ms = applied_ms;
         }
         Request::Release(released) => {
             file.op = OpKind::Release;

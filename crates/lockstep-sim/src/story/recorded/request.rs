@@ -22,11 +22,33 @@ pub enum Request {
         token: Option<u64>,
         value: i64,
         outcome: Option<Written>,
+        /// When the resource applied it, where its own log says: a write can take effect
+        /// though its client never saw the answer.
+        applied_ms: Option<u64>,
     },
     /// `Some(false)`: the service had nothing of this client's to let go.
     Release(Option<bool>),
     /// A renewal (a keepalive) of the lease the client holds.
     Renew(Option<Renewed>),
+}
+
+impl Operation {
+    /// When a write took effect, if the resource accepted it: when the resource's log says it
+    /// applied it, or else when its client was told it was accepted. `None` for a write that
+    /// was refused, or never answered nor logged, and for every other request.
+    pub fn write_landed_ms(&self) -> Option<u64> {
+        match self.request {
+            Request::Write {
+                applied_ms: Some(applied),
+                ..
+            } => Some(applied),
+            Request::Write {
+                outcome: Some(Written::Accepted),
+                ..
+            } => self.answered_ms,
+            _ => None,
+        }
+    }
 }
 
 /// A renewal's answer.
