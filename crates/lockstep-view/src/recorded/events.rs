@@ -6,7 +6,7 @@
 use lockstep_sim::analysis::recorded_verdicts::{Ended, server_leases};
 use lockstep_sim::story::numbers::thousands;
 use lockstep_sim::story::recorded::{
-    Acquired, Applied, RecordedHistory, Renewed, Request, Written,
+    Acquired, Applied, Fault, RecordedHistory, Renewed, Request, Written,
 };
 use lockstep_sim::vocabulary::happening::Direction;
 
@@ -113,50 +113,8 @@ pub fn words(history: &RecordedHistory, event: &RecordedEvent) -> String {
             format!("{asked}{unanswered}")
         }
         What::Answered(i) => answered(history, i),
-        What::Applied(i) => {
-            let op = &history.operations[i];
-            let (token, value) = match op.request {
-                Request::Write { token, value, .. } => (token, value),
-                _ => (None, 0),
-            };
-            format!(
-                "{resource} applies {}'s write of {value}{}, sent at {} ms, by its own log; no \
-                 answer reaches {}",
-                op.client,
-                with_token(token),
-                thousands(op.at_ms),
-                op.client
-            )
-        }
-        What::Fault(i) => {
-            let fault = &history.faults[i];
-            let node = &fault.node;
-            match &fault.applied {
-                Applied::Pause { for_ms } => {
-                    format!(
-                        "{node} stops for {} ms (a pause: it does nothing)",
-                        thousands(*for_ms)
-                    )
-                }
-                Applied::Crash => format!("{node} crashes"),
-                Applied::Restart => format!("{node} restarts"),
-                Applied::Failover => format!("{node} is promoted in its primary's place"),
-                Applied::ClockJump { by_ms } => format!("{node}'s clock jumps by {by_ms} ms"),
-                Applied::Cut {
-                    peer,
-                    direction: Direction::Both,
-                } => {
-                    format!("the link between {node} and {peer} is cut: nothing crosses it")
-                }
-                Applied::Cut {
-                    peer,
-                    direction: Direction::OneWay,
-                } => format!(
-                    "what {node} sends to {peer} is lost from now on; {peer}'s answers still \
-                     arrive"
-                ),
-            }
-        }
+        What::Applied(i) => applied(history, i),
+        What::Fault(i) => fault_words(&history.faults[i]),
         What::PauseEnded(i) => format!("{} runs again", history.faults[i].node),
         What::LeaseRanOut(i) => {
             let op = &history.operations[i];
@@ -166,6 +124,49 @@ pub fn words(history: &RecordedHistory, event: &RecordedEvent) -> String {
                 op.server.as_deref().unwrap_or(service)
             )
         }
+    }
+}
+
+/// A write the resource's log says it applied, whose client never heard.
+fn applied(history: &RecordedHistory, i: usize) -> String {
+    let op = &history.operations[i];
+    let (token, value) = match op.request {
+        Request::Write { token, value, .. } => (token, value),
+        _ => (None, 0),
+    };
+    format!(
+        "{} applies {}'s write of {value}{}, sent at {} ms, by its own log; no answer reaches {}",
+        history.resource,
+        op.client,
+        with_token(token),
+        thousands(op.at_ms),
+        op.client
+    )
+}
+
+fn fault_words(fault: &Fault) -> String {
+    let node = &fault.node;
+    match &fault.applied {
+        Applied::Pause { for_ms } => {
+            format!(
+                "{node} stops for {} ms (a pause: it does nothing)",
+                thousands(*for_ms)
+            )
+        }
+        Applied::Crash => format!("{node} crashes"),
+        Applied::Restart => format!("{node} restarts"),
+        Applied::Failover => format!("{node} is promoted in its primary's place"),
+        Applied::ClockJump { by_ms } => format!("{node}'s clock jumps by {by_ms} ms"),
+        Applied::Cut {
+            peer,
+            direction: Direction::Both,
+        } => format!("the link between {node} and {peer} is cut: nothing crosses it"),
+        Applied::Cut {
+            peer,
+            direction: Direction::OneWay,
+        } => format!(
+            "what {node} sends to {peer} is lost from now on; {peer}'s answers still arrive"
+        ),
     }
 }
 
