@@ -44,11 +44,7 @@ pub fn events(history: &RecordedHistory) -> Vec<RecordedEvent> {
                 at_ms,
                 what: What::Answered(i),
             });
-        } else if let Request::Write {
-            applied_ms: Some(at_ms),
-            ..
-        } = op.request
-        {
+        } else if let Some(at_ms) = op.applied_ms() {
             events.push(RecordedEvent {
                 at_ms,
                 what: What::Applied(i),

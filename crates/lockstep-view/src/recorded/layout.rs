@@ -275,11 +275,7 @@ fn writes(
                 outcome: Some(outcome),
                 ..
             } => (token, outcome),
-            Request::Write {
-                token,
-                applied_ms: Some(_),
-                ..
-            } => (token, Written::Accepted),
+            Request::Write { token, .. } if op.applied_ms().is_some() => (token, Written::Accepted),
             _ => continue,
         };
         let token = token.map(FencingToken);
@@ -341,10 +337,7 @@ fn arrows(
             // A request that got no answer is drawn as lost where it was sent: the recording
             // knows it went out and that nothing came back, not how far it got; a write the
             // resource's log says it applied got as far as the resource.
-            let reached = op.answered_ms.or(match op.request {
-                Request::Write { applied_ms, .. } => applied_ms,
-                _ => None,
-            });
+            let reached = op.answered_ms.or(op.applied_ms());
             let ended = Some(reached.map_or(sent, |_| at.answer(i)));
             Arrow {
                 message: MessageId(u32::try_from(i).unwrap_or(u32::MAX)),

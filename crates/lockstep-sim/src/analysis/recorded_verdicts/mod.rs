@@ -317,13 +317,7 @@ fn crashed_at(history: &RecordedHistory, client: &str, from_ms: u64) -> Option<u
 /// The moment a write surely acted on the resource no earlier than: when the resource's log
 /// says it applied it, or else its send.
 fn acted_ms(write: &Operation) -> u64 {
-    match write.request {
-        Request::Write {
-            applied_ms: Some(applied),
-            ..
-        } => applied,
-        _ => write.at_ms,
-    }
+    write.applied_ms().unwrap_or(write.at_ms)
 }
 
 /// The writes the resource accepted (its client was told so, or its log says it applied them):

@@ -39,13 +39,17 @@ impl Operation {
     pub fn write_landed_ms(&self) -> Option<u64> {
         match self.request {
             Request::Write {
-                applied_ms: Some(applied),
-                ..
-            } => Some(applied),
-            Request::Write {
                 outcome: Some(Written::Accepted),
                 ..
-            } => self.answered_ms,
+            } => self.applied_ms().or(self.answered_ms),
+            _ => self.applied_ms(),
+        }
+    }
+
+    /// When the resource's log says it applied this write, if it is a write the log shows.
+    pub fn applied_ms(&self) -> Option<u64> {
+        match self.request {
+            Request::Write { applied_ms, .. } => applied_ms,
             _ => None,
         }
     }
