@@ -1,10 +1,11 @@
 //! The faults a real run makes, when the plan says, each recorded as applied: a primary's crash
 //! (`SIGKILL`) and the replica's promotion the failover delay after it, as the simulation's
-//! monitor does; a cut link between a client and a node (its link proxy drops everything from
-//! then on); a jump of a node's wall clock (the clock shim's offset).
+//! monitor does; a client's crash (the recorder stops it: it sends nothing more and hears no
+//! answer); a cut link between a client and a node (its link proxy drops everything from then
+//! on); a jump of a node's wall clock (the clock shim's offset).
 //!
-//! Faults at 0 ms are made before the run's clock starts ([`Faults::at_start`]): the clients
-//! begin at 0 ms too, and must not see the links whole.
+//! Faults at 0 ms are made as the run's clock starts, before the clients' threads do
+//! ([`Faults::at_start`]): the clients begin at 0 ms too, and must not see the links whole.
 
 use crate::link::CutSwitch;
 use crate::per_run::PerRun;
@@ -17,6 +18,9 @@ use lockstep_sim::vocabulary::happening::Direction;
 enum Fault {
     Crash {
         node: String,
+    },
+    ClientCrash {
+        client: String,
     },
     Promote,
     Cut {
@@ -54,6 +58,12 @@ impl<'a> Faults<'a> {
                 timed.push((at_ms + failover_after_ms, Fault::Promote));
             }
         }
+        for client in &plan.clients {
+            if let Some(at_ms) = client.crash_ms {
+                let client = client.name.clone();
+                timed.push((at_ms, Fault::ClientCrash { client }));
+            }
+        }
         for (at_ms, client, node, direction) in &plan.cuts {
             let (client, node, direction) = (client.clone(), node.clone(), *direction);
             timed.push((
@@ -77,13 +87,13 @@ impl<'a> Faults<'a> {
         }
     }
 
-    /// Makes the faults due at 0 ms, before the clock starts; what they did is recorded by
+    /// Makes the faults due at 0 ms, before the clients start; what they did is recorded by
     /// [`Self::play`] at 0 ms.
-    pub fn at_start(&self) -> Vec<Result<(), String>> {
+    pub fn at_start(&self, recorder: &Recorder) -> Vec<Result<(), String>> {
         self.timed
             .iter()
             .take_while(|(at_ms, _)| *at_ms == 0)
-            .map(|(_, fault)| self.make(fault))
+            .map(|(_, fault)| self.make(fault, recorder))
             .collect()
     }
 
@@ -95,7 +105,7 @@ impl<'a> Faults<'a> {
                 Some(made) => made,
                 None => {
                     recorder.wait_until(*at_ms);
-                    self.make(fault)
+                    self.make(fault, recorder)
                 }
             };
             match made {
@@ -108,10 +118,14 @@ impl<'a> Faults<'a> {
         }
     }
 
-    fn make(&self, fault: &Fault) -> Result<(), String> {
+    fn make(&self, fault: &Fault, recorder: &Recorder) -> Result<(), String> {
         match fault {
             Fault::Crash { .. } => {
                 self.pair()?.crash_primary();
+                Ok(())
+            }
+            Fault::ClientCrash { client } => {
+                recorder.crash(client);
                 Ok(())
             }
             Fault::Promote => self.pair()?.promote_replica(),
@@ -147,7 +161,9 @@ impl<'a> Faults<'a> {
     /// The node a fault is recorded on, and what it was.
     fn applied(&self, fault: &Fault) -> (String, Applied) {
         match fault {
-            Fault::Crash { node } => (node.clone(), Applied::Crash),
+            Fault::Crash { node } | Fault::ClientCrash { client: node } => {
+                (node.clone(), Applied::Crash)
+            }
             Fault::Promote => (
                 self.per_run
                     .pair

@@ -11,15 +11,19 @@
 //!   and its replica; Redlock over independent nodes), each with a
 //!   server started for the run (Debian's package, loopback only) and stopped after.
 //! - [`etcd`]: a three-member etcd cluster started for each run, and each client's session on
-//!   it (a lease kept alive, the lock API's `Lock`); [`link`]: a cuttable loopback link from a
-//!   client to one node (Redlock's, etcd's).
-//! - [`servers`]: the servers the runs of a session share; [`per_run`]: those a run starts
-//!   for itself (a primary and replica it crashes, Redlock's nodes whose clocks it jumps); [`server`]: what the servers share (why one could not start, a free port); [`started`]:
+//!   it (a lease kept alive, the lock API's `Lock`); [`link`]: a loopback link from a client to
+//!   one server that can be cut (Redlock's nodes, etcd's members) or slowed one way (a slow
+//!   link to the resource; a replica's replication).
+//! - [`servers`]: the servers the runs of a session share; [`per_run`]: those a run starts for
+//!   itself (a primary and replica it crashes, Redlock's nodes whose clocks it jumps);
+//!   [`server`]: what the servers share (why one could not start, a free port); [`started`]:
 //!   the servers one plan needs, started for it.
-//! - [`run`]: the clients ([`player`], renewing as the plan says: [`renewing`]), each on a thread of its own with its lock ([`locks`]),
-//!   on one clock, and the faults the plan makes on the lock service ([`faults`]).
+//! - [`run`]: the clients ([`player`], renewing as the plan says: [`renewing`]), each on a
+//!   thread of its own with its lock ([`locks`]), on one clock, and the faults the plan makes
+//!   ([`faults`]): on the lock service, its links, and the clients themselves (a crash).
 //! - [`record`]: what the clients saw, in milliseconds from the start, recorded as a history
-//!   in Lockstep's recorded-history format (`lockstep_sim::story::recorded`).
+//!   in Lockstep's recorded-history format (`lockstep_sim::story::recorded`); [`applied`]:
+//!   when each write took effect, from the register's own log.
 //! - [`conformance`]: the cases, each run several times and compared with the simulation, as
 //!   a table (`cargo xtask real` prints it, through the `lockstep-real` binary).
 //! - [`convert`]: an example converter from Redis `MONITOR` output and an application log to the
@@ -30,6 +34,7 @@
 //! What this crate must not do: run in the page (it talks to servers and reads the wall clock),
 //! or decide anything about the simulation (it only reads `lockstep-sim`'s traces).
 
+pub mod applied;
 pub mod conformance;
 pub mod convert;
 pub mod etcd;

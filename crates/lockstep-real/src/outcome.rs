@@ -75,12 +75,13 @@ impl OutcomeClass {
         self
     }
 
-    /// The class of a real run.
+    /// The class of a real run, its writes in the order the resource decided them: when each
+    /// took effect (`Operation::write_landed_ms`), or for a refused one when its answer came.
     pub fn of_real(run: &RealRun) -> OutcomeClass {
-        let writes = run
-            .history
-            .operations
-            .iter()
+        let mut decided: Vec<_> = run.history.operations.iter().collect();
+        decided.sort_by_key(|o| o.write_landed_ms().or(o.answered_ms).unwrap_or(o.at_ms));
+        let writes = decided
+            .into_iter()
             .filter_map(|o| match o.request {
                 // Accepted: its client was told so, or the resource's log says it applied it.
                 Request::Write { token, outcome, .. }

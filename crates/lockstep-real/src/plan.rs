@@ -152,6 +152,12 @@ pub struct ClientPlan {
     /// How long the client waits for an answer before it gives the request up (played on etcd
     /// only).
     pub timeout_ms: Option<u64>,
+    /// How late what it sends reaches the resource, where the scenario's link from it to the
+    /// resource is slow (S4's delayed packet).
+    pub resource_lag_ms: Option<u64>,
+    /// When it crashes, if it does: from then on it sends nothing, and an answer to a request
+    /// it sent before is lost; what it sent is still on its way.
+    pub crash_ms: Option<u64>,
 }
 
 /// A lease check before the write: write only if more than `margin_ms` of the lease is left by
@@ -260,14 +266,15 @@ impl Plan {
         if !scenario.clocks.is_empty() {
             return Err(Unsupported::Scenario("sets clocks apart"));
         }
-        if scenario.network.loss_per_million > 0 || !scenario.network.links.is_empty() {
-            return Err(Unsupported::Scenario("loses messages or sets links apart"));
+        if scenario.network.loss_per_million > 0 {
+            return Err(Unsupported::Scenario("loses messages"));
         }
         let mut clients = scenario
             .clients
             .iter()
             .map(|client| client_plan(client, &service))
             .collect::<Result<Vec<_>, _>>()?;
+        slow_links(scenario, &resource_name, &mut clients)?;
         // A real run lasts until its clients are done; the simulation stops at the end.
         if let Some(late) = clients
             .iter()
@@ -326,7 +333,8 @@ fn faults(
     let mut cuts = Vec::new();
     let mut clock_jumps = Vec::new();
     let redlock = matches!(service, ServicePlan::Redlock { .. });
-    let linked = redlock || matches!(service, ServicePlan::Etcd { .. });
+    let etcd = matches!(service, ServicePlan::Etcd { .. });
+    let linked = redlock || etcd;
     let is_client = |name: &String| scenario.clients.iter().any(|c| &c.name == name);
     for intervention in &scenario.interventions {
         let at_ms = intervention.at_ms.0;
@@ -357,8 +365,15 @@ fn faults(
                 .find(|c| &c.name == node)
                 .filter(|c| at_ms >= c.start_ms + 4 * scenario.network.latency_ms[1])
                 .map(|c| c.pauses.push((at_ms, length.0))),
-            // The primary's crash, which the failover follows: the one crash this runner
-            // makes (a killed Redis restarts empty, which no scenario here asks for).
+            // A client's crash, after it has started, where it holds no session the service
+            // keeps alive for it (etcd's keepalives go on while it waits in the queue).
+            Action::Crash { node } if is_client(node) && !etcd => clients
+                .iter_mut()
+                .find(|c| &c.name == node)
+                .filter(|c| at_ms > c.start_ms && c.crash_ms.is_none())
+                .map(|c| c.crash_ms = Some(at_ms)),
+            // The primary's crash, which the failover follows: the one crash of a server this
+            // runner makes (a killed Redis restarts empty, which no scenario here asks for).
             Action::Crash { node }
                 if matches!(service, ServicePlan::ReplicatedCache { .. })
                     && service_names.first() == Some(node) =>
@@ -380,6 +395,29 @@ fn faults(
         cuts,
         clock_jumps,
     })
+}
+
+/// The scenario's links that differ from its network, each as a client's lag to the resource:
+/// a link played for real is one from a client to the resource, of a fixed latency, that
+/// loses nothing (the loopback proxy holds what the client sends that long).
+fn slow_links(
+    scenario: &Scenario,
+    resource_name: &str,
+    clients: &mut [ClientPlan],
+) -> Result<(), Unsupported> {
+    for link in &scenario.network.links {
+        let [low, high] = link.latency_ms;
+        let client = clients
+            .iter_mut()
+            .find(|c| c.name == link.from)
+            .filter(|_| link.to == resource_name && low == high && link.loss_per_million == 0)
+            .ok_or(Unsupported::Scenario(
+                "sets a link apart other than a client's to the resource, of a fixed latency, \
+                 that loses nothing",
+            ))?;
+        client.resource_lag_ms = Some(low);
+    }
+    Ok(())
 }
 
 fn service_plan(spec: &LockServiceSpec) -> Result<ServicePlan, Unsupported> {
@@ -494,6 +532,8 @@ fn client_plan(client: &ClientSpec, service: &ServicePlan) -> Result<ClientPlan,
         release: client.release,
         retry,
         pauses: Vec::new(),
+        resource_lag_ms: None,
+        crash_ms: None,
         timeout_ms: match client.timeout {
             RequestTimeout::Never {} => None,
             RequestTimeout::After { ms } => Some(ms.0),

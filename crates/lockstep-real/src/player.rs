@@ -24,10 +24,12 @@ type Made = std::cell::RefCell<Vec<u64>>;
 impl Player<'_> {
     pub fn play(&self, mut lock: ClientLock, mut register: Register) {
         let made = Made::default();
-        // A failed request is recorded unanswered, with its failure: the client stops there.
+        // A failed request is recorded unanswered, with its failure, and a crashed client sends
+        // nothing more: the client stops there.
         let _ = self.steps(&mut lock, &mut register, &made);
+        let alive_at = |at_ms: u64| self.client.crash_ms.is_none_or(|crash| at_ms < crash);
         for (at_ms, _) in &self.client.pauses {
-            if !made.borrow().contains(at_ms) {
+            if !made.borrow().contains(at_ms) && alive_at(*at_ms) {
                 self.recorder.failed(&format!(
                     "the pause of {} at {at_ms} ms was not made: it was not working then",
                     self.client.name

@@ -1,6 +1,8 @@
 //! What a real run's clients saw, recorded as it happens into the recorded-history format
 //! (`lockstep_sim::story::recorded`): each request with the milliseconds from the run's start
-//! at which it was sent and answered, and each pause applied.
+//! at which it was sent and answered, and each pause applied. A client that has crashed sends
+//! nothing more, and the answer to a request it sent before is lost: it is recorded unanswered,
+//! as the simulation's crashed client never hears it.
 
 use crate::plan::Plan;
 use lockstep_sim::story::recorded::{
@@ -15,6 +17,8 @@ pub struct Recorder {
     operations: Mutex<Vec<Operation>>,
     faults: Mutex<Vec<Fault>>,
     failures: Mutex<Vec<String>>,
+    /// The clients that have crashed so far.
+    crashed: Mutex<Vec<String>>,
 }
 
 impl Recorder {
@@ -25,6 +29,7 @@ impl Recorder {
             operations: Mutex::new(Vec::new()),
             faults: Mutex::new(Vec::new()),
             failures: Mutex::new(Vec::new()),
+            crashed: Mutex::new(Vec::new()),
         }
     }
 
@@ -32,9 +37,22 @@ impl Recorder {
         u64::try_from(self.start.elapsed().as_millis()).unwrap_or(u64::MAX)
     }
 
+    /// `client` crashes now.
+    pub fn crash(&self, client: &str) {
+        push(&self.crashed, client.to_owned());
+    }
+
+    fn has_crashed(&self, client: &str) -> bool {
+        self.crashed
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .iter()
+            .any(|c| c == client)
+    }
+
     /// Sends one request (`send`) for `client` to `server` (where the service has several) and
-    /// records it: `request` says what it was,
-    /// given the answer (`None` when it failed, and the failure is kept).
+    /// records it: `request` says what it was, given the answer (`None` when it failed, and the
+    /// failure is kept). A client that has crashed sends nothing, and its steps end here.
     pub fn request<T>(
         &self,
         client: &str,
@@ -42,13 +60,17 @@ impl Recorder {
         send: impl FnOnce() -> Result<T, String>,
         request: impl FnOnce(Option<&T>) -> Request,
     ) -> Result<T, String> {
+        if self.has_crashed(client) {
+            return Err(format!("{client} has crashed"));
+        }
         let at_ms = self.now_ms();
         let answer = send();
         self.record(client, server, at_ms, answer, request)
     }
 
     /// Records a request sent at `at_ms` whose `answer` has just come (or failed), as
-    /// [`Self::request`] does: for requests sent where a closure cannot wait (in async code).
+    /// [`Self::request`] does: for requests sent where a closure cannot wait (in async code). An
+    /// answer that comes after its client crashed is lost, and is no failure of the run.
     pub fn record<T>(
         &self,
         client: &str,
@@ -57,6 +79,12 @@ impl Recorder {
         answer: Result<T, String>,
         request: impl FnOnce(Option<&T>) -> Request,
     ) -> Result<T, String> {
+        let crashed = self.has_crashed(client);
+        let answer = if crashed {
+            Err(format!("{client} crashed before the answer came"))
+        } else {
+            answer
+        };
         let answered_ms = answer.is_ok().then(|| self.now_ms());
         push(
             &self.operations,
@@ -68,7 +96,9 @@ impl Recorder {
                 request: request(answer.as_ref().ok()),
             },
         );
-        if let Err(why) = &answer {
+        if let Err(why) = &answer
+            && !crashed
+        {
             push(&self.failures, format!("{client} at {at_ms} ms: {why}"));
         }
         answer

@@ -1,18 +1,22 @@
 //! A scenario's clients against real servers: each on connections of its own and a thread of
 //! its own, on one clock started when all are connected, doing what its [`ClientPlan`] says
-//! when it says it. The resource is always PostgreSQL's register; the lock is the plan's
-//! service.
+//! when it says it. The resource is always PostgreSQL's register, reached through a slow link
+//! by a client whose plan says so; the lock is the plan's service. When the clients are done,
+//! the register's log says when each write it applied took effect (`applied.rs`).
 
+use crate::applied::fill_applied;
 use crate::faults::Faults;
+use crate::link::{Link, Way};
 use crate::locks::{clear_lock, lock_for};
 use crate::per_run::PerRun;
-use crate::plan::Plan;
+use crate::plan::{ClientPlan, Plan};
 use crate::player::Player;
 use crate::postgres::{self, Register};
 use crate::record::{Recorder, today, unix_ms};
 use crate::servers::Servers;
 use lockstep_sim::story::recorded::RecordedHistory;
 use std::thread;
+use std::time::Duration;
 
 /// A real run: what its clients saw, the register's value at the end, and the requests that
 /// failed (a server that did not answer), in words.
@@ -37,12 +41,12 @@ pub fn run(servers: &Servers, plan: &Plan) -> Result<RealRun, String> {
     let per_run = PerRun::start(plan)?;
     let mut parts = Vec::new();
     let mut switches = Vec::new();
+    let mut slow_links = Vec::new();
+    let mut backends = Vec::new();
     for client in &plan.clients {
-        let register = Register {
-            db: ::postgres::Client::connect(&connection, ::postgres::NoTls)
-                .map_err(|e| e.to_string())?,
-            fencing: plan.fencing,
-        };
+        let (register, slow) = register_for(servers, plan, client)?;
+        backends.push((client.name.clone(), register.backend));
+        slow_links.extend(slow);
         let lock = lock_for(servers, &per_run, plan, &client.name)?;
         for (node, switch) in lock.switches() {
             switches.push((client.name.clone(), node, switch));
@@ -50,9 +54,13 @@ pub fn run(servers: &Servers, plan: &Plan) -> Result<RealRun, String> {
         parts.push((client, lock, register));
     }
     let faults = Faults::of(plan, &per_run, switches);
-    let made_at_start = faults.at_start();
+    // The links are slow from the run's start: connecting and preparing went at loopback speed.
+    for (link, lag_ms) in &slow_links {
+        link.slow(Way::Up, Duration::from_millis(*lag_ms));
+    }
     let recorder = Recorder::start();
     let started_unix_ms = unix_ms();
+    let made_at_start = faults.at_start(&recorder);
     thread::scope(|scope| {
         for (client, lock, register) in parts {
             let player = Player {
@@ -71,11 +79,34 @@ pub fn run(servers: &Servers, plan: &Plan) -> Result<RealRun, String> {
         Some(version) => vec![version, servers.postgres.version.clone()],
         None => servers.versions(plan),
     };
-    let (history, failures) = recorder.finish(plan, versions, today());
+    let (mut history, mut failures) = recorder.finish(plan, versions, today());
+    let log = postgres::logged_writes(&mut admin).map_err(|e| e.to_string())?;
+    failures.extend(fill_applied(&mut history, &log, &backends, started_unix_ms));
     Ok(RealRun {
         history,
         started_unix_ms,
         final_value,
         failures,
     })
+}
+
+/// A client's connection to the register: straight to PostgreSQL, or through a link of its own
+/// that the run slows as the plan says (returned with its lag, to be slowed when the run starts).
+fn register_for(
+    servers: &Servers,
+    plan: &Plan,
+    client: &ClientPlan,
+) -> Result<(Register, Option<(Link, u64)>), String> {
+    let postgres = servers.postgres;
+    match client.resource_lag_ms {
+        None => Ok((
+            Register::connect(&postgres.connection(), plan.fencing)?,
+            None,
+        )),
+        Some(lag_ms) => {
+            let link = Link::start(postgres.port()).map_err(|e| e.to_string())?;
+            let register = Register::connect(&postgres.connection_via(link.port), plan.fencing)?;
+            Ok((register, Some((link, lag_ms))))
+        }
+    }
 }

@@ -65,3 +65,31 @@ WHERE name = 'resource'
 pub const WRITE_UNFENCED: &str = "UPDATE register
 SET value = $1, highest_token = GREATEST(highest_token, $2)
 WHERE name = 'resource'";
+
+/// The register's own log: each write it applied, by which server process (one per client's
+/// connection), and when by the server's clock. A write whose client never hears the answer
+/// (it crashed while the write was on its way) shows here, and only here.
+pub const REGISTER_LOG_TABLE: &str = "CREATE TABLE register_log (
+    id         bigserial PRIMARY KEY,
+    backend    integer NOT NULL,
+    value      bigint NOT NULL,
+    applied_at timestamptz NOT NULL
+)";
+
+/// Logs each write the register applies, as it applies it: a trigger, so that the writes
+/// themselves stay the one statement each above.
+pub const LOG_WRITES: &str = "CREATE OR REPLACE FUNCTION log_register_write() RETURNS trigger
+LANGUAGE plpgsql AS $$
+BEGIN
+    INSERT INTO register_log (backend, value, applied_at)
+    VALUES (pg_backend_pid(), NEW.value, clock_timestamp());
+    RETURN NULL;
+END
+$$;
+CREATE TRIGGER register_write_logged AFTER UPDATE ON register
+FOR EACH ROW EXECUTE FUNCTION log_register_write()";
+
+/// The log in the order the writes were applied, each time in milliseconds since the Unix epoch.
+pub const READ_LOG: &str = "SELECT backend, value,
+    floor(extract(epoch FROM applied_at) * 1000)::bigint
+FROM register_log ORDER BY id";

@@ -8,5 +8,5 @@ mod resource;
 mod server;
 
 pub use lock::SqlRowLock;
-pub use resource::{Register, set_up, sql_row_lock};
+pub use resource::{LoggedWrite, Register, logged_writes, set_up, sql_row_lock};
 pub use server::PostgresServer;

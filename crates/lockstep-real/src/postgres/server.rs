@@ -88,10 +88,13 @@ impl PostgresServer {
 
     /// The connection string for the `lockstep` superuser.
     pub fn connection(&self) -> String {
-        format!(
-            "host=127.0.0.1 port={} user=lockstep dbname=postgres",
-            self.port
-        )
+        self.connection_via(self.port)
+    }
+
+    /// The connection string for the `lockstep` superuser through a link to the server that
+    /// listens on `port`.
+    pub fn connection_via(&self, port: u16) -> String {
+        format!("host=127.0.0.1 port={port} user=lockstep dbname=postgres")
     }
 
     pub fn port(&self) -> u16 {

@@ -1,11 +1,10 @@
 //! Redis as the lock service: one server, or a primary and its replica with failover
-//! (`replicated.rs`, the replication lag made real by `delay_proxy.rs`); `SET key value NX PX
-//! ttl` to acquire (with a token counter's `INCR` in the same script, where the scenario counts
-//! tokens), and either the compare-and-delete script or a plain `DEL` to release; and
-//! its `MONITOR` stream.
+//! (`replicated.rs`, the replication lag made real by a slow [`crate::link::Link`]); `SET key
+//! value NX PX ttl` to acquire (with a token counter's `INCR` in the same script, where the
+//! scenario counts tokens), and either the compare-and-delete script or a plain `DEL` to
+//! release; and its `MONITOR` stream.
 
 mod clock;
-mod delay_proxy;
 mod lock;
 mod monitor;
 mod redlock;

@@ -1,11 +1,11 @@
 //! A Redis primary and its replica, for the failover case: the replica follows the primary
-//! through a [`DelayProxy`] that holds what the primary sends for the scenario's replication
+//! through a [`Link`] that holds what the primary sends for the scenario's replication
 //! lag; a crash kills the primary (`SIGKILL`); failover promotes the replica (`REPLICAOF NO
 //! ONE`), as Sentinel would, which closes its link to the old primary, so whatever was still
 //! held on the way is never applied. Started afresh for each run: a run kills its primary.
 
-use super::delay_proxy::DelayProxy;
 use super::server::{RedisServer, named_connection};
+use crate::link::{Link, Way};
 use crate::server::ServerError;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -18,6 +18,8 @@ pub struct ReplicatedRedis {
     primary: Mutex<RedisServer>,
     primary_port: u16,
     replica: RedisServer,
+    /// The replica's link to the primary, kept open as long as the pair.
+    _replication: Link,
     promoted: AtomicBool,
     /// The scenario's names for the two nodes.
     pub primary_name: String,
@@ -56,12 +58,14 @@ impl ReplicatedRedis {
                     log,
                 })?;
         }
-        let proxy = DelayProxy::start(primary.port(), lag)?;
+        // The replica connects to the link (its near side); what the primary sends it is late.
+        let replication = Link::start(primary.port())?;
+        replication.slow(Way::Down, lag);
         let replica = RedisServer::start_with(
             &[
                 "--replicaof".to_owned(),
                 "127.0.0.1".to_owned(),
-                proxy.port.to_string(),
+                replication.port.to_string(),
             ],
             None,
         )?;
@@ -70,6 +74,7 @@ impl ReplicatedRedis {
             version: format!("{}, primary and replica", primary.version),
             primary: Mutex::new(primary),
             replica,
+            _replication: replication,
             promoted: AtomicBool::new(false),
             primary_name: primary_name.to_owned(),
             replica_name: replica_name.to_owned(),
