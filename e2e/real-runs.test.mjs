@@ -6,8 +6,10 @@
 // with a token counter, handing out token 1 twice; Redlock on five Redis nodes shows a clock
 // jump on one node letting two clients lock overlapping majorities; three etcd members
 // expiring a cut-off client's session (S14), and etcd 3.4 telling a waiter whose lease ran out
-// that it holds the lock (S18); the
-// fencing lesson's refused write links to PostgreSQL refusing it, the failure-modes lesson's etcd
+// that it holds the lock (S18), and PostgreSQL applying a crashed client's write held on a slow
+// link after the next holder's (S4); the
+// fencing lesson's refused write links to PostgreSQL refusing it, the no-exclusion lesson's
+// delayed packet to PostgreSQL applying it, the failure-modes lesson's etcd
 // bug to etcd 3.4.23 doing it; a history of
 // one's own loads from disk and is judged alone (a write its crashed client never heard of
 // judged by the resource's log), and a malformed one
@@ -251,6 +253,39 @@ describe('real runs', () => {
     assert.deepEqual(app.problems, []);
   });
 
+  it('shows PostgreSQL applying a crashed client\'s delayed write after the next holder\'s (S4)', async () => {
+    await openReal('real=s4-delayed-packet.postgres');
+    await run().waitFor();
+    assert.match(await page.locator('[data-testid="real-recorded"]').innerText(), /against PostgreSQL 1\d\.\d+\./);
+    assert.deepEqual(await lanesOf('recorded'), await lanesOf('simulated'));
+    // client-a crashes, drawn on its lane in both runs.
+    const crashes = (name) => page.locator(`[data-testid="timeline-${name}"] [data-testid="crash-band"]`)
+      .evaluateAll((all) => all.map((b) => b.getAttribute('data-lane')));
+    assert.equal((await crashes('recorded')).length, 1, 'one crash, client-a\'s');
+    assert.deepEqual(await crashes('recorded'), await crashes('simulated'));
+    // client-b's write, then client-a's over it, stale: the order the register applied them.
+    assert.deepEqual(await outcomes('recorded'), ['accepted', 'stale']);
+    assert.deepEqual(await outcomes('recorded'), await outcomes('simulated'));
+    assert.equal(await row('no_stale_write', 'simulated').innerText(), 'broken');
+    assert.match(await row('no_stale_write', 'recorded').innerText(),
+      /^broken: client-a's write was accepted at 1[56]\d\d ms after client-b had been told a higher token$/);
+    assert.equal(await row('one_believer', 'recorded').innerText(), 'holds', 'client-a crashed before client-b was granted the lock');
+    assert.match(await page.locator('[data-testid="real-agree"]').innerText(), /agree on every invariant/);
+    // Stepped by one clock: the stale write breaks the invariant only when it lands, about
+    // 1.5 s after it was sent, not when it was sent.
+    await page.locator('[data-testid="real-start"]').click();
+    let steps = 0;
+    while ((await row('no_stale_write', 'recorded').innerText()) === 'holds' && steps < 300) {
+      await page.locator('[data-testid="real-step"]').click();
+      steps += 1;
+    }
+    const at = Number(/t = ([\d,]+) ms/.exec(await position())[1].replace(',', ''));
+    assert.ok(at >= 1_500 && at < 1_700, `client-a's write lands about 1,600 ms in, not at ${at} ms`);
+    assert.match(await page.locator('[data-testid="real-now-recorded"]').innerText(), /by its own log; no answer reaches client-a/);
+    await app.screenshot('real-run-s4-postgres');
+    assert.deepEqual(app.problems, []);
+  });
+
   it('embeds a recorded run beside its simulation, and names a recording that does not exist', async () => {
     // The page gives the code; the iframe's address is the embed.
     await openReal('real=s2-gc-pause-fenced.postgres');
@@ -336,6 +371,18 @@ describe('real runs', () => {
     await run().waitFor();
     assert.match(await page.locator('[data-testid="real-title"]').innerText(), /^S2 · .*recorded against PostgreSQL/);
     assert.equal(await marks('recorded').and(page.locator('[data-outcome="rejected"]')).getAttribute('data-token'), '33');
+  });
+
+  it('links the no-exclusion lesson\'s delayed packet to PostgreSQL applying it for real', async () => {
+    await app.leave();
+    await page.goto(`${app.site.url}#learn=no-exclusion&step=8`);
+    await page.locator('[data-testid="predict-skip"]').click({ timeout: 30_000 });
+    const link = page.locator('[data-testid="lesson-real-run"] a');
+    assert.match(await link.innerText(), /^This is a real PostgreSQL applying it/);
+    await link.click();
+    await run().waitFor();
+    assert.match(await page.locator('[data-testid="real-title"]').innerText(), /^S4 · .*recorded against PostgreSQL/);
+    assert.match(await row('no_stale_write', 'recorded').innerText(), /^broken: client-a's write was accepted/);
   });
 
   it('links the failure-modes lesson\'s etcd bug to etcd 3.4.23 doing it for real', async () => {

@@ -27,7 +27,7 @@ impl Recording {
     }
 }
 
-pub const RECORDINGS: [Recording; 12] = [
+pub const RECORDINGS: [Recording; 13] = [
     Recording {
         scenario: "s2-gc-pause-fenced",
         service: "postgres",
@@ -35,6 +35,11 @@ pub const RECORDINGS: [Recording; 12] = [
     },
     Recording {
         scenario: "s1-gc-pause-unfenced",
+        service: "postgres",
+        label: "PostgreSQL",
+    },
+    Recording {
+        scenario: "s4-delayed-packet",
         service: "postgres",
         label: "PostgreSQL",
     },

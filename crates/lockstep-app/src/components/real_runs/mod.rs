@@ -61,7 +61,7 @@ pub fn RealRunsPage(props: &RealRunsProps) -> Html {
                 against real servers on one machine — the article's lock row in PostgreSQL, one Redis with SET NX PX, \
                 a Redis primary and its replica, Redlock on five Redis nodes, a three-member etcd cluster — writing \
                 to a real PostgreSQL register, and recorded: each request when it was sent and when its answer \
-                came. Each recording is drawn beside the simulation of the same scenario, stepped by one clock, and \
+                came, and each write when the register's own log says it applied it. Each recording is drawn beside the simulation of the same scenario, stepped by one clock, and \
                 judged by the same invariants." }</p>
             <ul class="recordings" data-testid="recordings">
                 { for RECORDINGS.iter().map(|r| {
@@ -96,8 +96,9 @@ fn format_help() -> Html {
                 resource's names, the register's initial value, whether the resource fences (on, off, unknown), and the \
                 operations: each with its client, op (acquire, read, write, release, renew), at_ms (sent) and answered_ms (its \
                 answer came; left out if none did), and the answer — granted with token and ttl_ms, a read's value, a \
-                write's token, value and accepted, a release's released, a renewal's renewed. Faults (pause with for_ms, crash, restart, \
-                failover, clock_jump with by_ms, cut with peer) are optional; quorum says how many servers' grants \
+                write's token, value and accepted (and applied_ms, where the resource's own log says when it applied a \
+                write, even one whose client never heard), a release's released, a renewal's renewed. Faults (pause \
+                with for_ms, crash, restart, failover, clock_jump with by_ms, cut with peer and direction) are optional; quorum says how many servers' grants \
                 make the lock (Redlock: 3 of 5). The same file goes to lockstep-cli check-trace. \
                 Example:" }</p>
             <pre>{ EXAMPLE }</pre>
