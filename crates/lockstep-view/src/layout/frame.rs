@@ -94,12 +94,20 @@ impl Viewport {
         }
         let margin = (stretch * ACTIVITY_MARGIN).max(10.0);
         let span = (stretch + 2.0 * margin).min(whole.span);
-        let start = (first - margin).clamp(whole.start, whole.start + whole.span - span);
         Viewport {
-            start,
+            start: whole.start_within(first - margin, span),
             span,
             width: whole.width,
         }
+    }
+
+    /// `wanted` moved as little as it takes for `span` ms from it to lie inside this view. A
+    /// span as wide as the view starts where the view does: `start + span - span` can come out
+    /// below `start` in floating point, and a clamp whose bounds cross panics (in the page, a
+    /// panic kills it).
+    fn start_within(&self, wanted: f64, span: f64) -> f64 {
+        let latest = (self.start + self.span - span).max(self.start);
+        wanted.clamp(self.start, latest)
     }
 
     /// Moved by `by` virtual ms (negative: to the left), kept inside `0..end`.
@@ -519,5 +527,29 @@ pub fn time_label(ms: u64) -> String {
     } else {
         let text = format!("{:.3}", ms as f64 / 1000.0);
         format!("{} s", text.trim_end_matches('0'))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Viewport;
+
+    /// A run whose activity fills it opens on the whole run, whatever its end: for some ends
+    /// (3,940 ms: a recorded S18) the whole view's start plus its span minus its span comes out
+    /// below its start, and the clamp that placed the opening panicked.
+    #[test]
+    fn a_span_as_wide_as_the_run_opens_on_the_whole_run_for_every_end() {
+        let crossing = Viewport::whole(3_940, 800.0);
+        assert!(
+            crossing.start + crossing.span - crossing.span < crossing.start,
+            "3,940 ms is an end whose bounds cross"
+        );
+        for end in 0..=100_000 {
+            let whole = Viewport::whole(end, 800.0);
+            for wanted in [-1e9, 0.0, 1e9] {
+                let start = whole.start_within(wanted, whole.span);
+                assert!((start - whole.start).abs() < 1e-6, "{end}: {start}");
+            }
+        }
     }
 }

@@ -7,6 +7,7 @@ use super::RecordedRun;
 use super::catalogue::{RECORDINGS, find, of_scenario};
 use super::events::What;
 use super::side_by_side::SideBySide;
+use crate::layout::frame::Viewport;
 use crate::layout::{LaneRole, MarkKind, SpanKind};
 use crate::test_files::loaded;
 use lockstep_sim::story::recorded::RecordedHistory;
@@ -57,6 +58,19 @@ fn every_recording_is_listed_reads_and_plays_its_scenario() {
             find(id).is_some(),
             "{name} is in content/recorded/ but not in RECORDINGS"
         );
+    }
+}
+
+/// Each recording opens on its timeline at a phone's width, a laptop's and a wide screen's
+/// (a recorded S18 once panicked there).
+#[test]
+fn every_recording_opens_at_every_width() {
+    for recording in RECORDINGS {
+        let run = RecordedRun::of(history(&recording.id()));
+        for width in [330.0, 800.0, 1280.0] {
+            let view = Viewport::opening(&run.layout, width);
+            assert!(view.span > 0.0, "{} at {width}", recording.id());
+        }
     }
 }
 
