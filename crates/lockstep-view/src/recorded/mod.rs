@@ -72,3 +72,5 @@ impl RecordedRun {
 
 #[cfg(test)]
 mod tests;
+#[cfg(test)]
+mod agreement_tests;

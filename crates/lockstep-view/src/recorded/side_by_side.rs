@@ -42,7 +42,40 @@ pub struct VerdictRow {
     pub recorded: Option<Breach>,
 }
 
+/// How the two runs' verdicts compare by some time.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Agreement {
+    /// The same invariants broken so far.
+    SoFar,
+    /// Not the same yet, and the same by both runs' ends: one run has got there first, as real
+    /// servers' times are not the model's.
+    OnlyInTime,
+    /// Not the same even at the end: one of them teaches something wrong.
+    Disagree,
+}
+
+/// Whether every row's two verdicts are the same (a row with no simulation agrees).
+fn rows_agree(rows: &[VerdictRow]) -> bool {
+    rows.iter().all(|r| {
+        r.simulated
+            .is_none_or(|broken| broken == r.recorded.is_some())
+    })
+}
+
 impl SideBySide {
+    /// How the verdicts by `now_ms` compare, and if they differ, whether they still do at the
+    /// end; `None` with no simulation beside.
+    pub fn agreement_by(&self, now_ms: u64) -> Option<Agreement> {
+        self.simulated.as_ref()?;
+        Some(if rows_agree(&self.verdicts_by(now_ms)) {
+            Agreement::SoFar
+        } else if rows_agree(&self.verdicts_by(u64::MAX)) {
+            Agreement::OnlyInTime
+        } else {
+            Agreement::Disagree
+        })
+    }
+
     /// The recording, beside the simulation of `scenario` (the one it names) when given.
     pub fn of(
         history: RecordedHistory,

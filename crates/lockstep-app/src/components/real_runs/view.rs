@@ -9,7 +9,7 @@ use crate::state::Selection;
 use lockstep_sim::story::describe::describe;
 use lockstep_sim::story::numbers::thousands;
 use lockstep_view::embed::code::{AppAddress, for_recording};
-use lockstep_view::recorded::side_by_side::{SideBySide, VerdictRow};
+use lockstep_view::recorded::side_by_side::{Agreement, SideBySide, VerdictRow};
 use std::rc::Rc;
 use yew::prelude::*;
 
@@ -60,7 +60,7 @@ pub fn RealRunView(props: &RealRunProps) -> Html {
                         caption={format!("Recorded against {}", recorded.against.join(" and "))} />
                 </FollowLead>
             </SharedTimeAxis>
-            { verdicts(&both.verdicts_by(now), both.simulated.is_some()) }
+            { verdicts(&both.verdicts_by(now), both.agreement_by(now)) }
             { for props.recording.as_deref().map(|id| embed_code(id, &history.title)) }
         </article>
     }
@@ -125,12 +125,9 @@ fn latest(both: &SideBySide, now: u64) -> Html {
 }
 
 /// The invariants, each as the simulation and the recording had judged them by now, and
-/// whether the two agree.
-fn verdicts(rows: &[VerdictRow], beside: bool) -> Html {
-    let agree = rows.iter().all(|r| {
-        r.simulated
-            .is_none_or(|broken| broken == r.recorded.is_some())
-    });
+/// whether the two agree (with a simulation beside).
+fn verdicts(rows: &[VerdictRow], agreement: Option<Agreement>) -> Html {
+    let beside = agreement.is_some();
     html! {
         <section class="card real-verdicts" data-testid="real-verdicts">
             <h3>{ "Invariants so far" }</h3>
@@ -153,11 +150,14 @@ fn verdicts(rows: &[VerdictRow], beside: bool) -> Html {
                     }) }
                 </tbody>
             </table>
-            if beside {
-                <p data-testid="real-agree">{ if agree {
-                    "The recording and the simulation agree on every invariant so far."
-                } else {
-                    "The recording and the simulation disagree: one of them teaches something wrong."
+            if let Some(agreement) = agreement {
+                <p data-testid="real-agree">{ match agreement {
+                    Agreement::SoFar => "The recording and the simulation agree on every invariant so far.",
+                    Agreement::OnlyInTime => "They differ here only in time: the real servers' milliseconds \
+                        are not the model's, so one run breaks an invariant first; by the end both have broken \
+                        the same ones.",
+                    Agreement::Disagree => "The recording and the simulation disagree: one of them teaches \
+                        something wrong.",
                 } }</p>
             }
         </section>
