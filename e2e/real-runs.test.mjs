@@ -1,21 +1,19 @@
 // The real runs (issue 26) in headless Chromium: a scenario with a recording offers "Real run"
 // in the playground; the recording opens beside its simulation (the full binary, fetched on
-// first use), both stepped by one clock, with both verdicts; S2 against PostgreSQL shows
-// PostgreSQL itself refusing token 33, S6 against one Redis shows the plain DEL letting
-// client-c in, S9 against a Redis primary and replica shows the failover losing the lock, and
-// with a token counter, handing out token 1 twice; Redlock on five Redis nodes shows a clock
-// jump on one node letting two clients lock overlapping majorities; three etcd members
-// expiring a cut-off client's session (S14), and etcd 3.4 telling a waiter whose lease ran out
-// that it holds the lock (S18), and PostgreSQL applying a crashed client's write held on a slow
-// link after the next holder's (S4); the
-// fencing lesson's refused write links to PostgreSQL refusing it, the no-exclusion lesson's
-// delayed packet to PostgreSQL applying it, the failure-modes lesson's etcd
-// bug to etcd 3.4.23 doing it; a history of
-// one's own loads from disk and is judged alone (a write its crashed client never heard of
-// judged by the resource's log), and a malformed one
-// is named where it is wrong while what was shown stays; a history imported in the playground
-// is pointed to the real-runs page; an embed shows a recording beside its simulation; the page
-// reads at 375 px and axe finds nothing.
+// first use), both stepped by one clock, with both verdicts. S2 against PostgreSQL shows
+// PostgreSQL itself refusing token 33; S6 against one Redis, the plain DEL letting client-c
+// in; S9 against a Redis primary and replica, the failover losing the lock, and with a token
+// counter, handing out token 1 twice; Redlock on five Redis nodes, a clock jump on one node
+// letting two clients lock overlapping majorities; three etcd members expiring a cut-off
+// client's session (S14), etcd 3.4 telling a waiter whose lease ran out that it holds the lock
+// (S18) and etcd 3.5 telling it its session expired (S18's fix); PostgreSQL applying a crashed
+// client's write held on a slow link after the next holder's (S4). Lessons link to recordings:
+// the fencing lesson's refused write, the no-exclusion lesson's delayed packet, the
+// failure-modes lesson's etcd bug and its fix. A history of one's own loads from disk and is
+// judged alone (a write its crashed client never heard of judged by the resource's log), and a
+// malformed one is named where it is wrong while what was shown stays; a history imported in
+// the playground is pointed to the real-runs page; an embed shows a recording beside its
+// simulation; the page reads at 375 px and axe finds nothing.
 
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -196,7 +194,7 @@ describe('real runs', () => {
     await openReal('real=s14-consensus-client-partitioned.etcd');
     await run().waitFor();
     assert.match(await page.locator('[data-testid="real-recorded"]').innerText(),
-      /against etcd 3\.4\.\d+, a cluster of 3 members and PostgreSQL/);
+      /against etcd 3\.5\.\d+, a cluster of 3 members and PostgreSQL/);
     assert.deepEqual(await lanesOf('recorded'), await lanesOf('simulated'), 'both clients, the three members, the resource');
     // client-a is cut off from every member, both ways, 200 ms in, as the simulation cuts it.
     const cuts = await cutsOf('recorded');
@@ -250,6 +248,26 @@ describe('real runs', () => {
     assert.equal(await row('no_lost_update', 'recorded').innerText(), 'holds', 'blind writes lose nothing');
     assert.match(await page.locator('[data-testid="real-agree"]').innerText(), /agree on every invariant/);
     await app.screenshot('real-run-s18-etcd');
+    assert.deepEqual(app.problems, []);
+  });
+
+  it('shows etcd 3.5 telling the same waiter its session expired: one holder, nothing broken', async () => {
+    await openReal('real=s18-etcd-lock-rechecks-the-lease.etcd');
+    await run().waitFor();
+    assert.match(await page.locator('[data-testid="real-recorded"]').innerText(), /against etcd 3\.5\.\d+, a cluster of 3 members/);
+    assert.deepEqual(await lanesOf('recorded'), await lanesOf('simulated'));
+    const cuts = await cutsOf('recorded');
+    assert.deepEqual(cuts, ['client-1-etcd-1 false', 'client-1-etcd-2 false', 'client-1-etcd-3 false']);
+    assert.deepEqual(cuts, await cutsOf('simulated'));
+    // client-1 is refused, so only client-2 and client-3 write, in both runs.
+    assert.deepEqual(await outcomes('recorded'), ['accepted', 'accepted']);
+    assert.deepEqual(await outcomes('recorded'), await outcomes('simulated'));
+    for (const invariant of ['one_believer', 'one_lease', 'tokens_increase', 'no_stale_write', 'one_writer_per_token', 'no_lost_update']) {
+      assert.equal(await row(invariant, 'simulated').innerText(), 'holds', invariant);
+      assert.equal(await row(invariant, 'recorded').innerText(), 'holds', invariant);
+    }
+    assert.match(await page.locator('[data-testid="real-agree"]').innerText(), /agree on every invariant/);
+    await app.screenshot('real-run-s18-fixed-etcd');
     assert.deepEqual(app.problems, []);
   });
 
@@ -403,6 +421,18 @@ describe('real runs', () => {
     await run().waitFor();
     assert.match(await page.locator('[data-testid="real-title"]').innerText(), /^S18 · .*recorded against etcd 3\.4\.23/);
     assert.match(await row('one_believer', 'recorded').innerText(), /^broken: client-3 was granted the lock/);
+  });
+
+  it('links the failure-modes lesson\'s fixed etcd to etcd 3.5.16 refusing the waiter for real', async () => {
+    await app.leave();
+    await page.goto(`${app.site.url}#learn=failure-modes&step=13`);
+    const link = page.locator('[data-testid="lesson-real-run"] a');
+    await link.waitFor({ timeout: 30_000 });
+    assert.match(await link.innerText(), /^And fixed for real: .*etcd 3\.5\.16/);
+    await link.click();
+    await run().waitFor();
+    assert.match(await page.locator('[data-testid="real-title"]').innerText(), /^S18 · The fix.*recorded against etcd 3\.5\.16/);
+    assert.equal(await row('one_believer', 'recorded').innerText(), 'holds');
   });
 
   it('points a history imported in the playground to the real-runs page, keeping the scenario', async () => {

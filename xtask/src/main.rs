@@ -14,6 +14,7 @@ mod compress;
 mod cycles;
 mod dist;
 mod error;
+mod etcd_unpacked;
 mod fn_length;
 mod http_request;
 mod loading_line;

@@ -39,7 +39,7 @@ const WASM_TARGET: &str = "wasm32-unknown-unknown";
 pub const CHROMIUM: &str = "/usr/bin/chromium";
 
 /// What a check found.
-enum Found {
+pub(crate) enum Found {
     Ready,
     Missing,
     /// Installed, but not as wanted; says what was found.
@@ -68,7 +68,7 @@ pub fn ensure_all(workspace: &Workspace) -> Result<(), Error> {
 }
 
 /// Checks one tool and installs it if the check says so, then checks again.
-fn ensure(
+pub(crate) fn ensure(
     label: &str,
     estimate: &str,
     check: impl Fn() -> Result<Found, Error>,
@@ -320,8 +320,9 @@ pub(crate) fn ensure_chromium(workspace: &Workspace) -> Result<(), Error> {
 
 /// Debian's PostgreSQL, Redis and etcd servers, which the reality check (`crates/lockstep-real`)
 /// starts on loopback for its tests: PostgreSQL of any major version, with its `initdb`; gcc,
-/// which compiles the clock shim a Redis node whose clock jumps runs on; and protoc, which the
-/// `etcd-client` crate needs to build (so before the first `cargo` step).
+/// which compiles the clock shim a Redis node whose clock jumps runs on; protoc, which the
+/// `etcd-client` crate needs to build (so before the first `cargo` step); and curl, which fetches
+/// Debian 13's etcd 3.5, unpacked beside Debian 12's (`etcd_unpacked.rs`).
 pub(crate) fn ensure_real_services(workspace: &Workspace) -> Result<(), Error> {
     let installed = || {
         let postgres = std::fs::read_dir("/usr/lib/postgresql").is_ok_and(|versions| {
@@ -335,14 +336,15 @@ pub(crate) fn ensure_real_services(workspace: &Workspace) -> Result<(), Error> {
                 "/usr/bin/etcd",
                 "/usr/bin/gcc",
                 "/usr/bin/protoc",
+                "/usr/bin/curl",
             ]
             .iter()
             .all(|program| Path::new(program).exists())
     };
     ensure_debian(
         workspace,
-        "PostgreSQL, Redis, etcd, a C compiler and protoc (Debian's postgresql, redis-server, \
-         etcd-server, gcc, protobuf-compiler)",
+        "PostgreSQL, Redis, etcd, a C compiler, protoc and curl (Debian's postgresql, \
+         redis-server, etcd-server, gcc, protobuf-compiler, curl)",
         "apt-get, about a minute",
         installed,
         &[
@@ -351,8 +353,10 @@ pub(crate) fn ensure_real_services(workspace: &Workspace) -> Result<(), Error> {
             "etcd-server",
             "gcc",
             "protobuf-compiler",
+            "curl",
         ],
-    )
+    )?;
+    crate::etcd_unpacked::ensure_etcd_3_5(workspace)
 }
 
 /// Installs Debian's `packages` with apt-get unless `installed` says they are.

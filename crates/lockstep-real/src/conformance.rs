@@ -25,10 +25,11 @@ use std::time::Instant;
 /// writing: measured from the acquisition, the renewed lease looks expired and it does not
 /// write; measured from its last renewal, it writes (S8). On a three-member etcd cluster: a
 /// client cut off from every member loses its session and writes beside the next holder (S14);
-/// a waiter whose lease ran out is still told it holds the lock (S18, etcd 3.4). And a write
+/// a waiter whose lease ran out is still told it holds the lock (S18, etcd 3.4), and is told its
+/// session expired on etcd 3.5, which re-checks (S18, the fix). And a write
 /// held 1.5 s on a slow link lands after the next holder's, though its client crashed long
 /// before: the register's own log shows it (S4).
-pub const CASES: [&str; 13] = [
+pub const CASES: [&str; 14] = [
     "s2-gc-pause-fenced",
     "s1-gc-pause-unfenced",
     "s4-delayed-packet",
@@ -42,6 +43,7 @@ pub const CASES: [&str; 13] = [
     "s10-redlock-clock-jump",
     "s14-consensus-client-partitioned",
     "s18-etcd-3-4-3-lock-bug",
+    "s18-etcd-lock-rechecks-the-lease",
 ];
 
 /// The cases too long for every test run, played by `cargo xtask real --all`: a lease check

@@ -190,7 +190,7 @@ pub fn lock_for(
                 nodes, client, key, *params,
             )?)));
         }
-        ServicePlan::Etcd { lock_name } => {
+        ServicePlan::Etcd { lock_name, .. } => {
             let cluster = per_run
                 .etcd
                 .as_ref()

@@ -55,8 +55,9 @@ impl PerRun {
             }
             // A fresh cluster per run: its revisions, and so the tokens, start afresh each run,
             // and no lease or waiter key of an earlier run is left in it.
-            ServicePlan::Etcd { .. } => {
-                let cluster = EtcdCluster::start(&plan.service_names).map_err(|e| e.to_string())?;
+            ServicePlan::Etcd { release, .. } => {
+                let cluster =
+                    EtcdCluster::start(&plan.service_names, *release).map_err(|e| e.to_string())?;
                 Ok(PerRun {
                     etcd: Some(cluster),
                     ..PerRun::default()

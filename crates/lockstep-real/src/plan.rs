@@ -5,13 +5,14 @@
 //! Only the shapes this runner can make for real are accepted; anything else is refused with
 //! what it is, so that no run pretends to be the scenario it is not.
 
+use crate::etcd::EtcdRelease;
 use lockstep_sim::Scenario;
 use lockstep_sim::analysis::against::service_of;
 use lockstep_sim::models::client::{
     Access, LeaseCheck, LocalDeadline, Locking, RedlockParams, Renewal, Repeat, RequestTimeout,
     RetryPolicy, SafetyClock,
 };
-use lockstep_sim::models::lock_service::{TokenSource, Waiting};
+use lockstep_sim::models::lock_service::{KnownBug, TokenSource, Waiting};
 use lockstep_sim::models::resource::Fencing;
 use lockstep_sim::scenario::types::{ClientSpec, ConsensusSystem, LockServiceSpec, ResourceSpec};
 use lockstep_sim::vocabulary::happening::Direction;
@@ -63,9 +64,12 @@ pub enum ServicePlan {
     },
     /// Independent Redis nodes, one per name in `service_names`, locked by Redlock's majority.
     Redlock { key: String, params: RedlockParams },
-    /// An etcd cluster, one member per name in `service_names`; each client takes a lease, keeps
-    /// it alive and calls the lock API's `Lock` named `lock_name` with it.
-    Etcd { lock_name: String },
+    /// An etcd cluster of `release`, one member per name in `service_names`; each client takes a
+    /// lease, keeps it alive and calls the lock API's `Lock` named `lock_name` with it.
+    Etcd {
+        lock_name: String,
+        release: EtcdRelease,
+    },
 }
 
 /// Whether a Redis lock hands out fencing tokens: none, or a counter beside the key that each
@@ -464,16 +468,20 @@ fn service_plan(spec: &LockServiceSpec) -> Result<ServicePlan, Unsupported> {
                 node_timeout: *node_timeout_ms,
             },
         }),
-        // Either server: Debian's etcd 3.4.23 still answers a waiter whose lease ran out as
-        // 3.4.3 did (the re-check of PR #11408 is in 3.5), so a scenario that says the server
-        // re-checks (S18's fix) is played but does not match (docs/reality-check.md).
+        // The bug on the release that still has it (Debian 12's 3.4.23), anything else on the
+        // one that re-checks a waiter's key (Debian 13's 3.5.16): `etcd/release.rs`.
         LockServiceSpec::Consensus {
             system: ConsensusSystem::Etcd,
             lock_delay_ms: Millis(0),
             waiters: Waiting::FairQueue,
+            bug,
             ..
         } => Ok(ServicePlan::Etcd {
             lock_name: "lockstep-lock".to_owned(),
+            release: match bug {
+                KnownBug::Etcd343 => EtcdRelease::Debian12,
+                KnownBug::None => EtcdRelease::Debian13,
+            },
         }),
         other => Err(Unsupported::LockService(
             service_of(other).label().to_owned(),

@@ -14,6 +14,8 @@ pub enum ServerError {
         missing: String,
         package: &'static str,
     },
+    /// A server that `cargo xtask` unpacks from a Debian package (not installs) is not there.
+    NotUnpacked { missing: String, what: &'static str },
     /// A program could not be run, or a file written.
     Io(String),
     /// `initdb` failed, with what it printed.
@@ -31,6 +33,10 @@ impl fmt::Display for ServerError {
                     "{package} is not installed (no {missing}): apt-get install {package}"
                 )
             }
+            ServerError::NotUnpacked { missing, what } => write!(
+                f,
+                "{what} is not unpacked (no {missing}): `cargo xtask real` unpacks it"
+            ),
             ServerError::Io(why) => write!(f, "{why}"),
             ServerError::Initdb(output) => write!(f, "initdb failed: {output}"),
             ServerError::NotReady { server, log } => {

@@ -6,8 +6,9 @@
 //! the simulation says happens: the same writes accepted and refused, with the same tokens, the
 //! same final value and the same invariants broken.
 
+use lockstep_real::etcd::EtcdRelease;
 use lockstep_real::outcome::{OutcomeClass, Write};
-use lockstep_real::plan::Plan;
+use lockstep_real::plan::{Plan, ServicePlan};
 use lockstep_real::postgres::PostgresServer;
 use lockstep_real::redis::RedisServer;
 use lockstep_real::run::run;
@@ -169,7 +170,8 @@ fn redlock_case(servers: &Servers) {
 
 /// The cases on a three-member etcd cluster the run starts for itself.
 fn etcd_cases(servers: &Servers) {
-    // Session expiry (S14): client-a is cut off from every member, both ways, while it works;
+    // Session expiry (S14), on Debian 13's etcd 3.5.16: client-a is cut off from every member,
+    // both ways, while it works;
     // its keepalives go unanswered, etcd revokes its lease, client-b takes the lock and
     // writes, and client-a, which keeps no deadline, writes after it.
     expect(
@@ -186,9 +188,9 @@ fn etcd_cases(servers: &Servers) {
             Invariant::NoLostUpdate,
         ],
     );
-    // Jepsen's S18: client-1 waits behind client-2, its messages to etcd are lost, its lease
-    // runs out while it waits; when client-2 unlocks, etcd 3.4 still tells client-1 it holds
-    // the lock, and client-3 takes it beside it.
+    // Jepsen's S18, on Debian 12's etcd 3.4.23: client-1 waits behind client-2, its messages
+    // to etcd are lost, its lease runs out while it waits; when client-2 unlocks, etcd 3.4
+    // still tells client-1 it holds the lock, and client-3 takes it beside it.
     expect(
         servers,
         "s18-etcd-3-4-3-lock-bug",
@@ -199,6 +201,18 @@ fn etcd_cases(servers: &Servers) {
         ],
         3,
         &[Invariant::OneBeliever, Invariant::NoStaleWrite],
+    );
+    // The fix, on etcd 3.5: when client-1's turn comes, the server finds its key gone with its
+    // lease and answers that its session expired; client-1 never writes, client-3 alone does.
+    expect(
+        servers,
+        "s18-etcd-lock-rechecks-the-lease",
+        vec![
+            write("client-2", Some(1), true),
+            write("client-3", Some(2), true),
+        ],
+        3,
+        &[],
     );
 }
 
@@ -316,5 +330,23 @@ fn s4_is_played_only_as_its_file_says() {
         change(&mut changed);
         let refused = Plan::of(&changed).expect_err(why);
         assert!(refused.to_string().contains(why), "{refused}");
+    }
+}
+
+/// etcd 3.4.3's bug is played on Debian 12's etcd 3.4.23, which still has it; every other etcd
+/// scenario on Debian 13's 3.5.16, whose lock API re-checks the waiter's key.
+#[test]
+fn etcd_scenarios_run_on_the_release_they_need() {
+    for (id, release) in [
+        ("s18-etcd-3-4-3-lock-bug", EtcdRelease::Debian12),
+        ("s18-etcd-lock-rechecks-the-lease", EtcdRelease::Debian13),
+        ("s14-consensus-client-partitioned", EtcdRelease::Debian13),
+    ] {
+        let plan = Plan::of(&scenario(id)).unwrap_or_else(|e| panic!("{id}: {e}"));
+        assert!(
+            matches!(plan.service, ServicePlan::Etcd { release: r, .. } if r == release),
+            "{id}: {:?}",
+            plan.service
+        );
     }
 }

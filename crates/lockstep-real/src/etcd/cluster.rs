@@ -1,4 +1,5 @@
-//! A three-member etcd cluster for one run: Debian's `etcd`, each member on two free loopback
+//! A three-member etcd cluster for one run: Debian's `etcd` of the release the plan says, each
+//! member on two free loopback
 //! ports (clients, peers), in a data directory of its own under the system's temporary
 //! directory, all stopped and the directories removed when the value is dropped.
 //!
@@ -6,6 +7,7 @@
 //! of one second (the scenarios' shortest) is granted: etcd refuses TTLs under 1.5 election
 //! timeouts. A lease that runs out is revoked by the leader's check, every 500 ms in etcd 3.4.
 
+use super::EtcdRelease;
 use crate::server::{ServerError, free_port, io, version_said};
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -13,7 +15,6 @@ use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::time::Duration;
 
-const PROGRAM: &str = "/usr/bin/etcd";
 const READY_WITHIN: Duration = Duration::from_secs(15);
 /// Numbers the clusters of this process, for their directories' names.
 static STARTED: AtomicU32 = AtomicU32::new(0);
@@ -26,6 +27,7 @@ struct Member {
 
 pub struct EtcdCluster {
     members: Vec<Member>,
+    program: PathBuf,
     dir: PathBuf,
     /// "etcd 3.4.23, a cluster of 3 members", from `etcd --version`.
     pub version: String,
@@ -34,13 +36,8 @@ pub struct EtcdCluster {
 impl EtcdCluster {
     /// A cluster of one member per name (the scenario's replicas), ready when a linearizable
     /// read through the first member is answered (a leader is elected).
-    pub fn start(names: &[String]) -> Result<EtcdCluster, ServerError> {
-        if !Path::new(PROGRAM).exists() {
-            return Err(ServerError::NotInstalled {
-                missing: PROGRAM.to_owned(),
-                package: "etcd-server",
-            });
-        }
+    pub fn start(names: &[String], release: EtcdRelease) -> Result<EtcdCluster, ServerError> {
+        let program = release.installed()?;
         let dir = std::env::temp_dir().join(format!(
             "lockstep-etcd-{}-{}",
             std::process::id(),
@@ -58,8 +55,13 @@ impl EtcdCluster {
             .collect();
         let mut cluster = EtcdCluster {
             members: Vec::new(),
+            version: format!(
+                "{}, a cluster of {} members",
+                version(&program),
+                names.len()
+            ),
+            program,
             dir,
-            version: format!("{}, a cluster of {} members", version(), names.len()),
         };
         for (name, &(client_port, peer_port)) in names.iter().zip(&ports) {
             let process = cluster.spawn(name, client_port, peer_port, &initial.join(","))?;
@@ -84,7 +86,7 @@ impl EtcdCluster {
         let peer_url = format!("http://127.0.0.1:{peer_port}");
         let log = fs::File::create(self.dir.join(format!("{name}.log")))
             .map_err(|e| io("create a member's log", &e))?;
-        Command::new(PROGRAM)
+        Command::new(&self.program)
             .arg("--name")
             .arg(name)
             .arg("--data-dir")
@@ -156,8 +158,8 @@ impl Drop for EtcdCluster {
 }
 
 /// "etcd 3.4.23", from "etcd Version: 3.4.23".
-fn version() -> String {
-    let said = version_said(Path::new(PROGRAM));
+fn version(program: &Path) -> String {
+    let said = version_said(program);
     let number = said
         .lines()
         .find_map(|line| line.strip_prefix("etcd Version: "))

@@ -41,8 +41,10 @@ struct Session {
     stream: LeaseKeepAliveStream,
 }
 
-/// What the lock API answers a waiter whose lease ran out while it waited (etcd PR #11408).
-const SESSION_EXPIRED: &str = "session expired";
+/// What the lock API answers a waiter whose lease ran out while it waited (etcd PR #11408): the
+/// `concurrency` package's `ErrSessionExpired`, "mutex: session is expired", which etcd 3.5's
+/// server sends as the gRPC error's message.
+const SESSION_EXPIRED: &str = "mutex: session is expired";
 
 impl EtcdLock {
     /// Connects to `cluster`'s first member through a link of its own; `timeout_ms` is the

@@ -42,7 +42,10 @@ fn stale_times(both: &SideBySide) -> (u64, u64) {
 fn a_breach_one_run_reaches_first_differs_only_in_time() {
     let both = s4(|_| {});
     let (recorded, simulated) = stale_times(&both);
-    assert_ne!(recorded, simulated, "the two land at different milliseconds");
+    assert_ne!(
+        recorded, simulated,
+        "the two land at different milliseconds"
+    );
     let first = recorded.min(simulated);
     assert_eq!(both.agreement_by(first), Some(Agreement::OnlyInTime));
     assert_eq!(both.agreement_by(first - 1), Some(Agreement::SoFar));

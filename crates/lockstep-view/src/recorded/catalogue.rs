@@ -27,7 +27,7 @@ impl Recording {
     }
 }
 
-pub const RECORDINGS: [Recording; 13] = [
+pub const RECORDINGS: [Recording; 14] = [
     Recording {
         scenario: "s2-gc-pause-fenced",
         service: "postgres",
@@ -86,12 +86,17 @@ pub const RECORDINGS: [Recording; 13] = [
     Recording {
         scenario: "s14-consensus-client-partitioned",
         service: "etcd",
-        label: "three etcd members",
+        label: "three etcd 3.5 members",
     },
     Recording {
         scenario: "s18-etcd-3-4-3-lock-bug",
         service: "etcd",
-        label: "three etcd members",
+        label: "three etcd 3.4 members",
+    },
+    Recording {
+        scenario: "s18-etcd-lock-rechecks-the-lease",
+        service: "etcd",
+        label: "three etcd 3.5 members",
     },
 ];
 

@@ -71,6 +71,6 @@ impl RecordedRun {
 }
 
 #[cfg(test)]
-mod tests;
-#[cfg(test)]
 mod agreement_tests;
+#[cfg(test)]
+mod tests;
