@@ -4,12 +4,13 @@
 // PostgreSQL itself refusing token 33; S6 against one Redis, the plain DEL letting client-c
 // in; S9 against a Redis primary and replica, the failover losing the lock, and with a token
 // counter, handing out token 1 twice; Redlock on five Redis nodes, a clock jump on one node
-// letting two clients lock overlapping majorities; three etcd members expiring a cut-off
+// letting two clients lock overlapping majorities, and a node killed and restarted empty letting
+// a second client lock it (S11); three etcd members expiring a cut-off
 // client's session (S14), etcd 3.4 telling a waiter whose lease ran out that it holds the lock
 // (S18) and etcd 3.5 telling it its session expired (S18's fix); PostgreSQL applying a crashed
 // client's write held on a slow link after the next holder's (S4). Lessons link to recordings:
-// the fencing lesson's refused write, the no-exclusion lesson's delayed packet, the
-// failure-modes lesson's etcd bug and its fix. A history of one's own loads from disk and is
+// the fencing lesson's refused write, the no-exclusion lesson's delayed packet, the Redlock
+// lesson's restarted node, the failure-modes lesson's etcd bug and its fix. A history of one's own loads from disk and is
 // judged alone (a write its crashed client never heard of judged by the resource's log), and a
 // malformed one is named where it is wrong while what was shown stays; a history imported in
 // the playground is pointed to the real-runs page; an embed shows a recording beside its
@@ -189,6 +190,27 @@ describe('real runs', () => {
   const outcomes = (name) => marks(name).evaluateAll((all) =>
     all.map((m) => m.getAttribute('data-outcome')).filter((o) => o && o !== 'none'));
   const lost = (name) => page.locator(`[data-testid="timeline-${name}"] [data-testid="message"][data-state="lost"]`).count();
+
+  it('shows a Redlock node killed and restarted empty letting a second client lock it (S11)', async () => {
+    await openReal('real=s11-redlock-crash-restart.redlock');
+    await run().waitFor();
+    assert.match(await page.locator('[data-testid="real-recorded"]').innerText(), /against Redis 7\.\d+\.\d+, 5 independent nodes/);
+    assert.deepEqual(await lanesOf('recorded'), await lanesOf('simulated'));
+    // redis-c is killed 300 ms in and comes back at once, in both runs.
+    const crashes = (name) => page.locator(`[data-testid="timeline-${name}"] [data-testid="crash-band"]`)
+      .evaluateAll((all) => all.map((b) => b.getAttribute('data-lane')));
+    assert.deepEqual(await crashes('recorded'), ['redis-c']);
+    assert.deepEqual(await crashes('recorded'), await crashes('simulated'));
+    // client-2 locks C, D and E while client-1 still believes: both write.
+    assert.deepEqual(await outcomes('recorded'), ['accepted', 'accepted']);
+    assert.deepEqual(await outcomes('recorded'), await outcomes('simulated'));
+    assert.equal(await row('one_believer', 'simulated').innerText(), 'broken');
+    assert.match(await row('one_believer', 'recorded').innerText(),
+      /^broken: client-2 was granted the lock at \d+ ms while client-1 still believed it held it$/);
+    assert.match(await page.locator('[data-testid="real-agree"]').innerText(), /agree on every invariant/);
+    await app.screenshot('real-run-s11-redlock');
+    assert.deepEqual(app.problems, []);
+  });
 
   it('shows etcd expiring the session of a client cut off from it: the next holder and the old one both write', async () => {
     await openReal('real=s14-consensus-client-partitioned.etcd');
@@ -433,6 +455,18 @@ describe('real runs', () => {
     await run().waitFor();
     assert.match(await page.locator('[data-testid="real-title"]').innerText(), /^S18 · The fix.*recorded against etcd 3\.5\.16/);
     assert.equal(await row('one_believer', 'recorded').innerText(), 'holds');
+  });
+
+  it('links the Redlock lesson\'s restarted node to five real Redis nodes doing it', async () => {
+    await app.leave();
+    await page.goto(`${app.site.url}#learn=redlock-debate&step=13`);
+    const link = page.locator('[data-testid="lesson-real-run"] a');
+    await link.waitFor({ timeout: 30_000 });
+    assert.match(await link.innerText(), /^This is five real Redis nodes doing it/);
+    await link.click();
+    await run().waitFor();
+    assert.match(await page.locator('[data-testid="real-title"]').innerText(), /^S11 · .*recorded against Redis/);
+    assert.match(await row('one_believer', 'recorded').innerText(), /^broken: client-2 was granted the lock/);
   });
 
   it('points a history imported in the playground to the real-runs page, keeping the scenario', async () => {

@@ -60,6 +60,9 @@ pub fn run_real(args: &RealArgs) -> Result<String, CliError> {
         OutcomeClass::of_sim(&scenario).map_err(|e| args.source.invalid(e.to_string()))?;
     let started = Started::for_plan(&plan, |line| eprintln!("{line}")).map_err(real_error)?;
     let mut text = String::new();
+    for unmade in &plan.unmade {
+        let _ = writeln!(text, "not made: {unmade}");
+    }
     let mut matched = 0;
     for index in 0..args.runs {
         let real = run(&started.servers(), &plan).map_err(real_error)?;

@@ -166,3 +166,30 @@ fn a_write_only_the_resources_log_shows_is_judged_when_it_landed() {
     assert!(stdout.contains("one_believer           holds"), "{stdout}");
     assert!(stdout.contains("the data: HARMED"), "{stdout}");
 }
+
+/// A fault the real setup cannot make is named first, and the run goes without it: S12's pause
+/// of client-1 while Redlock's replies are in flight. Without the pause the run differs from
+/// the simulation, and the command says so by its exit code.
+#[test]
+fn real_names_a_fault_it_cannot_make_and_runs_without_it() {
+    let arguments = [
+        "real",
+        "s12-redlock-pause-during-acquisition",
+        "--service",
+        "redlock",
+    ];
+    let (code, stdout, stderr) = out(&cli(&arguments));
+    assert_eq!(code, Some(1), "{stdout}{stderr}");
+    assert!(
+        stdout.starts_with(
+            "not made: the intervention at 1 ms, {\"action\":\"pause\",\"node\":\"client-1\",\
+             \"for_ms\":2000}, is not made for real (a client is stopped only while it works"
+        ),
+        "{stdout}"
+    );
+    assert!(stdout.contains("the run goes without it\n"), "{stdout}");
+    assert!(
+        stdout.ends_with("0 of 1 real run(s) matched the simulation\n"),
+        "{stdout}"
+    );
+}

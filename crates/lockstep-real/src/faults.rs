@@ -1,6 +1,6 @@
 //! The faults a real run makes, when the plan says, each recorded as applied: a primary's crash
 //! (`SIGKILL`) and the replica's promotion the failover delay after it, as the simulation's
-//! monitor does; a client's crash (the recorder stops it: it sends nothing more and hears no
+//! monitor does; a Redlock node's crash (`SIGKILL`) and its restart, empty, on its port; a client's crash (the recorder stops it: it sends nothing more and hears no
 //! answer); a cut link between a client and a node (its link proxy drops everything from then
 //! on); a jump of a node's wall clock (the clock shim's offset).
 //!
@@ -21,6 +21,9 @@ enum Fault {
     },
     ClientCrash {
         client: String,
+    },
+    Restart {
+        node: String,
     },
     Promote,
     Cut {
@@ -57,6 +60,9 @@ impl<'a> Faults<'a> {
             {
                 timed.push((at_ms + failover_after_ms, Fault::Promote));
             }
+        }
+        for (at_ms, node) in &plan.restarts {
+            timed.push((*at_ms, Fault::Restart { node: node.clone() }));
         }
         for client in &plan.clients {
             if let Some(at_ms) = client.crash_ms {
@@ -120,10 +126,19 @@ impl<'a> Faults<'a> {
 
     fn make(&self, fault: &Fault, recorder: &Recorder) -> Result<(), String> {
         match fault {
-            Fault::Crash { .. } => {
-                self.pair()?.crash_primary();
-                Ok(())
-            }
+            Fault::Crash { node } => match &self.per_run.redlock {
+                Some(nodes) => nodes.crash(node),
+                None => {
+                    self.pair()?.crash_primary();
+                    Ok(())
+                }
+            },
+            Fault::Restart { node } => self
+                .per_run
+                .redlock
+                .as_ref()
+                .ok_or("no Redlock nodes were started")?
+                .restart(node),
             Fault::ClientCrash { client } => {
                 recorder.crash(client);
                 Ok(())
@@ -164,6 +179,7 @@ impl<'a> Faults<'a> {
             Fault::Crash { node } | Fault::ClientCrash { client: node } => {
                 (node.clone(), Applied::Crash)
             }
+            Fault::Restart { node } => (node.clone(), Applied::Restart),
             Fault::Promote => (
                 self.per_run
                     .pair

@@ -4,7 +4,10 @@
 //! left (`ttl − elapsed − drift`, drift `ttl / 100 + 2` ms, as antirez's redlock-rb); otherwise
 //! it unlocks every node. Each client reaches each node through a [`Link`] of its own, so a
 //! partition cuts exactly the scenario's links; a node whose clock the scenario jumps runs on
-//! the clock shim. Every request to a node is recorded with the node's name.
+//! the clock shim. A node the scenario crashes is killed (`SIGKILL`) and restarted on its port,
+//! empty; a client whose connection to it broke connects again through its link and asks once
+//! more, as redis-rb (redlock-rb's client) does. Every request to a node is recorded with the
+//! node's name.
 
 use super::clock::ClockShim;
 use super::lock::{release, set_nx};
@@ -18,12 +21,13 @@ use lockstep_sim::models::client::{ElapsedCheck, RedlockParams};
 use lockstep_sim::story::recorded::Request;
 use lockstep_sim::vocabulary::message::ReleaseMethod;
 use lockstep_sim::world::time::Millis;
+use std::sync::Mutex;
 use std::thread;
 use std::time::Duration;
 
 /// The nodes, started for one run. The servers are stopped before the shim's file is removed.
 pub struct RedlockNodes {
-    servers: Vec<(String, RedisServer)>,
+    servers: Vec<(String, Mutex<RedisServer>)>,
     _shim: Option<ClockShim>,
     /// "Redis 7.0.15, 5 independent nodes".
     pub version: String,
@@ -41,11 +45,12 @@ impl RedlockNodes {
             .iter()
             .map(|name| {
                 let shim = shim.as_ref().filter(|_| jumping.contains(name));
-                RedisServer::start_with(&[], shim).map(|server| (name.clone(), server))
+                RedisServer::start_with(&[], shim).map(|server| (name.clone(), Mutex::new(server)))
             })
             .collect::<Result<Vec<_>, _>>()?;
         let version = servers.first().map_or_else(String::new, |(_, s)| {
-            format!("{}, {} independent nodes", s.version, servers.len())
+            let first = s.lock().unwrap_or_else(|e| e.into_inner());
+            format!("{}, {} independent nodes", first.version, servers.len())
         });
         Ok(RedlockNodes {
             servers,
@@ -56,20 +61,78 @@ impl RedlockNodes {
 
     /// Steps `node`'s wall clock by `by_ms`.
     pub fn jump_clock(&self, node: &str, by_ms: i64) -> Result<(), String> {
-        self.servers
+        self.server(node, |server| server.jump_clock(by_ms))?
+    }
+
+    /// Kills `node` (`SIGKILL`).
+    pub fn crash(&self, node: &str) -> Result<(), String> {
+        self.server(node, RedisServer::crash)
+    }
+
+    /// Starts `node` again on its port, empty; returns once it answers.
+    pub fn restart(&self, node: &str) -> Result<(), String> {
+        self.server(node, |server| server.restart().map_err(|e| e.to_string()))?
+    }
+
+    fn server<T>(&self, node: &str, act: impl FnOnce(&mut RedisServer) -> T) -> Result<T, String> {
+        let (_, server) = self
+            .servers
             .iter()
             .find(|(name, _)| name == node)
-            .ok_or_else(|| format!("no node {node}"))?
-            .1
-            .jump_clock(by_ms)
+            .ok_or_else(|| format!("no node {node}"))?;
+        Ok(act(&mut server.lock().unwrap_or_else(|e| e.into_inner())))
     }
 }
 
-/// One node as one client reaches it.
+/// One node as one client reaches it: its link, kept for as long as the client, and the
+/// connection through it (`None` once it broke, until the client connects again).
 struct NodeLink {
     name: String,
-    connection: redis::Connection,
-    switch: CutSwitch,
+    link: Link,
+    client: String,
+    timeout: Duration,
+    connection: Option<redis::Connection>,
+}
+
+impl NodeLink {
+    fn connect(&self) -> Result<redis::Connection, String> {
+        let connection = named_connection(self.link.port, &self.client)?;
+        connection
+            .set_read_timeout(Some(self.timeout))
+            .and_then(|()| connection.set_write_timeout(Some(self.timeout)))
+            .map_err(|e| e.to_string())?;
+        Ok(connection)
+    }
+
+    /// `command` on the node; on a broken connection (not a timeout: a cut link keeps its
+    /// connections), connects again and asks once more.
+    fn ask<T>(
+        &mut self,
+        command: impl Fn(&mut redis::Connection) -> redis::RedisResult<T>,
+    ) -> Result<T, String> {
+        let timeout_ms = u64::try_from(self.timeout.as_millis()).unwrap_or(u64::MAX);
+        for _ in 0..2 {
+            let mut connection = match self.connection.take() {
+                Some(connection) => connection,
+                None => self.connect()?,
+            };
+            match command(&mut connection) {
+                Ok(answer) => {
+                    self.connection = Some(connection);
+                    return Ok(answer);
+                }
+                Err(e) if e.is_timeout() => {
+                    self.connection = Some(connection);
+                    return Err(format!(
+                        "no answer within the node timeout ({timeout_ms} ms)"
+                    ));
+                }
+                Err(e) if e.is_connection_dropped() || e.is_io_error() => {}
+                Err(e) => return Err(e.to_string()),
+            }
+        }
+        Err(format!("the connection to {} broke twice", self.name))
+    }
 }
 
 /// One client's Redlock: a link and a connection to every node.
@@ -93,17 +156,16 @@ impl Redlock {
             .servers
             .iter()
             .map(|(name, server)| {
-                let link = Link::start(server.port()).map_err(|e| e.to_string())?;
-                let connection = named_connection(link.port, client)?;
-                connection
-                    .set_read_timeout(Some(timeout))
-                    .and_then(|()| connection.set_write_timeout(Some(timeout)))
-                    .map_err(|e| e.to_string())?;
-                Ok(NodeLink {
+                let port = server.lock().unwrap_or_else(|e| e.into_inner()).port();
+                let mut node = NodeLink {
                     name: name.clone(),
-                    connection,
-                    switch: link.switch(),
-                })
+                    link: Link::start(port).map_err(|e| e.to_string())?,
+                    client: client.to_owned(),
+                    timeout,
+                    connection: None,
+                };
+                node.connection = Some(node.connect()?);
+                Ok(node)
             })
             .collect::<Result<Vec<_>, String>>()?;
         Ok(Redlock {
@@ -117,7 +179,7 @@ impl Redlock {
     pub fn switches(&self) -> Vec<(String, CutSwitch)> {
         self.nodes
             .iter()
-            .map(|n| (n.name.clone(), n.switch.clone()))
+            .map(|n| (n.name.clone(), n.link.switch()))
             .collect()
     }
 
@@ -131,7 +193,6 @@ impl Redlock {
         ttl_ms: u64,
     ) -> Result<Option<Grant>, String> {
         let value = format!("{client}:{attempt}");
-        let timeout = self.params.node_timeout.0;
         let started = recorder.now_ms();
         let key = self.key.as_str();
         let yes = thread::scope(|scope| {
@@ -145,8 +206,9 @@ impl Redlock {
                             client,
                             Some(node.name.clone()),
                             || {
-                                set_nx(&mut node.connection, key, RealTokens::None, value, ttl_ms)
-                                    .map_err(|e| unanswered(&e, timeout))
+                                node.ask(|c| {
+                                    set_nx(c, key, RealTokens::None, value.clone(), ttl_ms)
+                                })
                             },
                             |answer| acquire_request(answer, ttl_ms),
                         )
@@ -178,7 +240,6 @@ impl Redlock {
         method: ReleaseMethod,
     ) -> bool {
         let key = self.key.as_str();
-        let timeout = self.params.node_timeout.0;
         thread::scope(|scope| {
             let asks: Vec<_> = self
                 .nodes
@@ -188,10 +249,7 @@ impl Redlock {
                         recorder.request(
                             client,
                             Some(node.name.clone()),
-                            || {
-                                release(&mut node.connection, key, grant, method)
-                                    .map_err(|e| unanswered(&e, timeout))
-                            },
+                            || node.ask(|c| release(c, key, grant, method)),
                             |released| Request::Release(released.copied()),
                         )
                     })
@@ -201,15 +259,5 @@ impl Redlock {
                 .filter_map(|ask| ask.join().ok())
                 .any(|answer| answer == Ok(true))
         })
-    }
-}
-
-/// Why a node's request has no answer: the node timeout, which a cut link always meets, said so;
-/// anything else as the client library says it.
-fn unanswered(error: &redis::RedisError, timeout_ms: u64) -> String {
-    if error.is_timeout() {
-        format!("no answer within the node timeout ({timeout_ms} ms)")
-    } else {
-        error.to_string()
     }
 }

@@ -27,6 +27,8 @@ pub struct RedisServer {
     dir: PathBuf,
     /// Its wall clock, where it can be made to jump.
     clock: Option<NodeClock>,
+    /// The arguments it was started with besides its port and directory, to restart it alike.
+    extra: Vec<String>,
     /// "Redis 7.0.15", from `redis-server --version`.
     pub version: String,
 }
@@ -57,33 +59,51 @@ impl RedisServer {
         ));
         fs::create_dir_all(&dir).map_err(|e| io("create the server's directory", &e))?;
         let clock = shim.map(|shim| NodeClock::new(shim, &dir)).transpose()?;
-        let mut command = Command::new(PROGRAM);
-        if let Some(clock) = &clock {
-            command.envs(clock.env());
-        }
-        let process = command
-            .arg("--dir")
-            .arg(&dir)
-            .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
-            .args(["--save", "", "--appendonly", "no", "--daemonize", "no"])
-            .args(extra)
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .spawn()
-            .map_err(|e| {
-                let _ = fs::remove_dir_all(&dir);
-                io("start redis-server", &e)
-            })?;
+        let process = spawn(port, &dir, clock.as_ref(), extra).inspect_err(|_| {
+            let _ = fs::remove_dir_all(&dir);
+        })?;
         let server = RedisServer {
             port,
             process,
             dir,
             clock,
+            extra: extra.to_vec(),
             version: version(),
         };
         server.wait_until_ready()?;
         Ok(server)
     }
+
+    /// Starts the server again after [`Self::crash`], on the same port, in the same directory,
+    /// with the same arguments: with persistence off, it starts empty, as a node restarted
+    /// without its data does. Returns once it answers.
+    pub fn restart(&mut self) -> Result<(), ServerError> {
+        self.process = spawn(self.port, &self.dir, self.clock.as_ref(), &self.extra)?;
+        self.wait_until_ready()
+    }
+}
+
+/// `redis-server` on loopback at `port`, working in `dir`, persistence off, on `clock` if any.
+fn spawn(
+    port: u16,
+    dir: &Path,
+    clock: Option<&NodeClock>,
+    extra: &[String],
+) -> Result<Child, ServerError> {
+    let mut command = Command::new(PROGRAM);
+    if let Some(clock) = clock {
+        command.envs(clock.env());
+    }
+    command
+        .arg("--dir")
+        .arg(dir)
+        .args(["--port", &port.to_string(), "--bind", "127.0.0.1"])
+        .args(["--save", "", "--appendonly", "no", "--daemonize", "no"])
+        .args(extra)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .map_err(|e| io("start redis-server", &e))
 }
 
 /// A connection to the Redis at `port` on loopback, named `client` (`CLIENT SETNAME`), as a

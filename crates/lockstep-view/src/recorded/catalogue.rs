@@ -27,7 +27,7 @@ impl Recording {
     }
 }
 
-pub const RECORDINGS: [Recording; 14] = [
+pub const RECORDINGS: [Recording; 15] = [
     Recording {
         scenario: "s2-gc-pause-fenced",
         service: "postgres",
@@ -80,6 +80,11 @@ pub const RECORDINGS: [Recording; 14] = [
     },
     Recording {
         scenario: "s10-redlock-clock-jump",
+        service: "redlock",
+        label: "five Redis nodes",
+    },
+    Recording {
+        scenario: "s11-redlock-crash-restart",
         service: "redlock",
         label: "five Redis nodes",
     },

@@ -3,7 +3,16 @@
 //! what it read plus one, work (stretched by any pause that falls in it, as a stop-the-world
 //! garbage collection stretches it), write with its token, and release the lock as it says.
 //! Only the shapes this runner can make for real are accepted; anything else is refused with
-//! what it is, so that no run pretends to be the scenario it is not.
+//! what it is (`unsupported.rs`), so that no run pretends to be the scenario it is not. The
+//! scenario's faults and slow links become the plan's in `interventions.rs`; a fault it cannot
+//! make is named there, and the run goes without it.
+
+mod interventions;
+mod unsupported;
+
+use interventions::{Faults, faults, slow_links};
+
+pub use unsupported::{Unmade, Unsupported};
 
 use crate::etcd::EtcdRelease;
 use lockstep_sim::Scenario;
@@ -17,10 +26,7 @@ use lockstep_sim::models::resource::Fencing;
 use lockstep_sim::scenario::types::{ClientSpec, ConsensusSystem, LockServiceSpec, ResourceSpec};
 use lockstep_sim::vocabulary::happening::Direction;
 use lockstep_sim::vocabulary::message::ReleaseMethod;
-use lockstep_sim::world::intervention::Action;
 use lockstep_sim::world::time::Millis;
-use std::fmt;
-
 /// A scenario as a real run plays it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Plan {
@@ -34,13 +40,19 @@ pub struct Plan {
     /// Every node of the lock service, by the scenario's names (the primary first).
     pub service_names: Vec<String>,
     pub service: ServicePlan,
-    /// Crashes of a lock service node: when, and which.
+    /// Crashes of a lock service node: when, and which (a Redis primary, killed and failed
+    /// over; a Redlock node, killed).
     pub crashes: Vec<(u64, String)>,
+    /// Restarts of a crashed Redlock node, empty, on its port: when (after the scenario's
+    /// restart delay), and which.
+    pub restarts: Vec<(u64, String)>,
     /// Links cut between a client and a lock service node: when, the client, the node, and
     /// whether only the client's messages are lost or both ways.
     pub cuts: Vec<(u64, String, String, Direction)>,
     /// Jumps of a lock service node's wall clock: when, the node, by how much.
     pub clock_jumps: Vec<(u64, String, i64)>,
+    /// The scenario's faults this runner cannot make, which the run goes without.
+    pub unmade: Vec<Unmade>,
     pub fencing: RealFencing,
     pub initial_value: i64,
     pub clients: Vec<ClientPlan>,
@@ -200,61 +212,6 @@ impl ClientPlan {
     }
 }
 
-/// Why a scenario cannot be played for real by this runner.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Unsupported {
-    LockService(String),
-    Resource(&'static str),
-    Access {
-        client: String,
-    },
-    /// A client policy other than the ones played (renewal, deadlines, …).
-    Policy {
-        client: String,
-        what: &'static str,
-    },
-    /// Something of the whole scenario (clocks, the network's faults).
-    Scenario(&'static str),
-    Intervention {
-        at_ms: u64,
-        what: String,
-    },
-    /// The scenario does not pass its own check.
-    Invalid(String),
-}
-
-impl fmt::Display for Unsupported {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            Unsupported::LockService(what) => write!(
-                f,
-                "the lock service is {what}; this runner has the SQL row, one Redis, a Redis \
-                 primary with its replica, Redlock on independent Redis nodes, and etcd's lock \
-                 API"
-            ),
-            Unsupported::Resource(what) => write!(f, "the resource {what}"),
-            Unsupported::Access { client } => write!(
-                f,
-                "{client} neither reads, modifies and writes nor writes blind; this runner \
-                 plays those two"
-            ),
-            Unsupported::Policy { client, what } => write!(
-                f,
-                "{client} {what}; this runner plays a client that takes the lock once, or \
-                 retries after a fixed delay"
-            ),
-            Unsupported::Scenario(what) => write!(f, "the scenario {what}"),
-            Unsupported::Intervention { at_ms, what } => write!(
-                f,
-                "the intervention at {at_ms} ms ({what}) cannot be made for real by this runner"
-            ),
-            Unsupported::Invalid(why) => write!(f, "the scenario does not check: {why}"),
-        }
-    }
-}
-
-impl std::error::Error for Unsupported {}
-
 impl Plan {
     /// The plan of `scenario`, or why it cannot be played for real.
     pub fn of(scenario: &Scenario) -> Result<Plan, Unsupported> {
@@ -299,9 +256,11 @@ impl Plan {
         }
         let Faults {
             crashes,
+            restarts,
             cuts,
             clock_jumps,
-        } = faults(scenario, &service, &service_names, &mut clients)?;
+            unmade,
+        } = faults(scenario, &service, &service_names, &mut clients);
         Ok(Plan {
             scenario: scenario.id.clone(),
             title: scenario.title.clone(),
@@ -310,118 +269,15 @@ impl Plan {
             service_names,
             service,
             crashes,
+            restarts,
             cuts,
             clock_jumps,
+            unmade,
             fencing,
             initial_value,
             clients,
         })
     }
-}
-
-/// The faults a plan makes, besides the clients' pauses (added to `clients`).
-struct Faults {
-    crashes: Vec<(u64, String)>,
-    cuts: Vec<(u64, String, String, Direction)>,
-    clock_jumps: Vec<(u64, String, i64)>,
-}
-
-/// The scenario's interventions as this runner makes them, or the first it cannot make.
-fn faults(
-    scenario: &Scenario,
-    service: &ServicePlan,
-    service_names: &[String],
-    clients: &mut [ClientPlan],
-) -> Result<Faults, Unsupported> {
-    let mut crashes = Vec::new();
-    let mut cuts = Vec::new();
-    let mut clock_jumps = Vec::new();
-    let redlock = matches!(service, ServicePlan::Redlock { .. });
-    let etcd = matches!(service, ServicePlan::Etcd { .. });
-    let linked = redlock || etcd;
-    let is_client = |name: &String| scenario.clients.iter().any(|c| &c.name == name);
-    for intervention in &scenario.interventions {
-        let at_ms = intervention.at_ms.0;
-        let made = match &intervention.action {
-            // A cut between a client and a node: each client reaches each node through a
-            // link of its own (Redlock's nodes, etcd's members), which drops the client's
-            // messages, and the node's too when it is cut both ways.
-            Action::Partition {
-                from,
-                to,
-                direction,
-            } if linked && is_client(from) && service_names.contains(to) => {
-                cuts.push((at_ms, from.clone(), to.clone(), *direction));
-                Some(())
-            }
-            Action::ClockJump { node, by_ms } if redlock && service_names.contains(node) => {
-                clock_jumps.push((at_ms, node.clone(), *by_ms));
-                Some(())
-            }
-            // A client is stopped only while it works (or waits to write after its lease
-            // check): a pause before it can have acquired and read (two round trips at
-            // the slowest latency, both ways) is not made for real.
-            Action::Pause {
-                node,
-                for_ms: Some(length),
-            } => clients
-                .iter_mut()
-                .find(|c| &c.name == node)
-                .filter(|c| at_ms >= c.start_ms + 4 * scenario.network.latency_ms[1])
-                .map(|c| c.pauses.push((at_ms, length.0))),
-            // A client's crash, after it has started, where it holds no session the service
-            // keeps alive for it (etcd's keepalives go on while it waits in the queue).
-            Action::Crash { node } if is_client(node) && !etcd => clients
-                .iter_mut()
-                .find(|c| &c.name == node)
-                .filter(|c| at_ms > c.start_ms && c.crash_ms.is_none())
-                .map(|c| c.crash_ms = Some(at_ms)),
-            // The primary's crash, which the failover follows: the one crash of a server this
-            // runner makes (a killed Redis restarts empty, which no scenario here asks for).
-            Action::Crash { node }
-                if matches!(service, ServicePlan::ReplicatedCache { .. })
-                    && service_names.first() == Some(node) =>
-            {
-                crashes.push((at_ms, node.clone()));
-                Some(())
-            }
-            _ => None,
-        };
-        if made.is_none() {
-            return Err(Unsupported::Intervention {
-                at_ms,
-                what: format!("{:?}", intervention.action),
-            });
-        }
-    }
-    Ok(Faults {
-        crashes,
-        cuts,
-        clock_jumps,
-    })
-}
-
-/// The scenario's links that differ from its network, each as a client's lag to the resource:
-/// a link played for real is one from a client to the resource, of a fixed latency, that
-/// loses nothing (the loopback proxy holds what the client sends that long).
-fn slow_links(
-    scenario: &Scenario,
-    resource_name: &str,
-    clients: &mut [ClientPlan],
-) -> Result<(), Unsupported> {
-    for link in &scenario.network.links {
-        let [low, high] = link.latency_ms;
-        let client = clients
-            .iter_mut()
-            .find(|c| c.name == link.from)
-            .filter(|_| link.to == resource_name && low == high && link.loss_per_million == 0)
-            .ok_or(Unsupported::Scenario(
-                "sets a link apart other than a client's to the resource, of a fixed latency, \
-                 that loses nothing",
-            ))?;
-        client.resource_lag_ms = Some(low);
-    }
-    Ok(())
 }
 
 fn service_plan(spec: &LockServiceSpec) -> Result<ServicePlan, Unsupported> {
