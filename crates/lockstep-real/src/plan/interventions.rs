@@ -2,7 +2,8 @@
 //! cuts, clock jumps and the clients' pauses and crashes it can make for real, and the rest
 //! named as not made.
 
-use super::{ClientPlan, ServicePlan, Unmade, Unsupported};
+use super::types::{ClientPlan, ServicePlan};
+use super::unsupported::{Unmade, Unsupported};
 use lockstep_sim::Scenario;
 use lockstep_sim::models::lock_service::Persistence;
 use lockstep_sim::scenario::types::LockServiceSpec;
