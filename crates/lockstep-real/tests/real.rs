@@ -361,7 +361,7 @@ fn a_fault_this_runner_cannot_make_is_named_and_the_run_goes_without_it() {
     };
     let s12 = unmade(&scenario("s12-redlock-pause-during-acquisition"));
     assert_eq!(said(&s12), [(1, true)]);
-    assert!(s12[0].1.contains("Pause"), "{s12:?}");
+    assert!(s12[0].1.contains(r#""action":"pause""#), "{s12:?}");
     let resource = unmade(&scenario("s2-gc-pause-fenced-resource-restarts"));
     assert_eq!(said(&resource), [(1600, true), (1800, true)]);
     let mut aof = scenario("s11-redlock-crash-restart");
