@@ -27,7 +27,7 @@ impl Recording {
     }
 }
 
-pub const RECORDINGS: [Recording; 15] = [
+pub const RECORDINGS: [Recording; 16] = [
     Recording {
         scenario: "s2-gc-pause-fenced",
         service: "postgres",
@@ -85,6 +85,11 @@ pub const RECORDINGS: [Recording; 15] = [
     },
     Recording {
         scenario: "s11-redlock-crash-restart",
+        service: "redlock",
+        label: "five Redis nodes",
+    },
+    Recording {
+        scenario: "s11-redlock-delayed-restart",
         service: "redlock",
         label: "five Redis nodes",
     },
