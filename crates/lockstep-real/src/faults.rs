@@ -1,6 +1,7 @@
 //! The faults a real run makes, when the plan says, each recorded as applied: a primary's crash
 //! (`SIGKILL`) and the replica's promotion the failover delay after it, as the simulation's
-//! monitor does; a Redlock node's crash (`SIGKILL`) and its restart, empty, on its port; a client's crash (the recorder stops it: it sends nothing more and hears no
+//! monitor does; a Redlock node's crash (`SIGKILL`) and its restart, empty, on its port; a
+//! Redlock node's or an etcd member's pause (`SIGSTOP`, then `SIGCONT` when it ends); a client's crash (the recorder stops it: it sends nothing more and hears no
 //! answer); a cut link between a client and a node (its link proxy drops everything from then
 //! on); a jump of a node's wall clock (the clock shim's offset).
 //!
@@ -11,6 +12,7 @@ use crate::link::CutSwitch;
 use crate::per_run::PerRun;
 use crate::plan::{Plan, ServicePlan};
 use crate::record::Recorder;
+use crate::server::Stopped;
 use lockstep_sim::story::recorded::Applied;
 use lockstep_sim::vocabulary::happening::Direction;
 
@@ -24,6 +26,12 @@ enum Fault {
     },
     Restart {
         node: String,
+    },
+    /// A node's process stopped for `for_ms` (recorded as the pause), or let go on again.
+    Stop {
+        node: String,
+        stopped: Stopped,
+        for_ms: u64,
     },
     Promote,
     Cut {
@@ -63,6 +71,19 @@ impl<'a> Faults<'a> {
         }
         for (at_ms, node) in &plan.restarts {
             timed.push((*at_ms, Fault::Restart { node: node.clone() }));
+        }
+        for (at_ms, node, for_ms) in &plan.server_pauses {
+            for (at_ms, stopped) in [(*at_ms, Stopped::Pause), (at_ms + for_ms, Stopped::Resume)] {
+                let (node, for_ms) = (node.clone(), *for_ms);
+                timed.push((
+                    at_ms,
+                    Fault::Stop {
+                        node,
+                        stopped,
+                        for_ms,
+                    },
+                ));
+            }
         }
         for client in &plan.clients {
             if let Some(at_ms) = client.crash_ms {
@@ -116,8 +137,9 @@ impl<'a> Faults<'a> {
             };
             match made {
                 Ok(()) => {
-                    let (node, applied) = self.applied(fault);
-                    recorder.applied(&node, *at_ms, applied);
+                    if let Some((node, applied)) = self.applied(fault) {
+                        recorder.applied(&node, *at_ms, applied);
+                    }
                 }
                 Err(why) => recorder.failed(&format!("the fault at {at_ms} ms: {why}")),
             }
@@ -139,6 +161,13 @@ impl<'a> Faults<'a> {
                 .as_ref()
                 .ok_or("no Redlock nodes were started")?
                 .restart(node),
+            Fault::Stop { node, stopped, .. } => {
+                match (&self.per_run.redlock, &self.per_run.etcd) {
+                    (Some(nodes), _) => nodes.stop(node, *stopped),
+                    (_, Some(cluster)) => cluster.stop(node, *stopped),
+                    _ => Err(format!("{node} is no node this run started")),
+                }
+            }
             Fault::ClientCrash { client } => {
                 recorder.crash(client);
                 Ok(())
@@ -173,9 +202,10 @@ impl<'a> Faults<'a> {
             .ok_or_else(|| "no Redis primary and replica were started".to_owned())
     }
 
-    /// The node a fault is recorded on, and what it was.
-    fn applied(&self, fault: &Fault) -> (String, Applied) {
-        match fault {
+    /// The node a fault is recorded on, and what it was; nothing for a pause's end (the pause
+    /// says how long it lasts).
+    fn applied(&self, fault: &Fault) -> Option<(String, Applied)> {
+        Some(match fault {
             Fault::Crash { node } | Fault::ClientCrash { client: node } => {
                 (node.clone(), Applied::Crash)
             }
@@ -201,6 +231,11 @@ impl<'a> Faults<'a> {
             Fault::ClockJump { node, by_ms } => {
                 (node.clone(), Applied::ClockJump { by_ms: *by_ms })
             }
-        }
+            Fault::Stop {
+                stopped: Stopped::Resume,
+                ..
+            } => return None,
+            Fault::Stop { node, for_ms, .. } => (node.clone(), Applied::Pause { for_ms: *for_ms }),
+        })
     }
 }

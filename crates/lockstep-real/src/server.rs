@@ -1,10 +1,11 @@
-//! What the real servers share: why one could not be started, a free loopback port, and what a
-//! program says its version is. Each server's own module starts and stops it.
+//! What the real servers share: why one could not be started, a free loopback port, what a
+//! program says its version is, and pausing a server's process (`SIGSTOP`, then `SIGCONT`).
+//! Each server's own module starts and stops it.
 
 use std::fmt;
 use std::net::TcpListener;
 use std::path::Path;
-use std::process::Command;
+use std::process::{Child, Command, Stdio};
 
 /// Why a server could not be started.
 #[derive(Debug)]
@@ -69,4 +70,34 @@ pub(crate) fn version_said(program: &Path) -> String {
         .output()
         .map(|out| String::from_utf8_lossy(&out.stdout).into_owned())
         .unwrap_or_default()
+}
+
+/// A server process stopped by the kernel, as a long GC pause or a hung VM stops it: it holds
+/// its sockets and answers nothing until it is resumed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stopped {
+    /// `SIGSTOP`.
+    Pause,
+    /// `SIGCONT`.
+    Resume,
+}
+
+/// Sends `process` the signal `stopped` says, with the system's `kill`.
+pub(crate) fn signal(process: &Child, stopped: Stopped) -> Result<(), String> {
+    let flag = match stopped {
+        Stopped::Pause => "-STOP",
+        Stopped::Resume => "-CONT",
+    };
+    let status = Command::new("kill")
+        .arg(flag)
+        .arg(process.id().to_string())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .map_err(|e| format!("could not run kill {flag}: {e}"))?;
+    if status.success() {
+        Ok(())
+    } else {
+        Err(format!("kill {flag} {} failed ({status})", process.id()))
+    }
 }

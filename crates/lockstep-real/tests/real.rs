@@ -19,7 +19,8 @@ use lockstep_sim::models::lock_service::Persistence;
 use lockstep_sim::scenario::catalogue;
 use lockstep_sim::scenario::types::LockServiceSpec;
 use lockstep_sim::vocabulary::invariant::{Invariant, InvariantSet};
-use lockstep_sim::world::time::VirtualTime;
+use lockstep_sim::world::intervention::{Action, Intervention};
+use lockstep_sim::world::time::{Millis, VirtualTime};
 use std::net::TcpStream;
 
 fn scenario(id: &str) -> Scenario {
@@ -40,11 +41,23 @@ fn write(client: &str, token: Option<u64>, accepted: bool) -> Write {
 /// `writes` and `final_value` say, having broken the invariants in `broke`. On etcd the
 /// tokens are compared by their order (`OutcomeClass::compared_on`): `writes` gives ranks.
 fn expect(servers: &Servers, id: &str, writes: Vec<Write>, final_value: i64, broke: &[Invariant]) {
-    let scenario = scenario(id);
-    let plan = Plan::of(&scenario).unwrap_or_else(|e| panic!("{id}: {e}"));
+    expect_of(servers, &scenario(id), writes, final_value, broke);
+}
+
+/// As [`expect`], for a scenario made here.
+fn expect_of(
+    servers: &Servers,
+    scenario: &Scenario,
+    writes: Vec<Write>,
+    final_value: i64,
+    broke: &[Invariant],
+) {
+    let id = &scenario.id;
+    let plan = Plan::of(scenario).unwrap_or_else(|e| panic!("{id}: {e}"));
+    assert_eq!(plan.unmade, [], "{id}: every fault is made");
     let real_run = run(servers, &plan).unwrap_or_else(|e| panic!("{id}: {e}"));
     let real = OutcomeClass::of_real(&real_run).compared_on(&plan.service);
-    let simulated = OutcomeClass::of_sim(&scenario)
+    let simulated = OutcomeClass::of_sim(scenario)
         .expect("the scenario runs")
         .compared_on(&plan.service);
     let expected = OutcomeClass {
@@ -180,6 +193,10 @@ fn redlock_case(servers: &Servers) {
         1,
         &[Invariant::OneBeliever],
     );
+    // A node's pause is its process stopped (`SIGSTOP`): client-2, cut from A and B, finds C
+    // answering nothing while it is stopped, gets D and E only, and gives up. Without the
+    // pause C, D and E would grant it, and it would write.
+    expect_of(servers, &paused_node(), Vec::new(), 0, &[]);
     // With the delayed restart, C is still down when client-2 asks: two of five, no lock.
     expect(
         servers,
@@ -199,6 +216,28 @@ fn redlock_case(servers: &Servers) {
         1,
         &[Invariant::OneBeliever],
     );
+}
+
+/// S11 with client-2 alone and redis-c paused from 100 ms for 1.5 s instead of crashed.
+fn paused_node() -> Scenario {
+    let mut paused = scenario("s11-redlock-crash-restart");
+    paused.id = "s11-with-redis-c-paused".to_owned();
+    paused.clients.retain(|c| c.name == "client-2");
+    paused.expectations.clear();
+    paused
+        .interventions
+        .retain(|i| !matches!(&i.action, Action::Partition { from, .. } if from == "client-1"));
+    paused
+        .interventions
+        .retain(|i| !matches!(i.action, Action::Crash { .. } | Action::Restart { .. }));
+    paused.interventions.push(Intervention {
+        at_ms: VirtualTime(100),
+        action: Action::Pause {
+            node: "redis-c".to_owned(),
+            for_ms: Some(Millis(1_500)),
+        },
+    });
+    paused
 }
 
 /// The cases on a three-member etcd cluster the run starts for itself.

@@ -8,7 +8,7 @@
 //! timeouts. A lease that runs out is revoked by the leader's check, every 500 ms in etcd 3.4.
 
 use super::EtcdRelease;
-use crate::server::{ServerError, free_port, io, version_said};
+use crate::server::{ServerError, Stopped, free_port, io, signal, version_said};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -102,6 +102,16 @@ impl EtcdCluster {
             .stderr(log)
             .spawn()
             .map_err(|e| io("start etcd", &e))
+    }
+
+    /// Stops member `name`'s process, or lets it go on.
+    pub fn stop(&self, name: &str, stopped: Stopped) -> Result<(), String> {
+        let member = self
+            .members
+            .iter()
+            .find(|m| m.name == name)
+            .ok_or_else(|| format!("no member {name}"))?;
+        signal(&member.process, stopped)
     }
 
     /// Each member's name and client port, the first member first.

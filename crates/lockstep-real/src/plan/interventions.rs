@@ -12,12 +12,33 @@ use lockstep_sim::world::intervention::Action;
 
 /// The faults a plan makes, besides the clients' pauses and crashes (added to `clients`), and
 /// those it cannot make.
+#[derive(Default)]
 pub(super) struct Faults {
     pub crashes: Vec<(u64, String)>,
     pub restarts: Vec<(u64, String)>,
+    pub server_pauses: Vec<(u64, String, u64)>,
     pub cuts: Vec<(u64, String, String, Direction)>,
     pub clock_jumps: Vec<(u64, String, i64)>,
     pub unmade: Vec<Unmade>,
+}
+
+/// What the faults are made on: the scenario and its lock service.
+struct On<'a> {
+    scenario: &'a Scenario,
+    service_names: &'a [String],
+    service: &'a ServicePlan,
+    redlock: bool,
+    etcd: bool,
+}
+
+impl On<'_> {
+    fn is_client(&self, name: &String) -> bool {
+        self.scenario.clients.iter().any(|c| &c.name == name)
+    }
+
+    fn is_node(&self, name: &String) -> bool {
+        self.service_names.contains(name)
+    }
 }
 
 /// The scenario's interventions as this runner makes them, and those it cannot make.
@@ -27,90 +48,113 @@ pub(super) fn faults(
     service_names: &[String],
     clients: &mut [ClientPlan],
 ) -> Faults {
-    let mut crashes: Vec<(u64, String)> = Vec::new();
-    let mut restarts = Vec::new();
-    let mut cuts = Vec::new();
-    let mut unmade = Vec::new();
-    let mut clock_jumps = Vec::new();
-    let redlock = matches!(service, ServicePlan::Redlock { .. });
-    let etcd = matches!(service, ServicePlan::Etcd { .. });
-    let linked = redlock || etcd;
-    let is_client = |name: &String| scenario.clients.iter().any(|c| &c.name == name);
+    let on = On {
+        scenario,
+        service_names,
+        service,
+        redlock: matches!(service, ServicePlan::Redlock { .. }),
+        etcd: matches!(service, ServicePlan::Etcd { .. }),
+    };
+    let mut faults = Faults::default();
     for intervention in &scenario.interventions {
         let at_ms = intervention.at_ms.0;
-        let made = match &intervention.action {
-            // A cut between a client and a node: each client reaches each node through a
-            // link of its own (Redlock's nodes, etcd's members), which drops the client's
-            // messages, and the node's too when it is cut both ways.
+        let action = &intervention.action;
+        let made = client_fault(&on, action, at_ms, clients)
+            .or_else(|| faults.service_fault(&on, action, at_ms));
+        if made.is_none() {
+            faults.unmade.push(Unmade {
+                at_ms,
+                what: serde_json::to_string(action).unwrap_or_default(),
+                why: why_unmade(action, scenario, service_names, on.etcd),
+            });
+        }
+    }
+    faults
+}
+
+/// A client's pause or crash, if the runner makes it: added to the client's plan.
+fn client_fault(
+    on: &On,
+    action: &Action<String>,
+    at_ms: u64,
+    clients: &mut [ClientPlan],
+) -> Option<()> {
+    let slowest = on.scenario.network.latency_ms[1];
+    match action {
+        // A client is stopped only while it works (or waits to write after its lease check):
+        // a pause before it can have acquired and read (two round trips at the slowest
+        // latency, both ways) is not made for real.
+        Action::Pause {
+            node,
+            for_ms: Some(length),
+        } => clients
+            .iter_mut()
+            .find(|c| &c.name == node)
+            .filter(|c| at_ms >= c.start_ms + 4 * slowest)
+            .map(|c| c.pauses.push((at_ms, length.0))),
+        // A client's crash, after it has started, where it holds no session the service keeps
+        // alive for it (etcd's keepalives go on while it waits in the queue).
+        Action::Crash { node } if on.is_client(node) && !on.etcd => clients
+            .iter_mut()
+            .find(|c| &c.name == node)
+            .filter(|c| at_ms > c.start_ms && c.crash_ms.is_none())
+            .map(|c| c.crash_ms = Some(at_ms)),
+        _ => None,
+    }
+}
+
+impl Faults {
+    /// A fault on the lock service or a client's link to it, if the runner makes it.
+    fn service_fault(&mut self, on: &On, action: &Action<String>, at_ms: u64) -> Option<()> {
+        let linked = on.redlock || on.etcd;
+        match action {
+            // A cut between a client and a node: each client reaches each node through a link
+            // of its own (Redlock's nodes, etcd's members), which drops the client's messages,
+            // and the node's too when it is cut both ways.
             Action::Partition {
                 from,
                 to,
                 direction,
-            } if linked && is_client(from) && service_names.contains(to) => {
-                cuts.push((at_ms, from.clone(), to.clone(), *direction));
-                Some(())
+            } if linked && on.is_client(from) && on.is_node(to) => {
+                self.cuts
+                    .push((at_ms, from.clone(), to.clone(), *direction));
             }
-            Action::ClockJump { node, by_ms } if redlock && service_names.contains(node) => {
-                clock_jumps.push((at_ms, node.clone(), *by_ms));
-                Some(())
+            Action::ClockJump { node, by_ms } if on.redlock && on.is_node(node) => {
+                self.clock_jumps.push((at_ms, node.clone(), *by_ms));
             }
-            // A client is stopped only while it works (or waits to write after its lease
-            // check): a pause before it can have acquired and read (two round trips at
-            // the slowest latency, both ways) is not made for real.
+            // A pause of a node the run starts for itself (Redlock's, etcd's): its process
+            // stopped (`SIGSTOP`) that long, then let go on (`SIGCONT`).
             Action::Pause {
                 node,
                 for_ms: Some(length),
-            } => clients
-                .iter_mut()
-                .find(|c| &c.name == node)
-                .filter(|c| at_ms >= c.start_ms + 4 * scenario.network.latency_ms[1])
-                .map(|c| c.pauses.push((at_ms, length.0))),
-            // A client's crash, after it has started, where it holds no session the service
-            // keeps alive for it (etcd's keepalives go on while it waits in the queue).
-            Action::Crash { node } if is_client(node) && !etcd => clients
-                .iter_mut()
-                .find(|c| &c.name == node)
-                .filter(|c| at_ms > c.start_ms && c.crash_ms.is_none())
-                .map(|c| c.crash_ms = Some(at_ms)),
+            } if linked && on.is_node(node) => {
+                self.server_pauses.push((at_ms, node.clone(), length.0));
+            }
             // The primary's crash, which the failover follows; a Redlock node's crash, where
             // the node keeps nothing across it (a killed process loses no write the kernel
             // has: losing the last second of an append-only file takes a power cut).
             Action::Crash { node }
-                if (matches!(service, ServicePlan::ReplicatedCache { .. })
-                    && service_names.first() == Some(node))
-                    || (redlock && service_names.contains(node) && keeps_nothing(scenario)) =>
+                if (matches!(on.service, ServicePlan::ReplicatedCache { .. })
+                    && on.service_names.first() == Some(node))
+                    || (on.redlock && on.is_node(node) && keeps_nothing(on.scenario)) =>
             {
-                crashes.push((at_ms, node.clone()));
-                Some(())
+                self.crashes.push((at_ms, node.clone()));
             }
-            // A crashed Redlock node's restart, no sooner than the restart delay after its
-            // crash; one due after the scenario's end is not made (the simulation ends first).
-            Action::Restart { node } if redlock => crashes
-                .iter()
-                .rev()
-                .find(|(_, crashed)| crashed == node)
-                .map(|&(crashed_at, _)| {
-                    let due = at_ms.max(crashed_at + restart_delay(scenario));
-                    if due <= scenario.end_ms.0 {
-                        restarts.push((due, node.clone()));
-                    }
-                }),
-            _ => None,
-        };
-        if made.is_none() {
-            unmade.push(Unmade {
-                at_ms,
-                what: serde_json::to_string(&intervention.action).unwrap_or_default(),
-                why: why_unmade(&intervention.action, scenario, service_names, etcd),
-            });
+            Action::Restart { node } if on.redlock => return self.restart(on, node, at_ms),
+            _ => return None,
         }
+        Some(())
     }
-    Faults {
-        crashes,
-        restarts,
-        cuts,
-        clock_jumps,
-        unmade,
+
+    /// A crashed Redlock node's restart, no sooner than the restart delay after its crash; one
+    /// due after the scenario's end is not made (the simulation ends first).
+    fn restart(&mut self, on: &On, node: &String, at_ms: u64) -> Option<()> {
+        let &(crashed_at, _) = self.crashes.iter().rev().find(|(_, c)| c == node)?;
+        let due = at_ms.max(crashed_at + restart_delay(on.scenario));
+        if due <= on.scenario.end_ms.0 {
+            self.restarts.push((due, node.clone()));
+        }
+        Some(())
     }
 }
 

@@ -75,6 +75,7 @@ impl Plan {
         let Faults {
             crashes,
             restarts,
+            server_pauses,
             cuts,
             clock_jumps,
             unmade,
@@ -88,6 +89,7 @@ impl Plan {
             service,
             crashes,
             restarts,
+            server_pauses,
             cuts,
             clock_jumps,
             unmade,

@@ -26,6 +26,9 @@ pub struct Plan {
     /// Restarts of a crashed Redlock node, empty, on its port: when (after the scenario's
     /// restart delay), and which.
     pub restarts: Vec<(u64, String)>,
+    /// Pauses of a Redlock node or an etcd member, its process stopped (`SIGSTOP`): when, which,
+    /// and how long.
+    pub server_pauses: Vec<(u64, String, u64)>,
     /// Links cut between a client and a lock service node: when, the client, the node, and
     /// whether only the client's messages are lost or both ways.
     pub cuts: Vec<(u64, String, String, Direction)>,

@@ -16,7 +16,7 @@ use crate::link::{CutSwitch, Link};
 use crate::lock::{Grant, acquire_request};
 use crate::plan::RealTokens;
 use crate::record::Recorder;
-use crate::server::ServerError;
+use crate::server::{ServerError, Stopped};
 use lockstep_sim::models::client::{ElapsedCheck, RedlockParams};
 use lockstep_sim::story::recorded::Request;
 use lockstep_sim::vocabulary::message::ReleaseMethod;
@@ -62,6 +62,11 @@ impl RedlockNodes {
     /// Steps `node`'s wall clock by `by_ms`.
     pub fn jump_clock(&self, node: &str, by_ms: i64) -> Result<(), String> {
         self.server(node, |server| server.jump_clock(by_ms))?
+    }
+
+    /// Stops `node`'s process, or lets it go on.
+    pub fn stop(&self, node: &str, stopped: Stopped) -> Result<(), String> {
+        self.server(node, |server| server.stop(stopped))?
     }
 
     /// Kills `node` (`SIGKILL`).

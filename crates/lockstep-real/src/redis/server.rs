@@ -7,7 +7,7 @@
 //! the caller's (once, the repository's root).
 
 use super::clock::{ClockShim, NodeClock};
-use crate::server::{ServerError, free_port, io, version_said};
+use crate::server::{ServerError, Stopped, free_port, io, signal, version_said};
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -138,6 +138,11 @@ impl RedisServer {
             .as_ref()
             .ok_or("this server's clock was started without the clock shim")?
             .jump(by_ms)
+    }
+
+    /// Stops the server's process (`SIGSTOP`) or lets it go on (`SIGCONT`).
+    pub fn stop(&self, stopped: Stopped) -> Result<(), String> {
+        signal(&self.process, stopped)
     }
 
     /// Kills the server at once (`SIGKILL`): a crash, with nothing written after.
