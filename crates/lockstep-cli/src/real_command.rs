@@ -60,7 +60,7 @@ pub fn run_real(args: &RealArgs) -> Result<String, CliError> {
         OutcomeClass::of_sim(&scenario).map_err(|e| args.source.invalid(e.to_string()))?;
     let started = Started::for_plan(&plan, |line| eprintln!("{line}")).map_err(real_error)?;
     let mut text = String::new();
-    for unmade in &plan.unmade {
+    for unmade in &plan.faults.unmade {
         let _ = writeln!(text, "not made: {unmade}");
     }
     let mut matched = 0;

@@ -83,7 +83,7 @@ pub fn case(servers: &Servers, id: &str, runs: u32) -> Result<(Row, Option<Recor
         .and_then(|b| b.load().ok())
         .ok_or_else(|| format!("{id} is not in the catalogue"))?;
     let plan = Plan::of(&scenario).map_err(|e| format!("{id}: {e}"))?;
-    if let Some(unmade) = plan.unmade.first() {
+    if let Some(unmade) = plan.faults.unmade.first() {
         return Err(format!("{id} cannot be a case of the suite: {unmade}"));
     }
     let simulated = OutcomeClass::of_sim(&scenario).map_err(|e| format!("{id}: {e}"))?;

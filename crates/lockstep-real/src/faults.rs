@@ -60,7 +60,7 @@ impl<'a> Faults<'a> {
         switches: Vec<(String, String, CutSwitch)>,
     ) -> Self {
         let mut timed = Vec::new();
-        for (at_ms, node) in &plan.crashes {
+        for (at_ms, node) in &plan.faults.crashes {
             timed.push((*at_ms, Fault::Crash { node: node.clone() }));
             if let ServicePlan::ReplicatedCache {
                 failover_after_ms, ..
@@ -69,10 +69,10 @@ impl<'a> Faults<'a> {
                 timed.push((at_ms + failover_after_ms, Fault::Promote));
             }
         }
-        for (at_ms, node) in &plan.restarts {
+        for (at_ms, node) in &plan.faults.restarts {
             timed.push((*at_ms, Fault::Restart { node: node.clone() }));
         }
-        for (at_ms, node, for_ms) in &plan.server_pauses {
+        for (at_ms, node, for_ms) in &plan.faults.server_pauses {
             for (at_ms, stopped) in [(*at_ms, Stopped::Pause), (at_ms + for_ms, Stopped::Resume)] {
                 let (node, for_ms) = (node.clone(), *for_ms);
                 timed.push((
@@ -91,7 +91,7 @@ impl<'a> Faults<'a> {
                 timed.push((at_ms, Fault::ClientCrash { client }));
             }
         }
-        for (at_ms, client, node, direction) in &plan.cuts {
+        for (at_ms, client, node, direction) in &plan.faults.cuts {
             let (client, node, direction) = (client.clone(), node.clone(), *direction);
             timed.push((
                 *at_ms,
@@ -102,7 +102,7 @@ impl<'a> Faults<'a> {
                 },
             ));
         }
-        for (at_ms, node, by_ms) in &plan.clock_jumps {
+        for (at_ms, node, by_ms) in &plan.faults.clock_jumps {
             let (node, by_ms) = (node.clone(), *by_ms);
             timed.push((*at_ms, Fault::ClockJump { node, by_ms }));
         }

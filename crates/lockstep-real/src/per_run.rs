@@ -44,8 +44,12 @@ impl PerRun {
                 })
             }
             ServicePlan::Redlock { .. } => {
-                let jumping: Vec<String> =
-                    plan.clock_jumps.iter().map(|(_, n, _)| n.clone()).collect();
+                let jumping: Vec<String> = plan
+                    .faults
+                    .clock_jumps
+                    .iter()
+                    .map(|(_, n, _)| n.clone())
+                    .collect();
                 let nodes = RedlockNodes::start(&plan.service_names, &jumping)
                     .map_err(|e| e.to_string())?;
                 Ok(PerRun {

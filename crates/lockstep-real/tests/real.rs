@@ -54,7 +54,7 @@ fn expect_of(
 ) {
     let id = &scenario.id;
     let plan = Plan::of(scenario).unwrap_or_else(|e| panic!("{id}: {e}"));
-    assert_eq!(plan.unmade, [], "{id}: every fault is made");
+    assert_eq!(plan.faults.unmade, [], "{id}: every fault is made");
     let real_run = run(servers, &plan).unwrap_or_else(|e| panic!("{id}: {e}"));
     let real = OutcomeClass::of_real(&real_run).compared_on(&plan.service);
     let simulated = OutcomeClass::of_sim(scenario)
@@ -388,7 +388,8 @@ fn a_scenario_this_runner_cannot_make_for_real_is_refused_with_why() {
 fn a_fault_this_runner_cannot_make_is_named_and_the_run_goes_without_it() {
     let unmade = |s: &Scenario| -> Vec<(u64, String)> {
         let plan = Plan::of(s).unwrap_or_else(|e| panic!("{}: {e}", s.id));
-        plan.unmade
+        plan.faults
+            .unmade
             .iter()
             .map(|u| (u.at_ms, u.to_string()))
             .collect()

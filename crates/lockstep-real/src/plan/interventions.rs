@@ -2,25 +2,12 @@
 //! cuts, clock jumps and the clients' pauses and crashes it can make for real, and the rest
 //! named as not made.
 
-use super::types::{ClientPlan, ServicePlan};
+use super::types::{ClientPlan, ServiceFaults, ServicePlan};
 use super::unsupported::{Unmade, Unsupported};
 use lockstep_sim::Scenario;
 use lockstep_sim::models::lock_service::Persistence;
 use lockstep_sim::scenario::types::LockServiceSpec;
-use lockstep_sim::vocabulary::happening::Direction;
 use lockstep_sim::world::intervention::Action;
-
-/// The faults a plan makes, besides the clients' pauses and crashes (added to `clients`), and
-/// those it cannot make.
-#[derive(Default)]
-pub(super) struct Faults {
-    pub crashes: Vec<(u64, String)>,
-    pub restarts: Vec<(u64, String)>,
-    pub server_pauses: Vec<(u64, String, u64)>,
-    pub cuts: Vec<(u64, String, String, Direction)>,
-    pub clock_jumps: Vec<(u64, String, i64)>,
-    pub unmade: Vec<Unmade>,
-}
 
 /// What the faults are made on: the scenario and its lock service.
 struct On<'a> {
@@ -47,7 +34,7 @@ pub(super) fn faults(
     service: &ServicePlan,
     service_names: &[String],
     clients: &mut [ClientPlan],
-) -> Faults {
+) -> ServiceFaults {
     let on = On {
         scenario,
         service_names,
@@ -55,12 +42,12 @@ pub(super) fn faults(
         redlock: matches!(service, ServicePlan::Redlock { .. }),
         etcd: matches!(service, ServicePlan::Etcd { .. }),
     };
-    let mut faults = Faults::default();
+    let mut faults = ServiceFaults::default();
     for intervention in &scenario.interventions {
         let at_ms = intervention.at_ms.0;
         let action = &intervention.action;
         let made = client_fault(&on, action, at_ms, clients)
-            .or_else(|| faults.service_fault(&on, action, at_ms));
+            .or_else(|| service_fault(&mut faults, &on, action, at_ms));
         if made.is_none() {
             faults.unmade.push(Unmade {
                 at_ms,
@@ -103,59 +90,63 @@ fn client_fault(
     }
 }
 
-impl Faults {
-    /// A fault on the lock service or a client's link to it, if the runner makes it.
-    fn service_fault(&mut self, on: &On, action: &Action<String>, at_ms: u64) -> Option<()> {
-        let linked = on.redlock || on.etcd;
-        match action {
-            // A cut between a client and a node: each client reaches each node through a link
-            // of its own (Redlock's nodes, etcd's members), which drops the client's messages,
-            // and the node's too when it is cut both ways.
-            Action::Partition {
-                from,
-                to,
-                direction,
-            } if linked && on.is_client(from) && on.is_node(to) => {
-                self.cuts
-                    .push((at_ms, from.clone(), to.clone(), *direction));
-            }
-            Action::ClockJump { node, by_ms } if on.redlock && on.is_node(node) => {
-                self.clock_jumps.push((at_ms, node.clone(), *by_ms));
-            }
-            // A pause of a node the run starts for itself (Redlock's, etcd's): its process
-            // stopped (`SIGSTOP`) that long, then let go on (`SIGCONT`).
-            Action::Pause {
-                node,
-                for_ms: Some(length),
-            } if linked && on.is_node(node) => {
-                self.server_pauses.push((at_ms, node.clone(), length.0));
-            }
-            // The primary's crash, which the failover follows; a Redlock node's crash, where
-            // the node keeps nothing across it (a killed process loses no write the kernel
-            // has: losing the last second of an append-only file takes a power cut).
-            Action::Crash { node }
-                if (matches!(on.service, ServicePlan::ReplicatedCache { .. })
-                    && on.service_names.first() == Some(node))
-                    || (on.redlock && on.is_node(node) && keeps_nothing(on.scenario)) =>
-            {
-                self.crashes.push((at_ms, node.clone()));
-            }
-            Action::Restart { node } if on.redlock => return self.restart(on, node, at_ms),
-            _ => return None,
+/// A fault on the lock service or a client's link to it, if the runner makes it.
+fn service_fault(
+    faults: &mut ServiceFaults,
+    on: &On,
+    action: &Action<String>,
+    at_ms: u64,
+) -> Option<()> {
+    let linked = on.redlock || on.etcd;
+    match action {
+        // A cut between a client and a node: each client reaches each node through a link
+        // of its own (Redlock's nodes, etcd's members), which drops the client's messages,
+        // and the node's too when it is cut both ways.
+        Action::Partition {
+            from,
+            to,
+            direction,
+        } if linked && on.is_client(from) && on.is_node(to) => {
+            faults
+                .cuts
+                .push((at_ms, from.clone(), to.clone(), *direction));
         }
-        Some(())
+        Action::ClockJump { node, by_ms } if on.redlock && on.is_node(node) => {
+            faults.clock_jumps.push((at_ms, node.clone(), *by_ms));
+        }
+        // A pause of a node the run starts for itself (Redlock's, etcd's): its process
+        // stopped (`SIGSTOP`) that long, then let go on (`SIGCONT`).
+        Action::Pause {
+            node,
+            for_ms: Some(length),
+        } if linked && on.is_node(node) => {
+            faults.server_pauses.push((at_ms, node.clone(), length.0));
+        }
+        // The primary's crash, which the failover follows; a Redlock node's crash, where
+        // the node keeps nothing across it (a killed process loses no write the kernel
+        // has: losing the last second of an append-only file takes a power cut).
+        Action::Crash { node }
+            if (matches!(on.service, ServicePlan::ReplicatedCache { .. })
+                && on.service_names.first() == Some(node))
+                || (on.redlock && on.is_node(node) && keeps_nothing(on.scenario)) =>
+        {
+            faults.crashes.push((at_ms, node.clone()));
+        }
+        Action::Restart { node } if on.redlock => return restart(faults, on, node, at_ms),
+        _ => return None,
     }
+    Some(())
+}
 
-    /// A crashed Redlock node's restart, no sooner than the restart delay after its crash; one
-    /// due after the scenario's end is not made (the simulation ends first).
-    fn restart(&mut self, on: &On, node: &String, at_ms: u64) -> Option<()> {
-        let &(crashed_at, _) = self.crashes.iter().rev().find(|(_, c)| c == node)?;
-        let due = at_ms.max(crashed_at + restart_delay(on.scenario));
-        if due <= on.scenario.end_ms.0 {
-            self.restarts.push((due, node.clone()));
-        }
-        Some(())
+/// A crashed Redlock node's restart, no sooner than the restart delay after its crash; one
+/// due after the scenario's end is not made (the simulation ends first).
+fn restart(faults: &mut ServiceFaults, on: &On, node: &String, at_ms: u64) -> Option<()> {
+    let &(crashed_at, _) = faults.crashes.iter().rev().find(|(_, c)| c == node)?;
+    let due = at_ms.max(crashed_at + restart_delay(on.scenario));
+    if due <= on.scenario.end_ms.0 {
+        faults.restarts.push((due, node.clone()));
     }
+    Some(())
 }
 
 /// The scenario's links that differ from its network, each as a client's lag to the resource:

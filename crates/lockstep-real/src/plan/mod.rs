@@ -11,10 +11,11 @@ mod interventions;
 mod types;
 mod unsupported;
 
-use interventions::{Faults, faults, slow_links};
+use interventions::{faults, slow_links};
 
 pub use types::{
-    ClientPlan, Plan, RealAccess, RealFencing, RealLeaseCheck, RealTokens, ServicePlan,
+    ClientPlan, Plan, RealAccess, RealFencing, RealLeaseCheck, RealTokens, ServiceFaults,
+    ServicePlan,
 };
 pub use unsupported::{Unmade, Unsupported};
 
@@ -72,14 +73,7 @@ impl Plan {
                 what: "renews a Redlock lease",
             });
         }
-        let Faults {
-            crashes,
-            restarts,
-            server_pauses,
-            cuts,
-            clock_jumps,
-            unmade,
-        } = faults(scenario, &service, &service_names, &mut clients);
+        let faults = faults(scenario, &service, &service_names, &mut clients);
         Ok(Plan {
             scenario: scenario.id.clone(),
             title: scenario.title.clone(),
@@ -87,12 +81,7 @@ impl Plan {
             resource_name,
             service_names,
             service,
-            crashes,
-            restarts,
-            server_pauses,
-            cuts,
-            clock_jumps,
-            unmade,
+            faults,
             fencing,
             initial_value,
             clients,

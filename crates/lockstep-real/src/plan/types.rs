@@ -20,6 +20,17 @@ pub struct Plan {
     /// Every node of the lock service, by the scenario's names (the primary first).
     pub service_names: Vec<String>,
     pub service: ServicePlan,
+    /// The faults made on the lock service and the clients' links, and those not made.
+    pub faults: ServiceFaults,
+    pub fencing: RealFencing,
+    pub initial_value: i64,
+    pub clients: Vec<ClientPlan>,
+}
+
+/// The scenario's faults as this runner makes them on the lock service and the clients'
+/// links (a client's own pauses and crash are in its [`ClientPlan`]), and those it cannot make.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ServiceFaults {
     /// Crashes of a lock service node: when, and which (a Redis primary, killed and failed
     /// over; a Redlock node, killed).
     pub crashes: Vec<(u64, String)>,
@@ -36,9 +47,6 @@ pub struct Plan {
     pub clock_jumps: Vec<(u64, String, i64)>,
     /// The scenario's faults this runner cannot make, which the run goes without.
     pub unmade: Vec<Unmade>,
-    pub fencing: RealFencing,
-    pub initial_value: i64,
-    pub clients: Vec<ClientPlan>,
 }
 
 /// The lock service, as the real one is set up.
