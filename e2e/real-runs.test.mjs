@@ -189,6 +189,8 @@ describe('real runs', () => {
     .evaluateAll((all) => all.map((c) => `${c.getAttribute('data-from')}-${c.getAttribute('data-to')} ${c.getAttribute('data-both-ways')}`).sort());
   const outcomes = (name) => marks(name).evaluateAll((all) =>
     all.map((m) => m.getAttribute('data-outcome')).filter((o) => o && o !== 'none'));
+  const crashes = (name) => page.locator(`[data-testid="timeline-${name}"] [data-testid="crash-band"]`)
+    .evaluateAll((all) => all.map((b) => b.getAttribute('data-lane')));
   const lost = (name) => page.locator(`[data-testid="timeline-${name}"] [data-testid="message"][data-state="lost"]`).count();
 
   it('shows a Redlock node killed and restarted empty letting a second client lock it (S11)', async () => {
@@ -197,8 +199,6 @@ describe('real runs', () => {
     assert.match(await page.locator('[data-testid="real-recorded"]').innerText(), /against Redis 7\.\d+\.\d+, 5 independent nodes/);
     assert.deepEqual(await lanesOf('recorded'), await lanesOf('simulated'));
     // redis-c is killed 300 ms in and comes back at once, in both runs.
-    const crashes = (name) => page.locator(`[data-testid="timeline-${name}"] [data-testid="crash-band"]`)
-      .evaluateAll((all) => all.map((b) => b.getAttribute('data-lane')));
     assert.deepEqual(await crashes('recorded'), ['redis-c']);
     assert.deepEqual(await crashes('recorded'), await crashes('simulated'));
     // client-2 locks C, D and E while client-1 still believes: both write.
@@ -299,8 +299,6 @@ describe('real runs', () => {
     assert.match(await page.locator('[data-testid="real-recorded"]').innerText(), /against PostgreSQL 1\d\.\d+\./);
     assert.deepEqual(await lanesOf('recorded'), await lanesOf('simulated'));
     // client-a crashes, drawn on its lane in both runs.
-    const crashes = (name) => page.locator(`[data-testid="timeline-${name}"] [data-testid="crash-band"]`)
-      .evaluateAll((all) => all.map((b) => b.getAttribute('data-lane')));
     assert.equal((await crashes('recorded')).length, 1, 'one crash, client-a\'s');
     assert.deepEqual(await crashes('recorded'), await crashes('simulated'));
     // client-b's write, then client-a's over it, stale: the order the register applied them.
