@@ -8,8 +8,8 @@
 use std::path::Path;
 
 use crate::error::Error;
+use crate::install::{Found, ensure};
 use crate::process::{self, run_capturing};
-use crate::tools::{Found, ensure};
 use crate::workspace::Workspace;
 
 const PACKAGE: &str = "etcd-server_3.5.16-4_amd64.deb";

@@ -5,6 +5,12 @@
 //! parses every Rust file under `crates/` and `xtask/` with `syn` and measures each free function,
 //! method and trait method with a body, the way clippy counts: lines of its span that hold code,
 //! not blank lines or comment-only lines. It reads Rust only to measure; it never changes a file.
+//!
+//! One exemption, written where it applies: a function marked
+//! `#[expect(clippy::too_many_lines, reason = "...")]`, with a reason. It is for the one shape
+//! that must be long, an exhaustive `match` whose length is the compiler's check that every
+//! variant was decided (a gate must never trade that check for a line count). Clippy verifies
+//! the expectation in crates whose `clippy.toml` sets the threshold.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -13,6 +19,7 @@ use syn::visit::{self, Visit};
 
 use crate::error::Error;
 use crate::process::say;
+use crate::rust_files;
 use crate::workspace::Workspace;
 
 /// The longest a function may be, in lines of code: about one screen.
@@ -42,9 +49,8 @@ pub fn check(workspace: &Workspace) -> Result<(), Error> {
     let root = workspace.join("");
     let mut files = Vec::new();
     for folder in ROOTS {
-        rust_files(&workspace.join(folder), &mut files)?;
+        files.extend(rust_files::under(&workspace.join(folder))?);
     }
-    files.sort();
     let mut long = Vec::new();
     for file in &files {
         let text =
@@ -76,28 +82,9 @@ pub fn check(workspace: &Workspace) -> Result<(), Error> {
     )))
 }
 
-/// Every `.rs` file under `dir`, leaving out build output.
-fn rust_files(dir: &Path, into: &mut Vec<PathBuf>) -> Result<(), Error> {
-    let entries = fs::read_dir(dir).map_err(Error::io(format!("listing {}", dir.display())))?;
-    for entry in entries {
-        let path = entry
-            .map_err(Error::io(format!("listing {}", dir.display())))?
-            .path();
-        if path.is_dir() {
-            if path.file_name().is_some_and(|name| name != "target") {
-                rust_files(&path, into)?;
-            }
-        } else if path.extension().is_some_and(|ext| ext == "rs") {
-            into.push(path);
-        }
-    }
-    Ok(())
-}
-
 /// The functions of one file's source over [`LIMIT`] lines.
 pub fn long_functions(file: &Path, text: &str) -> Result<Vec<Long>, Error> {
-    let parsed = syn::parse_file(text)
-        .map_err(|err| Error::Check(format!("{}: not valid Rust: {err}", file.display())))?;
+    let parsed = rust_files::parse_text(file, text)?;
     let lines: Vec<&str> = text.lines().collect();
     let mut measure = Measure {
         lines: &lines,
@@ -117,7 +104,10 @@ struct Measure<'a> {
 impl Measure<'_> {
     /// Measures from the `fn` keyword to the body's closing brace (doc comments and attributes
     /// left out, as clippy leaves them out).
-    fn measure(&mut self, sig: &syn::Signature, body: &syn::Block) {
+    fn measure(&mut self, attrs: &[syn::Attribute], sig: &syn::Signature, body: &syn::Block) {
+        if attrs.iter().any(expects_length_with_reason) {
+            return;
+        }
         let name = &sig.ident;
         let first = sig.fn_token.span.start().line;
         let last = body.brace_token.span.close().end().line;
@@ -139,6 +129,30 @@ impl Measure<'_> {
     }
 }
 
+/// `#[expect(clippy::too_many_lines, reason = "...")]`: the length is meant, and says why.
+fn expects_length_with_reason(attr: &syn::Attribute) -> bool {
+    use syn::punctuated::Punctuated;
+    if !attr.path().is_ident("expect") {
+        return false;
+    }
+    let Ok(args) = attr.parse_args_with(Punctuated::<syn::Meta, syn::Token![,]>::parse_terminated)
+    else {
+        return false;
+    };
+    let lint = args.iter().any(|meta| {
+        let path = meta.path();
+        path.segments.len() == 2
+            && path.segments[0].ident == "clippy"
+            && path.segments[1].ident == "too_many_lines"
+    });
+    let reason = args.iter().any(|meta| {
+        matches!(meta, syn::Meta::NameValue(pair) if pair.path.is_ident("reason")
+            && matches!(&pair.value, syn::Expr::Lit(syn::ExprLit { lit: syn::Lit::Str(text), .. })
+                if !text.value().trim().is_empty()))
+    });
+    lint && reason
+}
+
 /// A line that holds code: not blank, not only a comment.
 fn is_code(line: &str) -> bool {
     let line = line.trim();
@@ -147,18 +161,18 @@ fn is_code(line: &str) -> bool {
 
 impl<'ast> Visit<'ast> for Measure<'_> {
     fn visit_item_fn(&mut self, item: &'ast syn::ItemFn) {
-        self.measure(&item.sig, &item.block);
+        self.measure(&item.attrs, &item.sig, &item.block);
         visit::visit_item_fn(self, item);
     }
 
     fn visit_impl_item_fn(&mut self, item: &'ast syn::ImplItemFn) {
-        self.measure(&item.sig, &item.block);
+        self.measure(&item.attrs, &item.sig, &item.block);
         visit::visit_impl_item_fn(self, item);
     }
 
     fn visit_trait_item_fn(&mut self, item: &'ast syn::TraitItemFn) {
         if let Some(body) = &item.default {
-            self.measure(&item.sig, body);
+            self.measure(&item.attrs, &item.sig, body);
         }
         visit::visit_trait_item_fn(self, item);
     }
@@ -202,6 +216,25 @@ mod tests {
                 .expect("parses")
                 .is_empty()
         );
+    }
+
+    #[test]
+    fn an_expected_length_with_a_reason_is_exempt_and_without_one_is_not() {
+        let long = function("dispatch", LIMIT + 5);
+        let with_reason =
+            format!("#[expect(clippy::too_many_lines, reason = \"one exhaustive match\")]\n{long}");
+        let without = format!("#[expect(clippy::too_many_lines)]\n{long}");
+        let allowed = format!("#[allow(clippy::too_many_lines, reason = \"x\")]\n{long}");
+        let names = |text: &str| -> Vec<String> {
+            long_functions(Path::new("a.rs"), text)
+                .expect("parses")
+                .into_iter()
+                .map(|f| f.name)
+                .collect()
+        };
+        assert!(names(&with_reason).is_empty());
+        assert_eq!(names(&without), ["dispatch"]);
+        assert_eq!(names(&allowed), ["dispatch"]);
     }
 
     #[test]

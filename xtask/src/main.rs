@@ -13,14 +13,17 @@ mod composition;
 mod compress;
 mod cycles;
 mod dist;
+mod doc_budget;
 mod error;
 mod etcd_unpacked;
 mod fn_length;
 mod http_request;
+mod install;
 mod loading_line;
 mod pins;
 mod process;
 mod real;
+mod rust_files;
 mod serve;
 mod serve_dir;
 mod shots;
@@ -51,8 +54,8 @@ commands:
                           (--gzip: compress for clients that accept it; --piped: stdin's end
                           stops it, a `sync` line is answered `synced`)
   test [--from STEP]      install what is missing, then run every check CI runs, in order:
-                          fmt, hooks, clippy, cycles, absences, length, test, build, book,
-                          browser (--from skips the steps before STEP)
+                          fmt, hooks, docs, clippy, cycles, absences, length, test, real,
+                          build, book, browser (--from skips the steps before STEP)
   dist [--json]           build the static site into dist/ (release, relative URLs) with the
                           book in dist/book/, and print each of the app's files' size, raw and
                           gzipped, and the book's total (--json: machine-readable on stdout)
@@ -74,8 +77,9 @@ commands:
   shots [--no-build]      screenshots to look at: every scenario's opening and first violation or
                           rejected write, at 1280x800 and 375x700, and the guided pages, into
                           e2e/artifacts/shots/ with a contact sheet, index.html (--no-build: reuse dist/)
-  cycles                  import cycles between the modules of every crate (cargo-modules, pinned):
-                          names each cycle and the imports that close it
+  cycles                  import cycles between the files of every crate, reading every path
+                          written (use items, bodies, macro input) with syn: names each cycle
+                          and the names that tie it
   absences                no browser crate (yew, web-sys, js-sys, gloo*, wasm-bindgen*) among the
                           normal dependencies of lockstep-sim and lockstep-view
   length                  every function over 80 lines of code (Yew components included), with

@@ -1,10 +1,12 @@
 //! `cargo xtask test`: every check CI runs (`.ci/run` calls exactly this), in order, stopping at
-//! the first failure: formatting, the documented test hooks ([`test_hooks`]), clippy, no import
-//! cycle ([`cycles`]), no browser crate under the pure crates ([`absences`]), no function over a
-//! screen ([`fn_length`]), the native tests, a release build of the app through Trunk, the book beside it (and the check that a broken ```` ```lockstep ```` block fails the
-//! book's build), and browser tests of that build in headless Chromium, which also compare the
-//! page's trace with the native CLI's. It installs whatever is missing first (see [`tools`]).
-//! `--from STEP` skips the steps before STEP, to rerun from a failure.
+//! the first failure: formatting, the documented test hooks ([`test_hooks`]), the documents'
+//! budgets ([`doc_budget`]), clippy, no import cycle ([`cycles`]), no browser crate under the
+//! pure crates ([`absences`]), no function over a screen ([`fn_length`]), the native tests (a
+//! plain `cargo test`: no server, no root), the reality check against real servers (a step of
+//! its own), a release build of the app through Trunk, the book beside it (and the check that a
+//! broken ```` ```lockstep ```` block fails the book's build), and browser tests of that build in
+//! headless Chromium, which also compare the page's trace with the native CLI's. It installs
+//! whatever is missing first (see [`tools`]). `--from STEP` skips the steps before STEP.
 
 use std::time::{Duration, Instant};
 
@@ -12,6 +14,7 @@ use crate::absences;
 use crate::book;
 use crate::cycles;
 use crate::dist;
+use crate::doc_budget;
 use crate::error::Error;
 use crate::fn_length;
 use crate::process::{self, human, say};
@@ -24,25 +27,29 @@ use crate::workspace::Workspace;
 enum Step {
     Fmt,
     Hooks,
+    Docs,
     Clippy,
     Cycles,
     Absences,
     Length,
     Test,
+    Real,
     Build,
     Book,
     Browser,
 }
 
 impl Step {
-    const ALL: [Step; 10] = [
+    const ALL: [Step; 12] = [
         Step::Fmt,
         Step::Hooks,
+        Step::Docs,
         Step::Clippy,
         Step::Cycles,
         Step::Absences,
         Step::Length,
         Step::Test,
+        Step::Real,
         Step::Build,
         Step::Book,
         Step::Browser,
@@ -52,11 +59,13 @@ impl Step {
         match self {
             Step::Fmt => "fmt",
             Step::Hooks => "hooks",
+            Step::Docs => "docs",
             Step::Clippy => "clippy",
             Step::Cycles => "cycles",
             Step::Absences => "absences",
             Step::Length => "length",
             Step::Test => "test",
+            Step::Real => "real",
             Step::Build => "build",
             Step::Book => "book",
             Step::Browser => "browser",
@@ -67,13 +76,23 @@ impl Step {
         match self {
             Step::Fmt => "formatting (cargo fmt --all --check)",
             Step::Hooks => "every data-testid in the code is in docs/test-hooks.md",
-            Step::Clippy => {
-                "lints (cargo clippy --workspace --all-targets, and the story binary without `full`, -D warnings)"
+            Step::Docs => {
+                "README.md within 200 lines (the two commands first), ARCHITECTURE.md within 250"
             }
-            Step::Cycles => "no import cycle between modules (cargo xtask cycles)",
+            Step::Clippy => {
+                "lints (cargo clippy --workspace --all-targets; the story binary without `full`; \
+                 the CLI with `real`; -D warnings)"
+            }
+            Step::Cycles => {
+                "no import cycle between files, paths in bodies included (cargo xtask cycles)"
+            }
             Step::Absences => "no browser crate under lockstep-sim or lockstep-view (cargo tree)",
             Step::Length => "no function over 80 lines of code (cargo xtask length)",
-            Step::Test => "native tests (cargo test --workspace)",
+            Step::Test => "native tests (cargo test: every default member; no server, no root)",
+            Step::Real => {
+                "the reality check against real PostgreSQL, Redis and etcd on loopback \
+                 (cargo test -p lockstep-real, and the CLI with `--features real`)"
+            }
             Step::Build => "release build of the app (trunk build --release)",
             Step::Book => {
                 "the book into dist/book/ (mdbook build), and a broken ```lockstep block must \
@@ -88,8 +107,11 @@ impl Step {
         match self {
             Step::Fmt => Some("`cargo fmt --all` fixes the formatting"),
             Step::Hooks => Some("document each hook named above in docs/test-hooks.md"),
+            Step::Docs => {
+                Some("move detail to docs/ and link it; generated tables belong in docs/ already")
+            }
             Step::Cycles => Some(
-                "move what both modules of a cycle need into a module of its own; keep inherent \
+                "move what both files of a cycle need into a module of its own; keep inherent \
                  impls beside their types",
             ),
             Step::Length => Some(
@@ -107,35 +129,13 @@ impl Step {
         match self {
             Step::Fmt => process::run(workspace.cargo().args(["fmt", "--all", "--check"])),
             Step::Hooks => test_hooks::check(workspace),
+            Step::Docs => doc_budget::check(workspace),
             Step::Cycles => cycles::check(workspace),
             Step::Absences => absences::check(workspace),
             Step::Length => fn_length::check(workspace),
-            Step::Clippy => {
-                process::run(workspace.cargo().args([
-                    "clippy",
-                    "--workspace",
-                    "--all-targets",
-                    "--",
-                    "-D",
-                    "warnings",
-                ]))?;
-                // The story binary (decision 33) compiles the app without its `full` feature.
-                process::run(workspace.cargo().args([
-                    "clippy",
-                    "-p",
-                    "lockstep-app",
-                    "--no-default-features",
-                    "--lib",
-                    "--bin",
-                    "lockstep",
-                    "--bin",
-                    "lockstep-embed",
-                    "--",
-                    "-D",
-                    "warnings",
-                ]))
-            }
-            Step::Test => process::run(workspace.cargo().args(["test", "--workspace"])),
+            Step::Clippy => clippy(workspace),
+            Step::Test => process::run(workspace.cargo().arg("test")),
+            Step::Real => reality_check(workspace),
             Step::Build => dist::build(workspace),
             Step::Book => {
                 book::build_into_dist(workspace)?;
@@ -144,6 +144,59 @@ impl Step {
             Step::Browser => browser_tests(workspace),
         }
     }
+}
+
+/// Clippy over the workspace, then over the two builds `--workspace` does not make: the story
+/// binary without the app's `full` feature (decision 33), and the CLI with the reality check.
+fn clippy(workspace: &Workspace) -> Result<(), Error> {
+    process::run(workspace.cargo().args([
+        "clippy",
+        "--workspace",
+        "--all-targets",
+        "--",
+        "-D",
+        "warnings",
+    ]))?;
+    // The story binary (decision 33) compiles the app without its `full` feature.
+    process::run(workspace.cargo().args([
+        "clippy",
+        "-p",
+        "lockstep-app",
+        "--no-default-features",
+        "--lib",
+        "--bin",
+        "lockstep",
+        "--bin",
+        "lockstep-embed",
+        "--",
+        "-D",
+        "warnings",
+    ]))?;
+    process::run(workspace.cargo().args([
+        "clippy",
+        "-p",
+        "lockstep-cli",
+        "--all-targets",
+        "--features",
+        "real",
+        "--",
+        "-D",
+        "warnings",
+    ]))
+}
+
+/// The reality check's tests, which start Debian's PostgreSQL, Redis and etcd on loopback and
+/// stop them after: `lockstep-real` (not a default member, so a plain `cargo test` never starts
+/// a server), and the CLI built with its `real` command.
+fn reality_check(workspace: &Workspace) -> Result<(), Error> {
+    say("the reality check's own tests (cargo test -p lockstep-real)");
+    process::run(workspace.cargo().args(["test", "-p", "lockstep-real"]))?;
+    say("the CLI with its `real` command (cargo test -p lockstep-cli --features real)");
+    process::run(
+        workspace
+            .cargo()
+            .args(["test", "-p", "lockstep-cli", "--features", "real"]),
+    )
 }
 
 pub fn run(workspace: &Workspace, args: &[String]) -> Result<(), Error> {

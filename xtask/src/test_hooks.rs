@@ -9,18 +9,16 @@
 
 use std::collections::BTreeSet;
 use std::fs;
-use std::path::{Path, PathBuf};
 
 use crate::error::Error;
 use crate::process::say;
+use crate::rust_files;
 use crate::workspace::Workspace;
 
 /// The documentation, relative to the repository root.
 pub const DOC: &str = "docs/test-hooks.md";
 
 /// Directories never scanned: build output and installed packages.
-const SKIPPED_DIRS: [&str; 4] = ["target", "node_modules", "dist", ".git"];
-
 /// Fails, naming each one and the file that writes it, when a hook in the code is not in the
 /// first column of a table in [`DOC`].
 pub fn check(workspace: &Workspace) -> Result<(), Error> {
@@ -28,9 +26,7 @@ pub fn check(workspace: &Workspace) -> Result<(), Error> {
     let doc = fs::read_to_string(&doc_path)
         .map_err(Error::io(format!("reading {}", doc_path.display())))?;
     let documented = documented_in(&doc);
-    let mut files = Vec::new();
-    rust_files(&workspace.join(""), &mut files)?;
-    files.sort();
+    let files = rust_files::under(&workspace.join(""))?;
     let mut missing = BTreeSet::new();
     let mut found = 0;
     for file in &files {
@@ -68,24 +64,6 @@ fn outside_tests(source: &str) -> String {
         .filter(|line| !line.trim_start().starts_with("//"))
         .collect::<Vec<_>>()
         .join("\n")
-}
-
-/// Every `.rs` file under `dir`, skipping [`SKIPPED_DIRS`], in no particular order.
-fn rust_files(dir: &Path, into: &mut Vec<PathBuf>) -> Result<(), Error> {
-    let entries = fs::read_dir(dir).map_err(Error::io(format!("listing {}", dir.display())))?;
-    for entry in entries {
-        let entry = entry.map_err(Error::io(format!("listing {}", dir.display())))?;
-        let path = entry.path();
-        let name = entry.file_name();
-        if path.is_dir() {
-            if !SKIPPED_DIRS.iter().any(|skipped| name == *skipped) {
-                rust_files(&path, into)?;
-            }
-        } else if path.extension().is_some_and(|ext| ext == "rs") {
-            into.push(path);
-        }
-    }
-    Ok(())
 }
 
 /// The hooks a Rust source writes, each a literal id or a `format!` pattern with its

@@ -11,16 +11,15 @@
 //! | Chromium | Debian | `apt-get install chromium chromium-driver` |
 //! | PostgreSQL, Redis, etcd, gcc, protoc (the reality check's tests) | Debian | `apt-get install postgresql redis-server etcd-server gcc protobuf-compiler` |
 //! | browser-test harness | `e2e/package-lock.json` (playwright-core) | `npm ci` in `e2e/` |
-//! | cargo-modules (`cargo xtask cycles`) | [`CARGO_MODULES_VERSION`] | `cargo install --locked cargo-modules` |
 //! | twiggy (the bench's wasm composition) | [`TWIGGY_VERSION`] | `cargo install --locked twiggy` |
 //! | mdBook (the book, `book/`) | [`MDBOOK_VERSION`] | `cargo install --locked mdbook`, search only |
 
 use std::path::Path;
-use std::time::Instant;
 
 use crate::error::Error;
+use crate::install::{Found, ensure, ensure_debian, version_check, word_after};
 use crate::pins::Pins;
-use crate::process::{self, human, probe, say};
+use crate::process::{self, probe};
 use crate::workspace::Workspace;
 
 /// Trunk's version. 0.22 needs a newer rustc than the project's 1.95.
@@ -28,23 +27,12 @@ const TRUNK_VERSION: &str = "0.21.14";
 /// mdBook's version: the `mdbook-preprocessor` library that `crates/mdbook-lockstep` is built on
 /// is pinned to the same one (`=0.5.4`), so the JSON mdBook sends is the JSON it reads.
 pub const MDBOOK_VERSION: &str = "0.5.4";
-/// cargo-modules' version, which `cargo xtask cycles` reads each crate's module graph with.
-/// 0.28 needs a newer rustc than the project's 1.95.
-pub const CARGO_MODULES_VERSION: &str = "0.27.0";
 /// twiggy's version, which `cargo xtask bench` reads the wasm's composition with.
 pub const TWIGGY_VERSION: &str = "0.7.0";
 const WASM_TARGET: &str = "wasm32-unknown-unknown";
 /// Debian's Chromium, which the browser tests drive (a test tool's own browser download fails on
 /// these machines: they reach package registries only).
 pub const CHROMIUM: &str = "/usr/bin/chromium";
-
-/// What a check found.
-pub(crate) enum Found {
-    Ready,
-    Missing,
-    /// Installed, but not as wanted; says what was found.
-    Other(String),
-}
 
 /// Everything `serve` and `dist` need: the wasm target, Trunk, wasm-bindgen and wasm-opt.
 pub fn ensure_web(workspace: &Workspace) -> Result<(), Error> {
@@ -55,66 +43,15 @@ pub fn ensure_web(workspace: &Workspace) -> Result<(), Error> {
     ensure_wasm_opt(workspace, &pins.binaryen)
 }
 
-/// Everything `test` needs: [`ensure_web`], plus rustfmt, clippy, mdBook, cargo-modules,
-/// Chromium, PostgreSQL and Redis (the reality check's tests) and the browser-test harness.
+/// Everything `test` needs: [`ensure_web`], plus rustfmt, clippy, mdBook, Chromium, the real
+/// servers of the reality check's step and the browser-test harness.
 pub fn ensure_all(workspace: &Workspace) -> Result<(), Error> {
     ensure_rust_components(workspace)?;
     ensure_web(workspace)?;
     ensure_mdbook(workspace)?;
-    ensure_cargo_modules(workspace)?;
     ensure_chromium(workspace)?;
     ensure_real_services(workspace)?;
     ensure_e2e_harness(workspace)
-}
-
-/// Checks one tool and installs it if the check says so, then checks again.
-pub(crate) fn ensure(
-    label: &str,
-    estimate: &str,
-    check: impl Fn() -> Result<Found, Error>,
-    install: impl FnOnce() -> Result<(), Error>,
-) -> Result<(), Error> {
-    match check()? {
-        Found::Ready => {
-            say(format!("{label}: already installed"));
-            return Ok(());
-        }
-        Found::Missing => say(format!("installing {label} ({estimate})")),
-        Found::Other(found) => say(format!("installing {label} (found {found}; {estimate})")),
-    }
-    let start = Instant::now();
-    install()?;
-    match check()? {
-        Found::Ready => {
-            say(format!("installed {label} in {}", human(start.elapsed())));
-            Ok(())
-        }
-        Found::Missing => Err(Error::InstallDidNotTake {
-            tool: label.to_string(),
-            found: "it missing".to_string(),
-        }),
-        Found::Other(found) => Err(Error::InstallDidNotTake {
-            tool: label.to_string(),
-            found,
-        }),
-    }
-}
-
-/// Compares a version that a tool reported with the wanted one.
-fn version_check(reported: Option<String>, wanted: &str) -> Found {
-    match reported {
-        None => Found::Missing,
-        Some(version) if version == wanted => Found::Ready,
-        Some(version) => Found::Other(format!("version {version}")),
-    }
-}
-
-/// The word after `marker` in a tool's output: `trunk 0.21.14` gives `0.21.14` after `trunk`.
-fn word_after(output: Option<String>, marker: &str) -> Option<String> {
-    let output = output?;
-    let mut words = output.split_whitespace();
-    words.find(|word| *word == marker)?;
-    words.next().map(str::to_string)
 }
 
 fn ensure_rust_components(workspace: &Workspace) -> Result<(), Error> {
@@ -186,13 +123,15 @@ fn ensure_trunk(workspace: &Workspace) -> Result<(), Error> {
             let reported = probe(workspace.command("trunk").arg("--version"))?;
             Ok(version_check(word_after(reported, "trunk"), TRUNK_VERSION))
         },
+        // Without its default features: no TLS and no update check, which an offline Trunk
+        // (Trunk.toml) never uses.
         || {
-            process::run(workspace.cargo().args([
-                "install",
+            process::run(cargo_install(workspace).args([
                 "--locked",
                 "trunk",
                 "--version",
                 TRUNK_VERSION,
+                "--no-default-features",
             ]))
         },
     )
@@ -208,14 +147,7 @@ fn ensure_wasm_bindgen(workspace: &Workspace, version: &str) -> Result<(), Error
         },
         // Not `--locked`: the lock file it ships names a dependency version that the registry
         // no longer serves, so a locked install fails.
-        || {
-            process::run(workspace.cargo().args([
-                "install",
-                "wasm-bindgen-cli",
-                "--version",
-                version,
-            ]))
-        },
+        || process::run(cargo_install(workspace).args(["wasm-bindgen-cli", "--version", version])),
     )
 }
 
@@ -247,8 +179,7 @@ pub(crate) fn ensure_mdbook(workspace: &Workspace) -> Result<(), Error> {
             Ok(version_check(version, MDBOOK_VERSION))
         },
         || {
-            process::run(workspace.cargo().args([
-                "install",
+            process::run(cargo_install(workspace).args([
                 "--locked",
                 "mdbook",
                 "--version",
@@ -274,8 +205,7 @@ pub(crate) fn ensure_twiggy(workspace: &Workspace) -> Result<(), Error> {
             ))
         },
         || {
-            process::run(workspace.cargo().args([
-                "install",
+            process::run(cargo_install(workspace).args([
                 "--locked",
                 "twiggy",
                 "--version",
@@ -285,27 +215,20 @@ pub(crate) fn ensure_twiggy(workspace: &Workspace) -> Result<(), Error> {
     )
 }
 
-pub(crate) fn ensure_cargo_modules(workspace: &Workspace) -> Result<(), Error> {
-    ensure(
-        &format!("cargo-modules {CARGO_MODULES_VERSION}"),
-        "compiles rust-analyzer's crates from source, about 15-25 minutes on 2 cores, once",
-        || {
-            let reported = probe(workspace.command("cargo-modules").arg("--version"))?;
-            Ok(version_check(
-                word_after(reported, "cargo-modules"),
-                CARGO_MODULES_VERSION,
-            ))
-        },
-        || {
-            process::run(workspace.cargo().args([
-                "install",
-                "--locked",
-                "cargo-modules",
-                "--version",
-                CARGO_MODULES_VERSION,
-            ]))
-        },
-    )
+/// `cargo install`, with a release profile built for compile time rather than speed: these
+/// tools spend their time waiting on cargo, wasm-opt and the disk, not on their own code, and
+/// their authors' profiles (fat LTO, one codegen unit, full optimisation) cost minutes on two
+/// cores for nothing here. Config settings outrank a package's own profile.
+fn cargo_install(workspace: &Workspace) -> std::process::Command {
+    let mut command = workspace.cargo();
+    command
+        .arg("install")
+        .env("CARGO_PROFILE_RELEASE_LTO", "false")
+        .env("CARGO_PROFILE_RELEASE_CODEGEN_UNITS", "16")
+        .env("CARGO_PROFILE_RELEASE_OPT_LEVEL", "1")
+        .env("CARGO_PROFILE_RELEASE_DEBUG", "false")
+        .env("CARGO_PROFILE_RELEASE_INCREMENTAL", "false");
+    command
 }
 
 pub(crate) fn ensure_chromium(workspace: &Workspace) -> Result<(), Error> {
@@ -357,37 +280,6 @@ pub(crate) fn ensure_real_services(workspace: &Workspace) -> Result<(), Error> {
         ],
     )?;
     crate::etcd_unpacked::ensure_etcd_3_5(workspace)
-}
-
-/// Installs Debian's `packages` with apt-get unless `installed` says they are.
-fn ensure_debian(
-    workspace: &Workspace,
-    label: &str,
-    estimate: &str,
-    installed: impl Fn() -> bool,
-    packages: &[&str],
-) -> Result<(), Error> {
-    ensure(
-        label,
-        estimate,
-        || {
-            Ok(if installed() {
-                Found::Ready
-            } else {
-                Found::Missing
-            })
-        },
-        || {
-            process::run(workspace.command("apt-get").arg("update"))?;
-            process::run(
-                workspace
-                    .command("apt-get")
-                    .args(["install", "-y"])
-                    .args(packages)
-                    .env("DEBIAN_FRONTEND", "noninteractive"),
-            )
-        },
-    )
 }
 
 /// Lists the packages of `package-lock.json` (in the current directory) that `node_modules` lacks
@@ -442,37 +334,4 @@ fn npm_ci(workspace: &Workspace, dir: &str) -> Result<(), Error> {
             .current_dir(workspace.join(dir))
             .env("PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD", "1"),
     )
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn reads_versions_from_tool_output() {
-        let out = |s: &str| Some(s.to_string());
-        assert_eq!(
-            word_after(out("trunk 0.21.14"), "trunk").as_deref(),
-            Some("0.21.14")
-        );
-        assert_eq!(
-            word_after(out("wasm-opt version 132 (version_132)"), "version").as_deref(),
-            Some("132")
-        );
-        assert_eq!(word_after(out("trunk"), "trunk"), None);
-        assert_eq!(word_after(None, "trunk"), None);
-    }
-
-    #[test]
-    fn version_check_tells_missing_from_other() {
-        assert!(matches!(version_check(None, "1"), Found::Missing));
-        assert!(matches!(
-            version_check(Some("1".to_string()), "1"),
-            Found::Ready
-        ));
-        assert!(matches!(
-            version_check(Some("2".to_string()), "1"),
-            Found::Other(found) if found == "version 2"
-        ));
-    }
 }
