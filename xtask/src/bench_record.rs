@@ -107,7 +107,7 @@ pub fn render(date: &str, machine: &str, sections: &[Section]) -> String {
 }
 
 /// The machine, as the figures depend on it: cores, compiler, system.
-fn machine(workspace: &Workspace) -> Result<String, Error> {
+pub fn machine(workspace: &Workspace) -> Result<String, Error> {
     let cores = std::thread::available_parallelism().map_or(0, usize::from);
     let rustc = process::probe(workspace.command("rustc").arg("--version"))?
         .unwrap_or_else(|| "rustc (version unknown)".to_owned());
@@ -119,7 +119,7 @@ fn machine(workspace: &Workspace) -> Result<String, Error> {
 }
 
 /// Today's date in UTC, `YYYY-MM-DD`.
-fn today() -> String {
+pub fn today() -> String {
     let seconds = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |since| since.as_secs());

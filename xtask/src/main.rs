@@ -68,12 +68,13 @@ commands:
                           the property tests with a fresh seed in a release build; a failing
                           case is kept in crates/lockstep-sim/tests/found/, which cargo test
                           replays; prints cases per minute and what it found
-  real [--runs N] [--record] [--all]
+  real [--runs N] [--record] [--all] [--write]
                           the reality check: install PostgreSQL, Redis and gcc if missing, start
                           the servers on loopback, run the conformance cases N times each
                           (default 3; --all: the long ones too, S7's 51 s), print scenario,
                           service, runs, matches and time, and stop them (--record: write each
-                          case's first matching run into content/recorded/)
+                          case's first matching run into content/recorded/; --write: the
+                          table into docs/reality-check-runs.md)
   shots [--no-build]      screenshots to look at: every scenario's opening and first violation or
                           rejected write, at 1280x800 and 375x700, and the guided pages, into
                           e2e/artifacts/shots/ with a contact sheet, index.html (--no-build: reuse dist/)
