@@ -121,7 +121,7 @@ impl Step {
             Step::Browser => {
                 Some("the page's screenshot, if one was taken, is e2e/artifacts/app.png")
             }
-            Step::Hooks | Step::Clippy | Step::Absences | Step::Test | Step::Real => None,
+            Step::Clippy | Step::Absences | Step::Test | Step::Real => None,
             Step::Build | Step::Book => None,
         }
     }
