@@ -10,6 +10,8 @@
 
 use std::time::{Duration, Instant};
 
+use strum::VariantArray;
+
 use crate::absences;
 use crate::book;
 use crate::cycles;
@@ -23,7 +25,8 @@ use crate::test_hooks;
 use crate::tools;
 use crate::workspace::Workspace;
 
-#[derive(Clone, Copy, PartialEq)]
+/// The steps, in the order they run (the declaration order).
+#[derive(Clone, Copy, PartialEq, VariantArray)]
 enum Step {
     Fmt,
     Hooks,
@@ -40,21 +43,6 @@ enum Step {
 }
 
 impl Step {
-    const ALL: [Step; 12] = [
-        Step::Fmt,
-        Step::Hooks,
-        Step::Docs,
-        Step::Clippy,
-        Step::Cycles,
-        Step::Absences,
-        Step::Length,
-        Step::Test,
-        Step::Real,
-        Step::Build,
-        Step::Book,
-        Step::Browser,
-    ];
-
     fn name(self) -> &'static str {
         match self {
             Step::Fmt => "fmt",
@@ -203,8 +191,9 @@ fn reality_check(workspace: &Workspace) -> Result<(), Error> {
 pub fn run(workspace: &Workspace, args: &[String]) -> Result<(), Error> {
     let first = match args {
         [] => Step::Fmt,
-        [flag, name] if flag == "--from" => Step::ALL
-            .into_iter()
+        [flag, name] if flag == "--from" => Step::VARIANTS
+            .iter()
+            .copied()
             .find(|step| step.name() == name)
             .ok_or_else(|| Error::Usage(format!("unknown step `{name}`; {}", step_list())))?,
         _ => {
@@ -214,8 +203,9 @@ pub fn run(workspace: &Workspace, args: &[String]) -> Result<(), Error> {
             )));
         }
     };
-    let steps: Vec<Step> = Step::ALL
-        .into_iter()
+    let steps: Vec<Step> = Step::VARIANTS
+        .iter()
+        .copied()
         .skip_while(|step| *step != first)
         .collect();
 
@@ -255,7 +245,7 @@ pub fn run(workspace: &Workspace, args: &[String]) -> Result<(), Error> {
 }
 
 fn step_list() -> String {
-    let names: Vec<&str> = Step::ALL.iter().map(|step| step.name()).collect();
+    let names: Vec<&str> = Step::VARIANTS.iter().map(|step| step.name()).collect();
     format!("steps, in order: {}", names.join(", "))
 }
 
