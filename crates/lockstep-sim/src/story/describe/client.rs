@@ -1,4 +1,5 @@
-//! The narration of one domain's events.
+//! The narration of one domain's events: a function per kind of happening, given its fields by
+//! `describe`'s exhaustive match.
 //! What clients do: ask, wait, read, write, renew, release, and how their jobs end.
 
 use super::narrator::Narrator;
@@ -13,6 +14,7 @@ use crate::world::time::{LocalTime, Millis};
 use crate::world::token::FencingToken;
 
 // A client asks for the lock and hears back.
+
 /// One node is asked as "the lock service"; Redlock's several at once.
 pub(super) fn asked_for_lock(
     narrator: &Narrator<'_>,
@@ -74,6 +76,7 @@ pub(super) fn refused(narrator: &Narrator<'_>, client: NodeId, holder: Option<No
 }
 
 // A client gets the lock, or waits, retries or gives up.
+
 pub(super) fn got_lock(
     narrator: &Narrator<'_>,
     client: NodeId,
@@ -147,6 +150,7 @@ pub(super) fn session_expired(
 }
 
 // A client reads, and checks its lease before it writes.
+
 pub(super) fn read_served(
     narrator: &Narrator<'_>,
     reader: NodeId,
@@ -217,6 +221,7 @@ pub(super) fn write_skipped(
 }
 
 // A client writes, or its request times out.
+
 pub(super) fn write_sent(
     narrator: &Narrator<'_>,
     client: NodeId,
@@ -269,6 +274,7 @@ pub(super) fn timed_out(narrator: &Narrator<'_>, client: NodeId, next: AfterTime
 }
 
 // The answers a client hears to its write, and from each node it asked.
+
 pub(super) fn write_answered(
     narrator: &Narrator<'_>,
     client: NodeId,
@@ -320,6 +326,7 @@ pub(super) fn node_answered(
 }
 
 // A Redlock client decides from its nodes' answers.
+
 #[expect(
     clippy::too_many_arguments,
     reason = "a Redlock decision's seven facts, each said: the exhaustive dispatch hands them over destructured"
@@ -366,6 +373,7 @@ pub(super) fn redlock_decided(
 }
 
 // A client renews its lease, abandons its job, or releases the lock.
+
 pub(super) fn renew_sent(
     narrator: &Narrator<'_>,
     client: NodeId,
@@ -451,6 +459,7 @@ pub(super) fn releasing(
 }
 
 // How a client's job ended.
+
 pub(super) fn finished(narrator: &Narrator<'_>, client: NodeId, result: WorkResult) -> String {
     let Narrator { resource, cast, .. } = *narrator;
     let n = |node| cast.name(node);

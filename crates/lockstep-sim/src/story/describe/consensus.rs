@@ -1,4 +1,5 @@
-//! The narration of one domain's events.
+//! The narration of one domain's events: a function per kind of happening, given its fields by
+//! `describe`'s exhaustive match.
 //! A consensus service's replicas: the log, the waiters, elections and leadership.
 
 use super::narrator::Narrator;
@@ -10,6 +11,7 @@ use crate::world::time::LocalTime;
 use crate::world::token::FencingToken;
 
 // A consensus leader appends, stores and commits entries, and queues waiters.
+
 pub(super) fn appended(narrator: &Narrator<'_>, node: NodeId, index: u32, op: Op) -> String {
     let Narrator { cast, .. } = *narrator;
     let n = |node| cast.name(node);
@@ -67,6 +69,7 @@ pub(super) fn queued(
 }
 
 // Waiters watch, wake and expire; a replica that is not the leader says so.
+
 pub(super) fn watching(
     narrator: &Narrator<'_>,
     node: NodeId,
@@ -139,6 +142,7 @@ pub(super) fn not_leader(narrator: &Narrator<'_>, node: NodeId, client: NodeId) 
 }
 
 // Elections: calls, votes, and votes withheld.
+
 pub(super) fn election_started(narrator: &Narrator<'_>, node: NodeId, term: u32) -> String {
     let Narrator { cast, .. } = *narrator;
     let n = |node| cast.name(node);
@@ -206,6 +210,7 @@ pub(super) fn vote_withheld(
 }
 
 // A leader starts serving, or steps down.
+
 pub(super) fn serving(narrator: &Narrator<'_>, node: NodeId, term: u32) -> String {
     let Narrator { cast, .. } = *narrator;
     let n = |node| cast.name(node);

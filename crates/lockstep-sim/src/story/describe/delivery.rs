@@ -1,4 +1,5 @@
-//! The narration of one domain's events.
+//! The narration of one domain's events: a function per kind of happening, given its fields by
+//! `describe`'s exhaustive match.
 //! Inputs a node could not use, and messages the network lost.
 
 use super::narrator::Narrator;
@@ -8,6 +9,7 @@ use crate::vocabulary::loss::Loss;
 use crate::world::ids::{MessageId, NodeId};
 
 // What became of an input a node could not use, or a message that was lost.
+
 pub(super) fn ignored(narrator: &Narrator<'_>, node: NodeId, message: Option<MessageId>) -> String {
     let Narrator { cast, network, .. } = *narrator;
     let n = |node| cast.name(node);

@@ -1,4 +1,5 @@
-//! The narration of one domain's events.
+//! The narration of one domain's events: a function per kind of happening, given its fields by
+//! `describe`'s exhaustive match.
 //! The faults and interventions: pauses, crashes, clocks, partitions, held messages.
 
 use super::narrator::Narrator;
@@ -9,6 +10,7 @@ use crate::world::time::{Millis, VirtualTime};
 use crate::world::token::FencingToken;
 
 // Pauses, crashes and restarts.
+
 pub(super) fn paused(narrator: &Narrator<'_>, node: NodeId, for_ms: Option<Millis>) -> String {
     let Narrator { cast, .. } = *narrator;
     let n = |node| cast.name(node);
@@ -92,6 +94,7 @@ pub(super) fn restart_delayed(narrator: &Narrator<'_>, node: NodeId, until: Virt
 }
 
 // Clocks, partitions, held messages and the other interventions.
+
 pub(super) fn clock_jumped(narrator: &Narrator<'_>, node: NodeId, by_ms: i64) -> String {
     let Narrator { cast, .. } = *narrator;
     let n = |node| cast.name(node);

@@ -54,6 +54,7 @@ pub fn describe(actor: NodeId, happening: &Happening, cast: &Cast, network: &Net
 )]
 fn sentence(narrator: &Narrator<'_>, happening: Happening) -> String {
     match happening {
+        // What clients do.
         Happening::AskedForLock { client, ttl, nodes } => {
             client::asked_for_lock(narrator, client, ttl, nodes)
         }
@@ -158,6 +159,7 @@ fn sentence(narrator: &Narrator<'_>, happening: Happening) -> String {
             method,
         } => client::releasing(narrator, client, token, method),
         Happening::Finished { client, result, .. } => client::finished(narrator, client, result),
+        // What the lock service does with leases.
         Happening::Renewed { client, token, ttl } => service::renewed(narrator, client, token, ttl),
         Happening::RenewRefused { client, holder, .. } => {
             service::renew_refused(narrator, client, holder)
@@ -176,6 +178,7 @@ fn sentence(narrator: &Narrator<'_>, happening: Happening) -> String {
         Happening::LeaseExpired { holder, token } => {
             service::lease_expired(narrator, holder, token)
         }
+        // A replicated cache.
         Happening::Shipped { node, to, holder } => replication::shipped(narrator, node, to, holder),
         Happening::Replicated { node, from, holder } => {
             replication::replicated(narrator, node, from, holder)
@@ -183,6 +186,7 @@ fn sentence(narrator: &Narrator<'_>, happening: Happening) -> String {
         Happening::FailedOver { from, to, lost } => {
             replication::failed_over(narrator, from, to, lost)
         }
+        // A consensus service's replicas.
         Happening::Appended { node, index, op } => consensus::appended(narrator, node, index, op),
         Happening::Stored {
             node,
@@ -235,6 +239,7 @@ fn sentence(narrator: &Narrator<'_>, happening: Happening) -> String {
         Happening::SteppedDown { node, term, why } => {
             consensus::stepped_down(narrator, node, term, why)
         }
+        // The protected resource.
         Happening::WriteAccepted {
             writer,
             token,
@@ -266,9 +271,11 @@ fn sentence(narrator: &Narrator<'_>, happening: Happening) -> String {
             times,
         } => resource::charge_applied(narrator, payer, key, amount, times),
         Happening::ChargeReplayed { payer, key } => resource::charge_replayed(narrator, payer, key),
+        // Inputs not used, messages lost.
         Happening::Ignored { node, message } => delivery::ignored(narrator, node, message),
         Happening::Buffered { node, input } => delivery::buffered(narrator, node, input),
         Happening::Lost { node, message, why } => delivery::lost(narrator, node, message, why),
+        // Faults and interventions.
         Happening::Paused { node, for_ms } => faults::paused(narrator, node, for_ms),
         Happening::Resumed {
             node,

@@ -1,10 +1,12 @@
-//! The narration of one domain's events.
+//! The narration of one domain's events: a function per kind of happening, given its fields by
+//! `describe`'s exhaustive match.
 //! An asynchronously replicated cache: shipping, and failover.
 
 use super::narrator::Narrator;
 use crate::world::ids::NodeId;
 
 // A primary ships its changes to its replica, and fails over.
+
 pub(super) fn shipped(
     narrator: &Narrator<'_>,
     node: NodeId,

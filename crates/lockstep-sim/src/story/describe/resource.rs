@@ -1,4 +1,5 @@
-//! The narration of one domain's events.
+//! The narration of one domain's events: a function per kind of happening, given its fields by
+//! `describe`'s exhaustive match.
 //! What the protected resource does with writes, orders and charges.
 
 use super::narrator::Narrator;
@@ -9,6 +10,7 @@ use crate::world::ids::NodeId;
 use crate::world::token::FencingToken;
 
 // The resource accepts or rejects a write.
+
 pub(super) fn write_accepted(
     narrator: &Narrator<'_>,
     writer: NodeId,
@@ -80,6 +82,7 @@ pub(super) fn write_rejected(narrator: &Narrator<'_>, writer: NodeId, refusal: R
 }
 
 // A sequencer's word, orders and charges.
+
 pub(super) fn sequencer_asked(
     narrator: &Narrator<'_>,
     writer: NodeId,

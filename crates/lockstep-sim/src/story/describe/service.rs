@@ -1,4 +1,5 @@
-//! The narration of one domain's events.
+//! The narration of one domain's events: a function per kind of happening, given its fields by
+//! `describe`'s exhaustive match.
 //! What a lock service does with leases: renewals, releases, expiry.
 
 use super::narrator::Narrator;
@@ -9,6 +10,7 @@ use crate::world::time::Millis;
 use crate::world::token::FencingToken;
 
 // A lock service renews or releases a lease.
+
 pub(super) fn renewed(
     narrator: &Narrator<'_>,
     client: NodeId,
@@ -71,6 +73,7 @@ pub(super) fn released_others_lock(
 }
 
 // A release refused, a lease that runs out.
+
 pub(super) fn release_refused(
     narrator: &Narrator<'_>,
     client: NodeId,
