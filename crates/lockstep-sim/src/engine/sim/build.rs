@@ -85,7 +85,7 @@ pub(super) fn build_slots(scenario: &Scenario, cast: &Cast) -> Vec<Slot> {
 }
 
 /// The lock service's nodes, one per name the cast gives it.
-pub(super) fn build_services(spec: &LockServiceSpec, cast: &Cast) -> Vec<LockService> {
+fn build_services(spec: &LockServiceSpec, cast: &Cast) -> Vec<LockService> {
     match spec {
         LockServiceSpec::SqlRow {
             lock_name,
@@ -166,7 +166,7 @@ pub(super) fn build_services(spec: &LockServiceSpec, cast: &Cast) -> Vec<LockSer
 }
 
 /// A replicated cache's primary and replica, each the other's peer.
-pub(super) fn replicated_pair(
+fn replicated_pair(
     cast: &Cast,
     key: &str,
     tokens: TokenSource,
@@ -195,7 +195,7 @@ pub(super) fn replicated_pair(
 }
 
 /// The resource node.
-pub(super) fn build_resource(spec: &ResourceSpec) -> Resource {
+fn build_resource(spec: &ResourceSpec) -> Resource {
     match spec {
         ResourceSpec::Register {
             fencing,

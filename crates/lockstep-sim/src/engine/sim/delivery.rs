@@ -94,7 +94,7 @@ impl Sim {
     }
 
     /// Gives an input to a node, unless its process cannot take it now.
-    pub(super) fn offer(&mut self, node: NodeId, input: Input, cause: Cause) -> Option<Handled> {
+    fn offer(&mut self, node: NodeId, input: Input, cause: Cause) -> Option<Handled> {
         let slot = self.slots.get_mut(node.index())?;
         match slot.process {
             Process::Running => Some(self.dispatch(node, input, cause)),
@@ -133,7 +133,7 @@ impl Sim {
         }
     }
 
-    pub(super) fn dispatch(&mut self, node: NodeId, input: Input, cause: Cause) -> Handled {
+    fn dispatch(&mut self, node: NodeId, input: Input, cause: Cause) -> Handled {
         let mut commands = std::mem::take(&mut self.commands);
         let mut next_timer = u32::try_from(self.timers.len()).unwrap_or(u32::MAX);
         let slot = &mut self.slots[node.index()];
@@ -182,7 +182,7 @@ impl Sim {
         }
     }
 
-    pub(super) fn apply(&mut self, node: NodeId, commands: &mut Vec<Command>) {
+    fn apply(&mut self, node: NodeId, commands: &mut Vec<Command>) {
         for command in commands.drain(..) {
             match command {
                 Command::Send { to, payload } => {
@@ -226,7 +226,7 @@ impl Sim {
     /// primary of a pair, any grid member) that is up and that `sender` can reach, else the first
     /// front node. Clients find it as a client library would, through discovery the simulation
     /// does not model.
-    pub(super) fn front_for(&self, sender: NodeId) -> NodeId {
+    fn front_for(&self, sender: NodeId) -> NodeId {
         if self.single_node_service {
             return self.cast.lock_service();
         }

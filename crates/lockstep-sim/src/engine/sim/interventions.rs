@@ -100,7 +100,7 @@ impl Sim {
 
     /// A node's clock jumps. A service node expires keys by its own clock: a jump moves every
     /// expiry.
-    pub(super) fn jump_clock(&mut self, node: NodeId, by_ms: i64) -> Happening {
+    fn jump_clock(&mut self, node: NodeId, by_ms: i64) -> Happening {
         self.slots[node.index()].clock.jump(by_ms);
         self.act_on(node, |node, ctx| {
             if let Node::LockService(service) = node {
@@ -111,12 +111,7 @@ impl Sim {
     }
 
     /// Cuts the link from `from` to `to`, and back too if `direction` says both.
-    pub(super) fn partition(
-        &mut self,
-        from: NodeId,
-        to: NodeId,
-        direction: Direction,
-    ) -> Happening {
+    fn partition(&mut self, from: NodeId, to: NodeId, direction: Direction) -> Happening {
         self.network.cut(from, to);
         if direction == Direction::Both {
             self.network.cut(to, from);
@@ -129,7 +124,7 @@ impl Sim {
     }
 
     /// A held message goes on its way now.
-    pub(super) fn release_message(&mut self, message: MessageId) -> (NodeId, Happening) {
+    fn release_message(&mut self, message: MessageId) -> (NodeId, Happening) {
         let now = self.now;
         let released = self.network.release(message, now);
         if released {
@@ -146,7 +141,7 @@ impl Sim {
 
     /// The teaching control: the lease ends wherever the service keeps it (every node of a
     /// replicated one).
-    pub(super) fn force_expire(&mut self) -> Happening {
+    fn force_expire(&mut self) -> Happening {
         let mut holder = None;
         for node in self.cast.services().collect::<Vec<_>>() {
             self.act_on(node, |node, ctx| {

@@ -51,7 +51,7 @@ impl Sim {
     /// Only the actor of an event can change its own belief (a client changes it by handling an
     /// input, or by crashing), so the count of believers is kept up to date from the actor alone
     /// instead of asking every client after every event.
-    pub(super) fn refresh_belief(&mut self, actor: NodeId) {
+    fn refresh_belief(&mut self, actor: NodeId) {
         let Some(slot) = self.slots.get_mut(actor.index()) else {
             return;
         };
@@ -76,7 +76,7 @@ impl Sim {
         );
     }
 
-    pub(super) fn state_view(&self) -> StateView {
+    fn state_view(&self) -> StateView {
         let live_leases = if self.leases_can_clash {
             self.live_leases()
         } else {
@@ -89,7 +89,7 @@ impl Sim {
         }
     }
 
-    pub(super) fn live_leases(&self) -> u32 {
+    fn live_leases(&self) -> u32 {
         u32::try_from(self.holders().count()).unwrap_or(u32::MAX)
     }
 
@@ -105,7 +105,7 @@ impl Sim {
     }
 
     /// For each client with a live lease, on how many service nodes it has one.
-    pub(super) fn lease_counts(&self) -> ([(NodeId, u8); 8], usize) {
+    fn lease_counts(&self) -> ([(NodeId, u8); 8], usize) {
         // Who holds a live lease, in the service's own terms: a client holding keys on a
         // majority of Redlock's nodes, or the holder at a front node (a single node, or the
         // primary of a pair; a crashed node's copy or a lagging replica's is no lease).

@@ -262,7 +262,7 @@ impl Sim {
     }
 
     /// Like [`Sim::step`], but handles no input due after `limit`: `None` when the next one is.
-    pub(super) fn step_through(&mut self, limit: VirtualTime) -> Option<&TraceEvent> {
+    fn step_through(&mut self, limit: VirtualTime) -> Option<&TraceEvent> {
         loop {
             if self.is_finished() || self.queue.peek_time().is_some_and(|t| t > limit) {
                 return None;
