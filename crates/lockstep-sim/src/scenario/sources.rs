@@ -14,6 +14,7 @@
 use serde::{Deserialize, Serialize};
 use std::fmt;
 use std::sync::OnceLock;
+use strum::VariantArray;
 
 /// The bibliography format this build reads.
 pub const FORMAT_VERSION: u32 = 1;
@@ -33,7 +34,9 @@ pub struct Citation {
 }
 
 /// What kind of work an entry is; the Sources page groups entries by it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, strum::VariantArray,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum SourceKind {
     Paper,
@@ -46,16 +49,11 @@ pub enum SourceKind {
 }
 
 impl SourceKind {
-    /// Every kind, in the order the Sources page shows them.
-    pub const ALL: [SourceKind; 7] = [
-        SourceKind::Paper,
-        SourceKind::Book,
-        SourceKind::Article,
-        SourceKind::Docs,
-        SourceKind::Analysis,
-        SourceKind::Issue,
-        SourceKind::Code,
-    ];
+    /// Every kind, in the order the Sources page shows them: the declaration order (strum's
+    /// `VARIANTS` as an array, its length checked at compile time).
+    pub const ALL: [SourceKind; 7] = *SourceKind::VARIANTS
+        .as_array()
+        .expect("ALL's length is the number of variants");
 
     /// A heading for a group of entries of this kind.
     pub fn heading(self) -> &'static str {

@@ -4,8 +4,21 @@
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
+use strum::VariantArray;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    strum::VariantArray,
+)]
 #[serde(rename_all = "snake_case")]
 pub enum Invariant {
     /// At most one client believes it holds the lock.
@@ -29,15 +42,13 @@ pub enum Invariant {
 }
 
 impl Invariant {
-    pub const ALL: [Invariant; 7] = [
-        Invariant::OneBeliever,
-        Invariant::OneLease,
-        Invariant::TokensIncrease,
-        Invariant::NoStaleWrite,
-        Invariant::OneWriterPerToken,
-        Invariant::NoLostUpdate,
-        Invariant::NoDoubleCharge,
-    ];
+    /// Every variant, in declaration order: strum's `VARIANTS` as an array, its length checked at
+    /// compile time, so a new variant cannot be left out.
+    ///
+    /// Reports and tables list the invariants in this order.
+    pub const ALL: [Invariant; 7] = *Invariant::VARIANTS
+        .as_array()
+        .expect("ALL's length is the number of variants");
 
     /// The machine name used in scenario files and traces.
     pub fn id(self) -> &'static str {
@@ -95,7 +106,7 @@ impl Invariant {
 }
 
 /// The two groups the page shows invariants in (`Invariant::concern`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, strum::VariantArray)]
 pub enum Concern {
     /// Who holds the lock, as the clients and the service see it: one believer, one lease,
     /// tokens that increase. A lease-based lock cannot keep these under pauses and partitions.
@@ -106,7 +117,11 @@ pub enum Concern {
 }
 
 impl Concern {
-    pub const ALL: [Concern; 2] = [Concern::Lock, Concern::Data];
+    /// Every variant, in declaration order: strum's `VARIANTS` as an array, its length checked at
+    /// compile time, so a new variant cannot be left out.
+    pub const ALL: [Concern; 2] = *Concern::VARIANTS
+        .as_array()
+        .expect("ALL's length is the number of variants");
 
     /// The invariants of this group, in `Invariant::ALL`'s order.
     pub fn invariants(self) -> impl Iterator<Item = Invariant> {

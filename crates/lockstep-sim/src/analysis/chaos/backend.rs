@@ -8,9 +8,22 @@ use crate::scenario::types::LockServiceSpec;
 use crate::world::time::Millis;
 use serde::{Deserialize, Serialize};
 use std::fmt;
+use strum::VariantArray;
 
 /// The six lock services a chaos run can contend for.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(
+    Clone,
+    Copy,
+    Debug,
+    PartialEq,
+    Eq,
+    PartialOrd,
+    Ord,
+    Hash,
+    Serialize,
+    Deserialize,
+    strum::VariantArray,
+)]
 #[serde(rename_all = "kebab-case")]
 pub enum ChaosBackend {
     /// The article's SQL row.
@@ -29,14 +42,11 @@ pub enum ChaosBackend {
 }
 
 impl ChaosBackend {
-    pub const ALL: [ChaosBackend; 6] = [
-        ChaosBackend::SqlRow,
-        ChaosBackend::Cache,
-        ChaosBackend::ReplicatedCache,
-        ChaosBackend::DataGrid,
-        ChaosBackend::Redlock,
-        ChaosBackend::Consensus,
-    ];
+    /// Every variant, in declaration order: strum's `VARIANTS` as an array, its length checked at
+    /// compile time, so a new variant cannot be left out.
+    pub const ALL: [ChaosBackend; 6] = *ChaosBackend::VARIANTS
+        .as_array()
+        .expect("ALL's length is the number of variants");
 
     /// The short id used in links and on the command line.
     pub fn id(self) -> &'static str {

@@ -33,9 +33,10 @@ use crate::engine::sim::Sim;
 use crate::models::resource::Fencing;
 use crate::scenario::types::Scenario;
 use crate::vocabulary::message::ReleaseMethod;
+use strum::VariantArray;
 
 /// The article's three tests, in its order; the third, the chaos test, is judged twice.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, strum::VariantArray)]
 pub enum Test {
     /// "rejects work from a client that paused past expiry".
     StaleWrite,
@@ -49,12 +50,13 @@ pub enum Test {
 }
 
 impl Test {
-    pub const ALL: [Test; 4] = [
-        Test::StaleWrite,
-        Test::StaleRelease,
-        Test::ChaosAcceptedWriters,
-        Test::ChaosData,
-    ];
+    /// Every variant, in declaration order: strum's `VARIANTS` as an array, its length checked at
+    /// compile time, so a new variant cannot be left out.
+    ///
+    /// The article's order.
+    pub const ALL: [Test; 4] = *Test::VARIANTS
+        .as_array()
+        .expect("ALL's length is the number of variants");
 
     /// What the test claims, as a reader would state it, and whose check it is.
     pub fn title(self) -> &'static str {

@@ -1,42 +1,51 @@
-//! The narration of one domain's events.
+//! The narration of one domain's events: a function per kind of happening, given its fields by
+//! `describe`'s exhaustive match.
 //! Inputs a node could not use, and messages the network lost.
 
 use super::narrator::Narrator;
 use super::words::{input_words, message_words};
-use crate::vocabulary::happening::Happening;
+use crate::vocabulary::happening::Input;
 use crate::vocabulary::loss::Loss;
+use crate::world::ids::{MessageId, NodeId};
 
-/// What became of an input a node could not use, or a message that was lost.
-pub(super) fn delivery(narrator: &Narrator<'_>, happening: &Happening) -> Option<String> {
-    let Narrator { network, cast, .. } = *narrator;
+// What became of an input a node could not use, or a message that was lost.
+
+pub(super) fn ignored(narrator: &Narrator<'_>, node: NodeId, message: Option<MessageId>) -> String {
+    let Narrator { cast, network, .. } = *narrator;
     let n = |node| cast.name(node);
-    let text = match *happening {
-        Happening::Ignored { node, message } => match message {
-            Some(message) => format!(
-                "{} ignores {}: it no longer needs it.",
-                n(node),
-                message_words(message, network).replacen("The", "the", 1)
-            ),
-            None => format!("{} ignores a timer it no longer needs.", n(node)),
-        },
-        Happening::Buffered { node, input } => format!(
-            "{} reaches {} while it is paused: it waits until {} resumes.",
-            input_words(input, network),
+    match message {
+        Some(message) => format!(
+            "{} ignores {}: it no longer needs it.",
             n(node),
-            n(node)
+            message_words(message, network).replacen("The", "the", 1)
         ),
-        Happening::Lost { node, message, why } => format!(
-            "{} to {} is lost: {}.",
-            message_words(message, network),
-            n(node),
-            match why {
-                Loss::ReceiverCrashed => format!("{} has crashed", n(node)),
-                Loss::Partition => "the link is cut".to_owned(),
-                Loss::Chance => "the network dropped it".to_owned(),
-                Loss::Dropped => "it was dropped by hand".to_owned(),
-            }
-        ),
-        _ => return None,
-    };
-    Some(text)
+        None => format!("{} ignores a timer it no longer needs.", n(node)),
+    }
+}
+
+pub(super) fn buffered(narrator: &Narrator<'_>, node: NodeId, input: Input) -> String {
+    let Narrator { cast, network, .. } = *narrator;
+    let n = |node| cast.name(node);
+    format!(
+        "{} reaches {} while it is paused: it waits until {} resumes.",
+        input_words(input, network),
+        n(node),
+        n(node)
+    )
+}
+
+pub(super) fn lost(narrator: &Narrator<'_>, node: NodeId, message: MessageId, why: Loss) -> String {
+    let Narrator { cast, network, .. } = *narrator;
+    let n = |node| cast.name(node);
+    format!(
+        "{} to {} is lost: {}.",
+        message_words(message, network),
+        n(node),
+        match why {
+            Loss::ReceiverCrashed => format!("{} has crashed", n(node)),
+            Loss::Partition => "the link is cut".to_owned(),
+            Loss::Chance => "the network dropped it".to_owned(),
+            Loss::Dropped => "it was dropped by hand".to_owned(),
+        }
+    )
 }

@@ -1,84 +1,107 @@
-//! The narration of one domain's events.
+//! The narration of one domain's events: a function per kind of happening, given its fields by
+//! `describe`'s exhaustive match.
 //! What the protected resource does with writes, orders and charges.
 
 use super::narrator::Narrator;
 use super::words::{plural_u64, request_noun, with_token};
-use crate::vocabulary::happening::Happening;
 use crate::vocabulary::message::Refusal;
+use crate::vocabulary::unseen_updates::UnseenUpdates;
+use crate::world::ids::NodeId;
+use crate::world::token::FencingToken;
 
-/// The resource accepts or rejects a write.
-pub(super) fn writes(narrator: &Narrator<'_>, happening: &Happening) -> Option<String> {
-    let Narrator { cast, resource, .. } = *narrator;
+// The resource accepts or rejects a write.
+
+pub(super) fn write_accepted(
+    narrator: &Narrator<'_>,
+    writer: NodeId,
+    token: Option<FencingToken>,
+    value: i64,
+    version: u64,
+    overwrote_unseen: Option<UnseenUpdates>,
+) -> String {
+    let Narrator { resource, cast, .. } = *narrator;
     let n = |node| cast.name(node);
-    let text = match *happening {
-        Happening::WriteAccepted {
-            writer,
-            token,
-            value,
-            version,
-            overwrote_unseen,
-        } => {
-            let mut text = format!(
-                "The {resource} accepts {}'s write of {value}{} (now version {version}).",
-                n(writer),
-                with_token(token)
-            );
-            if let Some(unseen) = overwrote_unseen {
-                let lost = unseen.current_version - unseen.read_version;
-                text.push_str(&format!(
-                    " {} read version {}, but the value changed {lost} {} since: {} lost.",
-                    n(writer),
-                    unseen.read_version,
-                    plural_u64(lost, "time", "times"),
-                    if lost == 1 {
-                        "that update is"
-                    } else {
-                        "those updates are"
-                    },
-                ));
-            }
-            text
-        }
-        Happening::WriteRejected { writer, refusal } => match refusal {
-            // An inventory is sent orders: a refused order is named as such.
-            Refusal::StaleToken {
-                presented,
-                required,
-            } => format!(
-                "The {resource} rejects {}'s {} with token {presented}: it has already accepted token {required} ({presented} < {required}).",
-                n(writer),
-                request_noun(cast.request())
-            ),
-            Refusal::NoToken => format!(
-                "The {resource} rejects {}'s {}: fencing is on and it carries no token.",
-                n(writer),
-                request_noun(cast.request())
-            ),
-            Refusal::VersionChanged { expected, actual } => format!(
-                "The {resource} rejects {}'s write: it expected version {expected}, the row is at version {actual}.",
-                n(writer)
-            ),
-            Refusal::SoldOut { wanted, left } => format!(
-                "The {resource} refuses {}'s order of {wanted}: only {left} left.",
-                n(writer)
-            ),
-            Refusal::SequencerInvalid { presented } => format!(
-                "The {resource} rejects {}'s {}: the lock service says token {presented} is no longer its live lease.",
-                n(writer),
-                request_noun(cast.request())
-            ),
-            Refusal::ClaimedByAnother => format!(
-                "The {resource} rejects {}'s write: another lock holder has claimed it with a different lock value since.",
-                n(writer)
-            ),
-        },
-        _ => return None,
-    };
-    Some(text)
+    let mut text = format!(
+        "The {resource} accepts {}'s write of {value}{} (now version {version}).",
+        n(writer),
+        with_token(token)
+    );
+    if let Some(unseen) = overwrote_unseen {
+        let lost = unseen.current_version - unseen.read_version;
+        text.push_str(&format!(
+            " {} read version {}, but the value changed {lost} {} since: {} lost.",
+            n(writer),
+            unseen.read_version,
+            plural_u64(lost, "time", "times"),
+            if lost == 1 {
+                "that update is"
+            } else {
+                "those updates are"
+            },
+        ));
+    }
+    text
 }
 
-/// A sequencer's word, orders and charges.
-pub(super) fn orders_and_charges(narrator: &Narrator<'_>, happening: &Happening) -> Option<String> {
+pub(super) fn write_rejected(narrator: &Narrator<'_>, writer: NodeId, refusal: Refusal) -> String {
+    let Narrator { resource, cast, .. } = *narrator;
+    let n = |node| cast.name(node);
+    match refusal {
+        // An inventory is sent orders: a refused order is named as such.
+        Refusal::StaleToken {
+            presented,
+            required,
+        } => format!(
+            "The {resource} rejects {}'s {} with token {presented}: it has already accepted token {required} ({presented} < {required}).",
+            n(writer),
+            request_noun(cast.request())
+        ),
+        Refusal::NoToken => format!(
+            "The {resource} rejects {}'s {}: fencing is on and it carries no token.",
+            n(writer),
+            request_noun(cast.request())
+        ),
+        Refusal::VersionChanged { expected, actual } => format!(
+            "The {resource} rejects {}'s write: it expected version {expected}, the row is at version {actual}.",
+            n(writer)
+        ),
+        Refusal::SoldOut { wanted, left } => format!(
+            "The {resource} refuses {}'s order of {wanted}: only {left} left.",
+            n(writer)
+        ),
+        Refusal::SequencerInvalid { presented } => format!(
+            "The {resource} rejects {}'s {}: the lock service says token {presented} is no longer its live lease.",
+            n(writer),
+            request_noun(cast.request())
+        ),
+        Refusal::ClaimedByAnother => format!(
+            "The {resource} rejects {}'s write: another lock holder has claimed it with a different lock value since.",
+            n(writer)
+        ),
+    }
+}
+
+// A sequencer's word, orders and charges.
+
+pub(super) fn sequencer_asked(
+    narrator: &Narrator<'_>,
+    writer: NodeId,
+    token: FencingToken,
+) -> String {
+    let Narrator { resource, cast, .. } = *narrator;
+    let n = |node| cast.name(node);
+    format!(
+        "The {resource} holds {}'s write and asks the lock service whether token {token} is still its live lease.",
+        n(writer)
+    )
+}
+
+pub(super) fn sequencer_answered(
+    narrator: &Narrator<'_>,
+    writer: NodeId,
+    token: FencingToken,
+    valid: bool,
+) -> String {
     let Narrator {
         resource,
         service,
@@ -86,53 +109,56 @@ pub(super) fn orders_and_charges(narrator: &Narrator<'_>, happening: &Happening)
         ..
     } = *narrator;
     let n = |node| cast.name(node);
-    let text = match *happening {
-        Happening::SequencerAsked { writer, token } => format!(
-            "The {resource} holds {}'s write and asks the lock service whether token {token} is still its live lease.",
-            n(writer)
-        ),
-        Happening::SequencerAnswered {
-            writer,
-            token,
-            valid,
-        } => format!(
-            "{service} answers the {resource}: token {token} {} {}'s live lease.",
-            if valid { "is" } else { "is no longer" },
-            n(writer)
-        ),
-        Happening::StockTaken {
-            buyer,
-            token,
-            amount,
-            left,
-        } => format!(
-            "The {resource} takes {amount} from stock for {}{}; {left} left.",
-            n(buyer),
-            with_token(token)
-        ),
-        Happening::ChargeApplied {
-            payer,
-            key,
-            amount,
-            times,
-        } => {
-            if times > 1 {
-                format!(
-                    "The {resource} charges {amount} again for request {key} from {}: charged {times} times for one purchase.",
-                    n(payer)
-                )
-            } else {
-                format!(
-                    "The {resource} charges {amount} for request {key} from {}.",
-                    n(payer)
-                )
-            }
-        }
-        Happening::ChargeReplayed { payer, key } => format!(
-            "The {resource} has seen request {key} before: it returns the saved answer to {} and charges nothing.",
+    format!(
+        "{service} answers the {resource}: token {token} {} {}'s live lease.",
+        if valid { "is" } else { "is no longer" },
+        n(writer)
+    )
+}
+
+pub(super) fn stock_taken(
+    narrator: &Narrator<'_>,
+    buyer: NodeId,
+    token: Option<FencingToken>,
+    amount: i64,
+    left: i64,
+) -> String {
+    let Narrator { resource, cast, .. } = *narrator;
+    let n = |node| cast.name(node);
+    format!(
+        "The {resource} takes {amount} from stock for {}{}; {left} left.",
+        n(buyer),
+        with_token(token)
+    )
+}
+
+pub(super) fn charge_applied(
+    narrator: &Narrator<'_>,
+    payer: NodeId,
+    key: u32,
+    amount: i64,
+    times: u32,
+) -> String {
+    let Narrator { resource, cast, .. } = *narrator;
+    let n = |node| cast.name(node);
+    if times > 1 {
+        format!(
+            "The {resource} charges {amount} again for request {key} from {}: charged {times} times for one purchase.",
             n(payer)
-        ),
-        _ => return None,
-    };
-    Some(text)
+        )
+    } else {
+        format!(
+            "The {resource} charges {amount} for request {key} from {}.",
+            n(payer)
+        )
+    }
+}
+
+pub(super) fn charge_replayed(narrator: &Narrator<'_>, payer: NodeId, key: u32) -> String {
+    let Narrator { resource, cast, .. } = *narrator;
+    let n = |node| cast.name(node);
+    format!(
+        "The {resource} has seen request {key} before: it returns the saved answer to {} and charges nothing.",
+        n(payer)
+    )
 }

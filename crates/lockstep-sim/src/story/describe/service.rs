@@ -1,79 +1,115 @@
-//! The narration of one domain's events.
+//! The narration of one domain's events: a function per kind of happening, given its fields by
+//! `describe`'s exhaustive match.
 //! What a lock service does with leases: renewals, releases, expiry.
 
 use super::narrator::Narrator;
 use super::words::with_token;
 use crate::scenario::cast::ExpiryNotice;
-use crate::vocabulary::happening::Happening;
+use crate::world::ids::NodeId;
+use crate::world::time::Millis;
+use crate::world::token::FencingToken;
 
-/// A lock service renews or releases a lease.
-pub(super) fn lease(narrator: &Narrator<'_>, happening: &Happening) -> Option<String> {
+// A lock service renews or releases a lease.
+
+pub(super) fn renewed(
+    narrator: &Narrator<'_>,
+    client: NodeId,
+    token: Option<FencingToken>,
+    ttl: Millis,
+) -> String {
     let Narrator { service, cast, .. } = *narrator;
     let n = |node| cast.name(node);
-    let text = match *happening {
-        Happening::Renewed { client, token, ttl } => format!(
-            "{service} renews {}'s lease{} for another {ttl}.",
-            n(client),
-            with_token(token)
-        ),
-        Happening::RenewRefused { client, holder, .. } => format!(
-            "{service} refuses to renew {}'s lease: {}.",
-            n(client),
-            match holder {
-                None => "it has expired".to_owned(),
-                Some(h) if h == client => "that lease is over; it holds a newer one".to_owned(),
-                Some(h) => format!("{} holds the lock now", n(h)),
-            }
-        ),
-        Happening::Released { client, token } => {
-            format!(
-                "{service} clears the lease of {}{}: the lock is free.",
-                n(client),
-                with_token(token)
-            )
-        }
-        Happening::ReleasedOthersLock { client, owner } => format!(
-            "{service} deletes the lock on {}'s say-so, but the lock was {}'s: a plain DEL just freed someone else's lock.",
-            n(client),
-            n(owner)
-        ),
-        _ => return None,
-    };
-    Some(text)
+    format!(
+        "{service} renews {}'s lease{} for another {ttl}.",
+        n(client),
+        with_token(token)
+    )
 }
 
-/// A release refused, a lease that runs out.
-pub(super) fn release(narrator: &Narrator<'_>, happening: &Happening) -> Option<String> {
-    let Narrator { cast, service, .. } = *narrator;
+pub(super) fn renew_refused(
+    narrator: &Narrator<'_>,
+    client: NodeId,
+    holder: Option<NodeId>,
+) -> String {
+    let Narrator { service, cast, .. } = *narrator;
     let n = |node| cast.name(node);
-    let text = match *happening {
-        Happening::Silent => String::new(),
-        Happening::ReleaseRefused {
-            client,
-            token,
-            holder,
-        } => format!(
-            "{service} ignores {}'s release{}: {}.",
-            n(client),
-            with_token(token),
-            match holder {
-                Some(h) if h != client => format!("the lock is {}'s now", n(h)),
-                _ => "that lease is no longer the current one".to_owned(),
-            }
-        ),
-        Happening::LeaseExpired { holder, token } => format!(
-            "{}'s lease{} expires at {service}. {}",
-            n(holder),
-            with_token(token),
-            match cast.expiry_notice() {
-                ExpiryNotice::Silent => format!("Nobody tells {}.", n(holder)),
-                ExpiryNotice::NextKeepalive => format!(
-                    "Nobody tells {} now: the service says so in answer to its next keepalive, if it sends one and it gets through.",
-                    n(holder)
-                ),
-            }
-        ),
-        _ => return None,
-    };
-    Some(text)
+    format!(
+        "{service} refuses to renew {}'s lease: {}.",
+        n(client),
+        match holder {
+            None => "it has expired".to_owned(),
+            Some(h) if h == client => "that lease is over; it holds a newer one".to_owned(),
+            Some(h) => format!("{} holds the lock now", n(h)),
+        }
+    )
+}
+
+pub(super) fn released(
+    narrator: &Narrator<'_>,
+    client: NodeId,
+    token: Option<FencingToken>,
+) -> String {
+    let Narrator { service, cast, .. } = *narrator;
+    let n = |node| cast.name(node);
+    format!(
+        "{service} clears the lease of {}{}: the lock is free.",
+        n(client),
+        with_token(token)
+    )
+}
+
+pub(super) fn released_others_lock(
+    narrator: &Narrator<'_>,
+    client: NodeId,
+    owner: NodeId,
+) -> String {
+    let Narrator { service, cast, .. } = *narrator;
+    let n = |node| cast.name(node);
+    format!(
+        "{service} deletes the lock on {}'s say-so, but the lock was {}'s: a plain DEL just freed someone else's lock.",
+        n(client),
+        n(owner)
+    )
+}
+
+// A release refused, a lease that runs out.
+
+pub(super) fn release_refused(
+    narrator: &Narrator<'_>,
+    client: NodeId,
+    token: Option<FencingToken>,
+    holder: Option<NodeId>,
+) -> String {
+    let Narrator { service, cast, .. } = *narrator;
+    let n = |node| cast.name(node);
+    format!(
+        "{service} ignores {}'s release{}: {}.",
+        n(client),
+        with_token(token),
+        match holder {
+            Some(h) if h != client => format!("the lock is {}'s now", n(h)),
+            _ => "that lease is no longer the current one".to_owned(),
+        }
+    )
+}
+
+pub(super) fn lease_expired(
+    narrator: &Narrator<'_>,
+    holder: NodeId,
+    token: Option<FencingToken>,
+) -> String {
+    let Narrator { service, cast, .. } = *narrator;
+    let n = |node| cast.name(node);
+    format!(
+        "{}'s lease{} expires at {service}. {}",
+        n(holder),
+        with_token(token),
+        match cast.expiry_notice() {
+            ExpiryNotice::Silent => format!("Nobody tells {}.", n(holder)),
+            ExpiryNotice::NextKeepalive => format!(
+                "Nobody tells {} now: the service says so in answer to its next keepalive, if it sends one and it gets through.",
+                n(holder)
+            ),
+        }
+    )
 }
