@@ -13,11 +13,14 @@
 //!
 //! It must not read a trace or a scenario: a history from any system is judged the same way.
 
+mod held;
 mod quorum;
 mod renewal;
 
 use crate::story::recorded::{Acquired, Applied, Operation, RecordedHistory, Request};
 use crate::vocabulary::invariant::{Invariant, InvariantSet};
+pub use held::{Ended, Held};
+use held::{belief, release_after};
 
 /// The invariants a recorded history is judged on: all but the double charge (a recording
 /// has no payments).
@@ -87,48 +90,6 @@ fn grants(history: &RecordedHistory) -> Vec<Grant> {
         .collect()
 }
 
-/// A stretch of one client's, as surely as the recording shows it: from the answer of the grant
-/// that began it (`operation`) until `to_ms` (`None`: past the end of the recording), ended as
-/// `ended` says.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Held<'a> {
-    pub client: &'a str,
-    pub operation: usize,
-    pub from_ms: u64,
-    pub to_ms: Option<u64>,
-    pub ended: Ended,
-}
-
-/// What ended a stretch.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Ended {
-    /// The client sent its release.
-    Released,
-    /// The lease's TTL, counted from the acquire's send, ran out.
-    Expired,
-    /// Another client's release let something go (a plain `DEL` deletes whatever is there).
-    LetGo,
-    /// The server that granted it crashed: nobody serves it any more.
-    Crashed,
-    /// The clock of the server that granted it jumped forward past the lease's end.
-    ClockJumped,
-    /// The client was told its renewal was refused: it knows it lost the lock.
-    Lost,
-    /// Not within the recording.
-    Open,
-}
-
-/// When `client` sent its first release at or after `after_ms`.
-fn release_after(history: &RecordedHistory, client: &str, after_ms: u64) -> Option<u64> {
-    history
-        .operations
-        .iter()
-        .find(|o| {
-            o.client == client && o.at_ms >= after_ms && matches!(o.request, Request::Release(_))
-        })
-        .map(|o| o.at_ms)
-}
-
 /// Each client believes it holds the lock from a grant's answer (with a quorum, the answer
 /// that made the quorum) until it sends its release.
 pub fn beliefs(history: &RecordedHistory) -> Vec<Held<'_>> {
@@ -147,33 +108,6 @@ pub fn beliefs(history: &RecordedHistory) -> Vec<Held<'_>> {
             ))
         })
         .collect()
-}
-
-/// `client`'s belief from `from_ms`, begun by `operation`, until it sends its release, is
-/// told a renewal was refused, or crashes (a crashed process believes nothing).
-pub(super) fn belief<'a>(
-    history: &RecordedHistory,
-    client: &'a str,
-    operation: usize,
-    from_ms: u64,
-) -> Held<'a> {
-    let ends = [
-        (release_after(history, client, from_ms), Ended::Released),
-        (renewal::lost_at(history, client, from_ms), Ended::Lost),
-        (crashed_at(history, client, from_ms), Ended::Crashed),
-    ];
-    let (to_ms, ended) = ends
-        .into_iter()
-        .filter_map(|(at, why)| at.map(|at| (Some(at), why)))
-        .min_by_key(|(at, _)| *at)
-        .unwrap_or((None, Ended::Open));
-    Held {
-        client,
-        operation,
-        from_ms,
-        to_ms,
-        ended,
-    }
 }
 
 /// The stretches over which each client surely held the lock: each lease a server granted, or,
@@ -303,15 +237,6 @@ fn tokens_increase(history: &RecordedHistory, grants: &[Grant]) -> Option<Breach
             until_ms: None,
         })
     })
-}
-
-/// When `client` crashed at or after `from_ms`, if it did.
-fn crashed_at(history: &RecordedHistory, client: &str, from_ms: u64) -> Option<u64> {
-    history
-        .faults
-        .iter()
-        .find(|f| f.at_ms >= from_ms && f.node == client && f.applied == Applied::Crash)
-        .map(|f| f.at_ms)
 }
 
 /// The moment a write surely acted on the resource no earlier than: when the resource's log

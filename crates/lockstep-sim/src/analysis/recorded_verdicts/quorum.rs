@@ -9,7 +9,7 @@
 //! validity left unlocks at once: the recording cannot see that check, so its belief lasts
 //! until that unlock.
 
-use super::{Ended, Held, belief};
+use super::held::{Ended, Held, belief};
 use crate::story::recorded::{Acquired, RecordedHistory, Request};
 
 /// Each acquisition's granted requests (indices into the operations), with its client.

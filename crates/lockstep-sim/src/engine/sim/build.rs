@@ -3,7 +3,7 @@
 //!
 //! Construction only: nothing here runs.
 
-use super::{Node, Process, Slot};
+use super::slot::{Node, Process, Slot};
 use crate::models::client::{Client, ClientConfig};
 use crate::models::lock_service::{
     Backend, CacheLock, ConsensusConfig, GridMember, LockService, Replica, Replicated, Role,

@@ -11,8 +11,8 @@
 //!
 //! This file holds the state, its construction and the step loop; `impl Sim` continues by
 //! concern in `delivery` (inputs to nodes), `interventions`, `process` (pause, crash, restart,
-//! failover), `judgement` (the record and the invariants), `queries` and `snapshot`; `build`
-//! makes the nodes.
+//! failover), `judgement` (the record and the invariants), `queries` and `snapshot`; `slot`
+//! holds one node with its process and clock, and `build` makes the nodes.
 
 mod build;
 mod delivery;
@@ -20,20 +20,19 @@ mod interventions;
 mod judgement;
 mod process;
 mod queries;
+mod slot;
 mod snapshot;
 
 use crate::engine::invariant::InvariantChecker;
 use crate::engine::queue::{Due, EventQueue};
 use crate::engine::trace::{Cause, TraceEvent};
-use crate::models::client::{Client, Protocol};
-use crate::models::lock_service::LockService;
-use crate::models::resource::Resource;
+use crate::models::client::Protocol;
 use crate::scenario::budget::RUN_BUDGET;
 use crate::scenario::cast::Cast;
 use crate::scenario::checked::CheckedScenario;
 use crate::scenario::error::ScenarioError;
 use crate::scenario::types::Scenario;
-use crate::vocabulary::happening::{Happening, Input};
+use crate::vocabulary::happening::Happening;
 use crate::vocabulary::timer::TimerKind;
 use crate::world::clock::LocalClock;
 use crate::world::ids::NodeId;
@@ -45,42 +44,12 @@ use crate::world::shared_log::SharedLog;
 use crate::world::time::{Millis, VirtualTime};
 use build::{build_network, build_slots};
 pub use interventions::TooLate;
+pub use slot::{Node, Process, Slot};
 pub use snapshot::Snapshot;
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::BTreeMap;
 
 /// The shortest a timer runs, by the setting node's clock.
 pub const MIN_TIMER_SPAN: Millis = Millis(1);
-
-/// The state machine behind one node of the cast.
-#[derive(Clone, Debug)]
-pub enum Node {
-    LockService(LockService),
-    Resource(Resource),
-    Client(Client),
-}
-
-/// Whether a node's process is running.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Process {
-    Running,
-    Paused { since: VirtualTime, epoch: u32 },
-    Crashed { since: VirtualTime },
-}
-
-/// One node with what the engine keeps around it.
-#[derive(Clone, Debug)]
-pub struct Slot {
-    pub node: Node,
-    pub clock: LocalClock,
-    pub process: Process,
-    /// Inputs that arrived while the process was paused, handed over in order on resume.
-    pub buffer: VecDeque<Input>,
-    /// Counts crashes: timers set before the latest crash never fire.
-    incarnation: u32,
-    pauses: u32,
-    /// Whether this node, a client, believed it held the lock after the last event it acted in.
-    believes: bool,
-}
 
 #[derive(Clone, Copy, Debug)]
 struct TimerRecord {
