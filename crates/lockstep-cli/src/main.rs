@@ -52,6 +52,7 @@ fn main() -> ExitCode {
             eprint!("{error}");
             ExitCode::from(1)
         }
+        #[cfg(not(feature = "real"))]
         Err(error @ CliError::BuiltWithoutReal) => {
             // Its own first words, not "lockstep-cli: ": scripts and people look for them.
             eprintln!("{error}");
