@@ -107,12 +107,12 @@ impl EtcdCluster {
     }
 
     /// Stops member `name`'s process, or lets it go on.
-    pub fn stop(&self, name: &str, stopped: Stopped) -> Result<(), String> {
+    pub fn stop(&self, name: &str, stopped: Stopped) -> Result<(), ServerError> {
         let member = self
             .members
             .iter()
             .find(|m| m.name == name)
-            .ok_or_else(|| format!("no member {name}"))?;
+            .ok_or_else(|| ServerError::NoNode(name.to_owned()))?;
         signal(&member.process, stopped)
     }
 

@@ -12,8 +12,8 @@
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use serde_json::Value;
-use std::fmt;
 use std::time::Duration;
+use thiserror::Error;
 
 /// One member's gateway, at a loopback port (a link's, which partitions cut).
 pub struct Gateway {
@@ -22,41 +22,29 @@ pub struct Gateway {
 }
 
 /// Why a request got no answer that the caller can use.
-#[derive(Debug)]
+#[derive(Debug, Error)]
 pub enum GatewayError {
     /// Nothing came back within the request's time.
+    #[error("no answer within {} ms", within.as_millis())]
     NoAnswer { within: Duration },
     /// The connection failed (refused, reset, closed before the answer).
-    Transport { path: &'static str, why: String },
+    #[error("etcd {path}: {why}")]
+    Transport {
+        path: &'static str,
+        why: ureq::Error,
+    },
     /// etcd answered with an error: its words as the gateway sent them (the gRPC error's
     /// message among them, such as "mutex: session is expired").
+    #[error("etcd {path} answered {status}: {}", body.trim())]
     Refused {
         path: &'static str,
         status: u16,
         body: String,
     },
     /// The answer was not the JSON the API documents.
+    #[error("etcd {path} answered what is not its API's JSON: {why}")]
     Unreadable { path: &'static str, why: String },
 }
-
-impl fmt::Display for GatewayError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            GatewayError::NoAnswer { within } => {
-                write!(f, "no answer within {} ms", within.as_millis())
-            }
-            GatewayError::Transport { path, why } => write!(f, "etcd {path}: {why}"),
-            GatewayError::Refused { path, status, body } => {
-                write!(f, "etcd {path} answered {status}: {}", body.trim())
-            }
-            GatewayError::Unreadable { path, why } => {
-                write!(f, "etcd {path} answered what is not its API's JSON: {why}")
-            }
-        }
-    }
-}
-
-impl std::error::Error for GatewayError {}
 
 impl Gateway {
     /// The gateway of the member (or link) listening on loopback `port`.
@@ -121,10 +109,7 @@ impl Gateway {
 fn failed(path: &'static str, timeout: Option<Duration>, error: ureq::Error) -> GatewayError {
     match (error, timeout) {
         (ureq::Error::Timeout(_), Some(within)) => GatewayError::NoAnswer { within },
-        (error, _) => GatewayError::Transport {
-            path,
-            why: error.to_string(),
-        },
+        (why, _) => GatewayError::Transport { path, why },
     }
 }
 

@@ -19,8 +19,8 @@
 
 use super::EtcdCluster;
 use super::gateway::{Gateway, GatewayError, decoded, encoded, integer};
-use crate::link::{CutSwitch, Link};
-use crate::lock::{Grant, acquire_request, renew_request};
+use crate::link::{CutSwitch, Link, LinkError};
+use crate::lock::{Grant, RequestError, acquire_request, renew_request};
 use crate::record::Recorder;
 use serde_json::{Value, json};
 use std::sync::mpsc::{self, RecvTimeoutError, Sender};
@@ -65,16 +65,11 @@ impl EtcdLock {
         cluster: &EtcdCluster,
         lock_name: &str,
         timeout_ms: Option<u64>,
-    ) -> Result<EtcdLock, String> {
+    ) -> Result<EtcdLock, LinkError> {
         let links = cluster
             .members()
-            .map(|(name, port)| {
-                Ok((
-                    name.to_owned(),
-                    Link::start(port).map_err(|e| e.to_string())?,
-                ))
-            })
-            .collect::<Result<Vec<_>, String>>()?;
+            .map(|(name, port)| Ok((name.to_owned(), Link::start(port)?)))
+            .collect::<Result<Vec<_>, LinkError>>()?;
         let port = links.first().map_or(0, |(_, link)| link.port);
         Ok(EtcdLock {
             links,
@@ -93,7 +88,7 @@ impl EtcdLock {
         recorder: &Recorder,
         who: &str,
         ttl_ms: u64,
-    ) -> Result<Option<Grant>, String> {
+    ) -> Result<Option<Grant>, RequestError> {
         let at_ms = recorder.now_ms();
         let answer = self.take(recorder, who, ttl_ms);
         recorder.record(who, None, at_ms, answer, |a| acquire_request(a, ttl_ms))
@@ -104,23 +99,20 @@ impl EtcdLock {
         recorder: &Recorder,
         who: &str,
         ttl_ms: u64,
-    ) -> Result<Option<Grant>, String> {
+    ) -> Result<Option<Grant>, RequestError> {
         let ttl_s = ttl_ms.div_ceil(1000);
-        let granted = self
-            .gateway
-            .post(
-                "/v3/lease/grant",
-                &json!({ "TTL": ttl_s.to_string() }),
-                self.timeout,
-            )
-            .map_err(|e| e.to_string())?;
+        let granted = self.gateway.post(
+            "/v3/lease/grant",
+            &json!({ "TTL": ttl_s.to_string() }),
+            self.timeout,
+        )?;
         let lease = integer(granted.get("ID"))
-            .ok_or_else(|| format!("etcd granted a lease without an ID: {granted}"))?
+            .ok_or_else(|| RequestError::NoLeaseId(granted.to_string()))?
             .to_string();
         // The first keepalive is part of taking the lease, as in etcd's own
         // `concurrency.NewSession` (which opens its keepalive stream with one): not a renewal.
-        if !keep_alive_once(&self.gateway, &lease, self.timeout).map_err(|e| e.to_string())? {
-            return Err("the lease ran out before its first keepalive".to_owned());
+        if !keep_alive_once(&self.gateway, &lease, self.timeout)? {
+            return Err(RequestError::LeaseGone);
         }
         let opened = Session {
             lease,
@@ -130,7 +122,7 @@ impl EtcdLock {
         let answer = match locked {
             Ok(answer) => answer,
             Err(why) if why.to_string().contains(SESSION_EXPIRED) => return Ok(None),
-            Err(why) => return Err(why.to_string()),
+            Err(why) => return Err(why.into()),
         };
         self.session = Some(opened);
         Ok(Some(Grant {
@@ -138,7 +130,7 @@ impl EtcdLock {
                 .get("header")
                 .and_then(|h| integer(h.get("revision")))
                 .and_then(|r| u64::try_from(r).ok()),
-            value: decoded("key", &answer).map_err(|e| e.to_string())?,
+            value: decoded("key", &answer)?,
         }))
     }
 
@@ -166,7 +158,7 @@ impl EtcdLock {
             match heard.recv_timeout(due.saturating_duration_since(Instant::now())) {
                 Ok(Waited::Locked(answer)) => return answer,
                 Ok(Waited::KeptAlive { at_ms, answer }) => {
-                    let answer = answer.map_err(|e| e.to_string());
+                    let answer = answer.map_err(RequestError::from);
                     let _ = recorder.record(who, None, at_ms, answer, |a| renew_request(a, ttl_ms));
                 }
                 Err(RecvTimeoutError::Timeout) => {
@@ -187,26 +179,23 @@ impl EtcdLock {
     /// One keepalive of the lease; whether etcd still had it. The client waits for the answer
     /// until its next keepalive is due at most (its timeout, if shorter): etcd's keepalives go
     /// out every TTL/3 whether the last was answered or not, and the work goes on meanwhile.
-    pub fn renew(&mut self, ttl_ms: u64) -> Result<bool, String> {
+    pub fn renew(&mut self, ttl_ms: u64) -> Result<bool, RequestError> {
         let (_, wait) = keepalive_times(self.timeout, ttl_ms);
-        let session = self
-            .session
-            .as_ref()
-            .ok_or("a renewal without a lease granted")?;
-        keep_alive_once(&self.gateway, &session.lease, Some(wait)).map_err(|e| e.to_string())
+        let session = self.session.as_ref().ok_or(RequestError::NoLease)?;
+        Ok(keep_alive_once(&self.gateway, &session.lease, Some(wait))?)
     }
 
     /// `Unlock`: deletes the client's key. The lease is left to run out, as the lock API's
     /// `Unlock` leaves it. A client without a timeout of its own gives the request up after
     /// its lease's TTL, when the lease is gone either way: a release lost on a cut link must
     /// not keep the run from ending.
-    pub fn release(&mut self, grant: &Grant) -> Result<bool, String> {
+    pub fn release(&mut self, grant: &Grant) -> Result<bool, RequestError> {
         let patience = self.timeout.or(self.session.as_ref().map(|s| s.ttl));
         let body = json!({ "key": encoded(grant.value.as_bytes()) });
         self.gateway
             .post("/v3/lock/unlock", &body, patience)
             .map(|_| true)
-            .map_err(|e| e.to_string())
+            .map_err(RequestError::from)
     }
 
     /// The switch that cuts this client's link to each member, by the member's name.

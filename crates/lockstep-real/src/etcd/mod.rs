@@ -13,5 +13,6 @@ mod lock;
 mod release;
 
 pub use cluster::EtcdCluster;
+pub use gateway::GatewayError;
 pub use lock::EtcdLock;
 pub use release::{DEBIAN_13_DIR, EtcdRelease};
