@@ -12,6 +12,8 @@
 use base64::Engine;
 use base64::engine::general_purpose::STANDARD;
 use serde_json::Value;
+use std::sync::mpsc;
+use std::thread;
 use std::time::Duration;
 use thiserror::Error;
 
@@ -61,8 +63,33 @@ impl Gateway {
     }
 
     /// POSTs `body` to `path` and reads the answer, waiting `timeout` at most (for ever with
-    /// none, as a client without a timeout of its own waits).
+    /// none, as a client without a timeout of its own waits). The wait ends on time: the
+    /// request goes out on a thread of its own, given up when `timeout` passes (its own
+    /// timeout, ureq's, ends the thread later), because ureq's own timeout can end tens of
+    /// milliseconds late, and a keepalive that outlives its TTL/3 by that much sends the
+    /// next one late.
     pub fn post(
+        &self,
+        path: &'static str,
+        body: &Value,
+        timeout: Option<Duration>,
+    ) -> Result<Value, GatewayError> {
+        let Some(within) = timeout else {
+            return self.exchange(path, body, None);
+        };
+        let (sender, answer) = mpsc::channel();
+        let gateway = self.another();
+        let body = body.clone();
+        thread::spawn(move || {
+            let _ = sender.send(gateway.exchange(path, &body, Some(within)));
+        });
+        answer
+            .recv_timeout(within)
+            .unwrap_or(Err(GatewayError::NoAnswer { within }))
+    }
+
+    /// One request and its answer, as ureq makes them.
+    fn exchange(
         &self,
         path: &'static str,
         body: &Value,
