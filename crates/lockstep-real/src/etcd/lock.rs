@@ -1,5 +1,6 @@
 //! One client's session on etcd, as etcd's own `concurrency` package makes it: grant a lease,
-//! open its keepalive stream, then call the lock API's `Lock` with the lease, which puts the
+//! keep it alive once (as opening the package's keepalive stream does), then call the lock
+//! API's `Lock` with the lease, which puts the
 //! client's waiter key and answers once every lower key is gone. While it waits, the lease is
 //! kept alive every TTL/3, each keepalive recorded as a renewal. The token is the revision
 //! `Lock`'s answer carries: the client's key's create revision when the lock was free, the
