@@ -4,7 +4,8 @@
 
 use crate::outcome::OutcomeClass;
 use crate::plan::{Plan, Unmade, Unsupported};
-use crate::run::{RunError, run};
+use crate::run::run;
+use crate::run_error::RunError;
 use crate::servers::Servers;
 use lockstep_sim::scenario::catalogue;
 use lockstep_sim::scenario::error::ScenarioError;

@@ -2,7 +2,7 @@
 //! One implementation per service (`postgres::SqlRowLock`, `redis::CacheLock`); the run knows
 //! only this.
 
-use crate::etcd::GatewayError;
+use crate::etcd::gateway::GatewayError;
 use crate::link::LinkError;
 use lockstep_sim::story::recorded::{Acquired, Renewed, Request};
 use lockstep_sim::vocabulary::message::ReleaseMethod;

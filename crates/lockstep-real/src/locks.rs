@@ -10,7 +10,7 @@ use crate::plan::{Plan, RealTokens, ServicePlan};
 use crate::postgres;
 use crate::record::Recorder;
 use crate::redis::{CacheLock, FailoverLock, Redlock, counter_key, named_connection};
-use crate::run::RunError;
+use crate::run_error::RunError;
 use crate::servers::{SETUP, Servers};
 use lockstep_sim::story::recorded::Request;
 use lockstep_sim::vocabulary::message::ReleaseMethod;

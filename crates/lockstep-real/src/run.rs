@@ -6,43 +6,18 @@
 
 use crate::applied::fill_applied;
 use crate::faults::Faults;
-use crate::link::{Link, LinkError, Way};
-use crate::lock::RequestError;
+use crate::link::{Link, Way};
 use crate::locks::{clear_lock, lock_for};
 use crate::per_run::PerRun;
 use crate::plan::{ClientPlan, Plan};
 use crate::player::Player;
 use crate::postgres::{self, Register};
 use crate::record::{Recorder, today, unix_ms};
-use crate::server::ServerError;
+use crate::run_error::RunError;
 use crate::servers::Servers;
 use lockstep_sim::story::recorded::RecordedHistory;
 use std::thread;
 use std::time::Duration;
-use thiserror::Error;
-
-/// Why a run could not be set up or finished (a client's failed request is no such error: it
-/// is recorded, and listed in the run's failures).
-#[derive(Debug, Error)]
-pub enum RunError {
-    /// PostgreSQL, as the register or the SQL row's lock: setting up, connecting, the final
-    /// read or the register's log.
-    #[error("PostgreSQL: {0}")]
-    Postgres(#[from] ::postgres::Error),
-    /// Redis, clearing the lock left by the run before, or connecting a client.
-    #[error("Redis: {0}")]
-    Redis(#[from] redis::RedisError),
-    #[error(transparent)]
-    Server(#[from] ServerError),
-    #[error(transparent)]
-    Link(#[from] LinkError),
-    /// Connecting a client to the lock service (Redlock's nodes).
-    #[error(transparent)]
-    Request(#[from] RequestError),
-    /// The plan's lock service needs servers that were not started: which.
-    #[error("{0}")]
-    NotStarted(&'static str),
-}
 
 /// A real run: what its clients saw, the register's value at the end, and the requests that
 /// failed (a server that did not answer), in words.

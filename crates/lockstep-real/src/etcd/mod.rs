@@ -8,11 +8,10 @@
 //! The gateway, not gRPC: it needs no `protoc` to build and no async runtime to run.
 
 mod cluster;
-mod gateway;
+pub(crate) mod gateway;
 mod lock;
 mod release;
 
 pub use cluster::EtcdCluster;
-pub use gateway::GatewayError;
 pub use lock::EtcdLock;
 pub use release::{DEBIAN_13_DIR, EtcdRelease};
