@@ -28,8 +28,18 @@ pub enum CliError {
     #[error("{0}")]
     Broken(String),
     /// A real server could not be started or answered wrongly.
+    #[cfg(feature = "real")]
     #[error("real run: {0}")]
     Real(String),
+    /// `real` in a build without the `real` feature: there is nothing to play against.
+    #[cfg(not(feature = "real"))]
+    #[error(
+        "built without the reality check: this lockstep-cli cannot start real servers. \
+         Install one that can with `cargo install --path crates/lockstep-cli --features real`, \
+         or run the whole reality check with `cargo xtask real` (as root: it installs Debian's \
+         PostgreSQL, Redis and etcd)"
+    )]
+    BuiltWithoutReal,
 }
 
 /// The commands of flags only (no scenario) say their name before what is wrong with a flag.

@@ -14,6 +14,9 @@
 //! lockstep-cli real <file.json | built-in id> --service postgres|redis [--runs N] [--record file.json]
 //! ```
 //!
+//! `real` plays only in a build with the `real` feature (`--features real`); without it, it
+//! says so and exits with status 2.
+//!
 //! `run` exits with status 1 and names the failed expectation when one fails, `check-trace` when
 //! an invariant broke, `real` when a real run did not match the simulation; any usage or input
 //! error exits with status 2 and says what is wrong.
@@ -27,6 +30,8 @@ mod error;
 mod hunt;
 mod matrix;
 mod real_command;
+#[cfg(feature = "real")]
+mod real_play;
 mod run_command;
 mod search_command;
 mod source;
@@ -46,6 +51,12 @@ fn main() -> ExitCode {
         Err(error @ CliError::Expectations(_)) => {
             eprint!("{error}");
             ExitCode::from(1)
+        }
+        #[cfg(not(feature = "real"))]
+        Err(error @ CliError::BuiltWithoutReal) => {
+            // Its own first words, not "lockstep-cli: ": scripts and people look for them.
+            eprintln!("{error}");
+            ExitCode::from(2)
         }
         Err(CliError::Broken(report)) => {
             print!("{report}");

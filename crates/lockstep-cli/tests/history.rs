@@ -1,5 +1,7 @@
 //! `check-trace` and `real` as a user runs them: a recorded history's verdicts and exit code,
-//! the words for a file that is not one, and `real`'s refusals before any server starts.
+//! the words for a file that is not one, and `real`'s refusals before any server starts. The
+//! tests that play for real (and start Debian's servers) need `--features real`; without it,
+//! `real` says how to get a build that has it.
 
 use std::path::PathBuf;
 use std::process::{Command, Output};
@@ -80,6 +82,9 @@ fn what_is_not_a_history_is_said_with_where() {
     );
 }
 
+/// `real`'s refusals of a scenario for another service: the plan is read (the `real` feature)
+/// and no server starts.
+#[cfg(feature = "real")]
 #[test]
 fn real_refuses_before_starting_anything() {
     for (arguments, said) in [
@@ -95,10 +100,6 @@ fn real_refuses_before_starting_anything() {
             vec!["real", "s13-consensus-lock-delay", "--service", "redis"],
             "the lock service is",
         ),
-        (
-            vec!["real", "s2-gc-pause-fenced", "--service", "zookeeper"],
-            "--service: \"zookeeper\" is not one of postgres, redis",
-        ),
     ] {
         let (code, _, stderr) = out(&cli(&arguments));
         assert_eq!(code, Some(2), "{arguments:?}: {stderr}");
@@ -107,8 +108,45 @@ fn real_refuses_before_starting_anything() {
     }
 }
 
+/// An unknown service is a usage error in every build: `real` is parsed with or without the
+/// reality check.
+#[test]
+fn real_names_the_services_it_plays() {
+    let arguments = ["real", "s2-gc-pause-fenced", "--service", "zookeeper"];
+    let (code, _, stderr) = out(&cli(&arguments));
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(
+        stderr.contains("--service: \"zookeeper\" is not one of postgres, redis"),
+        "{stderr}"
+    );
+}
+
+/// A build without the `real` feature lists `real` in its help, and says how to get a build
+/// that plays it instead of playing.
+#[cfg(not(feature = "real"))]
+#[test]
+fn real_without_the_feature_says_how_to_get_it() {
+    let (code, help, _) = out(&cli(&["--help"]));
+    assert_eq!(code, Some(0));
+    assert!(help.contains("real "), "{help}");
+    let arguments = ["real", "s2-gc-pause-fenced", "--service", "postgres"];
+    let (code, stdout, stderr) = out(&cli(&arguments));
+    assert_eq!(code, Some(2), "{stdout}{stderr}");
+    assert!(
+        stderr.starts_with("built without the reality check:"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("cargo install --path crates/lockstep-cli --features real"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("cargo xtask real"), "{stderr}");
+    assert!(stdout.is_empty(), "{stdout}");
+}
+
 /// A real run against PostgreSQL (started and stopped by the command), its verdicts beside the
 /// simulation's, and its recorded history read back by `check-trace`.
+#[cfg(feature = "real")]
 #[test]
 fn real_records_a_history_that_check_trace_reads() {
     let record = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("history-real-s2.json");
@@ -170,6 +208,7 @@ fn a_write_only_the_resources_log_shows_is_judged_when_it_landed() {
 /// A fault the real setup cannot make is named first, and the run goes without it: S12's pause
 /// of client-1 while Redlock's replies are in flight. Without the pause the run differs from
 /// the simulation, and the command says so by its exit code.
+#[cfg(feature = "real")]
 #[test]
 fn real_names_a_fault_it_cannot_make_and_runs_without_it() {
     let arguments = [

@@ -3,13 +3,16 @@
 //! not exactly repeatable (its times are the machine's), so a case says how often it matched.
 
 use crate::outcome::OutcomeClass;
-use crate::plan::Plan;
+use crate::plan::{Plan, Unmade, Unsupported};
 use crate::run::run;
+use crate::run_error::RunError;
 use crate::servers::Servers;
 use lockstep_sim::scenario::catalogue;
+use lockstep_sim::scenario::error::ScenarioError;
 use lockstep_sim::story::recorded::RecordedHistory;
 use std::fmt::Write as _;
 use std::time::Instant;
+use thiserror::Error;
 
 /// The scenarios played for real, each deciding a lesson. On PostgreSQL's lock row: a paused
 /// client's stale write refused by the resource (S2), let in without fencing (S1), and let in
@@ -76,17 +79,46 @@ pub struct Row {
     pub first_mismatch: Option<String>,
 }
 
+/// Why a case of the suite could not be played: each names the case.
+#[derive(Debug, Error)]
+pub enum CaseError {
+    #[error("{id} is not in the catalogue")]
+    NotInCatalogue { id: String },
+    /// Its scenario cannot be played for real.
+    #[error("{id}: {why}")]
+    Unsupported { id: String, why: Unsupported },
+    /// A fault of its scenario is not made for real: a run without it is no case.
+    #[error("{id} cannot be a case of the suite: {unmade}")]
+    Unmade { id: String, unmade: Unmade },
+    /// The simulation of its scenario failed.
+    #[error("{id}: {why}")]
+    Simulation { id: String, why: ScenarioError },
+    /// A run could not be set up or finished.
+    #[error("{id}: {why}")]
+    Run { id: String, why: RunError },
+}
+
 /// Runs `id` `runs` times on `servers` and compares each run with the simulation; with the
 /// first run that matched, as recorded.
-pub fn case(servers: &Servers, id: &str, runs: u32) -> Result<(Row, Option<Recorded>), String> {
+pub fn case(servers: &Servers, id: &str, runs: u32) -> Result<(Row, Option<Recorded>), CaseError> {
+    let id_owned = || id.to_owned();
     let scenario = catalogue::find(id)
         .and_then(|b| b.load().ok())
-        .ok_or_else(|| format!("{id} is not in the catalogue"))?;
-    let plan = Plan::of(&scenario).map_err(|e| format!("{id}: {e}"))?;
+        .ok_or_else(|| CaseError::NotInCatalogue { id: id_owned() })?;
+    let plan = Plan::of(&scenario).map_err(|why| CaseError::Unsupported {
+        id: id_owned(),
+        why,
+    })?;
     if let Some(unmade) = plan.faults.unmade.first() {
-        return Err(format!("{id} cannot be a case of the suite: {unmade}"));
+        return Err(CaseError::Unmade {
+            id: id_owned(),
+            unmade: unmade.clone(),
+        });
     }
-    let simulated = OutcomeClass::of_sim(&scenario).map_err(|e| format!("{id}: {e}"))?;
+    let simulated = OutcomeClass::of_sim(&scenario).map_err(|why| CaseError::Simulation {
+        id: id_owned(),
+        why,
+    })?;
     let compared = simulated.clone().compared_on(&plan.service);
     let started = Instant::now();
     let mut matched = 0;
@@ -94,7 +126,10 @@ pub fn case(servers: &Servers, id: &str, runs: u32) -> Result<(Row, Option<Recor
     let mut recorded = None;
     let mut against = Vec::new();
     for _ in 0..runs {
-        let real_run = run(servers, &plan).map_err(|e| format!("{id}: {e}"))?;
+        let real_run = run(servers, &plan).map_err(|why| CaseError::Run {
+            id: id_owned(),
+            why,
+        })?;
         let real = OutcomeClass::of_real(&real_run);
         against.clone_from(&real_run.history.recorded.against);
         if real.clone().compared_on(&plan.service) == compared {

@@ -8,13 +8,24 @@
 //! Faults at 0 ms are made as the run's clock starts, before the clients' threads do
 //! ([`Faults::at_start`]): the clients begin at 0 ms too, and must not see the links whole.
 
-use crate::link::CutSwitch;
+use crate::link::{CutSwitch, LinkError};
 use crate::per_run::PerRun;
 use crate::plan::{Plan, ServicePlan};
 use crate::record::Recorder;
-use crate::server::Stopped;
+use crate::server::{ServerError, Stopped};
 use lockstep_sim::story::recorded::Applied;
 use lockstep_sim::vocabulary::happening::Direction;
+use thiserror::Error;
+
+/// Why a fault could not be made: on a server (a signal, a restart, a clock, a promotion), or
+/// on a link. The run goes on without it, and lists it among its failures.
+#[derive(Debug, Error)]
+pub enum FaultError {
+    #[error(transparent)]
+    Server(#[from] ServerError),
+    #[error(transparent)]
+    Link(#[from] LinkError),
+}
 
 /// One fault to make, and where.
 enum Fault {
@@ -116,7 +127,7 @@ impl<'a> Faults<'a> {
 
     /// Makes the faults due at 0 ms, before the clients start; what they did is recorded by
     /// [`Self::play`] at 0 ms.
-    pub fn at_start(&self, recorder: &Recorder) -> Vec<Result<(), String>> {
+    pub fn at_start(&self, recorder: &Recorder) -> Vec<Result<(), FaultError>> {
         self.timed
             .iter()
             .take_while(|(at_ms, _)| *at_ms == 0)
@@ -125,7 +136,7 @@ impl<'a> Faults<'a> {
     }
 
     /// Makes the other faults as the run's clock reaches them, and records all of them.
-    pub fn play(&self, made_at_start: Vec<Result<(), String>>, recorder: &Recorder) {
+    pub fn play(&self, made_at_start: Vec<Result<(), FaultError>>, recorder: &Recorder) {
         let mut early = made_at_start.into_iter();
         for (at_ms, fault) in &self.timed {
             let made = match early.next() {
@@ -146,33 +157,33 @@ impl<'a> Faults<'a> {
         }
     }
 
-    fn make(&self, fault: &Fault, recorder: &Recorder) -> Result<(), String> {
+    fn make(&self, fault: &Fault, recorder: &Recorder) -> Result<(), FaultError> {
         match fault {
             Fault::Crash { node } => match &self.per_run.redlock {
-                Some(nodes) => nodes.crash(node),
+                Some(nodes) => Ok(nodes.crash(node)?),
                 None => {
                     self.pair()?.crash_primary();
                     Ok(())
                 }
             },
-            Fault::Restart { node } => self
+            Fault::Restart { node } => Ok(self
                 .per_run
                 .redlock
                 .as_ref()
-                .ok_or("no Redlock nodes were started")?
-                .restart(node),
+                .ok_or(ServerError::NotStarted("Redlock nodes"))?
+                .restart(node)?),
             Fault::Stop { node, stopped, .. } => {
                 match (&self.per_run.redlock, &self.per_run.etcd) {
-                    (Some(nodes), _) => nodes.stop(node, *stopped),
-                    (_, Some(cluster)) => cluster.stop(node, *stopped),
-                    _ => Err(format!("{node} is no node this run started")),
+                    (Some(nodes), _) => Ok(nodes.stop(node, *stopped)?),
+                    (_, Some(cluster)) => Ok(cluster.stop(node, *stopped)?),
+                    _ => Err(ServerError::NoNode(node.clone()).into()),
                 }
             }
             Fault::ClientCrash { client } => {
                 recorder.crash(client);
                 Ok(())
             }
-            Fault::Promote => self.pair()?.promote_replica(),
+            Fault::Promote => Ok(self.pair()?.promote_replica()?),
             Fault::Cut {
                 client,
                 node,
@@ -182,24 +193,27 @@ impl<'a> Faults<'a> {
                     .switches
                     .iter()
                     .find(|(c, n, _)| c == client && n == node)
-                    .ok_or_else(|| format!("no link from {client} to {node}"))?;
+                    .ok_or_else(|| LinkError::NoLink {
+                        client: client.clone(),
+                        node: node.clone(),
+                    })?;
                 switch.2.cut(*direction);
                 Ok(())
             }
-            Fault::ClockJump { node, by_ms } => self
+            Fault::ClockJump { node, by_ms } => Ok(self
                 .per_run
                 .redlock
                 .as_ref()
-                .ok_or("no Redlock nodes were started")?
-                .jump_clock(node, *by_ms),
+                .ok_or(ServerError::NotStarted("Redlock nodes"))?
+                .jump_clock(node, *by_ms)?),
         }
     }
 
-    fn pair(&self) -> Result<&crate::redis::ReplicatedRedis, String> {
+    fn pair(&self) -> Result<&crate::redis::ReplicatedRedis, ServerError> {
         self.per_run
             .pair
             .as_deref()
-            .ok_or_else(|| "no Redis primary and replica were started".to_owned())
+            .ok_or(ServerError::NotStarted("Redis primary and replica"))
     }
 
     /// The node a fault is recorded on, and what it was; nothing for a pause's end (the pause

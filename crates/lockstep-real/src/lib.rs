@@ -31,6 +31,12 @@
 //! - [`outcome`]: the outcome class (which writes the resource accepted or refused, with which
 //!   tokens, and the final value), of a real run and of the simulation's, to compare.
 //!
+//! Each concern fails with its own typed error, whose words the CLI and the suite print:
+//! [`server::ServerError`] (a server not started, or not made to do what a fault says),
+//! [`link::LinkError`], [`lock::RequestError`] (a client's request, recorded unanswered),
+//! [`plan::Unsupported`] (the plan), [`faults::FaultError`], [`run_error::RunError`] (a run not set
+//! up or finished), and [`conformance::CaseError`] (a case of the suite).
+//!
 //! What this crate must not do: run in the page (it talks to servers and reads the wall clock),
 //! or decide anything about the simulation (it only reads `lockstep-sim`'s traces).
 
@@ -51,6 +57,7 @@ pub mod record;
 pub mod redis;
 pub mod renewing;
 pub mod run;
+pub mod run_error;
 pub mod server;
 pub mod servers;
 pub mod started;

@@ -12,7 +12,6 @@
 //! either side closes it, and a side that closes is closed on the other only after what it
 //! sent before has arrived there.
 
-use crate::server::{ServerError, io};
 use lockstep_sim::vocabulary::happening::Direction;
 use std::io::{Read, Write};
 use std::net::{Shutdown, TcpListener, TcpStream};
@@ -21,6 +20,18 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc;
 use std::thread;
 use std::time::{Duration, Instant};
+use thiserror::Error;
+
+/// Why a link could not be had.
+#[derive(Debug, Error)]
+pub enum LinkError {
+    /// Its loopback port could not be opened.
+    #[error("could not open a link: {0}")]
+    Open(std::io::Error),
+    /// A fault cuts a link the run did not make.
+    #[error("no link from {client} to {node}")]
+    NoLink { client: String, node: String },
+}
 
 pub struct Link {
     pub port: u16,
@@ -77,12 +88,9 @@ impl CutSwitch {
 impl Link {
     /// Listens on a free loopback port; each connection to it is joined to `target`'s port.
     /// Neither way is late until [`Self::slow`] says.
-    pub fn start(target: u16) -> Result<Link, ServerError> {
-        let listener = TcpListener::bind("127.0.0.1:0").map_err(|e| io("open a link", &e))?;
-        let port = listener
-            .local_addr()
-            .map_err(|e| io("open a link", &e))?
-            .port();
+    pub fn start(target: u16) -> Result<Link, LinkError> {
+        let listener = TcpListener::bind("127.0.0.1:0").map_err(LinkError::Open)?;
+        let port = listener.local_addr().map_err(LinkError::Open)?.port();
         let state = Arc::new(State::default());
         let shared = Arc::clone(&state);
         thread::spawn(move || {

@@ -4,12 +4,13 @@
 
 use crate::etcd::EtcdLock;
 use crate::link::CutSwitch;
-use crate::lock::{Grant, LockService, acquire_request, renew_request};
+use crate::lock::{Grant, LockService, RequestError, acquire_request, renew_request};
 use crate::per_run::PerRun;
 use crate::plan::{Plan, RealTokens, ServicePlan};
 use crate::postgres;
 use crate::record::Recorder;
 use crate::redis::{CacheLock, FailoverLock, Redlock, counter_key, named_connection};
+use crate::run_error::RunError;
 use crate::servers::{SETUP, Servers};
 use lockstep_sim::story::recorded::Request;
 use lockstep_sim::vocabulary::message::ReleaseMethod;
@@ -32,7 +33,7 @@ impl ClientLock {
         client: &str,
         attempt: u32,
         ttl_ms: u64,
-    ) -> Result<Option<Grant>, String> {
+    ) -> Result<Option<Grant>, RequestError> {
         match self {
             ClientLock::One(lock) => one_request(
                 lock.as_mut(),
@@ -54,7 +55,7 @@ impl ClientLock {
         client: &str,
         grant: &Grant,
         ttl_ms: u64,
-    ) -> Result<bool, String> {
+    ) -> Result<bool, RequestError> {
         match self {
             ClientLock::One(lock) => one_request(
                 lock.as_mut(),
@@ -63,7 +64,7 @@ impl ClientLock {
                 |lock| lock.renew(grant, ttl_ms),
                 |renewed| renew_request(renewed, ttl_ms),
             ),
-            ClientLock::Redlock(_) => Err("this runner's Redlock clients do not renew".to_owned()),
+            ClientLock::Redlock(_) => Err(RequestError::RedlockRenewal),
             ClientLock::Etcd(etcd) => recorder.request(
                 client,
                 None,
@@ -80,7 +81,7 @@ impl ClientLock {
         client: &str,
         grant: &Grant,
         method: ReleaseMethod,
-    ) -> Result<bool, String> {
+    ) -> Result<bool, RequestError> {
         match self {
             ClientLock::One(lock) => one_request(
                 lock.as_mut(),
@@ -116,9 +117,9 @@ fn one_request<T>(
     lock: &mut (dyn LockService + Send),
     recorder: &Recorder,
     client: &str,
-    send: impl FnOnce(&mut (dyn LockService + Send)) -> Result<T, String>,
+    send: impl FnOnce(&mut (dyn LockService + Send)) -> Result<T, RequestError>,
     request: impl FnOnce(Option<&T>) -> Request,
-) -> Result<T, String> {
+) -> Result<T, RequestError> {
     let server = lock.server();
     recorder.request(client, server, || send(lock), request)
 }
@@ -126,20 +127,18 @@ fn one_request<T>(
 /// A lock left by the run before is gone: the SQL row is made anew by the set-up; the Redis
 /// key is deleted here, and its token counter set to where the scenario starts it, on a
 /// connection named `lockstep-setup` (not a client's).
-pub fn clear_lock(servers: &Servers, plan: &Plan) -> Result<(), String> {
+pub fn clear_lock(servers: &Servers, plan: &Plan) -> Result<(), RunError> {
     if let (ServicePlan::Cache { key, tokens }, Some(redis)) = (&plan.service, servers.redis) {
         let mut connection = named_connection(redis.port(), SETUP)?;
         redis::cmd("DEL")
             .arg(key)
             .arg(counter_key(key))
-            .query::<i64>(&mut connection)
-            .map_err(|e| e.to_string())?;
+            .query::<i64>(&mut connection)?;
         if let RealTokens::Counter { last } = tokens {
             redis::cmd("SET")
                 .arg(counter_key(key))
                 .arg(last)
-                .query::<String>(&mut connection)
-                .map_err(|e| e.to_string())?;
+                .query::<String>(&mut connection)?;
         }
     }
     Ok(())
@@ -152,16 +151,16 @@ pub fn lock_for(
     per_run: &PerRun,
     plan: &Plan,
     client: &str,
-) -> Result<ClientLock, String> {
+) -> Result<ClientLock, RunError> {
     let one = match &plan.service {
         ServicePlan::SqlRow { lock_name, .. } => Box::new(postgres::sql_row_lock(
             &servers.postgres.connection(),
             lock_name,
         )?) as Box<dyn LockService + Send>,
         ServicePlan::Cache { key, tokens } => {
-            let redis = servers
-                .redis
-                .ok_or("this plan's lock service is Redis, and no Redis was started")?;
+            let redis = servers.redis.ok_or(RunError::NotStarted(
+                "this plan's lock service is Redis, and no Redis was started",
+            ))?;
             let connection = named_connection(redis.port(), client)?;
             Box::new(CacheLock {
                 connection,
@@ -170,10 +169,9 @@ pub fn lock_for(
             })
         }
         ServicePlan::ReplicatedCache { key, tokens, .. } => {
-            let pair = per_run
-                .pair
-                .as_ref()
-                .ok_or("this plan's lock service is a Redis pair, not started")?;
+            let pair = per_run.pair.as_ref().ok_or(RunError::NotStarted(
+                "this plan's lock service is a Redis pair, not started",
+            ))?;
             Box::new(FailoverLock {
                 pair: Arc::clone(pair),
                 key: key.clone(),
@@ -182,19 +180,17 @@ pub fn lock_for(
             })
         }
         ServicePlan::Redlock { key, params } => {
-            let nodes = per_run
-                .redlock
-                .as_ref()
-                .ok_or("this plan's lock service is Redlock's nodes, not started")?;
+            let nodes = per_run.redlock.as_ref().ok_or(RunError::NotStarted(
+                "this plan's lock service is Redlock's nodes, not started",
+            ))?;
             return Ok(ClientLock::Redlock(Box::new(Redlock::connect(
                 nodes, client, key, *params,
             )?)));
         }
         ServicePlan::Etcd { lock_name, .. } => {
-            let cluster = per_run
-                .etcd
-                .as_ref()
-                .ok_or("this plan's lock service is an etcd cluster, not started")?;
+            let cluster = per_run.etcd.as_ref().ok_or(RunError::NotStarted(
+                "this plan's lock service is an etcd cluster, not started",
+            ))?;
             let timeout_ms = plan
                 .clients
                 .iter()

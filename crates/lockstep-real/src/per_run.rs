@@ -5,6 +5,7 @@
 use crate::etcd::EtcdCluster;
 use crate::plan::{Plan, RealTokens, ServicePlan};
 use crate::redis::{RedlockNodes, ReplicatedRedis, counter_key};
+use crate::server::ServerError;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -17,7 +18,7 @@ pub struct PerRun {
 
 impl PerRun {
     /// Starts what `plan`'s lock service needs afresh for each run, if anything.
-    pub fn start(plan: &Plan) -> Result<PerRun, String> {
+    pub fn start(plan: &Plan) -> Result<PerRun, ServerError> {
         match &plan.service {
             ServicePlan::ReplicatedCache {
                 key,
@@ -36,8 +37,7 @@ impl PerRun {
                     &primary,
                     &replica,
                     counter,
-                )
-                .map_err(|e| e.to_string())?;
+                )?;
                 Ok(PerRun {
                     pair: Some(Arc::new(pair)),
                     ..PerRun::default()
@@ -50,8 +50,7 @@ impl PerRun {
                     .iter()
                     .map(|(_, n, _)| n.clone())
                     .collect();
-                let nodes = RedlockNodes::start(&plan.service_names, &jumping)
-                    .map_err(|e| e.to_string())?;
+                let nodes = RedlockNodes::start(&plan.service_names, &jumping)?;
                 Ok(PerRun {
                     redlock: Some(nodes),
                     ..PerRun::default()
@@ -60,8 +59,7 @@ impl PerRun {
             // A fresh cluster per run: its revisions, and so the tokens, start afresh each run,
             // and no lease or waiter key of an earlier run is left in it.
             ServicePlan::Etcd { release, .. } => {
-                let cluster =
-                    EtcdCluster::start(&plan.service_names, *release).map_err(|e| e.to_string())?;
+                let cluster = EtcdCluster::start(&plan.service_names, *release)?;
                 Ok(PerRun {
                     etcd: Some(cluster),
                     ..PerRun::default()

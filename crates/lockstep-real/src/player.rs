@@ -2,7 +2,7 @@
 //! again as the plan says), read, work (stretched by its pauses, renewing as the plan says:
 //! `renewing.rs`), check its lease if the plan says so, write, release.
 
-use crate::lock::Grant;
+use crate::lock::{Grant, RequestError};
 use crate::locks::ClientLock;
 use crate::plan::{ClientPlan, RealAccess};
 use crate::postgres::Register;
@@ -45,7 +45,7 @@ impl Player<'_> {
         lock: &mut ClientLock,
         register: &mut Register,
         made: &Made,
-    ) -> Result<(), String> {
+    ) -> Result<(), RequestError> {
         let name = self.client.name.as_str();
         self.recorder.wait_until(self.client.start_ms);
         let Some((grant, held)) = self.acquire(lock)? else {
@@ -92,7 +92,7 @@ impl Player<'_> {
 
     /// `length` ms of the client's own time from now, stretched by the pauses that fall in
     /// them (each recorded as applied), renewing the lease when due.
-    fn busy(&self, length: u64, made: &Made, holding: &mut Holding) -> Result<(), String> {
+    fn busy(&self, length: u64, made: &Made, holding: &mut Holding) -> Result<(), RequestError> {
         let from_ms = self.recorder.now_ms();
         let pauses: Vec<(u64, u64)> = self.client.pauses_in(from_ms, length).collect();
         for &(at_ms, for_ms) in &pauses {
@@ -116,7 +116,7 @@ impl Player<'_> {
     /// margin left by the client's own clock, counted from the grant's answer or from the send
     /// of the last request the service acknowledged; then the gap before the write, which a
     /// pause may stretch. Without a check, always.
-    fn held_safely(&self, made: &Made, holding: &mut Holding) -> Result<bool, String> {
+    fn held_safely(&self, made: &Made, holding: &mut Holding) -> Result<bool, RequestError> {
         let Some(check) = self.client.lease_check else {
             return Ok(true);
         };
@@ -133,7 +133,7 @@ impl Player<'_> {
     }
 
     /// The lock, and when the acquisition that took it was sent and answered.
-    fn acquire(&self, lock: &mut ClientLock) -> Result<Option<(Grant, Held)>, String> {
+    fn acquire(&self, lock: &mut ClientLock) -> Result<Option<(Grant, Held)>, RequestError> {
         let (delay_ms, more) = self.client.retry.unwrap_or((0, 0));
         let ttl_ms = self.client.ttl_ms;
         for attempt in 0..=more {

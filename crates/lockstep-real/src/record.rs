@@ -4,6 +4,7 @@
 //! nothing more, and the answer to a request it sent before is lost: it is recorded unanswered,
 //! as the simulation's crashed client never hears it.
 
+use crate::lock::RequestError;
 use crate::plan::Plan;
 use lockstep_sim::story::recorded::{
     Applied, Fault, Operation, RecordedFencing, RecordedHistory, Recording, Request,
@@ -57,11 +58,13 @@ impl Recorder {
         &self,
         client: &str,
         server: Option<String>,
-        send: impl FnOnce() -> Result<T, String>,
+        send: impl FnOnce() -> Result<T, RequestError>,
         request: impl FnOnce(Option<&T>) -> Request,
-    ) -> Result<T, String> {
+    ) -> Result<T, RequestError> {
         if self.has_crashed(client) {
-            return Err(format!("{client} has crashed"));
+            return Err(RequestError::Crashed {
+                client: client.to_owned(),
+            });
         }
         let at_ms = self.now_ms();
         let answer = send();
@@ -69,19 +72,21 @@ impl Recorder {
     }
 
     /// Records a request sent at `at_ms` whose `answer` has just come (or failed), as
-    /// [`Self::request`] does: for requests sent where a closure cannot wait (in async code). An
+    /// [`Self::request`] does: for requests sent where a closure cannot wait (a wait in a queue). An
     /// answer that comes after its client crashed is lost, and is no failure of the run.
     pub fn record<T>(
         &self,
         client: &str,
         server: Option<String>,
         at_ms: u64,
-        answer: Result<T, String>,
+        answer: Result<T, RequestError>,
         request: impl FnOnce(Option<&T>) -> Request,
-    ) -> Result<T, String> {
+    ) -> Result<T, RequestError> {
         let crashed = self.has_crashed(client);
         let answer = if crashed {
-            Err(format!("{client} crashed before the answer came"))
+            Err(RequestError::CrashedBeforeAnswer {
+                client: client.to_owned(),
+            })
         } else {
             answer
         };

@@ -13,6 +13,7 @@ use crate::plan::{ClientPlan, Plan};
 use crate::player::Player;
 use crate::postgres::{self, Register};
 use crate::record::{Recorder, today, unix_ms};
+use crate::run_error::RunError;
 use crate::servers::Servers;
 use lockstep_sim::story::recorded::RecordedHistory;
 use std::thread;
@@ -32,11 +33,10 @@ pub struct RealRun {
 /// Sets up the tables (and clears Redis's key), runs the plan's clients, and returns what they
 /// saw. A request that fails is recorded unanswered and listed in `failures`; the error
 /// returned is the setup's or the final read's.
-pub fn run(servers: &Servers, plan: &Plan) -> Result<RealRun, String> {
+pub fn run(servers: &Servers, plan: &Plan) -> Result<RealRun, RunError> {
     let connection = servers.postgres.connection();
-    let mut admin =
-        ::postgres::Client::connect(&connection, ::postgres::NoTls).map_err(|e| e.to_string())?;
-    postgres::set_up(&mut admin, plan).map_err(|e| e.to_string())?;
+    let mut admin = ::postgres::Client::connect(&connection, ::postgres::NoTls)?;
+    postgres::set_up(&mut admin, plan)?;
     clear_lock(servers, plan)?;
     let per_run = PerRun::start(plan)?;
     let mut parts = Vec::new();
@@ -71,16 +71,13 @@ pub fn run(servers: &Servers, plan: &Plan) -> Result<RealRun, String> {
         }
         scope.spawn(|| faults.play(made_at_start, &recorder));
     });
-    let final_value = admin
-        .query_one("SELECT value FROM register", &[])
-        .map_err(|e| e.to_string())?
-        .get(0);
+    let final_value = admin.query_one("SELECT value FROM register", &[])?.get(0);
     let versions = match per_run.version() {
         Some(version) => vec![version, servers.postgres.version.clone()],
         None => servers.versions(plan),
     };
     let (mut history, mut failures) = recorder.finish(plan, versions, today());
-    let log = postgres::logged_writes(&mut admin).map_err(|e| e.to_string())?;
+    let log = postgres::logged_writes(&mut admin)?;
     failures.extend(fill_applied(&mut history, &log, &backends, started_unix_ms));
     Ok(RealRun {
         history,
@@ -96,7 +93,7 @@ fn register_for(
     servers: &Servers,
     plan: &Plan,
     client: &ClientPlan,
-) -> Result<(Register, Option<(Link, u64)>), String> {
+) -> Result<(Register, Option<(Link, u64)>), RunError> {
     let postgres = servers.postgres;
     match client.resource_lag_ms {
         None => Ok((
@@ -104,7 +101,7 @@ fn register_for(
             None,
         )),
         Some(lag_ms) => {
-            let link = Link::start(postgres.port()).map_err(|e| e.to_string())?;
+            let link = Link::start(postgres.port())?;
             let register = Register::connect(&postgres.connection_via(link.port), plan.fencing)?;
             Ok((register, Some((link, lag_ms))))
         }

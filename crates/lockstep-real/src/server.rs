@@ -2,52 +2,61 @@
 //! program says its version is, and pausing a server's process (`SIGSTOP`, then `SIGCONT`).
 //! Each server's own module starts and stops it.
 
-use std::fmt;
 use std::net::TcpListener;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use thiserror::Error;
 
-/// Why a server could not be started.
-#[derive(Debug)]
+/// Why a server could not be started, or could not be made to do what a fault says.
+#[derive(Debug, Error)]
 pub enum ServerError {
     /// Its program is missing: `missing` names the file, `package` the Debian package.
+    #[error("{package} is not installed (no {missing}): apt-get install {package}")]
     NotInstalled {
         missing: String,
         package: &'static str,
     },
     /// A server that `cargo xtask` unpacks from a Debian package (not installs) is not there.
+    #[error("{what} is not unpacked (no {missing}): `cargo xtask real` unpacks it")]
     NotUnpacked { missing: String, what: &'static str },
-    /// A program could not be run, or a file written.
+    /// A program could not be run, or a file written: what, and why.
+    #[error("{0}")]
     Io(String),
     /// `initdb` failed, with what it printed.
+    #[error("initdb failed: {0}")]
     Initdb(String),
     /// The server did not answer in time; what it logged, if anything.
+    #[error("{server} did not answer in time. {log}")]
     NotReady { server: &'static str, log: String },
+    /// `kill -STOP` or `kill -CONT` of a server's process failed.
+    #[error("kill {flag} {pid} failed ({status})")]
+    Signal {
+        flag: &'static str,
+        pid: u32,
+        status: ExitStatus,
+    },
+    /// A fault names a node the run did not start.
+    #[error("no node {0}")]
+    NoNode(String),
+    /// A fault needs servers the run did not start: which.
+    #[error("no {0} were started")]
+    NotStarted(&'static str),
+    /// A clock jump on a server started without the clock shim.
+    #[error("this server's clock was started without the clock shim")]
+    NoClockShim,
+    /// The clock shim's offset could not be written.
+    #[error("could not step the server's clock: {0}")]
+    Clock(std::io::Error),
+    /// A command to Redis itself (not a client's request) failed: a promotion, `MONITOR`.
+    #[error("Redis: {0}")]
+    Redis(#[from] redis::RedisError),
+    /// The link a replica replicates through (which the run slows) could not be opened.
+    #[error(transparent)]
+    Link(#[from] crate::link::LinkError),
+    /// The thread that collects `MONITOR`'s lines panicked.
+    #[error("the MONITOR thread panicked")]
+    MonitorPanicked,
 }
-
-impl fmt::Display for ServerError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            ServerError::NotInstalled { missing, package } => {
-                write!(
-                    f,
-                    "{package} is not installed (no {missing}): apt-get install {package}"
-                )
-            }
-            ServerError::NotUnpacked { missing, what } => write!(
-                f,
-                "{what} is not unpacked (no {missing}): `cargo xtask real` unpacks it"
-            ),
-            ServerError::Io(why) => write!(f, "{why}"),
-            ServerError::Initdb(output) => write!(f, "initdb failed: {output}"),
-            ServerError::NotReady { server, log } => {
-                write!(f, "{server} did not answer in time. {log}")
-            }
-        }
-    }
-}
-
-impl std::error::Error for ServerError {}
 
 /// "could not {what}: {error}".
 pub(crate) fn io(what: &str, error: &std::io::Error) -> ServerError {
@@ -83,7 +92,7 @@ pub enum Stopped {
 }
 
 /// Sends `process` the signal `stopped` says, with the system's `kill`.
-pub(crate) fn signal(process: &Child, stopped: Stopped) -> Result<(), String> {
+pub(crate) fn signal(process: &Child, stopped: Stopped) -> Result<(), ServerError> {
     let flag = match stopped {
         Stopped::Pause => "-STOP",
         Stopped::Resume => "-CONT",
@@ -94,10 +103,14 @@ pub(crate) fn signal(process: &Child, stopped: Stopped) -> Result<(), String> {
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .status()
-        .map_err(|e| format!("could not run kill {flag}: {e}"))?;
+        .map_err(|e| ServerError::Io(format!("could not run kill {flag}: {e}")))?;
     if status.success() {
         Ok(())
     } else {
-        Err(format!("kill {flag} {} failed ({status})", process.id()))
+        Err(ServerError::Signal {
+            flag,
+            pid: process.id(),
+            status,
+        })
     }
 }

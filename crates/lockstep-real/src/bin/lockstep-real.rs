@@ -7,11 +7,13 @@
 //! (the site's recordings: `cargo xtask real --record` writes `content/recorded/`).
 //! `cargo xtask real` runs it.
 
-use lockstep_real::conformance::{CASES, LONG_CASES, Recorded, case, table};
+use lockstep_real::conformance::{CASES, CaseError, LONG_CASES, Recorded, case, table};
 use lockstep_real::postgres::PostgresServer;
 use lockstep_real::redis::RedisServer;
+use lockstep_real::server::ServerError;
 use lockstep_real::servers::Servers;
 use std::process::ExitCode;
+use thiserror::Error;
 
 const DEFAULT_RUNS: u32 = 3;
 
@@ -26,13 +28,33 @@ fn main() -> ExitCode {
     }
 }
 
+/// Why the suite could not run to its table.
+#[derive(Debug, Error)]
+enum SuiteError {
+    #[error("usage: lockstep-real [--runs N] [--record DIR] [--all]")]
+    Usage,
+    #[error("--runs takes a whole number above 0, not `{0}`")]
+    Runs(String),
+    #[error(transparent)]
+    Server(#[from] ServerError),
+    #[error(transparent)]
+    Case(#[from] CaseError),
+    #[error("{path}: {why}")]
+    Json {
+        path: String,
+        why: serde_json::Error,
+    },
+    #[error("{path}: {why}")]
+    Write { path: String, why: std::io::Error },
+}
+
 /// Whether every run matched.
-fn run() -> Result<bool, String> {
+fn run() -> Result<bool, SuiteError> {
     let Options { runs, record, all } = options(&std::env::args().skip(1).collect::<Vec<_>>())?;
     eprintln!("starting PostgreSQL and Redis on loopback");
-    let postgres = PostgresServer::start().map_err(|e| e.to_string())?;
+    let postgres = PostgresServer::start()?;
     eprintln!("{} on port {}", postgres.version, postgres.port());
-    let redis = RedisServer::start().map_err(|e| e.to_string())?;
+    let redis = RedisServer::start()?;
     eprintln!("{} on port {}", redis.version, redis.port());
     let servers = Servers {
         postgres: &postgres,
@@ -45,9 +67,16 @@ fn run() -> Result<bool, String> {
         let (row, recorded) = case(&servers, id, runs)?;
         if let (Some(dir), Some(Recorded { service, history })) = (&record, recorded) {
             let path = format!("{dir}/{id}.{service}.json");
-            let json = serde_json::to_string_pretty(&history.to_file())
-                .map_err(|e| format!("{path}: {e}"))?;
-            std::fs::write(&path, json + "\n").map_err(|e| format!("{path}: {e}"))?;
+            let json = serde_json::to_string_pretty(&history.to_file()).map_err(|why| {
+                SuiteError::Json {
+                    path: path.clone(),
+                    why,
+                }
+            })?;
+            std::fs::write(&path, json + "\n").map_err(|why| SuiteError::Write {
+                path: path.clone(),
+                why,
+            })?;
             eprintln!("recorded {path}");
         }
         rows.push(row);
@@ -64,7 +93,7 @@ struct Options {
     all: bool,
 }
 
-fn options(args: &[String]) -> Result<Options, String> {
+fn options(args: &[String]) -> Result<Options, SuiteError> {
     let mut options = Options {
         runs: DEFAULT_RUNS,
         record: None,
@@ -83,10 +112,10 @@ fn options(args: &[String]) -> Result<Options, String> {
                     .parse()
                     .ok()
                     .filter(|&n| n > 0)
-                    .ok_or_else(|| format!("--runs takes a whole number above 0, not `{n}`"))?;
+                    .ok_or_else(|| SuiteError::Runs(n.clone()))?;
             }
             ("--record", Some(dir)) => options.record = Some(dir.clone()),
-            _ => return Err("usage: lockstep-real [--runs N] [--record DIR] [--all]".to_owned()),
+            _ => return Err(SuiteError::Usage),
         }
     }
     Ok(options)

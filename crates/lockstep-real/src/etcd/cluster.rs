@@ -8,12 +8,14 @@
 //! timeouts. A lease that runs out is revoked by the leader's check, every 500 ms in etcd 3.4.
 
 use super::EtcdRelease;
+use super::gateway::{Gateway, encoded};
 use crate::server::{ServerError, Stopped, free_port, io, signal, version_said};
+use serde_json::json;
 use std::fs;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 const READY_WITHIN: Duration = Duration::from_secs(15);
 /// Numbers the clusters of this process, for their directories' names.
@@ -35,7 +37,7 @@ pub struct EtcdCluster {
 
 impl EtcdCluster {
     /// A cluster of one member per name (the scenario's replicas), ready when a linearizable
-    /// read through the first member is answered (a leader is elected).
+    /// read through the first member's gateway is answered (a leader is elected).
     pub fn start(names: &[String], release: EtcdRelease) -> Result<EtcdCluster, ServerError> {
         let program = release.installed()?;
         let dir = std::env::temp_dir().join(format!(
@@ -105,12 +107,12 @@ impl EtcdCluster {
     }
 
     /// Stops member `name`'s process, or lets it go on.
-    pub fn stop(&self, name: &str, stopped: Stopped) -> Result<(), String> {
+    pub fn stop(&self, name: &str, stopped: Stopped) -> Result<(), ServerError> {
         let member = self
             .members
             .iter()
             .find(|m| m.name == name)
-            .ok_or_else(|| format!("no member {name}"))?;
+            .ok_or_else(|| ServerError::NoNode(name.to_owned()))?;
         signal(&member.process, stopped)
     }
 
@@ -122,25 +124,18 @@ impl EtcdCluster {
     }
 
     fn wait_until_ready(&self) -> Result<(), ServerError> {
-        let first = self.members.first().map_or(0, |m| m.client_port);
-        let endpoint = format!("http://127.0.0.1:{first}");
-        let ready = super::runtime().ok().is_some_and(|runtime| {
-            runtime.block_on(async {
-                tokio::time::timeout(READY_WITHIN, async {
-                    loop {
-                        if let Ok(mut client) =
-                            etcd_client::Client::connect([&endpoint], None).await
-                            && client.get("lockstep-ready", None).await.is_ok()
-                        {
-                            return;
-                        }
-                        tokio::time::sleep(Duration::from_millis(50)).await;
-                    }
-                })
-                .await
-                .is_ok()
-            })
-        });
+        let first = Gateway::at(self.members.first().map_or(0, |m| m.client_port));
+        let deadline = Instant::now() + READY_WITHIN;
+        let ask = json!({ "key": encoded(b"lockstep-ready") });
+        let mut ready = false;
+        while !ready && Instant::now() < deadline {
+            ready = first
+                .post("/v3/kv/range", &ask, Some(Duration::from_secs(1)))
+                .is_ok();
+            if !ready {
+                std::thread::sleep(Duration::from_millis(50));
+            }
+        }
         if ready {
             return Ok(());
         }

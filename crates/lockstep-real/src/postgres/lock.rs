@@ -1,7 +1,7 @@
 //! The article's lock row as a [`LockService`].
 
 use super::article;
-use crate::lock::{Grant, LockService};
+use crate::lock::{Grant, LockService, RequestError};
 use lockstep_sim::vocabulary::message::ReleaseMethod;
 use postgres::Client;
 
@@ -16,21 +16,20 @@ impl LockService for SqlRowLock {
         client: &str,
         _attempt: u32,
         ttl_ms: u64,
-    ) -> Result<Option<Grant>, String> {
+    ) -> Result<Option<Grant>, RequestError> {
         // The article multiplies the TTL by an interval: PostgreSQL takes it as a double.
         #[allow(clippy::cast_precision_loss)]
         let ttl_ms = ttl_ms as f64;
         let row = self
             .db
-            .query_opt(article::ACQUIRE, &[&client, &ttl_ms, &self.lock_name])
-            .map_err(|e| e.to_string())?;
+            .query_opt(article::ACQUIRE, &[&client, &ttl_ms, &self.lock_name])?;
         Ok(row.map(|row| Grant {
             token: u64::try_from(row.get::<_, i64>(0)).ok(),
             value: client.to_owned(),
         }))
     }
 
-    fn release(&mut self, grant: &Grant, method: ReleaseMethod) -> Result<bool, String> {
+    fn release(&mut self, grant: &Grant, method: ReleaseMethod) -> Result<bool, RequestError> {
         let token = grant
             .token
             .and_then(|t| i64::try_from(t).ok())
@@ -42,10 +41,10 @@ impl LockService for SqlRowLock {
             ),
             ReleaseMethod::PlainDelete => self.db.execute(article::RELEASE_ANY, &[&self.lock_name]),
         };
-        released.map(|rows| rows == 1).map_err(|e| e.to_string())
+        Ok(released? == 1)
     }
 
-    fn renew(&mut self, grant: &Grant, ttl_ms: u64) -> Result<bool, String> {
+    fn renew(&mut self, grant: &Grant, ttl_ms: u64) -> Result<bool, RequestError> {
         let token = grant
             .token
             .and_then(|t| i64::try_from(t).ok())
@@ -59,6 +58,6 @@ impl LockService for SqlRowLock {
                 &[&self.lock_name, &grant.value, &token, &ttl_ms],
             )
             .map(|rows| rows == 1)
-            .map_err(|e| e.to_string())
+            .map_err(RequestError::from)
     }
 }

@@ -3,6 +3,7 @@
 
 use super::article;
 use super::lock::SqlRowLock;
+use crate::lock::RequestError;
 use crate::plan::{Plan, RealFencing, ServicePlan};
 use postgres::{Client, Statement};
 
@@ -28,19 +29,15 @@ pub struct LoggedWrite {
 impl Register {
     /// Connects as `connection` says (to PostgreSQL, or to a link to it) and prepares the read
     /// and the write `fencing` says.
-    pub fn connect(connection: &str, fencing: RealFencing) -> Result<Register, String> {
-        let mut db = Client::connect(connection, postgres::NoTls).map_err(|e| e.to_string())?;
+    pub fn connect(connection: &str, fencing: RealFencing) -> Result<Register, postgres::Error> {
+        let mut db = Client::connect(connection, postgres::NoTls)?;
         let statement = match fencing {
             RealFencing::On => article::WRITE_FENCED,
             RealFencing::Off => article::WRITE_UNFENCED,
         };
-        let prepared = |db: &mut Client, sql| db.prepare(sql).map_err(|e| e.to_string());
-        let read = prepared(&mut db, article::READ)?;
-        let write = prepared(&mut db, statement)?;
-        let backend = db
-            .query_one("SELECT pg_backend_pid()", &[])
-            .map_err(|e| e.to_string())?
-            .get(0);
+        let read = db.prepare(article::READ)?;
+        let write = db.prepare(statement)?;
+        let backend = db.query_one("SELECT pg_backend_pid()", &[])?.get(0);
         Ok(Register {
             db,
             read,
@@ -49,23 +46,20 @@ impl Register {
         })
     }
 
-    pub fn read(&mut self) -> Result<i64, String> {
-        self.db
-            .query_one(&self.read, &[])
-            .map(|row| row.get(0))
-            .map_err(|e| e.to_string())
+    pub fn read(&mut self) -> Result<i64, RequestError> {
+        Ok(self.db.query_one(&self.read, &[])?.get(0))
     }
 
     /// Writes `value` carrying `token` (0 for a lock service without tokens); whether the
     /// register applied it.
-    pub fn write(&mut self, value: i64, token: Option<u64>) -> Result<bool, String> {
+    pub fn write(&mut self, value: i64, token: Option<u64>) -> Result<bool, RequestError> {
         let token = token
             .and_then(|t| i64::try_from(t).ok())
             .unwrap_or_default();
         self.db
             .execute(&self.write, &[&value, &token])
             .map(|rows| rows == 1)
-            .map_err(|e| e.to_string())
+            .map_err(RequestError::from)
     }
 }
 
@@ -106,9 +100,9 @@ pub fn logged_writes(admin: &mut Client) -> Result<Vec<LoggedWrite>, postgres::E
 }
 
 /// A client's lock on the SQL row, on a connection of its own.
-pub fn sql_row_lock(connection: &str, lock_name: &str) -> Result<SqlRowLock, String> {
+pub fn sql_row_lock(connection: &str, lock_name: &str) -> Result<SqlRowLock, postgres::Error> {
     Ok(SqlRowLock {
-        db: Client::connect(connection, postgres::NoTls).map_err(|e| e.to_string())?,
+        db: Client::connect(connection, postgres::NoTls)?,
         lock_name: lock_name.to_owned(),
     })
 }

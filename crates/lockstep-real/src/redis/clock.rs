@@ -95,9 +95,9 @@ impl NodeClock {
     }
 
     /// Steps the clock by `by_ms` more.
-    pub fn jump(&self, by_ms: i64) -> Result<(), String> {
+    pub fn jump(&self, by_ms: i64) -> Result<(), ServerError> {
         let mut offset = self.offset_ms.lock().unwrap_or_else(|e| e.into_inner());
         *offset += by_ms;
-        fs::write(&self.offset_file, offset.to_string()).map_err(|e| e.to_string())
+        fs::write(&self.offset_file, offset.to_string()).map_err(ServerError::Clock)
     }
 }

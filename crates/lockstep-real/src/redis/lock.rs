@@ -2,7 +2,7 @@
 //! ([`CacheLock`]) or on whichever of a primary and its replica is serving ([`FailoverLock`]).
 
 use super::replicated::ReplicatedRedis;
-use crate::lock::{Grant, LockService};
+use crate::lock::{Grant, LockService, RequestError};
 use crate::plan::RealTokens;
 use lockstep_sim::vocabulary::message::ReleaseMethod;
 use std::sync::Arc;
@@ -39,18 +39,23 @@ impl LockService for CacheLock {
         client: &str,
         attempt: u32,
         ttl_ms: u64,
-    ) -> Result<Option<Grant>, String> {
+    ) -> Result<Option<Grant>, RequestError> {
         let value = format!("{client}:{attempt}");
-        set_nx(&mut self.connection, &self.key, self.tokens, value, ttl_ms)
-            .map_err(|e| e.to_string())
+        Ok(set_nx(
+            &mut self.connection,
+            &self.key,
+            self.tokens,
+            value,
+            ttl_ms,
+        )?)
     }
 
-    fn release(&mut self, grant: &Grant, method: ReleaseMethod) -> Result<bool, String> {
-        release(&mut self.connection, &self.key, grant, method).map_err(|e| e.to_string())
+    fn release(&mut self, grant: &Grant, method: ReleaseMethod) -> Result<bool, RequestError> {
+        Ok(release(&mut self.connection, &self.key, grant, method)?)
     }
 
-    fn renew(&mut self, grant: &Grant, ttl_ms: u64) -> Result<bool, String> {
-        extend(&mut self.connection, &self.key, grant, ttl_ms).map_err(|e| e.to_string())
+    fn renew(&mut self, grant: &Grant, ttl_ms: u64) -> Result<bool, RequestError> {
+        Ok(extend(&mut self.connection, &self.key, grant, ttl_ms)?)
     }
 }
 
@@ -69,20 +74,26 @@ impl LockService for FailoverLock {
         client: &str,
         attempt: u32,
         ttl_ms: u64,
-    ) -> Result<Option<Grant>, String> {
+    ) -> Result<Option<Grant>, RequestError> {
         let mut connection = self.pair.connect(&self.client)?;
         let value = format!("{client}:{attempt}");
-        set_nx(&mut connection, &self.key, self.tokens, value, ttl_ms).map_err(|e| e.to_string())
+        Ok(set_nx(
+            &mut connection,
+            &self.key,
+            self.tokens,
+            value,
+            ttl_ms,
+        )?)
     }
 
-    fn release(&mut self, grant: &Grant, method: ReleaseMethod) -> Result<bool, String> {
+    fn release(&mut self, grant: &Grant, method: ReleaseMethod) -> Result<bool, RequestError> {
         let mut connection = self.pair.connect(&self.client)?;
-        release(&mut connection, &self.key, grant, method).map_err(|e| e.to_string())
+        Ok(release(&mut connection, &self.key, grant, method)?)
     }
 
-    fn renew(&mut self, grant: &Grant, ttl_ms: u64) -> Result<bool, String> {
+    fn renew(&mut self, grant: &Grant, ttl_ms: u64) -> Result<bool, RequestError> {
         let mut connection = self.pair.connect(&self.client)?;
-        extend(&mut connection, &self.key, grant, ttl_ms).map_err(|e| e.to_string())
+        Ok(extend(&mut connection, &self.key, grant, ttl_ms)?)
     }
 
     fn server(&self) -> Option<String> {

@@ -3,28 +3,27 @@
 //! a marker command sent on another connection, so no read ever times out.
 
 use super::RedisServer;
+use crate::server::ServerError;
 use std::thread::{self, JoinHandle};
 
 /// The `ECHO` whose appearance ends the collection.
 const END: &str = "lockstep-monitor-end";
 
 pub struct MonitorTap {
-    thread: JoinHandle<Result<String, String>>,
+    thread: JoinHandle<redis::RedisResult<String>>,
 }
 
 impl MonitorTap {
     /// Starts collecting; it sees every command the server executes from now on.
-    pub fn start(server: &RedisServer) -> Result<MonitorTap, String> {
+    pub fn start(server: &RedisServer) -> Result<MonitorTap, ServerError> {
         let mut connection = server.connect()?;
-        connection
-            .send_packed_command(&redis::cmd("MONITOR").get_packed_command())
-            .map_err(|e| e.to_string())?;
+        connection.send_packed_command(&redis::cmd("MONITOR").get_packed_command())?;
         // MONITOR's first answer is its OK: once read, the tap is on.
-        connection.recv_response().map_err(|e| e.to_string())?;
+        connection.recv_response()?;
         let thread = thread::spawn(move || {
             let mut lines = String::new();
             loop {
-                let line = match connection.recv_response().map_err(|e| e.to_string())? {
+                let line = match connection.recv_response()? {
                     redis::Value::SimpleString(line) => line,
                     redis::Value::BulkString(bytes) => String::from_utf8_lossy(&bytes).into_owned(),
                     other => format!("{other:?}"),
@@ -40,13 +39,13 @@ impl MonitorTap {
     }
 
     /// Stops collecting and returns every line seen, as `redis-cli monitor` prints them.
-    pub fn finish(self, server: &RedisServer) -> Result<String, String> {
+    pub fn finish(self, server: &RedisServer) -> Result<String, ServerError> {
         redis::cmd("ECHO")
             .arg(END)
-            .query::<String>(&mut server.connect()?)
-            .map_err(|e| e.to_string())?;
-        self.thread
+            .query::<String>(&mut server.connect()?)?;
+        Ok(self
+            .thread
             .join()
-            .map_err(|_| "the MONITOR thread panicked".to_owned())?
+            .map_err(|_| ServerError::MonitorPanicked)??)
     }
 }

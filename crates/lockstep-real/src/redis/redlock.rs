@@ -13,7 +13,7 @@ use super::clock::ClockShim;
 use super::lock::{release, set_nx};
 use super::server::{RedisServer, named_connection};
 use crate::link::{CutSwitch, Link};
-use crate::lock::{Grant, acquire_request};
+use crate::lock::{Grant, RequestError, acquire_request};
 use crate::plan::RealTokens;
 use crate::record::Recorder;
 use crate::server::{ServerError, Stopped};
@@ -60,31 +60,35 @@ impl RedlockNodes {
     }
 
     /// Steps `node`'s wall clock by `by_ms`.
-    pub fn jump_clock(&self, node: &str, by_ms: i64) -> Result<(), String> {
+    pub fn jump_clock(&self, node: &str, by_ms: i64) -> Result<(), ServerError> {
         self.server(node, |server| server.jump_clock(by_ms))?
     }
 
     /// Stops `node`'s process, or lets it go on.
-    pub fn stop(&self, node: &str, stopped: Stopped) -> Result<(), String> {
+    pub fn stop(&self, node: &str, stopped: Stopped) -> Result<(), ServerError> {
         self.server(node, |server| server.stop(stopped))?
     }
 
     /// Kills `node` (`SIGKILL`).
-    pub fn crash(&self, node: &str) -> Result<(), String> {
+    pub fn crash(&self, node: &str) -> Result<(), ServerError> {
         self.server(node, RedisServer::crash)
     }
 
     /// Starts `node` again on its port, empty; returns once it answers.
-    pub fn restart(&self, node: &str) -> Result<(), String> {
-        self.server(node, |server| server.restart().map_err(|e| e.to_string()))?
+    pub fn restart(&self, node: &str) -> Result<(), ServerError> {
+        self.server(node, RedisServer::restart)?
     }
 
-    fn server<T>(&self, node: &str, act: impl FnOnce(&mut RedisServer) -> T) -> Result<T, String> {
+    fn server<T>(
+        &self,
+        node: &str,
+        act: impl FnOnce(&mut RedisServer) -> T,
+    ) -> Result<T, ServerError> {
         let (_, server) = self
             .servers
             .iter()
             .find(|(name, _)| name == node)
-            .ok_or_else(|| format!("no node {node}"))?;
+            .ok_or_else(|| ServerError::NoNode(node.to_owned()))?;
         Ok(act(&mut server.lock().unwrap_or_else(|e| e.into_inner())))
     }
 }
@@ -100,12 +104,11 @@ struct NodeLink {
 }
 
 impl NodeLink {
-    fn connect(&self) -> Result<redis::Connection, String> {
+    fn connect(&self) -> Result<redis::Connection, RequestError> {
         let connection = named_connection(self.link.port, &self.client)?;
         connection
             .set_read_timeout(Some(self.timeout))
-            .and_then(|()| connection.set_write_timeout(Some(self.timeout)))
-            .map_err(|e| e.to_string())?;
+            .and_then(|()| connection.set_write_timeout(Some(self.timeout)))?;
         Ok(connection)
     }
 
@@ -114,7 +117,7 @@ impl NodeLink {
     fn ask<T>(
         &mut self,
         command: impl Fn(&mut redis::Connection) -> redis::RedisResult<T>,
-    ) -> Result<T, String> {
+    ) -> Result<T, RequestError> {
         let timeout_ms = u64::try_from(self.timeout.as_millis()).unwrap_or(u64::MAX);
         for _ in 0..2 {
             let mut connection = match self.connection.take() {
@@ -128,15 +131,15 @@ impl NodeLink {
                 }
                 Err(e) if e.is_timeout() => {
                     self.connection = Some(connection);
-                    return Err(format!(
-                        "no answer within the node timeout ({timeout_ms} ms)"
-                    ));
+                    return Err(RequestError::NodeTimeout { timeout_ms });
                 }
                 Err(e) if e.is_connection_dropped() || e.is_io_error() => {}
-                Err(e) => return Err(e.to_string()),
+                Err(e) => return Err(e.into()),
             }
         }
-        Err(format!("the connection to {} broke twice", self.name))
+        Err(RequestError::BrokeTwice {
+            node: self.name.clone(),
+        })
     }
 }
 
@@ -155,7 +158,7 @@ impl Redlock {
         client: &str,
         key: &str,
         params: RedlockParams,
-    ) -> Result<Redlock, String> {
+    ) -> Result<Redlock, RequestError> {
         let timeout = Duration::from_millis(params.node_timeout.0);
         let links = nodes
             .servers
@@ -164,7 +167,7 @@ impl Redlock {
                 let port = server.lock().unwrap_or_else(|e| e.into_inner()).port();
                 let mut node = NodeLink {
                     name: name.clone(),
-                    link: Link::start(port).map_err(|e| e.to_string())?,
+                    link: Link::start(port)?,
                     client: client.to_owned(),
                     timeout,
                     connection: None,
@@ -172,7 +175,7 @@ impl Redlock {
                 node.connection = Some(node.connect()?);
                 Ok(node)
             })
-            .collect::<Result<Vec<_>, String>>()?;
+            .collect::<Result<Vec<_>, RequestError>>()?;
         Ok(Redlock {
             key: key.to_owned(),
             nodes: links,
@@ -196,7 +199,7 @@ impl Redlock {
         client: &str,
         attempt: u32,
         ttl_ms: u64,
-    ) -> Result<Option<Grant>, String> {
+    ) -> Result<Option<Grant>, RequestError> {
         let value = format!("{client}:{attempt}");
         let started = recorder.now_ms();
         let key = self.key.as_str();
@@ -262,7 +265,7 @@ impl Redlock {
                 .collect();
             asks.into_iter()
                 .filter_map(|ask| ask.join().ok())
-                .any(|answer| answer == Ok(true))
+                .any(|answer| matches!(answer, Ok(true)))
         })
     }
 }

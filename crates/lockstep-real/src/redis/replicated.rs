@@ -51,11 +51,10 @@ impl ReplicatedRedis {
                         .arg(key)
                         .arg(value)
                         .query::<String>(&mut c)
-                        .map_err(|e| e.to_string())
                 })
-                .map_err(|log| ServerError::NotReady {
+                .map_err(|e| ServerError::NotReady {
                     server: "the Redis primary",
-                    log,
+                    log: e.to_string(),
                 })?;
         }
         // The replica connects to the link (its near side); what the primary sends it is late.
@@ -111,12 +110,11 @@ impl ReplicatedRedis {
     }
 
     /// Promotes the replica: from now on it is the one clients reach.
-    pub fn promote_replica(&self) -> Result<(), String> {
+    pub fn promote_replica(&self) -> Result<(), ServerError> {
         redis::cmd("REPLICAOF")
             .arg("NO")
             .arg("ONE")
-            .query::<String>(&mut self.replica.connect()?)
-            .map_err(|e| e.to_string())?;
+            .query::<String>(&mut self.replica.connect()?)?;
         self.promoted.store(true, Ordering::SeqCst);
         Ok(())
     }
@@ -131,7 +129,7 @@ impl ReplicatedRedis {
     }
 
     /// A connection to the node clients reach now, named `client`.
-    pub fn connect(&self, client: &str) -> Result<redis::Connection, String> {
+    pub fn connect(&self, client: &str) -> redis::RedisResult<redis::Connection> {
         named_connection(self.current().1, client)
     }
 

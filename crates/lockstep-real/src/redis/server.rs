@@ -108,23 +108,20 @@ fn spawn(
 
 /// A connection to the Redis at `port` on loopback, named `client` (`CLIENT SETNAME`), as a
 /// well-behaved client names itself, so that `MONITOR` and `CLIENT LIST` say whose it is.
-pub fn named_connection(port: u16, client: &str) -> Result<redis::Connection, String> {
+pub fn named_connection(port: u16, client: &str) -> redis::RedisResult<redis::Connection> {
     let mut connection = redis::Client::open(format!("redis://127.0.0.1:{port}/"))
-        .and_then(|c| c.get_connection_with_timeout(Duration::from_secs(2)))
-        .map_err(|e| e.to_string())?;
+        .and_then(|c| c.get_connection_with_timeout(Duration::from_secs(2)))?;
     redis::cmd("CLIENT")
         .arg("SETNAME")
         .arg(client)
-        .query::<String>(&mut connection)
-        .map_err(|e| e.to_string())?;
+        .query::<String>(&mut connection)?;
     Ok(connection)
 }
 
 impl RedisServer {
-    pub fn connect(&self) -> Result<redis::Connection, String> {
+    pub fn connect(&self) -> redis::RedisResult<redis::Connection> {
         redis::Client::open(format!("redis://127.0.0.1:{}/", self.port))
             .and_then(|client| client.get_connection())
-            .map_err(|e| e.to_string())
     }
 
     pub fn port(&self) -> u16 {
@@ -133,15 +130,15 @@ impl RedisServer {
 
     /// Steps the server's wall clock by `by_ms` (forward when positive), as an NTP step or an
     /// administrator would: keys expire by it.
-    pub fn jump_clock(&self, by_ms: i64) -> Result<(), String> {
+    pub fn jump_clock(&self, by_ms: i64) -> Result<(), ServerError> {
         self.clock
             .as_ref()
-            .ok_or("this server's clock was started without the clock shim")?
+            .ok_or(ServerError::NoClockShim)?
             .jump(by_ms)
     }
 
     /// Stops the server's process (`SIGSTOP`) or lets it go on (`SIGCONT`).
-    pub fn stop(&self, stopped: Stopped) -> Result<(), String> {
+    pub fn stop(&self, stopped: Stopped) -> Result<(), ServerError> {
         signal(&self.process, stopped)
     }
 
