@@ -9,7 +9,7 @@
 //! | wasm-bindgen CLI | `Cargo.lock` | `cargo install wasm-bindgen-cli` (`--locked` fails here) |
 //! | wasm-opt | `tools/package-lock.json` (npm binaryen), `Trunk.toml` | `npm ci` in `tools/` |
 //! | Chromium | Debian | `apt-get install chromium chromium-driver` |
-//! | PostgreSQL, Redis, etcd, gcc, protoc (the reality check's tests) | Debian | `apt-get install postgresql redis-server etcd-server gcc protobuf-compiler` |
+//! | PostgreSQL, Redis, etcd, gcc, curl (the reality check's step) | Debian | `apt-get install postgresql redis-server etcd-server gcc curl` |
 //! | browser-test harness | `e2e/package-lock.json` (playwright-core) | `npm ci` in `e2e/` |
 //! | twiggy (the bench's wasm composition) | [`TWIGGY_VERSION`] | `cargo install --locked twiggy` |
 //! | mdBook (the book, `book/`) | [`MDBOOK_VERSION`] | `cargo install --locked mdbook`, search only |
@@ -243,9 +243,9 @@ pub(crate) fn ensure_chromium(workspace: &Workspace) -> Result<(), Error> {
 
 /// Debian's PostgreSQL, Redis and etcd servers, which the reality check (`crates/lockstep-real`)
 /// starts on loopback for its tests: PostgreSQL of any major version, with its `initdb`; gcc,
-/// which compiles the clock shim a Redis node whose clock jumps runs on; protoc, which the
-/// `etcd-client` crate needs to build (so before the first `cargo` step); and curl, which fetches
-/// Debian 13's etcd 3.5, unpacked beside Debian 12's (`etcd_unpacked.rs`).
+/// which compiles the clock shim a Redis node whose clock jumps runs on; and curl, which fetches
+/// Debian 13's etcd 3.5, unpacked beside Debian 12's (`etcd_unpacked.rs`). Nothing here is
+/// needed to build: etcd is reached through its JSON gateway (decision 39), with no protoc.
 pub(crate) fn ensure_real_services(workspace: &Workspace) -> Result<(), Error> {
     let installed = || {
         let postgres = std::fs::read_dir("/usr/lib/postgresql").is_ok_and(|versions| {
@@ -258,7 +258,6 @@ pub(crate) fn ensure_real_services(workspace: &Workspace) -> Result<(), Error> {
                 "/usr/bin/redis-server",
                 "/usr/bin/etcd",
                 "/usr/bin/gcc",
-                "/usr/bin/protoc",
                 "/usr/bin/curl",
             ]
             .iter()
@@ -266,18 +265,11 @@ pub(crate) fn ensure_real_services(workspace: &Workspace) -> Result<(), Error> {
     };
     ensure_debian(
         workspace,
-        "PostgreSQL, Redis, etcd, a C compiler, protoc and curl (Debian's postgresql, \
-         redis-server, etcd-server, gcc, protobuf-compiler, curl)",
+        "PostgreSQL, Redis, etcd, a C compiler and curl (Debian's postgresql, redis-server, \
+         etcd-server, gcc, curl)",
         "apt-get, about a minute",
         installed,
-        &[
-            "postgresql",
-            "redis-server",
-            "etcd-server",
-            "gcc",
-            "protobuf-compiler",
-            "curl",
-        ],
+        &["postgresql", "redis-server", "etcd-server", "gcc", "curl"],
     )?;
     crate::etcd_unpacked::ensure_etcd_3_5(workspace)
 }

@@ -93,7 +93,12 @@ fn run(arguments: Vec<String>) -> Result<String, CliError> {
         Command::Matrix(args) => matrix::run(&args).map_err(CliError::Chaos),
         Command::Search(args) => search_command::run(args),
         Command::CheckTrace(args) => check_trace::run(&args),
-        Command::Real(args) => real_command::run_real(&args),
+        #[cfg(feature = "real")]
+        Command::Real(args) => real_play::run_real(&args),
+        // A build without the reality check has no servers to play against: it says how to
+        // get one.
+        #[cfg(not(feature = "real"))]
+        Command::Real(_) => Err(CliError::BuiltWithoutReal),
     }
 }
 

@@ -6,10 +6,9 @@
 //! differs from the simulation's.
 //!
 //! This module is the command's arguments, which every build parses (the command is in the help
-//! either way); the play itself is `real_play.rs`, in builds with the `real` feature only. A
-//! build without it says so, and how to get one, instead of playing.
+//! either way); the play itself is `real_play.rs`, in builds with the `real` feature only.
+//! `main.rs` sends the command there, or, in a build without it, says how to get one.
 
-use crate::error::CliError;
 use crate::source::Source;
 use clap::{Args, ValueEnum};
 
@@ -42,16 +41,4 @@ pub enum RealService {
     Redlock,
     /// A three-member etcd cluster: a lease kept alive, and the lock API.
     Etcd,
-}
-
-/// Plays the scenario for real: see `real_play.rs`.
-#[cfg(feature = "real")]
-pub fn run_real(args: &RealArgs) -> Result<String, CliError> {
-    crate::real_play::run_real(args)
-}
-
-/// A build without the `real` feature has no servers to play against: it says how to get one.
-#[cfg(not(feature = "real"))]
-pub fn run_real(_args: &RealArgs) -> Result<String, CliError> {
-    Err(CliError::BuiltWithoutReal)
 }
