@@ -4,11 +4,11 @@
 
 use std::fmt;
 
-use lockstep_view::embed::link::{ControlSet, EmbedTheme, Parameter};
-use lockstep_view::link::{FENCINGS, fencing_word};
+use lockstep_view::link::embed::{ControlSet, EmbedTheme, Parameter};
+use lockstep_view::link::fencing::{FENCINGS, fencing_word};
 
 /// Every option a block may give: the embed's parameters (declared once, in
-/// `lockstep_view::embed::link`) that a block may set, and the three only a block has.
+/// `lockstep_view::link::embed`) that a block may set, and the three only a block has.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OptionName {
     Embed(Parameter),

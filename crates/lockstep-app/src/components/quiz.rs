@@ -7,7 +7,7 @@
 use crate::components::Shared;
 use crate::components::sources::citation_list;
 use lockstep_view::content::{Content, Question};
-use lockstep_view::route::Route;
+use lockstep_view::link::route::Route;
 use std::collections::BTreeMap;
 use yew::prelude::*;
 

@@ -14,7 +14,7 @@ use crate::link;
 use crate::platform::browser;
 use crate::platform::library::{self, Material};
 use crate::state::{Action, Notice, Playground};
-use lockstep_view::route::Route;
+use lockstep_view::link::route::Route;
 use std::rc::Rc;
 use yew::prelude::*;
 

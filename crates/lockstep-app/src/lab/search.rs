@@ -16,10 +16,8 @@ use lockstep_sim::vocabulary::invariant::Invariant;
 use lockstep_view::lab::counterexample_search_text::{
     found_sentence, none_sentence, playground_fragment, struck,
 };
-use lockstep_view::lab::search_link::{
-    FaultKind, FencingChoice, MAX_EVENTS, SearchLink, SearchSpec,
-};
 use lockstep_view::lab::worker_protocol::{Reply, Request};
+use lockstep_view::link::search::{FaultKind, FencingChoice, MAX_EVENTS, SearchLink, SearchSpec};
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 

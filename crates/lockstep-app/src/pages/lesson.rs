@@ -11,7 +11,7 @@ use crate::pages::material::with_material;
 use crate::pages::playground::Story;
 use crate::platform::library::Material;
 use crate::state::{Action, Playground};
-use lockstep_view::route::Route;
+use lockstep_view::link::route::Route;
 use yew::prelude::*;
 
 /// Everything a lesson's page needs from the site.

@@ -19,8 +19,8 @@ use crate::pages::shortcuts::ShortcutSheet;
 use crate::platform::browser;
 use crate::platform::panels_wait::{Wait, use_panels_wait, use_sight};
 use crate::state::{Action, Notice, Playground};
+use lockstep_view::link::route::Route;
 use lockstep_view::metrics::of_run;
-use lockstep_view::route::Route;
 use yew::prelude::*;
 
 /// The first stop of the Tab key on a page with a run: past the navigation and the setup to the

@@ -363,7 +363,7 @@ fn check_compare(
     error: &mut impl FnMut(String, String),
 ) {
     let here = format!("{place}.compare");
-    let compare = match crate::link::compare_of(compare) {
+    let compare = match crate::link::share::compare_of(compare) {
         Ok(compare) => compare,
         Err(e) => return error(here, e.to_string()),
     };

@@ -7,7 +7,7 @@
 //! tick of Play, a jump to a violation) is brought back to it, with Play paused at `to`. This
 //! module does not touch the browser.
 
-use crate::embed::link::{Bounds, Excerpt};
+use crate::link::embed::{Bounds, Excerpt};
 use crate::state::{Action, Play, Playground};
 use std::rc::Rc;
 
@@ -155,7 +155,7 @@ impl EmbedState {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::link;
+    use crate::link::share;
     use crate::test_files::loaded;
 
     const S1: &str = "s1-gc-pause-unfenced";
@@ -163,7 +163,7 @@ mod tests {
     /// The embed of `fragment`'s playground parameters with `excerpt`, opened at `at` (or
     /// `from`), as the view opens it.
     fn opened(setup: &str, excerpt: Excerpt, at: Option<usize>) -> Rc<EmbedState> {
-        let mut moment = link::decode(setup, &loaded).expect("a valid link");
+        let mut moment = share::decode(setup, &loaded).expect("a valid link");
         moment.position = at.or(excerpt.from);
         Rc::new(EmbedState::loading(excerpt, at)).reduce(Action::Restore(Box::new(moment)))
     }

@@ -1,6 +1,6 @@
-//! The chaos lab's and the counterexample search's pure half: the lab's address ([`link`]) and
-//! the search's part of it ([`search_link`]), the schedule that shares one run's seeds between
-//! workers ([`schedule`]), the messages to and from a worker ([`worker_protocol`]), and what the
+//! The chaos lab's and the counterexample search's pure half (their addresses are
+//! [`crate::link::lab`] and [`crate::link::search`]): the schedule that shares one run's seeds
+//! between workers ([`schedule`]), the messages to and from a worker ([`worker_protocol`]), and what the
 //! search section says about a result ([`counterexample_search_text`]); what the results say:
 //! the headline counted by what each run did to the data ([`tally`]), why each bar is there
 //! and which lesson step shows it ([`measure`]), and which histogram labels show
@@ -11,10 +11,8 @@
 
 pub mod counterexample_search_text;
 pub mod histogram_axis;
-pub mod link;
 pub mod measure;
 pub mod reveal;
 pub mod schedule;
-pub mod search_link;
 pub mod tally;
 pub mod worker_protocol;

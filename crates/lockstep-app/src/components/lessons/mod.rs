@@ -24,7 +24,7 @@ use crate::platform::browser;
 use crate::state::{Action, Playground};
 use buttons::LessonButtons;
 use lockstep_view::content::{Content, Lesson};
-use lockstep_view::route::Route;
+use lockstep_view::link::route::Route;
 use progress::use_mark_finished;
 use stand::use_stand_at;
 use std::collections::BTreeMap;

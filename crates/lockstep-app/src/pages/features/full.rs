@@ -19,7 +19,7 @@ use crate::pages::playground::Story;
 use crate::platform::library::Material;
 use crate::state::Action;
 use lockstep_view::content::Content;
-use lockstep_view::route::Route;
+use lockstep_view::link::route::Route;
 use yew::prelude::*;
 
 /// What the guided pages keep for the visit: the material, the answers given, the lab's runs.
@@ -99,7 +99,7 @@ impl MaterialPages {
             Route::Lab(link) => {
                 let navigate = context.navigate.clone();
                 let on_change = Callback::from(move |spec| {
-                    navigate.emit(Route::Lab(lockstep_view::lab::link::LabLink {
+                    navigate.emit(Route::Lab(lockstep_view::link::lab::LabLink {
                         spec,
                         problems: Vec::new(),
                     }))

@@ -7,13 +7,15 @@
 //! Pure: this module does not touch the browser, and it builds a search configuration from a
 //! loaded scenario without running it.
 
+use super::error::{LinkError, LinkKind, Problem};
+use super::fencing::fencing_word;
+use super::params;
 use lockstep_sim::analysis::search::{Bounds, FaultBudget, MAX_FAULTS, SearchConfig};
 use lockstep_sim::models::resource::Fencing;
 use lockstep_sim::scenario::catalogue;
 use lockstep_sim::scenario::expectation::{Expectation, InvariantOutcome};
 use lockstep_sim::scenario::types::Scenario;
 use lockstep_sim::vocabulary::invariant::Invariant;
-use std::fmt;
 
 /// The longest run a search from the page may look at, in events.
 pub const MAX_EVENTS: u32 = 2_000;
@@ -92,27 +94,13 @@ impl Default for SearchSpec {
     }
 }
 
-/// A search parameter of the address that cannot be used.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SearchLinkError {
-    pub parameter: &'static str,
-    pub value: String,
-    pub reason: String,
-}
-
-impl fmt::Display for SearchLinkError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "`{}={}`: {}", self.parameter, self.value, self.reason)
-    }
-}
-
 /// The search's settings as the address gives them, whether it named a search at all, and what
 /// in it could not be used.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SearchLink {
     pub spec: SearchSpec,
     pub named: bool,
-    pub problems: Vec<SearchLinkError>,
+    pub problems: Vec<LinkError>,
 }
 
 /// Whether a lab parameter is the search's.
@@ -123,14 +111,8 @@ pub fn owns(name: &str) -> bool {
 /// Reads the search's parameters from a lab fragment (with or without `#`); the others are the
 /// lab's and are skipped.
 pub fn parse(fragment: &str) -> SearchLink {
-    let fragment = fragment.strip_prefix('#').unwrap_or(fragment);
     let mut link = SearchLink::default();
-    let pairs = fragment
-        .split('&')
-        .filter(|pair| !pair.is_empty())
-        .map(|pair| pair.split_once('=').unwrap_or((pair, "")))
-        .filter(|(name, _)| owns(name));
-    for (name, value) in pairs {
+    for (name, value) in params::pairs(fragment).filter(|(name, _)| owns(name)) {
         link.named = true;
         if let Err(problem) = read(&mut link.spec, name, value) {
             link.problems.push(problem);
@@ -140,11 +122,9 @@ pub fn parse(fragment: &str) -> SearchLink {
 }
 
 /// Reads one of the search's parameters into `spec`.
-fn read(spec: &mut SearchSpec, name: &str, value: &str) -> Result<(), SearchLinkError> {
-    let bad = |parameter: &'static str, reason: String| SearchLinkError {
-        parameter,
-        value: value.to_owned(),
-        reason,
+fn read(spec: &mut SearchSpec, name: &str, value: &str) -> Result<(), LinkError> {
+    let bad = |parameter: &str, reason: String| {
+        LinkError::at(parameter, value, Problem::SetAside(reason))
     };
     match name {
         "search" => catalogue::entry(value)
@@ -202,11 +182,11 @@ fn read(spec: &mut SearchSpec, name: &str, value: &str) -> Result<(), SearchLink
                     format!("a whole number from 1 to {MAX_EVENTS}"),
                 )
             }),
-        _ => Err(SearchLinkError {
-            parameter: "search-…",
-            value: name.to_owned(),
-            reason: "the search has no such setting".to_owned(),
-        }),
+        _ => Err(LinkError::at(
+            name,
+            value,
+            Problem::Unknown(LinkKind::Search),
+        )),
     }
 }
 
@@ -215,10 +195,7 @@ impl SearchSpec {
     pub fn fragment(&self) -> String {
         let mut parts = vec![format!("lab&search={}", self.scenario)];
         if let FencingChoice::Set(fencing) = self.fencing {
-            parts.push(format!(
-                "search-fencing={}",
-                crate::link::fencing_word(fencing)
-            ));
+            parts.push(format!("search-fencing={}", fencing_word(fencing)));
         }
         if let Some(invariant) = self.invariant {
             parts.push(format!("search-invariant={}", invariant.id()));
@@ -227,7 +204,7 @@ impl SearchSpec {
         parts.push(format!("search-faults={}", self.faults));
         parts.push(format!("search-kinds={}", kinds.join(",")));
         parts.push(format!("search-max-events={}", self.max_events));
-        parts.join("&")
+        params::join(&parts)
     }
 
     /// The invariant searched for on `scenario`: the one chosen, else of those the scenario
@@ -334,9 +311,9 @@ mod tests {
         assert!(!parse("#lab&backend=sql-row&runs=10").named);
         // The lab leaves the search's parameters to the search.
         let fragment = SearchSpec::default().fragment();
-        let route = crate::route::Route::parse(&format!("#{fragment}&runs=10"));
+        let route = crate::link::route::Route::parse(&format!("#{fragment}&runs=10"));
         assert!(
-            matches!(&route, Some(crate::route::Route::Lab(lab)) if lab.problems.is_empty() && lab.spec.runs.0 == 10),
+            matches!(&route, Some(crate::link::route::Route::Lab(lab)) if lab.problems.is_empty() && lab.spec.runs.0 == 10),
             "{route:?}"
         );
     }
