@@ -5,12 +5,12 @@
 //! new tab.
 
 use crate::components::Shared;
-use crate::components::lessons::{Answered, LessonPlayer, asking, use_answers};
 use crate::components::narration::NowLine;
 use crate::components::timeline::Timeline;
 use crate::embed::frame_parts::{open_link, problem};
 use crate::hooks::use_keyboard;
 use crate::link;
+use crate::pages::lessons::{Answered, LessonPlayer, asking, use_answers};
 use crate::platform::browser;
 use crate::platform::library::{self, Material};
 use crate::state::{Action, Notice, Playground};

@@ -4,9 +4,9 @@
 
 use crate::components::Shared;
 use crate::components::inspector::Inspector;
-use crate::components::lessons::{Answer, Answered, LessonPlayer};
 use crate::components::narration::Narration;
 use crate::components::timeline::{AxisRole, FollowLead, SharedTimeAxis, Timeline};
+use crate::pages::lessons::{Answer, Answered, LessonPlayer};
 use crate::pages::material::with_material;
 use crate::pages::playground::Story;
 use crate::platform::library::Material;

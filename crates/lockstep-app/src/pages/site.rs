@@ -5,7 +5,6 @@
 
 use crate::components::Shared;
 use crate::components::controls::Drag;
-use crate::components::first_run::use_first_run;
 use crate::components::monitor::Monitor;
 use crate::hooks::{
     initial_playground, initial_route, use_autoplay, use_keyboard, use_pause_when_hidden,
@@ -13,6 +12,7 @@ use crate::hooks::{
 };
 use crate::link;
 use crate::pages::features::{BUILDER, Context, MaterialPages, builder, use_material_pages};
+use crate::pages::first_run::use_first_run;
 use crate::pages::nav::SiteNav;
 use crate::pages::playground::{PlaygroundPage, Story, playground_page};
 use crate::pages::shortcuts::ShortcutSheet;

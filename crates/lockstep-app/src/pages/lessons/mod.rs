@@ -17,9 +17,10 @@ mod recap;
 mod scene;
 mod stand;
 mod step_body;
+pub mod verification_tests;
 
 use crate::components::Shared;
-use crate::components::verification_tests::VerificationTests;
+use crate::pages::lessons::verification_tests::VerificationTests;
 use crate::platform::browser;
 use crate::state::{Action, Playground};
 use buttons::LessonButtons;
