@@ -665,19 +665,6 @@ mod tests {
         assert!(error("embed=1&s=s2-gc-pause-fenced").starts_with("`embed=`"));
     }
 
-    #[test]
-    fn the_playground_parameters_go_to_the_link_reader() {
-        // Checked once the scenario has loaded, by `link::decode`, which names them too.
-        let spec = parse("embed&s=s2-gc-pause-fenced&seed=x").expect("read later");
-        let Shows::Moment { setup, .. } = spec.shows else {
-            panic!("a moment");
-        };
-        let problem = crate::link::share::decode(&setup, &crate::test_files::loaded)
-            .map(|_| ())
-            .unwrap_err();
-        assert!(problem.to_string().starts_with("`seed=`"), "{problem}");
-    }
-
     /// A valid embed address's parts.
     fn spec() -> impl Strategy<Value = EmbedSpec> {
         let ids: Vec<&'static str> = catalogue::INDEX.iter().map(|e| e.id).collect();

@@ -8,6 +8,8 @@
 //! What this folder must not do: touch the browser, or print or split a parameter other than
 //! through [`params`]. Reading never panics: a bad link is a [`error::LinkError`].
 
+#[cfg(test)]
+mod across_tests;
 pub mod chaos;
 pub mod embed;
 pub mod error;
