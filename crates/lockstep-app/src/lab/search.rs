@@ -18,6 +18,7 @@ use lockstep_view::lab::counterexample_search_text::{
 };
 use lockstep_view::lab::worker_protocol::{Reply, Request};
 use lockstep_view::link::search::{FaultKind, FencingChoice, MAX_EVENTS, SearchLink, SearchSpec};
+use strum::VariantArray;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
@@ -310,7 +311,7 @@ impl CounterexampleSearch {
                 </label>
                 { self.budget(ctx) }
                 <div class="search-kinds" role="group" aria-label="Kinds of fault">
-                    { for FaultKind::ALL.into_iter().map(|kind| self.kind_box(ctx, kind)) }
+                    { for FaultKind::VARIANTS.iter().copied().map(|kind| self.kind_box(ctx, kind)) }
                 </div>
             </fieldset>
         }

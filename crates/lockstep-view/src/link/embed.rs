@@ -12,13 +12,14 @@ use super::error::{LinkError, LinkKind, Problem};
 use super::params::{self, once};
 use crate::recorded::catalogue as recordings;
 use lockstep_sim::scenario::catalogue;
+use strum::VariantArray;
 
 /// The word a fragment starts with to be an embed.
 pub const EMBED: &str = "embed";
 
 /// Every parameter an embed's address may carry: the one declaration that this reader and the
 /// book's preprocessor (`mdbook-lockstep`, whose blocks give them as options) share.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, strum::VariantArray)]
 pub enum Parameter {
     At,
     From,
@@ -39,25 +40,6 @@ pub enum Parameter {
 }
 
 impl Parameter {
-    pub const ALL: [Parameter; 16] = [
-        Parameter::At,
-        Parameter::From,
-        Parameter::To,
-        Parameter::Controls,
-        Parameter::Fencing,
-        Parameter::Compare,
-        Parameter::Seed,
-        Parameter::Autoplay,
-        Parameter::Theme,
-        Parameter::Caption,
-        Parameter::Learn,
-        Parameter::Step,
-        Parameter::S,
-        Parameter::Scenario,
-        Parameter::Log,
-        Parameter::Real,
-    ];
-
     /// The name in the address (and after `data-` on the host script's element).
     pub fn name(self) -> &'static str {
         match self {
@@ -81,7 +63,10 @@ impl Parameter {
     }
 
     pub fn named(name: &str) -> Option<Parameter> {
-        Parameter::ALL.into_iter().find(|p| p.name() == name)
+        Parameter::VARIANTS
+            .iter()
+            .copied()
+            .find(|p| p.name() == name)
     }
 
     /// Whether it is the playground link's, passed on to [`super::share::decode`] (`at=` apart:
@@ -100,7 +85,7 @@ impl Parameter {
 }
 
 /// Which buttons the embed shows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, strum::VariantArray)]
 pub enum ControlSet {
     /// None: a still picture, or an autoplaying one.
     None,
@@ -111,8 +96,6 @@ pub enum ControlSet {
 }
 
 impl ControlSet {
-    pub const ALL: [ControlSet; 3] = [ControlSet::None, ControlSet::Transport, ControlSet::Full];
-
     pub fn word(self) -> &'static str {
         match self {
             ControlSet::None => "none",
@@ -130,7 +113,7 @@ pub enum Autoplay {
 }
 
 /// The colours of this one view; never stored.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, strum::VariantArray)]
 pub enum EmbedTheme {
     /// The system's (`prefers-color-scheme`).
     Auto,
@@ -139,8 +122,6 @@ pub enum EmbedTheme {
 }
 
 impl EmbedTheme {
-    pub const ALL: [EmbedTheme; 3] = [EmbedTheme::Auto, EmbedTheme::Light, EmbedTheme::Dark];
-
     /// The value of `<html data-theme>` the stylesheet reads.
     pub fn word(self) -> &'static str {
         match self {
@@ -289,7 +270,7 @@ impl Reading {
             Parameter::Controls => once(
                 &mut self.controls,
                 name,
-                params::word(name, value, &ControlSet::ALL, ControlSet::word)?,
+                params::word(name, value, ControlSet::VARIANTS, ControlSet::word)?,
             ),
             Parameter::From => once(&mut self.from, name, params::number(name, value)?),
             Parameter::To => once(&mut self.to, name, params::number(name, value)?),
@@ -297,7 +278,7 @@ impl Reading {
             Parameter::Theme => once(
                 &mut self.theme,
                 name,
-                params::word(name, value, &EmbedTheme::ALL, EmbedTheme::word)?,
+                params::word(name, value, EmbedTheme::VARIANTS, EmbedTheme::word)?,
             ),
             Parameter::Caption => once(&mut self.caption, name, caption_text(value)?),
             Parameter::Learn if value.is_empty() => Err(LinkError::bad(
@@ -702,9 +683,9 @@ mod tests {
             .prop_map(|(id, step)| (Shows::Lesson { id, step }, Excerpt::default()));
         (
             prop_oneof![moment, lesson],
-            proptest::sample::select(ControlSet::ALL.to_vec()),
+            proptest::sample::select(ControlSet::VARIANTS.to_vec()),
             any::<bool>(),
-            proptest::sample::select(EmbedTheme::ALL.to_vec()),
+            proptest::sample::select(EmbedTheme::VARIANTS.to_vec()),
             proptest::option::of("[ -~]{1,20}|[a-zé✓ ]{1,8}"),
         )
             .prop_map(|((shows, excerpt), controls, autoplay, theme, caption)| {

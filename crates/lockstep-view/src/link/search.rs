@@ -16,12 +16,13 @@ use lockstep_sim::scenario::catalogue;
 use lockstep_sim::scenario::expectation::{Expectation, InvariantOutcome};
 use lockstep_sim::scenario::types::Scenario;
 use lockstep_sim::vocabulary::invariant::Invariant;
+use strum::VariantArray;
 
 /// The longest run a search from the page may look at, in events.
 pub const MAX_EVENTS: u32 = 2_000;
 
 /// A kind of fault the search may strike.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, strum::VariantArray)]
 pub enum FaultKind {
     Pauses,
     Partitions,
@@ -30,13 +31,6 @@ pub enum FaultKind {
 }
 
 impl FaultKind {
-    pub const ALL: [FaultKind; 4] = [
-        FaultKind::Pauses,
-        FaultKind::Partitions,
-        FaultKind::ClockJumps,
-        FaultKind::MessageDelays,
-    ];
-
     pub fn id(self) -> &'static str {
         match self {
             FaultKind::Pauses => "pauses",
@@ -56,7 +50,10 @@ impl FaultKind {
     }
 
     fn from_id(id: &str) -> Option<FaultKind> {
-        FaultKind::ALL.into_iter().find(|kind| kind.id() == id)
+        FaultKind::VARIANTS
+            .iter()
+            .copied()
+            .find(|kind| kind.id() == id)
     }
 }
 
@@ -165,7 +162,7 @@ fn read(spec: &mut SearchSpec, name: &str, value: &str) -> Result<(), LinkError>
                 spec.kinds = kinds;
             })
             .ok_or_else(|| {
-                let ids: Vec<&str> = FaultKind::ALL.iter().map(|k| k.id()).collect();
+                let ids: Vec<&str> = FaultKind::VARIANTS.iter().map(|k| k.id()).collect();
                 bad(
                     "search-kinds",
                     format!("a comma-separated list of {}", ids.join(", ")),
