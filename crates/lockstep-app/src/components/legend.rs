@@ -284,24 +284,28 @@ fn sample(key: Key, ids: &str) -> Html {
         Key::Duplicated => mark(MarkKind::Duplicated),
         Key::ClockJump => mark(MarkKind::ClockJump { by_ms: 1 }),
         Key::Intervention => mark(MarkKind::Intervention),
-        Key::Cut | Key::LockViolation | Key::DataViolation => cut_or_band(key),
+        Key::Cut => cut(),
+        Key::LockViolation => band("lock"),
+        Key::DataViolation => band("data"),
     }
 }
 
-/// The samples of a cut link and of the two kinds of violation band.
-fn cut_or_band(key: Key) -> Html {
-    match key {
-        Key::Cut => html! {
-            <g class="cut">
-                <line class="cut-line" x1="1" x2={(WIDTH - 1.0).to_string()} y1={(HEIGHT - 2.0).to_string()} y2={(HEIGHT - 2.0).to_string()} />
-                <text class="scissors" x="6" y={(HEIGHT - 4.0).to_string()} text-anchor="middle">{ "✂" }</text>
-            </g>
-        },
-        _ => html! {
-            <g class={format!("band band-{}", if key == Key::LockViolation { "lock" } else { "data" })}>
-                <rect x="1" y="0" width={(WIDTH - 2.0).to_string()} height={HEIGHT.to_string()} />
-            </g>
-        },
+/// The sample of a cut link.
+fn cut() -> Html {
+    html! {
+        <g class="cut">
+            <line class="cut-line" x1="1" x2={(WIDTH - 1.0).to_string()} y1={(HEIGHT - 2.0).to_string()} y2={(HEIGHT - 2.0).to_string()} />
+            <text class="scissors" x="6" y={(HEIGHT - 4.0).to_string()} text-anchor="middle">{ "✂" }</text>
+        </g>
+    }
+}
+
+/// The sample of a violation band of `concern` (`lock` or `data`).
+fn band(concern: &str) -> Html {
+    html! {
+        <g class={format!("band band-{concern}")}>
+            <rect x="1" y="0" width={(WIDTH - 2.0).to_string()} height={HEIGHT.to_string()} />
+        </g>
     }
 }
 

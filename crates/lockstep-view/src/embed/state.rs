@@ -37,7 +37,7 @@ impl PartialEq for EmbedState {
                 (Phase::Loading, Phase::Loading) => true,
                 (Phase::Failed(a), Phase::Failed(b)) => a == b,
                 (Phase::Ready(a), Phase::Ready(b)) => a == b,
-                _ => false,
+                (Phase::Loading | Phase::Failed(_) | Phase::Ready(_), _) => false,
             }
     }
 }
@@ -143,7 +143,8 @@ impl EmbedState {
                 };
                 within(bent, self.excerpt)
             }
-            (_, _) => return self,
+            // Loading or failed: nothing to step, play or change until a moment is restored.
+            (Phase::Loading | Phase::Failed(_), _) => return self,
         };
         match &self.phase {
             Phase::Ready(before) if Rc::ptr_eq(before, &playground) => self,
