@@ -4,17 +4,15 @@
 //! of which kinds, and how long a run may be. A lesson's "Search for a counterexample" links
 //! here. Reading keeps every parameter it can use and names each one it cannot.
 //!
-//! Pure: this module does not touch the browser, and it builds a search configuration from a
-//! loaded scenario without running it.
+//! Pure: this module does not touch the browser. The search configuration these settings make
+//! from a loaded scenario is `crate::lab::search_config`'s.
 
 use super::error::{LinkError, LinkKind, Problem};
 use super::fencing::fencing_word;
 use super::params;
-use lockstep_sim::analysis::search::{Bounds, FaultBudget, MAX_FAULTS, SearchConfig};
+use lockstep_sim::analysis::search::{Bounds, MAX_FAULTS};
 use lockstep_sim::models::resource::Fencing;
 use lockstep_sim::scenario::catalogue;
-use lockstep_sim::scenario::expectation::{Expectation, InvariantOutcome};
-use lockstep_sim::scenario::types::Scenario;
 use lockstep_sim::vocabulary::invariant::Invariant;
 use strum::VariantArray;
 
@@ -203,83 +201,6 @@ impl SearchSpec {
         parts.push(format!("search-max-events={}", self.max_events));
         params::join(&parts)
     }
-
-    /// The invariant searched for on `scenario`: the one chosen, else of those the scenario
-    /// expects to break the one that costs the data most, else "no stale write".
-    pub fn invariant_for(&self, scenario: &Scenario) -> Invariant {
-        const BY_DAMAGE: [Invariant; 7] = [
-            Invariant::NoStaleWrite,
-            Invariant::NoLostUpdate,
-            Invariant::NoDoubleCharge,
-            Invariant::OneWriterPerToken,
-            Invariant::TokensIncrease,
-            Invariant::OneLease,
-            Invariant::OneBeliever,
-        ];
-        let expected = |candidate: &Invariant| {
-            scenario.expectations.iter().any(|expectation| {
-                *expectation
-                    == Expectation::Invariant {
-                        invariant: *candidate,
-                        outcome: InvariantOutcome::Violated,
-                    }
-            })
-        };
-        self.invariant.unwrap_or_else(|| {
-            BY_DAMAGE
-                .into_iter()
-                .find(expected)
-                .unwrap_or(Invariant::NoStaleWrite)
-        })
-    }
-
-    /// The search configuration on the loaded `scenario`: its own faults and expectations left
-    /// out (the search chooses the faults), the fencing set, the chosen kinds at their default
-    /// lengths ([`FaultBudget::defaults_for`]).
-    pub fn config(&self, scenario: &Scenario) -> SearchConfig {
-        let invariant = self.invariant_for(scenario);
-        let mut base = scenario.clone();
-        base.interventions.clear();
-        base.expectations.clear();
-        if let FencingChoice::Set(fencing) = self.fencing {
-            base.resource = base.resource.with_fencing(fencing);
-        }
-        let all = FaultBudget::defaults_for(&base, self.faults);
-        let chosen = |kind| self.kinds.contains(&kind);
-        let faults = FaultBudget {
-            max: self.faults,
-            pauses: if chosen(FaultKind::Pauses) {
-                all.pauses
-            } else {
-                Vec::new()
-            },
-            partitions: if chosen(FaultKind::Partitions) {
-                all.partitions
-            } else {
-                Vec::new()
-            },
-            clock_jumps: if chosen(FaultKind::ClockJumps) {
-                all.clock_jumps
-            } else {
-                Vec::new()
-            },
-            message_delays: if chosen(FaultKind::MessageDelays) {
-                all.message_delays
-            } else {
-                Vec::new()
-            },
-            ..FaultBudget::default()
-        };
-        SearchConfig {
-            base,
-            invariant,
-            faults,
-            bounds: Bounds {
-                max_events: self.max_events,
-                ..Bounds::default()
-            },
-        }
-    }
 }
 
 #[cfg(test)]
@@ -332,22 +253,5 @@ mod tests {
                 "`search-…=search-colour`: the search has no such setting",
             ]
         );
-    }
-
-    #[test]
-    fn the_configuration_takes_the_scenario_without_its_faults() {
-        let scenario = catalogue::find("s1-gc-pause-unfenced")
-            .and_then(|b| b.load().ok())
-            .expect("S1");
-        let config = SearchSpec::default().config(&scenario);
-        assert!(config.base.interventions.is_empty() && config.base.expectations.is_empty());
-        assert_eq!(
-            config.invariant,
-            Invariant::NoStaleWrite,
-            "S1 expects it to break"
-        );
-        assert_eq!(config.faults.pauses.len(), 1);
-        assert!(config.faults.partitions.is_empty() && config.faults.message_delays.is_empty());
-        config.validate().expect("a valid search");
     }
 }
