@@ -58,7 +58,8 @@ pub fn EmbedMoment(props: &EmbedMomentProps) -> Html {
         (Phase::Ready(_), Some(playground), Some(bounds)) => {
             moment(spec, &playground, bounds, &dispatch)
         }
-        _ => html! {
+        // Still loading, or ready but not yet read back as a playground within its bounds.
+        (Phase::Loading | Phase::Ready(_), _, _) => html! {
             <p class="embed-loading muted" role="status" data-testid="embed-loading" aria-busy="true">
                 { "Loading the scenario…" }
             </p>

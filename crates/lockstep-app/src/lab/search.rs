@@ -458,7 +458,12 @@ impl CounterexampleSearch {
             Status::Exhausted { states, depth } => html! {
                 <p class="search-result" data-testid="search-none">{ none_sentence(config, *states, *depth) }</p>
             },
-            _ => Html::default(),
+            // No result yet, or none to show.
+            Status::Idle
+            | Status::Loading
+            | Status::Running
+            | Status::Stopped
+            | Status::Failed(_) => Html::default(),
         }
     }
 }
