@@ -5,7 +5,7 @@
 use crate::embed::view::EmbedView;
 use crate::hooks::initial_route;
 use crate::pages::site::Site;
-use lockstep_view::route::Route;
+use lockstep_view::link::route::Route;
 use yew::prelude::*;
 
 #[component]

@@ -1,21 +1,22 @@
-//! Shareable links (`lockstep_view::link`) read and written with this visit's loaded scenario
+//! Shareable links (`lockstep_view::link::share`) read and written with this visit's loaded scenario
 //! files (`crate::platform::library`): the pure module takes the files as an argument.
 
 use crate::platform::library;
 use crate::state::Moment;
-pub use lockstep_view::link::*;
+use lockstep_view::link::error::LinkError;
+pub use lockstep_view::link::share::*;
 
 /// The fragment (without `#`) that reproduces `moment`.
 pub fn encode(moment: &Moment) -> String {
-    lockstep_view::link::encode(moment, &library::loaded)
+    lockstep_view::link::share::encode(moment, &library::loaded)
 }
 
 /// The part of `moment`'s fragment that stays the same while the user steps through one run.
 pub fn encode_setup(moment: &Moment) -> String {
-    lockstep_view::link::encode_setup(moment, &library::loaded)
+    lockstep_view::link::share::encode_setup(moment, &library::loaded)
 }
 
 /// The moment a fragment describes, once the built-in scenarios it names have loaded.
 pub fn decode(fragment: &str) -> Result<Moment, LinkError> {
-    lockstep_view::link::decode(fragment, &library::loaded)
+    lockstep_view::link::share::decode(fragment, &library::loaded)
 }

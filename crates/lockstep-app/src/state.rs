@@ -26,7 +26,7 @@ impl Deref for Playground {
     }
 }
 
-impl crate::platform::library::Actions for Action {
+impl crate::platform::load_actions::Actions for Action {
     fn loading(what: String) -> Action {
         Action::Loading(what)
     }

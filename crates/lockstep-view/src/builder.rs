@@ -8,7 +8,7 @@ use lockstep_sim::scenario::types::MAX_CLIENTS;
 use serde_json::{Value, json};
 
 /// How the clients use the lock.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, strum::VariantArray)]
 pub enum Behaviour {
     /// Read, work, write back `value + 1`: the lost update waiting to happen.
     ReadModifyWrite,
@@ -24,14 +24,6 @@ pub enum Behaviour {
 }
 
 impl Behaviour {
-    pub const ALL: [Behaviour; 5] = [
-        Behaviour::ReadModifyWrite,
-        Behaviour::CheckThenWrite,
-        Behaviour::Renewing,
-        Behaviour::RenewingWithDeadline,
-        Behaviour::BlindWrite,
-    ];
-
     pub fn id(self) -> &'static str {
         match self {
             Behaviour::ReadModifyWrite => "read_modify_write",
@@ -56,7 +48,7 @@ impl Behaviour {
 }
 
 /// Which lock service runs.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, strum::VariantArray)]
 pub enum BackendChoice {
     SqlRow,
     Cache,
@@ -67,15 +59,6 @@ pub enum BackendChoice {
 }
 
 impl BackendChoice {
-    pub const ALL: [BackendChoice; 6] = [
-        BackendChoice::SqlRow,
-        BackendChoice::Cache,
-        BackendChoice::ReplicatedCache,
-        BackendChoice::Redlock,
-        BackendChoice::Consensus,
-        BackendChoice::DataGrid,
-    ];
-
     pub fn id(self) -> &'static str {
         match self {
             BackendChoice::SqlRow => "sql_row",
@@ -237,11 +220,12 @@ mod tests {
     use lockstep_sim::scenario::types::MAX_CLIENTS;
     use lockstep_sim::scenario::types::MAX_END_MS;
     use lockstep_sim::scenario::types::Scenario;
+    use strum::VariantArray;
 
     #[test]
     fn every_backend_and_behaviour_makes_a_scenario_that_runs() {
-        for backend in BackendChoice::ALL {
-            for behaviour in Behaviour::ALL {
+        for &backend in BackendChoice::VARIANTS {
+            for &behaviour in Behaviour::VARIANTS {
                 let settings = Settings {
                     backend,
                     behaviour,
@@ -303,7 +287,7 @@ mod tests {
 
     #[test]
     fn the_largest_numbers_make_a_file_without_overflowing_and_the_parser_names_the_field() {
-        for behaviour in Behaviour::ALL {
+        for &behaviour in Behaviour::VARIANTS {
             let settings = Settings {
                 clients: u8::MAX,
                 behaviour,
@@ -328,7 +312,7 @@ mod tests {
 
     #[test]
     fn the_most_clients_with_the_largest_times_the_form_offers_run() {
-        for backend in BackendChoice::ALL {
+        for &backend in BackendChoice::VARIANTS {
             let settings = Settings {
                 clients: FORM_MAX_CLIENTS,
                 backend,

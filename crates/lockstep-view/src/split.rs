@@ -3,8 +3,8 @@
 //! opens something the story lacks. This module says which openings those are and how the page
 //! names them while the rest loads. Pure: it fetches nothing and does not touch the browser.
 
-use crate::embed::link::Shows;
-use crate::route::Route;
+use crate::link::embed::Shows;
+use crate::link::route::Route;
 
 /// Something only the full binary can show.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

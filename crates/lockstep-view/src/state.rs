@@ -94,7 +94,7 @@ pub enum Notice {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Origin {
     BuiltIn(&'static str),
-    Chaos(crate::chaos_link::ChaosRunRef),
+    Chaos(crate::link::chaos::ChaosRunRef),
     Custom,
 }
 
@@ -177,7 +177,9 @@ impl TwinRun {
     /// "etcd-style consensus", a scenario's title.
     pub fn short_label(&self) -> String {
         match &self.of {
-            TwinOf::Fencing(fencing) => format!("fencing {}", crate::link::fencing_word(*fencing)),
+            TwinOf::Fencing(fencing) => {
+                format!("fencing {}", crate::link::fencing::fencing_word(*fencing))
+            }
             TwinOf::Service(twin) => twin.service_b.label().to_owned(),
             TwinOf::Scenario(twin) => twin.title.clone(),
         }
@@ -194,7 +196,7 @@ impl TwinRun {
         match &self.of {
             TwinOf::Fencing(fencing) => format!(
                 "The same run with fencing {} (stepped to the same time)",
-                crate::link::fencing_word(*fencing)
+                crate::link::fencing::fencing_word(*fencing)
             ),
             TwinOf::Service(twin) => format!(
                 "The same clients and faults against {} (stepped to the same time)",

@@ -19,7 +19,7 @@
 use std::fmt;
 
 use crate::option::{OptionName, Setting};
-use lockstep_view::embed::link::Parameter;
+use lockstep_view::link::embed::Parameter;
 
 /// What the embed shows.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -12,7 +12,7 @@ use lockstep_sim::{Scenario, Sim, scenario::catalogue};
 use crate::block::{Block, BlockError, Subject};
 use crate::lessons::Lessons;
 use crate::option::{OptionName, Setting};
-use lockstep_view::embed::link::Parameter;
+use lockstep_view::link::embed::Parameter;
 use lockstep_view::recorded::catalogue as recordings;
 
 /// The options that only mean something for a scenario, not a lesson.

@@ -4,11 +4,12 @@
 
 use std::fmt;
 
-use lockstep_view::embed::link::{ControlSet, EmbedTheme, Parameter};
-use lockstep_view::link::{FENCINGS, fencing_word};
+use lockstep_view::link::embed::{ControlSet, EmbedTheme, Parameter};
+use lockstep_view::link::fencing::{FENCINGS, fencing_word};
+use strum::VariantArray;
 
 /// Every option a block may give: the embed's parameters (declared once, in
-/// `lockstep_view::embed::link`) that a block may set, and the three only a block has.
+/// `lockstep_view::link::embed`) that a block may set, and the three only a block has.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum OptionName {
     Embed(Parameter),
@@ -93,12 +94,14 @@ impl OptionName {
                 )),
             },
             OptionName::Embed(Parameter::Controls) => {
-                one_of(&ControlSet::ALL.map(ControlSet::word))
+                one_of(&words(ControlSet::VARIANTS, ControlSet::word))
             }
             OptionName::Embed(Parameter::Fencing) => one_of(&FENCINGS.map(fencing_word)),
             // A block compares with fencing switched or not at all; `autoplay` is on or off.
             OptionName::Embed(Parameter::Compare | Parameter::Autoplay) => one_of(&["0", "1"]),
-            OptionName::Embed(Parameter::Theme) => one_of(&EmbedTheme::ALL.map(EmbedTheme::word)),
+            OptionName::Embed(Parameter::Theme) => {
+                one_of(&words(EmbedTheme::VARIANTS, EmbedTheme::word))
+            }
             OptionName::Embed(
                 Parameter::Caption
                 | Parameter::Learn
@@ -165,6 +168,11 @@ impl Setting {
     pub fn number<T: std::str::FromStr>(&self) -> Option<T> {
         number(&self.value)
     }
+}
+
+/// The words of every variant, in declaration order.
+fn words<T: Copy>(all: &[T], word: fn(T) -> &'static str) -> Vec<&'static str> {
+    all.iter().map(|t| word(*t)).collect()
 }
 
 #[cfg(test)]

@@ -2,9 +2,9 @@
 //! bar and an embed with `controls=full` both show it. Turning it on from a scenario fenced by a
 //! sequencer or a check-and-set chooses plain fencing; the run itself is the reducer's to change.
 
-use crate::link::fencing_word;
 use crate::state::Action;
 use lockstep_sim::models::resource::Fencing;
+use lockstep_view::link::fencing::fencing_word;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]

@@ -217,34 +217,6 @@ fn sample(key: Key, ids: &str) -> Html {
             </g>
         }
     };
-    let message = |state: ArrowState, class: &str, glyph: Option<&str>| {
-        let arrow = ArrowShape {
-            message: MessageId(0),
-            label: "",
-            state,
-            x1: 2.0,
-            y1: HEIGHT / 2.0,
-            x2: WIDTH - 4.0,
-            y2: HEIGHT / 2.0,
-            due: None,
-            sent_event: 0,
-        };
-        let [(x0, y0), (x1, y1), (x2, y2)] = arrow.head();
-        let head = (state == ArrowState::Delivered || state == ArrowState::InFlight)
-            .then(|| format!("M{x0} {y0}L{x1} {y1}L{x2} {y2}z"));
-        html! {
-            <g class={format!("message {class}")}>
-                <line class="shaft" x1={arrow.x1.to_string()} y1={arrow.y1.to_string()}
-                    x2={arrow.x2.to_string()} y2={arrow.y2.to_string()} />
-                if let Some(d) = head {
-                    <path class="arrow-head" {d} />
-                }
-                if let Some(glyph) = glyph {
-                    <text x={arrow.x2.to_string()} y={(arrow.y2 + 4.0).to_string()} text-anchor="middle" class="arrow-glyph">{ glyph }</text>
-                }
-            </g>
-        }
-    };
     let mark = |kind: MarkKind| {
         html! {
             <g class={format!("mark mark-{}", lockstep_view::words::mark_kind(kind))}>
@@ -284,24 +256,58 @@ fn sample(key: Key, ids: &str) -> Html {
         Key::Duplicated => mark(MarkKind::Duplicated),
         Key::ClockJump => mark(MarkKind::ClockJump { by_ms: 1 }),
         Key::Intervention => mark(MarkKind::Intervention),
-        Key::Cut | Key::LockViolation | Key::DataViolation => cut_or_band(key),
+        Key::Cut => cut(),
+        Key::LockViolation => band("lock"),
+        Key::DataViolation => band("data"),
     }
 }
 
-/// The samples of a cut link and of the two kinds of violation band.
-fn cut_or_band(key: Key) -> Html {
-    match key {
-        Key::Cut => html! {
-            <g class="cut">
-                <line class="cut-line" x1="1" x2={(WIDTH - 1.0).to_string()} y1={(HEIGHT - 2.0).to_string()} y2={(HEIGHT - 2.0).to_string()} />
-                <text class="scissors" x="6" y={(HEIGHT - 4.0).to_string()} text-anchor="middle">{ "✂" }</text>
-            </g>
-        },
-        _ => html! {
-            <g class={format!("band band-{}", if key == Key::LockViolation { "lock" } else { "data" })}>
-                <rect x="1" y="0" width={(WIDTH - 2.0).to_string()} height={HEIGHT.to_string()} />
-            </g>
-        },
+/// The sample of a message arrow in `state`, with its glyph at the head.
+fn message(state: ArrowState, class: &str, glyph: Option<&str>) -> Html {
+    let arrow = ArrowShape {
+        message: MessageId(0),
+        label: "",
+        state,
+        x1: 2.0,
+        y1: HEIGHT / 2.0,
+        x2: WIDTH - 4.0,
+        y2: HEIGHT / 2.0,
+        due: None,
+        sent_event: 0,
+    };
+    let [(x0, y0), (x1, y1), (x2, y2)] = arrow.head();
+    let head = (state == ArrowState::Delivered || state == ArrowState::InFlight)
+        .then(|| format!("M{x0} {y0}L{x1} {y1}L{x2} {y2}z"));
+    html! {
+        <g class={format!("message {class}")}>
+            <line class="shaft" x1={arrow.x1.to_string()} y1={arrow.y1.to_string()}
+                x2={arrow.x2.to_string()} y2={arrow.y2.to_string()} />
+            if let Some(d) = head {
+                <path class="arrow-head" {d} />
+            }
+            if let Some(glyph) = glyph {
+                <text x={arrow.x2.to_string()} y={(arrow.y2 + 4.0).to_string()} text-anchor="middle" class="arrow-glyph">{ glyph }</text>
+            }
+        </g>
+    }
+}
+
+/// The sample of a cut link.
+fn cut() -> Html {
+    html! {
+        <g class="cut">
+            <line class="cut-line" x1="1" x2={(WIDTH - 1.0).to_string()} y1={(HEIGHT - 2.0).to_string()} y2={(HEIGHT - 2.0).to_string()} />
+            <text class="scissors" x="6" y={(HEIGHT - 4.0).to_string()} text-anchor="middle">{ "✂" }</text>
+        </g>
+    }
+}
+
+/// The sample of a violation band of `concern` (`lock` or `data`).
+fn band(concern: &str) -> Html {
+    html! {
+        <g class={format!("band band-{concern}")}>
+            <rect x="1" y="0" width={(WIDTH - 2.0).to_string()} height={HEIGHT.to_string()} />
+        </g>
     }
 }
 

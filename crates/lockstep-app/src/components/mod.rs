@@ -1,35 +1,24 @@
-//! The app's components. Each renders part of a [`crate::state::Playground`] and dispatches
-//! [`crate::state::Action`]s; none of them mutates anything else.
+//! The widgets several pages (and the embed) share: the timeline, the stage, the controls, the
+//! inspector, the legend, the narration, the menu, the disclosure, the glossary's terms, the
+//! fencing switch, the handover, the monitor's plots and the theme. Each renders part of a
+//! [`crate::state::Playground`] and dispatches [`crate::state::Action`]s; none of them mutates
+//! anything else. What must not live here: a page, or a part only one page shows (that lives
+//! with its page under `crate::pages`).
 
-pub mod actions;
-pub mod builder_form;
-pub mod compare_services;
 pub mod controls;
-pub mod deck;
 pub mod disclosure;
 pub mod fencing_switch;
-pub mod first_run;
 pub mod glossary;
-pub mod guide;
 pub mod handoff;
-pub mod in_place;
 pub mod inspector;
 pub mod legend;
-pub mod lessons;
 pub mod menu;
 pub mod monitor;
 pub mod narration;
-pub mod quiz;
-pub mod real_runs;
-pub mod scenario_picker;
-pub mod share_menu;
-pub mod sources;
 pub mod stage;
 pub mod theme;
 pub mod timeline;
 pub mod timeline_shapes;
-pub mod toolbar;
-pub mod verification_tests;
 
 use std::ops::Deref;
 use std::rc::Rc;

@@ -3,6 +3,7 @@
 //! palettes and reads the attribute (auto leaves `prefers-color-scheme` to decide). `index.html`
 //! applies the stored choice before the first paint; this only changes it.
 
+use strum::VariantArray;
 use wasm_bindgen::JsCast;
 use web_sys::HtmlSelectElement;
 use yew::prelude::*;
@@ -11,7 +12,7 @@ use yew::prelude::*;
 const STORAGE_KEY: &str = "lockstep-theme";
 
 /// The visitor's theme.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug, strum::VariantArray)]
 pub enum Theme {
     /// The system's choice (`prefers-color-scheme`).
     Auto,
@@ -20,8 +21,6 @@ pub enum Theme {
 }
 
 impl Theme {
-    const ALL: [Theme; 3] = [Theme::Auto, Theme::Light, Theme::Dark];
-
     /// The attribute's value and the stored word.
     fn word(self) -> &'static str {
         match self {
@@ -40,8 +39,9 @@ impl Theme {
     }
 
     fn from_word(word: &str) -> Theme {
-        Theme::ALL
-            .into_iter()
+        Theme::VARIANTS
+            .iter()
+            .copied()
             .find(|theme| theme.word() == word)
             .unwrap_or(Theme::Auto)
     }
@@ -90,7 +90,7 @@ pub fn ThemeChoice() -> Html {
         <label class="theme-choice" title="Colour theme: light, dark, or the system's">
             <span class="visually-hidden">{ "Colour theme" }</span>
             <select data-testid="theme" {onchange}>
-                { for Theme::ALL.into_iter().map(|t| html! {
+                { for Theme::VARIANTS.iter().copied().map(|t| html! {
                     <option value={t.word()} selected={t == *theme}>{ t.label() }</option>
                 }) }
             </select>
@@ -101,10 +101,11 @@ pub fn ThemeChoice() -> Html {
 #[cfg(test)]
 mod tests {
     use super::Theme;
+    use strum::VariantArray;
 
     #[test]
     fn each_theme_is_read_back_from_its_word_and_anything_else_is_auto() {
-        for theme in Theme::ALL {
+        for &theme in Theme::VARIANTS {
             assert_eq!(Theme::from_word(theme.word()), theme);
         }
         // What index.html's script writes when nothing is stored, and a value from elsewhere.

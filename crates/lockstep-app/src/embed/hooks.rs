@@ -10,7 +10,7 @@ use crate::embed::frame::{self as embed_frame, Observer};
 use crate::platform::browser;
 use crate::state::{Action, Play};
 use gloo_events::EventListener;
-use lockstep_view::embed::link::Autoplay;
+use lockstep_view::link::embed::Autoplay;
 use std::cell::Cell;
 use std::rc::Rc;
 use yew::prelude::*;

@@ -5,16 +5,16 @@
 //! new tab.
 
 use crate::components::Shared;
-use crate::components::lessons::{Answered, LessonPlayer, asking, use_answers};
 use crate::components::narration::NowLine;
 use crate::components::timeline::Timeline;
 use crate::embed::frame_parts::{open_link, problem};
 use crate::hooks::use_keyboard;
 use crate::link;
+use crate::pages::lessons::{Answered, LessonPlayer, asking, use_answers};
 use crate::platform::browser;
 use crate::platform::library::{self, Material};
 use crate::state::{Action, Notice, Playground};
-use lockstep_view::route::Route;
+use lockstep_view::link::route::Route;
 use std::rc::Rc;
 use yew::prelude::*;
 

@@ -1,6 +1,6 @@
 //! The embed: the playground cut down to one moment, one lesson or one recorded real run, shown in an iframe on
 //! another page (the `#embed&…` view; `assets/embed.js` is the host script). What it shows is
-//! computed by `lockstep_view::embed::link` and `lockstep_view::embed::state`; this folder renders
+//! computed by `lockstep_view::link::embed` and `lockstep_view::embed::state`; this folder renders
 //! it and talks to the host page (its height, whether it is in view).
 
 pub mod frame;

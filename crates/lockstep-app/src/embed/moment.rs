@@ -11,11 +11,12 @@ use crate::embed::hooks::use_watched_play;
 use crate::embed::state::{EmbedState, Phase};
 use crate::embed::transport::EmbedTransport;
 use crate::hooks::{use_autoplay, use_keyboard};
-use crate::link::{self, fencing_word};
+use crate::link;
 use crate::platform::browser;
 use crate::platform::library;
 use crate::state::{Action, Play};
-use lockstep_view::embed::link::{Bounds, ControlSet, EmbedSpec, Shows};
+use lockstep_view::link::embed::{Bounds, ControlSet, EmbedSpec, Shows};
+use lockstep_view::link::fencing::fencing_word;
 use lockstep_view::state::Playground;
 use std::rc::Rc;
 use yew::prelude::*;
@@ -57,7 +58,8 @@ pub fn EmbedMoment(props: &EmbedMomentProps) -> Html {
         (Phase::Ready(_), Some(playground), Some(bounds)) => {
             moment(spec, &playground, bounds, &dispatch)
         }
-        _ => html! {
+        // Still loading, or ready but not yet read back as a playground within its bounds.
+        (Phase::Loading | Phase::Ready(_), _, _) => html! {
             <p class="embed-loading muted" role="status" data-testid="embed-loading" aria-busy="true">
                 { "Loading the scenario…" }
             </p>

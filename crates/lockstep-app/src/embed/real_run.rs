@@ -4,9 +4,9 @@
 //! real-runs page at that recording). A recording that cannot be loaded is said in the frame.
 
 use crate::components::Shared;
-use crate::components::real_runs::load;
-use crate::components::real_runs::view::RealRunView;
 use crate::embed::frame_parts::{open_link, problem};
+use crate::pages::real_runs::load;
+use crate::pages::real_runs::view::RealRunView;
 use crate::platform::browser;
 use lockstep_view::recorded::side_by_side::SideBySide;
 use wasm_bindgen_futures::spawn_local;

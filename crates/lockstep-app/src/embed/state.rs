@@ -2,8 +2,8 @@
 //! (`lockstep_view::embed::state`) behind Yew's `Reducible`.
 
 use crate::state::Action;
-use lockstep_view::embed::link::Excerpt;
 pub use lockstep_view::embed::state::*;
+use lockstep_view::link::embed::Excerpt;
 use std::ops::Deref;
 use std::rc::Rc;
 use yew::Reducible;

@@ -4,8 +4,8 @@
 
 use crate::components::fencing_switch::FencingSwitch;
 use crate::state::{Action, Jump, Play};
-use lockstep_view::embed::link::Bounds;
-use lockstep_view::embed::link::ControlSet;
+use lockstep_view::link::embed::Bounds;
+use lockstep_view::link::embed::ControlSet;
 use lockstep_view::state::Playground;
 use std::rc::Rc;
 use web_sys::HtmlInputElement;

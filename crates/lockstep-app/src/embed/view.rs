@@ -1,4 +1,4 @@
-//! The embed view (`#embed&…`, see [`lockstep_view::embed::link`]): the story alone, for another site's
+//! The embed view (`#embed&…`, see [`lockstep_view::link::embed`]): the story alone, for another site's
 //! page — a one-line caption with "Open in Lockstep ↗", the timeline (the stage beside it when
 //! the frame is wide enough), the "now" line and the chosen controls, in the flow of a frame as
 //! tall as its content. No navigation, no setup bar, no panels. Anything wrong with the address
@@ -21,13 +21,14 @@ use crate::embed::moment::EmbedMoment;
 use crate::embed::real_run::EmbedRealRun;
 use crate::platform::browser;
 use gloo_events::EventListener;
-use lockstep_view::embed::link::{EmbedError, EmbedSpec, Shows};
+use lockstep_view::link::embed::{EmbedSpec, Shows};
+use lockstep_view::link::error::LinkError;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct EmbedViewProps {
-    pub embed: Result<EmbedSpec, EmbedError>,
+    pub embed: Result<EmbedSpec, LinkError>,
 }
 
 #[component]

@@ -8,7 +8,7 @@ use crate::platform::library;
 use crate::state::{Action, Playground};
 use gloo_events::EventListener;
 use gloo_timers::callback::Timeout;
-use lockstep_view::route::Route;
+use lockstep_view::link::route::Route;
 use std::cell::RefCell;
 use std::rc::Rc;
 use yew::prelude::*;

@@ -7,7 +7,7 @@ use lockstep_sim::analysis::chaos::{
     fencing_id, fencing_label,
 };
 use lockstep_sim::world::time::Millis;
-use lockstep_view::lab::link::{LabSpec, MAX_RUNS, RunCount};
+use lockstep_view::link::lab::{LabSpec, MAX_RUNS, RunCount};
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 

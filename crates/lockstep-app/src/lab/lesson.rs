@@ -7,8 +7,8 @@ use crate::lab::results::{LabProgress, ShareChart};
 use crate::lab::runner::LabRunner;
 use lockstep_sim::analysis::chaos::{ChaosBackend, ChaosSettings};
 use lockstep_sim::models::resource::Fencing;
-use lockstep_view::lab::link::{LabSpec, RunCount};
 use lockstep_view::lab::worker_protocol::Reply;
+use lockstep_view::link::lab::{LabSpec, RunCount};
 use yew::prelude::*;
 
 /// Seeds per fencing setting: enough for the shares to mean something, few enough to finish in

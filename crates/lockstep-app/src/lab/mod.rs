@@ -1,7 +1,8 @@
 //! The chaos lab (`#lab…`): many seeds of one setup run in Web Workers, their results charted,
 //! and the counterexample search. The schedule, the address and the messages to the workers are
-//! pure (`lockstep_view::lab`: `schedule`, `link`, `worker_protocol`); this folder runs them in
-//! the browser and renders the results.
+//! pure (`lockstep_view::lab`: `schedule`, `worker_protocol`; the addresses are
+//! `lockstep_view::link`'s `lab` and `search`); this folder runs them in the browser and renders
+//! the results.
 
 pub mod form;
 pub mod lesson;

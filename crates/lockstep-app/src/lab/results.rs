@@ -9,11 +9,11 @@ use crate::lab::runner::{ChartRow, Status};
 use lockstep_sim::analysis::chaos::{Broken, ChaosReport, ChaosSettings, fencing_id, seconds};
 use lockstep_sim::story::numbers::thousands;
 use lockstep_sim::vocabulary::invariant::{Concern, Invariant};
-use lockstep_view::chaos_link::ChaosRunRef;
 use lockstep_view::lab::histogram_axis::bucket_labels;
 use lockstep_view::lab::measure::{ARTICLES_CHECK, HISTOGRAM_WHY, Measure, OUR_DATA_CHECK, Why};
 use lockstep_view::lab::schedule::{LabRun, Violation};
-use lockstep_view::link::at_position;
+use lockstep_view::link::chaos::ChaosRunRef;
+use lockstep_view::link::share::at_position;
 use lockstep_view::state::Compare;
 use yew::prelude::*;
 

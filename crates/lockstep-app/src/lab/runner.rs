@@ -6,9 +6,9 @@
 //! for the visit ([`KeptRuns`], held by the site): leaving the lab and coming back shows it again.
 
 use crate::lab::workers::{WorkerPool, worker_count};
-use lockstep_view::lab::link::LabSpec;
 use lockstep_view::lab::schedule::LabRun;
 use lockstep_view::lab::worker_protocol::{Reply, Request, SeedRange};
+use lockstep_view::link::lab::LabSpec;
 use std::cell::RefCell;
 use std::collections::VecDeque;
 use std::rc::Rc;

@@ -16,10 +16,9 @@ use lockstep_sim::vocabulary::invariant::Invariant;
 use lockstep_view::lab::counterexample_search_text::{
     found_sentence, none_sentence, playground_fragment, struck,
 };
-use lockstep_view::lab::search_link::{
-    FaultKind, FencingChoice, MAX_EVENTS, SearchLink, SearchSpec,
-};
 use lockstep_view::lab::worker_protocol::{Reply, Request};
+use lockstep_view::link::search::{FaultKind, FencingChoice, MAX_EVENTS, SearchLink, SearchSpec};
+use strum::VariantArray;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
@@ -312,7 +311,7 @@ impl CounterexampleSearch {
                 </label>
                 { self.budget(ctx) }
                 <div class="search-kinds" role="group" aria-label="Kinds of fault">
-                    { for FaultKind::ALL.into_iter().map(|kind| self.kind_box(ctx, kind)) }
+                    { for FaultKind::VARIANTS.iter().copied().map(|kind| self.kind_box(ctx, kind)) }
                 </div>
             </fieldset>
         }
@@ -459,7 +458,12 @@ impl CounterexampleSearch {
             Status::Exhausted { states, depth } => html! {
                 <p class="search-result" data-testid="search-none">{ none_sentence(config, *states, *depth) }</p>
             },
-            _ => Html::default(),
+            // No result yet, or none to show.
+            Status::Idle
+            | Status::Loading
+            | Status::Running
+            | Status::Stopped
+            | Status::Failed(_) => Html::default(),
         }
     }
 }

@@ -15,8 +15,8 @@ use crate::lab::runner::{KeptRuns, LabRunner, Status};
 use crate::lab::search::CounterexampleSearch;
 use crate::platform::browser;
 use lockstep_sim::story::numbers::thousands;
-use lockstep_view::lab::link::{LabLink, LabSpec};
 use lockstep_view::lab::worker_protocol::Reply;
+use lockstep_view::link::lab::{LabLink, LabSpec};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -72,7 +72,7 @@ impl ChaosLab {
         let name = format!(
             "chaos-lab-{}-fencing-{}-seeds-{}-{}.json",
             run.spec.settings.backend.id(),
-            crate::link::fencing_word(run.spec.settings.fencing),
+            lockstep_view::link::fencing::fencing_word(run.spec.settings.fencing),
             run.spec.first_seed,
             run.spec.first_seed + run.done().saturating_sub(1),
         );
@@ -226,7 +226,7 @@ impl Component for ChaosLab {
                     <Histogram report={run.report.clone()} />
                     <ViolatingSeeds run={run.clone()} />
                 }
-                <CounterexampleSearch link={lockstep_view::lab::search_link::parse(&crate::platform::browser::fragment())} />
+                <CounterexampleSearch link={lockstep_view::link::search::parse(&crate::platform::browser::fragment())} />
             </section>
         }
     }

@@ -4,14 +4,14 @@
 
 use crate::components::Shared;
 use crate::components::inspector::Inspector;
-use crate::components::lessons::{Answer, Answered, LessonPlayer};
 use crate::components::narration::Narration;
 use crate::components::timeline::{AxisRole, FollowLead, SharedTimeAxis, Timeline};
+use crate::pages::lessons::{Answer, Answered, LessonPlayer};
 use crate::pages::material::with_material;
 use crate::pages::playground::Story;
 use crate::platform::library::Material;
 use crate::state::{Action, Playground};
-use lockstep_view::route::Route;
+use lockstep_view::link::route::Route;
 use yew::prelude::*;
 
 /// Everything a lesson's page needs from the site.

@@ -2,7 +2,7 @@
 //! folded behind a menu button on a narrow screen, and the theme choice.
 
 use crate::components::theme::ThemeChoice;
-use lockstep_view::route::Route;
+use lockstep_view::link::route::Route;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]

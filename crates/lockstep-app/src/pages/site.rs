@@ -5,7 +5,6 @@
 
 use crate::components::Shared;
 use crate::components::controls::Drag;
-use crate::components::first_run::use_first_run;
 use crate::components::monitor::Monitor;
 use crate::hooks::{
     initial_playground, initial_route, use_autoplay, use_keyboard, use_pause_when_hidden,
@@ -13,14 +12,15 @@ use crate::hooks::{
 };
 use crate::link;
 use crate::pages::features::{BUILDER, Context, MaterialPages, builder, use_material_pages};
+use crate::pages::first_run::use_first_run;
 use crate::pages::nav::SiteNav;
 use crate::pages::playground::{PlaygroundPage, Story, playground_page};
 use crate::pages::shortcuts::ShortcutSheet;
 use crate::platform::browser;
 use crate::platform::panels_wait::{Wait, use_panels_wait, use_sight};
 use crate::state::{Action, Notice, Playground};
+use lockstep_view::link::route::Route;
 use lockstep_view::metrics::of_run;
-use lockstep_view::route::Route;
 use yew::prelude::*;
 
 /// The first stop of the Tab key on a page with a run: past the navigation and the setup to the

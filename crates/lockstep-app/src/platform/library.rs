@@ -13,6 +13,7 @@
 //! fetch anything not shipped with the site.
 
 use crate::platform::fetch::{self, FetchError};
+use crate::platform::load_actions::Actions;
 use crate::state::import::built_in_of_trace;
 use lockstep_sim::scenario::catalogue;
 use lockstep_sim::scenario::error::ScenarioError;
@@ -23,17 +24,6 @@ use std::collections::BTreeMap;
 use std::fmt;
 use std::rc::Rc;
 use yew::Callback;
-
-/// The actions the loaders dispatch, made by the caller's action type: this module names none
-/// (the playground's action type implements it in `crate::state`).
-pub trait Actions: 'static {
-    /// Says what is loading, until the action that needs it arrives.
-    fn loading(what: String) -> Self;
-    /// Says what could not be loaded; changes nothing else.
-    fn failed(why: String) -> Self;
-    /// Opens a file's text, with the built-in scenario's file a trace in it names.
-    fn import(text: String, named: Option<Rc<Scenario>>) -> Self;
-}
 
 thread_local! {
     /// The built-in scenarios loaded so far in this visit, parsed.

@@ -8,6 +8,7 @@ pub mod browser;
 pub mod fetch;
 pub mod handoff;
 pub mod library;
+pub mod load_actions;
 pub mod panels_wait;
 pub mod reveal;
 #[cfg(any(test, feature = "bench-exports"))]

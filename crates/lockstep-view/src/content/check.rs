@@ -2,6 +2,7 @@
 //! events that occur, predictions are right, every claim cites a public source
 //! ([`super::citations`]). Every problem is reported, each with where it is.
 
+use super::shown::Shown;
 use super::{Choice, Content, ContentError, Lesson, Predict, claims, retries};
 use crate::run::Run;
 use lockstep_sim::scenario::catalogue;
@@ -362,7 +363,7 @@ fn check_compare(
     error: &mut impl FnMut(String, String),
 ) {
     let here = format!("{place}.compare");
-    let compare = match crate::link::compare_of(compare) {
+    let compare = match crate::link::share::compare_of(compare) {
         Ok(compare) => compare,
         Err(e) => return error(here, e.to_string()),
     };
@@ -448,25 +449,6 @@ fn check_predict(
                     .to_owned(),
             ),
             _ => {}
-        }
-    }
-}
-
-/// A position of the lesson player: what the page shows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Shown {
-    /// Every event up to and including this one (a step after its reveal).
-    Through(usize),
-    /// Every event before this one (a step while its question is open).
-    Before(usize),
-}
-
-impl Shown {
-    /// The index of the last event shown, if any is.
-    pub fn last(self) -> Option<usize> {
-        match self {
-            Shown::Through(event) => Some(event),
-            Shown::Before(event) => event.checked_sub(1),
         }
     }
 }

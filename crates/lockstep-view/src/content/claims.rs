@@ -17,7 +17,7 @@
 //! It must not guess: words it does not recognise are not claims, and a text that needs a number
 //! the trace does not state should say it another way.
 
-use super::check::Shown;
+use super::shown::Shown;
 use crate::run::Run;
 use lockstep_sim::vocabulary::happening::Happening;
 use lockstep_sim::vocabulary::message::Refusal;

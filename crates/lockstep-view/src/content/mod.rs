@@ -19,6 +19,8 @@ pub mod flow;
 #[cfg(test)]
 pub mod retries;
 #[cfg(test)]
+pub mod shown;
+#[cfg(test)]
 pub mod wording;
 
 #[cfg(test)]

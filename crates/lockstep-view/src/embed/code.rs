@@ -2,13 +2,13 @@
 //! moment — with the host script (`embed.js`, a `div` whose `data-*` attributes are the moment),
 //! or as a plain iframe of the `#embed` view.
 //!
-//! Both are made from the moment's link ([`link::encode`]), so they say exactly what "Share"
+//! Both are made from the moment's link ([`share::encode`]), so they say exactly what "Share"
 //! says: the scenario (by id, or whole as inline JSON), the seed and fencing when they differ
 //! from the scenario's, the interventions, the position, compare. Pure text in, text out: this
 //! module does not touch the browser, and it must not decide what the embed shows beyond the
 //! moment and the default controls.
 
-use crate::link;
+use crate::link::share;
 use crate::state::{Moment, Origin};
 use std::fmt;
 
@@ -50,7 +50,7 @@ pub struct EmbedCode {
 }
 
 /// The snippets that embed `moment` from the app at `app`.
-pub fn for_moment(app: &AppAddress, moment: &Moment, loaded: link::Loaded) -> EmbedCode {
+pub fn for_moment(app: &AppAddress, moment: &Moment, loaded: share::Loaded) -> EmbedCode {
     // The embed's address and the host script read no `chaos=`: a chaos lab run is embedded
     // with its whole scenario, as a custom one.
     let as_custom;
@@ -63,7 +63,7 @@ pub fn for_moment(app: &AppAddress, moment: &Moment, loaded: link::Loaded) -> Em
     } else {
         moment
     };
-    let fragment = link::encode(moment, loaded);
+    let fragment = share::encode(moment, loaded);
     let title = format!("Lockstep: {}", moment.scenario.title);
     EmbedCode {
         host_script: host_script(app, moment, &fragment, &title),
@@ -180,8 +180,8 @@ mod tests {
             .replace("&amp;", "&");
         let fragment = source.split_once('#').expect("fragment").1;
         assert_eq!(
-            crate::embed::link::parse(fragment).map(|spec| spec.shows),
-            Ok(crate::embed::link::Shows::Real {
+            crate::link::embed::parse(fragment).map(|spec| spec.shows),
+            Ok(crate::link::embed::Shows::Real {
                 recording: "s2-gc-pause-fenced.postgres".to_owned()
             })
         );
@@ -261,14 +261,14 @@ mod tests {
             .strip_prefix("https://example.org/lockstep/#embed&")
             .and_then(|rest| rest.strip_suffix("&controls=transport"))
             .unwrap_or_else(|| panic!("an embed address: {source}"));
-        assert_eq!(link::decode(fragment, &loaded), Ok(m));
+        assert_eq!(share::decode(fragment, &loaded), Ok(m));
     }
 
     #[test]
     fn every_part_of_the_moment_becomes_an_attribute() {
         let m = changed_moment();
         let snippet = code(&m).host_script;
-        let link = link::encode(&m, &loaded);
+        let link = share::encode(&m, &loaded);
         let log = link
             .split('&')
             .find_map(|pair| pair.strip_prefix("log="))
@@ -321,6 +321,6 @@ mod tests {
             .strip_prefix("https://example.org/lockstep/#embed&")
             .and_then(|rest| rest.strip_suffix("&controls=transport"))
             .unwrap_or_else(|| panic!("an embed address: {source}"));
-        assert_eq!(link::decode(fragment, &loaded), Ok(m));
+        assert_eq!(share::decode(fragment, &loaded), Ok(m));
     }
 }

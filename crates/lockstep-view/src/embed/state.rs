@@ -7,7 +7,7 @@
 //! tick of Play, a jump to a violation) is brought back to it, with Play paused at `to`. This
 //! module does not touch the browser.
 
-use crate::embed::link::{Bounds, Excerpt};
+use crate::link::embed::{Bounds, Excerpt};
 use crate::state::{Action, Play, Playground};
 use std::rc::Rc;
 
@@ -37,7 +37,7 @@ impl PartialEq for EmbedState {
                 (Phase::Loading, Phase::Loading) => true,
                 (Phase::Failed(a), Phase::Failed(b)) => a == b,
                 (Phase::Ready(a), Phase::Ready(b)) => a == b,
-                _ => false,
+                (Phase::Loading | Phase::Failed(_) | Phase::Ready(_), _) => false,
             }
     }
 }
@@ -143,7 +143,8 @@ impl EmbedState {
                 };
                 within(bent, self.excerpt)
             }
-            (_, _) => return self,
+            // Loading or failed: nothing to step, play or change until a moment is restored.
+            (Phase::Loading | Phase::Failed(_), _) => return self,
         };
         match &self.phase {
             Phase::Ready(before) if Rc::ptr_eq(before, &playground) => self,
@@ -155,7 +156,7 @@ impl EmbedState {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::link;
+    use crate::link::share;
     use crate::test_files::loaded;
 
     const S1: &str = "s1-gc-pause-unfenced";
@@ -163,7 +164,7 @@ mod tests {
     /// The embed of `fragment`'s playground parameters with `excerpt`, opened at `at` (or
     /// `from`), as the view opens it.
     fn opened(setup: &str, excerpt: Excerpt, at: Option<usize>) -> Rc<EmbedState> {
-        let mut moment = link::decode(setup, &loaded).expect("a valid link");
+        let mut moment = share::decode(setup, &loaded).expect("a valid link");
         moment.position = at.or(excerpt.from);
         Rc::new(EmbedState::loading(excerpt, at)).reduce(Action::Restore(Box::new(moment)))
     }

@@ -1,5 +1,5 @@
 //! The few likely actions for one node, ranked, for the popover at its lane name or stage box:
-//! the same interventions the full Act panel offers (`components/actions/` in the app), fewer
+//! the same interventions the full Act panel offers (`pages/playground/actions/` in the app), fewer
 //! of them and in fewer words. The panel stays the place for settings (a pause's length, a clock
 //! jump, which link to cut one way).
 

@@ -80,8 +80,8 @@ pub fn none_sentence(config: &SearchConfig, states: u64, depth: usize) -> String
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lab::search_link::SearchSpec;
-    use crate::link;
+    use crate::link::search::SearchSpec;
+    use crate::link::share;
     use lockstep_sim::analysis::search::{Search, SearchStatus};
     use lockstep_sim::scenario::catalogue;
 
@@ -99,7 +99,7 @@ mod tests {
     #[test]
     fn the_counterexample_opens_in_the_playground_at_its_violation() {
         let (config, found) = s1_search();
-        let moment = link::decode(&playground_fragment(&found), &crate::test_files::loaded)
+        let moment = share::decode(&playground_fragment(&found), &crate::test_files::loaded)
             .expect("a playground link");
         assert_eq!(moment.scenario, found.scenario);
         assert_eq!(moment.position, Some(found.first_event + 1));

@@ -6,7 +6,7 @@
 //!
 //! Pure: words and addresses; no browser.
 
-use crate::route::Route;
+use crate::link::route::Route;
 use lockstep_sim::analysis::chaos::ChaosReport;
 use lockstep_sim::models::resource::Fencing;
 use lockstep_sim::vocabulary::invariant::{Concern, Invariant};

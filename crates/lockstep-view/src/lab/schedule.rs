@@ -4,9 +4,9 @@
 //!
 //! Pure: no browser, no clock; the app's `lab::workers` does the sending.
 
-use crate::lab::link::LabSpec;
 use crate::lab::tally::Tally;
 use crate::lab::worker_protocol::SeedRange;
+use crate::link::lab::LabSpec;
 use lockstep_sim::analysis::chaos::{Broken, ChaosReport, ChaosRun, ReportError};
 use std::collections::BTreeMap;
 
@@ -119,7 +119,7 @@ impl LabRun {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lab::link::RunCount;
+    use crate::link::lab::RunCount;
     use lockstep_sim::analysis::chaos::{ChaosSettings, run_chaos};
     use lockstep_sim::models::resource::Fencing;
     use lockstep_sim::world::time::Millis;

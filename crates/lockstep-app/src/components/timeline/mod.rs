@@ -707,7 +707,7 @@ fn Band(props: &BandProps) -> Html {
     let shown = match (band.repeats, band.label) {
         (0, _) => "counted",
         (_, LabelState::HoverOnly) => "hover",
-        _ => "shown",
+        (_, LabelState::Shown | LabelState::Unlabelled) => "shown",
     };
     let culprits = band
         .lanes

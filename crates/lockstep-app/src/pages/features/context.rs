@@ -2,7 +2,7 @@
 
 #[cfg(feature = "full")]
 use crate::state::{Action, Playground};
-use lockstep_view::route::Route;
+use lockstep_view::link::route::Route;
 use yew::prelude::*;
 
 /// The dialog a handover opens on arrival: the builder.

@@ -4,22 +4,22 @@
 
 use super::context::Context;
 use crate::components::Shared;
-use crate::components::builder_form::BuilderForm;
-use crate::components::deck::Deck;
-use crate::components::guide::GuidePage;
-use crate::components::lessons::{Answer, Answered, LessonIndex, asking, use_answers};
-use crate::components::quiz::Quiz;
-use crate::components::real_runs::RealRunsPage;
-use crate::components::sources::SourcesPage;
 use crate::lab::runner::KeptRuns;
 use crate::lab::view::ChaosLab;
+use crate::pages::builder::BuilderForm;
+use crate::pages::deck::Deck;
+use crate::pages::guide::GuidePage;
 use crate::pages::lesson::{LessonPage, lesson_page};
+use crate::pages::lessons::{Answer, Answered, LessonIndex, asking, use_answers};
 use crate::pages::material::{use_material, with_material};
 use crate::pages::playground::Story;
+use crate::pages::quiz::Quiz;
+use crate::pages::real_runs::RealRunsPage;
+use crate::pages::sources::SourcesPage;
 use crate::platform::library::Material;
 use crate::state::Action;
 use lockstep_view::content::Content;
-use lockstep_view::route::Route;
+use lockstep_view::link::route::Route;
 use yew::prelude::*;
 
 /// What the guided pages keep for the visit: the material, the answers given, the lab's runs.
@@ -99,7 +99,7 @@ impl MaterialPages {
             Route::Lab(link) => {
                 let navigate = context.navigate.clone();
                 let on_change = Callback::from(move |spec| {
-                    navigate.emit(Route::Lab(lockstep_view::lab::link::LabLink {
+                    navigate.emit(Route::Lab(lockstep_view::link::lab::LabLink {
                         spec,
                         problems: Vec::new(),
                     }))

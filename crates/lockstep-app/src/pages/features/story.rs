@@ -5,7 +5,7 @@ use super::context::{BUILDER, Context};
 use crate::components::handoff::Handoff;
 use crate::pages::playground::Story;
 use crate::state::Action;
-use lockstep_view::route::Route;
+use lockstep_view::link::route::Route;
 use lockstep_view::split::Feature;
 use yew::prelude::*;
 

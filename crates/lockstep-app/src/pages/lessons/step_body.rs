@@ -3,7 +3,7 @@
 //! its asides folded under "Go deeper", and its sources.
 
 use crate::components::glossary::glossed;
-use crate::components::sources::citation_list;
+use crate::pages::sources::citation_list;
 use lockstep_view::content::{Predict, Step};
 use yew::prelude::*;
 

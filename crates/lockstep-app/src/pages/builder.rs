@@ -8,6 +8,7 @@ use lockstep_view::builder::{
     BackendChoice, Behaviour, FORM_MAX_CLIENTS, MAX_FORM_LATENCY_MS, MAX_FORM_MS, Settings,
     clients_from_form,
 };
+use strum::VariantArray;
 use web_sys::{HtmlInputElement, HtmlSelectElement};
 use yew::prelude::*;
 
@@ -60,12 +61,15 @@ pub fn BuilderForm(props: &BuilderFormProps) -> Html {
 
 /// The behaviour and lock service menus and the fencing checkbox.
 fn choices(settings: &UseStateHandle<Settings>) -> Html {
-    let on_behaviour = choice(settings.clone(), Behaviour::ALL, Behaviour::id, |s, b| {
-        s.behaviour = b
-    });
+    let on_behaviour = choice(
+        settings.clone(),
+        Behaviour::VARIANTS,
+        Behaviour::id,
+        |s, b| s.behaviour = b,
+    );
     let on_backend = choice(
         settings.clone(),
-        BackendChoice::ALL,
+        BackendChoice::VARIANTS,
         BackendChoice::id,
         |s, b| s.backend = b,
     );
@@ -85,7 +89,7 @@ fn choices(settings: &UseStateHandle<Settings>) -> Html {
             <label class="field">
                 <span>{ "Behaviour" }</span>
                 <select data-testid="build-behaviour" onchange={on_behaviour}>
-                    { for Behaviour::ALL.iter().map(|b| html! {
+                    { for Behaviour::VARIANTS.iter().map(|b| html! {
                         <option value={b.id()} selected={*b == s.behaviour}>{ b.label() }</option>
                     }) }
                 </select>
@@ -93,7 +97,7 @@ fn choices(settings: &UseStateHandle<Settings>) -> Html {
             <label class="field">
                 <span>{ "Lock service" }</span>
                 <select data-testid="build-backend" onchange={on_backend}>
-                    { for BackendChoice::ALL.iter().map(|b| html! {
+                    { for BackendChoice::VARIANTS.iter().map(|b| html! {
                         <option value={b.id()} selected={*b == s.backend}>{ b.label() }</option>
                     }) }
                 </select>
@@ -142,15 +146,15 @@ fn set_number(
 }
 
 /// A menu's change handler: the option whose id the menu now shows, applied to the settings.
-fn choice<T: Copy + 'static, const N: usize>(
+fn choice<T: Copy + 'static>(
     settings: UseStateHandle<Settings>,
-    options: [T; N],
+    options: &'static [T],
     id: fn(T) -> &'static str,
     apply: fn(&mut Settings, T),
 ) -> Callback<Event> {
     Callback::from(move |event: Event| {
         let select: HtmlSelectElement = event.target_unchecked_into();
-        if let Some(chosen) = options.into_iter().find(|o| id(*o) == select.value()) {
+        if let Some(chosen) = options.iter().copied().find(|o| id(*o) == select.value()) {
             let mut next = (*settings).clone();
             apply(&mut next, chosen);
             settings.set(next);

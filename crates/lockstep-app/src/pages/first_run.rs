@@ -9,7 +9,7 @@ use crate::platform::{browser, library};
 use crate::state::{Action, Playground};
 use lockstep_sim::models::resource::Fencing;
 use lockstep_view::first_run::{self, Choice, Milestones, Pointer, Stage};
-use lockstep_view::route::Route;
+use lockstep_view::link::route::Route;
 use yew::prelude::*;
 
 /// The window's lowest px a pointed-at write must stay above: the transport bar's height on a

@@ -4,22 +4,23 @@
 //! of which kinds, and how long a run may be. A lesson's "Search for a counterexample" links
 //! here. Reading keeps every parameter it can use and names each one it cannot.
 //!
-//! Pure: this module does not touch the browser, and it builds a search configuration from a
-//! loaded scenario without running it.
+//! Pure: this module does not touch the browser. The search configuration these settings make
+//! from a loaded scenario is `crate::lab::search_config`'s.
 
-use lockstep_sim::analysis::search::{Bounds, FaultBudget, MAX_FAULTS, SearchConfig};
+use super::error::{LinkError, LinkKind, Problem};
+use super::fencing::fencing_word;
+use super::params;
+use lockstep_sim::analysis::search::{Bounds, MAX_FAULTS};
 use lockstep_sim::models::resource::Fencing;
 use lockstep_sim::scenario::catalogue;
-use lockstep_sim::scenario::expectation::{Expectation, InvariantOutcome};
-use lockstep_sim::scenario::types::Scenario;
 use lockstep_sim::vocabulary::invariant::Invariant;
-use std::fmt;
+use strum::VariantArray;
 
 /// The longest run a search from the page may look at, in events.
 pub const MAX_EVENTS: u32 = 2_000;
 
 /// A kind of fault the search may strike.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, strum::VariantArray)]
 pub enum FaultKind {
     Pauses,
     Partitions,
@@ -28,13 +29,6 @@ pub enum FaultKind {
 }
 
 impl FaultKind {
-    pub const ALL: [FaultKind; 4] = [
-        FaultKind::Pauses,
-        FaultKind::Partitions,
-        FaultKind::ClockJumps,
-        FaultKind::MessageDelays,
-    ];
-
     pub fn id(self) -> &'static str {
         match self {
             FaultKind::Pauses => "pauses",
@@ -54,7 +48,10 @@ impl FaultKind {
     }
 
     fn from_id(id: &str) -> Option<FaultKind> {
-        FaultKind::ALL.into_iter().find(|kind| kind.id() == id)
+        FaultKind::VARIANTS
+            .iter()
+            .copied()
+            .find(|kind| kind.id() == id)
     }
 }
 
@@ -92,27 +89,13 @@ impl Default for SearchSpec {
     }
 }
 
-/// A search parameter of the address that cannot be used.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SearchLinkError {
-    pub parameter: &'static str,
-    pub value: String,
-    pub reason: String,
-}
-
-impl fmt::Display for SearchLinkError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "`{}={}`: {}", self.parameter, self.value, self.reason)
-    }
-}
-
 /// The search's settings as the address gives them, whether it named a search at all, and what
 /// in it could not be used.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct SearchLink {
     pub spec: SearchSpec,
     pub named: bool,
-    pub problems: Vec<SearchLinkError>,
+    pub problems: Vec<LinkError>,
 }
 
 /// Whether a lab parameter is the search's.
@@ -123,14 +106,8 @@ pub fn owns(name: &str) -> bool {
 /// Reads the search's parameters from a lab fragment (with or without `#`); the others are the
 /// lab's and are skipped.
 pub fn parse(fragment: &str) -> SearchLink {
-    let fragment = fragment.strip_prefix('#').unwrap_or(fragment);
     let mut link = SearchLink::default();
-    let pairs = fragment
-        .split('&')
-        .filter(|pair| !pair.is_empty())
-        .map(|pair| pair.split_once('=').unwrap_or((pair, "")))
-        .filter(|(name, _)| owns(name));
-    for (name, value) in pairs {
+    for (name, value) in params::pairs(fragment).filter(|(name, _)| owns(name)) {
         link.named = true;
         if let Err(problem) = read(&mut link.spec, name, value) {
             link.problems.push(problem);
@@ -140,11 +117,9 @@ pub fn parse(fragment: &str) -> SearchLink {
 }
 
 /// Reads one of the search's parameters into `spec`.
-fn read(spec: &mut SearchSpec, name: &str, value: &str) -> Result<(), SearchLinkError> {
-    let bad = |parameter: &'static str, reason: String| SearchLinkError {
-        parameter,
-        value: value.to_owned(),
-        reason,
+fn read(spec: &mut SearchSpec, name: &str, value: &str) -> Result<(), LinkError> {
+    let bad = |parameter: &str, reason: String| {
+        LinkError::at(parameter, value, Problem::SetAside(reason))
     };
     match name {
         "search" => catalogue::entry(value)
@@ -185,7 +160,7 @@ fn read(spec: &mut SearchSpec, name: &str, value: &str) -> Result<(), SearchLink
                 spec.kinds = kinds;
             })
             .ok_or_else(|| {
-                let ids: Vec<&str> = FaultKind::ALL.iter().map(|k| k.id()).collect();
+                let ids: Vec<&str> = FaultKind::VARIANTS.iter().map(|k| k.id()).collect();
                 bad(
                     "search-kinds",
                     format!("a comma-separated list of {}", ids.join(", ")),
@@ -202,11 +177,11 @@ fn read(spec: &mut SearchSpec, name: &str, value: &str) -> Result<(), SearchLink
                     format!("a whole number from 1 to {MAX_EVENTS}"),
                 )
             }),
-        _ => Err(SearchLinkError {
-            parameter: "search-…",
-            value: name.to_owned(),
-            reason: "the search has no such setting".to_owned(),
-        }),
+        _ => Err(LinkError::at(
+            name,
+            value,
+            Problem::Unknown(LinkKind::Search),
+        )),
     }
 }
 
@@ -215,10 +190,7 @@ impl SearchSpec {
     pub fn fragment(&self) -> String {
         let mut parts = vec![format!("lab&search={}", self.scenario)];
         if let FencingChoice::Set(fencing) = self.fencing {
-            parts.push(format!(
-                "search-fencing={}",
-                crate::link::fencing_word(fencing)
-            ));
+            parts.push(format!("search-fencing={}", fencing_word(fencing)));
         }
         if let Some(invariant) = self.invariant {
             parts.push(format!("search-invariant={}", invariant.id()));
@@ -227,84 +199,7 @@ impl SearchSpec {
         parts.push(format!("search-faults={}", self.faults));
         parts.push(format!("search-kinds={}", kinds.join(",")));
         parts.push(format!("search-max-events={}", self.max_events));
-        parts.join("&")
-    }
-
-    /// The invariant searched for on `scenario`: the one chosen, else of those the scenario
-    /// expects to break the one that costs the data most, else "no stale write".
-    pub fn invariant_for(&self, scenario: &Scenario) -> Invariant {
-        const BY_DAMAGE: [Invariant; 7] = [
-            Invariant::NoStaleWrite,
-            Invariant::NoLostUpdate,
-            Invariant::NoDoubleCharge,
-            Invariant::OneWriterPerToken,
-            Invariant::TokensIncrease,
-            Invariant::OneLease,
-            Invariant::OneBeliever,
-        ];
-        let expected = |candidate: &Invariant| {
-            scenario.expectations.iter().any(|expectation| {
-                *expectation
-                    == Expectation::Invariant {
-                        invariant: *candidate,
-                        outcome: InvariantOutcome::Violated,
-                    }
-            })
-        };
-        self.invariant.unwrap_or_else(|| {
-            BY_DAMAGE
-                .into_iter()
-                .find(expected)
-                .unwrap_or(Invariant::NoStaleWrite)
-        })
-    }
-
-    /// The search configuration on the loaded `scenario`: its own faults and expectations left
-    /// out (the search chooses the faults), the fencing set, the chosen kinds at their default
-    /// lengths ([`FaultBudget::defaults_for`]).
-    pub fn config(&self, scenario: &Scenario) -> SearchConfig {
-        let invariant = self.invariant_for(scenario);
-        let mut base = scenario.clone();
-        base.interventions.clear();
-        base.expectations.clear();
-        if let FencingChoice::Set(fencing) = self.fencing {
-            base.resource = base.resource.with_fencing(fencing);
-        }
-        let all = FaultBudget::defaults_for(&base, self.faults);
-        let chosen = |kind| self.kinds.contains(&kind);
-        let faults = FaultBudget {
-            max: self.faults,
-            pauses: if chosen(FaultKind::Pauses) {
-                all.pauses
-            } else {
-                Vec::new()
-            },
-            partitions: if chosen(FaultKind::Partitions) {
-                all.partitions
-            } else {
-                Vec::new()
-            },
-            clock_jumps: if chosen(FaultKind::ClockJumps) {
-                all.clock_jumps
-            } else {
-                Vec::new()
-            },
-            message_delays: if chosen(FaultKind::MessageDelays) {
-                all.message_delays
-            } else {
-                Vec::new()
-            },
-            ..FaultBudget::default()
-        };
-        SearchConfig {
-            base,
-            invariant,
-            faults,
-            bounds: Bounds {
-                max_events: self.max_events,
-                ..Bounds::default()
-            },
-        }
+        params::join(&parts)
     }
 }
 
@@ -334,9 +229,9 @@ mod tests {
         assert!(!parse("#lab&backend=sql-row&runs=10").named);
         // The lab leaves the search's parameters to the search.
         let fragment = SearchSpec::default().fragment();
-        let route = crate::route::Route::parse(&format!("#{fragment}&runs=10"));
+        let route = crate::link::route::Route::parse(&format!("#{fragment}&runs=10"));
         assert!(
-            matches!(&route, Some(crate::route::Route::Lab(lab)) if lab.problems.is_empty() && lab.spec.runs.0 == 10),
+            matches!(&route, Some(crate::link::route::Route::Lab(lab)) if lab.problems.is_empty() && lab.spec.runs.0 == 10),
             "{route:?}"
         );
     }
@@ -358,22 +253,5 @@ mod tests {
                 "`search-…=search-colour`: the search has no such setting",
             ]
         );
-    }
-
-    #[test]
-    fn the_configuration_takes_the_scenario_without_its_faults() {
-        let scenario = catalogue::find("s1-gc-pause-unfenced")
-            .and_then(|b| b.load().ok())
-            .expect("S1");
-        let config = SearchSpec::default().config(&scenario);
-        assert!(config.base.interventions.is_empty() && config.base.expectations.is_empty());
-        assert_eq!(
-            config.invariant,
-            Invariant::NoStaleWrite,
-            "S1 expects it to break"
-        );
-        assert_eq!(config.faults.pauses.len(), 1);
-        assert!(config.faults.partitions.is_empty() && config.faults.message_delays.is_empty());
-        config.validate().expect("a valid search");
     }
 }

@@ -16,7 +16,10 @@ pub fn verdict_line(playground: &Playground) -> Html {
         return line(None, playground.run().verdict(), "run-verdict", true);
     };
     let main_label = match playground.fencing() {
-        Some(fencing) => format!("fencing {}", lockstep_view::link::fencing_word(fencing)),
+        Some(fencing) => format!(
+            "fencing {}",
+            lockstep_view::link::fencing::fencing_word(fencing)
+        ),
         None => "this run".to_owned(),
     };
     html! {

@@ -1,23 +1,25 @@
 //! The embed's address: `#embed&s=s2-gc-pause-fenced&at=12&controls=transport`.
 //!
-//! Every playground link parameter (see [`crate::link`]) plus the embed's own: which controls
+//! Every playground link parameter (see [`super::share`]) plus the embed's own: which controls
 //! show (`controls=`), a lesson-sized excerpt (`from=`, `to=`), `autoplay=1`, the theme for this
 //! view (`theme=`), a caption (`caption=`), a whole lesson (`learn=`, `step=`), or a run recorded
 //! against real servers beside its simulation (`real=`). Reading never
-//! panics: anything wrong is an [`EmbedError`] naming the parameter, which the embed shows in
-//! its frame. The playground parameters are only sorted out here; [`crate::link::decode`] reads
+//! panics: anything wrong is a [`LinkError`] naming the parameter, which the embed shows in
+//! its frame. The playground parameters are only sorted out here; [`super::share::decode`] reads
 //! them once the scenario they name has loaded. This module does not touch the browser.
 
+use super::error::{LinkError, LinkKind, Problem};
+use super::params::{self, once};
 use crate::recorded::catalogue as recordings;
 use lockstep_sim::scenario::catalogue;
-use std::fmt;
+use strum::VariantArray;
 
 /// The word a fragment starts with to be an embed.
 pub const EMBED: &str = "embed";
 
 /// Every parameter an embed's address may carry: the one declaration that this reader and the
 /// book's preprocessor (`mdbook-lockstep`, whose blocks give them as options) share.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, strum::VariantArray)]
 pub enum Parameter {
     At,
     From,
@@ -38,25 +40,6 @@ pub enum Parameter {
 }
 
 impl Parameter {
-    pub const ALL: [Parameter; 16] = [
-        Parameter::At,
-        Parameter::From,
-        Parameter::To,
-        Parameter::Controls,
-        Parameter::Fencing,
-        Parameter::Compare,
-        Parameter::Seed,
-        Parameter::Autoplay,
-        Parameter::Theme,
-        Parameter::Caption,
-        Parameter::Learn,
-        Parameter::Step,
-        Parameter::S,
-        Parameter::Scenario,
-        Parameter::Log,
-        Parameter::Real,
-    ];
-
     /// The name in the address (and after `data-` on the host script's element).
     pub fn name(self) -> &'static str {
         match self {
@@ -80,10 +63,13 @@ impl Parameter {
     }
 
     pub fn named(name: &str) -> Option<Parameter> {
-        Parameter::ALL.into_iter().find(|p| p.name() == name)
+        Parameter::VARIANTS
+            .iter()
+            .copied()
+            .find(|p| p.name() == name)
     }
 
-    /// Whether it is the playground link's, passed on to [`crate::link::decode`] (`at=` apart:
+    /// Whether it is the playground link's, passed on to [`super::share::decode`] (`at=` apart:
     /// the embed reads it, as it defaults to `from=`).
     pub fn is_playground(self) -> bool {
         matches!(
@@ -99,7 +85,7 @@ impl Parameter {
 }
 
 /// Which buttons the embed shows.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, strum::VariantArray)]
 pub enum ControlSet {
     /// None: a still picture, or an autoplaying one.
     None,
@@ -110,8 +96,6 @@ pub enum ControlSet {
 }
 
 impl ControlSet {
-    pub const ALL: [ControlSet; 3] = [ControlSet::None, ControlSet::Transport, ControlSet::Full];
-
     pub fn word(self) -> &'static str {
         match self {
             ControlSet::None => "none",
@@ -129,7 +113,7 @@ pub enum Autoplay {
 }
 
 /// The colours of this one view; never stored.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, strum::VariantArray)]
 pub enum EmbedTheme {
     /// The system's (`prefers-color-scheme`).
     Auto,
@@ -138,8 +122,6 @@ pub enum EmbedTheme {
 }
 
 impl EmbedTheme {
-    pub const ALL: [EmbedTheme; 3] = [EmbedTheme::Auto, EmbedTheme::Light, EmbedTheme::Dark];
-
     /// The value of `<html data-theme>` the stylesheet reads.
     pub fn word(self) -> &'static str {
         match self {
@@ -211,76 +193,12 @@ pub struct EmbedSpec {
     pub caption: Option<String>,
 }
 
-/// What is wrong with an embed's address.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum EmbedError {
-    UnknownParameter(String),
-    /// A parameter is there but its value cannot be used.
-    Bad {
-        parameter: &'static str,
-        reason: String,
-    },
-    /// An embed parameter given twice.
-    Repeated(&'static str),
-    /// Neither a scenario nor a lesson.
-    NothingToShow,
-    /// A parameter that a lesson embed does not take (the lesson chooses its own moments).
-    NotForALesson(&'static str),
-    /// A parameter that a recorded run's embed does not take (it is shown whole).
-    NotForARecording(&'static str),
-    FromAfterTo {
-        from: usize,
-        to: usize,
-    },
-    /// `at=` outside `from..=to`.
-    AtOutside {
-        at: usize,
-        from: usize,
-        to: usize,
-    },
-}
-
-impl fmt::Display for EmbedError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            EmbedError::UnknownParameter(name) => {
-                write!(
-                    f,
-                    "`{name}`: this parameter means nothing to a Lockstep embed"
-                )
-            }
-            EmbedError::Bad { parameter, reason } => write!(f, "`{parameter}=`: {reason}"),
-            EmbedError::Repeated(name) => write!(f, "`{name}=` is given more than once"),
-            EmbedError::NothingToShow => f.write_str(
-                "it names no scenario (`s=` or `scenario=`), no lesson (`learn=`) and no \
-                     recorded run (`real=`)",
-            ),
-            EmbedError::NotForALesson(name) => write!(
-                f,
-                "`{name}=` does not apply to a lesson (`learn=`): the lesson chooses its own \
-                 moments"
-            ),
-            EmbedError::NotForARecording(name) => write!(
-                f,
-                "`{name}=` does not apply to a recorded run (`real=`): it is shown whole, beside \
-                 its simulation"
-            ),
-            EmbedError::FromAfterTo { from, to } => write!(
-                f,
-                "`from={from}` is after `to={to}`: the excerpt must start before it ends"
-            ),
-            EmbedError::AtOutside { at, from, to } => write!(
-                f,
-                "`at={at}` is outside the excerpt `from={from}` to `to={to}`"
-            ),
-        }
-    }
-}
-
 /// Whether a fragment (with or without `#`) is an embed's.
 pub fn is_embed(fragment: &str) -> bool {
-    let fragment = fragment.strip_prefix('#').unwrap_or(fragment);
-    let first = fragment.split('&').next().unwrap_or_default();
+    let first = params::without_hash(fragment)
+        .split('&')
+        .next()
+        .unwrap_or_default();
     first == EMBED
         || first
             .strip_prefix(EMBED)
@@ -288,18 +206,18 @@ pub fn is_embed(fragment: &str) -> bool {
 }
 
 /// The embed a fragment (with or without `#`, starting with `embed`) asks for.
-pub fn parse(fragment: &str) -> Result<EmbedSpec, EmbedError> {
-    let fragment = fragment.strip_prefix('#').unwrap_or(fragment);
-    let mut pairs = fragment.split('&');
-    let first = pairs.next().unwrap_or_default();
-    if first.split_once('=').unwrap_or((first, "")) != (EMBED, "") {
-        return Err(EmbedError::Bad {
-            parameter: EMBED,
-            reason: "an embed's address starts with `embed&`".to_owned(),
-        });
+pub fn parse(fragment: &str) -> Result<EmbedSpec, LinkError> {
+    let fragment = params::without_hash(fragment);
+    let (first, rest) = fragment.split_once('&').unwrap_or((fragment, ""));
+    if params::split(first) != (EMBED, "") {
+        return Err(LinkError::bad(
+            EMBED,
+            params::split(first).1,
+            "an embed's address starts with `embed&`".to_owned(),
+        ));
     }
     let mut read = Reading::default();
-    for pair in pairs.filter(|p| !p.is_empty()) {
+    for pair in params::written(rest) {
         read.pair(pair)?;
     }
     let (controls, autoplay, theme, caption) = (
@@ -342,35 +260,37 @@ struct Reading {
 
 impl Reading {
     /// Reads one `name=value` pair.
-    fn pair(&mut self, pair: &str) -> Result<(), EmbedError> {
-        let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
-        let parameter =
-            Parameter::named(name).ok_or_else(|| EmbedError::UnknownParameter(name.to_owned()))?;
+    fn pair(&mut self, pair: &str) -> Result<(), LinkError> {
+        let (name, value) = params::split(pair);
+        let parameter = Parameter::named(name)
+            .ok_or_else(|| LinkError::at(name, value, Problem::Unknown(LinkKind::Embed)))?;
         let name = parameter.name();
         match parameter {
-            Parameter::At => once(&mut self.at, name, number(name, value)?),
+            Parameter::At => once(&mut self.at, name, params::number(name, value)?),
             Parameter::Controls => once(
                 &mut self.controls,
                 name,
-                word(name, value, &ControlSet::ALL, ControlSet::word)?,
+                params::word(name, value, ControlSet::VARIANTS, ControlSet::word)?,
             ),
-            Parameter::From => once(&mut self.from, name, number(name, value)?),
-            Parameter::To => once(&mut self.to, name, number(name, value)?),
+            Parameter::From => once(&mut self.from, name, params::number(name, value)?),
+            Parameter::To => once(&mut self.to, name, params::number(name, value)?),
             Parameter::Autoplay => once(&mut self.autoplay, name, autoplay(value)?),
             Parameter::Theme => once(
                 &mut self.theme,
                 name,
-                word(name, value, &EmbedTheme::ALL, EmbedTheme::word)?,
+                params::word(name, value, EmbedTheme::VARIANTS, EmbedTheme::word)?,
             ),
             Parameter::Caption => once(&mut self.caption, name, caption_text(value)?),
-            Parameter::Learn if value.is_empty() => Err(EmbedError::Bad {
-                parameter: name,
-                reason: "name a lesson: `learn=<lesson id>`".to_owned(),
-            }),
+            Parameter::Learn if value.is_empty() => Err(LinkError::bad(
+                name,
+                value,
+                "name a lesson: `learn=<lesson id>`".to_owned(),
+            )),
             Parameter::Learn => once(&mut self.learn, name, value.to_owned()),
-            Parameter::Real if recordings::find(value).is_none() => Err(EmbedError::Bad {
-                parameter: name,
-                reason: format!(
+            Parameter::Real if recordings::find(value).is_none() => Err(LinkError::bad(
+                name,
+                value,
+                format!(
                     "there is no recorded run `{value}`; the recordings: {}",
                     recordings::RECORDINGS
                         .iter()
@@ -378,19 +298,21 @@ impl Reading {
                         .collect::<Vec<_>>()
                         .join(", ")
                 ),
-            }),
+            )),
             Parameter::Real => once(&mut self.real, name, value.to_owned()),
-            Parameter::Step => match number::<usize>(name, value)? {
-                0 => Err(EmbedError::Bad {
-                    parameter: name,
-                    reason: "steps are numbered from 1".to_owned(),
-                }),
+            Parameter::Step => match params::number::<usize>(name, value)? {
+                0 => Err(LinkError::bad(
+                    name,
+                    value,
+                    "steps are numbered from 1".to_owned(),
+                )),
                 n => once(&mut self.step, name, n - 1),
             },
-            Parameter::S if catalogue::entry(value).is_none() => Err(EmbedError::Bad {
-                parameter: name,
-                reason: format!("there is no built-in scenario `{value}`"),
-            }),
+            Parameter::S if catalogue::entry(value).is_none() => Err(LinkError::bad(
+                name,
+                value,
+                format!("there is no built-in scenario `{value}`"),
+            )),
             Parameter::S
             | Parameter::Scenario
             | Parameter::Seed
@@ -404,17 +326,20 @@ impl Reading {
     }
 
     /// What the parameters ask the embed to show: a lesson, or a moment of a run.
-    fn shows(self) -> Result<Shows, EmbedError> {
+    fn shows(self) -> Result<Shows, LinkError> {
         if let Some(recording) = self.real.clone() {
             return self.recording(recording);
         }
         match self.learn.clone() {
             Some(id) => self.lesson(id),
-            None if self.step.is_some() => Err(EmbedError::Bad {
-                parameter: "step",
-                reason: "a step belongs to a lesson: add `learn=<lesson id>`".to_owned(),
-            }),
-            None => self.moment(),
+            None => match self.step {
+                Some(step) => Err(LinkError::bad(
+                    "step",
+                    &(step + 1).to_string(),
+                    "a step belongs to a lesson: add `learn=<lesson id>`".to_owned(),
+                )),
+                None => self.moment(),
+            },
         }
     }
 
@@ -432,9 +357,9 @@ impl Reading {
             .next()
     }
 
-    fn lesson(self, id: String) -> Result<Shows, EmbedError> {
+    fn lesson(self, id: String) -> Result<Shows, LinkError> {
         if let Some(name) = self.first_of_a_run() {
-            return Err(EmbedError::NotForALesson(name));
+            return Err(LinkError::at(name, "", Problem::NotForALesson));
         }
         Ok(Shows::Lesson {
             id,
@@ -443,55 +368,63 @@ impl Reading {
     }
 
     /// A recorded run: shown whole, so no scenario, moment, excerpt, autoplay or lesson.
-    fn recording(self, recording: String) -> Result<Shows, EmbedError> {
+    fn recording(self, recording: String) -> Result<Shows, LinkError> {
         let not_for_it = self
             .first_of_a_run()
             .or(self.learn.as_ref().map(|_| "learn"))
             .or(self.step.map(|_| "step"));
         if let Some(name) = not_for_it {
-            return Err(EmbedError::NotForARecording(name));
+            return Err(LinkError::at(name, "", Problem::NotForARecording));
         }
         Ok(Shows::Real { recording })
     }
 
-    fn moment(self) -> Result<Shows, EmbedError> {
+    fn moment(self) -> Result<Shows, LinkError> {
         let names_scenario = self
             .setup
             .iter()
             .any(|p| p.starts_with("s=") || p.starts_with("scenario="));
         if !names_scenario {
-            return Err(EmbedError::NothingToShow);
+            return Err(LinkError::whole(Problem::NothingToShow));
         }
         let (at, from, to) = (self.at, self.from, self.to);
         if let (Some(from), Some(to)) = (from, to)
             && from > to
         {
-            return Err(EmbedError::FromAfterTo { from, to });
+            return Err(LinkError::at(
+                "from",
+                &from.to_string(),
+                Problem::FromAfterTo { to },
+            ));
         }
         if let Some(at) = at
             && (from.is_some_and(|from| at < from) || to.is_some_and(|to| at > to))
         {
-            return Err(EmbedError::AtOutside {
-                at,
-                from: from.unwrap_or(0),
-                to: to.unwrap_or(usize::MAX),
-            });
+            return Err(LinkError::at(
+                "at",
+                &at.to_string(),
+                Problem::AtOutside {
+                    from: from.unwrap_or(0),
+                    to: to.unwrap_or(usize::MAX),
+                },
+            ));
         }
         Ok(Shows::Moment {
-            setup: self.setup.join("&"),
+            setup: params::join(&self.setup),
             at,
         })
     }
 }
 
-fn autoplay(value: &str) -> Result<Autoplay, EmbedError> {
+fn autoplay(value: &str) -> Result<Autoplay, LinkError> {
     match value {
         "1" => Ok(Autoplay::On),
         "0" => Ok(Autoplay::Off),
-        _ => Err(EmbedError::Bad {
-            parameter: "autoplay",
-            reason: format!("`{value}` is not 1 (play on load) or 0"),
-        }),
+        _ => Err(LinkError::bad(
+            "autoplay",
+            value,
+            format!("`{value}` is not 1 (play on load) or 0"),
+        )),
     }
 }
 
@@ -535,91 +468,23 @@ impl EmbedSpec {
             parts.push(format!("theme={}", self.theme.word()));
         }
         if let Some(caption) = &self.caption {
-            parts.push(format!("caption={}", percent_encode(caption)));
+            parts.push(format!("caption={}", params::percent_encode(caption)));
         }
-        parts.join("&")
+        params::join(&parts)
     }
 }
 
-fn once<T>(slot: &mut Option<T>, name: &'static str, value: T) -> Result<(), EmbedError> {
-    if slot.replace(value).is_some() {
-        return Err(EmbedError::Repeated(name));
-    }
-    Ok(())
-}
-
-fn number<T: std::str::FromStr>(parameter: &'static str, value: &str) -> Result<T, EmbedError> {
-    value.parse().map_err(|_| EmbedError::Bad {
-        parameter,
-        reason: format!("`{value}` is not a whole number in range"),
-    })
-}
-
-fn word<T: Copy>(
-    parameter: &'static str,
-    value: &str,
-    all: &[T],
-    word_of: fn(T) -> &'static str,
-) -> Result<T, EmbedError> {
-    all.iter()
-        .copied()
-        .find(|t| word_of(*t) == value)
-        .ok_or_else(|| EmbedError::Bad {
-            parameter,
-            reason: format!(
-                "`{value}` is not one of {}",
-                all.iter()
-                    .map(|t| word_of(*t))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            ),
-        })
-}
-
-/// The caption's text: `%XX` escapes decoded as UTF-8 (what `encodeURIComponent` writes).
-fn caption_text(value: &str) -> Result<String, EmbedError> {
-    let bad = |reason: &str| EmbedError::Bad {
-        parameter: "caption",
-        reason: reason.to_owned(),
-    };
-    let bytes = value.as_bytes();
-    let mut decoded = Vec::with_capacity(bytes.len());
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'%' {
-            let hex = bytes
-                .get(i + 1..i + 3)
-                .and_then(|h| std::str::from_utf8(h).ok())
-                .and_then(|h| u8::from_str_radix(h, 16).ok())
-                .ok_or_else(|| bad("a `%` must be followed by two hexadecimal digits"))?;
-            decoded.push(hex);
-            i += 3;
-        } else {
-            decoded.push(bytes[i]);
-            i += 1;
-        }
-    }
-    let text = String::from_utf8(decoded)
-        .map_err(|_| bad("the decoded text is not UTF-8"))?
-        .trim()
-        .to_owned();
+/// The caption's text: `%XX` escapes decoded, trimmed, not empty.
+fn caption_text(value: &str) -> Result<String, LinkError> {
+    let text = params::percent_decode("caption", value)?.trim().to_owned();
     if text.is_empty() {
-        return Err(bad("the caption is empty"));
+        return Err(LinkError::bad(
+            "caption",
+            value,
+            "the caption is empty".to_owned(),
+        ));
     }
     Ok(text)
-}
-
-/// `text` with everything but unreserved characters written as `%XX` (as
-/// `encodeURIComponent` does).
-fn percent_encode(text: &str) -> String {
-    text.bytes()
-        .map(|b| match b {
-            b'A'..=b'Z' | b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_' | b'.' | b'~' => {
-                (b as char).to_string()
-            }
-            _ => format!("%{b:02X}"),
-        })
-        .collect()
 }
 
 #[cfg(test)]
@@ -781,19 +646,6 @@ mod tests {
         assert!(error("embed=1&s=s2-gc-pause-fenced").starts_with("`embed=`"));
     }
 
-    #[test]
-    fn the_playground_parameters_go_to_the_link_reader() {
-        // Checked once the scenario has loaded, by `link::decode`, which names them too.
-        let spec = parse("embed&s=s2-gc-pause-fenced&seed=x").expect("read later");
-        let Shows::Moment { setup, .. } = spec.shows else {
-            panic!("a moment");
-        };
-        let problem = crate::link::decode(&setup, &crate::test_files::loaded)
-            .map(|_| ())
-            .unwrap_err();
-        assert!(problem.to_string().starts_with("`seed=`"), "{problem}");
-    }
-
     /// A valid embed address's parts.
     fn spec() -> impl Strategy<Value = EmbedSpec> {
         let ids: Vec<&'static str> = catalogue::INDEX.iter().map(|e| e.id).collect();
@@ -831,9 +683,9 @@ mod tests {
             .prop_map(|(id, step)| (Shows::Lesson { id, step }, Excerpt::default()));
         (
             prop_oneof![moment, lesson],
-            proptest::sample::select(ControlSet::ALL.to_vec()),
+            proptest::sample::select(ControlSet::VARIANTS.to_vec()),
             any::<bool>(),
-            proptest::sample::select(EmbedTheme::ALL.to_vec()),
+            proptest::sample::select(EmbedTheme::VARIANTS.to_vec()),
             proptest::option::of("[ -~]{1,20}|[a-zé✓ ]{1,8}"),
         )
             .prop_map(|((shows, excerpt), controls, autoplay, theme, caption)| {
@@ -900,10 +752,16 @@ mod tests {
                     parsed += 1;
                     assert_eq!(parse(&read.fragment()), Ok(read), "{text}");
                 }
-                Err(EmbedError::NothingToShow) => {
+                Err(LinkError {
+                    problem: Problem::NothingToShow,
+                    ..
+                }) => {
                     assert!(edit == 0 && (name == "s" || name == "learn"), "{text}")
                 }
-                Err(EmbedError::FromAfterTo { .. } | EmbedError::AtOutside { .. }) => {
+                Err(LinkError {
+                    problem: Problem::FromAfterTo { .. } | Problem::AtOutside { .. },
+                    ..
+                }) => {
                     refused += 1;
                     assert!(["from", "to", "at"].contains(&name.as_str()), "{text}");
                 }

@@ -11,10 +11,10 @@ mod more_menu;
 mod seed_field;
 
 use crate::components::Current;
-use crate::components::compare_services::CompareChoice;
 use crate::components::fencing_switch::FencingSwitch;
-use crate::components::scenario_picker::ScenarioPicker;
-use crate::components::share_menu::{Copied, ShareMenu, copied_view};
+use crate::pages::playground::compare_services::CompareChoice;
+use crate::pages::playground::scenario_picker::ScenarioPicker;
+use crate::pages::playground::share_menu::{Copied, ShareMenu, copied_view};
 use crate::state::{Action, Compare, Origin};
 use lockstep_sim::analysis::chaos::ChaosBackend;
 use lockstep_sim::models::resource::Fencing;

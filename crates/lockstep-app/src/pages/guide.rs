@@ -2,7 +2,7 @@
 //! the mechanism to use, linked to the lesson that demonstrates it.
 
 use crate::components::Shared;
-use crate::components::sources::citation_list;
+use crate::pages::sources::citation_list;
 use lockstep_view::content::{Content, Verdict};
 use yew::prelude::*;
 

@@ -6,7 +6,7 @@
 //! "All cards" lists them, each answer shown.
 
 use crate::components::Shared;
-use crate::components::sources::citation_list;
+use crate::pages::sources::citation_list;
 use lockstep_view::content::practice::{Round, Verdict};
 use lockstep_view::content::{Card, Content};
 use yew::prelude::*;

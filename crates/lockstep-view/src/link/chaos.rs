@@ -8,12 +8,12 @@
 //! same value always opens the same run. The seed here is the run's; the link's own `seed=`
 //! still means a simulation seed the user chose in the playground.
 //!
-//! [`crate::link`] reads and writes it; [`crate::state::Origin::Chaos`] holds it. Pure: this
-//! module does not touch the browser, and it imports nothing of this crate (both of those
-//! import it).
+//! The playground's link ([`super::share`]) reads and writes it; `crate::state::Origin::Chaos`
+//! holds it. Pure: this module does not touch the browser, and it imports nothing of this
+//! crate but the link's own mechanics (both of those import it).
 
+use super::error::LinkError;
 use lockstep_sim::analysis::chaos::ChaosSettings;
-use std::fmt;
 
 /// The version of `chaos=` this build writes, and the only one it reads.
 pub const CHAOS_LINK_VERSION: u32 = 1;
@@ -43,8 +43,8 @@ impl ChaosRunRef {
 
     /// Reads a `chaos=` value: the version, the seed, then the settings (a setting left out
     /// keeps the article's test's value, as in the lab's own address).
-    pub fn parse(value: &str) -> Result<ChaosRunRef, ChaosLinkError> {
-        let bad = ChaosLinkError;
+    pub fn parse(value: &str) -> Result<ChaosRunRef, LinkError> {
+        let bad = |reason: String| LinkError::bad("chaos", value, reason);
         let mut parts = value.split(';');
         match parts.next().map(str::parse::<u32>) {
             Some(Ok(CHAOS_LINK_VERSION)) => {}
@@ -80,16 +80,6 @@ impl ChaosRunRef {
         let settings = ChaosSettings::from_pairs(pairs)
             .map_err(|error| bad(format!("the chaos lab's settings: {error}")))?;
         Ok(ChaosRunRef { settings, seed })
-    }
-}
-
-/// Why a `chaos=` value cannot be read, in words ([`crate::link`] names the parameter).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ChaosLinkError(pub String);
-
-impl fmt::Display for ChaosLinkError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
     }
 }
 

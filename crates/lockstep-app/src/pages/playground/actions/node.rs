@@ -109,7 +109,7 @@ fn fencing_button(d: &Callback<Action>, fencing: Fencing) -> Html {
     html! {
         <button type="button" class="act" data-testid="act-fencing" aria-pressed={(fencing != Fencing::Off).to_string()}
             onclick={Callback::from(move |_: MouseEvent| dispatch.emit(Action::SetFencing(next)))}>
-            { format!("Fencing: {} — switch {}", crate::link::fencing_word(fencing),
+            { format!("Fencing: {} — switch {}", lockstep_view::link::fencing::fencing_word(fencing),
                 if next == Fencing::Off { "off" } else { "on" }) }
         </button>
     }

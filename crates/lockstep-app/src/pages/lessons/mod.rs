@@ -17,14 +17,15 @@ mod recap;
 mod scene;
 mod stand;
 mod step_body;
+pub mod verification_tests;
 
 use crate::components::Shared;
-use crate::components::verification_tests::VerificationTests;
+use crate::pages::lessons::verification_tests::VerificationTests;
 use crate::platform::browser;
 use crate::state::{Action, Playground};
 use buttons::LessonButtons;
 use lockstep_view::content::{Content, Lesson};
-use lockstep_view::route::Route;
+use lockstep_view::link::route::Route;
 use progress::use_mark_finished;
 use stand::use_stand_at;
 use std::collections::BTreeMap;

@@ -1,12 +1,13 @@
 //! Which page the app shows, and its address: the playground (whose address is a moment, see
-//! [`crate::link`]), the lessons, one step of one lesson, the knowledge check, the interview deck,
-//! the decision guide, the sources, the chaos lab (see [`crate::lab::link`]), the real runs, and
-//! the embed (see [`crate::embed::link`]). Pure: parsing never panics; this module does not
-//! touch the browser.
+//! [`super::share`]), the lessons, one step of one lesson, the knowledge check, the interview
+//! deck, the decision guide, the sources, the chaos lab (see [`super::lab`]), the real runs, and
+//! the embed (see [`super::embed`]). Pure: parsing never panics; this module does not touch the
+//! browser.
 
-use crate::embed::link::{EmbedError, EmbedSpec};
-use crate::lab::link::LabLink;
-use crate::{embed, lab};
+use super::embed::{self, EmbedSpec};
+use super::error::LinkError;
+use super::lab::{self, LabLink};
+use super::params;
 
 /// A page of the app.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -37,20 +38,16 @@ pub enum Route {
     },
     /// The embed view: the story alone, for another site's page (or why the address cannot
     /// be shown).
-    Embed(Result<EmbedSpec, EmbedError>),
+    Embed(Result<EmbedSpec, LinkError>),
 }
 
 impl Route {
     /// The page a fragment names, or `None` when it is a playground link (or empty).
     pub fn parse(fragment: &str) -> Option<Route> {
-        let fragment = fragment.strip_prefix('#').unwrap_or(fragment);
-        if embed::link::is_embed(fragment) {
-            return Some(Route::Embed(embed::link::parse(fragment)));
+        if embed::is_embed(fragment) {
+            return Some(Route::Embed(embed::parse(fragment)));
         }
-        let mut pairs = fragment
-            .split('&')
-            .filter(|p| !p.is_empty())
-            .map(|p| p.split_once('=').unwrap_or((p, "")));
+        let mut pairs = params::pairs(fragment);
         let (name, value) = pairs.next()?;
         Some(match name {
             "learn" if value.is_empty() => Route::Lessons,
@@ -67,7 +64,7 @@ impl Route {
             "deck" => Route::Deck,
             "guide" => Route::Guide,
             "sources" => Route::Sources,
-            "lab" if value.is_empty() => Route::Lab(lab::link::parse(pairs)),
+            "lab" if value.is_empty() => Route::Lab(lab::parse(pairs)),
             "real" => Route::Real {
                 recording: (!value.is_empty()).then(|| value.to_owned()),
             },
@@ -132,8 +129,8 @@ mod tests {
             Route::Deck,
             Route::Guide,
             Route::Sources,
-            Route::Lab(crate::lab::link::LabLink {
-                spec: crate::lab::link::LabSpec::default(),
+            Route::Lab(crate::link::lab::LabLink {
+                spec: crate::link::lab::LabSpec::default(),
                 problems: Vec::new(),
             }),
             Route::Real { recording: None },
@@ -168,7 +165,7 @@ mod tests {
         let Some(Route::Embed(Ok(spec))) = &route else {
             panic!("an embed: {route:?}");
         };
-        assert_eq!(spec.controls, embed::link::ControlSet::None);
+        assert_eq!(spec.controls, embed::ControlSet::None);
         let again = route
             .as_ref()
             .and_then(Route::fragment)
@@ -176,7 +173,7 @@ mod tests {
         assert_eq!(Route::parse(&again), route);
         assert!(matches!(
             Route::parse("embed&s=s2-gc-pause-fenced&zoom=3"),
-            Some(Route::Embed(Err(EmbedError::UnknownParameter(name)))) if name == "zoom"
+            Some(Route::Embed(Err(LinkError { parameter, problem: crate::link::error::Problem::Unknown(_), .. }))) if parameter == "zoom"
         ));
         assert_eq!(Route::parse("s=s2-gc-pause-fenced&embed"), None);
     }

@@ -1,28 +1,36 @@
 //! The playground page. The story first: the setup bar, the scenario's title (its summary and
 //! sources in a closed disclosure), the story — the timeline, with the stage beside it —, the
 //! "now" line, the run's verdict once it has ended and the popover of actions at a selected node
-//! (`components/in_place/`), and the transport held at the viewport's bottom; below the fold the
+//! ([`in_place`]), and the transport held at the viewport's bottom; below the fold the
 //! run's outcome,
 //! the twin when comparing, the action panel, the inspector, the monitoring plots and the event
-//! log. Also the parts a lesson shows over the same run ([`Story`]).
+//! log. Also the parts a lesson shows over the same run ([`Story`]). Its own parts are the
+//! folders and files beside it: the setup bar ([`toolbar`]) with its scenario picker, share menu
+//! and comparison choice, the action panel ([`actions`]) and the actions in place ([`in_place`]).
 
-use crate::components::actions::Actions;
-use crate::components::compare_services;
+pub mod actions;
+pub mod compare_services;
+pub mod in_place;
+pub mod scenario_picker;
+pub mod share_menu;
+pub mod toolbar;
+
+use self::in_place::{ActInPlace, EditedChip, verdict_line};
+use self::toolbar::Toolbar;
 use crate::components::controls::{Controls, Drag};
 use crate::components::disclosure::Folded;
 use crate::components::glossary::glossed;
-use crate::components::in_place::{ActInPlace, EditedChip, verdict_line};
 use crate::components::inspector::{Inspector, invariant_list};
 use crate::components::narration::{EventLog, NowLine};
-use crate::components::sources::{citation_list, note_list};
 use crate::components::stage::{STEP_GLIDE_MS, Stage};
 use crate::components::timeline::{AxisRole, FollowLead, SharedTimeAxis, Timeline};
-use crate::components::toolbar::Toolbar;
 use crate::components::{Current, Shared};
-use crate::link::fencing_word;
+use crate::pages::sources::{citation_list, note_list};
 use crate::state::{Action, Notice, Play, Playground, Selection};
+use actions::Actions;
 use lockstep_sim::Sim;
 use lockstep_sim::models::resource::Fencing;
+use lockstep_view::link::fencing::fencing_word;
 use lockstep_view::recorded::catalogue as recordings;
 use lockstep_view::run::Run;
 use yew::prelude::*;

@@ -7,60 +7,27 @@
 //! `compare=redlock`: another lock service by its id — the twin is recomputed from these, the
 //! role mapping included; `compare=s20-consensus-fast-follower-clock`: another built-in
 //! scenario by its id); a chaos lab run by its settings and seed instead of its whole scenario
-//! (`chaos=`, see [`crate::chaos_link`]; the scenario is generated again). Reading never panics: a bad link is a [`LinkError`] naming the
-//! parameter and what is wrong with it. A built-in scenario is read from its loaded file, which
+//! (`chaos=`, see [`super::chaos`]; the scenario is generated again). Reading never panics: a
+//! bad link is a [`LinkError`] naming the parameter, its value and what is wrong with it. A built-in scenario is read from its loaded file, which
 //! the caller hands in ([`Loaded`]): whoever follows a link loads the scenarios it names
 //! ([`built_in_named`], [`compared_built_in`]) first. This module does not touch the browser.
 
-use crate::chaos_link::ChaosRunRef;
+use super::chaos::ChaosRunRef;
+use super::error::{LinkError, LinkKind, Problem};
+use super::fencing::{FENCINGS, fencing_word};
+use super::params;
 use crate::state::{Compare, Comparison, Moment, Origin};
-use base64::Engine;
-use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use lockstep_sim::analysis::chaos::ChaosBackend;
 use lockstep_sim::models::resource::Fencing;
 use lockstep_sim::scenario::catalogue;
 use lockstep_sim::scenario::strict_json;
 use lockstep_sim::scenario::types::Scenario;
 use lockstep_sim::world::intervention::Intervention;
-use std::fmt;
 use std::rc::Rc;
 
 /// A built-in scenario's file by id, if it is loaded: the caller's cache (the app's library, or
 /// the embedded catalogue in tests).
 pub type Loaded<'a> = &'a dyn Fn(&str) -> Option<Rc<Scenario>>;
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum LinkError {
-    /// The link names no scenario at all.
-    NoScenario,
-    UnknownScenario(String),
-    /// The built-in scenario it names has not been loaded.
-    NotLoaded(&'static str),
-    /// A parameter is there but its value cannot be used.
-    Bad {
-        parameter: &'static str,
-        reason: String,
-    },
-    UnknownParameter(String),
-}
-
-impl fmt::Display for LinkError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            LinkError::NoScenario => {
-                f.write_str("it names no scenario (`s=`, `scenario=` or `chaos=`)")
-            }
-            LinkError::UnknownScenario(id) => {
-                write!(f, "`s={id}`: there is no built-in scenario with that id")
-            }
-            LinkError::NotLoaded(id) => write!(f, "`s={id}`: that scenario is not loaded yet"),
-            LinkError::Bad { parameter, reason } => write!(f, "`{parameter}=`: {reason}"),
-            LinkError::UnknownParameter(name) => {
-                write!(f, "`{name}`: this parameter means nothing to Lockstep")
-            }
-        }
-    }
-}
 
 /// The fragment (without `#`) that reproduces `moment`.
 pub fn encode(moment: &Moment, loaded: Loaded) -> String {
@@ -89,7 +56,7 @@ pub fn encode_setup(moment: &Moment, loaded: Loaded) -> String {
         Origin::Custom => {
             parts.push(format!(
                 "scenario={}",
-                URL_SAFE_NO_PAD.encode(moment.scenario.to_json())
+                params::base64(&moment.scenario.to_json())
             ));
             Some(moment.scenario.clone())
         }
@@ -106,9 +73,9 @@ pub fn encode_setup(moment: &Moment, loaded: Loaded) -> String {
     }
     if !moment.log.is_empty() {
         let json = serde_json::to_string(&moment.log).unwrap_or_default();
-        parts.push(format!("log={}", URL_SAFE_NO_PAD.encode(json)));
+        parts.push(format!("log={}", params::base64(&json)));
     }
-    parts.join("&")
+    params::join(&parts)
 }
 
 /// A run's fragment (`setup`, from [`encode_setup`]) standing at `position`, comparing or not.
@@ -141,19 +108,21 @@ pub fn compare_of(value: &str) -> Result<Compare, LinkError> {
         id => ChaosBackend::from_id(id)
             .map(Compare::Service)
             .or_else(|| catalogue::entry(id).map(|entry| Compare::Scenario(entry.id)))
-            .ok_or_else(|| LinkError::Bad {
-                parameter: "compare",
-                reason: format!(
-                    "`{id}` is neither 1 (fencing on and off), a lock service ({}) nor a built-in scenario's id",
-                    ChaosBackend::ALL.map(ChaosBackend::id).join(", ")
-                ),
+            .ok_or_else(|| {
+                LinkError::bad(
+                    "compare",
+                    id,
+                    format!(
+                        "`{id}` is neither 1 (fencing on and off), a lock service ({}) nor a built-in scenario's id",
+                        ChaosBackend::ALL.map(ChaosBackend::id).join(", ")
+                    ),
+                )
             }),
     }
 }
 
 /// The moment a fragment (with or without `#`) describes.
 pub fn decode(fragment: &str, loaded: Loaded) -> Result<Moment, LinkError> {
-    let fragment = fragment.strip_prefix('#').unwrap_or(fragment);
     let mut read = Reading {
         scenario: None,
         seed: None,
@@ -162,19 +131,19 @@ pub fn decode(fragment: &str, loaded: Loaded) -> Result<Moment, LinkError> {
         position: None,
         compare: Compare::Off,
     };
-    for pair in fragment.split('&').filter(|p| !p.is_empty()) {
-        let (name, value) = pair.split_once('=').unwrap_or((pair, ""));
+    for (name, value) in params::pairs(fragment) {
         read.pair(name, value, loaded)?;
     }
     let Some((origin, mut scenario)) = read.scenario else {
-        return Err(LinkError::NoScenario);
+        return Err(LinkError::whole(Problem::NoScenario));
     };
     if let Some(fencing) = read.fencing {
         if scenario.resource.fencing().is_none() {
-            return Err(LinkError::Bad {
-                parameter: "fencing",
-                reason: "this scenario's resource has no fencing to set".to_owned(),
-            });
+            return Err(LinkError::bad(
+                "fencing",
+                fencing_word(fencing),
+                "this scenario's resource has no fencing to set".to_owned(),
+            ));
         }
         scenario.resource = scenario.resource.with_fencing(fencing);
     }
@@ -184,7 +153,8 @@ pub fn decode(fragment: &str, loaded: Loaded) -> Result<Moment, LinkError> {
         scenario,
         log: read.log,
         position: read.position,
-        compare: Comparison::of(read.compare, loaded).map_err(LinkError::NotLoaded)?,
+        compare: Comparison::of(read.compare, loaded)
+            .map_err(|id| LinkError::at("compare", id, Problem::NotLoaded))?,
     })
 }
 
@@ -203,52 +173,52 @@ impl Reading {
         match name {
             "s" => {
                 let entry = catalogue::entry(value)
-                    .ok_or_else(|| LinkError::UnknownScenario(value.to_owned()))?;
-                let file = loaded(entry.id).ok_or(LinkError::NotLoaded(entry.id))?;
+                    .ok_or_else(|| LinkError::at(name, value, Problem::UnknownScenario))?;
+                let file = loaded(entry.id)
+                    .ok_or_else(|| LinkError::at(name, entry.id, Problem::NotLoaded))?;
                 self.scenario = Some((Origin::BuiltIn(entry.id), (*file).clone()));
             }
             "scenario" => {
-                let json = text_of("scenario", value)?;
-                let parsed = Scenario::parse(&json).map_err(|e| LinkError::Bad {
-                    parameter: "scenario",
-                    reason: e.to_string(),
-                })?;
+                let json = params::base64_text(name, value)?;
+                let parsed = Scenario::parse(&json)
+                    .map_err(|e| LinkError::bad(name, value, e.to_string()))?;
                 self.scenario = Some((Origin::Custom, parsed));
             }
             "chaos" => {
-                let run = ChaosRunRef::parse(value).map_err(|e| LinkError::Bad {
-                    parameter: "chaos",
-                    reason: e.to_string(),
-                })?;
+                let run = ChaosRunRef::parse(value)?;
                 self.scenario = Some((Origin::Chaos(run), run.settings.scenario(run.seed)));
             }
             "seed" => {
-                self.seed = Some(value.parse::<u64>().map_err(|_| LinkError::Bad {
-                    parameter: "seed",
-                    reason: format!("the seed must be a whole number from 0 to {}", u64::MAX),
+                self.seed = Some(value.parse::<u64>().map_err(|_| {
+                    LinkError::bad(
+                        name,
+                        value,
+                        format!("the seed must be a whole number from 0 to {}", u64::MAX),
+                    )
                 })?)
             }
-            "fencing" => {
-                self.fencing = Some(fencing_named(value).ok_or_else(|| LinkError::Bad {
-                    parameter: "fencing",
-                    reason: format!(
-                        "`{value}` is not one of {}",
-                        FENCINGS.map(fencing_word).join(", ")
-                    ),
-                })?)
-            }
+            "fencing" => self.fencing = Some(params::word(name, value, &FENCINGS, fencing_word)?),
             "log" => {
-                let json = text_of("log", value)?;
+                let json = params::base64_text(name, value)?;
                 self.log =
                     strict_json::from_str::<Vec<Intervention<String>>>(&json, "interventions")
-                        .map_err(|e| LinkError::Bad {
-                            parameter: "log",
-                            reason: format!("the interventions cannot be read: {e}"),
+                        .map_err(|e| {
+                            LinkError::bad(
+                                name,
+                                value,
+                                format!("the interventions cannot be read: {e}"),
+                            )
                         })?;
             }
-            "at" => self.position = Some(number::<usize>("at", value)?),
+            "at" => self.position = Some(params::number::<usize>(name, value)?),
             "compare" => self.compare = compare_of(value)?,
-            other => return Err(LinkError::UnknownParameter(other.to_owned())),
+            other => {
+                return Err(LinkError::at(
+                    other,
+                    value,
+                    Problem::Unknown(LinkKind::Share),
+                ));
+            }
         }
         Ok(())
     }
@@ -257,63 +227,19 @@ impl Reading {
 /// The built-in scenario a link names with `s=`, if it names one that exists: the file to load
 /// before [`decode`] can read the link.
 pub fn built_in_named(fragment: &str) -> Option<&'static str> {
-    named_by(fragment, "s=")
+    named_by(fragment, "s")
 }
 
 /// The built-in scenario a link compares with (`compare=` a scenario's id), if any: its file
 /// must be loaded too before the twin can run.
 pub fn compared_built_in(fragment: &str) -> Option<&'static str> {
-    named_by(fragment, "compare=")
+    named_by(fragment, "compare")
 }
 
 fn named_by(fragment: &str, parameter: &str) -> Option<&'static str> {
-    let fragment = fragment.strip_prefix('#').unwrap_or(fragment);
-    fragment
-        .split('&')
-        .filter_map(|pair| pair.strip_prefix(parameter))
-        .find_map(|id| catalogue::entry(id).map(|e| e.id))
-}
-
-/// Every fencing a link (and a book's block) may name, in the order their words are listed.
-pub const FENCINGS: [Fencing; 4] = [
-    Fencing::On,
-    Fencing::Off,
-    Fencing::Sequencer,
-    Fencing::CheckAndSet,
-];
-
-/// The fencing a link's word names.
-pub fn fencing_named(word: &str) -> Option<Fencing> {
-    FENCINGS.into_iter().find(|f| fencing_word(*f) == word)
-}
-
-pub fn fencing_word(fencing: Fencing) -> &'static str {
-    match fencing {
-        Fencing::On => "on",
-        Fencing::Off => "off",
-        Fencing::Sequencer => "sequencer",
-        Fencing::CheckAndSet => "check_and_set",
-    }
-}
-
-fn text_of(parameter: &'static str, value: &str) -> Result<String, LinkError> {
-    let bytes = URL_SAFE_NO_PAD.decode(value).map_err(|e| LinkError::Bad {
-        parameter,
-        reason: format!("not base64url: {e}"),
-    })?;
-    strict_json::text(&bytes)
-        .map(str::to_owned)
-        .map_err(|e| LinkError::Bad {
-            parameter,
-            reason: e.to_string(),
-        })
-}
-
-fn number<T: std::str::FromStr>(parameter: &'static str, value: &str) -> Result<T, LinkError> {
-    value.parse().map_err(|_| LinkError::Bad {
-        parameter,
-        reason: format!("`{value}` is not a whole number in range"),
-    })
+    params::pairs(fragment)
+        .filter(|(name, _)| *name == parameter)
+        .find_map(|(_, id)| catalogue::entry(id).map(|e| e.id))
 }
 
 #[cfg(test)]
@@ -328,7 +254,8 @@ mod tests {
     fn encode(moment: &Moment) -> String {
         super::encode(moment, &loaded)
     }
-    use crate::embed::link::{EmbedSpec, Shows};
+    use base64::Engine;
+    use base64::engine::general_purpose::URL_SAFE_NO_PAD;
     use lockstep_sim::world::intervention::Action;
     use lockstep_sim::world::time::{Millis, VirtualTime};
     use proptest::prelude::*;
@@ -592,48 +519,6 @@ mod tests {
         assert!(error.contains("byte 14 is not UTF-8"), "{error}");
     }
 
-    /// Every link and embed address of the corpus (`crates/lockstep-sim/tests/corpus/links/`)
-    /// opens the scenario it names there: renamed scenarios' old ids, `compare=0`, a format 1
-    /// scenario carried whole.
-    #[test]
-    fn published_links_open_what_they_always_opened() {
-        let corpus = include_str!("../../lockstep-sim/tests/corpus/links/v1.txt");
-        let mut opened = 0;
-        for line in corpus
-            .lines()
-            .filter(|l| !l.is_empty() && !l.starts_with('#'))
-        {
-            let (fragment, opens) = line.split_once('\t').expect("fragment, tab, scenario");
-            let setup = if crate::embed::link::is_embed(fragment) {
-                match crate::embed::link::parse(fragment) {
-                    Ok(EmbedSpec {
-                        shows: Shows::Moment { setup, .. },
-                        ..
-                    }) => setup,
-                    other => panic!("{fragment}: {other:?}"),
-                }
-            } else {
-                fragment.to_owned()
-            };
-            let moment = decode(&setup).unwrap_or_else(|e| panic!("{fragment}: {e}"));
-            match moment.origin {
-                Origin::BuiltIn(id) => assert_eq!(id, opens, "{fragment}"),
-                Origin::Custom => assert_eq!(opens, "custom", "{fragment}"),
-                Origin::Chaos(run) => {
-                    // A chaos link names its run by settings and seed: the run it opens is
-                    // pinned by its trace hash, so a generator that changes it must bump
-                    // `CHAOS_LINK_VERSION` and keep reading version 1 as it was.
-                    let scenario = run.settings.scenario(run.seed);
-                    let run = crate::run::Run::record(&scenario, scenario.seed, &[])
-                        .unwrap_or_else(|e| panic!("{fragment}: {e}"));
-                    assert_eq!(opens, format!("chaos {}", run.hash()), "{fragment}");
-                }
-            }
-            opened += 1;
-        }
-        assert!(opened >= 8, "{opened}");
-    }
-
     /// A valid moment: a catalogue scenario (by id, or carried whole as a custom one), a seed,
     /// maybe another fencing, a few interventions, a position, comparison on or off.
     fn valid_moment() -> impl Strategy<Value = Moment> {
@@ -760,7 +645,10 @@ mod tests {
                     decoded += 1;
                     assert_eq!(decode(&encode(&read)), Ok(read), "{edited}");
                 }
-                Err(LinkError::NoScenario) => assert!(
+                Err(LinkError {
+                    problem: Problem::NoScenario,
+                    ..
+                }) => assert!(
                     matches!(edit, Edit::Drop) && (name == "s" || name == "scenario"),
                     "{edit:?} of {name}: {edited}"
                 ),

@@ -3,7 +3,7 @@
 
 use crate::state::Action;
 use lockstep_sim::scenario::catalogue;
-use lockstep_view::route::Route;
+use lockstep_view::link::route::Route;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -60,7 +60,7 @@ pub fn LessonButtons(props: &LessonButtonsProps) -> Html {
             <button type="button" class="control" data-testid="break-it" onclick={break_it}>{ "Now break it yourself" }</button>
             // The lesson's scenario handed to the counterexample search, which picks the faults.
             if let Some(entry) = catalogue::entry(&props.scenario) {
-                <a class="control" data-testid="search-it" href={format!("#{}", lockstep_view::lab::search_link::SearchSpec {
+                <a class="control" data-testid="search-it" href={format!("#{}", lockstep_view::link::search::SearchSpec {
                     scenario: entry.id,
                     ..Default::default()
                 }.fragment())}>{ "Search for a counterexample" }</a>

@@ -5,9 +5,9 @@
 //! (`lockstep-quiz-1`), so progress survives a reload; "Start again" clears it.
 
 use crate::components::Shared;
-use crate::components::sources::citation_list;
+use crate::pages::sources::citation_list;
 use lockstep_view::content::{Content, Question};
-use lockstep_view::route::Route;
+use lockstep_view::link::route::Route;
 use std::collections::BTreeMap;
 use yew::prelude::*;
 

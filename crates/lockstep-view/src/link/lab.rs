@@ -7,9 +7,9 @@
 //!
 //! Pure: this module does not touch the browser.
 
+use super::error::{LinkError, LinkKind, Problem};
 use lockstep_sim::analysis::chaos::{ChaosSettings, SettingsError};
 use lockstep_sim::models::resource::Fencing;
-use std::fmt;
 
 /// The most seeds one lab run may ask for.
 pub const MAX_RUNS: u64 = 100_000;
@@ -37,46 +37,11 @@ impl Default for LabSpec {
     }
 }
 
-/// A parameter of a lab link that cannot be used.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum LabLinkError {
-    /// A setting the chaos engine refuses, in its words.
-    Setting(SettingsError),
-    Bad {
-        parameter: &'static str,
-        value: String,
-        reason: String,
-    },
-    Repeated(String),
-    UnknownParameter(String),
-}
-
-impl fmt::Display for LabLinkError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        match self {
-            LabLinkError::Setting(error) => write!(f, "{error}"),
-            LabLinkError::Bad {
-                parameter,
-                value,
-                reason,
-            } => write!(f, "`{parameter}={value}`: {reason}"),
-            LabLinkError::Repeated(name) => {
-                write!(f, "`{name}` is given more than once; the first one counts")
-            }
-            LabLinkError::UnknownParameter(name) => write!(
-                f,
-                "`{name}`: the chaos lab has no such setting (it reads {}, runs and seed)",
-                ChaosSettings::KEYS.join(", ")
-            ),
-        }
-    }
-}
-
 /// A lab address as read: the settings it gives, and what in it could not be used.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LabLink {
     pub spec: LabSpec,
-    pub problems: Vec<LabLinkError>,
+    pub problems: Vec<LinkError>,
 }
 
 impl LabSpec {
@@ -99,46 +64,57 @@ pub fn parse<'a>(pairs: impl Iterator<Item = (&'a str, &'a str)>) -> LabLink {
     let mut settings: Vec<(&str, &str)> = Vec::new();
     for (name, value) in pairs {
         if seen.contains(&name) {
-            problems.push(LabLinkError::Repeated(name.to_owned()));
+            problems.push(LinkError::at(name, value, Problem::RepeatedFirstCounts));
             continue;
         }
         seen.push(name);
-        let bad = |parameter: &'static str, reason: String| LabLinkError::Bad {
-            parameter,
-            value: value.to_owned(),
-            reason,
-        };
+        let set_aside = |reason: String| LinkError::at(name, value, Problem::SetAside(reason));
         match name {
             "runs" => match value.parse::<u64>() {
                 Ok(n) if (1..=MAX_RUNS).contains(&n) => spec.runs = RunCount(n),
-                _ => problems.push(bad(
-                    "runs",
-                    format!("must be a whole number from 1 to {MAX_RUNS}"),
-                )),
+                _ => problems.push(set_aside(format!(
+                    "must be a whole number from 1 to {MAX_RUNS}"
+                ))),
             },
             "seed" => match value.parse::<u64>() {
                 Ok(seed) => spec.first_seed = seed,
-                Err(_) => problems.push(bad(
-                    "seed",
-                    format!("must be a whole number from 0 to {}", u64::MAX),
-                )),
+                Err(_) => problems.push(set_aside(format!(
+                    "must be a whole number from 0 to {}",
+                    u64::MAX
+                ))),
             },
-            // The counterexample search's settings (`super::search_link` reads them).
-            search if super::search_link::owns(search) => {}
+            // The counterexample search's settings (`super::search` reads them).
+            search if super::search::owns(search) => {}
             _ if !ChaosSettings::KEYS.contains(&name) => {
-                problems.push(LabLinkError::UnknownParameter(name.to_owned()))
+                problems.push(LinkError::at(name, value, Problem::Unknown(LinkKind::Lab)))
             }
             _ => match ChaosSettings::from_pairs([(name, value)]) {
                 Ok(_) => settings.push((name, value)),
-                Err(error) => problems.push(LabLinkError::Setting(error)),
+                Err(error) => problems.push(setting(error)),
             },
         }
     }
     match ChaosSettings::from_pairs(settings) {
         Ok(read) => spec.settings = read,
-        Err(error) => problems.push(LabLinkError::Setting(error)),
+        Err(error) => problems.push(setting(error)),
     }
     LabLink { spec, problems }
+}
+
+/// A setting the chaos engine refuses, at the parameter it names.
+fn setting(error: SettingsError) -> LinkError {
+    let (parameter, value) = match &error {
+        SettingsError::BadValue { key, value, .. } => (key.clone(), value.clone()),
+        SettingsError::UnknownKey(key) | SettingsError::Repeated(key) => {
+            (key.clone(), String::new())
+        }
+        SettingsError::NoValue(part) => (part.clone(), String::new()),
+    };
+    LinkError {
+        parameter,
+        value,
+        problem: Problem::Setting(error),
+    }
 }
 
 #[cfg(test)]
