@@ -6,13 +6,26 @@
 //! Pure and run once per run, with the rest of [`super::Layout::of`].
 
 use super::harm::told;
-use super::{Band, moment};
+use super::moment::{Moment, moment};
 use crate::run::Run;
 use lockstep_sim::engine::trace::TraceEvent;
 use lockstep_sim::vocabulary::happening::Happening;
 use lockstep_sim::vocabulary::invariant::Invariant;
 use lockstep_sim::world::ids::NodeId;
 use std::collections::BTreeSet;
+
+/// An invariant broken by the event at `from`. A state invariant (one believer, one lease) can
+/// hold again: `to` is when. A history invariant stays broken: `to` is `None`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Band {
+    pub invariant: Invariant,
+    pub from: Moment,
+    pub to: Option<Moment>,
+    /// The lanes that broke it, where its label goes: the clients that both believe, the
+    /// service nodes that both hold a lease, the client told a token that did not increase, the
+    /// client whose write (or charge) broke a data invariant.
+    pub lanes: Vec<usize>,
+}
 
 /// Who believes it holds the lock and who holds a lease, as the run's recorded changes go.
 #[derive(Default)]

@@ -10,10 +10,12 @@ mod bands;
 pub mod frame;
 pub mod harm;
 pub mod labels;
+mod moment;
 pub mod plane;
 pub mod shapes;
 
 use crate::run::{Lease, Run, Standing};
+pub use bands::Band;
 use harm::{Grants, Harm};
 use lockstep_sim::engine::trace::{Cause, TraceEvent};
 use lockstep_sim::vocabulary::happening::{Direction, Happening, Input};
@@ -23,13 +25,8 @@ use lockstep_sim::vocabulary::message::Refusal;
 use lockstep_sim::world::ids::{MessageId, NodeId};
 use lockstep_sim::world::network::MessageStatus;
 use lockstep_sim::world::token::FencingToken;
-
-/// A point of the run: the event at `event` (an index into the trace), at `time` virtual ms.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub struct Moment {
-    pub event: usize,
-    pub time: u64,
-}
+pub use moment::Moment;
+use moment::{moment, moment_at};
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum LaneRole {
@@ -139,19 +136,6 @@ pub struct Arrow {
     pub fate: Fate,
     /// When the user held it, and released it (if they did).
     pub held: Option<(Moment, Option<Moment>)>,
-}
-
-/// An invariant broken by the event at `from`. A state invariant (one believer, one lease) can
-/// hold again: `to` is when. A history invariant stays broken: `to` is `None`.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Band {
-    pub invariant: Invariant,
-    pub from: Moment,
-    pub to: Option<Moment>,
-    /// The lanes that broke it, where its label goes: the clients that both believe, the
-    /// service nodes that both hold a lease, the client told a token that did not increase, the
-    /// client whose write (or charge) broke a data invariant.
-    pub lanes: Vec<usize>,
 }
 
 /// A network cut in force from `from` until `to` (`None`: not healed in the run): messages
@@ -267,23 +251,6 @@ impl Layout {
             .min();
         broken.into_iter().chain(refused).min()
     }
-}
-
-fn moment(event: &TraceEvent) -> Moment {
-    Moment {
-        event: event.id.0 as usize,
-        time: event.time.0,
-    }
-}
-
-fn moment_at(trace: &[TraceEvent], index: usize) -> Moment {
-    trace.get(index).map_or(
-        Moment {
-            event: index,
-            time: 0,
-        },
-        moment,
-    )
 }
 
 /// Lease, belief and overhang bars, from the run's recorded state changes.
