@@ -147,13 +147,18 @@ fn answer(shared: &Shared, request: &Request) -> Answer {
         Some(encoding) => format!("\"{}-{encoding}\"", prepared.tag),
         None => format!("\"{}\"", prepared.tag),
     };
-    // A 304 says the length its 200 would have (RFC 9110, 8.6); `tiny_http` sends no body.
-    let status = if request.holds(&etag) { 304 } else { 200 };
-    let mut headers = vec![("Content-Type", content_type(&file)), ("ETag", &etag)];
+    // A 304 leaves the type to the copy the client holds; it says the length its 200 has
+    // (RFC 9110, 8.6), and `tiny_http` sends it no body.
+    let not_modified = request.holds(&etag);
+    let mut headers = vec![("ETag", etag.as_str())];
+    if !not_modified {
+        headers.push(("Content-Type", content_type(&file)));
+    }
     headers.extend(encoding.map(|encoding| ("Content-Encoding", encoding)));
     if shared.site.gzip {
         headers.push(("Vary", "Accept-Encoding"));
     }
+    let status = if not_modified { 304 } else { 200 };
     response(status, &headers, Arc::clone(body))
 }
 
@@ -697,6 +702,7 @@ mod tests {
             assert!(answer.ends_with("\r\n\r\n"), "no body: {answer}");
             assert_eq!(header(&answer, "etag"), Some(etag.as_str()));
             assert_eq!(header(&answer, "cache-control"), Some("no-cache"));
+            assert_eq!(header(&answer, "content-type"), None);
             // The length its 200 has, as RFC 9110 allows (8.6).
             let length = header(&answer, "content-length");
             assert_eq!(length, header(&first, "content-length"), "{answer}");
