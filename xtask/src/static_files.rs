@@ -1,43 +1,36 @@
-//! The static file server for one directory: the book of `cargo xtask serve` (Trunk serves only
-//! the app; it proxies `/book/` here) and every site the browser tests and benchmarks open
-//! (`cargo xtask serve-dir`, [`crate::serve_dir`]). For a developer's machine and the tests,
-//! never for a real host.
+//! A small HTTP server for one directory of static files: the book of `cargo xtask serve`
+//! (Trunk serves only the app; it proxies `/book/` here) and every site the browser tests and
+//! benchmarks open (`cargo xtask serve-dir`, [`crate::serve_dir`]). For a developer's machine
+//! and the tests, never for a real host.
 //!
-//! `tiny_http` does the HTTP: it parses requests, keeps connections alive and writes the
-//! answers. What is ours, and must stay small, is what an answer holds:
-//! - which file a path names: the directory is served under a base path (the tests serve
-//!   `dist/` from a sub-path, to prove the site works away from a server's root, which it can
-//!   only do with relative URLs); anything outside the base, leaving the directory, or naming
-//!   nothing is a 404, told to the owner before the client hears it, so a test can fail on it;
-//! - in which encoding: optionally each answer is compressed as a real host would (the load
-//!   benchmark counts the bytes a visitor transfers): in brotli for a client that accepts it
-//!   when `cargo xtask dist` left the file's `FILE.br` beside it, else gzip at level 9
-//!   (`FILE.gz` when beside it, else gzipped here, whole, so that the answer still says its
-//!   length). A copy older than its file is stale and never sent, and a copy is sent in a
-//!   file's place only as that file's encoding: asked for by its own name, it is a file like
-//!   any other;
-//! - its headers: an `ETag` (the file's bytes hashed, per encoding), and a GET or HEAD whose
-//!   `If-None-Match` names it is answered `304 Not Modified` without a body. Every answer says
-//!   `Cache-Control: no-cache`, never `no-store`: always revalidated with this server, and
-//!   Chromium reports a `no-store` response that a script reads chunk by chunk (the wasm, read
-//!   by Trunk's initializer for its progress) as aborted although it was read to the end
-//!   (microsoft/playwright#42742), which the tests would count as a failed request. Every
-//!   answer with a body says its `Content-Length` (never chunked): the loading line's progress
-//!   needs the wasm's.
+//! It serves the directory under a base path (the tests serve `dist/` from a sub-path, to prove
+//! the site works away from a server's root, which it can only do with relative URLs); anything
+//! outside the base, leaving the directory, or naming nothing is a 404, told to the owner so a
+//! test can fail on it. Optionally it compresses each answer as a real host would (the load
+//! benchmark counts the bytes a visitor transfers): in brotli for a client that accepts it when
+//! `cargo xtask dist` left the file's `FILE.br` beside it, else gzip at level 9 (`FILE.gz` when
+//! beside it, else gzipped here). A copy older than its file is stale and never sent, and a copy
+//! is sent in a file's place only as that file's encoding: asked for by its own name, it is a file
+//! like any other. Every file's answer carries an `ETag` (its bytes hashed, per encoding), and a
+//! GET or HEAD whose `If-None-Match` names it is answered `304 Not Modified` without a body.
+//! Every answer says `Cache-Control: no-cache`, never `no-store`: always revalidated with this
+//! server, and Chromium
+//! reports a `no-store` response that a script reads chunk by chunk (the wasm, read by Trunk's
+//! initializer for its progress) as aborted although it was read to the end
+//! (microsoft/playwright#42742), which the tests would count as a failed request.
 //!
-//! GET and HEAD only; one thread per request. What a request asks is read in
-//! [`crate::http_request`].
+//! GET and HEAD only, one thread per connection, keep-alive until the client closes or idles.
+//! The request's parsing is in [`crate::http_request`].
 
 use std::collections::HashMap;
 use std::fs;
 use std::hash::{DefaultHasher, Hash, Hasher};
-use std::io::Cursor;
+use std::io::{BufReader, Write};
+use std::net::{TcpListener, TcpStream};
 use std::path::{Component, Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::thread;
-use std::time::SystemTime;
-
-use tiny_http::{Header, Response, Server};
+use std::time::{Duration, SystemTime};
 
 use crate::compress;
 use crate::error::Error;
@@ -54,7 +47,10 @@ pub struct Site {
     pub gzip: bool,
 }
 
-/// What every request's thread shares.
+/// How long a kept-alive connection may idle before its thread ends.
+const IDLE: Duration = Duration::from_secs(5);
+
+/// What every connection's thread shares.
 struct Shared {
     site: Site,
     /// Each file prepared once while it is unchanged, so that compressing and hashing do not slow
@@ -80,63 +76,84 @@ pub fn serve(
         )));
     }
     let address = format!("127.0.0.1:{port}");
-    let server = Server::http(&address)
-        .map_err(|error| Error::io(format!("binding {address}"))(std::io::Error::other(error)))?;
-    let port = server
-        .server_addr()
-        .to_ip()
-        .map_or(port, |address| address.port());
+    let listener = TcpListener::bind(&address).map_err(Error::io(format!("binding {address}")))?;
+    let port = listener
+        .local_addr()
+        .map_err(Error::io("reading the server's address"))?
+        .port();
     let shared = Arc::new(Shared {
         site,
         prepared: Mutex::new(HashMap::new()),
         on_not_found: Box::new(on_not_found),
     });
     thread::spawn(move || {
-        for request in server.incoming_requests() {
+        for stream in listener.incoming().flatten() {
             let shared = Arc::clone(&shared);
-            thread::spawn(move || {
-                let response = answer(&shared, &Request::of(&request));
-                // A client that went away mid-answer is no concern of the server's.
-                let _ = request.respond(response);
-            });
+            // A client that goes away mid-answer, or idles out, is no concern of the server's.
+            thread::spawn(move || connection(&shared, stream));
         }
     });
     Ok(port)
 }
 
+/// Answers the requests of one connection in turn, until the client closes it, asks to, or
+/// idles for [`IDLE`].
+fn connection(shared: &Shared, stream: TcpStream) -> std::io::Result<()> {
+    stream.set_read_timeout(Some(IDLE))?;
+    let mut reader = BufReader::new(stream.try_clone()?);
+    let mut writer = stream;
+    while let Some(request) = Request::read(&mut reader)? {
+        answer(shared, &request, &mut writer)?;
+        if request.close {
+            break;
+        }
+    }
+    Ok(())
+}
+
 /// A file's modification time and length: when either changes, the file is prepared afresh.
 type Version = (Option<SystemTime>, u64);
-
-/// Bytes to send, shared by the answers that send them.
-type Bytes = Arc<[u8]>;
 
 /// A file ready to serve: its bytes in each encoding the site sends, and their ETags' stem.
 struct Prepared {
     version: Version,
-    identity: Bytes,
+    identity: Arc<Vec<u8>>,
     /// Gzipped: when the site compresses.
-    gzip: Option<Bytes>,
+    gzip: Option<Arc<Vec<u8>>>,
     /// In brotli: when the site compresses and a fresh `FILE.br` is beside the file.
-    brotli: Option<Bytes>,
+    brotli: Option<Arc<Vec<u8>>>,
     /// The file's bytes hashed, then their length: what the ETag of each encoding starts with.
     tag: String,
 }
 
-/// An answer as `tiny_http` sends it.
-type Answer = Response<Cursor<Bytes>>;
+/// One answer: its status line, type, body (none for a 304) and headers.
+struct Answer {
+    status: &'static str,
+    content_type: &'static str,
+    body: Option<Arc<Vec<u8>>>,
+    encoding: Option<&'static str>,
+    etag: Option<String>,
+    /// Whether the answer depends on `Accept-Encoding`: whenever the site compresses.
+    vary: bool,
+}
 
-fn answer(shared: &Shared, request: &Request) -> Answer {
-    if request.method != "GET" && request.method != "HEAD" {
-        return plain(405, "GET or HEAD only\n");
+fn answer(shared: &Shared, request: &Request, out: &mut TcpStream) -> std::io::Result<()> {
+    let head_only = request.method == "HEAD";
+    if request.method != "GET" && !head_only {
+        return respond(
+            out,
+            &plain("405 Method Not Allowed", "GET or HEAD only\n"),
+            false,
+        );
     }
     let path = request.path();
-    let found = match lookup(shared, path) {
-        Ok(found) => found,
-        Err(error) => return plain(500, &format!("{path}: {error}\n")),
-    };
-    let Some((file, prepared)) = found else {
+    let Some((file, prepared)) = lookup(shared, path)? else {
         (shared.on_not_found)(path);
-        return plain(404, &format!("not found: {path}\n"));
+        return respond(
+            out,
+            &plain("404 Not Found", &format!("not found: {path}\n")),
+            head_only,
+        );
     };
     let (body, encoding) = match (&prepared.brotli, &prepared.gzip) {
         (Some(brotli), _) if request.accepts_br => (brotli, Some("br")),
@@ -147,44 +164,20 @@ fn answer(shared: &Shared, request: &Request) -> Answer {
         Some(encoding) => format!("\"{}-{encoding}\"", prepared.tag),
         None => format!("\"{}\"", prepared.tag),
     };
-    // A 304 leaves the type to the copy the client holds; it says the length its 200 has
-    // (RFC 9110, 8.6), and `tiny_http` sends it no body.
     let not_modified = request.holds(&etag);
-    let mut headers = vec![("ETag", etag.as_str())];
-    if !not_modified {
-        headers.push(("Content-Type", content_type(&file)));
-    }
-    headers.extend(encoding.map(|encoding| ("Content-Encoding", encoding)));
-    if shared.site.gzip {
-        headers.push(("Vary", "Accept-Encoding"));
-    }
-    let status = if not_modified { 304 } else { 200 };
-    response(status, &headers, Arc::clone(body))
-}
-
-/// An answer of `status` with `body` and its length, `headers` and `Cache-Control: no-cache`;
-/// never chunked. Every header this server sends is ASCII, the only kind `tiny_http` takes.
-fn response(status: u16, headers: &[(&str, &str)], body: Bytes) -> Answer {
-    let length = body.len();
-    let headers = headers
-        .iter()
-        .chain(&[("Cache-Control", "no-cache")])
-        .filter_map(|&(name, value)| Header::from_bytes(name, value).ok())
-        .collect();
-    Response::new(
-        status.into(),
-        headers,
-        Cursor::new(body),
-        Some(length),
-        None,
-    )
-    .with_chunked_threshold(usize::MAX)
-}
-
-/// A plain-text answer.
-fn plain(status: u16, text: &str) -> Answer {
-    let headers = [("Content-Type", "text/plain; charset=utf-8")];
-    response(status, &headers, Arc::from(text.as_bytes()))
+    let answer = Answer {
+        status: if not_modified {
+            "304 Not Modified"
+        } else {
+            "200 OK"
+        },
+        content_type: content_type(&file),
+        body: (!not_modified).then(|| Arc::clone(body)),
+        encoding,
+        etag: Some(etag),
+        vary: shared.site.gzip,
+    };
+    respond(out, &answer, head_only)
 }
 
 /// The file a request's path names and that file prepared (from the cache while it is
@@ -231,15 +224,15 @@ fn prepare(site: &Site, file: &Path, version: Version, body: Vec<u8>) -> std::io
             None => compress::gzipped(&body)?,
         };
         (
-            Some(Arc::from(gzip)),
-            fresh_copy(file, "br", version).map(Arc::from),
+            Some(Arc::new(gzip)),
+            fresh_copy(file, "br", version).map(Arc::new),
         )
     } else {
         (None, None)
     };
     Ok(Prepared {
         version,
-        identity: Arc::from(body),
+        identity: Arc::new(body),
         gzip,
         brotli,
         tag,
@@ -258,6 +251,47 @@ fn fresh_copy(file: &Path, extension: &str, version: Version) -> Option<Vec<u8>>
         return None;
     }
     fs::read(&copy).ok()
+}
+
+/// A plain-text answer.
+fn plain(status: &'static str, text: &str) -> Answer {
+    Answer {
+        status,
+        content_type: "text/plain; charset=utf-8",
+        body: Some(Arc::new(text.as_bytes().to_vec())),
+        encoding: None,
+        etag: None,
+        vary: false,
+    }
+}
+
+/// Writes `answer`: a 304 without a body, nor its type and length, which a 304 leaves to the
+/// copy the client holds.
+fn respond(out: &mut TcpStream, answer: &Answer, head_only: bool) -> std::io::Result<()> {
+    let mut head = format!("HTTP/1.1 {}\r\n", answer.status);
+    if let Some(body) = &answer.body {
+        head += &format!(
+            "content-type: {}\r\ncontent-length: {}\r\n",
+            answer.content_type,
+            body.len()
+        );
+    }
+    head += "cache-control: no-cache\r\n";
+    if let Some(etag) = &answer.etag {
+        head += &format!("etag: {etag}\r\n");
+    }
+    if let Some(encoding) = answer.encoding {
+        head += &format!("content-encoding: {encoding}\r\n");
+    }
+    if answer.vary {
+        head += "vary: accept-encoding\r\n";
+    }
+    head += "\r\n";
+    out.write_all(head.as_bytes())?;
+    if let (Some(body), false) = (&answer.body, head_only) {
+        out.write_all(body)?;
+    }
+    out.flush()
 }
 
 /// The file a request's path names in `site` (a directory gives its `index.html`), or `None`
@@ -328,8 +362,7 @@ fn content_type(file: &Path) -> &'static str {
 mod tests {
     use super::*;
     use std::fs;
-    use std::io::{Read, Write};
-    use std::net::TcpStream;
+    use std::io::Read;
     use std::sync::mpsc;
 
     /// A site in a fresh directory under the system's temporary one, with `secret.txt` beside
@@ -387,31 +420,11 @@ mod tests {
     }
 
     fn get(port: u16, path: &str, headers: &str) -> std::io::Result<String> {
-        let answer = get_bytes(port, path, headers)?;
-        Ok(String::from_utf8_lossy(&answer).into_owned())
-    }
-
-    fn get_bytes(port: u16, path: &str, headers: &str) -> std::io::Result<Vec<u8>> {
-        exchange(
+        let answer = exchange(
             port,
             &format!("GET {path} HTTP/1.1\r\nConnection: close\r\n{headers}\r\n"),
-        )
-    }
-
-    /// The header `name`'s value in the (first) answer of `answer`, if it has it; names are
-    /// compared without case, as HTTP does.
-    fn header<'a>(answer: &'a str, name: &str) -> Option<&'a str> {
-        let head = answer.split("\r\n\r\n").next()?;
-        head.lines().skip(1).find_map(|line| {
-            let (field, value) = line.split_once(':')?;
-            field.eq_ignore_ascii_case(name).then_some(value.trim())
-        })
-    }
-
-    /// The body of a whole answer, bytes after its head.
-    fn body(answer: &[u8]) -> &[u8] {
-        let end = answer.windows(4).position(|w| w == b"\r\n\r\n");
-        end.map_or(&[], |end| &answer[end + 4..])
+        )?;
+        Ok(String::from_utf8_lossy(&answer).into_owned())
     }
 
     #[test]
@@ -444,31 +457,21 @@ mod tests {
         })?;
         let home = get(port, "/some/sub/path/", "").map_err(talk)?;
         assert!(home.starts_with("HTTP/1.1 200 OK\r\n"), "{home}");
-        assert_eq!(
-            header(&home, "content-type"),
-            Some("text/html; charset=utf-8")
-        );
-        assert_eq!(header(&home, "cache-control"), Some("no-cache"));
+        assert!(home.contains("content-type: text/html; charset=utf-8\r\n"));
+        assert!(home.contains("cache-control: no-cache\r\n"));
         assert!(home.ends_with("\r\n\r\n<p>home</p>"));
         let wasm =
             exchange(port, "GET /some/sub/path/app_bg.wasm HTTP/1.0\r\n\r\n").map_err(talk)?;
-        let wasm_head = String::from_utf8_lossy(&wasm);
-        assert_eq!(header(&wasm_head, "content-type"), Some("application/wasm"));
+        assert!(String::from_utf8_lossy(&wasm).contains("content-type: application/wasm\r\n"));
         assert!(wasm.ends_with(&[0, 0x61, 0x73, 0x6d]));
         let js = get(port, "/some/sub/path/app.js", "").map_err(talk)?;
-        assert_eq!(
-            header(&js, "content-type"),
-            Some("text/javascript; charset=utf-8")
-        );
+        assert!(js.contains("content-type: text/javascript; charset=utf-8\r\n"));
         let nested = get(port, "/some/sub/path/nested/", "").map_err(talk)?;
         assert!(nested.ends_with("<p>nested</p>"));
-        let query = get(port, "/some/sub/path/app.js?v=2", "").map_err(talk)?;
-        assert!(query.ends_with("export {};"), "{query}");
         let missing = [
             "/app.js",
             "/some/sub/path/missing.js",
             "/some/sub/path/..%2fsecret.txt",
-            "/some/sub/",
         ];
         for path in missing {
             let answer = get(port, path, "").map_err(talk)?;
@@ -476,36 +479,9 @@ mod tests {
                 answer.starts_with("HTTP/1.1 404 Not Found\r\n"),
                 "{path}: {answer}"
             );
-            assert_eq!(header(&answer, "cache-control"), Some("no-cache"));
         }
         let reported: Vec<String> = heard.try_iter().collect();
         assert_eq!(reported, missing, "every 404 is told before it is answered");
-        Ok(())
-    }
-
-    #[test]
-    fn refuses_a_base_that_is_not_a_directory_path_and_methods_other_than_get_and_head()
-    -> Result<(), Error> {
-        let fixture = Fixture::new("static-refuse")?;
-        for base in ["", "/p", "p/"] {
-            assert!(
-                serve(fixture.site(base, false), 0, |_| {}).is_err(),
-                "{base}"
-            );
-        }
-        let (told, heard) = mpsc::channel();
-        let told = Mutex::new(told);
-        let port = serve(fixture.site("/", false), 0, move |path| {
-            let _ = told.lock().map(|told| told.send(path.to_owned()));
-        })?;
-        let answer = exchange(
-            port,
-            "POST /app.js HTTP/1.1\r\nConnection: close\r\nContent-Length: 2\r\n\r\nhi",
-        )
-        .map_err(talk)?;
-        let text = String::from_utf8_lossy(&answer);
-        assert!(text.starts_with("HTTP/1.1 405 "), "{text}");
-        assert_eq!(heard.try_iter().count(), 0, "a 405 is no 404");
         Ok(())
     }
 
@@ -514,7 +490,7 @@ mod tests {
         let fixture = Fixture::new("static-gzip")?;
         let port = serve(fixture.site("/", true), 0, |_| {})?;
         let plain = get(port, "/app.js", "").map_err(talk)?;
-        assert_eq!(header(&plain, "content-encoding"), None);
+        assert!(!plain.contains("content-encoding"));
         let answer = exchange(
             port,
             "GET /app.js HTTP/1.1\r\nAccept-Encoding: gzip\r\n\r\n\
@@ -523,9 +499,8 @@ mod tests {
         .map_err(talk)?;
         let expected = compress::gzipped(b"export {};").map_err(talk)?;
         let text = String::from_utf8_lossy(&answer);
-        assert_eq!(header(&text, "content-encoding"), Some("gzip"));
-        let length = expected.len().to_string();
-        assert_eq!(header(&text, "content-length"), Some(length.as_str()));
+        assert!(text.contains("content-encoding: gzip\r\n"));
+        assert!(text.contains(&format!("content-length: {}\r\n", expected.len())));
         assert_eq!(
             text.matches("HTTP/1.1 200 OK").count(),
             2,
@@ -537,61 +512,22 @@ mod tests {
                 .any(|window| window == expected.as_slice())
         );
         let head = &text[text.rfind("HTTP/1.1").unwrap_or(0)..];
-        assert_eq!(header(head, "content-length"), Some("10"));
-        assert_eq!(header(head, "cache-control"), Some("no-cache"));
-        assert_eq!(header(head, "content-encoding"), None);
-        assert!(head.ends_with("\r\n\r\n"), "a HEAD has no body: {head}");
+        assert!(head.contains("content-length: 10\r\ncache-control: no-cache\r\n"));
+        assert!(!head.contains("content-encoding") && head.ends_with("\r\n\r\n"));
         Ok(())
     }
 
-    #[test]
-    fn a_large_file_is_sent_whole_with_its_length_never_chunked() -> Result<(), Error> {
-        let fixture = Fixture::new("static-large")?;
-        let big: Vec<u8> = (0..200_000u32).map(|i| (i % 251) as u8).collect();
-        let root = fixture.dir.join("site");
-        fs::write(root.join("big.wasm"), &big).map_err(Error::io("write"))?;
-        let port = serve(fixture.site("/", false), 0, |_| {})?;
-        let answer = get_bytes(port, "/big.wasm", "").map_err(talk)?;
-        let text = String::from_utf8_lossy(&answer);
-        assert_eq!(
-            header(&text, "content-length"),
-            Some("200000"),
-            "{text:.300}"
-        );
-        assert_eq!(header(&text, "transfer-encoding"), None);
-        assert_eq!(body(&answer), big.as_slice());
-        Ok(())
+    /// The header `name`'s value in `answer`, if it has it.
+    fn header<'a>(answer: &'a str, name: &str) -> Option<&'a str> {
+        let head = answer.split("\r\n\r\n").next()?;
+        head.lines()
+            .find_map(|line| line.strip_prefix(&format!("{name}: ")))
     }
 
-    #[test]
-    fn every_answer_says_no_cache_never_no_store() -> Result<(), Error> {
-        let fixture = Fixture::new("static-no-cache")?;
-        let port = precompressed(&fixture)?;
-        let first = get(port, "/app.js", "Accept-Encoding: br\r\n").map_err(talk)?;
-        let etag = header(&first, "etag").unwrap_or_default().to_owned();
-        let answers = [
-            first,
-            get(port, "/", "").map_err(talk)?,
-            get(port, "/missing", "").map_err(talk)?,
-            get(
-                port,
-                "/app.js",
-                &format!("Accept-Encoding: br\r\nIf-None-Match: {etag}\r\n"),
-            )
-            .map_err(talk)?,
-        ];
-        for answer in answers {
-            assert_eq!(
-                header(&answer, "cache-control"),
-                Some("no-cache"),
-                "{answer}"
-            );
-            assert!(
-                !answer.to_ascii_lowercase().contains("no-store"),
-                "{answer}"
-            );
-        }
-        Ok(())
+    /// The body of a whole answer, bytes after its head.
+    fn body(answer: &[u8]) -> &[u8] {
+        let end = answer.windows(4).position(|w| w == b"\r\n\r\n");
+        end.map_or(&[], |end| &answer[end + 4..])
     }
 
     /// A site that compresses, with `app.js`'s precompressed copies beside it, marked so that an
@@ -603,6 +539,13 @@ mod tests {
         serve(fixture.site("/", true), 0, |_| {})
     }
 
+    fn get_bytes(port: u16, path: &str, headers: &str) -> std::io::Result<Vec<u8>> {
+        exchange(
+            port,
+            &format!("GET {path} HTTP/1.1\r\nConnection: close\r\n{headers}\r\n"),
+        )
+    }
+
     #[test]
     fn sends_the_brotli_copy_to_clients_that_accept_brotli() -> Result<(), Error> {
         let fixture = Fixture::new("static-br")?;
@@ -611,12 +554,11 @@ mod tests {
         let answer = answer.map_err(talk)?;
         let text = String::from_utf8_lossy(&answer);
         assert_eq!(header(&text, "content-encoding"), Some("br"), "{text}");
-        assert_eq!(header(&text, "vary"), Some("Accept-Encoding"), "{text}");
+        assert_eq!(header(&text, "vary"), Some("accept-encoding"), "{text}");
         assert_eq!(
             header(&text, "content-type"),
             Some("text/javascript; charset=utf-8")
         );
-        assert_eq!(header(&text, "content-length"), Some("11"));
         assert_eq!(body(&answer), b"brotli copy");
         let copy = get_bytes(port, "/app.js.br", "").map_err(talk)?;
         assert_eq!(
@@ -639,9 +581,6 @@ mod tests {
         let text = String::from_utf8_lossy(&answer);
         assert_eq!(header(&text, "content-encoding"), Some("gzip"), "{text}");
         assert_eq!(body(&answer), b"gzip copy");
-        let refused = "Accept-Encoding: br;q=0, gzip\r\n";
-        let answer = get_bytes(port, "/app.js", refused).map_err(talk)?;
-        assert_eq!(body(&answer), b"gzip copy", "brotli refused with q=0");
         let root = fixture.dir.join("site");
         for copy in ["index.html.br", "index.html.gz"] {
             fs::write(root.join(copy), "stale").map_err(Error::io("write"))?;
@@ -665,22 +604,7 @@ mod tests {
         let answer = answer.map_err(talk)?;
         let text = String::from_utf8_lossy(&answer);
         assert_eq!(header(&text, "content-encoding"), None, "{text}");
-        assert_eq!(header(&text, "vary"), Some("Accept-Encoding"), "{text}");
-        assert_eq!(body(&answer), b"export {};");
-        Ok(())
-    }
-
-    #[test]
-    fn a_site_that_does_not_compress_ignores_the_copies() -> Result<(), Error> {
-        let fixture = Fixture::new("static-uncompressed")?;
-        let root = fixture.dir.join("site");
-        fs::write(root.join("app.js.br"), "brotli copy").map_err(Error::io("write"))?;
-        let port = serve(fixture.site("/", false), 0, |_| {})?;
-        let answer = get_bytes(port, "/app.js", "Accept-Encoding: br, gzip\r\n");
-        let answer = answer.map_err(talk)?;
-        let text = String::from_utf8_lossy(&answer);
-        assert_eq!(header(&text, "content-encoding"), None, "{text}");
-        assert_eq!(header(&text, "vary"), None, "{text}");
+        assert_eq!(header(&text, "vary"), Some("accept-encoding"), "{text}");
         assert_eq!(body(&answer), b"export {};");
         Ok(())
     }
@@ -702,11 +626,7 @@ mod tests {
             assert!(answer.ends_with("\r\n\r\n"), "no body: {answer}");
             assert_eq!(header(&answer, "etag"), Some(etag.as_str()));
             assert_eq!(header(&answer, "cache-control"), Some("no-cache"));
-            assert_eq!(header(&answer, "content-type"), None);
-            // The length its 200 has, as RFC 9110 allows (8.6).
-            let length = header(&answer, "content-length");
-            assert_eq!(length, header(&first, "content-length"), "{answer}");
-            assert_eq!(header(&answer, "transfer-encoding"), None);
+            assert_eq!(header(&answer, "content-length"), None);
         }
         Ok(())
     }
