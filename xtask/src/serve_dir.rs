@@ -42,7 +42,7 @@ pub fn run(args: &[String]) -> Result<(), Error> {
     let base = options.site.base.clone();
     let root = options.site.root.clone();
     let port = static_files::serve(options.site, options.port, |path| {
-        println!("404 {path}");
+        println!("{}", not_found_line(path));
     })?;
     println!("http://127.0.0.1:{port}{base}");
     if options.piped {
@@ -55,6 +55,12 @@ pub fn run(args: &[String]) -> Result<(), Error> {
     loop {
         thread::park();
     }
+}
+
+/// The line that reports a 404 of `path` (the request's path as sent, without its query) to
+/// `e2e/harness.mjs`, which reads it as `404 PATH`.
+fn not_found_line(path: &str) -> String {
+    format!("404 {path}")
 }
 
 /// Answers each `sync` on stdin with `synced`, until stdin ends.
@@ -138,6 +144,38 @@ mod tests {
         assert!(parse(&args("")).is_err());
         assert!(parse(&args("/no/such/directory/here")).is_err());
         assert!(parse(&args(&format!("{} --port x", dir.display()))).is_err());
+        Ok(())
+    }
+
+    #[test]
+    fn reports_a_404_as_the_line_the_harness_reads() -> Result<(), Error> {
+        let dir = std::env::temp_dir().join(format!("xtask-serve-dir-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).map_err(Error::io("mkdir"))?;
+        let (told, heard) = std::sync::mpsc::channel();
+        let told = std::sync::Mutex::new(told);
+        let site = Site {
+            root: dir.clone(),
+            base: "/play/ground/".to_owned(),
+            gzip: false,
+        };
+        let port = static_files::serve(site, 0, move |path| {
+            let _ = told.lock().map(|told| told.send(not_found_line(path)));
+        })?;
+        let mut stream =
+            std::net::TcpStream::connect(("127.0.0.1", port)).map_err(Error::io("connecting"))?;
+        let request = "GET /play/ground/missing.js?v=1 HTTP/1.1\r\nConnection: close\r\n\r\n";
+        let mut answer = String::new();
+        io::Write::write_all(&mut stream, request.as_bytes())
+            .and_then(|()| io::Read::read_to_string(&mut stream, &mut answer))
+            .map_err(Error::io("talking to the server"))?;
+        let _ = std::fs::remove_dir_all(&dir);
+        assert!(answer.starts_with("HTTP/1.1 404 "), "{answer}");
+        let lines: Vec<String> = heard.try_iter().collect();
+        assert_eq!(
+            lines,
+            ["404 /play/ground/missing.js"],
+            "told before answered"
+        );
         Ok(())
     }
 }
