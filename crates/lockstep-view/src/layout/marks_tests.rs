@@ -8,6 +8,7 @@ use crate::stage::geometry::Placement;
 use crate::stage::scene::{SCISSORS_RADIUS, Scene};
 use lockstep_sim::scenario::catalogue;
 use lockstep_sim::vocabulary::happening::Direction;
+use lockstep_sim::vocabulary::invariant::Invariant;
 use lockstep_sim::world::intervention::{Action, Intervention};
 use lockstep_sim::world::time::VirtualTime;
 

@@ -19,7 +19,6 @@ pub use bands::Band;
 use harm::{Grants, Harm};
 use lockstep_sim::engine::trace::{Cause, TraceEvent};
 use lockstep_sim::vocabulary::happening::{Direction, Happening, Input};
-use lockstep_sim::vocabulary::invariant::Invariant;
 use lockstep_sim::vocabulary::loss::Loss;
 use lockstep_sim::vocabulary::message::Refusal;
 use lockstep_sim::world::ids::{MessageId, NodeId};

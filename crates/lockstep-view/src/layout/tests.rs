@@ -1,6 +1,7 @@
 use super::frame::{ArrowShape, ArrowState, Frame, LaneNames, Viewport, time_label};
 use super::*;
 use lockstep_sim::scenario::catalogue;
+use lockstep_sim::vocabulary::invariant::Invariant;
 
 /// A frame with the lanes' names beside the plot, as on a wide screen.
 fn frame(layout: &Layout, position: usize, now: u64, view: Viewport) -> Frame {
