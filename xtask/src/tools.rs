@@ -118,7 +118,7 @@ fn ensure_wasm_target(workspace: &Workspace) -> Result<(), Error> {
 fn ensure_trunk(workspace: &Workspace) -> Result<(), Error> {
     ensure(
         &format!("Trunk {TRUNK_VERSION}"),
-        "compiles from source, about 6-15 minutes on 2 cores",
+        "compiles from source, about 4-5 minutes on 2 cores",
         || {
             let reported = probe(workspace.command("trunk").arg("--version"))?;
             Ok(version_check(word_after(reported, "trunk"), TRUNK_VERSION))
@@ -140,7 +140,7 @@ fn ensure_trunk(workspace: &Workspace) -> Result<(), Error> {
 fn ensure_wasm_bindgen(workspace: &Workspace, version: &str) -> Result<(), Error> {
     ensure(
         &format!("wasm-bindgen-cli {version}"),
-        "compiles from source, about 2-5 minutes on 2 cores",
+        "compiles from source, about 2 minutes on 2 cores",
         || {
             let reported = probe(workspace.command("wasm-bindgen").arg("--version"))?;
             Ok(version_check(word_after(reported, "wasm-bindgen"), version))
@@ -166,11 +166,11 @@ fn ensure_wasm_opt(workspace: &Workspace, binaryen: &str) -> Result<(), Error> {
 
 /// mdBook, which builds the book (`cargo xtask dist`, `serve`, `test`). Without its default
 /// features: no `serve` or `watch` (xtask serves and rebuilds the book itself), so it compiles in
-/// a few minutes; `search` keeps the book's search box.
+/// about a minute; `search` keeps the book's search box.
 pub(crate) fn ensure_mdbook(workspace: &Workspace) -> Result<(), Error> {
     ensure(
         &format!("mdBook {MDBOOK_VERSION}"),
-        "compiles from source, about 3-6 minutes on 2 cores",
+        "compiles from source, about a minute on 2 cores",
         || {
             // It says `mdbook v0.5.4`.
             let reported = probe(workspace.command("mdbook").arg("--version"))?;
