@@ -22,27 +22,25 @@ pub(super) fn asked_for_lock(
     ttl: Millis,
     nodes: u8,
 ) -> String {
-    let Narrator { service, cast, .. } = *narrator;
-    let n = |node| cast.name(node);
+    let Narrator { service, .. } = *narrator;
     if nodes > 1 {
         format!(
             "{} asks all {nodes} nodes at once for the lock with a lease of {ttl}.",
-            n(client)
+            narrator.name(client)
         )
     } else {
         format!(
             "{} asks {service} for the lock with a lease of {ttl}.",
-            n(client)
+            narrator.name(client)
         )
     }
 }
 
 pub(super) fn started(narrator: &Narrator<'_>, client: NodeId, next: NextStep) -> String {
-    let Narrator { resource, cast, .. } = *narrator;
-    let n = |node| cast.name(node);
+    let Narrator { resource, .. } = *narrator;
     format!(
         "{} starts without taking any lock and {}.",
-        n(client),
+        narrator.name(client),
         next_words(next, resource)
     )
 }
@@ -53,24 +51,22 @@ pub(super) fn granted(
     token: Option<FencingToken>,
     ttl: Millis,
 ) -> String {
-    let Narrator { service, cast, .. } = *narrator;
-    let n = |node| cast.name(node);
+    let Narrator { service, .. } = *narrator;
     format!(
         "{service} grants the lock to {}{}; the lease lasts {ttl} by the service's clock.",
-        n(client),
+        narrator.name(client),
         grant_token(token)
     )
 }
 
 pub(super) fn refused(narrator: &Narrator<'_>, client: NodeId, holder: Option<NodeId>) -> String {
-    let Narrator { service, cast, .. } = *narrator;
-    let n = |node| cast.name(node);
+    let Narrator { service, .. } = *narrator;
     format!(
         "{service} refuses {}: {}.",
-        n(client),
+        narrator.name(client),
         holder.map_or("the lock is held elsewhere".to_owned(), |h| format!(
             "{} holds an unexpired lease",
-            n(h)
+            narrator.name(h)
         ))
     )
 }
@@ -83,32 +79,27 @@ pub(super) fn got_lock(
     token: Option<FencingToken>,
     next: NextStep,
 ) -> String {
-    let Narrator { resource, cast, .. } = *narrator;
-    let n = |node| cast.name(node);
+    let Narrator { resource, .. } = *narrator;
     format!(
         "{} is told it holds the lock{} and {}.",
-        n(client),
+        narrator.name(client),
         grant_token(token),
         next_words(next, resource)
     )
 }
 
 pub(super) fn will_retry(narrator: &Narrator<'_>, client: NodeId, retries_left: u32) -> String {
-    let Narrator { cast, .. } = *narrator;
-    let n = |node| cast.name(node);
     format!(
         "{} is told the lock is held elsewhere and will try again ({retries_left} {} left).",
-        n(client),
+        narrator.name(client),
         plural(retries_left, "retry", "retries")
     )
 }
 
 pub(super) fn gave_up(narrator: &Narrator<'_>, client: NodeId) -> String {
-    let Narrator { cast, .. } = *narrator;
-    let n = |node| cast.name(node);
     format!(
         "{} gives up: it was told the lock is held elsewhere.",
-        n(client)
+        narrator.name(client)
     )
 }
 
@@ -117,17 +108,15 @@ pub(super) fn no_leader(
     client: NodeId,
     retries_left: Option<u32>,
 ) -> String {
-    let Narrator { cast, .. } = *narrator;
-    let n = |node| cast.name(node);
     match retries_left {
         Some(left) => format!(
             "{} is told the replica it reached is not the leader, and will try again ({left} {} left).",
-            n(client),
+            narrator.name(client),
             plural(left, "retry", "retries")
         ),
         None => format!(
             "{} is told the replica it reached is not the leader, and gives up.",
-            n(client)
+            narrator.name(client)
         ),
     }
 }
@@ -137,11 +126,9 @@ pub(super) fn session_expired(
     client: NodeId,
     retries_left: Option<u32>,
 ) -> String {
-    let Narrator { cast, .. } = *narrator;
-    let n = |node| cast.name(node);
     format!(
         "{} is told its session expired while it waited, so it never held the lock; {}.",
-        n(client),
+        narrator.name(client),
         retries_left.map_or("it gives up".to_owned(), |left| format!(
             "it will try again with a new lease ({left} {} left)",
             plural(left, "retry", "retries")
@@ -157,11 +144,10 @@ pub(super) fn read_served(
     value: i64,
     version: u64,
 ) -> String {
-    let Narrator { resource, cast, .. } = *narrator;
-    let n = |node| cast.name(node);
+    let Narrator { resource, .. } = *narrator;
     format!(
         "The {resource} returns value {value} (version {version}) to {}.",
-        n(reader)
+        narrator.name(reader)
     )
 }
 
@@ -172,11 +158,9 @@ pub(super) fn read_returned(
     version: u64,
     work: Millis,
 ) -> String {
-    let Narrator { cast, .. } = *narrator;
-    let n = |node| cast.name(node);
     format!(
         "{} reads value {value} (version {version}) and starts {work} of work on it.",
-        n(client)
+        narrator.name(client)
     )
 }
 
@@ -187,11 +171,9 @@ pub(super) fn lease_checked(
     margin: Millis,
     write_in: Millis,
 ) -> String {
-    let Narrator { cast, .. } = *narrator;
-    let n = |node| cast.name(node);
     format!(
         "{} checks its lease: its check says {time_left} ms are left by its own clock, more than its {margin} margin, so it goes ahead. The write goes out {write_in} later.",
-        n(client)
+        narrator.name(client)
     )
 }
 
@@ -201,12 +183,10 @@ pub(super) fn write_skipped(
     time_left: Option<i64>,
     margin: Millis,
 ) -> String {
-    let Narrator { cast, .. } = *narrator;
-    let n = |node| cast.name(node);
     match time_left {
         Some(left) => format!(
             "{} checks its lease: its check says the lease is {} by its own clock, so it does not write and sends its release.",
-            n(client),
+            narrator.name(client),
             if left <= 0 {
                 format!("over by {} ms", left.unsigned_abs())
             } else {
@@ -215,7 +195,7 @@ pub(super) fn write_skipped(
         ),
         None => format!(
             "{} no longer believes it holds the lock, so it does not write and sends its release.",
-            n(client)
+            narrator.name(client)
         ),
     }
 }
@@ -230,8 +210,7 @@ pub(super) fn write_sent(
     value: i64,
     checked: Option<i64>,
 ) -> String {
-    let Narrator { resource, cast, .. } = *narrator;
-    let n = |node| cast.name(node);
+    let Narrator { resource, .. } = *narrator;
     let check = checked.map_or_else(String::new, |left| {
         format!("Its lease check says {left} ms left. ")
     });
@@ -241,34 +220,33 @@ pub(super) fn write_sent(
         Request::Charge => format!("asks the {resource} to charge {value}"),
     };
     let token = token.map_or_else(String::new, |t| format!(" with token {t}"));
-    format!("{check}{} {what}{token}.", n(client))
+    format!("{check}{} {what}{token}.", narrator.name(client))
 }
 
 pub(super) fn timed_out(narrator: &Narrator<'_>, client: NodeId, next: AfterTimeout) -> String {
-    let Narrator { service, cast, .. } = *narrator;
-    let n = |node| cast.name(node);
+    let Narrator { service, .. } = *narrator;
     match next {
         AfterTimeout::Resend { tries_left } => format!(
             "{} hears nothing back in time and sends the same request again ({tries_left} {} left).",
-            n(client),
+            narrator.name(client),
             plural(tries_left, "try", "tries")
         ),
         AfterTimeout::Retry { retries_left } => format!(
             "{} hears nothing back from {service} in time and will try again ({retries_left} {} left).",
-            n(client),
+            narrator.name(client),
             plural(retries_left, "retry", "retries")
         ),
         AfterTimeout::GiveUp => format!(
             "{} hears nothing back from {service} and gives up.",
-            n(client)
+            narrator.name(client)
         ),
         AfterTimeout::Release => format!(
             "{} hears nothing back in time, abandons the job and sends its release.",
-            n(client)
+            narrator.name(client)
         ),
         AfterTimeout::Stop => format!(
             "{} hears nothing back in time and stops waiting.",
-            n(client)
+            narrator.name(client)
         ),
     }
 }
@@ -281,8 +259,6 @@ pub(super) fn write_answered(
     outcome: WriteOutcome,
     then: Then,
 ) -> String {
-    let Narrator { cast, .. } = *narrator;
-    let n = |node| cast.name(node);
     let what = match outcome {
         WriteOutcome::Accepted { .. } => "its request was applied",
         WriteOutcome::Replayed { .. } => {
@@ -304,7 +280,7 @@ pub(super) fn write_answered(
         Then::Stops => "",
         Then::ReadsAgain => " and reads again to retry",
     };
-    format!("{} is told {what}{next}.", n(client))
+    format!("{} is told {what}{next}.", narrator.name(client))
 }
 
 pub(super) fn node_answered(
@@ -315,13 +291,11 @@ pub(super) fn node_answered(
     so_far: u8,
     of: u8,
 ) -> String {
-    let Narrator { cast, .. } = *narrator;
-    let n = |node| cast.name(node);
     format!(
         "{} hears {} from {} ({so_far} of {of} yes so far).",
-        n(client),
+        narrator.name(client),
         if yes { "yes" } else { "no" },
-        n(node)
+        narrator.name(node)
     )
 }
 
@@ -341,24 +315,22 @@ pub(super) fn redlock_decided(
     outcome: RedlockOutcome,
     retries_left: Option<u32>,
 ) -> String {
-    let Narrator { cast, .. } = *narrator;
-    let n = |node| cast.name(node);
     let verdict = match outcome {
         RedlockOutcome::Acquired if validity > 0 => format!(
             "{yes} of {of} nodes said yes in {elapsed} ms, so {} believes it holds the lock for another {validity} ms by its own clock",
-            n(client)
+            narrator.name(client)
         ),
         RedlockOutcome::Acquired => format!(
             "{yes} of {of} nodes said yes. It took {elapsed} ms, longer than the lock is valid, but without the elapsed-time check {} believes it holds the lock anyway",
-            n(client)
+            narrator.name(client)
         ),
         RedlockOutcome::NoQuorum => format!(
             "only {yes} of {of} nodes said yes, not a majority, so {} unlocks them all",
-            n(client)
+            narrator.name(client)
         ),
         RedlockOutcome::TooSlow => format!(
             "{yes} of {of} nodes said yes, but acquiring took {elapsed} ms and left no validity, so {} unlocks them all",
-            n(client)
+            narrator.name(client)
         ),
     };
     let next = match (outcome, retries_left) {
@@ -369,7 +341,7 @@ pub(super) fn redlock_decided(
         ),
         (_, None) => " and gives up".to_owned(),
     };
-    format!("{}: {verdict}{next}.", n(client))
+    format!("{}: {verdict}{next}.", narrator.name(client))
 }
 
 // A client renews its lease, abandons its job, or releases the lock.
@@ -379,11 +351,10 @@ pub(super) fn renew_sent(
     client: NodeId,
     token: Option<FencingToken>,
 ) -> String {
-    let Narrator { service, cast, .. } = *narrator;
-    let n = |node| cast.name(node);
+    let Narrator { service, .. } = *narrator;
     format!(
         "{} asks {service} to renew its lease{}.",
-        n(client),
+        narrator.name(client),
         with_token(token)
     )
 }
@@ -394,27 +365,23 @@ pub(super) fn renew_answered(
     renewals_left: u32,
     lease_until: LocalTime,
 ) -> String {
-    let Narrator { cast, .. } = *narrator;
-    let n = |node| cast.name(node);
     format!(
         "{} is told its lease was renewed ({renewals_left} {} left): by its own clock, a TTL counted from when it sent the renewal ends at {lease_until}.",
-        n(client),
+        narrator.name(client),
         plural(renewals_left, "renewal", "renewals")
     )
 }
 
 pub(super) fn abandoned(narrator: &Narrator<'_>, client: NodeId, reason: AbandonReason) -> String {
-    let Narrator { cast, .. } = *narrator;
-    let n = |node| cast.name(node);
     match reason {
         AbandonReason::MaximumHoldTime => format!(
             "{} has used all its renewals, so it abandons the lock (maximum hold time exceeded): it no longer believes it holds it.",
-            n(client)
+            narrator.name(client)
         ),
         AbandonReason::RenewalRefused => {
             format!(
                 "{} is told its renewal was refused, so it abandons the lock: it no longer believes it holds it.",
-                n(client)
+                narrator.name(client)
             )
         }
     }
@@ -427,11 +394,9 @@ pub(super) fn deadline_passed(
     deadline: Millis,
     cut: DeadlineCut,
 ) -> String {
-    let Narrator { cast, .. } = *narrator;
-    let n = |node| cast.name(node);
     format!(
         "By its own clock, {deadline} have passed since {} sent the last request the lock service answered (at {since}), and no renewal has been acknowledged since: it gives the lock up by its own deadline. It no longer believes it holds the lock{}",
-        n(client),
+        narrator.name(client),
         match cut {
             DeadlineCut::Work => " and stops its work without writing.",
             DeadlineCut::WriteInFlight =>
@@ -446,14 +411,19 @@ pub(super) fn releasing(
     token: Option<FencingToken>,
     method: ReleaseMethod,
 ) -> String {
-    let Narrator { cast, .. } = *narrator;
-    let n = |node| cast.name(node);
     match method {
         ReleaseMethod::IfStillMine => {
-            format!("{} sends its release{}.", n(client), with_token(token))
+            format!(
+                "{} sends its release{}.",
+                narrator.name(client),
+                with_token(token)
+            )
         }
         ReleaseMethod::PlainDelete => {
-            format!("{} sends a plain DEL to release the lock.", n(client))
+            format!(
+                "{} sends a plain DEL to release the lock.",
+                narrator.name(client)
+            )
         }
     }
 }
@@ -461,43 +431,51 @@ pub(super) fn releasing(
 // How a client's job ended.
 
 pub(super) fn finished(narrator: &Narrator<'_>, client: NodeId, result: WorkResult) -> String {
-    let Narrator { resource, cast, .. } = *narrator;
-    let n = |node| cast.name(node);
+    let Narrator { resource, .. } = *narrator;
     match result {
-        WorkResult::Done => format!("{} is done: it was told its work was applied.", n(client)),
+        WorkResult::Done => format!(
+            "{} is done: it was told its work was applied.",
+            narrator.name(client)
+        ),
         WorkResult::HeldElsewhere => format!(
             "{} stops: it was told the lock is held elsewhere.",
-            n(client)
+            narrator.name(client)
         ),
         WorkResult::Fenced {
             presented,
             required,
         } => format!(
             "{} stops: fenced (it presented token {presented}, the {resource} required {required}).",
-            n(client)
+            narrator.name(client)
         ),
-        WorkResult::NoToken => format!("{} stops: its write had no token.", n(client)),
+        WorkResult::NoToken => format!("{} stops: its write had no token.", narrator.name(client)),
         WorkResult::NotHeldSafely => format!(
             "{} stops without writing: its lease check said the lease was not safe.",
-            n(client)
+            narrator.name(client)
         ),
-        WorkResult::Conflict => format!("{} stops: the row kept changing under it.", n(client)),
-        WorkResult::SoldOut => format!("{} stops: sold out.", n(client)),
-        WorkResult::NoAnswer => format!("{} stops: it never got an answer.", n(client)),
+        WorkResult::Conflict => format!(
+            "{} stops: the row kept changing under it.",
+            narrator.name(client)
+        ),
+        WorkResult::SoldOut => format!("{} stops: sold out.", narrator.name(client)),
+        WorkResult::NoAnswer => format!("{} stops: it never got an answer.", narrator.name(client)),
         WorkResult::SequencerInvalid { presented } => format!(
             "{} stops: fenced (the lock service no longer vouched for token {presented}).",
-            n(client)
+            narrator.name(client)
         ),
         WorkResult::DeadlinePassed => format!(
             "{} stops without writing: its own deadline passed.",
-            n(client)
+            narrator.name(client)
         ),
         WorkResult::SessionExpired => {
-            format!("{} stops: its session expired while it waited.", n(client))
+            format!(
+                "{} stops: its session expired while it waited.",
+                narrator.name(client)
+            )
         }
         WorkResult::ClaimedByAnother => format!(
             "{} stops: the {resource} had been claimed by another lock holder.",
-            n(client)
+            narrator.name(client)
         ),
     }
 }

@@ -14,30 +14,25 @@ use crate::world::token::FencingToken;
 
 pub(super) fn appended(narrator: &Narrator<'_>, node: NodeId, index: u32, op: Op) -> String {
     let Narrator { cast, .. } = *narrator;
-    let n = |node| cast.name(node);
     format!(
         "{} (the leader) writes entry {index} to its log, \"{}\", and sends it to the other replicas. It counts only once a majority has it.",
-        n(node),
+        narrator.name(node),
         op_words(op, cast)
     )
 }
 
 pub(super) fn stored(narrator: &Narrator<'_>, node: NodeId, index: u32, leader: NodeId) -> String {
-    let Narrator { cast, .. } = *narrator;
-    let n = |node| cast.name(node);
     format!(
         "{} stores entry {index} from the leader {}.",
-        n(node),
-        n(leader)
+        narrator.name(node),
+        narrator.name(leader)
     )
 }
 
 pub(super) fn committed(narrator: &Narrator<'_>, node: NodeId, index: u32) -> String {
-    let Narrator { cast, .. } = *narrator;
-    let n = |node| cast.name(node);
     format!(
         "{} learns that the log is committed up to entry {index}.",
-        n(node)
+        narrator.name(node)
     )
 }
 
@@ -48,22 +43,20 @@ pub(super) fn queued(
     ahead: u32,
     until: Option<LocalTime>,
 ) -> String {
-    let Narrator { cast, .. } = *narrator;
-    let n = |node| cast.name(node);
     match until {
         Some(until) => format!(
             "{} has {}'s key. {} waits: the lock is in its lock-delay until {} ms by {}'s clock, because its last holder failed.",
-            n(node),
-            n(client),
-            n(client),
+            narrator.name(node),
+            narrator.name(client),
+            narrator.name(client),
             until.0,
-            n(node)
+            narrator.name(node)
         ),
         None => format!(
             "{} has {}'s key. {} waits in the queue ({ahead} ahead of it besides the holder); its turn comes when every lower key is gone.",
-            n(node),
-            n(client),
-            n(client)
+            narrator.name(node),
+            narrator.name(client),
+            narrator.name(client)
         ),
     }
 }
@@ -76,32 +69,26 @@ pub(super) fn watching(
     client: NodeId,
     watchers: u32,
 ) -> String {
-    let Narrator { cast, .. } = *narrator;
-    let n = |node| cast.name(node);
     format!(
         "{} refuses {}, which now watches the lock for its release ({watchers} watching).",
-        n(node),
-        n(client)
+        narrator.name(node),
+        narrator.name(client)
     )
 }
 
 pub(super) fn herd_woken(narrator: &Narrator<'_>, node: NodeId, woken: u32) -> String {
-    let Narrator { cast, .. } = *narrator;
-    let n = |node| cast.name(node);
     format!(
         "The lock is released, and {} wakes all {woken} watchers at once. They will all ask again; only one can win (the herd effect).",
-        n(node)
+        narrator.name(node)
     )
 }
 
 pub(super) fn waiter_expired(narrator: &Narrator<'_>, node: NodeId, client: NodeId) -> String {
-    let Narrator { cast, .. } = *narrator;
-    let n = |node| cast.name(node);
     format!(
         "{}'s turn has come, but {} finds its key gone: its session expired while it waited. {} tells it the session expired instead of granting the lock.",
-        n(client),
-        n(node),
-        n(node)
+        narrator.name(client),
+        narrator.name(node),
+        narrator.name(node)
     )
 }
 
@@ -111,44 +98,36 @@ pub(super) fn granted_without_lease(
     client: NodeId,
     token: FencingToken,
 ) -> String {
-    let Narrator { cast, .. } = *narrator;
-    let n = |node| cast.name(node);
     format!(
         "{} tells {} it holds the lock with token {token}, the revision of the key {} put when it started waiting, without checking that the key still exists (the etcd 3.4.3 bug). {}'s session expired while it waited and its key is gone, so the lock is in fact free.",
-        n(node),
-        n(client),
-        n(client),
-        n(client)
+        narrator.name(node),
+        narrator.name(client),
+        narrator.name(client),
+        narrator.name(client)
     )
 }
 
 pub(super) fn woken(narrator: &Narrator<'_>, client: NodeId) -> String {
-    let Narrator { cast, .. } = *narrator;
-    let n = |node| cast.name(node);
     format!(
         "{} hears the lock was released and asks for it again.",
-        n(client)
+        narrator.name(client)
     )
 }
 
 pub(super) fn not_leader(narrator: &Narrator<'_>, node: NodeId, client: NodeId) -> String {
-    let Narrator { cast, .. } = *narrator;
-    let n = |node| cast.name(node);
     format!(
         "{} is not the leader and sends {} away.",
-        n(node),
-        n(client)
+        narrator.name(node),
+        narrator.name(client)
     )
 }
 
 // Elections: calls, votes, and votes withheld.
 
 pub(super) fn election_started(narrator: &Narrator<'_>, node: NodeId, term: u32) -> String {
-    let Narrator { cast, .. } = *narrator;
-    let n = |node| cast.name(node);
     format!(
         "{} has not heard from a leader for an election timeout: it stands for election in term {term}. No lock can be granted until there is a leader.",
-        n(node)
+        narrator.name(node)
     )
 }
 
@@ -159,26 +138,22 @@ pub(super) fn voted(
     term: u32,
     granted: bool,
 ) -> String {
-    let Narrator { cast, .. } = *narrator;
-    let n = |node| cast.name(node);
     format!(
         "{} {} {} in term {term}.",
-        n(node),
+        narrator.name(node),
         if granted {
             "votes for"
         } else {
             "refuses its vote to"
         },
-        n(candidate)
+        narrator.name(candidate)
     )
 }
 
 pub(super) fn became_leader(narrator: &Narrator<'_>, node: NodeId, term: u32) -> String {
-    let Narrator { cast, .. } = *narrator;
-    let n = |node| cast.name(node);
     format!(
         "{} wins a majority of votes and leads term {term}. Its log has every committed grant, but it answers for the lock only once an entry of its own term has committed.",
-        n(node)
+        narrator.name(node)
     )
 }
 
@@ -189,17 +164,15 @@ pub(super) fn vote_withheld(
     term: u32,
     why: Withheld,
 ) -> String {
-    let Narrator { cast, .. } = *narrator;
-    let n = |node| cast.name(node);
     format!(
         "{} {}, so it ignores {}'s call for an election in term {term}: {}",
-        n(node),
+        narrator.name(node),
         match why {
             Withheld::Leading =>
                 "leads, and a majority answered its heartbeats within an election timeout",
             Withheld::LeaderHeard => "heard from its leader less than an election timeout ago",
         },
-        n(candidate),
+        narrator.name(candidate),
         match why {
             Withheld::Leading =>
                 "a leader that may still be answering for the lock does not step aside.",
@@ -212,21 +185,17 @@ pub(super) fn vote_withheld(
 // A leader starts serving, or steps down.
 
 pub(super) fn serving(narrator: &Narrator<'_>, node: NodeId, term: u32) -> String {
-    let Narrator { cast, .. } = *narrator;
-    let n = |node| cast.name(node);
     format!(
         "{}'s first entry of term {term} is committed, and with it everything before it: now it knows which keys and sessions are live, and it starts answering for the lock. Every session starts again with its full TTL.",
-        n(node)
+        narrator.name(node)
     )
 }
 
 pub(super) fn not_serving_yet(narrator: &Narrator<'_>, node: NodeId, client: NodeId) -> String {
-    let Narrator { cast, .. } = *narrator;
-    let n = |node| cast.name(node);
     format!(
         "{} leads, but its first entry has not committed yet, so it cannot tell which sessions are live: it leaves {}'s request unanswered.",
-        n(node),
-        n(client)
+        narrator.name(node),
+        narrator.name(client)
     )
 }
 
@@ -236,16 +205,14 @@ pub(super) fn stepped_down(
     term: u32,
     why: StepDown,
 ) -> String {
-    let Narrator { cast, .. } = *narrator;
-    let n = |node| cast.name(node);
     match why {
         StepDown::LostQuorum => format!(
             "{} stops leading (term {term}): it cannot reach a majority, so it must not answer for the lock.",
-            n(node)
+            narrator.name(node)
         ),
         StepDown::LaterTerm => format!(
             "{} stops leading: another replica speaks of term {term}, later than its own, so it becomes a follower.",
-            n(node)
+            narrator.name(node)
         ),
     }
 }

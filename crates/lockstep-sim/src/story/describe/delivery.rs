@@ -11,38 +11,38 @@ use crate::world::ids::{MessageId, NodeId};
 // What became of an input a node could not use, or a message that was lost.
 
 pub(super) fn ignored(narrator: &Narrator<'_>, node: NodeId, message: Option<MessageId>) -> String {
-    let Narrator { cast, network, .. } = *narrator;
-    let n = |node| cast.name(node);
+    let Narrator { network, .. } = *narrator;
     match message {
         Some(message) => format!(
             "{} ignores {}: it no longer needs it.",
-            n(node),
+            narrator.name(node),
             message_words(message, network).replacen("The", "the", 1)
         ),
-        None => format!("{} ignores a timer it no longer needs.", n(node)),
+        None => format!(
+            "{} ignores a timer it no longer needs.",
+            narrator.name(node)
+        ),
     }
 }
 
 pub(super) fn buffered(narrator: &Narrator<'_>, node: NodeId, input: Input) -> String {
-    let Narrator { cast, network, .. } = *narrator;
-    let n = |node| cast.name(node);
+    let Narrator { network, .. } = *narrator;
     format!(
         "{} reaches {} while it is paused: it waits until {} resumes.",
         input_words(input, network),
-        n(node),
-        n(node)
+        narrator.name(node),
+        narrator.name(node)
     )
 }
 
 pub(super) fn lost(narrator: &Narrator<'_>, node: NodeId, message: MessageId, why: Loss) -> String {
-    let Narrator { cast, network, .. } = *narrator;
-    let n = |node| cast.name(node);
+    let Narrator { network, .. } = *narrator;
     format!(
         "{} to {} is lost: {}.",
         message_words(message, network),
-        n(node),
+        narrator.name(node),
         match why {
-            Loss::ReceiverCrashed => format!("{} has crashed", n(node)),
+            Loss::ReceiverCrashed => format!("{} has crashed", narrator.name(node)),
             Loss::Partition => "the link is cut".to_owned(),
             Loss::Chance => "the network dropped it".to_owned(),
             Loss::Dropped => "it was dropped by hand".to_owned(),

@@ -12,16 +12,14 @@ use crate::world::token::FencingToken;
 // Pauses, crashes and restarts.
 
 pub(super) fn paused(narrator: &Narrator<'_>, node: NodeId, for_ms: Option<Millis>) -> String {
-    let Narrator { cast, .. } = *narrator;
-    let n = |node| cast.name(node);
     match for_ms {
         Some(span) => format!(
             "{} is paused for {span}, as by a stop-the-world GC pause: it handles nothing until it resumes.",
-            n(node)
+            narrator.name(node)
         ),
         None => format!(
             "{} is paused until resumed: it handles nothing meanwhile.",
-            n(node)
+            narrator.name(node)
         ),
     }
 }
@@ -32,11 +30,9 @@ pub(super) fn resumed(
     paused_for: Millis,
     waiting: u32,
 ) -> String {
-    let Narrator { cast, .. } = *narrator;
-    let n = |node| cast.name(node);
     format!(
         "{} resumes after {paused_for} with {waiting} {} waiting. Nothing marks the pause for it: unless it reads its clock, it carries on as if no time had passed.",
-        n(node),
+        narrator.name(node),
         plural(waiting, "input", "inputs")
     )
 }
@@ -50,7 +46,6 @@ pub(super) fn crashed(
     forgot_token: Option<FencingToken>,
 ) -> String {
     let Narrator { cast, resource, .. } = *narrator;
-    let n = |node| cast.name(node);
     let is_resource = node == cast.resource();
     match (forgot_token, lost) {
         (Some(token), _) if is_resource => format!(
@@ -58,19 +53,22 @@ pub(super) fn crashed(
         ),
         (_, Some(holder)) => format!(
             "{} crashes. It had not persisted {}'s key, so when it comes back the key is gone.",
-            n(node),
-            n(holder)
+            narrator.name(node),
+            narrator.name(holder)
         ),
         // Nothing held only in memory is named: the words depend on the node's role alone.
         _ if cast.is_client(node) => {
-            format!("{} crashes and loses everything it had in memory.", n(node))
+            format!(
+                "{} crashes and loses everything it had in memory.",
+                narrator.name(node)
+            )
         }
         _ if is_resource => format!(
             "The {resource} crashes: it answers nothing until it restarts. What it stored survives."
         ),
         _ => format!(
             "{} crashes: it answers nothing until it restarts. What it stored survives.",
-            n(node)
+            narrator.name(node)
         ),
     }
 }
@@ -85,31 +83,25 @@ pub(super) fn restarted(narrator: &Narrator<'_>, node: NodeId) -> String {
 }
 
 pub(super) fn restart_delayed(narrator: &Narrator<'_>, node: NodeId, until: VirtualTime) -> String {
-    let Narrator { cast, .. } = *narrator;
-    let n = |node| cast.name(node);
     format!(
         "{} is told to restart but stays down until {until}: a delayed restart keeps it out of any lock still live.",
-        n(node)
+        narrator.name(node)
     )
 }
 
 // Clocks, partitions, held messages and the other interventions.
 
 pub(super) fn clock_jumped(narrator: &Narrator<'_>, node: NodeId, by_ms: i64) -> String {
-    let Narrator { cast, .. } = *narrator;
-    let n = |node| cast.name(node);
     format!(
         "{}'s clock jumps {} by {} ms.",
-        n(node),
+        narrator.name(node),
         if by_ms >= 0 { "forwards" } else { "backwards" },
         by_ms.unsigned_abs()
     )
 }
 
 pub(super) fn drift_changed(narrator: &Narrator<'_>, node: NodeId, drift_ppm: i32) -> String {
-    let Narrator { cast, .. } = *narrator;
-    let n = |node| cast.name(node);
-    drift_words(n(node), drift_ppm)
+    drift_words(narrator.name(node), drift_ppm)
 }
 
 pub(super) fn partitioned(
@@ -118,22 +110,26 @@ pub(super) fn partitioned(
     to: NodeId,
     direction: Direction,
 ) -> String {
-    let Narrator { cast, .. } = *narrator;
-    let n = |node| cast.name(node);
     match direction {
         Direction::Both => format!(
             "The network between {} and {} is cut both ways.",
-            n(from),
-            n(to)
+            narrator.name(from),
+            narrator.name(to)
         ),
-        Direction::OneWay => format!("Messages from {} to {} are now lost.", n(from), n(to)),
+        Direction::OneWay => format!(
+            "Messages from {} to {} are now lost.",
+            narrator.name(from),
+            narrator.name(to)
+        ),
     }
 }
 
 pub(super) fn healed(narrator: &Narrator<'_>, a: NodeId, b: NodeId) -> String {
-    let Narrator { cast, .. } = *narrator;
-    let n = |node| cast.name(node);
-    format!("The network between {} and {} is healed.", n(a), n(b))
+    format!(
+        "The network between {} and {} is healed.",
+        narrator.name(a),
+        narrator.name(b)
+    )
 }
 
 pub(super) fn message_held(narrator: &Narrator<'_>, message: MessageId) -> String {
@@ -158,12 +154,11 @@ pub(super) fn message_dropped(narrator: &Narrator<'_>, message: MessageId) -> St
 }
 
 pub(super) fn lease_forced_to_expire(narrator: &Narrator<'_>, holder: NodeId) -> String {
-    let Narrator { service, cast, .. } = *narrator;
-    let n = |node| cast.name(node);
+    let Narrator { service, .. } = *narrator;
     format!(
         "{}'s lease is forced to expire at {service}. {} is not told.",
-        n(holder),
-        n(holder)
+        narrator.name(holder),
+        narrator.name(holder)
     )
 }
 

@@ -2,6 +2,7 @@
 //! service is called from where the acting node stands, and the resource's name.
 
 use crate::scenario::cast::Cast;
+use crate::world::ids::NodeId;
 use crate::world::network::Network;
 
 #[derive(Clone, Copy)]
@@ -11,4 +12,11 @@ pub(super) struct Narrator<'a> {
     /// The lock service as the actor would name it.
     pub service: &'a str,
     pub resource: &'a str,
+}
+
+impl<'a> Narrator<'a> {
+    /// A node's name, as the cast gives it.
+    pub fn name(&self, node: NodeId) -> &'a str {
+        self.cast.name(node)
+    }
 }

@@ -13,13 +13,11 @@ pub(super) fn shipped(
     to: NodeId,
     holder: Option<NodeId>,
 ) -> String {
-    let Narrator { cast, .. } = *narrator;
-    let n = |node| cast.name(node);
     format!(
         "{} ships its changes to {}: the key names {}.",
-        n(node),
-        n(to),
-        holder.map_or("nobody", n)
+        narrator.name(node),
+        narrator.name(to),
+        holder.map_or("nobody", |node| narrator.name(node))
     )
 }
 
@@ -29,19 +27,17 @@ pub(super) fn replicated(
     from: NodeId,
     holder: Option<NodeId>,
 ) -> String {
-    let Narrator { cast, .. } = *narrator;
-    let n = |node| cast.name(node);
     match holder {
         Some(holder) => format!(
             "{} applies {}'s change: the key now names {}.",
-            n(node),
-            n(from),
-            n(holder)
+            narrator.name(node),
+            narrator.name(from),
+            narrator.name(holder)
         ),
         None => format!(
             "{} applies {}'s change: the key is now empty.",
-            n(node),
-            n(from)
+            narrator.name(node),
+            narrator.name(from)
         ),
     }
 }
@@ -52,20 +48,18 @@ pub(super) fn failed_over(
     to: NodeId,
     lost: Option<NodeId>,
 ) -> String {
-    let Narrator { cast, .. } = *narrator;
-    let n = |node| cast.name(node);
     match lost {
         Some(holder) => format!(
             "The monitor promotes {} to primary in place of {}. It never received {}'s lock: the lock is gone, and {} is not told.",
-            n(to),
-            n(from),
-            n(holder),
-            n(holder)
+            narrator.name(to),
+            narrator.name(from),
+            narrator.name(holder),
+            narrator.name(holder)
         ),
         None => format!(
             "The monitor promotes {} to primary in place of {}.",
-            n(to),
-            n(from)
+            narrator.name(to),
+            narrator.name(from)
         ),
     }
 }

@@ -19,18 +19,17 @@ pub(super) fn write_accepted(
     version: u64,
     overwrote_unseen: Option<UnseenUpdates>,
 ) -> String {
-    let Narrator { resource, cast, .. } = *narrator;
-    let n = |node| cast.name(node);
+    let Narrator { resource, .. } = *narrator;
     let mut text = format!(
         "The {resource} accepts {}'s write of {value}{} (now version {version}).",
-        n(writer),
+        narrator.name(writer),
         with_token(token)
     );
     if let Some(unseen) = overwrote_unseen {
         let lost = unseen.current_version - unseen.read_version;
         text.push_str(&format!(
             " {} read version {}, but the value changed {lost} {} since: {} lost.",
-            n(writer),
+            narrator.name(writer),
             unseen.read_version,
             plural_u64(lost, "time", "times"),
             if lost == 1 {
@@ -45,7 +44,6 @@ pub(super) fn write_accepted(
 
 pub(super) fn write_rejected(narrator: &Narrator<'_>, writer: NodeId, refusal: Refusal) -> String {
     let Narrator { resource, cast, .. } = *narrator;
-    let n = |node| cast.name(node);
     match refusal {
         // An inventory is sent orders: a refused order is named as such.
         Refusal::StaleToken {
@@ -53,30 +51,30 @@ pub(super) fn write_rejected(narrator: &Narrator<'_>, writer: NodeId, refusal: R
             required,
         } => format!(
             "The {resource} rejects {}'s {} with token {presented}: it has already accepted token {required} ({presented} < {required}).",
-            n(writer),
+            narrator.name(writer),
             request_noun(cast.request())
         ),
         Refusal::NoToken => format!(
             "The {resource} rejects {}'s {}: fencing is on and it carries no token.",
-            n(writer),
+            narrator.name(writer),
             request_noun(cast.request())
         ),
         Refusal::VersionChanged { expected, actual } => format!(
             "The {resource} rejects {}'s write: it expected version {expected}, the row is at version {actual}.",
-            n(writer)
+            narrator.name(writer)
         ),
         Refusal::SoldOut { wanted, left } => format!(
             "The {resource} refuses {}'s order of {wanted}: only {left} left.",
-            n(writer)
+            narrator.name(writer)
         ),
         Refusal::SequencerInvalid { presented } => format!(
             "The {resource} rejects {}'s {}: the lock service says token {presented} is no longer its live lease.",
-            n(writer),
+            narrator.name(writer),
             request_noun(cast.request())
         ),
         Refusal::ClaimedByAnother => format!(
             "The {resource} rejects {}'s write: another lock holder has claimed it with a different lock value since.",
-            n(writer)
+            narrator.name(writer)
         ),
     }
 }
@@ -88,11 +86,10 @@ pub(super) fn sequencer_asked(
     writer: NodeId,
     token: FencingToken,
 ) -> String {
-    let Narrator { resource, cast, .. } = *narrator;
-    let n = |node| cast.name(node);
+    let Narrator { resource, .. } = *narrator;
     format!(
         "The {resource} holds {}'s write and asks the lock service whether token {token} is still its live lease.",
-        n(writer)
+        narrator.name(writer)
     )
 }
 
@@ -103,16 +100,12 @@ pub(super) fn sequencer_answered(
     valid: bool,
 ) -> String {
     let Narrator {
-        resource,
-        service,
-        cast,
-        ..
+        resource, service, ..
     } = *narrator;
-    let n = |node| cast.name(node);
     format!(
         "{service} answers the {resource}: token {token} {} {}'s live lease.",
         if valid { "is" } else { "is no longer" },
-        n(writer)
+        narrator.name(writer)
     )
 }
 
@@ -123,11 +116,10 @@ pub(super) fn stock_taken(
     amount: i64,
     left: i64,
 ) -> String {
-    let Narrator { resource, cast, .. } = *narrator;
-    let n = |node| cast.name(node);
+    let Narrator { resource, .. } = *narrator;
     format!(
         "The {resource} takes {amount} from stock for {}{}; {left} left.",
-        n(buyer),
+        narrator.name(buyer),
         with_token(token)
     )
 }
@@ -139,26 +131,24 @@ pub(super) fn charge_applied(
     amount: i64,
     times: u32,
 ) -> String {
-    let Narrator { resource, cast, .. } = *narrator;
-    let n = |node| cast.name(node);
+    let Narrator { resource, .. } = *narrator;
     if times > 1 {
         format!(
             "The {resource} charges {amount} again for request {key} from {}: charged {times} times for one purchase.",
-            n(payer)
+            narrator.name(payer)
         )
     } else {
         format!(
             "The {resource} charges {amount} for request {key} from {}.",
-            n(payer)
+            narrator.name(payer)
         )
     }
 }
 
 pub(super) fn charge_replayed(narrator: &Narrator<'_>, payer: NodeId, key: u32) -> String {
-    let Narrator { resource, cast, .. } = *narrator;
-    let n = |node| cast.name(node);
+    let Narrator { resource, .. } = *narrator;
     format!(
         "The {resource} has seen request {key} before: it returns the saved answer to {} and charges nothing.",
-        n(payer)
+        narrator.name(payer)
     )
 }

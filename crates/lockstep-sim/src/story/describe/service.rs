@@ -17,11 +17,10 @@ pub(super) fn renewed(
     token: Option<FencingToken>,
     ttl: Millis,
 ) -> String {
-    let Narrator { service, cast, .. } = *narrator;
-    let n = |node| cast.name(node);
+    let Narrator { service, .. } = *narrator;
     format!(
         "{service} renews {}'s lease{} for another {ttl}.",
-        n(client),
+        narrator.name(client),
         with_token(token)
     )
 }
@@ -31,15 +30,14 @@ pub(super) fn renew_refused(
     client: NodeId,
     holder: Option<NodeId>,
 ) -> String {
-    let Narrator { service, cast, .. } = *narrator;
-    let n = |node| cast.name(node);
+    let Narrator { service, .. } = *narrator;
     format!(
         "{service} refuses to renew {}'s lease: {}.",
-        n(client),
+        narrator.name(client),
         match holder {
             None => "it has expired".to_owned(),
             Some(h) if h == client => "that lease is over; it holds a newer one".to_owned(),
-            Some(h) => format!("{} holds the lock now", n(h)),
+            Some(h) => format!("{} holds the lock now", narrator.name(h)),
         }
     )
 }
@@ -49,11 +47,10 @@ pub(super) fn released(
     client: NodeId,
     token: Option<FencingToken>,
 ) -> String {
-    let Narrator { service, cast, .. } = *narrator;
-    let n = |node| cast.name(node);
+    let Narrator { service, .. } = *narrator;
     format!(
         "{service} clears the lease of {}{}: the lock is free.",
-        n(client),
+        narrator.name(client),
         with_token(token)
     )
 }
@@ -63,12 +60,11 @@ pub(super) fn released_others_lock(
     client: NodeId,
     owner: NodeId,
 ) -> String {
-    let Narrator { service, cast, .. } = *narrator;
-    let n = |node| cast.name(node);
+    let Narrator { service, .. } = *narrator;
     format!(
         "{service} deletes the lock on {}'s say-so, but the lock was {}'s: a plain DEL just freed someone else's lock.",
-        n(client),
-        n(owner)
+        narrator.name(client),
+        narrator.name(owner)
     )
 }
 
@@ -80,14 +76,13 @@ pub(super) fn release_refused(
     token: Option<FencingToken>,
     holder: Option<NodeId>,
 ) -> String {
-    let Narrator { service, cast, .. } = *narrator;
-    let n = |node| cast.name(node);
+    let Narrator { service, .. } = *narrator;
     format!(
         "{service} ignores {}'s release{}: {}.",
-        n(client),
+        narrator.name(client),
         with_token(token),
         match holder {
-            Some(h) if h != client => format!("the lock is {}'s now", n(h)),
+            Some(h) if h != client => format!("the lock is {}'s now", narrator.name(h)),
             _ => "that lease is no longer the current one".to_owned(),
         }
     )
@@ -99,16 +94,15 @@ pub(super) fn lease_expired(
     token: Option<FencingToken>,
 ) -> String {
     let Narrator { service, cast, .. } = *narrator;
-    let n = |node| cast.name(node);
     format!(
         "{}'s lease{} expires at {service}. {}",
-        n(holder),
+        narrator.name(holder),
         with_token(token),
         match cast.expiry_notice() {
-            ExpiryNotice::Silent => format!("Nobody tells {}.", n(holder)),
+            ExpiryNotice::Silent => format!("Nobody tells {}.", narrator.name(holder)),
             ExpiryNotice::NextKeepalive => format!(
                 "Nobody tells {} now: the service says so in answer to its next keepalive, if it sends one and it gets through.",
-                n(holder)
+                narrator.name(holder)
             ),
         }
     )
