@@ -1,18 +1,35 @@
 //! Each node's own clock. Expiry decisions are made by the deciding node on its own clock, so a
 //! clock that jumps or drifts changes who the simulation thinks holds a lock — which is exactly
-//! how Redlock breaks (scenario S10). This module only converts between true and local time;
-//! it never decides anything.
+//! how Redlock breaks (scenario S10). A clock gives two readings, as an operating system does:
+//! the wall clock, which a step (NTP, an operator) moves, and a monotonic one, which only runs,
+//! at the clock's rate. This module only converts between true and local time; it never decides
+//! anything, nor which reading a node uses (the engine's slot does).
 
 use crate::world::time::{LocalTime, Millis, VirtualTime};
 use serde::{Deserialize, Serialize};
 
 const PPM: i128 = 1_000_000;
 
-/// A node's clock: true time, plus a fixed offset, plus a drift in parts per million.
+/// A node's clock: true time, plus a fixed offset, plus a drift in parts per million; the wall
+/// reading adds every step the clock took.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct LocalClock {
     offset_ms: i64,
     drift_ppm: i32,
+    /// The sum of the steps: what the wall reading has and the monotonic one has not.
+    #[serde(default)]
+    stepped_ms: i64,
+}
+
+/// Which reading of its clock a node decides by.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reading {
+    /// The time of day: what a SQL row's `CURRENT_TIMESTAMP`, Redis's key expiry and a client's
+    /// deadline go by. A step moves it.
+    Wall,
+    /// A clock that only runs forwards at the clock's rate: what etcd times its leases and
+    /// elections with (Go's monotonic clock). A step does not move it; a wrong rate still does.
+    Monotonic,
 }
 
 impl LocalClock {
@@ -20,10 +37,26 @@ impl LocalClock {
         LocalClock {
             offset_ms,
             drift_ppm,
+            stepped_ms: 0,
         }
     }
 
+    /// The wall reading.
     pub fn read(&self, now: VirtualTime) -> LocalTime {
+        let monotonic = self.monotonic(now);
+        LocalTime(monotonic.0.saturating_add(self.stepped_ms))
+    }
+
+    /// The reading a node deciding by `reading` sees.
+    pub fn read_by(&self, reading: Reading, now: VirtualTime) -> LocalTime {
+        match reading {
+            Reading::Wall => self.read(now),
+            Reading::Monotonic => self.monotonic(now),
+        }
+    }
+
+    /// The monotonic reading: the wall reading without the steps.
+    fn monotonic(&self, now: VirtualTime) -> LocalTime {
         // Most clocks never drift; 128-bit division is the dearest thing on the hot path.
         if self.drift_ppm == 0 {
             let now = i64::try_from(now.0).unwrap_or(i64::MAX);
@@ -35,16 +68,16 @@ impl LocalClock {
         ))
     }
 
-    /// Steps the clock, as NTP stepping or an operator setting the time would.
+    /// Steps the wall clock, as NTP stepping or an operator setting the time would.
     pub fn jump(&mut self, by_ms: i64) {
-        self.offset_ms = self.offset_ms.saturating_add(by_ms);
+        self.stepped_ms = self.stepped_ms.saturating_add(by_ms);
     }
 
-    /// Changes the rate from `now` on without changing the current reading.
+    /// Changes the rate from `now` on without changing the current readings.
     pub fn set_drift(&mut self, now: VirtualTime, drift_ppm: i32) {
-        let before = self.read(now);
+        let before = self.monotonic(now);
         self.drift_ppm = drift_ppm;
-        let after = self.read(now);
+        let after = self.monotonic(now);
         self.offset_ms = self.offset_ms.saturating_add(before.since(after));
     }
 
@@ -96,6 +129,35 @@ mod tests {
         let mut clock = LocalClock::default();
         clock.jump(5000);
         assert_eq!(clock.read(VirtualTime(10)), LocalTime(5010));
+    }
+
+    #[test]
+    fn a_jump_leaves_the_monotonic_reading_alone() {
+        let mut clock = LocalClock::new(20, 0);
+        clock.jump(-5000);
+        assert_eq!(
+            clock.read_by(Reading::Monotonic, VirtualTime(10)),
+            LocalTime(30)
+        );
+        assert_eq!(
+            clock.read_by(Reading::Wall, VirtualTime(10)),
+            LocalTime(-4970)
+        );
+    }
+
+    #[test]
+    fn a_wrong_rate_moves_both_readings() {
+        let mut clock = LocalClock::default();
+        clock.jump(100);
+        clock.set_drift(VirtualTime(1000), 500_000);
+        assert_eq!(
+            clock.read_by(Reading::Monotonic, VirtualTime(2000)),
+            LocalTime(2500)
+        );
+        assert_eq!(
+            clock.read_by(Reading::Wall, VirtualTime(2000)),
+            LocalTime(2600)
+        );
     }
 
     #[test]

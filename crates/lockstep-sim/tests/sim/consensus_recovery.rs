@@ -82,31 +82,67 @@ fn a_new_leader_expires_a_dead_holder_it_learns_of_only_after_its_election() {
     assert_eq!(granted_tokens(&sim), [1, 2], "{}", trace_text(&sim));
 }
 
-#[test]
-fn a_session_timer_that_fires_early_by_a_jumped_back_clock_is_set_again() {
-    let json = r#"{"format":1,"id":"t","title":"t","seed":1,"end_ms":8000,
-      "lock_service":{"kind":"consensus"},
-      "resource":{"kind":"register","fencing":"on"},
-      "network":{"latency_ms":[2,8]},
+/// client-a crashes holding the lock and `clock_change` happens to the leader's clock.
+fn crashed_holder_with(clock_change: &str) -> Sim {
+    let json = format!(
+        r#"{{"format":1,"id":"t","title":"t","seed":1,"end_ms":8000,
+      "lock_service":{{"kind":"consensus"}},
+      "resource":{{"kind":"register","fencing":"on"}},
+      "network":{{"latency_ms":[2,8]}},
       "clients":[
-        {"name":"client-a","start_ms":0,"ttl_ms":1000,"work_ms":200,
-         "access":{"kind":"blind_write","value":1},
-         "renewal":{"kind":"every","max_renewals":30}},
-        {"name":"client-b","start_ms":100,"ttl_ms":1000,"work_ms":100,
-         "access":{"kind":"blind_write","value":2},
-         "renewal":{"kind":"every","max_renewals":30}}],
+        {{"name":"client-a","start_ms":0,"ttl_ms":1000,"work_ms":200,
+         "access":{{"kind":"blind_write","value":1}},
+         "renewal":{{"kind":"every","max_renewals":30}}}},
+        {{"name":"client-b","start_ms":100,"ttl_ms":1000,"work_ms":100,
+         "access":{{"kind":"blind_write","value":2}},
+         "renewal":{{"kind":"every","max_renewals":30}}}}],
       "interventions":[
-        {"at_ms":50,"do":{"action":"crash","node":"client-a"}},
-        {"at_ms":300,"do":{"action":"clock_jump","node":"etcd-1","by_ms":-5000}}]}"#;
-    let sim = run(json);
-    let expired = sim
-        .trace()
+        {{"at_ms":50,"do":{{"action":"crash","node":"client-a"}}}}{clock_change}]}}"#
+    );
+    run(&json)
+}
+
+fn session_expiry(sim: &Sim) -> u64 {
+    sim.trace()
         .iter()
         .find(|e| matches!(e.happening, Happening::LeaseExpired { .. }))
-        .unwrap_or_else(|| panic!("client-a's session expires:\n{}", trace_text(&sim)));
-    // The clock went back 5000 ms, so the session ends about 5000 ms late, not at 1000 ms.
-    assert!(expired.time.0 > 5000, "{}", trace_text(&sim));
-    assert_eq!(granted_tokens(&sim), [1, 2], "{}", trace_text(&sim));
+        .unwrap_or_else(|| panic!("client-a's session expires:\n{}", trace_text(sim)))
+        .time
+        .0
+}
+
+#[test]
+fn a_step_of_the_leaders_wall_clock_moves_no_session() {
+    let steady = crashed_holder_with("");
+    for by_ms in [-5000, 5000] {
+        let stepped = crashed_holder_with(&format!(
+            r#",{{"at_ms":300,"do":{{"action":"clock_jump","node":"etcd-1","by_ms":{by_ms}}}}}"#
+        ));
+        // etcd times leases on a monotonic clock: an NTP step ends no session early or late.
+        assert_eq!(
+            session_expiry(&stepped),
+            session_expiry(&steady),
+            "{by_ms} ms:\n{}",
+            trace_text(&stepped)
+        );
+        assert_eq!(granted_tokens(&stepped), [1, 2], "{}", trace_text(&stepped));
+        // The reader is told why the lease did not move.
+        assert!(
+            trace_text(&stepped).contains("on a monotonic clock"),
+            "{}",
+            trace_text(&stepped)
+        );
+    }
+}
+
+#[test]
+fn a_leader_clock_running_fast_ends_a_session_early() {
+    let steady = session_expiry(&crashed_holder_with(""));
+    let fast = crashed_holder_with(
+        r#",{"at_ms":0,"do":{"action":"clock_drift","node":"etcd-1","drift_ppm":500000}}"#,
+    );
+    // A wrong rate is what a monotonic clock does not guard against (scenario S20).
+    assert!(session_expiry(&fast) < steady, "{}", trace_text(&fast));
 }
 
 #[test]

@@ -253,7 +253,7 @@ fn holds_for(sim: &Sim, node: NodeId, holder: NodeId) -> bool {
     };
     match &slot.node {
         Node::LockService(service) if running(sim, node) => service
-            .live_lease(slot.clock.read(sim.now()))
+            .live_lease(slot.local_time(sim.now()))
             .is_some_and(|(owner, _)| owner == holder),
         _ => false,
     }

@@ -143,7 +143,7 @@ impl Sim {
         };
         let mut ctx = Ctx::new(
             self.now,
-            slot.clock.read(self.now),
+            slot.local_time(self.now),
             node,
             message,
             &mut commands,
@@ -273,7 +273,7 @@ impl Sim {
         let slot = &mut self.slots[node.index()];
         let mut ctx = Ctx::new(
             self.now,
-            slot.clock.read(self.now),
+            slot.local_time(self.now),
             node,
             None,
             &mut commands,

@@ -98,8 +98,8 @@ impl Sim {
         }
     }
 
-    /// A node's clock jumps. A service node expires keys by its own clock: a jump moves every
-    /// expiry.
+    /// A node's clock jumps. A service node that expires keys by its wall clock sees every
+    /// expiry move; a consensus replica, timing by a monotonic clock, sees none move.
     fn jump_clock(&mut self, node: NodeId, by_ms: i64) -> Happening {
         self.slots[node.index()].clock.jump(by_ms);
         self.act_on(node, |node, ctx| {

@@ -114,14 +114,15 @@ impl Sim {
         let mut counts = [(NodeId(0), 0u8); 8];
         let mut distinct = 0;
         for node in self.cast.services() {
-            if let Some(Slot {
-                node: Node::LockService(service),
-                clock,
-                process: Process::Running | Process::Paused { .. },
-                ..
-            }) = self.slots.get(node.index())
+            if let Some(
+                slot @ Slot {
+                    node: Node::LockService(service),
+                    process: Process::Running | Process::Paused { .. },
+                    ..
+                },
+            ) = self.slots.get(node.index())
                 && service.is_front()
-                && let Some((holder, _)) = service.live_lease(clock.read(self.now))
+                && let Some((holder, _)) = service.live_lease(slot.local_time(self.now))
             {
                 match counts[..distinct].iter().position(|(h, _)| *h == holder) {
                     Some(at) => counts[at].1 += 1,

@@ -64,7 +64,7 @@ impl Sim {
         slot.incarnation += 1;
         slot.buffer.clear();
         let incarnation = slot.incarnation;
-        let local = slot.clock.read(now);
+        let local = slot.local_time(now);
         let (mut lost, mut forgot_token) = (None, None);
         match &mut slot.node {
             Node::Client(client) => client.crash(),
@@ -128,13 +128,13 @@ impl Sim {
             let slot = &self.slots[node.index()];
             match replicated(slot) {
                 Some(n) if n.role == Role::Primary => {
-                    primary = Some((node, n, slot.clock.read(now)))
+                    primary = Some((node, n, slot.local_time(now)))
                 }
                 Some(n)
                     if n.role == Role::Replica
                         && !matches!(slot.process, Process::Crashed { .. }) =>
                 {
-                    replica = replica.or(Some((node, n, slot.clock.read(now))));
+                    replica = replica.or(Some((node, n, slot.local_time(now))));
                 }
                 _ => {}
             }

@@ -4,6 +4,7 @@
 
 use super::narrator::Narrator;
 use super::words::{drift_words, message_words, no_effect_words, plural};
+use crate::scenario::cast::ExpiryNotice;
 use crate::vocabulary::happening::{Direction, NoEffect};
 use crate::world::ids::{MessageId, NodeId};
 use crate::world::time::{Millis, VirtualTime};
@@ -92,12 +93,24 @@ pub(super) fn restart_delayed(narrator: &Narrator<'_>, node: NodeId, until: Virt
 // Clocks, partitions, held messages and the other interventions.
 
 pub(super) fn clock_jumped(narrator: &Narrator<'_>, node: NodeId, by_ms: i64) -> String {
-    format!(
-        "{}'s clock jumps {} by {} ms.",
-        narrator.name(node),
+    let name = narrator.name(node);
+    let jump = format!(
+        "{name}'s clock jumps {} by {} ms.",
         if by_ms >= 0 { "forwards" } else { "backwards" },
         by_ms.unsigned_abs()
-    )
+    );
+    // A session service's replicas are the ones that time by a monotonic clock (the engine's
+    // `Slot::local_time`): say so, or the reader expects a lease to move.
+    if narrator.cast.is_service(node)
+        && narrator.cast.expiry_notice() == ExpiryNotice::NextKeepalive
+    {
+        format!(
+            "{jump} Only its wall clock moves: {name} times sessions and elections on a monotonic \
+             clock, which a step does not move."
+        )
+    } else {
+        jump
+    }
 }
 
 pub(super) fn drift_changed(narrator: &Narrator<'_>, node: NodeId, drift_ppm: i32) -> String {
