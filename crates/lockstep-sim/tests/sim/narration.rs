@@ -2,8 +2,13 @@
 //! events state who holds the lock. Walks every catalogue scenario's trace.
 
 use crate::support::run;
+use lockstep_sim::Sim;
+use lockstep_sim::engine::trace::TraceEvent;
 use lockstep_sim::scenario::catalogue;
 use lockstep_sim::story::export::TraceExport;
+use lockstep_sim::vocabulary::happening::{Happening, RedlockRound};
+use lockstep_sim::vocabulary::message::Payload;
+use lockstep_sim::world::ids::NodeId;
 
 /// Phrasings that state a client's belief as a fact, wherever they appear in a client's event.
 const TRUTH_CLAIMS: &[&str] = &[
@@ -110,4 +115,58 @@ fn an_expiry_says_how_the_holder_hears_of_it() {
     );
     let row = expiry("s1-gc-pause-unfenced");
     assert!(row.ends_with("Nobody tells client-a."), "{row}");
+}
+
+/// The all-node round a client's event opened, read from the messages it sent: an acquire, a
+/// renewal or a release to several nodes.
+fn round_opened(sim: &Sim, event: &TraceEvent) -> Option<(NodeId, RedlockRound)> {
+    let sent: Vec<_> = event
+        .sent_messages()
+        .filter_map(|id| sim.network().message(id))
+        .collect();
+    let first = sent.first()?;
+    let round = match first.payload {
+        Payload::Acquire { .. } => RedlockRound::Acquire,
+        Payload::Renew { .. } => RedlockRound::Renew,
+        Payload::Release { .. } => RedlockRound::Release,
+        _ => return None,
+    };
+    (sent.len() > 1).then_some((first.from, round))
+}
+
+#[test]
+fn a_redlock_unlock_round_is_not_narrated_as_a_vote() {
+    let mut unlocks = 0;
+    for built_in in catalogue::BUILT_IN {
+        let sim = run(&built_in.load().expect("parses"));
+        let export = TraceExport::of(&sim, built_in.id);
+        let mut asked = Vec::new();
+        for (event, told) in sim.trace().iter().zip(&export.events) {
+            if let Some((client, round)) = round_opened(&sim, event) {
+                asked.retain(|(c, _)| *c != client);
+                asked.push((client, round));
+            }
+            let Happening::NodeAnswered { client, round, .. } = event.happening else {
+                continue;
+            };
+            let last = asked.iter().find(|(c, _)| *c == client).map(|(_, r)| *r);
+            let at = format!("{} #{}: {}", built_in.id, told.id, told.description);
+            assert_eq!(
+                Some(round),
+                last,
+                "the answer counts in another round: {at}"
+            );
+            let a_vote = told.description.contains(" hears yes from ")
+                || told.description.contains(" hears no from ");
+            assert_eq!(a_vote, round == RedlockRound::Acquire, "{at}");
+            if round == RedlockRound::Release {
+                unlocks += 1;
+                assert!(told.description.contains("unlock"), "{at}");
+            }
+        }
+    }
+    assert!(
+        unlocks > 0,
+        "some catalogue scenario has a Redlock unlock round"
+    );
 }

@@ -5,7 +5,8 @@
 use super::narrator::Narrator;
 use super::words::{grant_token, next_words, plural, with_token};
 use crate::vocabulary::happening::{
-    AbandonReason, AfterTimeout, DeadlineCut, RedlockOutcome, Request, Then, WorkResult,
+    AbandonReason, AfterTimeout, DeadlineCut, RedlockOutcome, RedlockRound, Request, Then,
+    WorkResult,
 };
 use crate::vocabulary::message::{Refusal, ReleaseMethod, WriteOutcome};
 use crate::vocabulary::next_step::NextStep;
@@ -283,20 +284,42 @@ pub(super) fn write_answered(
     format!("{} is told {what}{next}.", narrator.name(client))
 }
 
+#[expect(
+    clippy::too_many_arguments,
+    reason = "one node's answer and the round it counts in, each said: the exhaustive dispatch \
+              hands them over destructured"
+)]
 pub(super) fn node_answered(
     narrator: &Narrator<'_>,
     client: NodeId,
     node: NodeId,
+    round: RedlockRound,
     yes: bool,
     so_far: u8,
     of: u8,
 ) -> String {
-    format!(
-        "{} hears {} from {} ({so_far} of {of} yes so far).",
-        narrator.name(client),
-        if yes { "yes" } else { "no" },
-        narrator.name(node)
-    )
+    let (client, node) = (narrator.name(client), narrator.name(node));
+    // Only an acquisition is a vote; the answers to an unlock or an extension are counted, but
+    // no majority is being formed, and reading them as votes would suggest a second holder.
+    match (round, yes) {
+        (RedlockRound::Acquire, yes) => format!(
+            "{client} hears {} from {node} ({so_far} of {of} yes so far).",
+            if yes { "yes" } else { "no" }
+        ),
+        (RedlockRound::Release, true) => {
+            format!("{node} confirms {client}'s unlock ({so_far} of {of} nodes confirmed so far).")
+        }
+        (RedlockRound::Release, false) => format!(
+            "{node} answers {client}'s unlock: it held no lease of {client}'s to clear \
+             ({so_far} of {of} nodes confirmed so far)."
+        ),
+        (RedlockRound::Renew, true) => {
+            format!("{node} extends {client}'s lease ({so_far} of {of} nodes extended so far).")
+        }
+        (RedlockRound::Renew, false) => format!(
+            "{node} refuses to extend {client}'s lease ({so_far} of {of} nodes extended so far)."
+        ),
+    }
 }
 
 // A Redlock client decides from its nodes' answers.
