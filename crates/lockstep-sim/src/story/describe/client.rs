@@ -284,11 +284,6 @@ pub(super) fn write_answered(
     format!("{} is told {what}{next}.", narrator.name(client))
 }
 
-#[expect(
-    clippy::too_many_arguments,
-    reason = "one node's answer and the round it counts in, each said: the exhaustive dispatch \
-              hands them over destructured"
-)]
 pub(super) fn node_answered(
     narrator: &Narrator<'_>,
     client: NodeId,
