@@ -45,7 +45,7 @@ pub fn NowLine(props: &NowLineProps) -> Html {
             let mut words = format!(
                 "t = {} ms. {}",
                 event.time.0,
-                describe(event.actor, &event.happening, sim.cast(), sim.network())
+                describe(event, sim.cast(), sim.network())
             );
             for invariant in event.broke.iter() {
                 words.push_str(&format!(" This breaks an invariant: {invariant}."));
@@ -158,7 +158,7 @@ fn Entry(props: &EntryProps) -> Html {
                 <span class="event-time">{ format!("{} ms", event.time.0) }</span>
                 <span class="event-actor">{ cast.name(event.actor).to_owned() }</span>
                 <span class="event-description" data-testid="event-description">
-                    { describe(event.actor, &event.happening, cast, sim.network()) }
+                    { describe(event, cast, sim.network()) }
                 </span>
             </button>
             { for event.broke.iter().map(|invariant| {

@@ -202,7 +202,7 @@ mod tests {
     }
 
     /// What S18 showed before etcd's per-waiter keys were modelled: client-2 (node 5) was told
-    /// token 1, then the etcd 3.4.3 bug told client-1 (node 4) token 1 as well — in an event
+    /// token 1, then the etcd 3.4.x bug told client-1 (node 4) token 1 as well — in an event
     /// that was not a `Granted`. The checker reads the grant from the message, so it is caught.
     #[test]
     fn the_old_s18_reuse_of_a_token_is_caught_whatever_the_event() {

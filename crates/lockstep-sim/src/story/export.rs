@@ -59,7 +59,7 @@ pub fn export_event(event: &TraceEvent, cast: &Cast, network: &Network) -> Event
         cause: event.cause,
         token: event.happening.token(),
         outcome: event.happening.outcome(),
-        description: describe(event.actor, &event.happening, cast, network),
+        description: describe(event, cast, network),
         sent: event.sent_messages().collect(),
         violated: event.violated,
         broke: event.broke,
@@ -74,7 +74,7 @@ pub fn text_line(event: &TraceEvent, cast: &Cast, network: &Network) -> String {
         event.id.0,
         event.time.0,
         cast.name(event.actor),
-        describe(event.actor, &event.happening, cast, network)
+        describe(event, cast, network)
     );
     for invariant in event.broke.iter() {
         line.push_str(&format!("\n{:>29}✗ violated: {invariant}", ""));

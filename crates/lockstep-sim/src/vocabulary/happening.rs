@@ -459,8 +459,9 @@ pub enum Happening {
         node: NodeId,
         client: NodeId,
     },
-    /// The etcd 3.4.3 bug: a waiter whose key had gone with its expired session was told it
-    /// holds the lock, with `token`, the revision of the key it had put.
+    /// The bug of etcd 3.4.x (fixed in 3.5.0): a waiter whose key had gone with its expired
+    /// session was told it holds the lock, with `token`, the create revision of the key it had
+    /// put.
     GrantedWithoutLease {
         node: NodeId,
         client: NodeId,

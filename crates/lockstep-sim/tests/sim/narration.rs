@@ -1,7 +1,7 @@
 //! The narration words what a client was told or believes as such: only the lock service's own
 //! events state who holds the lock. Walks every catalogue scenario's trace.
 
-use crate::support::run;
+use crate::support::{every_answer_is_told, run};
 use lockstep_sim::Sim;
 use lockstep_sim::engine::trace::TraceEvent;
 use lockstep_sim::scenario::catalogue;
@@ -169,4 +169,14 @@ fn a_redlock_unlock_round_is_not_narrated_as_a_vote() {
         unlocks > 0,
         "some catalogue scenario has a Redlock unlock round"
     );
+}
+
+#[test]
+fn every_answer_a_catalogue_service_sends_is_told() {
+    for built_in in catalogue::BUILT_IN {
+        let sim = run(&built_in.load().expect("parses"));
+        if let Err(untold) = every_answer_is_told(&sim) {
+            panic!("{}: {untold}", built_in.id);
+        }
+    }
 }

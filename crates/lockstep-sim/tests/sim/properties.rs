@@ -6,7 +6,7 @@
 
 use crate::cases::{self, Cases};
 use crate::property::Property;
-use crate::support::{data_holds, tokens_told_increase};
+use crate::support::{data_holds, every_answer_is_told, tokens_told_increase};
 use lockstep_sim::models::client::ElapsedCheck;
 use lockstep_sim::models::client::{
     Access, LeaseCheck, LocalDeadline, Locking, Renewal, Repeat, RequestTimeout, RetryPolicy,
@@ -459,7 +459,7 @@ fn random_run_keeps_its_invariants(scenario: &Scenario) -> Result<(), TestCaseEr
     again.run_to_end();
     prop_assert_eq!(sim.hash(), again.hash(), "same input, same trace");
 
-    if let Err(broken) = data_holds(scenario, &sim) {
+    if let Err(broken) = data_holds(scenario, &sim).and_then(|()| every_answer_is_told(&sim)) {
         return Err(TestCaseError::fail(format!(
             "{broken}\n{}",
             trace_text(&sim)
@@ -512,7 +512,10 @@ fn consensus_keeps_exclusion(scenario: &Scenario) -> Result<(), TestCaseError> {
             _ => {}
         }
     }
-    if let Err(broken) = tokens_told_increase(&sim).and_then(|()| data_holds(scenario, &sim)) {
+    if let Err(broken) = tokens_told_increase(&sim)
+        .and_then(|()| data_holds(scenario, &sim))
+        .and_then(|()| every_answer_is_told(&sim))
+    {
         return Err(TestCaseError::fail(format!(
             "{broken}\n{}",
             trace_text(&sim)

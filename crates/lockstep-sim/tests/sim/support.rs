@@ -3,8 +3,10 @@
 use lockstep_sim::analysis::linearizability::{Budget, Verdict, check};
 use lockstep_sim::analysis::register_history::{Granularity, lost_updates, register_history};
 use lockstep_sim::models::resource::Fencing;
+use lockstep_sim::story::describe::describe;
 use lockstep_sim::vocabulary::happening::Happening;
 use lockstep_sim::vocabulary::invariant::Invariant;
+use lockstep_sim::vocabulary::message::{AcquireReply, Payload};
 use lockstep_sim::world::ids::NodeId;
 use lockstep_sim::world::token::FencingToken;
 use lockstep_sim::{Scenario, Sim, scenario::catalogue};
@@ -159,6 +161,40 @@ pub fn data_holds(scenario: &Scenario, sim: &Sim) -> Result<(), String> {
         return Err(format!(
             "fencing on, yet a newer holder's update was lost: {newer:?}"
         ));
+    }
+    Ok(())
+}
+
+/// Every answer a lock-service node sends that tells a client where it stands with the lock (a
+/// grant and its token, a refusal, "session expired") is said in the event that sends it: the
+/// narration names the client, and a grant's token. Says where not.
+pub fn every_answer_is_told(sim: &Sim) -> Result<(), String> {
+    let cast = sim.cast();
+    for event in sim.trace().iter().filter(|e| cast.is_service(e.actor)) {
+        let description = describe(event, cast, sim.network());
+        for id in event.sent_messages() {
+            let Some(message) = sim.network().message(id) else {
+                continue;
+            };
+            let Payload::AcquireReply { reply, .. } = message.payload else {
+                continue;
+            };
+            let client = cast.name(message.to);
+            let said = description.contains(client)
+                && match reply {
+                    AcquireReply::Granted { token: Some(token) } => {
+                        description.contains(&format!("token {token}"))
+                    }
+                    AcquireReply::Granted { token: None } | AcquireReply::HeldElsewhere => true,
+                    AcquireReply::SessionExpired => description.contains("expired"),
+                };
+            if !said {
+                return Err(format!(
+                    "event {} sends {} {reply:?} but says: {description}",
+                    event.id, client
+                ));
+            }
+        }
     }
     Ok(())
 }

@@ -111,7 +111,7 @@ fn latest(both: &SideBySide, now: u64) -> Html {
             .and_then(|i| sim.trace().get(i))
             .map_or_else(
                 || "nothing yet".to_owned(),
-                |e| describe(e.actor, &e.happening, sim.cast(), sim.network()),
+                |e| describe(e, sim.cast(), sim.network()),
             )
     });
     html! {

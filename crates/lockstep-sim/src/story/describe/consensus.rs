@@ -5,6 +5,7 @@
 use super::narrator::Narrator;
 use super::words::op_words;
 use crate::vocabulary::happening::{StepDown, Withheld};
+use crate::vocabulary::message::{AcquireReply, Payload};
 use crate::vocabulary::raft::Op;
 use crate::world::ids::NodeId;
 use crate::world::time::LocalTime;
@@ -85,11 +86,40 @@ pub(super) fn herd_woken(narrator: &Narrator<'_>, node: NodeId, woken: u32) -> S
 
 pub(super) fn waiter_expired(narrator: &Narrator<'_>, node: NodeId, client: NodeId) -> String {
     format!(
-        "{}'s turn has come, but {} finds its key gone: its session expired while it waited. {} tells it the session expired instead of granting the lock.",
+        "{}'s turn has come, but {} finds its key gone: its session expired while it waited. {} tells it the session expired instead of granting the lock.{}",
         narrator.name(client),
         narrator.name(node),
-        narrator.name(node)
+        narrator.name(node),
+        other_answers(narrator, node, client)
     )
+}
+
+/// The other waiters a leader answered in the same pass: once an expired waiter's key is gone,
+/// the next key may be the oldest, and its client is told it holds the lock in this same event.
+fn other_answers(narrator: &Narrator<'_>, node: NodeId, told: NodeId) -> String {
+    let leader = narrator.name(node);
+    narrator
+        .sent()
+        .filter(|m| m.to != told)
+        .filter_map(|m| match m.payload {
+            Payload::AcquireReply { reply, .. } => Some((narrator.name(m.to), reply)),
+            _ => None,
+        })
+        .map(|(client, reply)| match reply {
+            AcquireReply::Granted { token: Some(token) } => format!(
+                " {client}'s key is now the oldest: {leader} tells {client} it holds the lock, with token {token}."
+            ),
+            AcquireReply::Granted { token: None } => {
+                format!(" {leader} tells {client} it holds the lock.")
+            }
+            AcquireReply::SessionExpired => {
+                format!(" {client}'s session expired while it waited too: {leader} tells it so.")
+            }
+            AcquireReply::HeldElsewhere => {
+                format!(" {leader} tells {client} the lock is held elsewhere.")
+            }
+        })
+        .collect()
 }
 
 pub(super) fn granted_without_lease(
@@ -98,12 +128,10 @@ pub(super) fn granted_without_lease(
     client: NodeId,
     token: FencingToken,
 ) -> String {
+    let (leader, waiter) = (narrator.name(node), narrator.name(client));
     format!(
-        "{} tells {} it holds the lock with token {token}, the revision of the key {} put when it started waiting, without checking that the key still exists (the etcd 3.4.3 bug). {}'s session expired while it waited and its key is gone, so the lock is in fact free.",
-        narrator.name(node),
-        narrator.name(client),
-        narrator.name(client),
-        narrator.name(client)
+        "{leader} tells {waiter} it holds the lock with token {token}, the create revision of the key {waiter} put when it started waiting, without checking that the key still exists (the bug of etcd 3.4.x, fixed in 3.5.0). {waiter}'s session expired while it waited and its key is gone: no lease stands behind this grant.{}",
+        other_answers(narrator, node, client)
     )
 }
 
@@ -186,7 +214,7 @@ pub(super) fn vote_withheld(
 
 pub(super) fn serving(narrator: &Narrator<'_>, node: NodeId, term: u32) -> String {
     format!(
-        "{}'s first entry of term {term} is committed, and with it everything before it: now it knows which keys and sessions are live, and it starts answering for the lock. Every session starts again with its full TTL.",
+        "{}'s first entry of term {term} is committed, and with it everything before it: now it knows which keys and sessions are live, and it starts answering for the lock. Every session starts again with its full TTL, as Consul resets one (etcd grants a little more: the TTL plus an election timeout).",
         narrator.name(node)
     )
 }

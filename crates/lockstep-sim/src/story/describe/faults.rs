@@ -67,8 +67,10 @@ pub(super) fn crashed(
         _ if is_resource => format!(
             "The {resource} crashes: it answers nothing until it restarts. What it stored survives."
         ),
+        // A Redis node under its default snapshotting keeps only what its last save wrote; a
+        // consensus replica has synced its log: "persisted" is true of both.
         _ => format!(
-            "{} crashes: it answers nothing until it restarts. What it stored survives.",
+            "{} crashes: it answers nothing until it restarts. What it had persisted survives; what it held only in memory is lost.",
             narrator.name(node)
         ),
     }

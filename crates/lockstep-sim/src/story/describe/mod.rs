@@ -16,14 +16,15 @@ mod resource;
 mod service;
 pub(crate) mod words;
 
+use crate::engine::trace::TraceEvent;
 use crate::scenario::cast::Cast;
 use crate::vocabulary::happening::Happening;
-use crate::world::ids::NodeId;
 use crate::world::network::Network;
 use narrator::Narrator;
 
-/// The sentence for one event: `actor` is the node that acted (the trace event's actor).
-pub fn describe(actor: NodeId, happening: &Happening, cast: &Cast, network: &Network) -> String {
+/// The sentence for one event of a run whose cast and network these are.
+pub fn describe(event: &TraceEvent, cast: &Cast, network: &Network) -> String {
+    let actor = event.actor;
     let n = |node| cast.name(node);
     // A service node speaks for itself; a client speaks to the service as a whole.
     let service = if cast.is_service(actor) || cast.services().count() == 1 {
@@ -40,10 +41,11 @@ pub fn describe(actor: NodeId, happening: &Happening, cast: &Cast, network: &Net
     let narrator = Narrator {
         cast,
         network,
+        event,
         service: &service,
         resource,
     };
-    sentence(&narrator, *happening)
+    sentence(&narrator, event.happening)
 }
 
 /// Every kind of happening, each handed to its domain's words: a new kind that is not narrated

@@ -33,10 +33,10 @@ pub enum Waiting {
 #[serde(rename_all = "snake_case")]
 pub enum KnownBug {
     None,
-    /// etcd 3.4.3: when a waiter's turn comes, the server tells it that it holds the lock
-    /// without checking that its key still exists, so a waiter whose lease expired while it
-    /// waited is told it holds the lock, with its own key's revision (etcd issue #11456, fixed
-    /// by PR #11408).
+    /// etcd 3.4.x (Jepsen tested 3.4.3; every 3.4 release has it): when a waiter's turn comes,
+    /// the server tells it that it holds the lock without checking that its key still exists,
+    /// so a waiter whose lease expired while it waited is told it holds the lock, with its own
+    /// key's create revision as the token (etcd issue #11456, fixed by PR #11408 in 3.5.0).
     #[serde(rename = "etcd_3_4_3")]
     Etcd343,
 }

@@ -15,7 +15,8 @@ impl Replica {
 
     /// The leader's own entry has committed: it starts answering for the lock from what the
     /// log says. Sessions survive the change of leader: every key's client gets a full TTL
-    /// from now (etcd's `Promote` renews every lease).
+    /// from now, as Consul resets a session on failover (etcd's `Promote` extends each lease to
+    /// its TTL plus an election timeout, a little longer).
     pub(super) fn promote(&mut self, ctx: &mut Ctx<'_>) {
         self.lessor = Lessor::Primary;
         self.leases = self

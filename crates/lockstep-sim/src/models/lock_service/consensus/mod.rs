@@ -14,19 +14,21 @@
 //!   holder failed rather than released (S13). An expired lease is gone: a late keepalive is
 //!   refused.
 //! - A waiter's `Lock` call is answered when no lower key is left. The fixed server first checks
-//!   that the waiter's own key is still there; etcd 3.4.3 did not, and told a waiter whose key
-//!   had gone with its lease that it holds the lock (S18, etcd issue #11456).
+//!   that the waiter's own key is still there; etcd 3.4.x did not (fixed in 3.5.0), and told a
+//!   waiter whose key had gone with its lease that it holds the lock (S18, etcd issue #11456).
 //!
 //! - A new leader answers for the lock only once an entry of its own term has committed (Raft §8:
 //!   its no-op; etcd promotes its lessor when it applies it): until then its state may still show
 //!   a key whose release or expiry sits, stored but not committed, in its log. Then every session
-//!   starts afresh with its full TTL.
+//!   starts afresh with its full TTL (Consul's reset; etcd adds an election timeout).
 //! - A replica that heard from its leader less than an election timeout ago ignores calls for an
 //!   election (Raft thesis §4.2.3, etcd's check-quorum), and a leader counts only acks to
 //!   heartbeats it sent less than an election timeout ago. Together they keep an old leader from
 //!   answering for the lock once a new one can: no two leaders serve at once — as long as the
 //!   replicas' clocks run at about the same rate (Raft §8: leases "rely on timing for safety"). A
-//!   clock jump is outside that promise.
+//!   wall-clock step does not touch it (leases and elections run on a monotonic clock); a wrong
+//!   rate is outside it. This is stricter than etcd, whose lessor allows two primaries for up to
+//!   an election timeout (the `isPrimary` comment in `server/lease/lessor.go`).
 //!
 //! What it leaves out: membership changes, snapshots, read indexes, pre-vote, and etcd's
 //! revisions for deletions (here only keys take a revision, so tokens count 1, 2, 3). A leader

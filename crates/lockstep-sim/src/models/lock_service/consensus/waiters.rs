@@ -1,5 +1,5 @@
 //! Waiting for the lock: `Lock` calls not answered yet, answered in revision order once no lower
-//! key is left (or, with the etcd 3.4.3 bug, without checking the waiter's own key); the herd of
+//! key is left (or, with the etcd 3.4.x bug, without checking the waiter's own key); the herd of
 //! watchers woken at once; the lock-delay after a failed holder.
 
 use super::Replica;
@@ -84,7 +84,7 @@ impl Replica {
     /// Answers every `Lock` call whose turn has come: no key with a lower revision is left, and
     /// its own key has committed or gone. A waiter whose key is there holds the lock and is told
     /// so with its key's revision. One whose key went with its expired session is told its
-    /// session expired — or, with the etcd 3.4.3 bug, that it holds the lock, with the revision
+    /// session expired — or, with the etcd 3.4.x bug, that it holds the lock, with the revision
     /// of the key it no longer has. Returns the most telling of the answers.
     pub(super) fn answer_waiters(&mut self, ctx: &mut Ctx<'_>) -> Happening {
         // Only a leader that has heard from a majority lately answers from its state: one
