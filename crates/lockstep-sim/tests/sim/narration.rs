@@ -180,3 +180,24 @@ fn every_answer_a_catalogue_service_sends_is_told() {
         }
     }
 }
+
+#[test]
+fn the_etcd_lock_bug_is_named_by_its_release_line() {
+    // Every 3.4 release has the bug and 3.5.0 fixed it (PR #11408, never backported): a
+    // sentence naming 3.4.3 alone, or calling it "since fixed", teaches the wrong upgrade.
+    let mut named = 0;
+    for built_in in catalogue::BUILT_IN {
+        let sim = run(&built_in.load().expect("parses"));
+        for event in TraceExport::of(&sim, built_in.id).events {
+            let text = &event.description;
+            assert!(
+                !text.contains("3.4.3") && !text.contains("since fixed"),
+                "{} #{}: {text}",
+                built_in.id,
+                event.id
+            );
+            named += usize::from(text.contains("etcd 3.4.x"));
+        }
+    }
+    assert!(named > 0, "S18's narration names the bug");
+}
