@@ -1,8 +1,10 @@
-//! `lockstep-real [--runs N] [--record DIR] [--all]`: starts PostgreSQL and Redis on loopback
+//! `lockstep-real [--runs N] [--record DIR] [--all] [--only ID]…`: starts PostgreSQL and Redis on loopback
 //! (each run starts the servers it changes for itself: a Redis primary and replica, Redlock's
 //! five nodes, a three-member etcd cluster), runs every case of the conformance suite N times (default 3) — with `--all`, the long cases
 //! too ([`LONG_CASES`]) — prints the table, stops the servers, and fails when a run did not
-//! match the simulation. With `--record`, each case's
+//! match the simulation. `--only ID` (as often as needed) plays those cases of the suite alone,
+//! so that one service's recordings can be made again without replaying the rest; an id that
+//! is no case of the suite is refused, not skipped. With `--record`, each case's
 //! first run that matched is written to `DIR/<scenario>.<service>.json` as a recorded history
 //! (the site's recordings: `cargo xtask real --record` writes `content/recorded/`).
 //! `cargo xtask real` runs it.
@@ -31,8 +33,10 @@ fn main() -> ExitCode {
 /// Why the suite could not run to its table.
 #[derive(Debug, Error)]
 enum SuiteError {
-    #[error("usage: lockstep-real [--runs N] [--record DIR] [--all]")]
+    #[error("usage: lockstep-real [--runs N] [--record DIR] [--all] [--only ID]…")]
     Usage,
+    #[error("--only {0}: no case of the suite (with --all, its long cases too) has that id")]
+    NoSuchCase(String),
     #[error("--runs takes a whole number above 0, not `{0}`")]
     Runs(String),
     #[error(transparent)]
@@ -50,7 +54,12 @@ enum SuiteError {
 
 /// Whether every run matched.
 fn run() -> Result<bool, SuiteError> {
-    let Options { runs, record, all } = options(&std::env::args().skip(1).collect::<Vec<_>>())?;
+    let Options {
+        runs,
+        record,
+        all,
+        only,
+    } = options(&std::env::args().skip(1).collect::<Vec<_>>())?;
     eprintln!("starting PostgreSQL and Redis on loopback");
     let postgres = PostgresServer::start()?;
     eprintln!("{} on port {}", postgres.version, postgres.port());
@@ -62,7 +71,12 @@ fn run() -> Result<bool, SuiteError> {
     };
     let mut rows = Vec::new();
     let long: &[&str] = if all { &LONG_CASES } else { &[] };
-    for &id in CASES.iter().chain(long) {
+    let suite: Vec<&str> = CASES.iter().chain(long).copied().collect();
+    if let Some(missing) = only.iter().find(|id| !suite.contains(&id.as_str())) {
+        return Err(SuiteError::NoSuchCase(missing.clone()));
+    }
+    let chosen = |id: &&str| only.is_empty() || only.iter().any(|o| o == id);
+    for id in suite.into_iter().filter(chosen) {
         eprintln!("{id}: {runs} run(s)");
         let (row, recorded) = case(&servers, id, runs)?;
         if let (Some(dir), Some(Recorded { service, history })) = (&record, recorded) {
@@ -91,6 +105,8 @@ struct Options {
     runs: u32,
     record: Option<String>,
     all: bool,
+    /// The cases to play, when not all of them.
+    only: Vec<String>,
 }
 
 fn options(args: &[String]) -> Result<Options, SuiteError> {
@@ -98,6 +114,7 @@ fn options(args: &[String]) -> Result<Options, SuiteError> {
         runs: DEFAULT_RUNS,
         record: None,
         all: false,
+        only: Vec::new(),
     };
     let mut args = args.iter();
     while let Some(flag) = args.next() {
@@ -115,6 +132,7 @@ fn options(args: &[String]) -> Result<Options, SuiteError> {
                     .ok_or_else(|| SuiteError::Runs(n.clone()))?;
             }
             ("--record", Some(dir)) => options.record = Some(dir.clone()),
+            ("--only", Some(id)) => options.only.push(id.clone()),
             _ => return Err(SuiteError::Usage),
         }
     }
