@@ -108,8 +108,9 @@ impl ServicePlan {
         }
     }
 
-    /// Whether its tokens are revisions of a store that counts every write (etcd): only their
-    /// order can match the simulation's, whose revisions count the lock's writes alone.
+    /// Whether its tokens are numbered by a store that counts every write (etcd's create
+    /// revisions): only their order can match the simulation's, whose revisions count the
+    /// lock keys' puts alone.
     pub fn tokens_are_store_revisions(&self) -> bool {
         matches!(self, ServicePlan::Etcd { .. })
     }
