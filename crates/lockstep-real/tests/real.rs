@@ -478,8 +478,8 @@ fn s4_is_played_only_as_its_file_says() {
     }
 }
 
-/// etcd 3.4.3's bug is played on Debian 12's etcd 3.4.23, which still has it; every other etcd
-/// scenario on Debian 13's 3.5.16, whose lock API re-checks the waiter's key.
+/// etcd 3.4.x's lock bug (fixed in 3.5.0) is played on Debian 12's etcd 3.4.23, which has it;
+/// every other etcd scenario on Debian 13's 3.5.16, whose lock API re-checks the waiter's key.
 #[test]
 fn etcd_scenarios_run_on_the_release_they_need() {
     for (id, release) in [
