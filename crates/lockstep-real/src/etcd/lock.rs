@@ -14,7 +14,9 @@
 //! carry the create revision, so the client reads it from its own key: while it waits (the key
 //! is `<name>/<lease in hex>`, put by `Lock` before it waits), or right after the answer when
 //! the answer came first. It must read it while it waits: in S18 the waiter's key is gone with
-//! its lease before etcd 3.4 answers, and what the waiter sends is lost by then.
+//! its lease before etcd 3.4 answers, and what the waiter sends is lost by then. These reads
+//! are not recorded: a range writes nothing (no revision, no lease), and they are part of the
+//! acquisition, as the Go mutex's own reads are part of its `Lock`.
 //!
 //! Each request is one POST to the member's JSON gateway (`gateway.rs`) through the client's
 //! link. While `Lock` waits (on a thread of its own), each keepalive and the read of the key go
