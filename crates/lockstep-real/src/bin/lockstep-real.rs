@@ -60,6 +60,8 @@ fn run() -> Result<bool, SuiteError> {
         all,
         only,
     } = options(&std::env::args().skip(1).collect::<Vec<_>>())?;
+    // Before any server starts: a mistyped id is said at once, not after the servers' start.
+    let chosen = chosen_cases(all, &only)?;
     eprintln!("starting PostgreSQL and Redis on loopback");
     let postgres = PostgresServer::start()?;
     eprintln!("{} on port {}", postgres.version, postgres.port());
@@ -70,13 +72,7 @@ fn run() -> Result<bool, SuiteError> {
         redis: Some(&redis),
     };
     let mut rows = Vec::new();
-    let long: &[&str] = if all { &LONG_CASES } else { &[] };
-    let suite: Vec<&str> = CASES.iter().chain(long).copied().collect();
-    if let Some(missing) = only.iter().find(|id| !suite.contains(&id.as_str())) {
-        return Err(SuiteError::NoSuchCase(missing.clone()));
-    }
-    let chosen = |id: &&str| only.is_empty() || only.iter().any(|o| o == id);
-    for id in suite.into_iter().filter(chosen) {
+    for id in chosen {
         eprintln!("{id}: {runs} run(s)");
         let (row, recorded) = case(&servers, id, runs)?;
         if let (Some(dir), Some(Recorded { service, history })) = (&record, recorded) {
@@ -99,6 +95,20 @@ fn run() -> Result<bool, SuiteError> {
     drop(postgres);
     println!("{}", table(&rows));
     Ok(rows.iter().all(|row| row.matched == row.runs))
+}
+
+/// The cases to play, in the suite's order: every case (with `all`, the long ones too), or
+/// those `only` names, each of which must be one of them.
+fn chosen_cases(all: bool, only: &[String]) -> Result<Vec<&'static str>, SuiteError> {
+    let long: &[&'static str] = if all { &LONG_CASES } else { &[] };
+    let suite: Vec<&'static str> = CASES.iter().chain(long).copied().collect();
+    if let Some(missing) = only.iter().find(|id| !suite.contains(&id.as_str())) {
+        return Err(SuiteError::NoSuchCase(missing.clone()));
+    }
+    Ok(suite
+        .into_iter()
+        .filter(|id| only.is_empty() || only.iter().any(|o| o == id))
+        .collect())
 }
 
 struct Options {
@@ -137,4 +147,47 @@ fn options(args: &[String]) -> Result<Options, SuiteError> {
         }
     }
     Ok(options)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(words: &[&str]) -> Vec<String> {
+        words.iter().map(|w| (*w).to_owned()).collect()
+    }
+
+    #[test]
+    fn only_plays_the_cases_it_names_in_the_suites_order() {
+        let options = options(&args(&[
+            "--only",
+            "s18-etcd-3-4-3-lock-bug",
+            "--only",
+            "s14-consensus-client-partitioned",
+        ]))
+        .expect("reads");
+        let chosen = chosen_cases(options.all, &options.only).expect("both are cases");
+        assert_eq!(
+            chosen,
+            [
+                "s14-consensus-client-partitioned",
+                "s18-etcd-3-4-3-lock-bug"
+            ]
+        );
+        assert_eq!(chosen_cases(false, &[]).expect("all").len(), CASES.len());
+    }
+
+    #[test]
+    fn only_refuses_an_id_that_is_no_case() {
+        let long = ["s5-check-then-write".to_owned()];
+        assert!(matches!(
+            chosen_cases(false, &long),
+            Err(SuiteError::NoSuchCase(id)) if id == "s5-check-then-write"
+        ));
+        assert_eq!(chosen_cases(true, &long).expect("with --all").len(), 1);
+        assert!(matches!(
+            options(&args(&["--only"])),
+            Err(SuiteError::Usage)
+        ));
+    }
 }
