@@ -68,10 +68,11 @@ commands:
                           the property tests with a fresh seed in a release build; a failing
                           case is kept in crates/lockstep-sim/tests/found/, which cargo test
                           replays; prints cases per minute and what it found
-  real [--runs N] [--record] [--all] [--write]
+  real [--runs N] [--record] [--all] [--only ID]… [--write]
                           the reality check: install PostgreSQL, Redis and gcc if missing, start
                           the servers on loopback, run the conformance cases N times each
-                          (default 3; --all: the long ones too, S7's 51 s), print scenario,
+                          (default 3; --all: the long ones too, S7's 51 s; --only: those cases
+                          alone, not with --write), print scenario,
                           service, runs, matches and time, and stop them (--record: write each
                           case's first matching run into content/recorded/; --write: the
                           table into docs/reality-check-runs.md)

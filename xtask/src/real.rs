@@ -1,5 +1,5 @@
-//! `cargo xtask real [--runs N] [--record] [--all] [--write]`: the reality check's conformance
-//! suite (`--all`: with its long cases). Installs Debian's PostgreSQL, Redis and etcd if they are
+//! `cargo xtask real [--runs N] [--record] [--all] [--only ID]… [--write]`: the reality check's
+//! conformance suite (`--all`: with its long cases; `--only`: those cases alone). Installs Debian's PostgreSQL, Redis and etcd if they are
 //! missing, then runs `lockstep-real`, which starts them on loopback (the Redis pairs, Redlock's
 //! nodes and etcd clusters per run), runs each case N times against them, prints the table
 //! (scenario, service, runs, matches, time) and stops them, leaving nothing running. `--record`
@@ -21,6 +21,12 @@ const FILE: &str = "docs/reality-check-runs.md";
 pub fn run(workspace: &Workspace, args: &[String]) -> Result<(), Error> {
     tools::ensure_real_services(workspace)?;
     let writing = args.iter().any(|arg| arg == "--write");
+    // The written table stands for the whole suite: a table of a few cases must not replace it.
+    if writing && args.iter().any(|arg| arg == "--only") {
+        return Err(Error::Usage(format!(
+            "--write writes the whole suite's table to {FILE}: it cannot be given with --only"
+        )));
+    }
     let mut passed = Vec::new();
     for arg in args.iter().filter(|arg| *arg != "--write") {
         passed.push(arg.clone());

@@ -1,8 +1,9 @@
 //! The outcome class of a run: each write the resource accepted or refused, by whom and with
 //! which token, in order, the value left at the end, and the invariants broken. A real run and the simulation of the
 //! same scenario match when their classes are equal; times are not compared (a real run's
-//! differ from run to run). On etcd the tokens are revisions of the whole store, which counts
-//! writes the simulation does not (the deletion of an expired waiter's key): there, only the
+//! differ from run to run). On etcd the tokens are lock keys' create revisions, numbered by the
+//! whole store's revision, which counts writes the simulation does not (the store's first key
+//! is revision 2; the deletion of a key whose lease expired, an unlock): there, only the
 //! tokens' order is compared ([`OutcomeClass::compared_on`]).
 
 use crate::plan::ServicePlan;

@@ -1,6 +1,7 @@
 //! One client playing its part against real servers, recording what it saw: acquire (and try
-//! again as the plan says), read, work (stretched by its pauses, renewing as the plan says:
-//! `renewing.rs`), check its lease if the plan says so, write, release.
+//! again as the plan says), read, work (renewing as the plan says: `renewing.rs`; a pause in it
+//! holds back what follows until the pause ends, as in the simulation), check its lease if the
+//! plan says so, write, release.
 
 use crate::lock::{Grant, RequestError};
 use crate::locks::ClientLock;
@@ -90,32 +91,33 @@ impl Player<'_> {
         Ok(())
     }
 
-    /// `length` ms of the client's own time from now, stretched by the pauses that fall in
-    /// them (each recorded as applied), renewing the lease when due.
+    /// `length` ms of the client's work from now, played as the simulation plays a pause
+    /// (`ClientPlan::busy`): the work goes on during a pause that falls in it, so it ends at
+    /// the later of its own end and the pause's (each pause recorded as applied), renewing
+    /// the lease when due. A pause is made by the client's thread sending nothing until it
+    /// ends, as a stopped process sends nothing.
     fn busy(&self, length: u64, made: &Made, holding: &mut Holding) -> Result<(), RequestError> {
-        let from_ms = self.recorder.now_ms();
-        let pauses: Vec<(u64, u64)> = self.client.pauses_in(from_ms, length).collect();
-        for &(at_ms, for_ms) in &pauses {
+        let busy = self.client.busy(self.recorder.now_ms(), length);
+        for &(at_ms, for_ms) in &busy.pauses {
             self.recorder
                 .applied(&self.client.name, at_ms, Applied::Pause { for_ms });
             made.borrow_mut().push(at_ms);
         }
-        let end = self.client.busy_until(from_ms, length);
         holding.renew_until(
-            end,
-            &pauses,
+            busy.end_ms,
+            &busy.pauses,
             self.recorder,
             &self.client.name,
             self.client.ttl_ms,
         );
-        self.recorder.wait_until(end);
+        self.recorder.wait_until(busy.end_ms);
         Ok(())
     }
 
     /// The lease check before the write, if the plan has one (`heldSafely()`): more than the
     /// margin left by the client's own clock, counted from the grant's answer or from the send
     /// of the last request the service acknowledged; then the gap before the write, which a
-    /// pause may stretch. Without a check, always.
+    /// pause in it outlasts. Without a check, always.
     fn held_safely(&self, made: &Made, holding: &mut Holding) -> Result<bool, RequestError> {
         let Some(check) = self.client.lease_check else {
             return Ok(true);

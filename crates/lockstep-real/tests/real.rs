@@ -12,12 +12,13 @@ use lockstep_real::outcome::{OutcomeClass, Write};
 use lockstep_real::plan::{Plan, ServicePlan};
 use lockstep_real::postgres::PostgresServer;
 use lockstep_real::redis::RedisServer;
-use lockstep_real::run::run;
+use lockstep_real::run::{RealRun, run};
 use lockstep_real::servers::Servers;
 use lockstep_sim::Scenario;
 use lockstep_sim::models::lock_service::Persistence;
 use lockstep_sim::scenario::catalogue;
 use lockstep_sim::scenario::types::LockServiceSpec;
+use lockstep_sim::story::recorded::Request;
 use lockstep_sim::vocabulary::invariant::{Invariant, InvariantSet};
 use lockstep_sim::world::intervention::{Action, Intervention};
 use lockstep_sim::world::time::{Millis, VirtualTime};
@@ -40,8 +41,15 @@ fn write(client: &str, token: Option<u64>, accepted: bool) -> Write {
 /// Runs `id` for real once, and expects both the real run and the simulation to end as
 /// `writes` and `final_value` say, having broken the invariants in `broke`. On etcd the
 /// tokens are compared by their order (`OutcomeClass::compared_on`): `writes` gives ranks.
-fn expect(servers: &Servers, id: &str, writes: Vec<Write>, final_value: i64, broke: &[Invariant]) {
-    expect_of(servers, &scenario(id), writes, final_value, broke);
+/// Returns the real run, for what a case checks beyond its class.
+fn expect(
+    servers: &Servers,
+    id: &str,
+    writes: Vec<Write>,
+    final_value: i64,
+    broke: &[Invariant],
+) -> RealRun {
+    expect_of(servers, &scenario(id), writes, final_value, broke)
 }
 
 /// As [`expect`], for a scenario made here.
@@ -51,7 +59,7 @@ fn expect_of(
     writes: Vec<Write>,
     final_value: i64,
     broke: &[Invariant],
-) {
+) -> RealRun {
     let id = &scenario.id;
     let plan = Plan::of(scenario).unwrap_or_else(|e| panic!("{id}: {e}"));
     assert_eq!(plan.faults.unmade, [], "{id}: every fault is made");
@@ -69,6 +77,19 @@ fn expect_of(
     };
     assert_eq!(real, expected, "{id}, for real: {real}");
     assert_eq!(simulated, expected, "{id}, simulated: {simulated}");
+    real_run
+}
+
+/// When `client` sent its write, and the token it wrote with.
+fn write_of(run: &RealRun, client: &str) -> (u64, Option<u64>) {
+    run.history
+        .operations
+        .iter()
+        .find_map(|op| match op.request {
+            Request::Write { token, .. } if op.client == client => Some((op.at_ms, token)),
+            _ => None,
+        })
+        .unwrap_or_else(|| panic!("{client} wrote"))
 }
 
 fn nothing_listens_on(port: u16) -> bool {
@@ -124,13 +145,18 @@ fn real_servers_decide_as_the_simulation_does() {
 fn postgres_cases(servers: &Servers) {
     // PostgreSQL itself refuses the paused client's token 33 once 34 has written.
     let (a, b) = ("client-a", "client-b");
-    expect(
+    let s2 = expect(
         servers,
         "s2-gc-pause-fenced",
         vec![write(b, Some(34), true), write(a, Some(33), false)],
         1,
         &[Invariant::OneBeliever],
     );
+    // A pause as the simulation plays it: client-a's 200 ms of work run on during its 2,000-ms
+    // pause at 50 ms, so it writes when the pause ends (2,050 ms, as simulated), not 200 ms
+    // after it (about 2,250 ms) as a pause added to the work would have it.
+    let (sent, _) = write_of(&s2, a);
+    assert!((2050..2150).contains(&sent), "client-a wrote at {sent} ms");
     // Without fencing it applies it: client-b's increment is lost.
     expect(
         servers,
@@ -265,7 +291,7 @@ fn etcd_cases(servers: &Servers) {
     // Jepsen's S18, on Debian 12's etcd 3.4.23: client-1 waits behind client-2, its messages
     // to etcd are lost, its lease runs out while it waits; when client-2 unlocks, etcd 3.4
     // still tells client-1 it holds the lock, and client-3 takes it beside it.
-    expect(
+    let bug = expect(
         servers,
         "s18-etcd-3-4-3-lock-bug",
         vec![
@@ -275,6 +301,17 @@ fn etcd_cases(servers: &Servers) {
         ],
         3,
         &[Invariant::OneBeliever, Invariant::NoStaleWrite],
+    );
+    // The token is the lock key's create revision, as the model's: client-1 put its key right
+    // after client-2's, so its token is the next revision. The revision in `Lock`'s answer
+    // header would be higher: the store's at the end of the wait, after client-1's key was
+    // deleted with its lease and client-2's by its unlock.
+    let (_, holder) = write_of(&bug, "client-2");
+    let (_, waiter) = write_of(&bug, "client-1");
+    assert_eq!(
+        waiter,
+        holder.map(|t| t + 1),
+        "client-1's token is its key's create revision"
     );
     // The fix, on etcd 3.5: when client-1's turn comes, the server finds its key gone with its
     // lease and answers that its session expired; client-1 never writes, client-3 alone does.
@@ -441,8 +478,8 @@ fn s4_is_played_only_as_its_file_says() {
     }
 }
 
-/// etcd 3.4.3's bug is played on Debian 12's etcd 3.4.23, which still has it; every other etcd
-/// scenario on Debian 13's 3.5.16, whose lock API re-checks the waiter's key.
+/// etcd 3.4.x's lock bug (fixed in 3.5.0) is played on Debian 12's etcd 3.4.23, which has it;
+/// every other etcd scenario on Debian 13's 3.5.16, whose lock API re-checks the waiter's key.
 #[test]
 fn etcd_scenarios_run_on_the_release_they_need() {
     for (id, release) in [

@@ -1,8 +1,9 @@
 //! Which etcd a run starts. Debian 12 packages etcd 3.4.23, whose lock API still tells a waiter
-//! whose lease ran out that it holds the lock (the bug Jepsen found in 3.4.3: the check of
-//! etcd PR #11408 is not in the 3.4 series); Debian 13 packages 3.5.16, whose lock API checks
-//! that the waiter's key still exists before it answers. A scenario that reproduces the bug
-//! runs on the first; every other etcd scenario on the second, as a user of etcd today would.
+//! whose lease ran out that it holds the lock (the bug Jepsen found, in every etcd 3.4.x: the
+//! check of etcd PR #11408 first shipped in 3.5.0 and was never backported); Debian 13
+//! packages 3.5.16, whose lock API checks that the waiter's key still exists before it
+//! answers. A scenario that reproduces the bug runs on the first; every other etcd scenario on
+//! the second, as a user of etcd today would.
 //!
 //! `cargo xtask` installs the first with apt-get, and unpacks the second from Debian's package
 //! (`dpkg-deb -x`, its checksum pinned) into [`DEBIAN_13_DIR`] without installing it: the two

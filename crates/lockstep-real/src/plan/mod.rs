@@ -1,7 +1,8 @@
 //! What each client of a scenario does, and when, as a real run plays it: take the lock with
 //! the client's lease (trying again as its retry policy says), read the resource if it writes
-//! what it read plus one, work (stretched by any pause that falls in it, as a stop-the-world
-//! garbage collection stretches it), write with its token, and release the lock as it says.
+//! what it read plus one, work (a pause that falls in it holds the write back until the pause
+//! ends, as the simulation's does: `ClientPlan::busy`), write with its token, and release the
+//! lock as it says.
 //! Only the shapes this runner can make for real are accepted; anything else is refused with
 //! what it is (`unsupported.rs`), so that no run pretends to be the scenario it is not. The
 //! scenario's faults and slow links become the plan's in `interventions.rs`; a fault it cannot
@@ -14,7 +15,7 @@ mod unsupported;
 use interventions::{faults, slow_links};
 
 pub use types::{
-    ClientPlan, Plan, RealAccess, RealFencing, RealLeaseCheck, RealTokens, ServiceFaults,
+    Busy, ClientPlan, Plan, RealAccess, RealFencing, RealLeaseCheck, RealTokens, ServiceFaults,
     ServicePlan,
 };
 pub use unsupported::{Unmade, Unsupported};

@@ -108,8 +108,9 @@ impl ServicePlan {
         }
     }
 
-    /// Whether its tokens are revisions of a store that counts every write (etcd): only their
-    /// order can match the simulation's, whose revisions count the lock's writes alone.
+    /// Whether its tokens are numbered by a store that counts every write (etcd's create
+    /// revisions): only their order can match the simulation's, whose revisions count the
+    /// lock keys' puts alone.
     pub fn tokens_are_store_revisions(&self) -> bool {
         matches!(self, ServicePlan::Etcd { .. })
     }
@@ -178,27 +179,101 @@ pub struct RealLeaseCheck {
 }
 
 impl ClientPlan {
-    /// When `length` ms of the client's own time that start at `from_ms` really end: plus every
-    /// pause that begins before they are done (a pause stops the client, not the world).
-    pub fn busy_until(&self, from_ms: u64, length: u64) -> u64 {
-        from_ms
-            + length
-            + self
-                .pauses_in(from_ms, length)
-                .map(|(_, length)| length)
-                .sum::<u64>()
+    /// When `length` ms of the client's work that start at `from_ms` are handled, and the
+    /// pauses that fall in them (start, length), as the simulation plays a pause: the work's end
+    /// is due at `from_ms + length` whether or not the client is paused (its timer runs on the
+    /// world's time, and a pause stops the process, not the world), and a client paused then
+    /// handles it when the pause ends; so what follows the work goes at the later of the two.
+    /// A pause at the very millisecond the work ends comes first (the simulation queues a
+    /// planned pause before the node's own input at the same time). A pause that begins while
+    /// another lasts is no pause of its own (the simulation's `AlreadyPaused`): it is left out,
+    /// and said as not made.
+    pub fn busy(&self, from_ms: u64, length: u64) -> Busy {
+        let mut pauses: Vec<(u64, u64)> = self.pauses.clone();
+        pauses.sort_unstable();
+        let mut busy = Busy {
+            end_ms: from_ms + length,
+            pauses: Vec::new(),
+        };
+        let mut paused_until = 0;
+        for (at, for_ms) in pauses {
+            if at < from_ms || at > busy.end_ms || at < paused_until {
+                continue;
+            }
+            paused_until = at + for_ms;
+            busy.end_ms = busy.end_ms.max(paused_until);
+            busy.pauses.push((at, for_ms));
+        }
+        busy
+    }
+}
+
+/// A stretch of a client's work as it plays out: when it is handled, and the pauses in it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Busy {
+    /// When the work's end is handled: when it is due, or when the pause it fell in ends.
+    pub end_ms: u64,
+    /// The pauses made in it (start, length), by their start.
+    pub pauses: Vec<(u64, u64)>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use lockstep_sim::vocabulary::message::ReleaseMethod;
+
+    fn paused(pauses: &[(u64, u64)]) -> ClientPlan {
+        ClientPlan {
+            name: "client-a".to_owned(),
+            start_ms: 0,
+            ttl_ms: 1000,
+            work_ms: 200,
+            access: RealAccess::ReadModifyWrite,
+            release: ReleaseMethod::IfStillMine,
+            retry: None,
+            pauses: pauses.to_vec(),
+            lease_check: None,
+            renewals: None,
+            timeout_ms: None,
+            resource_lag_ms: None,
+            crash_ms: None,
+        }
     }
 
-    /// The pauses that fall in `length` ms of the client's time from `from_ms`, as
-    /// [`Self::busy_until`] counts them.
-    pub fn pauses_in(&self, from_ms: u64, length: u64) -> impl Iterator<Item = (u64, u64)> + '_ {
-        let mut end = from_ms + length;
-        self.pauses.iter().copied().filter(move |&(at, length)| {
-            let inside = at >= from_ms && at < end;
-            if inside {
-                end += length;
-            }
-            inside
-        })
+    #[test]
+    fn work_that_ends_during_a_pause_is_handled_when_the_pause_ends() {
+        // S2: 200 ms of work from 24 ms, a pause of 2,000 ms at 50 ms: the write goes at
+        // 2,050 ms, as the simulation's (golden trace, event 19), not at 2,224 ms.
+        let busy = paused(&[(50, 2000)]).busy(24, 200);
+        assert_eq!(busy.end_ms, 2050);
+        assert_eq!(busy.pauses, [(50, 2000)]);
+    }
+
+    #[test]
+    fn a_pause_that_ends_before_the_work_does_not_stretch_it() {
+        let busy = paused(&[(50, 100)]).busy(24, 200);
+        assert_eq!(busy.end_ms, 224);
+        assert_eq!(busy.pauses, [(50, 100)]);
+    }
+
+    #[test]
+    fn a_pause_at_the_millisecond_the_work_ends_comes_first() {
+        let busy = paused(&[(224, 100)]).busy(24, 200);
+        assert_eq!(busy.end_ms, 324);
+    }
+
+    #[test]
+    fn pauses_outside_the_work_or_inside_another_pause_are_not_its_own() {
+        let busy = paused(&[(10, 1000), (300, 50), (60, 500), (50, 100)]).busy(24, 200);
+        // (10, …) began before the work; (60, …) began during the pause at 50; (300, …) after
+        // the work was handled at 224.
+        assert_eq!(busy.pauses, [(50, 100)]);
+        assert_eq!(busy.end_ms, 224);
+    }
+
+    #[test]
+    fn a_pause_in_a_gap_of_zero_is_made_at_its_millisecond() {
+        let busy = paused(&[(700, 10_000)]).busy(700, 0);
+        assert_eq!((busy.end_ms, busy.pauses.len()), (10_700, 1));
     }
 }
