@@ -1,8 +1,8 @@
 //! Debian 13's etcd-server 3.5.16, unpacked beside Debian 12's 3.4.23 rather than installed
 //! (the two cannot be installed side by side, and this machine's apt follows Debian 12). The
 //! reality check needs both: 3.4.23's lock API still grants a waiter whose lease ran out (the
-//! bug of S18, in every 3.4.x release; Jepsen found it in 3.4.3), and 3.5's checks the waiter's key first (the fixed
-//! S18). The package comes from Debian's own archive, its checksum pinned here; only its files
+//! bug of S18, in every 3.4.x release; Jepsen found it in 3.4.3), and 3.5's checks the waiter's
+//! key first (the fixed S18). The package comes from Debian's own archive, its checksum pinned here; only its files
 //! are used (`dpkg-deb -x`): nothing is installed, and no service is started.
 
 use std::path::Path;
