@@ -165,9 +165,9 @@ pub fn data_holds(scenario: &Scenario, sim: &Sim) -> Result<(), String> {
     Ok(())
 }
 
-/// Every answer a lock-service node sends that tells a client where it stands with the lock (a
-/// grant and its token, a refusal, "session expired") is said in the event that sends it: the
-/// narration names the client, and a grant's token. Says where not.
+/// Every message a lock-service node sends a client (a grant and its token, a refusal, "session
+/// expired", a release's confirmation, a wake-up) is said in the event that sends it: the
+/// narration names the client, a grant's token, an expiry. Says where not.
 pub fn every_answer_is_told(sim: &Sim) -> Result<(), String> {
     let cast = sim.cast();
     for event in sim.trace().iter().filter(|e| cast.is_service(e.actor)) {
@@ -176,10 +176,16 @@ pub fn every_answer_is_told(sim: &Sim) -> Result<(), String> {
             let Some(message) = sim.network().message(id) else {
                 continue;
             };
+            let client = cast.name(message.to);
             let Payload::AcquireReply { reply, .. } = message.payload else {
+                if cast.is_client(message.to) && !description.contains(client) {
+                    return Err(format!(
+                        "event {} sends {client} {:?} but says: {description}",
+                        event.id, message.payload
+                    ));
+                }
                 continue;
             };
-            let client = cast.name(message.to);
             let said = description.contains(client)
                 && match reply {
                     AcquireReply::Granted { token: Some(token) } => {

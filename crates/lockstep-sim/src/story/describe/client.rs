@@ -54,7 +54,8 @@ pub(super) fn granted(
 ) -> String {
     let Narrator { service, .. } = *narrator;
     format!(
-        "{service} grants the lock to {}{}; the lease lasts {ttl} by the service's clock.",
+        "{}{service} grants the lock to {}{}; the lease lasts {ttl} by the service's clock.",
+        narrator.releases_confirmed(),
         narrator.name(client),
         grant_token(token)
     )

@@ -78,15 +78,23 @@ pub(super) fn watching(
 }
 
 pub(super) fn herd_woken(narrator: &Narrator<'_>, node: NodeId, woken: u32) -> String {
+    let watchers: Vec<&str> = narrator
+        .sent()
+        .filter(|m| matches!(m.payload, Payload::LockFreed))
+        .map(|m| narrator.name(m.to))
+        .collect();
     format!(
-        "The lock is released, and {} wakes all {woken} watchers at once. They will all ask again; only one can win (the herd effect).",
-        narrator.name(node)
+        "{}The lock is free again, and {} wakes all {woken} watchers at once ({}). They will all ask again; only one can win (the herd effect).",
+        narrator.releases_confirmed(),
+        narrator.name(node),
+        watchers.join(", ")
     )
 }
 
 pub(super) fn waiter_expired(narrator: &Narrator<'_>, node: NodeId, client: NodeId) -> String {
     format!(
-        "{}'s turn has come, but {} finds its key gone: its session expired while it waited. {} tells it the session expired instead of granting the lock.{}",
+        "{}{}'s turn has come, but {} finds its key gone: its session expired while it waited. {} tells it the session expired instead of granting the lock.{}",
+        narrator.releases_confirmed(),
         narrator.name(client),
         narrator.name(node),
         narrator.name(node),
@@ -130,7 +138,8 @@ pub(super) fn granted_without_lease(
 ) -> String {
     let (leader, waiter) = (narrator.name(node), narrator.name(client));
     format!(
-        "{leader} tells {waiter} it holds the lock with token {token}, the create revision of the key {waiter} put when it started waiting, without checking that the key still exists (the bug of etcd 3.4.x, fixed in 3.5.0). {waiter}'s session expired while it waited and its key is gone: no lease stands behind this grant.{}",
+        "{}{leader} tells {waiter} it holds the lock with token {token}, the create revision of the key {waiter} put when it started waiting, without checking that the key still exists (the bug of etcd 3.4.x, fixed in 3.5.0). {waiter}'s session expired while it waited and its key is gone: no lease stands behind this grant.{}",
+        narrator.releases_confirmed(),
         other_answers(narrator, node, client)
     )
 }

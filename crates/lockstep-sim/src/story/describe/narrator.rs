@@ -4,6 +4,7 @@
 
 use crate::engine::trace::TraceEvent;
 use crate::scenario::cast::Cast;
+use crate::vocabulary::message::Payload;
 use crate::world::ids::NodeId;
 use crate::world::network::{MessageRecord, Network};
 
@@ -22,6 +23,26 @@ impl<'a> Narrator<'a> {
     /// A node's name, as the cast gives it.
     pub fn name(&self, node: NodeId) -> &'a str {
         self.cast.name(node)
+    }
+
+    /// The releases this event confirmed, each as a sentence: a consensus leader applies a
+    /// committed release and answers the next waiter in one event, and the release's answer is
+    /// as much news to its client as the grant is to the next.
+    pub fn releases_confirmed(&self) -> String {
+        let actor = self.name(self.event.actor);
+        self.sent()
+            .filter_map(|m| match m.payload {
+                Payload::ReleaseReply { released } => Some((self.name(m.to), released)),
+                _ => None,
+            })
+            .map(|(client, released)| {
+                if released {
+                    format!("{actor} confirms {client}'s release. ")
+                } else {
+                    format!("{actor} tells {client} its release freed nothing. ")
+                }
+            })
+            .collect()
     }
 
     /// The messages the event sent.
