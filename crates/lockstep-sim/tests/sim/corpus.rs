@@ -72,8 +72,8 @@ fn every_scenario_of_every_version_loads_and_is_written_as_the_current_one() {
 }
 
 /// The file of `scenario/v1` starting with `prefix` keeps `note` (its `source` text) and runs as
-/// the catalogue's `now` does; what it cites, the catalogue still cites (which may cite more
-/// since).
+/// the catalogue's `now` does; the sources it cites, the catalogue still cites (which may cite
+/// more since).
 fn migrated(prefix: &str, note: Option<&str>, now: &str) {
     migrated_with(prefix, note, now, |_| {});
 }
@@ -87,10 +87,12 @@ fn migrated_with(prefix: &str, note: Option<&str>, now: &str, since: impl FnOnce
     since(&mut old);
     let current = built_in(now);
     assert_eq!(hash_of(&old), hash_of(&current), "{prefix} against {now}");
+    // The sources, not their locators: a locator is corrected when a source's code moves (the
+    // Redisson watchdog's, issue 40).
     if note.is_none() {
-        let cited = current.citations();
+        let cited: Vec<_> = current.citations().into_iter().map(|c| c.source).collect();
         for citation in old.citations() {
-            assert!(cited.contains(&citation), "{prefix}: {citation:?}");
+            assert!(cited.contains(&citation.source), "{prefix}: {citation:?}");
         }
     }
 }
