@@ -1,5 +1,9 @@
 //! The trace in words and as JSON: [`TraceExport`], the serialisable form with descriptions and
 //! names filled in (the JSON documented in `docs/trace-format.md`), and the CLI's text lines.
+//!
+//! Each event lists the messages it sent with their recipient, kind, answer and token, so that
+//! someone with the file alone can judge the run again. It must not add anything to the hash:
+//! that covers the run (`trace_hash`), not the shape it is exported in.
 
 use crate::engine::sim::Sim;
 use crate::engine::trace::{Cause, TraceEvent};
@@ -8,7 +12,8 @@ use crate::scenario::types::Scenario;
 use crate::story::describe::describe;
 use crate::vocabulary::happening::{Happening, Outcome};
 use crate::vocabulary::invariant::InvariantSet;
-use crate::world::ids::MessageId;
+use crate::vocabulary::message::{PayloadKind, Reply};
+use crate::world::ids::{MessageId, NodeId};
 use crate::world::network::Network;
 use crate::world::token::FencingToken;
 use serde::{Deserialize, Serialize};
@@ -42,13 +47,43 @@ pub struct EventExport {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub outcome: Option<Outcome>,
     pub description: String,
-    pub sent: Vec<MessageId>,
+    pub sent: Vec<SentMessage>,
     pub violated: InvariantSet,
     pub broke: InvariantSet,
     pub details: Happening,
 }
 
-pub const TRACE_FORMAT_VERSION: u32 = 1;
+/// One message an event sent: who it went to and what it says, as far as judging the run needs
+/// (a grant and its token, a refusal, an expired session, a write's token). Format 1 listed
+/// only the numbers.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SentMessage {
+    pub id: MessageId,
+    pub to: NodeId,
+    pub kind: PayloadKind,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reply: Option<Reply>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub token: Option<FencingToken>,
+}
+
+pub const TRACE_FORMAT_VERSION: u32 = 2;
+
+/// The messages `event` sent, from the network's record of every message of the run.
+fn what_it_sent(event: &TraceEvent, network: &Network) -> Vec<SentMessage> {
+    network
+        .messages()
+        .iter_from(event.first_sent.index())
+        .take(usize::from(event.sent))
+        .map(|m| SentMessage {
+            id: m.id,
+            to: m.to,
+            kind: m.payload.kind(),
+            reply: m.payload.reply(),
+            token: m.payload.token(),
+        })
+        .collect()
+}
 
 pub fn export_event(event: &TraceEvent, cast: &Cast, network: &Network) -> EventExport {
     EventExport {
@@ -60,7 +95,7 @@ pub fn export_event(event: &TraceEvent, cast: &Cast, network: &Network) -> Event
         token: event.happening.token(),
         outcome: event.happening.outcome(),
         description: describe(event.actor, &event.happening, cast, network),
-        sent: event.sent_messages().collect(),
+        sent: what_it_sent(event, network),
         violated: event.violated,
         broke: event.broke,
         details: event.happening,

@@ -1,0 +1,256 @@
+//! A trace an outsider can re-judge (issue 40): every catalogue run is exported to JSON text,
+//! read back as plain JSON (`serde_json::Value`, none of the crate's types), and judged again
+//! from the file alone; the verdicts must agree with the simulator's, event by event.
+//!
+//! The outsider mirrors the definitions in `vocabulary/invariant.rs` and
+//! `engine/invariant.rs`, reading only what `docs/trace-format.md` documents: grants from each
+//! event's `sent` list, writes and charges from `details`, and who believes it holds the lock
+//! from the clients' own events. It must not call into the simulator to judge: an outsider
+//! that asked the simulator would agree with it whatever the file says, and the corruption
+//! tests below show that this one does not.
+
+use crate::support::run;
+use lockstep_sim::scenario::catalogue;
+use lockstep_sim::story::export::TraceExport;
+use serde_json::Value;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// The invariants the outsider re-derives: every history invariant, and `one_believer`.
+/// `one_lease` is left out: it is judged on each service node's clock, which the file does not
+/// carry (see `docs/trace-format.md`, "Re-judging a trace").
+const JUDGED: [&str; 6] = [
+    "one_believer",
+    "tokens_increase",
+    "no_stale_write",
+    "one_writer_per_token",
+    "no_lost_update",
+    "no_double_charge",
+];
+
+/// A node, by its number: its index in the file's `nodes`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Node(u64);
+
+/// A fencing token, as the file writes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+struct Token(u64);
+
+/// Where the outsider and the simulator part.
+#[derive(Debug, PartialEq, Eq)]
+struct Disagreement {
+    event: u64,
+    invariant: &'static str,
+    /// Whether the file's `violated` lists it after this event.
+    simulator: bool,
+    /// Whether the outsider, from the file alone, finds it violated.
+    outsider: bool,
+}
+
+/// What the outsider remembers between events, as the simulator's checker does.
+#[derive(Default)]
+struct Outsider {
+    /// The highest token any client was told, and to whom.
+    highest_told: Option<(Node, Token)>,
+    /// The highest token each client was told it holds the lock with.
+    told_to: BTreeMap<Node, Token>,
+    writer_of_token: BTreeMap<Token, Node>,
+    broken: BTreeSet<&'static str>,
+    /// The clients that believe they hold the lock right now.
+    believers: BTreeSet<Node>,
+}
+
+fn field<'a>(value: &'a Value, key: &str) -> &'a Value {
+    value.get(key).unwrap_or(&Value::Null)
+}
+
+fn number(value: &Value, key: &str) -> Option<u64> {
+    field(value, key).as_u64()
+}
+
+fn text<'a>(value: &'a Value, key: &str) -> &'a str {
+    field(value, key).as_str().unwrap_or("")
+}
+
+impl Outsider {
+    /// Judges one exported event and returns what is violated after it.
+    fn judge(&mut self, actor: Node, event: &Value) -> BTreeSet<&'static str> {
+        for message in field(event, "sent").as_array().into_iter().flatten() {
+            self.read_sent(message);
+        }
+        let details = field(event, "details");
+        self.observe(details);
+        self.update_belief(actor, details);
+        let mut violated = self.broken.clone();
+        if self.believers.len() > 1 {
+            violated.insert("one_believer");
+        }
+        violated
+    }
+
+    /// A grant is an `acquire_reply` that says `granted` and carries a token: only the lock
+    /// service sends one (the simulator's checker reads the same messages).
+    fn read_sent(&mut self, message: &Value) {
+        let is_grant =
+            text(message, "kind") == "acquire_reply" && text(message, "reply") == "granted";
+        if let (true, Some(to), Some(token)) = (
+            is_grant,
+            number(message, "to"),
+            number(message, "token"),
+        ) {
+            self.tell(Node(to), Token(token));
+        }
+    }
+
+    /// Tokens must increase, except the highest told again to the same client.
+    fn tell(&mut self, client: Node, token: Token) {
+        let told = self.told_to.entry(client).or_insert(token);
+        *told = (*told).max(token);
+        match self.highest_told {
+            Some(highest) if highest == (client, token) => {}
+            Some((_, highest)) if token <= highest => {
+                self.broken.insert("tokens_increase");
+            }
+            _ => self.highest_told = Some((client, token)),
+        }
+    }
+
+    /// Writes, decrements and charges the resource accepted.
+    fn observe(&mut self, details: &Value) {
+        match text(details, "kind") {
+            "write_accepted" => {
+                if let (Some(writer), Some(token)) =
+                    (number(details, "writer"), number(details, "token"))
+                {
+                    self.accept(Node(writer), Token(token));
+                }
+                if !field(details, "overwrote_unseen").is_null() {
+                    self.broken.insert("no_lost_update");
+                }
+            }
+            "stock_taken" => {
+                if let (Some(buyer), Some(token)) =
+                    (number(details, "buyer"), number(details, "token"))
+                {
+                    self.accept(Node(buyer), Token(token));
+                }
+            }
+            "charge_applied" if number(details, "times").is_some_and(|t| t > 1) => {
+                self.broken.insert("no_double_charge");
+            }
+            _ => {}
+        }
+    }
+
+    /// Stale: another client was already told a higher token. The writer's own later grants
+    /// do not count.
+    fn accept(&mut self, writer: Node, token: Token) {
+        if self
+            .told_to
+            .iter()
+            .any(|(&client, &told)| client != writer && told > token)
+        {
+            self.broken.insert("no_stale_write");
+        }
+        if *self.writer_of_token.entry(token).or_insert(writer) != writer {
+            self.broken.insert("one_writer_per_token");
+        }
+    }
+
+    /// A client believes it holds the lock from the event that tells it so until one of its
+    /// own events ends the hold; in between, only the steps of the work leave it believing.
+    fn update_belief(&mut self, actor: Node, details: &Value) {
+        let kind = text(details, "kind");
+        let starts = kind == "got_lock"
+            || (kind == "redlock_decided" && text(details, "outcome") == "acquired");
+        let keeps = match kind {
+            "read_returned" | "lease_checked" | "write_sent" | "renew_sent" | "renew_answered"
+            | "node_answered" | "paused" | "resumed" | "ignored" | "buffered" | "lost"
+            | "clock_jumped" | "drift_changed" | "partitioned" | "healed" | "message_held"
+            | "message_released" | "message_dropped" | "no_effect" => true,
+            "write_answered" => text(details, "then") == "reads_again",
+            _ => false,
+        };
+        if starts {
+            self.believers.insert(actor);
+        } else if !keeps {
+            self.believers.remove(&actor);
+        }
+    }
+}
+
+/// Re-judges an exported trace from its JSON alone: the first event where the outsider and the
+/// file's `violated` part, if any.
+fn rejudge(trace: &Value) -> Result<(), Disagreement> {
+    let nodes: Vec<&str> = field(trace, "nodes")
+        .as_array()
+        .expect("the file lists its nodes")
+        .iter()
+        .map(|n| n.as_str().expect("a node's name"))
+        .collect();
+    let mut outsider = Outsider::default();
+    for event in field(trace, "events").as_array().expect("events") {
+        let actor = nodes
+            .iter()
+            .position(|n| *n == text(event, "actor"))
+            .expect("the actor is a node");
+        let found = outsider.judge(Node(actor as u64), event);
+        let listed: BTreeSet<&str> = field(event, "violated")
+            .as_array()
+            .expect("violated")
+            .iter()
+            .filter_map(Value::as_str)
+            .collect();
+        for invariant in JUDGED {
+            let (simulator, outsider) = (listed.contains(invariant), found.contains(invariant));
+            if simulator != outsider {
+                return Err(Disagreement {
+                    event: number(event, "id").expect("an id"),
+                    invariant,
+                    simulator,
+                    outsider,
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// `id`'s run, exported to JSON text and parsed back as an outsider would.
+fn exported(id: &str) -> Value {
+    let scenario = catalogue::find(id)
+        .expect("built in")
+        .load()
+        .expect("parses");
+    let export = TraceExport::of(&run(&scenario), &scenario.id);
+    let text = serde_json::to_string_pretty(&export).expect("serialises");
+    serde_json::from_str(&text).expect("the export is JSON")
+}
+
+#[test]
+fn every_catalogue_trace_is_judged_the_same_from_its_export_alone() {
+    let mut broken = BTreeSet::new();
+    for built_in in catalogue::BUILT_IN {
+        let trace = exported(built_in.id);
+        if let Err(disagreement) = rejudge(&trace) {
+            panic!("{}: {disagreement:?}", built_in.id);
+        }
+        for event in field(&trace, "events").as_array().expect("events") {
+            broken.extend(
+                field(event, "broke")
+                    .as_array()
+                    .into_iter()
+                    .flatten()
+                    .filter_map(Value::as_str)
+                    .map(str::to_owned),
+            );
+        }
+    }
+    // Agreement means something only where the verdicts vary: the catalogue must break each
+    // invariant the outsider judges somewhere (else "never violated" would always agree).
+    for invariant in JUDGED {
+        assert!(
+            broken.contains(invariant),
+            "no catalogue run breaks {invariant}"
+        );
+    }
+}
