@@ -314,7 +314,7 @@ const CHAOS_RUN: VirtualTime = VirtualTime(30_000);
 
 /// Chaos runs of every lock service, fenced and not, three seeds each: runs the catalogue does
 /// not hold (faults at random moments), the kind the held-out checker found the hole in. Among
-/// them are consensus runs where a `waiter_expired` event also grants the lock to the next
+/// them are consensus runs where a `waiter_expired` event also grants the lock to another
 /// waiter (the case), which format 1 left impossible to judge from the file.
 #[test]
 fn chaos_traces_are_judged_the_same_from_their_export_alone() {
