@@ -20,8 +20,8 @@ use serde_json::Value;
 use std::collections::{BTreeMap, BTreeSet};
 
 /// The invariants the outsider re-derives: every history invariant, and `one_believer`.
-/// `one_lease` is left out: it is judged on each service node's clock, which the file does not
-/// carry (see `docs/trace-format.md`, "Re-judging a trace").
+/// `one_lease` is left out: the file does not yet say until when every lease lasts by its
+/// node's clock (`docs/trace-format.md`, "Re-judging a trace", lists what it lacks).
 const JUDGED: [&str; 6] = [
     "one_believer",
     "tokens_increase",
