@@ -245,6 +245,7 @@ pub enum Reply {
 }
 
 impl Payload {
+    /// Which kind of message this is, without its body.
     pub fn kind(&self) -> PayloadKind {
         match self {
             Payload::Acquire { .. } => PayloadKind::Acquire,
@@ -330,5 +331,83 @@ impl Payload {
             | Payload::NotLeader
             | Payload::LockFreed => None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The name of a payload's variant as serde writes it: the string of a unit variant, the
+    /// key of the others.
+    fn tag(payload: Payload) -> String {
+        match serde_json::to_value(payload).expect("serialises") {
+            serde_json::Value::String(name) => name,
+            serde_json::Value::Object(map) => map.keys().next().expect("one key").clone(),
+            other => panic!("{other}"),
+        }
+    }
+
+    /// A trace's `kind` of a sent message is the payload's own serde name, so the two cannot
+    /// drift apart without this failing.
+    #[test]
+    fn a_kind_is_named_as_its_payload_is() {
+        let token = FencingToken(7);
+        let payloads = [
+            Payload::Acquire {
+                ttl: Millis(1_000),
+                value: LockValue(1),
+            },
+            Payload::AcquireReply {
+                value: LockValue(1),
+                reply: AcquireReply::Granted { token: Some(token) },
+            },
+            Payload::RenewReply { renewed: false },
+            Payload::Release {
+                token: Some(token),
+                value: LockValue(1),
+                method: ReleaseMethod::IfStillMine,
+            },
+            Payload::ReadReply {
+                value: 1,
+                version: 2,
+            },
+            Payload::Decrement {
+                token: None,
+                amount: 1,
+            },
+            Payload::Charge { key: 1, amount: 5 },
+            Payload::WriteReply(WriteOutcome::Rejected(Refusal::NoToken)),
+            Payload::NotLeader,
+            Payload::LockFreed,
+            Payload::SequencerChecked {
+                writer: NodeId(3),
+                token,
+                valid: true,
+            },
+        ];
+        for payload in payloads {
+            let kind = serde_json::to_value(payload.kind()).expect("serialises");
+            assert_eq!(kind, tag(payload), "{payload:?}");
+        }
+    }
+
+    #[test]
+    fn a_grant_says_granted_and_carries_its_token_and_a_refusal_carries_none() {
+        let granted = Payload::AcquireReply {
+            value: LockValue(1),
+            reply: AcquireReply::Granted {
+                token: Some(FencingToken(34)),
+            },
+        };
+        assert_eq!(granted.reply(), Some(Reply::Granted));
+        assert_eq!(granted.token(), Some(FencingToken(34)));
+        let refused = Payload::AcquireReply {
+            value: LockValue(1),
+            reply: AcquireReply::SessionExpired,
+        };
+        assert_eq!(refused.reply(), Some(Reply::SessionExpired));
+        assert_eq!(refused.token(), None);
+        assert_eq!(Payload::NotLeader.reply(), None);
     }
 }
