@@ -1,6 +1,7 @@
-//! A trace an outsider can re-judge (issue 40): every catalogue run is exported to JSON text,
-//! read back as plain JSON (`serde_json::Value`, none of the crate's types), and judged again
-//! from the file alone; the verdicts must agree with the simulator's, event by event.
+//! A trace an outsider can re-judge (issue 40): every catalogue run, and chaos runs of every
+//! lock service, is exported to JSON text, read back as plain JSON (`serde_json::Value`, none
+//! of the crate's types), and judged again from the file alone; the verdicts (`violated` and
+//! `broke`) must agree with the simulator's, event by event.
 //!
 //! The outsider mirrors the definitions in `vocabulary/invariant.rs` and
 //! `engine/invariant.rs`, reading only what `docs/trace-format.md` documents: grants from each
@@ -39,12 +40,22 @@ struct Node(u64);
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 struct Token(u64);
 
+/// Which of an event's two lists of invariants a disagreement is about.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Listed {
+    /// Violated after the event.
+    Violated,
+    /// Broken by the event: violated after it and not before.
+    Broke,
+}
+
 /// Where the outsider and the simulator part.
 #[derive(Debug, PartialEq, Eq)]
 struct Disagreement {
     event: u64,
     invariant: &'static str,
-    /// Whether the file's `violated` lists it after this event.
+    list: Listed,
+    /// Whether the file's list has it at this event.
     simulator: bool,
     /// Whether the outsider, from the file alone, finds it violated.
     outsider: bool,
@@ -190,28 +201,48 @@ fn rejudge(trace: &Value) -> Result<(), Disagreement> {
         .map(|n| n.as_str().expect("a node's name"))
         .collect();
     let mut outsider = Outsider::default();
+    let mut before = BTreeSet::new();
     for event in field(trace, "events").as_array().expect("events") {
         let actor = nodes
             .iter()
             .position(|n| *n == text(event, "actor"))
             .expect("the actor is a node");
-        let found = outsider.judge(Node(actor as u64), event);
-        let listed: BTreeSet<&str> = field(event, "violated")
-            .as_array()
-            .expect("violated")
-            .iter()
-            .filter_map(Value::as_str)
-            .collect();
-        for invariant in JUDGED {
-            let (simulator, outsider) = (listed.contains(invariant), found.contains(invariant));
-            if simulator != outsider {
-                return Err(Disagreement {
-                    event: number(event, "id").expect("an id"),
-                    invariant,
-                    simulator,
-                    outsider,
-                });
-            }
+        let violated = outsider.judge(Node(actor as u64), event);
+        let broke = violated.difference(&before).copied().collect();
+        for (list, key, found) in [
+            (Listed::Violated, "violated", &violated),
+            (Listed::Broke, "broke", &broke),
+        ] {
+            compare(event, list, key, found)?;
+        }
+        before = violated;
+    }
+    Ok(())
+}
+
+/// The outsider's `found` against the event's list `key`, on every invariant it judges.
+fn compare(
+    event: &Value,
+    list: Listed,
+    key: &str,
+    found: &BTreeSet<&'static str>,
+) -> Result<(), Disagreement> {
+    let listed: BTreeSet<&str> = field(event, key)
+        .as_array()
+        .expect("a list of invariants")
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    for invariant in JUDGED {
+        let (simulator, outsider) = (listed.contains(invariant), found.contains(invariant));
+        if simulator != outsider {
+            return Err(Disagreement {
+                event: number(event, "id").expect("an id"),
+                invariant,
+                list,
+                simulator,
+                outsider,
+            });
         }
     }
     Ok(())
@@ -367,6 +398,7 @@ fn a_dropped_grant_makes_the_rejudge_disagree() {
         Err(Disagreement {
             event: stale,
             invariant: "no_stale_write",
+            list: Listed::Violated,
             simulator: true,
             outsider: false,
         })
@@ -387,6 +419,7 @@ fn a_lowered_grant_token_makes_the_rejudge_disagree() {
         Err(Disagreement {
             event: number(&field(&trace, "events")[at], "id").expect("an id"),
             invariant: "tokens_increase",
+            list: Listed::Violated,
             simulator: false,
             outsider: true,
         })
@@ -410,8 +443,40 @@ fn a_dropped_got_lock_makes_the_rejudge_disagree_on_one_believer() {
         Err(Disagreement {
             event: two,
             invariant: "one_believer",
+            list: Listed::Violated,
             simulator: true,
             outsider: false,
         })
     );
+}
+
+/// The same S2 run as the corpus keeps it in both formats, read from disk: the format 2 file
+/// re-judges, and its grants (tokens 33 and 34) are there; the format 1 file numbers the same
+/// messages but shows no grant, which is what format 2 added.
+#[test]
+fn the_corpus_files_show_what_format_1_lacked() {
+    let read = |version: &str| -> Value {
+        let path = format!(
+            "{}/tests/corpus/trace/{version}/cli-s2-gc-pause-fenced.json",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        serde_json::from_str(&text).expect("JSON")
+    };
+    let (v1, v2) = (read("v1"), read("v2"));
+    assert_eq!(rejudge(&v2), Ok(()));
+    let tokens: Vec<u64> = grants(&v2).into_iter().map(|(_, _, t)| t).collect();
+    assert_eq!(tokens, [33, 34]);
+    assert!(grants(&v1).is_empty());
+    let ids = |trace: &Value| -> Vec<u64> {
+        field(trace, "events")
+            .as_array()
+            .expect("events")
+            .iter()
+            .flat_map(|e| field(e, "sent").as_array().expect("sent"))
+            .map(|m| m.as_u64().or_else(|| number(m, "id")).expect("a number"))
+            .collect()
+    };
+    assert_eq!(ids(&v1), ids(&v2));
+    assert_eq!(field(&v1, "hash"), field(&v2, "hash"));
 }
