@@ -181,6 +181,8 @@ impl Outsider {
             | "clock_jumped" | "drift_changed" | "partitioned" | "healed" | "message_held"
             | "message_released" | "message_dropped" | "no_effect" => true,
             "write_answered" => text(details, "then") == "reads_again",
+            // A request sent again: the client is still writing.
+            "timed_out" => text(details, "next") == "resend",
             _ => false,
         };
         if starts {
