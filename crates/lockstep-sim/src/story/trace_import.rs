@@ -3,15 +3,21 @@
 //! event's time and kind, and the scenario file the app puts in `source`. The rest of the file
 //! is not read, which keeps the parser of every event's details out of the browser build.
 //!
-//! Trace format 1 is the only version so far; its top level has only gained `source`
-//! (optional). A scenario in `source` is read in any scenario format this build reads (a format
-//! 1 scenario's `source` text becomes a note, see `scenario_source`).
+//! Trace formats 1 and 2 are read alike: format 2 changed only each event's `sent` (objects
+//! instead of message numbers), which an import does not read, and the top level has only gained
+//! `source` (optional). A scenario in `source` is read in any scenario format this build reads (a
+//! format 1 scenario's `source` text becomes a note, see `scenario_source`).
 
 use crate::scenario::strict_json::{self, JsonError};
 use crate::scenario::types::Scenario;
 use crate::story::export::TRACE_FORMAT_VERSION;
 use serde::Deserialize;
 use std::fmt;
+use std::ops::RangeInclusive;
+
+/// Every trace format this build reads: an old version still loads (what an import reads has
+/// kept its shape).
+const READ: RangeInclusive<u32> = 1..=TRACE_FORMAT_VERSION;
 
 /// What an import reads of an exported trace.
 #[derive(Debug, Deserialize)]
@@ -47,7 +53,9 @@ impl fmt::Display for TraceImportError {
             TraceImportError::UnsupportedFormat { found } => write!(
                 f,
                 "format: this is trace format {found}, but this version of Lockstep reads trace \
-                 format {TRACE_FORMAT_VERSION}"
+                 formats {} to {}",
+                READ.start(),
+                READ.end()
             ),
         }
     }
@@ -67,7 +75,7 @@ impl ImportedTrace {
         if let Ok(Probe {
             format: Some(found),
         }) = strict_json::from_str(text, "trace")
-            && found != TRACE_FORMAT_VERSION
+            && !READ.contains(&found)
         {
             return Err(TraceImportError::UnsupportedFormat { found });
         }

@@ -199,3 +199,215 @@ impl Payload {
         }
     }
 }
+
+/// Which kind of message a payload is: its variant's name, stable, for the trace's `sent` lists
+/// (`docs/trace-format.md`), where an outsider tells a grant from a refusal without the body.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PayloadKind {
+    Acquire,
+    AcquireReply,
+    Renew,
+    RenewReply,
+    Release,
+    ReleaseReply,
+    Read,
+    ReadReply,
+    Write,
+    Decrement,
+    Charge,
+    WriteReply,
+    Replicate,
+    Raft,
+    NotLeader,
+    LockFreed,
+    CheckSequencer,
+    SequencerChecked,
+}
+
+/// What an answer says, in one word: the part of a reply an outsider needs to judge a run (a
+/// grant, a refusal and an expired session are all `acquire_reply`s).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Reply {
+    Granted,
+    HeldElsewhere,
+    SessionExpired,
+    Renewed,
+    NotRenewed,
+    Released,
+    NotReleased,
+    Accepted,
+    Replayed,
+    Rejected,
+    Valid,
+    Invalid,
+}
+
+impl Payload {
+    /// Which kind of message this is, without its body.
+    pub fn kind(&self) -> PayloadKind {
+        match self {
+            Payload::Acquire { .. } => PayloadKind::Acquire,
+            Payload::AcquireReply { .. } => PayloadKind::AcquireReply,
+            Payload::Renew { .. } => PayloadKind::Renew,
+            Payload::RenewReply { .. } => PayloadKind::RenewReply,
+            Payload::Release { .. } => PayloadKind::Release,
+            Payload::ReleaseReply { .. } => PayloadKind::ReleaseReply,
+            Payload::Read { .. } => PayloadKind::Read,
+            Payload::ReadReply { .. } => PayloadKind::ReadReply,
+            Payload::Write(_) => PayloadKind::Write,
+            Payload::Decrement { .. } => PayloadKind::Decrement,
+            Payload::Charge { .. } => PayloadKind::Charge,
+            Payload::WriteReply(_) => PayloadKind::WriteReply,
+            Payload::Replicate(_) => PayloadKind::Replicate,
+            Payload::Raft(_) => PayloadKind::Raft,
+            Payload::NotLeader => PayloadKind::NotLeader,
+            Payload::LockFreed => PayloadKind::LockFreed,
+            Payload::CheckSequencer { .. } => PayloadKind::CheckSequencer,
+            Payload::SequencerChecked { .. } => PayloadKind::SequencerChecked,
+        }
+    }
+
+    /// What the payload answers, when it is an answer that says yes or no.
+    pub fn reply(&self) -> Option<Reply> {
+        Some(match self {
+            Payload::AcquireReply { reply, .. } => match reply {
+                AcquireReply::Granted { .. } => Reply::Granted,
+                AcquireReply::HeldElsewhere => Reply::HeldElsewhere,
+                AcquireReply::SessionExpired => Reply::SessionExpired,
+            },
+            Payload::RenewReply { renewed: true } => Reply::Renewed,
+            Payload::RenewReply { renewed: false } => Reply::NotRenewed,
+            Payload::ReleaseReply { released: true } => Reply::Released,
+            Payload::ReleaseReply { released: false } => Reply::NotReleased,
+            Payload::WriteReply(WriteOutcome::Accepted { .. }) => Reply::Accepted,
+            Payload::WriteReply(WriteOutcome::Replayed { .. }) => Reply::Replayed,
+            Payload::WriteReply(WriteOutcome::Rejected(_)) => Reply::Rejected,
+            Payload::SequencerChecked { valid: true, .. } => Reply::Valid,
+            Payload::SequencerChecked { valid: false, .. } => Reply::Invalid,
+            Payload::Acquire { .. }
+            | Payload::Renew { .. }
+            | Payload::Release { .. }
+            | Payload::Read { .. }
+            | Payload::ReadReply { .. }
+            | Payload::Write(_)
+            | Payload::Decrement { .. }
+            | Payload::Charge { .. }
+            | Payload::Replicate(_)
+            | Payload::Raft(_)
+            | Payload::NotLeader
+            | Payload::LockFreed
+            | Payload::CheckSequencer { .. } => return None,
+        })
+    }
+
+    /// The fencing token the body carries, if any. A Raft message's log entries are not read
+    /// here: a replica's `appended` event shows them, and between replicas they tell no client
+    /// anything.
+    pub fn token(&self) -> Option<FencingToken> {
+        match *self {
+            Payload::AcquireReply {
+                reply: AcquireReply::Granted { token },
+                ..
+            }
+            | Payload::Renew { token, .. }
+            | Payload::Release { token, .. }
+            | Payload::Write(WriteRequest { token, .. })
+            | Payload::Decrement { token, .. } => token,
+            Payload::CheckSequencer { token, .. } | Payload::SequencerChecked { token, .. } => {
+                Some(token)
+            }
+            Payload::Replicate(ReplicaWrite { entry, .. }) => entry.and_then(|e| e.token),
+            Payload::Acquire { .. }
+            | Payload::AcquireReply { .. }
+            | Payload::RenewReply { .. }
+            | Payload::ReleaseReply { .. }
+            | Payload::Read { .. }
+            | Payload::ReadReply { .. }
+            | Payload::Charge { .. }
+            | Payload::WriteReply(_)
+            | Payload::Raft(_)
+            | Payload::NotLeader
+            | Payload::LockFreed => None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The name of a payload's variant as serde writes it: the string of a unit variant, the
+    /// key of the others.
+    fn tag(payload: Payload) -> String {
+        match serde_json::to_value(payload).expect("serialises") {
+            serde_json::Value::String(name) => name,
+            serde_json::Value::Object(map) => map.keys().next().expect("one key").clone(),
+            other => panic!("{other}"),
+        }
+    }
+
+    /// A trace's `kind` of a sent message is the payload's own serde name, so the two cannot
+    /// drift apart without this failing.
+    #[test]
+    fn a_kind_is_named_as_its_payload_is() {
+        let token = FencingToken(7);
+        let payloads = [
+            Payload::Acquire {
+                ttl: Millis(1_000),
+                value: LockValue(1),
+            },
+            Payload::AcquireReply {
+                value: LockValue(1),
+                reply: AcquireReply::Granted { token: Some(token) },
+            },
+            Payload::RenewReply { renewed: false },
+            Payload::Release {
+                token: Some(token),
+                value: LockValue(1),
+                method: ReleaseMethod::IfStillMine,
+            },
+            Payload::ReadReply {
+                value: 1,
+                version: 2,
+            },
+            Payload::Decrement {
+                token: None,
+                amount: 1,
+            },
+            Payload::Charge { key: 1, amount: 5 },
+            Payload::WriteReply(WriteOutcome::Rejected(Refusal::NoToken)),
+            Payload::NotLeader,
+            Payload::LockFreed,
+            Payload::SequencerChecked {
+                writer: NodeId(3),
+                token,
+                valid: true,
+            },
+        ];
+        for payload in payloads {
+            let kind = serde_json::to_value(payload.kind()).expect("serialises");
+            assert_eq!(kind, tag(payload), "{payload:?}");
+        }
+    }
+
+    #[test]
+    fn a_grant_says_granted_and_carries_its_token_and_a_refusal_carries_none() {
+        let granted = Payload::AcquireReply {
+            value: LockValue(1),
+            reply: AcquireReply::Granted {
+                token: Some(FencingToken(34)),
+            },
+        };
+        assert_eq!(granted.reply(), Some(Reply::Granted));
+        assert_eq!(granted.token(), Some(FencingToken(34)));
+        let refused = Payload::AcquireReply {
+            value: LockValue(1),
+            reply: AcquireReply::SessionExpired,
+        };
+        assert_eq!(refused.reply(), Some(Reply::SessionExpired));
+        assert_eq!(refused.token(), None);
+        assert_eq!(Payload::NotLeader.reply(), None);
+    }
+}

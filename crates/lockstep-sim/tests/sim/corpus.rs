@@ -168,7 +168,10 @@ fn a_scenario_of_an_unknown_version_or_a_retired_field_is_refused_exactly() {
 
 #[test]
 fn every_trace_of_every_version_loads_and_replays() {
-    for (name, text) in files("trace", "v1") {
+    let every = ["v1", "v2"]
+        .into_iter()
+        .flat_map(|folder| files("trace", folder));
+    for (name, text) in every {
         let trace = ImportedTrace::parse(&text).unwrap_or_else(|e| panic!("{name}: {e}"));
         let scenario = match trace.source {
             Some(scenario) => scenario,
@@ -183,12 +186,12 @@ fn every_trace_of_every_version_loads_and_replays() {
         assert_eq!(sim.hash(), trace.hash, "{name}");
         assert_eq!(sim.trace().len(), trace.events.len(), "{name}");
     }
-    let error = ImportedTrace::parse(&file("trace", "refused", "format-2"))
+    let error = ImportedTrace::parse(&file("trace", "refused", "format-3"))
         .expect_err("a newer trace")
         .to_string();
     assert_eq!(
         error,
-        "format: this is trace format 2, but this version of Lockstep reads trace format 1"
+        "format: this is trace format 3, but this version of Lockstep reads trace formats 1 to 2"
     );
 }
 

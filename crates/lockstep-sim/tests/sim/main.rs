@@ -28,6 +28,7 @@ mod recorded;
 mod recorded_applied;
 mod recorded_quorum;
 mod recorded_renewal;
+mod rejudge;
 mod resource_restart;
 mod runs_end;
 mod scenario_errors;
