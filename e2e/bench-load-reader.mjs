@@ -10,6 +10,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { constants, gzipSync } from 'node:zlib';
 
 import { launchChromium, timeClick, watchForProblems } from './browser.mjs';
 import { serveDirectory } from './harness.mjs';
@@ -142,11 +143,17 @@ ${paragraph}
 `;
 }
 
-/** Serves the docs page from its own origin (another port), gzipped as the app is. */
+/**
+ * Serves the docs page from its own origin (another port), gzipped as the app is: the server
+ * compresses nothing itself, so the page gets the level-9 `.gz` copy `cargo xtask dist` would
+ * write beside it.
+ */
 export async function serveDocsPage(appUrl) {
   const dir = await mkdtemp(join(tmpdir(), 'lockstep-docs-'));
-  await writeFile(join(dir, 'fencing.html'), docsPage(appUrl));
-  const site = await serveDirectory(dir, '/docs/', { gzip: true });
+  const page = docsPage(appUrl);
+  await writeFile(join(dir, 'fencing.html'), page);
+  await writeFile(join(dir, 'fencing.html.gz'), gzipSync(page, { level: constants.Z_BEST_COMPRESSION }));
+  const site = await serveDirectory(dir, '/docs/', { precompressed: true });
   return {
     url: `${site.url}fencing.html`,
     close: async () => {

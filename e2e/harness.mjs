@@ -29,23 +29,24 @@ const REPO = resolve(HERE, '..');
  * Serves `root` at `http://127.0.0.1:<port><basePath>` with xtask's static file server
  * (`cargo xtask serve-dir`, xtask/src/static_files.rs), the one `cargo xtask serve` serves the
  * book with: anything outside `basePath`, or missing, is a 404 that it reports. With
- * `{ gzip: true }` it gzips each answer at level 9 for a client that accepts gzip (or sends the
- * brotli copy that `cargo xtask dist` wrote beside a file, to a client that accepts br), as a real
- * host would (the load benchmark counts the bytes a visitor transfers). It runs the xtask binary
+ * `{ precompressed: true }` it sends the copies that `cargo xtask dist` wrote beside a file
+ * (`FILE.br`, `FILE.gz`: brotli 11, gzip 9) to a client that accepts their encoding, as a real host
+ * would (the load benchmark counts the bytes a visitor transfers); it compresses nothing itself, so
+ * a file without copies goes as it is. It runs the xtask binary
  * that `cargo xtask test`, `bench` and `shots` name in LOCKSTEP_XTASK, else `cargo run` (which
  * checks the build first, so is slower to start). The server stops when its stdin ends, so it
  * cannot outlive this process.
  * @param {string} root directory to serve
  * @param {string} basePath URL path prefix, starting and ending with `/`
- * @param {{gzip?: boolean}} options
+ * @param {{precompressed?: boolean}} options
  * @returns {Promise<{url: string, notFound: () => Promise<string[]>, close: () => Promise<void>}>}
  *   `url` is the site's address (with `basePath`); `notFound()` lists the path of every 404
  *   answered so far.
  */
-export async function serveDirectory(root, basePath, { gzip = false } = {}) {
+export async function serveDirectory(root, basePath, { precompressed = false } = {}) {
   const xtask = process.env.LOCKSTEP_XTASK;
   const [program, prefix] = xtask ? [xtask, []] : ['cargo', ['run', '--quiet', '--package', 'xtask', '--']];
-  const args = [...prefix, 'serve-dir', resolve(root), '--base', basePath, '--piped', ...(gzip ? ['--gzip'] : [])];
+  const args = [...prefix, 'serve-dir', resolve(root), '--base', basePath, '--piped', ...(precompressed ? ['--precompressed'] : [])];
   const server = spawn(program, args, { cwd: REPO, stdio: ['pipe', 'pipe', 'inherit'] });
   const notFound = [];
   // Callers of `notFound()` waiting for their `synced`, oldest first.

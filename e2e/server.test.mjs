@@ -1,13 +1,15 @@
 // Tests of the harness's `serveDirectory`: the browser tests are only as good as the server they
 // load the site from. The server itself is xtask's (xtask/src/static_files.rs, tested there:
-// paths, types, escapes, gzip); these check what crosses between it and the harness, the
-// site's address under its sub-path, the 404s it reports, gzip on request, and its stop.
+// paths, types, escapes, precompressed copies); these check what crosses between it and the
+// harness, the site's address under its sub-path, the 404s it reports, the copies on request, and
+// its stop.
 
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdtemp, mkdir, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
 
 import { serveDirectory } from './harness.mjs';
 
@@ -56,15 +58,16 @@ describe('static server', () => {
     assert.deepEqual(await site.notFound(), paths);
   });
 
-  it('gzips on request, for a client that accepts it', async () => {
-    const zipped = await serveDirectory(root, '/', { gzip: true });
+  it('sends the precompressed copy beside a file on request, for a client that accepts it', async () => {
+    const copy = gzipSync('<p>home</p>', { level: 9 });
+    await writeFile(join(root, 'index.html.gz'), copy);
+    const zipped = await serveDirectory(root, '/', { precompressed: true });
     try {
       const response = await fetch(`${zipped.url}index.html`, { headers: { 'accept-encoding': 'gzip' } });
       assert.equal(response.headers.get('content-encoding'), 'gzip');
-      // fetch decodes the body itself; the length on the wire is the compressed one.
+      // fetch decodes the body itself; the length on the wire is the copy's.
       assert.equal(await response.text(), '<p>home</p>');
-      const length = Number(response.headers.get('content-length'));
-      assert.ok(length > 0 && length !== '<p>home</p>'.length, `content-length ${length}`);
+      assert.equal(Number(response.headers.get('content-length')), copy.length);
     } finally {
       await zipped.close();
     }

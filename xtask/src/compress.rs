@@ -1,8 +1,8 @@
 //! Compression as a host would send a file: gzip at level 9 and brotli at quality 11. It gives
-//! the size a file costs a reader (the size report of `dist`, the loading line), the bytes of the
-//! static file server's compressed answers ([`crate::static_files`]), and the precompressed
-//! copies `cargo xtask dist` writes beside the site's files (`FILE.gz`, `FILE.br`) for a host to
-//! send as they are. It writes only those copies: it never changes or removes a file it compresses.
+//! the size a file costs a reader (the size report of `dist`, the loading line), and the
+//! precompressed copies `cargo xtask dist` writes beside the site's files (`FILE.gz`, `FILE.br`)
+//! for a host to send as they are, as the static file server does ([`crate::static_files`]).
+//! It writes only those copies: it never changes or removes a file it compresses.
 
 use std::fs;
 use std::io::{self, Write};

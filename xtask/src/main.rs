@@ -17,7 +17,6 @@ mod doc_budget;
 mod error;
 mod etcd_unpacked;
 mod fn_length;
-mod http_request;
 mod install;
 mod loading_line;
 mod pins;
@@ -48,11 +47,11 @@ commands:
   serve [TRUNK ARGS...]   install what is missing, then `trunk serve` the app on
                           http://127.0.0.1:8080/ and the book at /book/, each rebuilt on change
                           (extra args go to trunk, e.g. --port 9000)
-  serve-dir DIR [--base /PATH/] [--port N] [--gzip] [--piped]
+  serve-dir DIR [--base /PATH/] [--port N] [--precompressed] [--piped]
                           serve one directory on 127.0.0.1 (the server of the book and of the
                           browser tests); prints its address, then `404 PATH` for each miss
-                          (--gzip: compress for clients that accept it; --piped: stdin's end
-                          stops it, a `sync` line is answered `synced`)
+                          (--precompressed: send dist's FILE.br/FILE.gz to clients that accept
+                          them; --piped: stdin's end stops it, a `sync` line is answered `synced`)
   test [--from STEP]      install what is missing, then run every check CI runs, in order:
                           fmt, hooks, docs, clippy, cycles, absences, length, test, real,
                           build, book, browser (--from skips the steps before STEP)

@@ -34,7 +34,7 @@ pub fn run(workspace: &Workspace, args: &[String]) -> Result<(), Error> {
     let site = Site {
         root: out.clone(),
         base: "/".to_owned(),
-        gzip: false,
+        precompressed: false,
     };
     let port = static_files::serve(site, 0, |_| {})?;
     let inputs: Vec<PathBuf> = BOOK_INPUTS.iter().map(|dir| workspace.join(dir)).collect();

@@ -1,8 +1,9 @@
-//! `cargo xtask serve-dir DIR [--base /p/] [--port N] [--gzip] [--piped]`: one directory served
-//! by [`static_files`] on 127.0.0.1, for as long as it runs. The browser tests and benchmarks
-//! serve every site through it (`serveDirectory` in `e2e/harness.mjs`), so `cargo xtask serve`
-//! and the tests share one server. `--gzip` compresses answers for clients that accept it:
-//! brotli where `cargo xtask dist` left a `FILE.br`, else gzip ([`static_files`]).
+//! `cargo xtask serve-dir DIR [--base /p/] [--port N] [--precompressed] [--piped]`: one
+//! directory served by [`static_files`] on 127.0.0.1, for as long as it runs. The browser tests
+//! and benchmarks serve every site through it (`serveDirectory` in `e2e/harness.mjs`), so
+//! `cargo xtask serve` and the tests share one server. `--precompressed` sends the copies that
+//! `cargo xtask dist` writes beside the files (`FILE.br`, `FILE.gz`) to clients that accept
+//! their encoding ([`static_files`]).
 //!
 //! On stdout, and nothing else there: the site's address once it listens
 //! (`http://127.0.0.1:PORT/p/`), then `404 PATH` for each request it could not answer, before
@@ -28,7 +29,7 @@ pub fn program() -> Result<PathBuf, Error> {
 }
 
 const USAGE: &str =
-    "usage: cargo xtask serve-dir DIR [--base /PATH/] [--port N] [--gzip] [--piped]";
+    "usage: cargo xtask serve-dir DIR [--base /PATH/] [--port N] [--precompressed] [--piped]";
 
 /// The command line, read.
 struct Options {
@@ -84,7 +85,7 @@ fn parse(args: &[String]) -> Result<Options, Error> {
         site: Site {
             root: PathBuf::new(),
             base: "/".to_owned(),
-            gzip: false,
+            precompressed: false,
         },
         port: 0,
         piped: false,
@@ -100,7 +101,7 @@ fn parse(args: &[String]) -> Result<Options, Error> {
                 let port = args.next().and_then(|port| port.parse().ok());
                 options.port = port.ok_or_else(|| usage("--port needs a number"))?;
             }
-            "--gzip" => options.site.gzip = true,
+            "--precompressed" => options.site.precompressed = true,
             "--piped" => options.piped = true,
             dir if root.is_none() && !dir.starts_with("--") => root = Some(PathBuf::from(dir)),
             other => return Err(usage(&format!("unexpected argument `{other}`"))),
@@ -128,7 +129,7 @@ mod tests {
     fn reads_its_options() -> Result<(), Error> {
         let dir = std::env::temp_dir();
         let options = parse(&args(&format!(
-            "--base /p/ {} --port 8081 --gzip --piped",
+            "--base /p/ {} --port 8081 --precompressed --piped",
             dir.display()
         )))?;
         assert_eq!(options.site.root, dir);
@@ -136,7 +137,7 @@ mod tests {
             (
                 options.site.base.as_str(),
                 options.port,
-                options.site.gzip,
+                options.site.precompressed,
                 options.piped
             ),
             ("/p/", 8081, true, true)
@@ -156,7 +157,7 @@ mod tests {
         let site = Site {
             root: dir.clone(),
             base: "/play/ground/".to_owned(),
-            gzip: false,
+            precompressed: false,
         };
         let port = static_files::serve(site, 0, move |path| {
             let _ = told.lock().map(|told| told.send(not_found_line(path)));
