@@ -121,16 +121,6 @@ pub enum RedlockOutcome {
     TooSlow,
 }
 
-/// Which of a Redlock client's all-node requests a node answered: a yes means granted, extended
-/// or unlocked.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum RedlockRound {
-    Acquire,
-    Renew,
-    Release,
-}
-
 /// Why a replica ignored a call for an election.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -308,7 +298,6 @@ pub enum Happening {
     NodeAnswered {
         client: NodeId,
         node: NodeId,
-        round: RedlockRound,
         yes: bool,
         so_far: u8,
         of: u8,

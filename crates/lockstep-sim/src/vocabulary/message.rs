@@ -155,7 +155,27 @@ pub enum WriteOutcome {
     Rejected(Refusal),
 }
 
+/// Which of a Redlock client's all-node requests an answer belongs to. Only an acquisition is a
+/// vote; the answers to an unlock or an extension are counted, but no majority is formed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RedlockRound {
+    Acquire,
+    Renew,
+    Release,
+}
+
 impl Payload {
+    /// The round this payload answers, if it answers a lock request: a yes means granted,
+    /// extended or unlocked.
+    pub fn answers_round(&self) -> Option<RedlockRound> {
+        match self {
+            Payload::AcquireReply { .. } => Some(RedlockRound::Acquire),
+            Payload::RenewReply { .. } => Some(RedlockRound::Renew),
+            Payload::ReleaseReply { .. } => Some(RedlockRound::Release),
+            _ => None,
+        }
+    }
+
     /// A short name for timelines and logs.
     pub fn label(&self) -> &'static str {
         match self {

@@ -3,11 +3,12 @@
 
 use crate::support::{every_answer_is_told, run};
 use lockstep_sim::Sim;
+use lockstep_sim::engine::trace::Cause;
 use lockstep_sim::engine::trace::TraceEvent;
 use lockstep_sim::scenario::catalogue;
 use lockstep_sim::story::export::TraceExport;
-use lockstep_sim::vocabulary::happening::{Happening, RedlockRound};
-use lockstep_sim::vocabulary::message::Payload;
+use lockstep_sim::vocabulary::happening::{Happening, Input};
+use lockstep_sim::vocabulary::message::{Payload, RedlockRound};
 use lockstep_sim::world::ids::NodeId;
 
 /// Phrasings that state a client's belief as a fact, wherever they appear in a client's event.
@@ -134,6 +135,21 @@ fn round_opened(sim: &Sim, event: &TraceEvent) -> Option<(NodeId, RedlockRound)>
     (sent.len() > 1).then_some((first.from, round))
 }
 
+/// The round the answer an event handled belongs to, by the kind of that answer.
+fn answered_round(sim: &Sim, event: &TraceEvent) -> RedlockRound {
+    let (Cause::Input(Input::Message(id)) | Cause::Resumed(Input::Message(id))) = event.cause
+    else {
+        panic!(
+            "a node's answer is handled as a message: event {}",
+            event.id
+        );
+    };
+    sim.network()
+        .message(id)
+        .and_then(|m| m.payload.answers_round())
+        .unwrap_or_else(|| panic!("event {} counts a message that answers no round", event.id))
+}
+
 #[test]
 fn a_redlock_unlock_round_is_not_narrated_as_a_vote() {
     let mut unlocks = 0;
@@ -146,9 +162,10 @@ fn a_redlock_unlock_round_is_not_narrated_as_a_vote() {
                 asked.retain(|(c, _)| *c != client);
                 asked.push((client, round));
             }
-            let Happening::NodeAnswered { client, round, .. } = event.happening else {
+            let Happening::NodeAnswered { client, .. } = event.happening else {
                 continue;
             };
+            let round = answered_round(&sim, event);
             let last = asked.iter().find(|(c, _)| *c == client).map(|(_, r)| *r);
             let at = format!("{} #{}: {}", built_in.id, told.id, told.description);
             assert_eq!(

@@ -12,8 +12,7 @@
 //! a client that its lease ran out, so only the client's own clock can warn it.
 
 use crate::vocabulary::happening::{
-    AbandonReason, AfterTimeout, DeadlineCut, Happening, RedlockOutcome, RedlockRound, Request,
-    Then, WorkResult,
+    AbandonReason, AfterTimeout, DeadlineCut, Happening, RedlockOutcome, Request, Then, WorkResult,
 };
 use crate::vocabulary::lock_value::LockValue;
 use crate::vocabulary::message::{
@@ -471,9 +470,9 @@ impl Client {
     pub fn on_message(&mut self, ctx: &mut Ctx<'_>, from: NodeId, payload: Payload) -> Happening {
         let me = ctx.me;
         if let Protocol::Redlock(params) = self.config.protocol
-            && let Some((round, yes)) = self.counts_in_round(payload)
+            && let Some(yes) = self.counts_in_round(payload)
         {
-            return self.node_answered(ctx, from, round, yes, params.nodes);
+            return self.node_answered(ctx, from, yes, params.nodes);
         }
         match (self.state, payload) {
             (ClientState::Acquiring { sent_at }, Payload::AcquireReply { value, reply })
@@ -552,7 +551,6 @@ impl Client {
         &mut self,
         ctx: &mut Ctx<'_>,
         from: NodeId,
-        round: RedlockRound,
         yes: bool,
         nodes: u8,
     ) -> Happening {
@@ -561,7 +559,6 @@ impl Client {
             return Happening::NodeAnswered {
                 client: ctx.me,
                 node: from,
-                round,
                 yes,
                 so_far: self.round.yes,
                 of: nodes,
@@ -634,25 +631,19 @@ impl Client {
         }
     }
 
-    /// Whether `payload` is an answer to the round in progress, and if so to which round and
-    /// whether it says yes.
-    fn counts_in_round(&self, payload: Payload) -> Option<(RedlockRound, bool)> {
+    /// Whether `payload` is an answer to the round in progress, and if so whether it says yes.
+    fn counts_in_round(&self, payload: Payload) -> Option<bool> {
         match (self.state, payload) {
             (ClientState::Acquiring { .. }, Payload::AcquireReply { value, reply })
                 if value == self.lock_value_now() =>
             {
-                Some((
-                    RedlockRound::Acquire,
-                    matches!(reply, AcquireReply::Granted { .. }),
-                ))
+                Some(matches!(reply, AcquireReply::Granted { .. }))
             }
-            (ClientState::Releasing { .. }, Payload::ReleaseReply { released }) => {
-                Some((RedlockRound::Release, released))
-            }
+            (ClientState::Releasing { .. }, Payload::ReleaseReply { released }) => Some(released),
             (_, Payload::RenewReply { renewed })
                 if self.lease.is_some_and(|l| l.renew_sent_at.is_some()) =>
             {
-                Some((RedlockRound::Renew, renewed))
+                Some(renewed)
             }
             _ => None,
         }

@@ -5,10 +5,9 @@
 use super::narrator::Narrator;
 use super::words::{grant_token, next_words, plural, with_token};
 use crate::vocabulary::happening::{
-    AbandonReason, AfterTimeout, DeadlineCut, RedlockOutcome, RedlockRound, Request, Then,
-    WorkResult,
+    AbandonReason, AfterTimeout, DeadlineCut, RedlockOutcome, Request, Then, WorkResult,
 };
-use crate::vocabulary::message::{Refusal, ReleaseMethod, WriteOutcome};
+use crate::vocabulary::message::{RedlockRound, Refusal, ReleaseMethod, WriteOutcome};
 use crate::vocabulary::next_step::NextStep;
 use crate::world::ids::NodeId;
 use crate::world::time::{LocalTime, Millis};
@@ -289,7 +288,6 @@ pub(super) fn node_answered(
     narrator: &Narrator<'_>,
     client: NodeId,
     node: NodeId,
-    round: RedlockRound,
     yes: bool,
     so_far: u8,
     of: u8,
@@ -297,22 +295,24 @@ pub(super) fn node_answered(
     let (client, node) = (narrator.name(client), narrator.name(node));
     // Only an acquisition is a vote; the answers to an unlock or an extension are counted, but
     // no majority is being formed, and reading them as votes would suggest a second holder.
+    // The round is the answer's own: the message this event handled.
+    let round = narrator.handled().and_then(|m| m.payload.answers_round());
     match (round, yes) {
-        (RedlockRound::Acquire, yes) => format!(
+        (Some(RedlockRound::Acquire) | None, yes) => format!(
             "{client} hears {} from {node} ({so_far} of {of} yes so far).",
             if yes { "yes" } else { "no" }
         ),
-        (RedlockRound::Release, true) => {
+        (Some(RedlockRound::Release), true) => {
             format!("{node} confirms {client}'s unlock ({so_far} of {of} nodes confirmed so far).")
         }
-        (RedlockRound::Release, false) => format!(
+        (Some(RedlockRound::Release), false) => format!(
             "{node} answers {client}'s unlock: it held no lease of {client}'s to clear \
              ({so_far} of {of} nodes confirmed so far)."
         ),
-        (RedlockRound::Renew, true) => {
+        (Some(RedlockRound::Renew), true) => {
             format!("{node} extends {client}'s lease ({so_far} of {of} nodes extended so far).")
         }
-        (RedlockRound::Renew, false) => format!(
+        (Some(RedlockRound::Renew), false) => format!(
             "{node} refuses to extend {client}'s lease ({so_far} of {of} nodes extended so far)."
         ),
     }

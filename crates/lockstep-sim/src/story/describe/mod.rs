@@ -120,11 +120,10 @@ fn sentence(narrator: &Narrator<'_>, happening: Happening) -> String {
         Happening::NodeAnswered {
             client,
             node,
-            round,
             yes,
             so_far,
             of,
-        } => client::node_answered(narrator, client, node, round, yes, so_far, of),
+        } => client::node_answered(narrator, client, node, yes, so_far, of),
         Happening::RedlockDecided {
             client,
             yes,

@@ -2,8 +2,9 @@
 //! sent), how the lock service is called from where the acting node stands, and the resource's
 //! name.
 
-use crate::engine::trace::TraceEvent;
+use crate::engine::trace::{Cause, TraceEvent};
 use crate::scenario::cast::Cast;
+use crate::vocabulary::happening::Input;
 use crate::vocabulary::message::Payload;
 use crate::world::ids::NodeId;
 use crate::world::network::{MessageRecord, Network};
@@ -43,6 +44,16 @@ impl<'a> Narrator<'a> {
                 }
             })
             .collect()
+    }
+
+    /// The message this event handled, if a message (not a timer or an intervention) caused it.
+    pub fn handled(&self) -> Option<&'a MessageRecord> {
+        match self.event.cause {
+            Cause::Input(Input::Message(id)) | Cause::Resumed(Input::Message(id)) => {
+                self.network.message(id)
+            }
+            _ => None,
+        }
     }
 
     /// The messages the event sent.
