@@ -286,7 +286,7 @@ fn running_service(sim: &Sim, node: NodeId) -> Option<(&LockService, LocalTime)>
     let slot = sim.slot(node)?;
     match (&slot.node, slot.process) {
         (Node::LockService(service), Process::Running | Process::Paused { .. }) => {
-            Some((service, slot.clock.read(sim.now())))
+            Some((service, slot.local_time(sim.now())))
         }
         _ => None,
     }

@@ -36,7 +36,7 @@ pub fn Inspector(props: &InspectorProps) -> Html {
     let mut clients = Vec::new();
     for node in cast.nodes() {
         let Some(slot) = sim.slot(node) else { continue };
-        let local = slot.clock.read(sim.now());
+        let local = slot.local_time(sim.now());
         match &slot.node {
             Node::LockService(service) => {
                 cards.push(lock_card(node, service, local, slot.process, cast))

@@ -3,6 +3,7 @@
 
 use crate::scenario::error::{ScenarioError, invalid};
 use crate::vocabulary::happening::Request;
+use crate::world::clock::Reading;
 use crate::world::ids::NodeId;
 use serde::{Deserialize, Serialize};
 
@@ -19,6 +20,10 @@ pub struct Cast {
     /// How a holder hears that its lease expired, so the narration can say it at the expiry.
     #[serde(default)]
     expiry_notice: ExpiryNotice,
+    /// Which clock reading the service's nodes time leases by (clients and the resource go by
+    /// the wall clock): the engine's slots and the narration read it here.
+    #[serde(default)]
+    service_reading: Reading,
 }
 
 /// How the holder of an expired lease hears of it. No service in the simulation sends anything
@@ -42,12 +47,23 @@ impl Cast {
         services: u16,
         request: Request,
         expiry_notice: ExpiryNotice,
+        service_reading: Reading,
     ) -> Cast {
         Cast {
             names,
             services,
             request,
             expiry_notice,
+            service_reading,
+        }
+    }
+
+    /// Which reading of its clock `node` decides by.
+    pub fn reading(&self, node: NodeId) -> Reading {
+        if self.is_service(node) {
+            self.service_reading
+        } else {
+            Reading::Wall
         }
     }
 

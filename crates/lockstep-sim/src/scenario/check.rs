@@ -138,7 +138,13 @@ impl Scenario {
             Protocol::Session => ExpiryNotice::NextKeepalive,
             Protocol::Single | Protocol::Redlock(_) => ExpiryNotice::Silent,
         };
-        Ok(Cast::new(names, services, request, expiry_notice))
+        Ok(Cast::new(
+            names,
+            services,
+            request,
+            expiry_notice,
+            self.lock_service.reading(),
+        ))
     }
 
     /// Every name the links, clocks, interventions and expectations use is a node of the cast.

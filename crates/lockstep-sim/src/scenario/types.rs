@@ -15,6 +15,7 @@ use crate::scenario::source::{ScenarioSource, read_sources};
 use crate::scenario::sources::Citation;
 use crate::scenario::version::FORMAT_VERSION;
 use crate::vocabulary::message::ReleaseMethod;
+use crate::world::clock::Reading;
 use crate::world::intervention::Intervention;
 use crate::world::time::Millis;
 use serde::{Deserialize, Serialize};
@@ -224,6 +225,20 @@ impl LockServiceSpec {
     }
 
     /// How clients reach this service.
+    /// Which reading of their clocks the service's nodes time leases by: a consensus replica
+    /// the monotonic one (etcd's lessor, on Go's monotonic time); a SQL row, a Redis key and a
+    /// data grid the wall clock, as they really do.
+    pub fn reading(&self) -> Reading {
+        match self {
+            LockServiceSpec::Consensus { .. } => Reading::Monotonic,
+            LockServiceSpec::SqlRow { .. }
+            | LockServiceSpec::Cache { .. }
+            | LockServiceSpec::ReplicatedCache { .. }
+            | LockServiceSpec::DataGrid { .. }
+            | LockServiceSpec::Redlock { .. } => Reading::Wall,
+        }
+    }
+
     pub fn protocol(&self) -> Protocol {
         match self {
             LockServiceSpec::Redlock {

@@ -12,20 +12,21 @@ const PPM: i128 = 1_000_000;
 
 /// A node's clock: true time, plus a fixed offset, plus a drift in parts per million; the wall
 /// reading adds every step the clock took.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct LocalClock {
     offset_ms: i64,
     drift_ppm: i32,
     /// The sum of the steps: what the wall reading has and the monotonic one has not.
-    #[serde(default)]
     stepped_ms: i64,
 }
 
 /// Which reading of its clock a node decides by.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Reading {
     /// The time of day: what a SQL row's `CURRENT_TIMESTAMP`, Redis's key expiry and a client's
     /// deadline go by. A step moves it.
+    #[default]
     Wall,
     /// A clock that only runs forwards at the clock's rate: what etcd times its leases and
     /// elections with (Go's monotonic clock). A step does not move it; a wrong rate still does.

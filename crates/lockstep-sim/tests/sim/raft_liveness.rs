@@ -61,7 +61,7 @@ fn has_a_leader(sim: &Sim) -> bool {
                 backend: Backend::Consensus(replica),
                 ..
             }) => {
-                replica.role == RaftRole::Leader && replica.has_quorum(slot.clock.read(sim.now()))
+                replica.role == RaftRole::Leader && replica.has_quorum(slot.local_time(sim.now()))
             }
             _ => false,
         }

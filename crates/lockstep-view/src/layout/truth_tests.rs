@@ -26,7 +26,7 @@ fn service_holds(sim: &Sim, client: NodeId) -> bool {
     let served = services.iter().any(|(slot, service)| {
         up(slot)
             && service
-                .live_lease(slot.clock.read(sim.now()))
+                .live_lease(slot.local_time(sim.now()))
                 .is_some_and(|(holder, _)| holder == client)
     });
     // A consensus replica is the node whose role has a term.
@@ -36,11 +36,11 @@ fn service_holds(sim: &Sim, client: NodeId) -> bool {
         .collect();
     let leaderless = !replicas
         .iter()
-        .any(|(slot, service)| up(slot) && service.serving(slot.clock.read(sim.now())));
+        .any(|(slot, service)| up(slot) && service.serving(slot.local_time(sim.now())));
     let keeping = replicas
         .iter()
         .filter(|(slot, service)| {
-            service.record(slot.clock.read(sim.now())).holder() == Some(client)
+            service.record(slot.local_time(sim.now())).holder() == Some(client)
         })
         .count();
     served || (leaderless && !replicas.is_empty() && keeping * 2 > replicas.len())

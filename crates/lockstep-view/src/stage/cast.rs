@@ -96,7 +96,7 @@ impl Actor {
                         state: crate::words::client_state_word(client),
                     }),
                     Node::LockService(service) => {
-                        View::Service(service_view(service, slot.clock.read(sim.now())))
+                        View::Service(service_view(service, slot.local_time(sim.now())))
                     }
                     Node::Resource(resource) => View::Resource(resource_view(resource)),
                 };

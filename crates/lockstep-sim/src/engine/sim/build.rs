@@ -72,9 +72,11 @@ pub(super) fn build_slots(scenario: &Scenario, cast: &Cast) -> Vec<Slot> {
         .map(Node::LockService)
         .chain([Node::Resource(resource)])
         .chain(clients)
-        .map(|node| Slot {
+        .zip(cast.nodes())
+        .map(|(node, id)| Slot {
             node,
             clock: LocalClock::default(),
+            reading: cast.reading(id),
             process: Process::Running,
             buffer: VecDeque::new(),
             incarnation: 0,

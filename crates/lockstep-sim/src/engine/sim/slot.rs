@@ -3,7 +3,7 @@
 //! the engine's files share; the engine decides what happens to it, never this module.
 
 use crate::models::client::Client;
-use crate::models::lock_service::{Backend, LockService};
+use crate::models::lock_service::LockService;
 use crate::models::resource::Resource;
 use crate::vocabulary::happening::Input;
 use crate::world::clock::{LocalClock, Reading};
@@ -30,7 +30,9 @@ pub enum Process {
 #[derive(Clone, Debug)]
 pub struct Slot {
     pub node: Node,
-    pub clock: LocalClock,
+    pub(crate) clock: LocalClock,
+    /// Which reading of `clock` the node decides by (`Cast::reading`).
+    pub(super) reading: Reading,
     pub process: Process,
     /// Inputs that arrived while the process was paused, handed over in order on resume.
     pub buffer: VecDeque<Input>,
@@ -44,23 +46,6 @@ pub struct Slot {
 impl Slot {
     /// The time by this node's clock, in the reading it decides by.
     pub fn local_time(&self, now: VirtualTime) -> LocalTime {
-        self.clock.read_by(self.reading(), now)
-    }
-
-    /// A consensus replica times its leases and elections on a monotonic clock, as etcd does on
-    /// Go's (`server/lease/lease.go`), so a step of its wall clock ends no lease. A SQL row's
-    /// `CURRENT_TIMESTAMP`, Redis's key expiry, a data grid's and a client's deadlines go by the
-    /// wall clock, as they really do.
-    fn reading(&self) -> Reading {
-        match &self.node {
-            Node::LockService(service) => match service.backend {
-                Backend::Consensus(_) => Reading::Monotonic,
-                Backend::SqlRow(_)
-                | Backend::Cache(_)
-                | Backend::Replicated(_)
-                | Backend::Grid(_) => Reading::Wall,
-            },
-            Node::Resource(_) | Node::Client(_) => Reading::Wall,
-        }
+        self.clock.read_by(self.reading, now)
     }
 }

@@ -4,8 +4,8 @@
 
 use super::narrator::Narrator;
 use super::words::{drift_words, message_words, no_effect_words, plural};
-use crate::scenario::cast::ExpiryNotice;
 use crate::vocabulary::happening::{Direction, NoEffect};
+use crate::world::clock::Reading;
 use crate::world::ids::{MessageId, NodeId};
 use crate::world::time::{Millis, VirtualTime};
 use crate::world::token::FencingToken;
@@ -101,11 +101,9 @@ pub(super) fn clock_jumped(narrator: &Narrator<'_>, node: NodeId, by_ms: i64) ->
         if by_ms >= 0 { "forwards" } else { "backwards" },
         by_ms.unsigned_abs()
     );
-    // A session service's replicas are the ones that time by a monotonic clock (the engine's
-    // `Slot::local_time`): say so, or the reader expects a lease to move.
-    if narrator.cast.is_service(node)
-        && narrator.cast.expiry_notice() == ExpiryNotice::NextKeepalive
-    {
+    // A node that times leases by a monotonic clock (`Cast::reading`, as the engine's slots
+    // do): say so, or the reader expects a lease to move.
+    if narrator.cast.reading(node) == Reading::Monotonic {
         format!(
             "{jump} Only its wall clock moves: {name} times sessions and elections on a monotonic \
              clock, which a step does not move."
