@@ -178,7 +178,7 @@ pub fn every_answer_is_told(sim: &Sim) -> Result<(), String> {
             };
             let client = cast.name(message.to);
             let Payload::AcquireReply { reply, .. } = message.payload else {
-                if cast.is_client(message.to) && !description.contains(client) {
+                if cast.is_client(message.to) && !mentions(&description, client) {
                     return Err(format!(
                         "event {} sends {client} {:?} but says: {description}",
                         event.id, message.payload
@@ -186,13 +186,16 @@ pub fn every_answer_is_told(sim: &Sim) -> Result<(), String> {
                 }
                 continue;
             };
-            let said = description.contains(client)
+            let said = mentions(&description, client)
                 && match reply {
                     AcquireReply::Granted { token: Some(token) } => {
-                        description.contains(&format!("token {token}"))
+                        mentions(&description, &format!("token {token}"))
                     }
                     AcquireReply::Granted { token: None } | AcquireReply::HeldElsewhere => true,
-                    AcquireReply::SessionExpired => description.contains("expired"),
+                    AcquireReply::SessionExpired => {
+                        mentions(&description, &format!("{client}'s session expired"))
+                            || mentions(&description, "its session expired")
+                    }
                 };
             if !said {
                 return Err(format!(
@@ -203,4 +206,13 @@ pub fn every_answer_is_told(sim: &Sim) -> Result<(), String> {
         }
     }
     Ok(())
+}
+
+/// Whether `text` says `word` as a whole: "client-1" is not in "client-10", nor "token 3" in
+/// "token 33".
+fn mentions(text: &str, word: &str) -> bool {
+    let whole = |c: Option<char>| !c.is_some_and(|c| c.is_alphanumeric() || c == '-');
+    text.match_indices(word).any(|(at, _)| {
+        whole(text[..at].chars().next_back()) && whole(text[at + word.len()..].chars().next())
+    })
 }
