@@ -25,6 +25,7 @@ use std::convert::Infallible;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::thread;
+use std::time::Duration;
 
 use http_body_util::{Either, Full};
 use hyper::body::{Bytes, Incoming};
@@ -103,7 +104,10 @@ async fn accept(listener: std::net::TcpListener, shared: Arc<Shared>) {
         return;
     };
     loop {
+        // An accept that fails (out of file descriptors, say) fails again at once: wait a little,
+        // or this loop would take the one thread every connection is served on.
         let Ok((stream, _)) = listener.accept().await else {
+            tokio::time::sleep(Duration::from_millis(10)).await;
             continue;
         };
         let shared = Arc::clone(&shared);
@@ -128,15 +132,17 @@ async fn answer(shared: &Shared, mut request: Request<Incoming>) -> Response<Bod
     let Some(inside) = inside_base(site, request.uri()) else {
         return not_found(shared, &path);
     };
-    let file = file_named(&site.root, inside.path());
-    *request.uri_mut() = inside;
     let mut serve_dir = ServeDir::new(&site.root);
-    if site.precompressed && fresh_copy(&file, "br") {
-        serve_dir = serve_dir.precompressed_br();
+    if site.precompressed {
+        let file = file_named(&site.root, inside.path());
+        if fresh_copy(&file, "br") {
+            serve_dir = serve_dir.precompressed_br();
+        }
+        if fresh_copy(&file, "gz") {
+            serve_dir = serve_dir.precompressed_gzip();
+        }
     }
-    if site.precompressed && fresh_copy(&file, "gz") {
-        serve_dir = serve_dir.precompressed_gzip();
-    }
+    *request.uri_mut() = inside;
     let response = match serve_dir.try_call(request).await {
         Ok(response) => response,
         Err(error) => return plain(StatusCode::INTERNAL_SERVER_ERROR, &format!("{error}\n")),
