@@ -7,6 +7,7 @@
 use crate::vocabulary::happening::{Happening, Input};
 use crate::vocabulary::invariant::InvariantSet;
 use crate::world::ids::{EventId, MessageId, NodeId};
+use crate::world::network::{MessageRecord, Network};
 use crate::world::time::VirtualTime;
 use serde::{Deserialize, Serialize};
 
@@ -47,6 +48,17 @@ pub struct TraceEvent {
 impl TraceEvent {
     pub fn sent_messages(&self) -> impl Iterator<Item = MessageId> {
         (self.first_sent.0..self.first_sent.0 + u32::from(self.sent)).map(MessageId)
+    }
+
+    /// The messages this event sent, as the run's network recorded them.
+    pub fn sent_records<'a>(
+        &self,
+        network: &'a Network,
+    ) -> impl Iterator<Item = &'a MessageRecord> {
+        network
+            .messages()
+            .iter_from(self.first_sent.index())
+            .take(usize::from(self.sent))
     }
 }
 

@@ -71,10 +71,8 @@ pub const TRACE_FORMAT_VERSION: u32 = 2;
 
 /// The messages `event` sent, from the network's record of every message of the run.
 fn what_it_sent(event: &TraceEvent, network: &Network) -> Vec<SentMessage> {
-    network
-        .messages()
-        .iter_from(event.first_sent.index())
-        .take(usize::from(event.sent))
+    event
+        .sent_records(network)
         .map(|m| SentMessage {
             id: m.id,
             to: m.to,

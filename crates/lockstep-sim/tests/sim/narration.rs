@@ -121,10 +121,7 @@ fn an_expiry_says_how_the_holder_hears_of_it() {
 /// The all-node round a client's event opened, read from the messages it sent: an acquire, a
 /// renewal or a release to several nodes.
 fn round_opened(sim: &Sim, event: &TraceEvent) -> Option<(NodeId, RedlockRound)> {
-    let sent: Vec<_> = event
-        .sent_messages()
-        .filter_map(|id| sim.network().message(id))
-        .collect();
+    let sent: Vec<_> = event.sent_records(sim.network()).collect();
     let first = sent.first()?;
     let round = match first.payload {
         Payload::Acquire { .. } => RedlockRound::Acquire,

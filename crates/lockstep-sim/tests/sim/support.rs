@@ -172,10 +172,7 @@ pub fn every_answer_is_told(sim: &Sim) -> Result<(), String> {
     let cast = sim.cast();
     for event in sim.trace().iter().filter(|e| cast.is_service(e.actor)) {
         let description = describe(event, cast, sim.network());
-        for id in event.sent_messages() {
-            let Some(message) = sim.network().message(id) else {
-                continue;
-            };
+        for message in event.sent_records(sim.network()) {
             let client = cast.name(message.to);
             let Payload::AcquireReply { reply, .. } = message.payload else {
                 if cast.is_client(message.to) && !mentions(&description, client) {

@@ -58,9 +58,6 @@ impl<'a> Narrator<'a> {
 
     /// The messages the event sent.
     pub fn sent(&self) -> impl Iterator<Item = &'a MessageRecord> + 'a {
-        let network = self.network;
-        self.event
-            .sent_messages()
-            .filter_map(move |id| network.message(id))
+        self.event.sent_records(self.network)
     }
 }
