@@ -35,9 +35,16 @@ pub enum WriteBasis {
     IfVersion(u64),
 }
 
-/// The body of one message.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+/// The body of one message. `PayloadKind`, the same without the bodies, is derived from it (its
+/// names are the trace format's `sent` kinds, the payload's own serde names), so the two cannot
+/// drift apart.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, strum::EnumDiscriminants)]
 #[serde(rename_all = "snake_case")]
+#[strum_discriminants(
+    name(PayloadKind),
+    derive(Serialize, Deserialize),
+    serde(rename_all = "snake_case")
+)]
 pub enum Payload {
     /// Client → lock service: grant me the lock for `ttl`, storing `value`.
     Acquire { ttl: Millis, value: LockValue },
@@ -220,31 +227,6 @@ impl Payload {
     }
 }
 
-/// Which kind of message a payload is: its variant's name, stable, for the trace's `sent` lists
-/// (`docs/trace-format.md`), where an outsider tells a grant from a refusal without the body.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum PayloadKind {
-    Acquire,
-    AcquireReply,
-    Renew,
-    RenewReply,
-    Release,
-    ReleaseReply,
-    Read,
-    ReadReply,
-    Write,
-    Decrement,
-    Charge,
-    WriteReply,
-    Replicate,
-    Raft,
-    NotLeader,
-    LockFreed,
-    CheckSequencer,
-    SequencerChecked,
-}
-
 /// What an answer says, in one word: the part of a reply an outsider needs to judge a run (a
 /// grant, a refusal and an expired session are all `acquire_reply`s).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -267,26 +249,7 @@ pub enum Reply {
 impl Payload {
     /// Which kind of message this is, without its body.
     pub fn kind(&self) -> PayloadKind {
-        match self {
-            Payload::Acquire { .. } => PayloadKind::Acquire,
-            Payload::AcquireReply { .. } => PayloadKind::AcquireReply,
-            Payload::Renew { .. } => PayloadKind::Renew,
-            Payload::RenewReply { .. } => PayloadKind::RenewReply,
-            Payload::Release { .. } => PayloadKind::Release,
-            Payload::ReleaseReply { .. } => PayloadKind::ReleaseReply,
-            Payload::Read { .. } => PayloadKind::Read,
-            Payload::ReadReply { .. } => PayloadKind::ReadReply,
-            Payload::Write(_) => PayloadKind::Write,
-            Payload::Decrement { .. } => PayloadKind::Decrement,
-            Payload::Charge { .. } => PayloadKind::Charge,
-            Payload::WriteReply(_) => PayloadKind::WriteReply,
-            Payload::Replicate(_) => PayloadKind::Replicate,
-            Payload::Raft(_) => PayloadKind::Raft,
-            Payload::NotLeader => PayloadKind::NotLeader,
-            Payload::LockFreed => PayloadKind::LockFreed,
-            Payload::CheckSequencer { .. } => PayloadKind::CheckSequencer,
-            Payload::SequencerChecked { .. } => PayloadKind::SequencerChecked,
-        }
+        PayloadKind::from(self)
     }
 
     /// What the payload answers, when it is an answer that says yes or no.
@@ -357,60 +320,6 @@ impl Payload {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    /// The name of a payload's variant as serde writes it: the string of a unit variant, the
-    /// key of the others.
-    fn tag(payload: Payload) -> String {
-        match serde_json::to_value(payload).expect("serialises") {
-            serde_json::Value::String(name) => name,
-            serde_json::Value::Object(map) => map.keys().next().expect("one key").clone(),
-            other => panic!("{other}"),
-        }
-    }
-
-    /// A trace's `kind` of a sent message is the payload's own serde name, so the two cannot
-    /// drift apart without this failing.
-    #[test]
-    fn a_kind_is_named_as_its_payload_is() {
-        let token = FencingToken(7);
-        let payloads = [
-            Payload::Acquire {
-                ttl: Millis(1_000),
-                value: LockValue(1),
-            },
-            Payload::AcquireReply {
-                value: LockValue(1),
-                reply: AcquireReply::Granted { token: Some(token) },
-            },
-            Payload::RenewReply { renewed: false },
-            Payload::Release {
-                token: Some(token),
-                value: LockValue(1),
-                method: ReleaseMethod::IfStillMine,
-            },
-            Payload::ReadReply {
-                value: 1,
-                version: 2,
-            },
-            Payload::Decrement {
-                token: None,
-                amount: 1,
-            },
-            Payload::Charge { key: 1, amount: 5 },
-            Payload::WriteReply(WriteOutcome::Rejected(Refusal::NoToken)),
-            Payload::NotLeader,
-            Payload::LockFreed,
-            Payload::SequencerChecked {
-                writer: NodeId(3),
-                token,
-                valid: true,
-            },
-        ];
-        for payload in payloads {
-            let kind = serde_json::to_value(payload.kind()).expect("serialises");
-            assert_eq!(kind, tag(payload), "{payload:?}");
-        }
-    }
 
     #[test]
     fn a_grant_says_granted_and_carries_its_token_and_a_refusal_carries_none() {
