@@ -21,7 +21,10 @@
 //! Each request is one POST to the member's JSON gateway (`gateway.rs`) through the client's
 //! link. While `Lock` waits (on a thread of its own), each keepalive and the read of the key go
 //! out on threads of their own too, so that none holds the others up: the answer to `Lock` ends
-//! the wait at once, and a keepalive still unanswered then is dropped, not recorded.
+//! the wait at once, and a keepalive whose answer has not been taken by then is dropped, not
+//! recorded (one answered but queued behind the `Lock` answer too). If the key cannot be read
+//! (its read fails, or comes after the answer and fails then), the grant is recorded without a
+//! token rather than with the header's number.
 //!
 //! Keepalives go out every TTL/3 from the last one's due time, answered or not, as the
 //! simulation's client renews (`renewing.rs` does the same while the client holds the lock).
