@@ -244,6 +244,12 @@ async function main() {
     // The same Steps with the panels below the story scrolled into view, where they follow
     // every Step (out of view, as above, they catch up when the Steps rest).
     await checked('scrolling to the panels', () => page.evaluate((m) => window.lockstepBench.scrubTo(m), middle));
+    // The panels are folded until opened (`<details>`), and a closed one's content cannot be
+    // scrolled to: open them as a reader would, by their summaries, first.
+    for (const name of ['inspector', 'monitor']) {
+      const fold = page.locator(`[data-testid="${name}-fold"]`);
+      if (!(await fold.evaluate((details) => details.open))) await fold.locator(':scope > summary').click();
+    }
     await page.locator('.inspector-panel').evaluate((panel) => panel.scrollIntoView({ block: 'center' }));
     await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
     progress(`Step ${STEP_SAMPLES} times with the panels below the story in view`);
