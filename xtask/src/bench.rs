@@ -177,17 +177,42 @@ fn bench_exports_site(workspace: &Workspace) -> Result<PathBuf, Error> {
          into {}",
         dist.display()
     ));
-    process::run(
+    // Trunk gives `--features` only to the binaries whose link names no features of its own;
+    // the story binary's says `data-cargo-no-default-features`, so it is told by its link, in
+    // a copy of the page beside it (relative paths hold) that this build alone reads.
+    let page = workspace.app_dir().join("index.html");
+    let copy = workspace.app_dir().join(BENCH_PAGE);
+    let html =
+        fs::read_to_string(&page).map_err(Error::io(format!("reading {}", page.display())))?;
+    let story = r#"data-bin="lockstep" data-cargo-no-default-features"#;
+    if !html.contains(story) {
+        return Err(Error::Config(format!(
+            "{} has no story binary's link ({story}) to give the benchmark's exports to",
+            page.display()
+        )));
+    }
+    let with_exports = html.replace(
+        story,
+        &format!(r#"{story} data-cargo-features="{BENCH_EXPORTS}""#),
+    );
+    fs::write(&copy, with_exports).map_err(Error::io(format!("writing {}", copy.display())))?;
+    let built = process::run(
         workspace
             .trunk()
             .args(["build", "--release", "--public-url", "./"])
             .args(["--features", BENCH_EXPORTS, "--dist"])
             .arg(&dist)
+            .arg(BENCH_PAGE)
             .stdout(io::stderr()),
-    )?;
+    );
+    let _ = fs::remove_file(&copy);
+    built?;
     loading_line::stamp(&dist)?;
     Ok(dist)
 }
+
+/// The copy of the page the benchmark's site is built from ([`bench_exports_site`]).
+const BENCH_PAGE: &str = "index.bench-exports.html";
 
 /// `what`, as a title.
 fn capitalised(what: &str) -> String {
