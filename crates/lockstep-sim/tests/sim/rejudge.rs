@@ -10,7 +10,7 @@
 //! that asked the simulator would agree with it whatever the file says, and the corruption
 //! tests below show that this one does not.
 
-use crate::support::run;
+use crate::support::{built_in, run};
 use lockstep_sim::Sim;
 use lockstep_sim::analysis::chaos::{Chaos, ChaosBackend};
 use lockstep_sim::models::resource::Fencing;
@@ -259,11 +259,7 @@ fn exported_run(sim: &Sim, id: &str) -> Value {
 
 /// The built-in scenario `id`'s run, exported and parsed back.
 fn exported(id: &str) -> Value {
-    let scenario = catalogue::find(id)
-        .expect("built in")
-        .load()
-        .expect("parses");
-    exported_run(&run(&scenario), id)
+    exported_run(&run(&built_in(id)), id)
 }
 
 fn events_mut(trace: &mut Value) -> &mut Vec<Value> {
