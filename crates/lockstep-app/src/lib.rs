@@ -24,4 +24,4 @@ mod pages;
 pub mod platform;
 pub mod state;
 
-pub use app::{App, EmbedApp};
+pub use app::{App, AppProps, EmbedApp};

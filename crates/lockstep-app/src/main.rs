@@ -13,7 +13,10 @@ thread_local! {
 }
 
 fn main() {
-    let app = yew::Renderer::<lockstep::App>::new().render();
+    let props = lockstep::AppProps {
+        address: lockstep::platform::browser::address().into(),
+    };
+    let app = yew::Renderer::<lockstep::App>::with_props(props).render();
     APP.with(|slot| *slot.borrow_mut() = Some(app));
 }
 

@@ -4,5 +4,8 @@
 //! of a whole lesson gets the full binary.
 
 fn main() {
-    yew::Renderer::<lockstep::EmbedApp>::new().render();
+    let props = lockstep::AppProps {
+        address: lockstep::platform::browser::address().into(),
+    };
+    yew::Renderer::<lockstep::EmbedApp>::with_props(props).render();
 }

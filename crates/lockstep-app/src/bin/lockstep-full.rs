@@ -2,5 +2,8 @@
 //! starts it for an address the story binary lacks, or when the story hands the page over.
 
 fn main() {
-    yew::Renderer::<lockstep::App>::new().render();
+    let props = lockstep::AppProps {
+        address: lockstep::platform::browser::address().into(),
+    };
+    yew::Renderer::<lockstep::App>::with_props(props).render();
 }

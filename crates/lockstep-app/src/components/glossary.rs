@@ -106,7 +106,7 @@ pub fn Term(props: &TermProps) -> Html {
 /// a reader copies, what a test reads) stays the sentence, and no ancestor's transform or
 /// overflow can move or clip it.
 fn popover(placement: Placement, id: &str, entry: &glossary::Entry) -> Option<Html> {
-    let body = web_sys::window()?.document()?.body()?;
+    let body = crate::platform::browser::window()?.document()?.body()?;
     Some(create_portal(
         html! {
             <span class="term-popover" role="tooltip" id={id.to_owned()} data-testid="term-definition"

@@ -56,7 +56,7 @@ fn fit_in_window(details: &NodeRef) {
         return;
     };
     let _ = list.remove_attribute("style");
-    let width = web_sys::window()
+    let width = crate::platform::browser::window()
         .and_then(|w| w.inner_width().ok())
         .and_then(|w| w.as_f64())
         .unwrap_or(0.0);

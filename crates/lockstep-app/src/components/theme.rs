@@ -48,7 +48,9 @@ impl Theme {
 }
 
 fn root() -> Option<web_sys::Element> {
-    web_sys::window()?.document()?.document_element()
+    crate::platform::browser::window()?
+        .document()?
+        .document_element()
 }
 
 /// The theme in use, as index.html's script set it from the stored choice.
@@ -64,7 +66,9 @@ fn apply(theme: Theme) {
     if let Some(html) = root() {
         let _ = html.set_attribute("data-theme", theme.word());
     }
-    if let Some(storage) = web_sys::window().and_then(|w| w.local_storage().ok().flatten()) {
+    if let Some(storage) =
+        crate::platform::browser::window().and_then(|w| w.local_storage().ok().flatten())
+    {
         let _ = storage.set_item(STORAGE_KEY, theme.word());
     }
 }

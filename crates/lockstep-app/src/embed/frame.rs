@@ -31,7 +31,7 @@ pub fn height_of(element: &Element) -> u32 {
 /// private), and asks a browser that sizes frames to their content (`frame-sizing:
 /// content-height`) to measure again (`window.requestResize()`, where it exists).
 pub fn announce_height(height: u32) {
-    let Some(window) = web_sys::window() else {
+    let Some(window) = crate::platform::browser::window() else {
         return;
     };
     if let Some(request) = function_of(&window, "requestResize") {
@@ -98,7 +98,7 @@ fn observe(
     element: &Element,
     callback: Closure<dyn FnMut(JsValue)>,
 ) -> Option<Observer> {
-    let window = web_sys::window()?;
+    let window = crate::platform::browser::window()?;
     let constructor = function_of(&window, constructor)?;
     let observer = Reflect::construct(&constructor, &Array::of1(callback.as_ref())).ok()?;
     function_of(&observer, "observe")?
@@ -112,7 +112,7 @@ fn observe(
 
 /// Whether the visitor asked for reduced motion (`prefers-reduced-motion: reduce`).
 pub fn prefers_reduced_motion() -> bool {
-    let Some(window) = web_sys::window() else {
+    let Some(window) = crate::platform::browser::window() else {
         return false;
     };
     function_of(&window, "matchMedia")

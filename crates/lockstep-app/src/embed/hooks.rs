@@ -137,7 +137,7 @@ pub fn use_watched_play(
                     })
                 })
             });
-            kept.1 = web_sys::window()
+            kept.1 = crate::platform::browser::window()
                 .and_then(|w| w.document())
                 .map(|document| {
                     let target = document.clone();

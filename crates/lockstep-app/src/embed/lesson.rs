@@ -128,13 +128,17 @@ fn navigate_in_embed(
     Callback::from(move |to: Route| match to {
         Route::Lesson { step: next, .. } => step.set(next),
         Route::Playground => {
-            if let (Some(moment), Some(window)) = (playground.moment(), web_sys::window()) {
+            if let (Some(moment), Some(window)) =
+                (playground.moment(), crate::platform::browser::window())
+            {
                 let address = browser::link_with(&link::encode(&moment));
                 let _ = window.open_with_url_and_target(&address, "_blank");
             }
         }
         other => {
-            if let (Some(fragment), Some(window)) = (other.fragment(), web_sys::window()) {
+            if let (Some(fragment), Some(window)) =
+                (other.fragment(), crate::platform::browser::window())
+            {
                 let _ = window.open_with_url_and_target(&browser::link_with(&fragment), "_blank");
             }
         }

@@ -44,7 +44,7 @@ pub fn EmbedView(props: &EmbedViewProps) -> Html {
     });
     // The embed is the page's address: another address is another page.
     use_effect_with((), |_| {
-        let listener = web_sys::window()
+        let listener = crate::platform::browser::window()
             .map(|window| EventListener::new(&window, "hashchange", |_| browser::reload()));
         move || drop(listener)
     });
@@ -121,7 +121,7 @@ fn links_out(event: MouseEvent) {
         .and_then(|href| href.strip_prefix('#').map(str::to_owned))
     {
         event.prevent_default();
-        if let Some(window) = web_sys::window() {
+        if let Some(window) = crate::platform::browser::window() {
             let _ = window.open_with_url_and_target(&browser::link_with(&fragment), "_blank");
         }
     }

@@ -62,7 +62,7 @@ pub fn use_keyboard(
 ) {
     use_effect_with(lesson_arrows, move |lesson_arrows| {
         let lesson_arrows = lesson_arrows.clone();
-        let listener = web_sys::window()
+        let listener = crate::platform::browser::window()
             .and_then(|w| w.document())
             .map(|document| {
                 let options = EventListenerOptions::enable_prevent_default();

@@ -8,7 +8,7 @@ use yew::prelude::*;
 #[hook]
 pub fn use_pause_when_hidden(dispatch: Callback<Action>) {
     use_effect_with((), move |_| {
-        let listener = web_sys::window()
+        let listener = crate::platform::browser::window()
             .and_then(|w| w.document())
             .map(|document| {
                 let target = document.clone();

@@ -14,8 +14,8 @@ use std::rc::Rc;
 use yew::prelude::*;
 
 /// The page a visit starts on.
-pub fn initial_route() -> Route {
-    Route::parse(&browser::fragment()).unwrap_or(Route::Playground)
+pub fn initial_route(address: &str) -> Route {
+    Route::parse(address).unwrap_or(Route::Playground)
 }
 
 /// How long the playground must stand still before the URL follows it. Writing the URL is a
@@ -71,16 +71,17 @@ impl UrlWriter {
 /// pasted into the address bar.
 #[hook]
 pub fn use_url_sync(
+    address: &AttrValue,
     moment_fragment: Option<String>,
     route: UseStateHandle<Route>,
     dispatch: Callback<Action>,
 ) {
     // The playground's address the visit started at, read before the effect below rewrites it.
-    let arrival = use_memo((), |_| playground_arrival());
+    let arrival = use_memo(address.clone(), |address| playground_arrival(address));
     let writer = use_mut_ref(|| {
         let writer = UrlWriter {
             wanted: None,
-            written: browser::fragment(),
+            written: address.to_string(),
             quiet: None,
         };
         writer.mark();
@@ -104,7 +105,7 @@ pub fn use_url_sync(
         if Route::parse(&arrival).is_none() && arrival.split('&').any(|p| p.starts_with("chaos=")) {
             crate::platform::reveal::timeline_when_shown(None);
         }
-        let listener = web_sys::window().map(|window| {
+        let listener = crate::platform::browser::window().map(|window| {
             EventListener::new(&window, "hashchange", move |_| {
                 let fragment = browser::fragment();
                 // The address bar now says what the user asked for: what the page meant to
@@ -156,29 +157,42 @@ fn follow_link(fragment: String, dispatch: Callback<Action>) {
 
 /// The playground a visit starts with: the moment in the URL, or the default scenario with a
 /// message saying what is wrong with the link.
-pub fn initial_playground() -> Playground {
-    Playground(initial(&playground_arrival()))
+pub fn initial_playground(address: &str) -> Playground {
+    let playground = Playground(initial(&playground_arrival(address)));
+    // The build's render (issue 41): a lesson step's page shows the step's moment from the
+    // first render, not after `use_stand_at`'s effect.
+    #[cfg(all(feature = "ssr", feature = "full"))]
+    if let Some(Route::Lesson { id, step }) = Route::parse(address)
+        && let Some(action) = crate::pages::lessons::first_stand(&playground, &id, step)
+    {
+        return Playground(Rc::clone(&playground.0).reduce(action));
+    }
+    playground
 }
 
 thread_local! {
-    /// [`playground_arrival`], read once: the handover's note is taken when read.
-    static ARRIVAL: std::cell::OnceCell<String> = const { std::cell::OnceCell::new() };
+    /// [`playground_arrival`] for the address it was asked about: the handover's note is taken
+    /// when read, so a second ask for the same address must get the first answer. (The build
+    /// renders many addresses on one thread, one after another.)
+    static ARRIVAL: RefCell<Option<(String, String)>> = const { RefCell::new(None) };
 }
 
-/// The playground's address at the start of the visit: the address, or on another page the
+/// The playground's address at the start of the visit: the `address`, or on another page the
 /// playground the story binary left when it handed the page to this binary (`platform::handoff`).
-fn playground_arrival() -> String {
+fn playground_arrival(address: &str) -> String {
     ARRIVAL.with(|arrival| {
-        arrival
-            .get_or_init(|| {
-                let fragment = browser::fragment();
-                let left = handoff::take_playground();
-                match (Route::parse(&fragment), left) {
-                    (Some(_), Some(left)) => left,
-                    _ => fragment,
-                }
-            })
-            .clone()
+        let mut arrival = arrival.borrow_mut();
+        if let Some((asked, answer)) = arrival.as_ref()
+            && asked == address
+        {
+            return answer.clone();
+        }
+        let answer = match (Route::parse(address), handoff::take_playground()) {
+            (Some(_), Some(left)) => left,
+            _ => address.to_owned(),
+        };
+        *arrival = Some((address.to_owned(), answer.clone()));
+        answer
     })
 }
 

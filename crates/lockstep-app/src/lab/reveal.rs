@@ -16,13 +16,13 @@ pub struct AtRun {
 
 /// The window's scroll offset now (0 when it cannot be read).
 fn scroll_y() -> f64 {
-    web_sys::window()
+    crate::platform::browser::window()
         .and_then(|w| w.scroll_y().ok())
         .unwrap_or(0.0)
 }
 
 fn find(selector: &str) -> Option<Element> {
-    web_sys::window()?
+    crate::platform::browser::window()?
         .document()?
         .query_selector(selector)
         .ok()
@@ -45,7 +45,7 @@ pub fn at_run() -> AtRun {
 /// Scrolls the headline into view if it is on the page, out of the window, and the user has
 /// not scrolled since `at_run`.
 pub fn headline(at_run: AtRun) {
-    let Some(window) = web_sys::window() else {
+    let Some(window) = crate::platform::browser::window() else {
         return;
     };
     let Some(headline) = find("[data-testid=\"lab-headline\"]") else {

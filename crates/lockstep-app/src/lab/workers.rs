@@ -18,7 +18,7 @@ pub const WORKER_SCRIPT: &str = "./lockstep-worker_loader.js";
 /// How many workers the lab runs: one per core the browser reports, at least one, at most two
 /// (a page should not take every core of a larger machine).
 pub fn worker_count() -> usize {
-    let cores = web_sys::window()
+    let cores = crate::platform::browser::window()
         .map(|w| w.navigator().hardware_concurrency())
         .unwrap_or(1.0);
     (cores as usize).clamp(1, 2)

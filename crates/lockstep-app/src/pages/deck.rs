@@ -81,7 +81,15 @@ fn Practice(props: &PracticeProps) -> Html {
             open.set(false);
         })
     };
-    let shuffle = act(&|_| Round::shuffled(total, seed()));
+    // The seed is drawn on the click, not at render (issue 41 spike: a render must not call
+    // the browser, and the build's render has no `Math.random`).
+    let shuffle = {
+        let (round, open) = (round.clone(), open.clone());
+        Callback::from(move |_: MouseEvent| {
+            round.set(Round::shuffled(total, seed()));
+            open.set(false);
+        })
+    };
     let restart = act(&|_| Round::in_order(total));
     let got_it = act(&|r| r.answer(Verdict::GotIt));
     let again = act(&|r| r.answer(Verdict::Again));

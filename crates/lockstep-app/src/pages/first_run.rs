@@ -30,12 +30,13 @@ enum Guide {
 /// The guided start's card while it runs, for the playground to show over its story.
 #[hook]
 pub fn use_first_run(
+    address: &str,
     playground: &UseReducerHandle<Playground>,
     dispatch: &Callback<Action>,
     navigate: &Callback<Route>,
 ) -> Option<Html> {
     let guide = use_state_eq(|| {
-        if first_run::opens(&browser::fragment(), browser::visited()) {
+        if first_run::opens(address, browser::visited()) {
             Guide::Opening
         } else {
             Guide::Ended

@@ -13,6 +13,11 @@ use yew::prelude::*;
 /// re-render every page.
 #[hook]
 pub fn use_material(wanted: bool) -> UseStateHandle<Material> {
+    // The build's render (issue 41 spike): the material is there from the first render. The
+    // browser would need it as early to hydrate the same markup.
+    #[cfg(feature = "ssr")]
+    let material = use_state(|| Material::Ready(library::embedded_content()));
+    #[cfg(not(feature = "ssr"))]
     let material = use_state(|| Material::NotLoaded);
     {
         let wanted = wanted && *material == Material::NotLoaded;

@@ -25,7 +25,7 @@ pub struct QuizProps {
 type Answers = BTreeMap<String, usize>;
 
 fn load() -> Answers {
-    web_sys::window()
+    crate::platform::browser::window()
         .and_then(|w| w.local_storage().ok().flatten())
         .and_then(|s| s.get_item(STORAGE_KEY).ok().flatten())
         .and_then(|text| serde_json::from_str(&text).ok())
@@ -33,7 +33,9 @@ fn load() -> Answers {
 }
 
 fn save(answers: &Answers) {
-    if let Some(storage) = web_sys::window().and_then(|w| w.local_storage().ok().flatten()) {
+    if let Some(storage) =
+        crate::platform::browser::window().and_then(|w| w.local_storage().ok().flatten())
+    {
         let _ = storage.set_item(
             STORAGE_KEY,
             &serde_json::to_string(answers).unwrap_or_default(),

@@ -34,16 +34,30 @@ fn skip_link() -> Html {
     }
 }
 
+/// What the site opens with.
+#[derive(Properties, PartialEq)]
+pub struct SiteProps {
+    /// The address the page opened at (`crate::AppProps`).
+    pub address: AttrValue,
+}
+
 #[component]
-pub fn Site() -> Html {
-    let playground = use_reducer(initial_playground);
+pub fn Site(props: &SiteProps) -> Html {
+    let address = props.address.clone();
+    let playground = {
+        let address = address.clone();
+        use_reducer(move || initial_playground(&address))
+    };
     // One callback for the page's life: components compare it by pointer, and a fresh one on
     // every render would render every component that takes it again.
     let dispatch = {
         let handle = playground.dispatcher();
         use_callback((), move |action: Action, _| handle.dispatch(action))
     };
-    let route = use_state(initial_route);
+    let route = {
+        let address = address.clone();
+        use_state(move || initial_route(&address))
+    };
     let Dialogs {
         help,
         building,
@@ -57,7 +71,7 @@ pub fn Site() -> Html {
         let route = route.clone();
         Callback::from(move |to: Route| route.set(to))
     };
-    let guide = use_first_run(&playground, &dispatch, &navigate);
+    let guide = use_first_run(&address, &playground, &dispatch, &navigate);
     let material_pages = use_material_pages(&route);
     let arrows = material_pages.arrows(&route, &navigate);
     use_keyboard(
@@ -71,6 +85,7 @@ pub fn Site() -> Html {
     // asked for: a reload or a copied address must not fall back to what happens to show meanwhile.
     let loading = matches!(playground.notice(), Some(Notice::Loading(_)));
     use_url_sync(
+        &address,
         moment_fragment.clone().filter(|_| !loading),
         route.clone(),
         dispatch.clone(),

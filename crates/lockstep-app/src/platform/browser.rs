@@ -5,9 +5,23 @@
 use wasm_bindgen::JsCast;
 use web_sys::{Blob, BlobPropertyBag, HtmlAnchorElement, Url};
 
+/// The browser's window. Natively (the build's render, issue 41) there is none, so every
+/// browser service here is a no-op there: a page rendered at build time must not depend on it.
+pub fn window() -> Option<web_sys::Window> {
+    #[cfg(target_arch = "wasm32")]
+    return web_sys::window();
+    #[cfg(not(target_arch = "wasm32"))]
+    None
+}
+
+/// The app's address (`crate::AppProps`), read once where the wasm starts: the URL's fragment.
+pub fn address() -> String {
+    fragment()
+}
+
 /// The URL's fragment, without the `#`.
 pub fn fragment() -> String {
-    web_sys::window()
+    window()
         .and_then(|w| w.location().hash().ok())
         .map(|h| h.trim_start_matches('#').to_owned())
         .unwrap_or_default()
@@ -15,7 +29,7 @@ pub fn fragment() -> String {
 
 /// Replaces the URL's fragment without adding a history entry or firing `hashchange`.
 pub fn replace_fragment(fragment: &str) {
-    if let Some(history) = web_sys::window().and_then(|w| w.history().ok()) {
+    if let Some(history) = window().and_then(|w| w.history().ok()) {
         let _ = history.replace_state_with_url(
             &wasm_bindgen::JsValue::NULL,
             "",
@@ -27,7 +41,7 @@ pub fn replace_fragment(fragment: &str) {
 /// Puts `data-<name>="<value>"` on `<html>`: a state the app has settled in, for the browser
 /// tests and anyone automating the page to wait on (`docs/test-hooks.md`).
 pub fn mark(name: &str, value: &str) {
-    if let Some(root) = web_sys::window()
+    if let Some(root) = window()
         .and_then(|w| w.document())
         .and_then(|d| d.document_element())
     {
@@ -54,14 +68,14 @@ pub fn reason(error: &wasm_bindgen::JsValue) -> String {
 
 /// Loads the page again (the address has changed what kind of page it is).
 pub fn reload() {
-    if let Some(window) = web_sys::window() {
+    if let Some(window) = window() {
         let _ = window.location().reload();
     }
 }
 
 /// The page's address with `fragment`: what "Share" copies.
 pub fn link_with(fragment: &str) -> String {
-    let base = web_sys::window()
+    let base = window()
         .and_then(|w| w.location().href().ok())
         .unwrap_or_default();
     let base = base.split('#').next().unwrap_or_default();
@@ -70,7 +84,7 @@ pub fn link_with(fragment: &str) -> String {
 
 /// Offers `text` as a file called `name`.
 pub fn download(name: &str, mime: &str, text: &str) -> Result<(), String> {
-    let document = web_sys::window()
+    let document = window()
         .and_then(|w| w.document())
         .ok_or("no document")?;
     let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
@@ -93,14 +107,14 @@ pub fn download(name: &str, mime: &str, text: &str) -> Result<(), String> {
 
 /// Puts `text` on the clipboard, where the browser allows it.
 pub fn copy(text: &str) {
-    if let Some(window) = web_sys::window() {
+    if let Some(window) = window() {
         let _ = window.navigator().clipboard().write_text(text);
     }
 }
 
 /// Moves the keyboard's focus to the first element matching `selector`, if there is one.
 pub fn focus(selector: &str) {
-    let element = web_sys::window()
+    let element = window()
         .and_then(|w| w.document())
         .and_then(|d| d.query_selector(selector).ok().flatten())
         .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok());
@@ -112,7 +126,7 @@ pub fn focus(selector: &str) {
 /// Scrolls the window up to the top of the first element matching `selector` if that top has
 /// gone above the window (the window scrolled past it); otherwise leaves the scroll alone.
 pub fn reveal_top(selector: &str) {
-    let Some(window) = web_sys::window() else {
+    let Some(window) = window() else {
         return;
     };
     let mut element = window
@@ -136,14 +150,16 @@ pub fn reveal_top(selector: &str) {
 
 /// What the browser's local storage keeps under `key`, if it keeps anything (and may be read).
 pub fn stored(key: &str) -> Option<String> {
-    web_sys::window()
+    window()
         .and_then(|w| w.local_storage().ok().flatten())
         .and_then(|s| s.get_item(key).ok().flatten())
 }
 
 /// Keeps `value` under `key` in the browser's local storage; nothing if storage is refused.
 pub fn store(key: &str, value: &str) {
-    if let Some(storage) = web_sys::window().and_then(|w| w.local_storage().ok().flatten()) {
+    if let Some(storage) =
+        window().and_then(|w| w.local_storage().ok().flatten())
+    {
         let _ = storage.set_item(key, value);
     }
 }
@@ -154,14 +170,16 @@ const VISITED_KEY: &str = "lockstep-visited";
 /// Whether this browser has visited before. Storage refused (a private window) reads as a
 /// return: better to miss the guided start than to force it on every load.
 pub fn visited() -> bool {
-    web_sys::window()
+    window()
         .and_then(|w| w.local_storage().ok().flatten())
         .is_none_or(|s| s.get_item(VISITED_KEY).ok().flatten().is_some())
 }
 
 /// Notes that this browser has visited, so the guided start never shows again.
 pub fn mark_visited() {
-    if let Some(storage) = web_sys::window().and_then(|w| w.local_storage().ok().flatten()) {
+    if let Some(storage) =
+        window().and_then(|w| w.local_storage().ok().flatten())
+    {
         let _ = storage.set_item(VISITED_KEY, "1");
     }
 }
@@ -173,7 +191,7 @@ const POINTED: &str = "data-guide-target";
 /// points at, and unmarks any other. The stylesheet draws the mark; the element's own component
 /// never sets this attribute, so its renders keep it.
 pub fn point_at(selector: Option<&str>) {
-    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+    let Some(document) = window().and_then(|w| w.document()) else {
         return;
     };
     while let Some(marked) = document
@@ -191,7 +209,7 @@ pub fn point_at(selector: Option<&str>) {
 /// Scrolls the page just enough to bring the first element matching `selector` into view above
 /// the window's lowest `clearance` px (where the transport bar sits), if it is not there.
 pub fn reveal(selector: &str, clearance: f64) {
-    let Some(window) = web_sys::window() else {
+    let Some(window) = window() else {
         return;
     };
     let element = window
@@ -222,7 +240,7 @@ pub fn lift_above_bar(selector: &str) {
     if window_size().0 > PHONE_WIDTH {
         return;
     }
-    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+    let Some(document) = window().and_then(|w| w.document()) else {
         return;
     };
     let boxed = |s: &str| {
@@ -239,7 +257,7 @@ pub fn lift_above_bar(selector: &str) {
     };
     let under = (bottom - bar).min(top);
     if under > 0.0
-        && let Some(window) = web_sys::window()
+        && let Some(window) = window()
     {
         window.scroll_by_with_x_and_y(0.0, under.ceil());
     }
@@ -260,7 +278,7 @@ pub fn box_of(element: &web_sys::Element) -> Option<(f64, f64, f64)> {
 
 /// The window's inner width and height, in px.
 pub fn window_size() -> (f64, f64) {
-    let window = web_sys::window();
+    let window = window();
     let read = |value: Option<Result<wasm_bindgen::JsValue, _>>| {
         value
             .and_then(Result::ok)
@@ -280,7 +298,7 @@ const OPEN_PANELS_KEY: &str = "lockstep-open-panels";
 /// The folded panels' last choices in this visit (the tab's session): `name` opened, `-name`
 /// closed.
 pub fn opened_panels() -> Vec<String> {
-    web_sys::window()
+    window()
         .and_then(|w| w.session_storage().ok().flatten())
         .and_then(|s| s.get_item(OPEN_PANELS_KEY).ok().flatten())
         .map(|names| names.split_whitespace().map(str::to_owned).collect())
@@ -290,14 +308,16 @@ pub fn opened_panels() -> Vec<String> {
 /// Keeps `names` as the folded panels' choices in this visit. Storage refused: they are as at
 /// first on the next page, no worse than before.
 pub fn keep_opened_panels(names: &[String]) {
-    if let Some(storage) = web_sys::window().and_then(|w| w.session_storage().ok().flatten()) {
+    if let Some(storage) =
+        window().and_then(|w| w.session_storage().ok().flatten())
+    {
         let _ = storage.set_item(OPEN_PANELS_KEY, &names.join(" "));
     }
 }
 
 /// Whether `element` has the keyboard's focus.
 pub fn has_focus(element: &web_sys::Element) -> bool {
-    web_sys::window()
+    window()
         .and_then(|w| w.document())
         .and_then(|d| d.active_element())
         .is_some_and(|active| &active == element)

@@ -42,7 +42,7 @@ pub struct Pending(JsFuture);
 
 /// Starts fetching `path`, relative to the page.
 pub fn request(path: &str) -> Result<Pending, FetchError> {
-    let window = web_sys::window().ok_or(FetchError::NoWindow)?;
+    let window = crate::platform::browser::window().ok_or(FetchError::NoWindow)?;
     Ok(Pending(JsFuture::from(window.fetch_with_str(path))))
 }
 

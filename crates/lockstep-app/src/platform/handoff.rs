@@ -41,7 +41,7 @@ pub async fn to_full(on_progress: impl Fn(u64, u64) + 'static) -> String {
 
 /// `window.lockstepBoot.handoff`, if the page's loader defined it.
 fn handoff_function() -> Option<Function> {
-    let window = web_sys::window()?;
+    let window = crate::platform::browser::window()?;
     let boot = Reflect::get(&window, &JsValue::from_str("lockstepBoot")).ok()?;
     Reflect::get(&boot, &JsValue::from_str("handoff"))
         .ok()?
@@ -51,7 +51,9 @@ fn handoff_function() -> Option<Function> {
 
 /// Keeps what the full binary must restore: the playground's link and the dialog to open.
 pub fn leave(playground: Option<&str>, open: Option<&str>) {
-    let Some(storage) = web_sys::window().and_then(|w| w.session_storage().ok().flatten()) else {
+    let Some(storage) =
+        crate::platform::browser::window().and_then(|w| w.session_storage().ok().flatten())
+    else {
         return;
     };
     // Storage refused: the full binary opens on the address alone, the default playground.
@@ -74,7 +76,10 @@ pub fn take_open(dialog: &str) -> bool {
 }
 
 fn take(key: &str) -> Option<String> {
-    let storage = web_sys::window()?.session_storage().ok().flatten()?;
+    let storage = crate::platform::browser::window()?
+        .session_storage()
+        .ok()
+        .flatten()?;
     let value = storage.get_item(key).ok().flatten();
     let _ = storage.remove_item(key);
     value

@@ -65,8 +65,32 @@ pub fn loaded(id: &str) -> Option<Rc<Scenario>> {
     Some(scenario)
 }
 
+#[cfg(not(feature = "ssr"))]
 fn embedded(id: &str) -> Option<&'static str> {
     (id == catalogue::DEFAULT_ID).then_some(catalogue::DEFAULT_JSON)
+}
+
+/// The build's render (issue 41 spike): every built-in scenario is in the binary.
+#[cfg(feature = "ssr")]
+fn embedded(id: &str) -> Option<&'static str> {
+    catalogue::find(id).map(|built_in| built_in.json)
+}
+
+/// The build's render (issue 41 spike): the guided material, compiled in.
+#[cfg(feature = "ssr")]
+pub fn embedded_content() -> Rc<Content> {
+    thread_local! {
+        static CONTENT: Rc<Content> = Rc::new(
+            Content::parse([
+                include_str!("../../../../content/lessons.json"),
+                include_str!("../../../../content/questions.json"),
+                include_str!("../../../../content/cards.json"),
+                include_str!("../../../../content/guide.json"),
+            ])
+            .expect("the content files parse"),
+        );
+    }
+    CONTENT.with(Rc::clone)
 }
 
 fn keep(id: &'static str, scenario: &Rc<Scenario>) {

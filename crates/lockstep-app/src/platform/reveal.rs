@@ -24,7 +24,7 @@ pub fn timeline_when_shown(title: Option<String>) {
 
 fn look(title: Option<String>, tries_left: u32) {
     Timeout::new(EVERY_MS, move || {
-        let Some(window) = web_sys::window() else {
+        let Some(window) = crate::platform::browser::window() else {
             return;
         };
         if shows(&window, title.as_deref()) {

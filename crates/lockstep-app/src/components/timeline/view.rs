@@ -19,7 +19,7 @@ pub const DEFAULT_WIDTH: f64 = 800.0;
 const NARROW: f64 = 600.0;
 
 fn lane_names_now() -> LaneNames {
-    let narrow = web_sys::window()
+    let narrow = crate::platform::browser::window()
         .and_then(|w| w.inner_width().ok())
         .and_then(|w| w.as_f64())
         .is_some_and(|w| w <= NARROW);
@@ -49,7 +49,7 @@ pub fn use_plot_size(plot: &NodeRef) -> (f64, LaneNames) {
                 }
             };
             measure();
-            let listener = web_sys::window().map(|window| {
+            let listener = crate::platform::browser::window().map(|window| {
                 gloo_events::EventListener::new(&window, "resize", move |_| measure())
             });
             move || drop(listener)

@@ -27,6 +27,8 @@ use buttons::LessonButtons;
 use lockstep_view::content::{Content, Lesson};
 use lockstep_view::link::route::Route;
 use progress::use_mark_finished;
+#[cfg(feature = "ssr")]
+pub(crate) use stand::first_stand;
 use stand::use_stand_at;
 use std::collections::BTreeMap;
 use step_body::{Reveal, step_body};

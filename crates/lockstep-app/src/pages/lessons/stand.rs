@@ -60,6 +60,33 @@ pub fn use_stand_at(
     });
 }
 
+/// The build's render (issue 41 spike): the action that stands a fresh playground at step
+/// `step_index` of lesson `id`, at once, where [`use_stand_at`]'s effect would do it after the
+/// first render (every file is compiled in). `None` if anything is missing: the render then shows
+/// the playground as it is.
+#[cfg(feature = "ssr")]
+pub(crate) fn first_stand(playground: &Playground, id: &str, step_index: usize) -> Option<Action> {
+    let content = library::embedded_content();
+    let lesson = content.lesson(id)?;
+    let step_index = step_index.min(lesson.steps.len().saturating_sub(1));
+    let step = lesson.steps.get(step_index)?;
+    // No prediction is answered yet: a step that asks one stands before its event.
+    let showing = step.predict.is_none();
+    let compare = step
+        .compare
+        .as_deref()
+        .map(link::compare_of)
+        .transpose()
+        .ok()?;
+    let entry = catalogue::entry(lesson.scenario_of(step_index))?;
+    let scenario = library::loaded(entry.id)?;
+    if let Some(Compare::Scenario(twin)) = compare {
+        library::loaded(twin)?;
+    }
+    let position = step.event + usize::from(showing);
+    Some(stand_at(playground, entry.id, &scenario, position, compare))
+}
+
 /// The action that stands the playground at `position` of the built-in scenario `id` (its
 /// `scenario`, loaded), comparing it with `compare` if the step says so: a seek if it already
 /// shows that scenario untouched (and compared as asked), else a fresh open.

@@ -13,7 +13,7 @@ const MARGIN: f64 = 8.0;
 /// The element the popover for `node` (a name) hangs from: the lane name or stage node the user
 /// just chose (it has the focus), else the main timeline's lane name.
 pub fn anchor(node: &str) -> Option<Element> {
-    let document = web_sys::window()?.document()?;
+    let document = crate::platform::browser::window()?.document()?;
     let chosen = document.active_element().filter(|e| {
         e.get_attribute("data-node").as_deref() == Some(node)
             && matches!(
@@ -34,7 +34,7 @@ pub fn anchor(node: &str) -> Option<Element> {
 /// Places `popover` (absolutely positioned in its parent) at `anchor`, inside the window and
 /// clear of the transport bar.
 pub fn place(popover: &HtmlElement, anchor: Option<Element>) {
-    let Some(window) = web_sys::window() else {
+    let Some(window) = crate::platform::browser::window() else {
         return;
     };
     let width = window

@@ -97,7 +97,7 @@ pub fn ActInPlace(props: &ActInPlaceProps) -> Html {
 
 /// Brings the full Act panel into view.
 fn show_panel() {
-    if let Some(panel) = web_sys::window()
+    if let Some(panel) = crate::platform::browser::window()
         .and_then(|w| w.document())
         .and_then(|d| d.query_selector("[data-testid=\"actions\"]").ok().flatten())
     {
@@ -118,7 +118,7 @@ fn use_light_dismiss(
     let dismissed = dismissed.clone();
     use_effect_with(open, move |open| {
         let listener = open.and_then(|node| {
-            let document = web_sys::window()?.document()?;
+            let document = crate::platform::browser::window()?.document()?;
             Some(gloo_events::EventListener::new(
                 &document,
                 "pointerdown",

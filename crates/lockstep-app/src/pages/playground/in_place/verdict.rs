@@ -64,7 +64,7 @@ fn line(label: Option<String>, verdict: &Verdict, testid: &'static str, details:
 /// Opens the full outcome below the story and brings it into view.
 fn open_outcome() -> Callback<MouseEvent> {
     Callback::from(|_: MouseEvent| {
-        let outcome = web_sys::window()
+        let outcome = crate::platform::browser::window()
             .and_then(|w| w.document())
             .and_then(|d| {
                 d.query_selector("[data-testid=\"run-outcome\"]")

@@ -75,7 +75,7 @@ pub fn trace(playground: &Playground, dispatch: &Callback<Action>) {
 /// The main timeline's SVG as drawn, with the styles it needs to stand alone.
 pub fn svg(playground: &Playground, dispatch: &Callback<Action>) {
     let id = playground.scenario_id().to_owned();
-    let svg = web_sys::window()
+    let svg = crate::platform::browser::window()
         .and_then(|w| w.document())
         .and_then(|d| {
             d.query_selector("[data-testid=timeline-main] svg")
