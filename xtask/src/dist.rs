@@ -76,7 +76,8 @@ fn size_table(files: &[Entry], book_files: &[Entry]) -> String {
 }
 
 /// `trunk build --release` into `dist/`, with relative URLs so the site works from any sub-path,
-/// then the wasm's size written into the page's loading line ([`loading_line`]).
+/// then the wasm's size written into the page's loading line ([`loading_line`]), then every page
+/// the build knows rendered into its own folder ([`render_pages`]).
 /// Trunk finds the pinned wasm-bindgen and wasm-opt on the workspace's `PATH`.
 pub fn build(workspace: &Workspace) -> Result<(), Error> {
     say("building the app into dist/ with Trunk (release, relative URLs, wasm-opt)");
@@ -87,7 +88,47 @@ pub fn build(workspace: &Workspace) -> Result<(), Error> {
             // Trunk's log goes to stderr with xtask's own, keeping stdout for results.
             .stdout(io::stderr()),
     )?;
-    loading_line::stamp(&workspace.join("dist"))
+    loading_line::stamp(&workspace.join("dist"))?;
+    render_pages(workspace)
+}
+
+/// The site's public address, for the canonical links and `sitemap.xml`: `LOCKSTEP_SITE_URL`,
+/// else the address `cargo xtask serve` serves at.
+fn site_url() -> String {
+    let url =
+        std::env::var("LOCKSTEP_SITE_URL").unwrap_or_else(|_| "http://127.0.0.1:8080/".to_owned());
+    if url.ends_with('/') {
+        url
+    } else {
+        format!("{url}/")
+    }
+}
+
+/// Every page the build knows, rendered natively by the app's own components into `dist/`
+/// (decision 43): the app's `lockstep-render` binary, built for the host.
+fn render_pages(workspace: &Workspace) -> Result<(), Error> {
+    let site = site_url();
+    say(format!(
+        "rendering every known page into dist/ (canonical addresses under {site})"
+    ));
+    process::run(
+        workspace
+            .cargo()
+            .args([
+                "run",
+                "--quiet",
+                "-p",
+                "lockstep-app",
+                "--features",
+                "ssr",
+                "--bin",
+                "lockstep-render",
+                "--",
+            ])
+            .arg(workspace.join("dist"))
+            .arg(site)
+            .stdout(io::stderr()),
+    )
 }
 
 /// Checks that `dist/` holds a release build (not missing, not `trunk serve`'s development

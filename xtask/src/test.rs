@@ -69,6 +69,7 @@ impl Step {
             }
             Step::Clippy => {
                 "lints (cargo clippy --workspace --all-targets; the story binary without `full`; \
+                 the app with `ssr`; \
                  the CLI with `real`; -D warnings)"
             }
             Step::Cycles => {
@@ -76,7 +77,10 @@ impl Step {
             }
             Step::Absences => "no browser crate under lockstep-sim or lockstep-view (cargo tree)",
             Step::Length => "no function over 80 lines of code (cargo xtask length)",
-            Step::Test => "native tests (cargo test: every default member; no server, no root)",
+            Step::Test => {
+                "native tests (cargo test: every default member; no server, no root; and the \
+                 build's render, the app with `ssr`)"
+            }
             Step::Real => {
                 "the reality check against real PostgreSQL, Redis and etcd on loopback \
                  (cargo test -p lockstep-real, and the CLI with `--features real`)"
@@ -123,7 +127,7 @@ impl Step {
             Step::Absences => absences::check(workspace),
             Step::Length => fn_length::check(workspace),
             Step::Clippy => clippy(workspace),
-            Step::Test => process::run(workspace.cargo().arg("test")),
+            Step::Test => native_tests(workspace),
             Step::Real => reality_check(workspace),
             Step::Build => dist::build(workspace),
             Step::Book => {
@@ -161,6 +165,18 @@ fn clippy(workspace: &Workspace) -> Result<(), Error> {
         "-D",
         "warnings",
     ]))?;
+    // The build's render (decision 43): the app natively, with every page's files compiled in.
+    process::run(workspace.cargo().args([
+        "clippy",
+        "-p",
+        "lockstep-app",
+        "--all-targets",
+        "--features",
+        "ssr",
+        "--",
+        "-D",
+        "warnings",
+    ]))?;
     process::run(workspace.cargo().args([
         "clippy",
         "-p",
@@ -172,6 +188,18 @@ fn clippy(workspace: &Workspace) -> Result<(), Error> {
         "-D",
         "warnings",
     ]))
+}
+
+/// `cargo test` over the default members, then the build's render (decision 43): every page
+/// rendered natively by the app's components, checked for what it must show.
+fn native_tests(workspace: &Workspace) -> Result<(), Error> {
+    process::run(workspace.cargo().arg("test"))?;
+    say("the build's render (cargo test -p lockstep-app --features ssr)");
+    process::run(
+        workspace
+            .cargo()
+            .args(["test", "-p", "lockstep-app", "--features", "ssr"]),
+    )
 }
 
 /// The reality check's tests, which start Debian's PostgreSQL, Redis and etcd on loopback and

@@ -15,6 +15,25 @@ const EMBED = 'lockstep-embed';
 const FULL = 'lockstep-full';
 const FULL_ADDRESS = /^#(learn|quiz|deck|guide|lab|sources|real)(=|&|$)|^#embed&(.*&)?(learn|real)=/;
 const EMBED_ADDRESS = /^#embed(&|$)/;
+// A page's path from the site's root (decision 43, `lockstep_view::link::path`).
+const FULL_PATH = /^(learn|quiz|deck|guide|lab|sources|real)\//;
+const EMBED_PATH = /^embed\//;
+
+/** The page's path from the site's root, which the build writes as the way back from it. */
+function pagePath() {
+  const base = document.querySelector('meta[name=lockstep-base]')?.content ?? './';
+  const root = new URL(base, location.href).pathname;
+  return location.pathname.startsWith(root) ? location.pathname.slice(root.length) : '';
+}
+
+/** The binary the page's address needs: a fragment naming a page wins over the path. */
+function binaryFor() {
+  if (FULL_ADDRESS.test(location.hash)) return FULL;
+  if (EMBED_ADDRESS.test(location.hash)) return EMBED;
+  if (/^#(s|scenario|chaos)=/.test(location.hash)) return STORY;
+  const path = pagePath();
+  return FULL_PATH.test(path) ? FULL : EMBED_PATH.test(path) ? EMBED : STORY;
+}
 
 const loading = window.lockstepLoading;
 const sizes = readSizes();
@@ -118,7 +137,7 @@ for (const type of ['pointerover', 'focusin']) {
 
 function firstLoad() {
   if (typeof WebAssembly !== 'object') return; // index.html has said so already
-  const name = FULL_ADDRESS.test(location.hash) ? FULL : EMBED_ADDRESS.test(location.hash) ? EMBED : STORY;
+  const name = binaryFor();
   const slot = document.querySelector('[data-wasm-size]');
   if (slot && sizes[name]) slot.textContent = ` (WebAssembly, ${Math.ceil(sizes[name].gzip / 1000)}\u00a0KB compressed)`;
   let shown = '';

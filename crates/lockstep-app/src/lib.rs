@@ -22,6 +22,8 @@ pub mod lab;
 mod link;
 mod pages;
 pub mod platform;
+#[cfg(feature = "ssr")]
+pub mod render;
 pub mod state;
 
 pub use app::{App, AppProps, EmbedApp};

@@ -16,7 +16,10 @@ fn main() {
     let props = lockstep::AppProps {
         address: lockstep::platform::browser::address().into(),
     };
-    let app = yew::Renderer::<lockstep::App>::with_props(props).render();
+    let app = match lockstep::platform::mount::root() {
+        Some(root) => yew::Renderer::<lockstep::App>::with_root_and_props(root, props).render(),
+        None => yew::Renderer::<lockstep::App>::with_props(props).render(),
+    };
     APP.with(|slot| *slot.borrow_mut() = Some(app));
 }
 

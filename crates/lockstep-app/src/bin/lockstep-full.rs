@@ -5,5 +5,8 @@ fn main() {
     let props = lockstep::AppProps {
         address: lockstep::platform::browser::address().into(),
     };
-    yew::Renderer::<lockstep::App>::with_props(props).render();
+    match lockstep::platform::mount::root() {
+        Some(root) => yew::Renderer::<lockstep::App>::with_root_and_props(root, props).render(),
+        None => yew::Renderer::<lockstep::App>::with_props(props).render(),
+    };
 }

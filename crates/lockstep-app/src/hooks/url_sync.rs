@@ -53,7 +53,7 @@ impl UrlWriter {
         if let Some(wanted) = self.wanted.take()
             && wanted != self.written
         {
-            browser::replace_fragment(&wanted);
+            browser::replace_address(&wanted);
             self.written = wanted;
         }
         self.mark();
@@ -105,28 +105,44 @@ pub fn use_url_sync(
         if Route::parse(&arrival).is_none() && arrival.split('&').any(|p| p.starts_with("chaos=")) {
             crate::platform::reveal::timeline_when_shown(None);
         }
-        let listener = crate::platform::browser::window().map(|window| {
-            EventListener::new(&window, "hashchange", move |_| {
-                let fragment = browser::fragment();
-                // The address bar now says what the user asked for: what the page meant to
-                // write before is out of date.
-                {
-                    let mut writer = writer.borrow_mut();
-                    writer.written = fragment.clone();
-                    writer.wanted = None;
-                    writer.mark();
-                }
-                if let Some(page) = Route::parse(&fragment) {
-                    route.set(page);
-                    return;
-                }
-                route.set(Route::Playground);
-                if !fragment.is_empty() {
-                    follow_link(fragment, dispatch.clone());
-                }
-            })
+        let follow = Rc::new(move || {
+            let address = browser::address();
+            // The address bar says what the user asked for in its own form: a page's path.
+            browser::replace_address(&address);
+            // A fragment link followed fires both events; the second finds it followed.
+            if address == writer.borrow().written {
+                return;
+            }
+            // What the page meant to write before is out of date.
+            {
+                let mut writer = writer.borrow_mut();
+                writer.written = address.clone();
+                writer.wanted = None;
+                writer.mark();
+            }
+            if let Some(page) = Route::parse(&address) {
+                route.set(page);
+                return;
+            }
+            route.set(Route::Playground);
+            if !address.is_empty() {
+                follow_link(address, dispatch.clone());
+            }
         });
-        move || drop(listener)
+        // A fragment link or a pasted link fires `hashchange`; Back and Forward between
+        // pages' paths fire only `popstate`.
+        let listeners: Vec<EventListener> = crate::platform::browser::window()
+            .map(|window| {
+                ["hashchange", "popstate"]
+                    .into_iter()
+                    .map(|event| {
+                        let follow = Rc::clone(&follow);
+                        EventListener::new(&window, event, move |_| follow())
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        move || drop(listeners)
     });
 }
 

@@ -12,8 +12,8 @@ use wasm_bindgen::prelude::{Closure, JsValue};
 use web_sys::{ErrorEvent, MessageEvent, Worker};
 use yew::Callback;
 
-/// The worker's script, beside the page (Trunk's loader for `src/bin/lockstep-worker.rs`).
-pub const WORKER_SCRIPT: &str = "./lockstep-worker_loader.js";
+/// The worker's script, at the site's root (Trunk's loader for `src/bin/lockstep-worker.rs`).
+pub const WORKER_SCRIPT: &str = "lockstep-worker_loader.js";
 
 /// How many workers the lab runs: one per core the browser reports, at least one, at most two
 /// (a page should not take every core of a larger machine).
@@ -72,8 +72,8 @@ impl WorkerPool {
     ) -> Result<WorkerPool, WorkerError> {
         let mut slots = Vec::new();
         for index in 0..count {
-            let worker =
-                Worker::new(WORKER_SCRIPT).map_err(|e| WorkerError::Start(browser::reason(&e)))?;
+            let worker = Worker::new(&browser::site_file(WORKER_SCRIPT))
+                .map_err(|e| WorkerError::Start(browser::reason(&e)))?;
             let on_message = {
                 let on_reply = on_reply.clone();
                 Closure::<dyn FnMut(MessageEvent)>::new(move |event: MessageEvent| {

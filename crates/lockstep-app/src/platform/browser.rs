@@ -2,6 +2,7 @@
 //! downloads, the clipboard, marks on `<html>` for tests, and the words of an error the browser
 //! threw. Each fails quietly to a `Result` or a no-op; none of them can panic.
 
+use lockstep_view::link::path;
 use wasm_bindgen::JsCast;
 use web_sys::{Blob, BlobPropertyBag, HtmlAnchorElement, Url};
 
@@ -14,9 +15,76 @@ pub fn window() -> Option<web_sys::Window> {
     None
 }
 
-/// The app's address (`crate::AppProps`), read once where the wasm starts: the URL's fragment.
+/// The app's address (`crate::AppProps`): what the page's path and the URL's fragment say
+/// together (`lockstep_view::link::path`). A fragment that names a page or a moment of its own
+/// (an old `#…` link, a link clicked inside the app) is the address wherever it is; a path the
+/// site has no page for reads as its fragment alone.
 pub fn address() -> String {
-    fragment()
+    let hash = fragment();
+    let Some(here) = window().and_then(|w| w.location().href().ok()) else {
+        return hash;
+    };
+    let here = here.split(['#', '?']).next().unwrap_or_default();
+    let path = here.strip_prefix(site_root().as_str()).unwrap_or_default();
+    if path.is_empty() || names_its_own_place(&hash) {
+        return hash;
+    }
+    path::address(path, &hash).unwrap_or(hash)
+}
+
+/// Whether `fragment` says which page or moment to open, whatever path it follows.
+fn names_its_own_place(fragment: &str) -> bool {
+    !path::locate(fragment).path.is_empty()
+        || lockstep_view::link::route::Route::parse(fragment).is_some()
+        || ["s=", "scenario=", "chaos="]
+            .iter()
+            .any(|name| fragment.starts_with(name))
+}
+
+/// The absolute address at which the app's `address` lives: its page's path under the site's
+/// root, and what stays in the fragment.
+pub fn address_url(address: &str) -> String {
+    let place = path::locate(address);
+    let mut url = format!("{}{}", site_root(), place.path);
+    if !place.hash.is_empty() {
+        url.push('#');
+        url.push_str(&place.hash);
+    }
+    url
+}
+
+thread_local! {
+    static SITE_ROOT: std::cell::OnceCell<String> = const { std::cell::OnceCell::new() };
+}
+
+/// The site's root as an absolute address ending in `/`, from the page's
+/// `<meta name="lockstep-base">` (the build writes the way back from a page's folder, decision
+/// 43) read against the address the page was loaded at, once: the page's address changes as
+/// the visitor moves, its root does not. A page without the mark is at the root.
+pub fn site_root() -> String {
+    SITE_ROOT.with(|root| {
+        root.get_or_init(|| {
+            let Some(window) = window() else {
+                // The build's render: the address the site is published at.
+                return std::env::var("LOCKSTEP_SITE_URL").unwrap_or_default();
+            };
+            let base = window
+                .document()
+                .and_then(|d| d.query_selector("meta[name=lockstep-base]").ok().flatten())
+                .and_then(|meta| meta.get_attribute("content"))
+                .unwrap_or_else(|| "./".to_owned());
+            let here = window.location().href().unwrap_or_default();
+            Url::new_with_base(&base, &here)
+                .map(|url| url.href())
+                .unwrap_or_default()
+        })
+        .clone()
+    })
+}
+
+/// The address of the site's file `path` (`scenarios/s1.json`), from whichever page asks.
+pub fn site_file(path: &str) -> String {
+    format!("{}{path}", site_root())
 }
 
 /// The URL's fragment, without the `#`.
@@ -27,13 +95,14 @@ pub fn fragment() -> String {
         .unwrap_or_default()
 }
 
-/// Replaces the URL's fragment without adding a history entry or firing `hashchange`.
-pub fn replace_fragment(fragment: &str) {
+/// Shows the app's `address` in the address bar (its page's path and its fragment,
+/// [`address_url`]) without adding a history entry or firing `hashchange`.
+pub fn replace_address(address: &str) {
     if let Some(history) = window().and_then(|w| w.history().ok()) {
         let _ = history.replace_state_with_url(
             &wasm_bindgen::JsValue::NULL,
             "",
-            Some(&format!("#{fragment}")),
+            Some(&address_url(address)),
         );
     }
 }
@@ -73,20 +142,14 @@ pub fn reload() {
     }
 }
 
-/// The page's address with `fragment`: what "Share" copies.
+/// The link to the app's `address` (a fragment's text): what "Share" copies.
 pub fn link_with(fragment: &str) -> String {
-    let base = window()
-        .and_then(|w| w.location().href().ok())
-        .unwrap_or_default();
-    let base = base.split('#').next().unwrap_or_default();
-    format!("{base}#{fragment}")
+    address_url(fragment)
 }
 
 /// Offers `text` as a file called `name`.
 pub fn download(name: &str, mime: &str, text: &str) -> Result<(), String> {
-    let document = window()
-        .and_then(|w| w.document())
-        .ok_or("no document")?;
+    let document = window().and_then(|w| w.document()).ok_or("no document")?;
     let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
     let options = BlobPropertyBag::new();
     options.set_type(mime);
@@ -157,9 +220,7 @@ pub fn stored(key: &str) -> Option<String> {
 
 /// Keeps `value` under `key` in the browser's local storage; nothing if storage is refused.
 pub fn store(key: &str, value: &str) {
-    if let Some(storage) =
-        window().and_then(|w| w.local_storage().ok().flatten())
-    {
+    if let Some(storage) = window().and_then(|w| w.local_storage().ok().flatten()) {
         let _ = storage.set_item(key, value);
     }
 }
@@ -177,9 +238,7 @@ pub fn visited() -> bool {
 
 /// Notes that this browser has visited, so the guided start never shows again.
 pub fn mark_visited() {
-    if let Some(storage) =
-        window().and_then(|w| w.local_storage().ok().flatten())
-    {
+    if let Some(storage) = window().and_then(|w| w.local_storage().ok().flatten()) {
         let _ = storage.set_item(VISITED_KEY, "1");
     }
 }
@@ -308,9 +367,7 @@ pub fn opened_panels() -> Vec<String> {
 /// Keeps `names` as the folded panels' choices in this visit. Storage refused: they are as at
 /// first on the next page, no worse than before.
 pub fn keep_opened_panels(names: &[String]) {
-    if let Some(storage) =
-        window().and_then(|w| w.session_storage().ok().flatten())
-    {
+    if let Some(storage) = window().and_then(|w| w.session_storage().ok().flatten()) {
         let _ = storage.set_item(OPEN_PANELS_KEY, &names.join(" "));
     }
 }

@@ -40,10 +40,11 @@ impl fmt::Display for FetchError {
 /// once and awaited one after another.
 pub struct Pending(JsFuture);
 
-/// Starts fetching `path`, relative to the page.
+/// Starts fetching `path`, relative to the site's root (every page's files are the root's).
 pub fn request(path: &str) -> Result<Pending, FetchError> {
     let window = crate::platform::browser::window().ok_or(FetchError::NoWindow)?;
-    Ok(Pending(JsFuture::from(window.fetch_with_str(path))))
+    let address = crate::platform::browser::site_file(path);
+    Ok(Pending(JsFuture::from(window.fetch_with_str(&address))))
 }
 
 impl Pending {

@@ -9,6 +9,7 @@ pub mod fetch;
 pub mod handoff;
 pub mod library;
 pub mod load_actions;
+pub mod mount;
 pub mod panels_wait;
 pub mod reveal;
 #[cfg(any(test, feature = "bench-exports"))]

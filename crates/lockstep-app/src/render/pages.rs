@@ -1,0 +1,129 @@
+//! Every page the build renders: its address, its words for a search engine and a link preview
+//! (the `<title>` and the meta description), in the order `sitemap.xml` lists them. Pages that
+//! need a file the build does not carry (a recorded run), a visitor's own scenario or settings
+//! (a custom scenario, a lab run, a search) have no rendered page: they keep the loading frame.
+
+use crate::platform::library;
+use lockstep_sim::scenario::catalogue::BUILT_IN;
+use lockstep_view::content::Content;
+
+/// One page the build writes.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Page {
+    /// The app's address for it (`lockstep_view::link`): what the wasm opens there too.
+    pub address: String,
+    pub title: String,
+    pub description: String,
+}
+
+const SITE: &str = "Lockstep";
+
+fn page(address: String, title: &str, description: &str) -> Page {
+    Page {
+        address,
+        title: if title == SITE {
+            format!("{SITE} — break a distributed lock, watch a fencing token save the data")
+        } else {
+            format!("{title} — {SITE}")
+        },
+        description: description.to_owned(),
+    }
+}
+
+/// Every page, the playground first.
+pub fn all() -> Vec<Page> {
+    let content = library::embedded_content();
+    let mut pages = vec![page(
+        String::new(),
+        SITE,
+        "A playground where you break a distributed lock — pause a client, expire a lease, cut \
+         the network — and watch a fencing token refuse the stale write, or the data get lost \
+         without one.",
+    )];
+    pages.extend(scenarios());
+    pages.extend(lessons(&content));
+    pages.extend(others(&content));
+    pages
+}
+
+/// Each built-in scenario at its first event.
+fn scenarios() -> impl Iterator<Item = Page> {
+    BUILT_IN.iter().filter_map(|built_in| {
+        let scenario = built_in.load().ok()?;
+        Some(page(
+            format!("s={}&at=1", built_in.id),
+            &scenario.title,
+            &scenario.summary,
+        ))
+    })
+}
+
+/// The lessons' index and every step of every lesson.
+fn lessons(content: &Content) -> impl Iterator<Item = Page> + '_ {
+    let index = page(
+        "learn".to_owned(),
+        "Lessons",
+        "Short lessons, each over a run you can step through: why a lease is not a mutex, what a \
+         fencing token does, where Redlock and failover go wrong.",
+    );
+    let steps = content.lessons.iter().flat_map(|lesson| {
+        let count = lesson.steps.len();
+        lesson.steps.iter().enumerate().map(move |(i, step)| {
+            page(
+                format!("learn={}&step={}", lesson.id, i + 1),
+                &format!("{}, step {} of {count}", lesson.title, i + 1),
+                &step.text,
+            )
+        })
+    });
+    std::iter::once(index).chain(steps)
+}
+
+/// The knowledge check's questions, the deck, the guide, the sources, the lab, the real runs.
+fn others(content: &Content) -> Vec<Page> {
+    let total = content.questions.len();
+    let mut pages: Vec<Page> = content
+        .questions
+        .iter()
+        .enumerate()
+        .map(|(i, question)| {
+            page(
+                format!("quiz={}", i + 1),
+                &format!("Knowledge check, question {} of {total}", i + 1),
+                &question.question,
+            )
+        })
+        .collect();
+    pages.extend([
+        page(
+            "deck".to_owned(),
+            "Interview deck",
+            "Flash cards on distributed locks, leases and fencing tokens, to practise for a \
+             system-design interview.",
+        ),
+        page(
+            "guide".to_owned(),
+            "Efficiency or correctness?",
+            "Which lock a job needs: a few questions lead from what a failure would cost to a \
+             lease, a fencing token, or a simpler mechanism.",
+        ),
+        page(
+            "sources".to_owned(),
+            "Sources",
+            "The articles, papers, documentation and bug reports every scenario and lesson rests on.",
+        ),
+        page(
+            "lab".to_owned(),
+            "Chaos lab",
+            "Thousands of random runs with pauses, partitions, crashes and clock jumps, on each \
+             lock service, with fencing on and off: how often beliefs overlap and data is lost.",
+        ),
+        page(
+            "real".to_owned(),
+            "Real runs",
+            "The same scenarios played against real PostgreSQL, Redis and etcd, recorded and \
+             judged by the same invariants as the simulation.",
+        ),
+    ]);
+    pages
+}

@@ -1,0 +1,138 @@
+//! A rendered page put into the site's HTML: the page Trunk built (`dist/index.html`, the
+//! shell) with the page's own title, description, canonical address and the depth back to the
+//! site's root, and the app's markup in its root element. Text in, text out: it reads no files.
+
+/// Where the app mounts, in `index.html`: the build writes a page's markup inside it, and the
+/// wasm renders over it (`platform::mount`).
+pub const ROOT: &str = r#"<div id="lockstep-root"></div>"#;
+
+/// What [`fill`] needs to know about one page.
+pub struct Filled<'a> {
+    /// The page's path from the site's root (`s/s1-gc-pause-unfenced/`; empty for the root).
+    pub path: &'a str,
+    /// The way back to the root from the page (`../../`; `./` at the root).
+    pub base: &'a str,
+    /// The site's public address, ending in `/`, for the canonical link.
+    pub site_url: &'a str,
+    pub title: &'a str,
+    pub description: &'a str,
+    /// The app's markup at the page's address.
+    pub markup: &'a str,
+}
+
+/// Why the shell could not take a page.
+#[derive(Debug, PartialEq, Eq)]
+pub struct ShellError(pub &'static str);
+
+impl std::fmt::Display for ShellError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "the site's index.html has no {}", self.0)
+    }
+}
+
+impl std::error::Error for ShellError {}
+
+/// `shell` with `page` in it. Asset addresses, which Trunk writes relative to the root
+/// (`./boot.js`), are made relative to the page's folder; `<html data-rendered>` tells the
+/// stylesheet and the loader that the page is already drawn.
+pub fn fill(shell: &str, page: &Filled) -> Result<String, ShellError> {
+    let (head, rest) = shell.split_once("<title>").ok_or(ShellError("<title>"))?;
+    let (_, rest) = rest.split_once("</title>").ok_or(ShellError("</title>"))?;
+    if !rest.contains(ROOT) {
+        return Err(ShellError(ROOT));
+    }
+    // Only the shell's own addresses move: the markup's links are the page's already.
+    let relative = |part: &str| part.replace("=\"./", &format!("=\"{}", page.base));
+    let head = relative(head).replacen("<html lang=\"en\">", "<html lang=\"en\" data-rendered>", 1);
+    let meta = format!(
+        "<title>{title}</title>\n    <meta name=\"description\" content=\"{description}\" />\n    \
+         <link rel=\"canonical\" href=\"{site}{path}\" />\n    \
+         <meta name=\"lockstep-base\" content=\"{base}\" />",
+        title = escape(page.title),
+        description = escape(page.description),
+        site = escape(page.site_url),
+        path = escape(page.path),
+        base = escape(page.base),
+    );
+    let root = format!(r#"<div id="lockstep-root">{}</div>"#, page.markup);
+    Ok(format!(
+        "{head}{meta}{}",
+        relative(rest).replacen(ROOT, &root, 1)
+    ))
+}
+
+/// `text` safe inside an attribute's double quotes or an element's text.
+fn escape(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const SHELL: &str = concat!(
+        "<!DOCTYPE html>\n<html lang=\"en\">\n  <head>\n    <title>Lockstep</title>\n",
+        "    <link rel=\"icon\" href=\"./favicon.svg\" />\n  </head>\n  <body>\n    ",
+        r#"<div id="lockstep-root"></div>"#,
+        "\n    <script type=\"module\" src=\"./boot.js\"></script>\n  </body>\n</html>\n"
+    );
+
+    fn filled(path: &str, base: &str) -> String {
+        fill(
+            SHELL,
+            &Filled {
+                path,
+                base,
+                site_url: "https://example.org/lockstep/",
+                title: "S1 · A \"pause\" & <loss> — Lockstep",
+                description: "client-a pauses",
+                markup: "<main class=\"app\">story</main>",
+            },
+        )
+        .expect("filled")
+    }
+
+    #[test]
+    fn a_page_carries_its_words_its_address_and_its_markup() {
+        let html = filled("s/s1/", "../../");
+        assert!(
+            html.contains("<title>S1 · A &quot;pause&quot; &amp; &lt;loss&gt; — Lockstep</title>")
+        );
+        assert!(html.contains(r#"<meta name="description" content="client-a pauses" />"#));
+        assert!(
+            html.contains(r#"<link rel="canonical" href="https://example.org/lockstep/s/s1/" />"#)
+        );
+        assert!(html.contains(r#"<div id="lockstep-root"><main class="app">story</main></div>"#));
+        assert!(html.contains("<html lang=\"en\" data-rendered>"));
+    }
+
+    #[test]
+    fn assets_are_reached_from_the_pages_folder() {
+        let html = filled("learn/not-a-mutex/3/", "../../../");
+        assert!(html.contains(r#"href="../../../favicon.svg""#));
+        assert!(html.contains(r#"src="../../../boot.js""#));
+        assert!(!html.contains("=\"./"));
+        assert!(filled("", "./").contains(r#"src="./boot.js""#));
+    }
+
+    #[test]
+    fn a_shell_without_the_root_is_refused() {
+        let shell = SHELL.replace(ROOT, "");
+        let page = Filled {
+            path: "",
+            base: "./",
+            site_url: "/",
+            title: "t",
+            description: "d",
+            markup: "",
+        };
+        assert_eq!(fill(&shell, &page), Err(ShellError(ROOT)));
+        assert_eq!(
+            fill("<html>", &page).map_err(|e| e.to_string()),
+            Err("the site's index.html has no <title>".to_owned())
+        );
+    }
+}

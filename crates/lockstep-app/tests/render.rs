@@ -1,0 +1,149 @@
+//! The build's render (decision 43): every page `cargo xtask dist` writes, rendered natively by
+//! the app's own components, shows what a reader needs before the wasm arrives — a scenario's
+//! title, timeline, narration at its first event and outcome line; a lesson step's text, its
+//! place and the run at the step's event — and never a loading placeholder.
+#![cfg(feature = "ssr")]
+
+use lockstep::render::{self, pages};
+use lockstep_sim::scenario::catalogue::{self, BUILT_IN};
+use lockstep_view::content::Content;
+use lockstep_view::link::share;
+use lockstep_view::state::Playground;
+
+fn content() -> Content {
+    Content::parse([
+        include_str!("../../../content/lessons.json"),
+        include_str!("../../../content/questions.json"),
+        include_str!("../../../content/cards.json"),
+        include_str!("../../../content/guide.json"),
+    ])
+    .expect("the content parses")
+}
+
+fn rendered(address: &str) -> String {
+    render::page(address).unwrap_or_else(|e| panic!("{e}"))
+}
+
+/// `text` as the markup writes it in an element's text.
+fn as_markup(text: &str) -> String {
+    text.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+}
+
+/// The playground a link opens, computed without the app.
+fn playground_at(address: &str) -> Playground {
+    let loaded = |id: &str| {
+        catalogue::find(id).map(|b| std::rc::Rc::new(b.load().expect("a built-in parses")))
+    };
+    let moment = share::decode(address, &loaded).expect("the address decodes");
+    Playground::restore(moment).expect("the moment restores")
+}
+
+fn assert_no_placeholder(address: &str, html: &str) {
+    for placeholder in ["Loading", "content-loading", "loading-line"] {
+        assert!(
+            !html.contains(placeholder),
+            "#{address} shows {placeholder:?}"
+        );
+    }
+}
+
+#[test]
+fn every_scenario_page_shows_its_story_at_its_first_event() {
+    for built_in in BUILT_IN {
+        let address = format!("s={}&at=1", built_in.id);
+        let html = rendered(&address);
+        let scenario = built_in.load().expect("the scenario");
+        let playground = playground_at(&address);
+        assert!(
+            html.contains(&as_markup(&scenario.title)),
+            "{} title",
+            built_in.id
+        );
+        assert!(
+            html.contains(r#"data-testid="timeline-"#),
+            "{} timeline",
+            built_in.id
+        );
+        assert!(
+            html.contains(r#"data-testid="now-line""#),
+            "{} now line",
+            built_in.id
+        );
+        assert!(
+            html.contains(r#"data-testid="narration""#),
+            "{} narration",
+            built_in.id
+        );
+        assert!(
+            html.contains(r#"data-testid="outcome-line""#),
+            "{} outcome",
+            built_in.id
+        );
+        let place = format!("event 1 of {}", playground.total());
+        assert!(html.contains(&place), "{} says {place:?}", built_in.id);
+        assert_no_placeholder(&address, &html);
+    }
+}
+
+#[test]
+fn every_lesson_step_page_shows_its_text_its_place_and_its_run() {
+    let content = content();
+    for lesson in &content.lessons {
+        let count = lesson.steps.len();
+        for (index, step) in lesson.steps.iter().enumerate() {
+            let address = format!("learn={}&step={}", lesson.id, index + 1);
+            let html = rendered(&address);
+            assert!(
+                html.contains(r#"data-testid="lesson-text""#),
+                "{address}: the step's text"
+            );
+            assert!(
+                html.contains(&format!("Step {} of {count}", index + 1)),
+                "{address}: its place"
+            );
+            assert!(
+                html.contains(r#"data-testid="timeline-"#),
+                "{address}: the run"
+            );
+            // The run stands at the step's event (or just after it, once no prediction waits).
+            let position = step.event + usize::from(step.predict.is_none());
+            assert!(
+                html.contains(&format!("event {position} of ")),
+                "{address}: stands at event {position}"
+            );
+            assert_no_placeholder(&address, &html);
+        }
+    }
+}
+
+#[test]
+fn every_page_the_build_writes_renders_with_its_own_words() {
+    let all = pages::all();
+    let content = content();
+    let steps: usize = content.lessons.iter().map(|l| l.steps.len()).sum();
+    // The playground, each scenario, the lessons' index and each step, each question, and the
+    // deck, the guide, the sources, the lab and the real runs.
+    assert_eq!(
+        all.len(),
+        1 + BUILT_IN.len() + 1 + steps + content.questions.len() + 5
+    );
+    for page in all
+        .iter()
+        .filter(|p| !p.address.starts_with("s=") && !p.address.contains("step="))
+    {
+        let html = rendered(&page.address);
+        assert!(
+            html.contains(r#"data-testid="app""#),
+            "#{}: the site",
+            page.address
+        );
+        assert!(
+            !page.description.is_empty(),
+            "#{}: a description",
+            page.address
+        );
+        assert!(page.title.ends_with("Lockstep") || page.title.starts_with("Lockstep"));
+    }
+}
