@@ -59,6 +59,11 @@ pub enum Problem {
     FromAfterTo { to: usize },
     /// `at=` (the parameter) outside `from..=to`.
     AtOutside { from: usize, to: usize },
+    /// No page of the site lives at the path (the value; see [`super::path`]).
+    UnknownPath,
+    /// A parameter of the hash that would name the page, or its scenario, a second time: the
+    /// page's path (`path`) names it already (see [`super::path::address`]).
+    NamedByPath { path: String },
 }
 
 impl LinkError {
@@ -130,7 +135,25 @@ impl fmt::Display for LinkError {
                 f,
                 "`at={value}` is outside the excerpt `from={from}` to `to={to}`"
             ),
+            Problem::UnknownPath => {
+                write!(f, "`{value}`: no page of Lockstep lives at this path")
+            }
+            Problem::NamedByPath { path } => write!(
+                f,
+                "`{}`: the path `{path}` already says which page this is; after a page's path \
+                 the hash carries only that page's other parameters",
+                written(name, value)
+            ),
         }
+    }
+}
+
+/// A parameter as it was written: `name=value`, or `name` alone when it has no value.
+fn written(name: &str, value: &str) -> String {
+    if value.is_empty() {
+        name.to_owned()
+    } else {
+        format!("{name}={value}")
     }
 }
 

@@ -32,6 +32,12 @@ pub fn pairs(fragment: &str) -> impl Iterator<Item = (&str, &str)> {
     written(fragment).map(split)
 }
 
+/// A fragment's (without `#`) first parameter as written, and the rest after its `&`, as
+/// written too (empty parameters and all).
+pub fn first_and_rest(fragment: &str) -> (&str, &str) {
+    fragment.split_once('&').unwrap_or((fragment, ""))
+}
+
 /// A fragment (without `#`) of these parameters, each already written `name=value` or `name`.
 pub fn join(parameters: &[String]) -> String {
     parameters.join("&")
