@@ -104,8 +104,7 @@ pub fn address(path: &str, hash: &str) -> Result<String, LinkError> {
     if segments.is_empty() {
         return Ok(hash.to_owned());
     }
-    let page = Page::at(segments)
-        .ok_or_else(|| LinkError::at("", &format!("{segments}/"), Problem::UnknownPath))?;
+    let page = Page::at(segments).ok_or_else(|| LinkError::at("", path, Problem::UnknownPath))?;
     check_hash(&page, hash)?;
     let mut fragment = page.fragment();
     if !hash.is_empty() {
