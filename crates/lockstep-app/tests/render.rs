@@ -95,9 +95,11 @@ fn every_lesson_step_page_shows_its_text_its_place_and_its_run() {
         for (index, step) in lesson.steps.iter().enumerate() {
             let address = format!("learn={}&step={}", lesson.id, index + 1);
             let html = rendered(&address);
+            // A step that asks for a prediction shows the question first, its text after.
+            let first = if step.predict.is_some() { "predict" } else { "lesson-text" };
             assert!(
-                html.contains(r#"data-testid="lesson-text""#),
-                "{address}: the step's text"
+                html.contains(&format!("data-testid=\"{first}\"")),
+                "{address}: shows {first}"
             );
             assert!(
                 html.contains(&format!("Step {} of {count}", index + 1)),

@@ -26,6 +26,8 @@ pub fn address() -> String {
     };
     let here = here.split(['#', '?']).next().unwrap_or_default();
     let path = here.strip_prefix(site_root().as_str()).unwrap_or_default();
+    // A host may show a page's file by its name.
+    let path = path.strip_suffix("index.html").unwrap_or(path);
     if path.is_empty() || names_its_own_place(&hash) {
         return hash;
     }
