@@ -119,6 +119,8 @@ export async function startApp(options = {}) {
       await app.leave();
       await page.goto(site.url + (fragment ? `#${fragment}` : ''));
       await page.locator('[data-testid="app"]').waitFor({ state: 'visible', timeout: 30_000 });
+      // A page the build rendered shows the app's markup before the app runs (decision 43).
+      await page.locator('html[data-app="running"]').waitFor({ state: 'attached', timeout: 30_000 });
       await page.locator('[data-testid="timeline-main"] svg').waitFor();
       const named = builtInNamed(fragment);
       if (named) {

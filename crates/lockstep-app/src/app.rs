@@ -19,8 +19,16 @@ pub struct AppProps {
     pub address: AttrValue,
 }
 
+/// Marks `<html data-app="running">` once the app has drawn its first render: on a page the build
+/// rendered, the markup is there before the app is (`docs/test-hooks.md`).
+#[hook]
+fn use_running_mark() {
+    use_effect_with((), |_| crate::platform::browser::mark("app", "running"));
+}
+
 #[component]
 pub fn App(props: &AppProps) -> Html {
+    use_running_mark();
     let address = props.address.clone();
     match initial_route(&address) {
         Route::Embed(embed) => html! { <EmbedView {embed} /> },
@@ -32,6 +40,7 @@ pub fn App(props: &AppProps) -> Html {
 /// only, so any other address is another page: load it again, and the loader picks its binary.
 #[component]
 pub fn EmbedApp(props: &AppProps) -> Html {
+    use_running_mark();
     match initial_route(&props.address) {
         Route::Embed(embed) => html! { <EmbedView {embed} /> },
         _ => {
