@@ -32,12 +32,12 @@ pub struct EmbedMomentProps {
 #[component]
 pub fn EmbedMoment(props: &EmbedMomentProps) -> Html {
     let spec = &props.spec;
-    let state = use_reducer(|| EmbedState::loading(spec.excerpt, spec.opening()));
+    let state = use_reducer(|| first_state(spec));
     let dispatch = {
         let handle = state.dispatcher();
         use_callback((), move |action: Action, _| handle.dispatch(action))
     };
-    use_setup(spec, &dispatch);
+    use_setup(spec, matches!(state.phase, Phase::Loading), &dispatch);
     let playground = state.playground().cloned();
     let play = playground.as_ref().map_or(Play::Paused, |p| p.play());
     let speed = playground
@@ -67,28 +67,63 @@ pub fn EmbedMoment(props: &EmbedMomentProps) -> Html {
     }
 }
 
-/// Loads the run the address sets up (its scenario files first), once, at its opening position.
-#[hook]
-fn use_setup(spec: &EmbedSpec, dispatch: &Callback<Action>) {
-    let dispatch = dispatch.clone();
-    let setup = match &spec.shows {
+/// The setup an embed of a moment shows (the address without its embed keys).
+fn setup_of(spec: &EmbedSpec) -> String {
+    match &spec.shows {
         Shows::Moment { setup, .. } => setup.clone(),
         Shows::Lesson { .. } | Shows::Real { .. } => String::new(),
-    };
+    }
+}
+
+/// What opens the run `setup` sets up at `opening`: the moment it describes, or why it cannot.
+fn restore(setup: &str, opening: Option<usize>) -> Action {
+    match link::decode(setup) {
+        Ok(mut moment) => {
+            moment.position = opening;
+            Action::Restore(Box::new(moment))
+        }
+        Err(error) => Action::Report(error.to_string()),
+    }
+}
+
+/// The embed as it first renders: the run already open when the built-in scenarios its setup
+/// names are in hand (in the binary, or loaded by the page before it mounted), so the build's
+/// render (issue 41) and the wasm's first render show the story, not a loading line; loading
+/// otherwise, until [`use_setup`] has the files.
+fn first_state(spec: &EmbedSpec) -> EmbedState {
+    let loading = EmbedState::loading(spec.excerpt, spec.opening());
+    let setup = setup_of(spec);
+    let in_hand = [
+        link::built_in_named(&setup),
+        link::compared_built_in(&setup),
+    ]
+    .into_iter()
+    .flatten()
+    .all(|id| library::loaded(id).is_some());
+    if in_hand {
+        loading.after(restore(&setup, spec.opening()))
+    } else {
+        loading
+    }
+}
+
+/// Loads the run the address sets up (its scenario files first), once, at its opening position,
+/// if the first render was `waiting` for it (see [`first_state`]).
+#[hook]
+fn use_setup(spec: &EmbedSpec, waiting: bool, dispatch: &Callback<Action>) {
+    let dispatch = dispatch.clone();
+    let setup = setup_of(spec);
     let opening = spec.opening();
     use_effect_with((), move |_| {
-        let (shown, compared) = (
-            link::built_in_named(&setup),
-            link::compared_built_in(&setup),
-        );
-        let restore = move || match link::decode(&setup) {
-            Ok(mut moment) => {
-                moment.position = opening;
-                Action::Restore(Box::new(moment))
-            }
-            Err(error) => Action::Report(error.to_string()),
-        };
-        library::with_files_of_link(shown, compared, dispatch, restore);
+        if waiting {
+            let (shown, compared) = (
+                link::built_in_named(&setup),
+                link::compared_built_in(&setup),
+            );
+            library::with_files_of_link(shown, compared, dispatch, move || {
+                restore(&setup, opening)
+            });
+        }
     });
 }
 
