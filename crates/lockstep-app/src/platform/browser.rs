@@ -84,9 +84,7 @@ pub fn link_with(fragment: &str) -> String {
 
 /// Offers `text` as a file called `name`.
 pub fn download(name: &str, mime: &str, text: &str) -> Result<(), String> {
-    let document = window()
-        .and_then(|w| w.document())
-        .ok_or("no document")?;
+    let document = window().and_then(|w| w.document()).ok_or("no document")?;
     let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
     let options = BlobPropertyBag::new();
     options.set_type(mime);
@@ -157,9 +155,7 @@ pub fn stored(key: &str) -> Option<String> {
 
 /// Keeps `value` under `key` in the browser's local storage; nothing if storage is refused.
 pub fn store(key: &str, value: &str) {
-    if let Some(storage) =
-        window().and_then(|w| w.local_storage().ok().flatten())
-    {
+    if let Some(storage) = window().and_then(|w| w.local_storage().ok().flatten()) {
         let _ = storage.set_item(key, value);
     }
 }
@@ -177,9 +173,7 @@ pub fn visited() -> bool {
 
 /// Notes that this browser has visited, so the guided start never shows again.
 pub fn mark_visited() {
-    if let Some(storage) =
-        window().and_then(|w| w.local_storage().ok().flatten())
-    {
+    if let Some(storage) = window().and_then(|w| w.local_storage().ok().flatten()) {
         let _ = storage.set_item(VISITED_KEY, "1");
     }
 }
@@ -308,9 +302,7 @@ pub fn opened_panels() -> Vec<String> {
 /// Keeps `names` as the folded panels' choices in this visit. Storage refused: they are as at
 /// first on the next page, no worse than before.
 pub fn keep_opened_panels(names: &[String]) {
-    if let Some(storage) =
-        window().and_then(|w| w.session_storage().ok().flatten())
-    {
+    if let Some(storage) = window().and_then(|w| w.session_storage().ok().flatten()) {
         let _ = storage.set_item(OPEN_PANELS_KEY, &names.join(" "));
     }
 }
