@@ -12,7 +12,6 @@ use crate::embed::state::{EmbedState, Phase};
 use crate::embed::transport::EmbedTransport;
 use crate::hooks::{use_autoplay, use_keyboard};
 use crate::link;
-use crate::platform::browser;
 use crate::platform::library;
 use crate::state::{Action, Play};
 use lockstep_view::link::embed::{Bounds, ControlSet, EmbedSpec, Shows};
@@ -164,7 +163,7 @@ fn moment(
         .unwrap_or_else(|| playground.title().to_owned());
     let open = playground
         .moment()
-        .map(|moment| browser::link_with(&link::encode(&moment)))
+        .map(|moment| link::encode(&moment))
         .unwrap_or_default();
     let timeline_caption = match playground.fencing() {
         Some(fencing) => format!("Timeline · fencing {}", fencing_word(fencing)),
