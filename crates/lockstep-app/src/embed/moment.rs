@@ -206,3 +206,35 @@ fn moment(
         </>
     }
 }
+
+#[cfg(all(test, feature = "ssr"))]
+mod tests {
+    use super::{EmbedMoment, EmbedMomentProps};
+    use lockstep_view::link::embed;
+    use yew::{LocalServerRenderer, NodeRef};
+
+    /// The embed at `fragment` as the build renders it.
+    fn rendered(fragment: &str) -> String {
+        let props = EmbedMomentProps {
+            spec: embed::parse(fragment).expect("an embed's address"),
+            root: NodeRef::default(),
+        };
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .expect("a runtime");
+        tokio::task::LocalSet::new().block_on(
+            &runtime,
+            LocalServerRenderer::<EmbedMoment>::with_props(props).render(),
+        )
+    }
+
+    #[test]
+    fn a_built_in_scenario_renders_its_story_at_once_not_a_loading_line() {
+        let page = rendered("embed&s=s2-gc-pause-fenced&at=12&compare=1");
+        assert!(page.contains("data-testid=\"timeline-main\""), "{page}");
+        assert!(page.contains("data-testid=\"timeline-twin\""), "{page}");
+        assert!(!page.contains("embed-loading"), "{page}");
+        // The link out names the moment on this page, whose address the build does not know.
+        assert!(page.contains("href=\"#s=s2-gc-pause-fenced"), "{page}");
+    }
+}
