@@ -26,18 +26,22 @@ pub fn Folded(props: &FoldedProps) -> Html {
     let name = props.name;
     let closed = format!("-{name}");
     // The user's choice in this visit, if any; until then the panel is as at first (which may
-    // change: a link shows the default run before its own, long one).
-    let choice = {
+    // change: a link shows the default run before its own, long one). Read in an effect: the
+    // build's render (issue 41) has no session storage, and the wasm's first render must match
+    // it, so a panel the user opened earlier in the visit opens just after the page starts.
+    let choice = use_state_eq(|| None);
+    {
+        let choice = choice.clone();
         let closed = closed.clone();
-        use_state_eq(move || {
+        use_effect_with(name, move |_| {
             let kept = browser::opened_panels();
             if kept.iter().any(|p| p == name) {
-                Some(true)
-            } else {
-                kept.contains(&closed).then_some(false)
+                choice.set(Some(true));
+            } else if kept.contains(&closed) {
+                choice.set(Some(false));
             }
-        })
-    };
+        });
+    }
     let open = choice.unwrap_or(props.open_at_first);
     let ontoggle = {
         let choice = choice.clone();

@@ -2,6 +2,9 @@
 //! kept in the browser's local storage and put on `<html data-theme>`; the stylesheet holds both
 //! palettes and reads the attribute (auto leaves `prefers-color-scheme` to decide). `index.html`
 //! applies the stored choice before the first paint; this only changes it.
+//!
+//! The control shows "Auto" at first and the theme in use from an effect: the build's render
+//! (issue 41) has no page to read it from, and the wasm's first render must match it.
 
 use strum::VariantArray;
 use wasm_bindgen::JsCast;
@@ -75,7 +78,11 @@ fn apply(theme: Theme) {
 
 #[component]
 pub fn ThemeChoice() -> Html {
-    let theme = use_state(applied);
+    let theme = use_state_eq(|| Theme::Auto);
+    {
+        let theme = theme.clone();
+        use_effect_with((), move |_| theme.set(applied()));
+    }
     let onchange = {
         let theme = theme.clone();
         Callback::from(move |event: Event| {

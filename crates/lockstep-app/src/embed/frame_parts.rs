@@ -1,16 +1,35 @@
 //! What frames every embed, the moment and the lesson alike: the link out to the full app and
-//! the notice for an embed that cannot be shown. Markup only.
+//! the notice for an embed that cannot be shown. Markup, and the page's address for the link.
 
-use crate::platform::browser;
+use crate::hooks::use_page_address;
 use yew::prelude::*;
 
-/// "Open in Lockstep ↗": the full app at `address`, in a new tab (and said so to screen
-/// readers).
-pub fn open_link(address: String) -> Html {
+#[derive(Properties, PartialEq)]
+struct PageLinkProps {
+    /// The full app's address, without `#`.
+    fragment: AttrValue,
+    #[prop_or_default]
+    class: Classes,
+    children: Html,
+}
+
+/// A link to the full app at `fragment` of this page, in a new tab (and said so to screen
+/// readers). The page's address comes from [`use_page_address`]: `#…` alone in the first render.
+#[component]
+fn PageLink(props: &PageLinkProps) -> Html {
+    let page = use_page_address();
     html! {
-        <a class="embed-open" href={address} target="_blank" rel="noopener" data-testid="embed-open">
-            { "Open in Lockstep ↗" }<span class="visually-hidden">{ " (opens in a new tab)" }</span>
+        <a class={props.class.clone()} href={format!("{page}#{}", props.fragment)} target="_blank"
+            rel="noopener" data-testid="embed-open">
+            { props.children.clone() }<span class="visually-hidden">{ " (opens in a new tab)" }</span>
         </a>
+    }
+}
+
+/// "Open in Lockstep ↗": the full app at `fragment`, in a new tab.
+pub fn open_link(fragment: String) -> Html {
+    html! {
+        <PageLink class="embed-open" fragment={fragment}>{ "Open in Lockstep ↗" }</PageLink>
     }
 }
 
@@ -19,8 +38,7 @@ pub fn problem(text: &str) -> Html {
     html! {
         <div class="notice problem embed-problem" role="alert" data-testid="embed-problem">
             <p><strong>{ "This embed cannot be shown: " }</strong>{ format!("{text}.") }</p>
-            <p><a href={browser::link_with("")} target="_blank" rel="noopener" data-testid="embed-open">
-                { "Open Lockstep ↗" }<span class="visually-hidden">{ " (opens in a new tab)" }</span></a></p>
+            <p><PageLink fragment="">{ "Open Lockstep ↗" }</PageLink></p>
         </div>
     }
 }

@@ -83,8 +83,8 @@ pub fn use_watched_play(
     dispatch: Callback<Action>,
 ) {
     let asked = autoplay == Autoplay::On;
-    let reduced_motion = embed_frame::prefers_reduced_motion();
-    let autoplay = asked && !reduced_motion;
+    // The visitor's wish for reduced motion is read in the effects, never in the render: the
+    // build's render (issue 41) has no window to ask.
     // Whether a pause for being out of sight interrupted a play that should go on.
     let interrupted = use_mut_ref(|| false);
     let playing = use_mut_ref(|| Play::Paused);
@@ -93,7 +93,8 @@ pub fn use_watched_play(
         let dispatch = dispatch.clone();
         use_effect_with(ready, move |ready| {
             if *ready {
-                if autoplay {
+                let reduced_motion = embed_frame::prefers_reduced_motion();
+                if asked && !reduced_motion {
                     dispatch.emit(Action::Play);
                 }
                 browser::mark("embed-autoplay", autoplay_word(asked, reduced_motion));
@@ -101,6 +102,7 @@ pub fn use_watched_play(
         });
     }
     use_effect_with(ready, move |ready| {
+        let autoplay = asked && !embed_frame::prefers_reduced_motion();
         let watching = Rc::new(Cell::new(Watched {
             in_view: true,
             tab_visible: true,

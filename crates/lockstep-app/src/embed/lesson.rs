@@ -70,14 +70,12 @@ pub fn EmbedLesson(props: &EmbedLessonProps) -> Html {
         .caption
         .clone()
         .unwrap_or_else(|| lesson.title.clone());
-    let open = browser::link_with(
-        &Route::Lesson {
-            id: props.id.clone(),
-            step: *step,
-        }
-        .fragment()
-        .unwrap_or_default(),
-    );
+    let open = Route::Lesson {
+        id: props.id.clone(),
+        step: *step,
+    }
+    .fragment()
+    .unwrap_or_default();
     let trouble = match playground.notice() {
         Some(Notice::Problem(text)) => Some(problem(text)),
         _ => None,

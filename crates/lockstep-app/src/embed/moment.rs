@@ -12,7 +12,6 @@ use crate::embed::state::{EmbedState, Phase};
 use crate::embed::transport::EmbedTransport;
 use crate::hooks::{use_autoplay, use_keyboard};
 use crate::link;
-use crate::platform::browser;
 use crate::platform::library;
 use crate::state::{Action, Play};
 use lockstep_view::link::embed::{Bounds, ControlSet, EmbedSpec, Shows};
@@ -32,12 +31,12 @@ pub struct EmbedMomentProps {
 #[component]
 pub fn EmbedMoment(props: &EmbedMomentProps) -> Html {
     let spec = &props.spec;
-    let state = use_reducer(|| EmbedState::loading(spec.excerpt, spec.opening()));
+    let state = use_reducer(|| first_state(spec));
     let dispatch = {
         let handle = state.dispatcher();
         use_callback((), move |action: Action, _| handle.dispatch(action))
     };
-    use_setup(spec, &dispatch);
+    use_setup(spec, matches!(state.phase, Phase::Loading), &dispatch);
     let playground = state.playground().cloned();
     let play = playground.as_ref().map_or(Play::Paused, |p| p.play());
     let speed = playground
@@ -67,28 +66,63 @@ pub fn EmbedMoment(props: &EmbedMomentProps) -> Html {
     }
 }
 
-/// Loads the run the address sets up (its scenario files first), once, at its opening position.
-#[hook]
-fn use_setup(spec: &EmbedSpec, dispatch: &Callback<Action>) {
-    let dispatch = dispatch.clone();
-    let setup = match &spec.shows {
+/// The setup an embed of a moment shows (the address without its embed keys).
+fn setup_of(spec: &EmbedSpec) -> String {
+    match &spec.shows {
         Shows::Moment { setup, .. } => setup.clone(),
         Shows::Lesson { .. } | Shows::Real { .. } => String::new(),
-    };
+    }
+}
+
+/// What opens the run `setup` sets up at `opening`: the moment it describes, or why it cannot.
+fn restore(setup: &str, opening: Option<usize>) -> Action {
+    match link::decode(setup) {
+        Ok(mut moment) => {
+            moment.position = opening;
+            Action::Restore(Box::new(moment))
+        }
+        Err(error) => Action::Report(error.to_string()),
+    }
+}
+
+/// The embed as it first renders: the run already open when the built-in scenarios its setup
+/// names are in hand (in the binary, or loaded by the page before it mounted), so the build's
+/// render (issue 41) and the wasm's first render show the story, not a loading line; loading
+/// otherwise, until [`use_setup`] has the files.
+fn first_state(spec: &EmbedSpec) -> EmbedState {
+    let loading = EmbedState::loading(spec.excerpt, spec.opening());
+    let setup = setup_of(spec);
+    let in_hand = [
+        link::built_in_named(&setup),
+        link::compared_built_in(&setup),
+    ]
+    .into_iter()
+    .flatten()
+    .all(|id| library::loaded(id).is_some());
+    if in_hand {
+        loading.after(restore(&setup, spec.opening()))
+    } else {
+        loading
+    }
+}
+
+/// Loads the run the address sets up (its scenario files first), once, at its opening position,
+/// if the first render was `waiting` for it (see [`first_state`]).
+#[hook]
+fn use_setup(spec: &EmbedSpec, waiting: bool, dispatch: &Callback<Action>) {
+    let dispatch = dispatch.clone();
+    let setup = setup_of(spec);
     let opening = spec.opening();
     use_effect_with((), move |_| {
-        let (shown, compared) = (
-            link::built_in_named(&setup),
-            link::compared_built_in(&setup),
-        );
-        let restore = move || match link::decode(&setup) {
-            Ok(mut moment) => {
-                moment.position = opening;
-                Action::Restore(Box::new(moment))
-            }
-            Err(error) => Action::Report(error.to_string()),
-        };
-        library::with_files_of_link(shown, compared, dispatch, restore);
+        if waiting {
+            let (shown, compared) = (
+                link::built_in_named(&setup),
+                link::compared_built_in(&setup),
+            );
+            library::with_files_of_link(shown, compared, dispatch, move || {
+                restore(&setup, opening)
+            });
+        }
     });
 }
 
@@ -129,7 +163,7 @@ fn moment(
         .unwrap_or_else(|| playground.title().to_owned());
     let open = playground
         .moment()
-        .map(|moment| browser::link_with(&link::encode(&moment)))
+        .map(|moment| link::encode(&moment))
         .unwrap_or_default();
     let timeline_caption = match playground.fencing() {
         Some(fencing) => format!("Timeline · fencing {}", fencing_word(fencing)),
@@ -170,5 +204,37 @@ fn moment(
                     dispatch={dispatch.clone()} />
             }
         </>
+    }
+}
+
+#[cfg(all(test, feature = "ssr"))]
+mod tests {
+    use super::{EmbedMoment, EmbedMomentProps};
+    use lockstep_view::link::embed;
+    use yew::{LocalServerRenderer, NodeRef};
+
+    /// The embed at `fragment` as the build renders it.
+    fn rendered(fragment: &str) -> String {
+        let props = EmbedMomentProps {
+            spec: embed::parse(fragment).expect("an embed's address"),
+            root: NodeRef::default(),
+        };
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .build()
+            .expect("a runtime");
+        tokio::task::LocalSet::new().block_on(
+            &runtime,
+            LocalServerRenderer::<EmbedMoment>::with_props(props).render(),
+        )
+    }
+
+    #[test]
+    fn a_built_in_scenario_renders_its_story_at_once_not_a_loading_line() {
+        let page = rendered("embed&s=s2-gc-pause-fenced&at=12&compare=1");
+        assert!(page.contains("data-testid=\"timeline-main\""), "{page}");
+        assert!(page.contains("data-testid=\"timeline-twin\""), "{page}");
+        assert!(!page.contains("embed-loading"), "{page}");
+        // The link out names the moment on this page, whose address the build does not know.
+        assert!(page.contains("href=\"#s=s2-gc-pause-fenced"), "{page}");
     }
 }

@@ -7,7 +7,6 @@ use crate::components::Shared;
 use crate::embed::frame_parts::{open_link, problem};
 use crate::pages::real_runs::load;
 use crate::pages::real_runs::view::RealRunView;
-use crate::platform::browser;
 use lockstep_view::recorded::side_by_side::SideBySide;
 use wasm_bindgen_futures::spawn_local;
 use yew::prelude::*;
@@ -44,7 +43,7 @@ pub fn EmbedRealRun(props: &EmbedRealRunProps) -> Html {
     let caption = props.caption.clone().unwrap_or_else(|| {
         "A run recorded against real servers, beside Lockstep's simulation".to_owned()
     });
-    let open = browser::link_with(&format!("real={}", props.recording));
+    let open = format!("real={}", props.recording);
     html! {
         <>
             <header class="embed-caption">

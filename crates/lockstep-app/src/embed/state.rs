@@ -18,6 +18,12 @@ impl EmbedState {
             excerpt, at,
         )))
     }
+
+    /// The embed after `action`, before it is ever drawn: a run whose scenario is in hand opens
+    /// in the first render.
+    pub fn after(self, action: Action) -> EmbedState {
+        EmbedState(self.0.reduce(action))
+    }
 }
 
 impl Deref for EmbedState {

@@ -70,6 +70,8 @@ pub struct CounterexampleSearch {
     progress: Option<(u64, usize, usize)>,
     status: Status,
     section: NodeRef,
+    /// Whether a link naming a search has brought the section into view yet.
+    shown: bool,
 }
 
 impl CounterexampleSearch {
@@ -186,6 +188,7 @@ impl Component for CounterexampleSearch {
             progress: None,
             status: Status::Idle,
             section: NodeRef::default(),
+            shown: false,
         }
     }
 
@@ -199,12 +202,14 @@ impl Component for CounterexampleSearch {
         true
     }
 
-    fn rendered(&mut self, ctx: &Context<Self>, first_render: bool) {
-        // A link that names a search (a lesson's hand-off) comes for this section.
-        if first_render
+    fn rendered(&mut self, ctx: &Context<Self>, _first_render: bool) {
+        // A link that names a search (a lesson's hand-off) comes for this section: once, when
+        // it first names one (just after the first render, which has no address to read).
+        if !self.shown
             && ctx.props().link.named
             && let Some(section) = self.section.cast::<web_sys::Element>()
         {
+            self.shown = true;
             section.scroll_into_view();
         }
     }

@@ -17,6 +17,7 @@ use crate::platform::browser;
 use lockstep_sim::story::numbers::thousands;
 use lockstep_view::lab::worker_protocol::Reply;
 use lockstep_view::link::lab::{LabLink, LabSpec};
+use lockstep_view::link::search::{self, SearchLink};
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -38,6 +39,8 @@ pub enum Msg {
     CopyLink,
     /// "Change" on the folded settings: show the form again.
     Unfold,
+    /// The search's part of the address, read after the first render.
+    Search(SearchLink),
 }
 
 /// Whether the settings form shows whole or, on a narrow screen once results show, as one line.
@@ -63,6 +66,10 @@ pub struct ChaosLab {
     said: Option<String>,
     reveal: Reveal,
     settings: Settings,
+    /// The search's part of the address, for the counterexample search. None in the first
+    /// render: the build's render (issue 41) has no address to read it from, and the wasm's
+    /// first render must match it. Read after it, and again whenever the address changes.
+    search: SearchLink,
 }
 
 impl ChaosLab {
@@ -122,10 +129,18 @@ impl Component for ChaosLab {
             said: None,
             reveal: Reveal::Done,
             settings: Settings::Folded,
+            search: SearchLink::default(),
         }
     }
 
     fn rendered(&mut self, ctx: &Context<Self>, first_render: bool) {
+        // Read before the address is rewritten for the settings below.
+        if first_render {
+            let search = search::parse(&browser::fragment());
+            if search != self.search {
+                ctx.link().send_message(Msg::Search(search));
+            }
+        }
         // Settings restored with the kept results: the address says so too.
         if first_render && self.spec != ctx.props().link.spec {
             ctx.props().on_change.emit(self.spec);
@@ -146,6 +161,7 @@ impl Component for ChaosLab {
 
     fn changed(&mut self, ctx: &Context<Self>, _old: &Self::Properties) -> bool {
         self.spec = ctx.props().link.spec;
+        self.search = search::parse(&browser::fragment());
         true
     }
 
@@ -165,6 +181,7 @@ impl Component for ChaosLab {
                 self.reveal = Reveal::AfterRun(crate::lab::reveal::at_run());
             }
             Msg::Unfold => self.settings = Settings::Open,
+            Msg::Search(search) => self.search = search,
             Msg::Stop => self.runner.stop(),
             Msg::Reply(index, reply) => self.runner.reply(index, reply),
             Msg::Export => self.export(),
@@ -226,7 +243,7 @@ impl Component for ChaosLab {
                     <Histogram report={run.report.clone()} />
                     <ViolatingSeeds run={run.clone()} />
                 }
-                <CounterexampleSearch link={lockstep_view::link::search::parse(&crate::platform::browser::fragment())} />
+                <CounterexampleSearch link={self.search.clone()} />
             </section>
         }
     }

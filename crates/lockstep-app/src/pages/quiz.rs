@@ -2,7 +2,9 @@
 //! shows the answer after each ("See it": the playground just after the question's `moment`), a
 //! score, a review of the wrong answers. The question shown is in the address (`#quiz=7`), so
 //! Back from "See it" returns to it. Answers are kept in the browser's local storage
-//! (`lockstep-quiz-1`), so progress survives a reload; "Start again" clears it.
+//! (`lockstep-quiz-1`), so progress survives a reload; "Start again" clears it. They are read
+//! in an effect: the build's render (issue 41) has no storage, and the wasm's first render must
+//! match it, so a returning user's answers show just after the page starts.
 
 use crate::components::Shared;
 use crate::pages::sources::citation_list;
@@ -103,7 +105,11 @@ impl ChoiceMark {
 
 #[component]
 pub fn Quiz(props: &QuizProps) -> Html {
-    let answers = use_state(load);
+    let answers = use_state(Answers::new);
+    {
+        let answers = answers.clone();
+        use_effect_with((), move |_| answers.set(load()));
+    }
     let reviewing = use_state(|| false);
     let questions = &props.content.questions;
     let right = questions

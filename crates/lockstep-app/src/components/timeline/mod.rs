@@ -82,7 +82,7 @@ pub fn Timeline(props: &TimelineProps) -> Html {
         <section class={classes!("timeline", (props.axis == AxisRole::Follow).then_some("follows-lead"))}
             data-testid={format!("timeline-{}", props.name)} aria-label={props.caption.clone()}>
             { view_toolbar(&props.caption, &view, shown_view, end, frame.simplified) }
-            <div class={classes!("timeline-body", (names == LaneNames::Above).then_some("names-above"))}>
+            <div class="timeline-body">
                 <ul class="lane-labels" style={format!("height: {lanes_height}px")}>
                     { for props.layout.lanes.iter().map(|lane| html! {
                         <LaneLabel key={lane.node.0} name={lane.name.clone()} node={lane.node} role={lane.role}

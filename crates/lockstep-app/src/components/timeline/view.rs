@@ -32,10 +32,16 @@ fn lane_names_now() -> LaneNames {
 
 /// The plot's width in px and where the lanes' names go, measured on mount and again whenever
 /// the window is resized.
+///
+/// Measured in an effect, never in the render: the build's render (issue 41) has no window, and
+/// the wasm's first render must match it, so both draw names beside an 800 px plot. On a narrow
+/// window the stylesheet already lays that markup out as names above (its `max-width: 600px`
+/// rule on `.timeline-body`); the measure then moves the labels clear of the names, narrows
+/// their buttons and folds the legend.
 #[hook]
 pub fn use_plot_size(plot: &NodeRef) -> (f64, LaneNames) {
     let width = use_state(|| DEFAULT_WIDTH);
-    let names = use_state(lane_names_now);
+    let names = use_state(|| LaneNames::Beside);
     {
         let plot = plot.clone();
         let width = width.clone();

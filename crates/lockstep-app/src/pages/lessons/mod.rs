@@ -26,7 +26,7 @@ use crate::state::{Action, Playground};
 use buttons::LessonButtons;
 use lockstep_view::content::{Content, Lesson};
 use lockstep_view::link::route::Route;
-use progress::use_mark_finished;
+use progress::{use_finished, use_mark_finished};
 #[cfg(feature = "ssr")]
 pub(crate) use stand::first_stand;
 use stand::use_stand_at;
@@ -42,7 +42,7 @@ pub struct LessonIndexProps {
 #[component]
 pub fn LessonIndex(props: &LessonIndexProps) -> Html {
     // Read once a visit to the list: the marks of lessons finished, here or before.
-    let finished = use_memo((), |_| progress::finished());
+    let finished = use_finished();
     html! {
         <section class="page lessons-index" data-testid="lessons">
             <h2>{ "Lessons" }</h2>

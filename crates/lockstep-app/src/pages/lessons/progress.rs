@@ -8,10 +8,23 @@ use yew::prelude::*;
 const STORAGE_KEY: &str = "lockstep-lessons-done-1";
 
 /// The ids of the lessons finished so far (none if storage is empty, refused or unreadable).
-pub fn finished() -> BTreeSet<String> {
+fn finished() -> BTreeSet<String> {
     browser::stored(STORAGE_KEY)
         .and_then(|text| serde_json::from_str(&text).ok())
         .unwrap_or_default()
+}
+
+/// The lessons finished, here or before: none at first, then what storage keeps, read in an
+/// effect. The build's render (issue 41) has no storage, and the wasm's first render must match
+/// it, so the list's marks show just after the page starts.
+#[hook]
+pub fn use_finished() -> UseStateHandle<BTreeSet<String>> {
+    let done = use_state(BTreeSet::new);
+    {
+        let done = done.clone();
+        use_effect_with((), move |_| done.set(finished()));
+    }
+    done
 }
 
 /// Marks lesson `id` finished once the player stands on its last step.

@@ -4,7 +4,7 @@
 
 use crate::components::Shared;
 use crate::components::timeline::{AxisRole, FollowLead, SharedTimeAxis, Timeline};
-use crate::platform::browser;
+use crate::hooks::use_page_address;
 use crate::state::Selection;
 use lockstep_sim::story::describe::describe;
 use lockstep_sim::story::numbers::thousands;
@@ -36,6 +36,7 @@ pub fn RealRunView(props: &RealRunProps) -> Html {
     let history = &both.recorded.history;
     let recorded = &history.recorded;
     let scope = AttrValue::from(history.title.clone());
+    let page = use_page_address();
     html! {
         <article class="real-run" data-testid="real-run">
             <h3 data-testid="real-title">{ history.title.clone() }</h3>
@@ -61,14 +62,15 @@ pub fn RealRunView(props: &RealRunProps) -> Html {
                 </FollowLead>
             </SharedTimeAxis>
             { verdicts(&both.verdicts_by(now), both.agreement_by(now)) }
-            { for props.recording.as_deref().map(|id| embed_code(id, &history.title)) }
+            { for props.recording.as_deref().map(|id| embed_code(&page, id, &history.title)) }
         </article>
     }
 }
 
-/// The code that embeds recording `id` in another page: with the host script, or an iframe.
-fn embed_code(id: &str, title: &str) -> Html {
-    let code = for_recording(&AppAddress::of_page(&browser::link_with("")), id, title);
+/// The code that embeds recording `id` in another page (this one at `page`, from
+/// [`use_page_address`]): with the host script, or an iframe.
+fn embed_code(page: &str, id: &str, title: &str) -> Html {
+    let code = for_recording(&AppAddress::of_page(page), id, title);
     html! {
         <details class="real-embed" data-testid="real-embed">
             <summary>{ "Embed this recorded run in your own page" }</summary>

@@ -1,0 +1,20 @@
+//! The page's own address, for links out of the page and for the code that embeds it.
+
+use crate::platform::browser;
+use yew::prelude::*;
+
+/// The page's address without its fragment: empty in the first render, then read in an effect.
+/// The build's render (issue 41) has no address to read, and the wasm's first render must match
+/// it; a link `#…` on the empty address goes to the same page, so it works until then.
+#[hook]
+pub fn use_page_address() -> AttrValue {
+    let address = use_state_eq(AttrValue::default);
+    {
+        let address = address.clone();
+        use_effect_with((), move |_| {
+            let page = browser::link_with("");
+            address.set(page.trim_end_matches('#').to_owned().into());
+        });
+    }
+    (*address).clone()
+}
