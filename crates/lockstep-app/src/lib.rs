@@ -24,6 +24,7 @@ mod pages;
 pub mod platform;
 #[cfg(feature = "ssr")]
 pub mod render;
+pub mod start;
 pub mod state;
 
 pub use app::{App, AppProps, EmbedApp};

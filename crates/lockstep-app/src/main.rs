@@ -13,14 +13,9 @@ thread_local! {
 }
 
 fn main() {
-    let props = lockstep::AppProps {
-        address: lockstep::platform::browser::address().into(),
-    };
-    let app = match lockstep::platform::mount::root() {
-        Some(root) => yew::Renderer::<lockstep::App>::with_root_and_props(root, props).render(),
-        None => yew::Renderer::<lockstep::App>::with_props(props).render(),
-    };
-    APP.with(|slot| *slot.borrow_mut() = Some(app));
+    lockstep::start::start(|app: AppHandle<lockstep::App>| {
+        APP.with(|slot| *slot.borrow_mut() = Some(app));
+    });
 }
 
 /// Stops the app and empties the page of it, before the full binary starts in its place.

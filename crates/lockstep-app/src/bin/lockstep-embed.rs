@@ -4,13 +4,6 @@
 //! of a whole lesson gets the full binary.
 
 fn main() {
-    let props = lockstep::AppProps {
-        address: lockstep::platform::browser::address().into(),
-    };
-    match lockstep::platform::mount::root() {
-        Some(root) => {
-            yew::Renderer::<lockstep::EmbedApp>::with_root_and_props(root, props).render()
-        }
-        None => yew::Renderer::<lockstep::EmbedApp>::with_props(props).render(),
-    };
+    // The app runs for the page's life; dropping its handle leaves it running.
+    lockstep::start::start(|_: yew::AppHandle<lockstep::EmbedApp>| ());
 }

@@ -2,11 +2,6 @@
 //! starts it for an address the story binary lacks, or when the story hands the page over.
 
 fn main() {
-    let props = lockstep::AppProps {
-        address: lockstep::platform::browser::address().into(),
-    };
-    match lockstep::platform::mount::root() {
-        Some(root) => yew::Renderer::<lockstep::App>::with_root_and_props(root, props).render(),
-        None => yew::Renderer::<lockstep::App>::with_props(props).render(),
-    };
+    // The app runs for the page's life; dropping its handle leaves it running.
+    lockstep::start::start(|_: yew::AppHandle<lockstep::App>| ());
 }

@@ -96,7 +96,12 @@ pub fn use_url_sync(
             }
         });
     }
+    let opened_at = address.clone();
     use_effect_with((), move |_| {
+        // An old link to a page (`#learn=…` at the root) shows that page's own address.
+        if Route::parse(&opened_at).is_some() {
+            browser::replace_address(&opened_at);
+        }
         // A link the first render could not open: its scenario's file is still to load.
         if Route::parse(&arrival).is_none() && waits_for_its_scenario(&arrival) {
             follow_link(arrival.to_string(), dispatch.clone());
@@ -175,9 +180,9 @@ fn follow_link(fragment: String, dispatch: Callback<Action>) {
 /// message saying what is wrong with the link.
 pub fn initial_playground(address: &str) -> Playground {
     let playground = Playground(initial(&playground_arrival(address)));
-    // The build's render (issue 41): a lesson step's page shows the step's moment from the
-    // first render, not after `use_stand_at`'s effect.
-    #[cfg(all(feature = "ssr", feature = "full"))]
+    // A lesson step's page shows the step's moment from the first render, not after
+    // `use_stand_at`'s effect: as the build renders it (decision 43).
+    #[cfg(feature = "full")]
     if let Some(Route::Lesson { id, step }) = Route::parse(address)
         && let Some(action) = crate::pages::lessons::first_stand(&playground, &id, step)
     {

@@ -35,17 +35,14 @@ pub fn use_first_run(
     dispatch: &Callback<Action>,
     navigate: &Callback<Route>,
 ) -> Option<Html> {
-    let guide = use_state_eq(|| {
-        if first_run::opens(address, browser::visited()) {
-            Guide::Opening
-        } else {
-            Guide::Ended
-        }
-    });
+    // Whether this is a first visit is in the browser's storage: read after the first render,
+    // which draws what the build drew (decision 43), a page without the guided start.
+    let guide = use_state_eq(|| Guide::Ended);
     {
-        let (guide, dispatch) = (*guide, dispatch.clone());
+        let (guide, dispatch, address) = (guide.clone(), dispatch.clone(), address.to_owned());
         use_effect_with((), move |_| {
-            if guide == Guide::Opening {
+            if first_run::opens(&address, browser::visited()) {
+                guide.set(Guide::Opening);
                 // Marked at once: a reload or a later visit is a return, however this one ends.
                 browser::mark_visited();
                 library::with_built_in(first_run::SCENARIO, dispatch, |scenario| {

@@ -13,12 +13,9 @@ use yew::prelude::*;
 /// re-render every page.
 #[hook]
 pub fn use_material(wanted: bool) -> UseStateHandle<Material> {
-    // The build's render (issue 41 spike): the material is there from the first render. The
-    // browser would need it as early to hydrate the same markup.
-    #[cfg(feature = "ssr")]
-    let material = use_state(|| Material::Ready(library::embedded_content()));
-    #[cfg(not(feature = "ssr"))]
-    let material = use_state(|| Material::NotLoaded);
+    // The material in hand is there from the first render: the build's render has it compiled
+    // in, and a page it rendered fetches it before the app draws over the same markup.
+    let material = use_state(|| library::kept_content().map_or(Material::NotLoaded, Material::Ready));
     {
         let wanted = wanted && *material == Material::NotLoaded;
         let material = material.clone();

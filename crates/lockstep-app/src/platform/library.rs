@@ -32,6 +32,18 @@ thread_local! {
     /// How many scenario openings have been asked for: only the latest one's action is
     /// dispatched, so a slow file cannot open over a choice made after it.
     static ASKED: Cell<u64> = const { Cell::new(0) };
+    /// The guided material once it has arrived in this visit.
+    static CONTENT: RefCell<Option<Rc<Content>>> = const { RefCell::new(None) };
+}
+
+/// The guided material if it is in hand: in the build's render always (compiled in), in the
+/// browser once [`content`] has fetched it (a page the build rendered fetches it before the app
+/// draws, `platform::mount`).
+pub fn kept_content() -> Option<Rc<Content>> {
+    #[cfg(feature = "ssr")]
+    return Some(embedded_content());
+    #[cfg(not(feature = "ssr"))]
+    CONTENT.with(|c| c.borrow().clone())
 }
 
 /// Why a data file could not be loaded.
@@ -70,13 +82,13 @@ fn embedded(id: &str) -> Option<&'static str> {
     (id == catalogue::DEFAULT_ID).then_some(catalogue::DEFAULT_JSON)
 }
 
-/// The build's render (issue 41 spike): every built-in scenario is in the binary.
+/// The build's render (decision 43): every built-in scenario is in the binary.
 #[cfg(feature = "ssr")]
 fn embedded(id: &str) -> Option<&'static str> {
     catalogue::find(id).map(|built_in| built_in.json)
 }
 
-/// The build's render (issue 41 spike): the guided material, compiled in.
+/// The build's render (decision 43): the guided material, compiled in.
 #[cfg(feature = "ssr")]
 pub fn embedded_content() -> Rc<Content> {
     thread_local! {
@@ -234,8 +246,12 @@ pub fn import<A: Actions>(text: String, dispatch: Callback<A>) {
     }
 }
 
-/// The guided material's files, fetched together (all four requests in flight at once).
+/// The guided material: in hand ([`kept_content`]), or its files fetched together (all four
+/// requests in flight at once) and kept.
 pub async fn content() -> Result<Rc<Content>, LoadError> {
+    if let Some(content) = kept_content() {
+        return Ok(content);
+    }
     let mut pending = Vec::new();
     for name in Content::FILES {
         let file = format!("content/{name}");
@@ -261,9 +277,11 @@ pub async fn content() -> Result<Rc<Content>, LoadError> {
         .collect::<Result<Vec<String>, LoadError>>()?;
     let [lessons, questions, cards, guide] = <[String; 4]>::try_from(texts)
         .unwrap_or_else(|_| unreachable!("four files were requested"));
-    Content::parse([&lessons, &questions, &cards, &guide])
+    let content = Content::parse([&lessons, &questions, &cards, &guide])
         .map(Rc::new)
-        .map_err(LoadError::Content)
+        .map_err(LoadError::Content)?;
+    CONTENT.with(|c| *c.borrow_mut() = Some(Rc::clone(&content)));
+    Ok(content)
 }
 
 /// The guided material as the pages see it.

@@ -27,8 +27,7 @@ use buttons::LessonButtons;
 use lockstep_view::content::{Content, Lesson};
 use lockstep_view::link::route::Route;
 use progress::{use_finished, use_mark_finished};
-#[cfg(feature = "ssr")]
-pub(crate) use stand::first_stand;
+pub(crate) use stand::{first_stand, scenarios_of_step};
 use stand::use_stand_at;
 use std::collections::BTreeMap;
 use step_body::{Reveal, step_body};

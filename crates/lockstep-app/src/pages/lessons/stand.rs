@@ -6,7 +6,7 @@ use crate::platform::library;
 use crate::state::{Action, Compare, Comparison, Moment, Origin, Playground};
 use lockstep_sim::scenario::catalogue;
 use lockstep_sim::scenario::types::Scenario;
-use lockstep_view::content::Lesson;
+use lockstep_view::content::{Content, Lesson};
 use yew::prelude::*;
 
 /// Stands the playground at step `step_index` of `lesson` whenever the step (or whether it is
@@ -60,13 +60,35 @@ pub fn use_stand_at(
     });
 }
 
-/// The build's render (issue 41 spike): the action that stands a fresh playground at step
-/// `step_index` of lesson `id`, at once, where [`use_stand_at`]'s effect would do it after the
-/// first render (every file is compiled in). `None` if anything is missing: the render then shows
-/// the playground as it is.
-#[cfg(feature = "ssr")]
+/// The built-in scenarios step `step_index` of lesson `id` plays (and compares with): what must be
+/// in hand for [`first_stand`].
+pub(crate) fn scenarios_of_step(content: &Content, id: &str, step_index: usize) -> Vec<&'static str> {
+    let Some(lesson) = content.lesson(id) else {
+        return Vec::new();
+    };
+    let step_index = step_index.min(lesson.steps.len().saturating_sub(1));
+    let twin = lesson
+        .steps
+        .get(step_index)
+        .and_then(|step| step.compare.as_deref())
+        .and_then(|compare| link::compare_of(compare).ok())
+        .and_then(|compare| match compare {
+            Compare::Scenario(twin) => Some(twin),
+            _ => None,
+        });
+    catalogue::entry(lesson.scenario_of(step_index))
+        .map(|entry| entry.id)
+        .into_iter()
+        .chain(twin)
+        .collect()
+}
+
+/// The action that stands a fresh playground at step `step_index` of lesson `id` at once, where
+/// [`use_stand_at`]'s effect would do it after the first render: the build renders a lesson step
+/// so, and the browser's first render must draw the same (decision 43). `None` if a file is not
+/// in hand: the render then shows the playground as it is, and the effect stands it.
 pub(crate) fn first_stand(playground: &Playground, id: &str, step_index: usize) -> Option<Action> {
-    let content = library::embedded_content();
+    let content = library::kept_content()?;
     let lesson = content.lesson(id)?;
     let step_index = step_index.min(lesson.steps.len().saturating_sub(1));
     let step = lesson.steps.get(step_index)?;

@@ -1,0 +1,67 @@
+//! Where a binary's app starts (decision 43): the address read from the window, the files the
+//! page needs fetched first when the build has drawn that page already, then the app mounted
+//! over it (`platform::mount`). So the app's first render draws the page the build drew — the
+//! scenario, the lesson and its run, the material — rather than "Loading…" over it.
+//!
+//! A page the build did not draw (the root with a link of its own, a custom scenario) mounts at
+//! once and loads its files as it always has, saying so on the page. Called only by the binaries.
+
+use crate::platform::{browser, library, mount};
+use crate::{AppProps, link, pages};
+use lockstep_view::link::route::Route;
+use yew::{AppHandle, BaseComponent, Renderer};
+
+/// Mounts `C` at the page's address, once what a drawn page needs is in hand, and gives its
+/// handle to `keep`.
+pub fn start<C>(keep: impl FnOnce(AppHandle<C>) + 'static)
+where
+    C: BaseComponent<Properties = AppProps>,
+{
+    let address = browser::address();
+    wasm_bindgen_futures::spawn_local(async move {
+        if drawn_by_the_build() {
+            fetch_files_of(&address).await;
+        }
+        let props = AppProps {
+            address: address.into(),
+        };
+        keep(match mount::root() {
+            Some(root) => Renderer::<C>::with_root_and_props(root, props).render(),
+            None => Renderer::<C>::with_props(props).render(),
+        });
+    });
+}
+
+/// Whether the page holds the build's drawing of the page its address names
+/// (`<html data-rendered>` without `data-stale`, index.html).
+fn drawn_by_the_build() -> bool {
+    browser::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.document_element())
+        .is_some_and(|html| html.has_attribute("data-rendered") && !html.has_attribute("data-stale"))
+}
+
+/// Fetches the files the page at `address` draws from. A file that fails is left to the app,
+/// which fetches it again and says what went wrong, as on any page.
+async fn fetch_files_of(address: &str) {
+    let mut scenarios = Vec::new();
+    match Route::parse(address) {
+        Some(route) if route.needs_content() => {
+            let Ok(content) = library::content().await else {
+                return;
+            };
+            if let Route::Lesson { id, step } = route {
+                scenarios = pages::lessons::scenarios_of_step(&content, &id, step);
+            }
+        }
+        Some(_) => {}
+        None => scenarios.extend(
+            [link::built_in_named(address), link::compared_built_in(address)]
+                .into_iter()
+                .flatten(),
+        ),
+    }
+    for id in scenarios {
+        let _ = library::built_in(id).await;
+    }
+}
