@@ -247,6 +247,14 @@ enum Load {
     Full,
     /// The embed's binary, which an embed's frame loads instead of the story.
     Embed,
+    /// The pages the build rendered (decision 43), one per visit: a reader loads the one the
+    /// address names instead of the root's `index.html`; with `sitemap.xml` and `404.html`.
+    Rendered,
+}
+
+/// Whether `path` is one of the build's rendered pages or their sitemap and 404 page.
+fn rendered(path: &str) -> bool {
+    path.ends_with("/index.html") || path == "404.html" || path == "sitemap.xml"
 }
 
 /// The host script's name in `dist/` (Trunk copies `assets/embed.js` there).
@@ -264,7 +272,9 @@ const FULL_BIN: &str = "lockstep-full";
 const EMBED_BIN: &str = "lockstep-embed";
 
 fn load_of(entry: &Entry) -> Load {
-    if entry.path.contains('/') {
+    if rendered(&entry.path) {
+        Load::Rendered
+    } else if entry.path.contains('/') {
         Load::WhenNeeded
     } else if entry.path.starts_with(WORKER_BIN) {
         Load::Worker
@@ -290,6 +300,10 @@ fn table(entries: &[Entry]) -> String {
             "an embed's binary, loaded by an embed instead of the page's",
         ),
         (Load::WhenNeeded, "data loaded when a page needs it"),
+        (
+            Load::Rendered,
+            "the rendered pages (one per visit), sitemap.xml, 404.html",
+        ),
         (
             Load::Worker,
             "the chaos lab's worker, loaded when the lab first runs",
@@ -317,8 +331,18 @@ fn table(entries: &[Entry]) -> String {
         let _ = writeln!(out, "{name:<width$}  {raw:>22}  {gzip:>22}  {brotli:>22}");
     };
     row("file", "raw", "gzip -9", "brotli -q 11");
-    for e in entries {
-        row(&e.path, &size(e.raw), &size(e.gzip), &size(e.brotli));
+    // The rendered pages are hundreds: the largest stands for them, their total is below.
+    let largest_page = entries
+        .iter()
+        .filter(|e| rendered(&e.path))
+        .max_by_key(|e| e.gzip);
+    for e in entries.iter().filter(|e| !rendered(&e.path)).chain(largest_page) {
+        let name = if rendered(&e.path) {
+            format!("{} (the largest rendered page)", e.path)
+        } else {
+            e.path.clone()
+        };
+        row(&name, &size(e.raw), &size(e.gzip), &size(e.brotli));
     }
     row(&total, &size(raw), &size(gzip), &size(brotli));
     for (label, (raw, gzip, brotli)) in &parts {
