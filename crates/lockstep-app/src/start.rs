@@ -7,7 +7,7 @@
 //! once and loads its files as it always has, saying so on the page. Called only by the binaries.
 
 use crate::platform::{browser, library, mount};
-use crate::{AppProps, link, pages};
+use crate::{AppProps, link};
 use lockstep_view::link::route::Route;
 use yew::{AppHandle, BaseComponent, Renderer};
 
@@ -50,9 +50,13 @@ async fn fetch_files_of(address: &str) {
             let Ok(content) = library::content().await else {
                 return;
             };
+            // The story binary has no lessons: it hands such a page to the full binary.
+            #[cfg(feature = "full")]
             if let Route::Lesson { id, step } = route {
-                scenarios = pages::lessons::scenarios_of_step(&content, &id, step);
+                scenarios = crate::pages::lessons::scenarios_of_step(&content, &id, step);
             }
+            #[cfg(not(feature = "full"))]
+            let _ = (content, route);
         }
         Some(_) => {}
         None => scenarios.extend(

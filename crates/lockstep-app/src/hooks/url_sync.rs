@@ -98,8 +98,9 @@ pub fn use_url_sync(
     }
     let opened_at = address.clone();
     use_effect_with((), move |_| {
-        // An old link to a page (`#learn=…` at the root) shows that page's own address.
-        if Route::parse(&opened_at).is_some() {
+        // An old link to a page or a built-in scenario's moment (`#learn=…`, `#s=…` at the
+        // root) shows that page's own address, the rest of it kept in the fragment.
+        if !lockstep_view::link::path::locate(&opened_at).path.is_empty() {
             browser::replace_address(&opened_at);
         }
         // A link the first render could not open: its scenario's file is still to load.

@@ -1,0 +1,183 @@
+// Static first (decision 43): every page the build knows is rendered at build time by the app's
+// own components into its own folder of dist/, and the app then draws over it. Served here from
+// a sub-path, as from any plain static host:
+// - without JavaScript, a lesson step's text and a scenario's story and timeline are readable,
+//   and the links between pages lead to pages;
+// - with it, the app's drawing of every page of sitemap.xml is the build's, node for node;
+// - every published `#…` link still opens what it opened, now at its page's path.
+
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { launchChromium, watchForProblems } from './browser.mjs';
+import { DIST, serveDirectory } from './harness.mjs';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const REPO = resolve(HERE, '..');
+/** The address `cargo xtask dist` writes into canonical links and sitemap.xml by default. */
+const PUBLISHED = 'http://127.0.0.1:8080/';
+
+/** The site's pages as sitemap.xml lists them: each page's path from the site's root. */
+function sitemapPaths() {
+  const xml = readFileSync(join(DIST, 'sitemap.xml'), 'utf8');
+  return [...xml.matchAll(/<loc>([^<]*)<\/loc>/g)].map(([, loc]) => {
+    assert.ok(loc.startsWith(PUBLISHED), `${loc} is under ${PUBLISHED}`);
+    return loc.slice(PUBLISHED.length);
+  });
+}
+
+/**
+ * The app's root as nodes in document order: each element with its attributes sorted and its
+ * form state (a select's value, a box's checked, a fold's open), each text with its spaces
+ * collapsed. What a reader sees and a screen reader reads, without the order of attributes.
+ */
+function snapshot(page) {
+  return page.evaluate(() => {
+    const out = [];
+    const walk = (node) => {
+      if (node.nodeType === Node.TEXT_NODE) {
+        const text = node.textContent.replace(/\s+/g, ' ').trim();
+        if (text) out.push(`"${text}"`);
+        return;
+      }
+      if (node.nodeType !== Node.ELEMENT_NODE) return;
+      const attributes = [...node.attributes].map((a) => `${a.name}=${a.value}`).sort();
+      const state = [];
+      if (node instanceof HTMLSelectElement || node instanceof HTMLInputElement) state.push(`value:${node.value}`);
+      if (node instanceof HTMLInputElement) state.push(`checked:${node.checked}`);
+      if (node instanceof HTMLDetailsElement) state.push(`open:${node.open}`);
+      out.push(`<${node.localName} ${attributes.join(' ')} ${state.join(' ')}>`);
+      node.childNodes.forEach(walk);
+      out.push(`</${node.localName}>`);
+    };
+    walk(document.getElementById('lockstep-root'));
+    return out;
+  });
+}
+
+/** The first place two snapshots differ, with a little of what comes before, for the message. */
+function firstDifference(built, drawn) {
+  const at = built.findIndex((node, i) => node !== drawn[i]);
+  const index = at === -1 ? Math.min(built.length, drawn.length) : at;
+  return [
+    `node ${index} of ${built.length} (built) / ${drawn.length} (drawn)`,
+    `before: ${built.slice(Math.max(0, index - 3), index).join(' ')}`,
+    `built:  ${built.slice(index, index + 3).join(' ')}`,
+    `drawn:  ${drawn.slice(index, index + 3).join(' ')}`,
+  ].join('\n');
+}
+
+describe('pages rendered at build time', () => {
+  let site;
+  let reader; // JavaScript off
+  let visitor; // JavaScript on
+  let plain;
+  let running;
+  const problems = [];
+
+  before(async () => {
+    site = await serveDirectory(DIST, '/static/first/');
+    reader = await launchChromium({ javaScriptEnabled: false });
+    visitor = await launchChromium();
+    plain = reader.context.pages()[0] ?? (await reader.context.newPage());
+    running = visitor.context.pages()[0] ?? (await visitor.context.newPage());
+    watchForProblems(running, (problem) => problems.push(problem));
+  });
+
+  after(async () => {
+    await reader?.close();
+    await visitor?.close();
+    await site?.close();
+  });
+
+  it('reads a lesson step and a scenario without JavaScript, and its links lead to pages', async () => {
+    const lessons = JSON.parse(readFileSync(join(REPO, 'content', 'lessons.json'), 'utf8')).lessons;
+    const lesson = lessons.find((l) => l.id === 'not-a-mutex');
+    await plain.goto(`${site.url}learn/not-a-mutex/3/`);
+    assert.equal(await plain.title(), `${lesson.title}, step 3 of ${lesson.steps.length} — Lockstep`);
+    const text = await plain.locator('[data-testid="lesson-text"]').innerText();
+    assert.equal(text.replace(/\s+/g, ' '), lesson.steps[2].text.replace(/\s+/g, ' '));
+    await plain.locator('[data-testid="timeline-main"] svg').waitFor();
+    await plain.locator('[data-testid="noscript-rendered"]').waitFor();
+    assert.equal(await plain.locator('[data-testid="noscript"]').isVisible(), false);
+
+    await plain.goto(`${site.url}s/s1-gc-pause-unfenced/`);
+    const scenario = JSON.parse(readFileSync(join(REPO, 'scenarios', 's1-gc-pause-unfenced.json'), 'utf8'));
+    assert.equal(await plain.title(), `${scenario.title} — Lockstep`);
+    assert.match(await plain.locator('[data-testid="narration"]').innerText(), /client-a asks lock-service for the lock/);
+    assert.ok((await plain.locator('[data-testid="timeline-main"] [data-testid="timeline-label"]').count()) > 0);
+    assert.match(await plain.locator('[data-testid="position"]').first().innerText(), /^event 1 of \d+/);
+
+    await plain.locator('[data-testid="nav-lessons"]').click();
+    await plain.waitForURL(`${site.url}learn/`);
+    assert.equal(await plain.title(), 'Lessons — Lockstep');
+    await plain.locator('[data-testid="lesson-link"]').first().click();
+    await plain.waitForURL(/\/learn\/[a-z0-9-]+\/1\/$/);
+    await plain.locator('[data-testid="lesson-text"]').waitFor();
+  });
+
+  it('gives every page of sitemap.xml its own title, description and canonical address', async () => {
+    const paths = sitemapPaths();
+    assert.ok(paths.length > 200, `${paths.length} pages`);
+    const titles = new Set();
+    for (const path of paths) {
+      const html = readFileSync(join(DIST, path, 'index.html'), 'utf8');
+      const title = /<title>([^<]+)<\/title>/.exec(html)?.[1];
+      assert.ok(title, `${path}: a title`);
+      titles.add(title);
+      assert.match(html, /<meta name="description" content="[^"]{20,}" \/>/, `${path}: a description`);
+      assert.ok(html.includes(`<link rel="canonical" href="${PUBLISHED}${path}" />`), `${path}: canonical`);
+    }
+    assert.equal(titles.size, paths.length, 'no two pages share a title');
+    const missing = await fetch(`${site.url}no/such/page/`);
+    assert.equal(missing.status, 404);
+    const notFound = readFileSync(join(DIST, '404.html'), 'utf8');
+    assert.match(notFound, /This page is not here/);
+    assert.ok(notFound.includes(`href="${PUBLISHED}learn/"`));
+  });
+
+  it('draws over every page exactly what the build drew', async () => {
+    const paths = sitemapPaths();
+    const differences = [];
+    for (const path of paths) {
+      await plain.goto(site.url + path);
+      const built = await snapshot(plain);
+      await running.goto(site.url + path);
+      await running.locator('html[data-app="running"]').waitFor({ state: 'attached', timeout: 30_000 });
+      const drawn = await snapshot(running);
+      if (JSON.stringify(built) !== JSON.stringify(drawn)) {
+        differences.push(`/${path}: ${firstDifference(built, drawn)}`);
+      }
+    }
+    assert.deepEqual(problems, [], 'the pages reported problems');
+    assert.equal(differences.length, 0, `${differences.length} of ${paths.length} pages differ:\n${differences.slice(0, 8).join('\n\n')}`);
+  });
+
+  it('opens every published link where it opened before, at its page's path', async () => {
+    const corpus = readFileSync(join(REPO, 'crates/lockstep-sim/tests/corpus/links/v1.txt'), 'utf8')
+      .split('\n')
+      .filter((line) => line && !line.startsWith('#'))
+      .map((line) => line.split('\t'));
+    for (const [fragment, opens] of corpus) {
+      await running.goto(`${site.url}#${fragment}`);
+      await running.locator('html[data-app="running"]').waitFor({ state: 'attached', timeout: 30_000 });
+      if (fragment.startsWith('embed&')) {
+        await running.locator('[data-testid="embed"]').waitFor();
+        continue;
+      }
+      await running.locator('[data-testid="timeline-main"] svg').waitFor();
+      if (opens === 'custom' || opens.startsWith('chaos')) continue;
+      await running.waitForFunction(
+        (id) => document.querySelector('select[data-testid="scenario-picker"]')?.value === id,
+        opens,
+      );
+      await running.locator('html[data-url="written"]').waitFor({ state: 'attached' });
+      const url = new URL(running.url());
+      assert.equal(url.pathname, `/static/first/s/${opens}/`, `#${fragment} shows its scenario's path`);
+    }
+    assert.deepEqual(problems, [], 'the pages reported problems');
+  });
+});
