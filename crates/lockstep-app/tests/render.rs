@@ -1,6 +1,6 @@
 //! The build's render (decision 43): every page `cargo xtask dist` writes, rendered natively by
 //! the app's own components, shows what a reader needs before the wasm arrives — a scenario's
-//! title, timeline, narration at its first event and outcome line; a lesson step's text, its
+//! title, timeline, narration where its link opens and outcome line; a lesson step's text, its
 //! place and the run at the step's event — and never a loading placeholder.
 #![cfg(feature = "ssr")]
 
@@ -50,9 +50,9 @@ fn assert_no_placeholder(address: &str, html: &str) {
 }
 
 #[test]
-fn every_scenario_page_shows_its_story_at_its_first_event() {
+fn every_scenario_page_shows_its_story_where_its_link_opens() {
     for built_in in BUILT_IN {
-        let address = format!("s={}&at=1", built_in.id);
+        let address = format!("s={}", built_in.id);
         let html = rendered(&address);
         let scenario = built_in.load().expect("the scenario");
         let playground = playground_at(&address);
@@ -81,7 +81,7 @@ fn every_scenario_page_shows_its_story_at_its_first_event() {
             "{} outcome",
             built_in.id
         );
-        let place = format!("event 1 of {}", playground.total());
+        let place = format!("event {} of {}", playground.position(), playground.total());
         assert!(html.contains(&place), "{} says {place:?}", built_in.id);
         assert_no_placeholder(&address, &html);
     }

@@ -32,6 +32,10 @@ fn write_site(dist: &Path, site_url: &str) -> Result<usize, String> {
     let index = dist.join("index.html");
     let shell_html =
         std::fs::read_to_string(&index).map_err(|e| format!("reading {}: {e}", index.display()))?;
+    let icon = dist.join("favicon.svg");
+    let icon =
+        std::fs::read_to_string(&icon).map_err(|e| format!("reading {}: {e}", icon.display()))?;
+    let shell_html = shell::inline_icon(&shell_html, &icon);
     let pages = render::pages::all();
     let mut paths = Vec::with_capacity(pages.len());
     for page in &pages {
@@ -50,6 +54,14 @@ fn write_page(
     page: &Page,
 ) -> Result<String, String> {
     let place = path::locate(&page.address);
+    // The browser reads the page's address from its path alone: the render must draw that.
+    let read = path::address(&place.path, "").map_err(|e| e.to_string())?;
+    if read != page.address {
+        return Err(format!(
+            "the page #{} would be written at /{}, which reads as #{read}",
+            page.address, place.path
+        ));
+    }
     let markup = render::page(&page.address).map_err(|e| e.to_string())?;
     let html = shell::fill(
         shell_html,

@@ -10,7 +10,8 @@ use lockstep_view::content::Content;
 /// One page the build writes.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Page {
-    /// The app's address for it (`lockstep_view::link`): what the wasm opens there too.
+    /// The app's address for it (`lockstep_view::link`): what its path alone reads as, so what
+    /// the wasm opens there too (`lockstep-render` checks it).
     pub address: String,
     pub title: String,
     pub description: String,
@@ -46,12 +47,12 @@ pub fn all() -> Vec<Page> {
     pages
 }
 
-/// Each built-in scenario at its first event.
+/// Each built-in scenario as its link without a moment opens it.
 fn scenarios() -> impl Iterator<Item = Page> {
     BUILT_IN.iter().filter_map(|built_in| {
         let scenario = built_in.load().ok()?;
         Some(page(
-            format!("s={}&at=1", built_in.id),
+            format!("s={}", built_in.id),
             &scenario.title,
             &scenario.summary,
         ))

@@ -61,6 +61,36 @@ pub fn fill(shell: &str, page: &Filled) -> Result<String, ShellError> {
     ))
 }
 
+/// `shell` with its icon's `<link>` (`./favicon.svg`, as Trunk writes it) carrying the icon
+/// itself, `svg`, as a `data:` address. The app writes its address as a page's path while the
+/// browser has yet to ask for the icon (it asks late), and a relative address would then be
+/// looked for under that path; a `data:` address is looked for nowhere.
+pub fn inline_icon(shell: &str, svg: &str) -> String {
+    let Some(start) = shell.find("<link rel=\"icon\" href=\"./favicon.svg\"") else {
+        return shell.to_owned();
+    };
+    let Some(length) = shell[start..].find('>') else {
+        return shell.to_owned();
+    };
+    let mut encoded = String::with_capacity(svg.len());
+    for c in svg.trim().chars() {
+        match c {
+            '%' => encoded.push_str("%25"),
+            '#' => encoded.push_str("%23"),
+            '"' => encoded.push_str("%22"),
+            '<' => encoded.push_str("%3C"),
+            '>' => encoded.push_str("%3E"),
+            '\n' | '\r' => encoded.push(' '),
+            c => encoded.push(c),
+        }
+    }
+    format!(
+        "{}<link rel=\"icon\" href=\"data:image/svg+xml,{encoded}\" />{}",
+        &shell[..start],
+        &shell[start + length + 1..]
+    )
+}
+
 /// `text` safe inside an attribute's double quotes or an element's text.
 fn escape(text: &str) -> String {
     text.replace('&', "&amp;")
@@ -116,6 +146,21 @@ mod tests {
         assert!(html.contains(r#"src="../../../boot.js""#));
         assert!(!html.contains("=\"./"));
         assert!(filled("", "./").contains(r#"src="./boot.js""#));
+    }
+
+    #[test]
+    fn the_icon_travels_in_the_page() {
+        let shell = SHELL.replace(
+            "href=\"./favicon.svg\" />",
+            "href=\"./favicon.svg\" integrity=\"sha384-x\"/>",
+        );
+        let svg = "<svg xmlns=\"http://www.w3.org/2000/svg\">\n<rect fill=\"#123\"/></svg>\n";
+        let html = inline_icon(&shell, svg);
+        assert!(html.contains(
+            "<link rel=\"icon\" href=\"data:image/svg+xml,%3Csvg xmlns=%22http://www.w3.org/2000/svg%22%3E %3Crect fill=%22%23123%22/%3E%3C/svg%3E\" />"
+        ));
+        assert!(!html.contains("favicon.svg"));
+        assert!(html.contains("</head>"));
     }
 
     #[test]
