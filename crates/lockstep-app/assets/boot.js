@@ -19,10 +19,13 @@ const EMBED_ADDRESS = /^#embed(&|$)/;
 const FULL_PATH = /^(learn|quiz|deck|guide|lab|sources|real)\//;
 const EMBED_PATH = /^embed\//;
 
-/** The page's path from the site's root, which the build writes as the way back from it. */
+// The site's root, from the way back to it the build writes into the page, read against the
+// address the page was loaded at: the app changes the address as the visitor moves, not the root.
+const SITE_ROOT = new URL(document.querySelector('meta[name=lockstep-base]')?.content ?? './', location.href);
+
+/** The page's path from the site's root. */
 function pagePath() {
-  const base = document.querySelector('meta[name=lockstep-base]')?.content ?? './';
-  const root = new URL(base, location.href).pathname;
+  const root = SITE_ROOT.pathname;
   return location.pathname.startsWith(root) ? location.pathname.slice(root.length) : '';
 }
 
@@ -125,13 +128,26 @@ window.lockstepBoot = {
   },
 };
 
+/**
+ * Whether `link` leads to a page only the full binary has: by its fragment (`#learn=…`), or by
+ * its path under the site's root (`../../learn/x/1/`, resolved by the browser).
+ */
+function leadsToFull(link) {
+  if (FULL_ADDRESS.test(link.getAttribute('href'))) return true;
+  if (!(link instanceof HTMLAnchorElement) || !link.href.startsWith(SITE_ROOT.href)) return false;
+  const url = new URL(link.href);
+  if (FULL_ADDRESS.test(url.hash)) return true;
+  const root = SITE_ROOT.pathname;
+  return url.pathname.startsWith(root) && FULL_PATH.test(url.pathname.slice(root.length));
+}
+
 // A pointer resting on, or the keyboard's focus on, a link to a page only the full binary has
 // starts its download while the visitor decides: the click then waits less. Nothing is fetched
 // for a visitor who never goes near one.
 for (const type of ['pointerover', 'focusin']) {
   addEventListener(type, (event) => {
-    const link = event.target instanceof Element ? event.target.closest('a[href^="#"]') : null;
-    if (running === STORY && link && FULL_ADDRESS.test(link.getAttribute('href'))) fetchFull();
+    const link = event.target instanceof Element ? event.target.closest('a[href]') : null;
+    if (running === STORY && link && leadsToFull(link)) fetchFull();
   });
 }
 

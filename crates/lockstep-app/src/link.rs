@@ -1,5 +1,10 @@
 //! Shareable links (`lockstep_view::link::share`) read and written with this visit's loaded scenario
-//! files (`crate::platform::library`): the pure module takes the files as an argument.
+//! files (`crate::platform::library`): the pure module takes the files as an argument; and the
+//! links between pages, written from the page shown ([`here`]).
+
+mod here;
+
+pub use here::{Here, PageLink, use_here, use_site_here};
 
 use crate::platform::library;
 use crate::state::Moment;

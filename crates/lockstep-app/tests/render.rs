@@ -96,7 +96,11 @@ fn every_lesson_step_page_shows_its_text_its_place_and_its_run() {
             let address = format!("learn={}&step={}", lesson.id, index + 1);
             let html = rendered(&address);
             // A step that asks for a prediction shows the question first, its text after.
-            let first = if step.predict.is_some() { "predict" } else { "lesson-text" };
+            let first = if step.predict.is_some() {
+                "predict"
+            } else {
+                "lesson-text"
+            };
             assert!(
                 html.contains(&format!("data-testid=\"{first}\"")),
                 "{address}: shows {first}"
@@ -147,5 +151,87 @@ fn every_page_the_build_writes_renders_with_its_own_words() {
             page.address
         );
         assert!(page.title.ends_with("Lockstep") || page.title.starts_with("Lockstep"));
+    }
+}
+
+/// The `href` of the first element that carries `data-testid="{testid}"`, as a browser reads it.
+fn href_of(html: &str, testid: &str) -> Option<String> {
+    let at = html.find(&format!("data-testid=\"{testid}\""))?;
+    let start = html[..at].rfind('<')?;
+    let end = at + html[at..].find('>')?;
+    href_in(&html[start..end])
+}
+
+/// The first `href` in `markup`, its `&amp;` read as `&`.
+fn href_in(markup: &str) -> Option<String> {
+    let from = markup.find("href=\"")? + "href=\"".len();
+    let len = markup[from..].find('"')?;
+    Some(markup[from..from + len].replace("&amp;", "&"))
+}
+
+#[test]
+fn the_links_between_pages_are_relative_paths_from_the_page() {
+    let content = content();
+    let lesson = &content.lessons[0];
+    let last = lesson.steps.len();
+    let address = format!("learn={}&step={last}", lesson.id);
+    let html = rendered(&address);
+    let up = "../../../";
+    for (testid, page) in [
+        ("nav-lessons", "learn/"),
+        ("nav-quiz", "quiz/"),
+        ("nav-deck", "deck/"),
+        ("nav-guide", "guide/"),
+        ("nav-lab", "lab/"),
+        ("nav-real", "real/"),
+        ("nav-sources", "sources/"),
+        // The last step's "All lessons".
+        ("lesson-done", "learn/"),
+    ] {
+        assert_eq!(
+            href_of(&html, testid).as_deref(),
+            Some(format!("{up}{page}").as_str()),
+            "{address}: {testid}"
+        );
+    }
+    let breadcrumbs = &html[html.find("class=\"breadcrumbs\"").expect("breadcrumbs")..];
+    assert_eq!(href_in(breadcrumbs), Some(format!("{up}learn/")));
+    // The Playground tab opens the lesson's moment: a scenario's page, or the root's hash.
+    let playground = href_of(&html, "nav-playground").expect("the Playground tab");
+    assert!(playground.starts_with(up), "{address}: {playground}");
+    // The same links from the root's page and from a scenario's.
+    assert_eq!(
+        href_of(&rendered(""), "nav-lessons").as_deref(),
+        Some("./learn/")
+    );
+    let scenario = format!("s={}&at=1", BUILT_IN[0].id);
+    assert_eq!(
+        href_of(&rendered(&scenario), "nav-quiz").as_deref(),
+        Some("../../quiz/")
+    );
+}
+
+#[test]
+fn no_rendered_page_links_to_another_page_by_its_fragment() {
+    for page in pages::all() {
+        let html = rendered(&page.address);
+        if let Some(at) = html.find("href=\"#") {
+            let end = (at + 120).min(html.len());
+            panic!(
+                "#{} links by a fragment: {}",
+                page.address,
+                html.get(at..end).unwrap_or_default()
+            );
+        }
+        // Every link in the site's own pages leads from the page's path, never from the root.
+        let depth = lockstep_view::link::path::locate(&page.address)
+            .path
+            .matches('/')
+            .count();
+        if depth > 0 {
+            let up = "../".repeat(depth);
+            let nav = href_of(&html, "nav-sources").expect("the nav");
+            assert_eq!(nav, format!("{up}sources/"), "#{}", page.address);
+        }
     }
 }

@@ -5,6 +5,7 @@
 
 use crate::lab::results::{LabProgress, ShareChart};
 use crate::lab::runner::LabRunner;
+use crate::link::PageLink;
 use lockstep_sim::analysis::chaos::{ChaosBackend, ChaosSettings};
 use lockstep_sim::models::resource::Fencing;
 use lockstep_view::lab::worker_protocol::Reply;
@@ -80,18 +81,15 @@ impl Component for LessonChaos {
             };
         }
         let rows = self.runner.rows();
-        let lab = format!(
-            "#{}",
-            LabSpec {
-                settings: ChaosSettings {
-                    backend: props.backend,
-                    ..ChaosSettings::verification_test(Fencing::Off)
-                },
-                runs: RunCount(1_000),
-                first_seed: props.first_seed,
-            }
-            .fragment()
-        );
+        let lab = LabSpec {
+            settings: ChaosSettings {
+                backend: props.backend,
+                ..ChaosSettings::verification_test(Fencing::Off)
+            },
+            runs: RunCount(1_000),
+            first_seed: props.first_seed,
+        }
+        .fragment();
         html! {
             <div class="lesson-chaos" data-testid="lesson-chaos">
                 <h3>{ format!("The chaos test over {LESSON_RUNS} seeds, fencing on and off") }</h3>
@@ -102,7 +100,7 @@ impl Component for LessonChaos {
                     <p class="muted" data-testid="lesson-chaos-gap">{ "Fencing on still shows stale writes: a paused holder's write that reaches the resource before the new holder's first write is accepted, because the resource has not yet seen the newer token (the fencing gap). What fencing promises is that no write is accepted after a newer token's write." }</p>
                     <p class="muted" data-testid="lesson-chaos-checks">{ "The article's check sees a gap write only when it is under way at the same moment as another accepted write, which is seldom; our data check counts every increment the gap loses. Every run that fails the article's check fails ours too, so our bar is never the shorter one." }</p>
                 }
-                <p class="muted"><a href={lab} data-testid="lesson-open-lab">{ "Open the chaos lab" }</a>{ " for more seeds, other settings and every violating seed." }</p>
+                <p class="muted"><PageLink to={lab} testid="lesson-open-lab">{ "Open the chaos lab" }</PageLink>{ " for more seeds, other settings and every violating seed." }</p>
             </div>
         }
     }

@@ -6,6 +6,7 @@
 //! invariant or check chosen ([`ViolatingSeeds`]). Every number is counted from the runs.
 
 use crate::lab::runner::{ChartRow, Status};
+use crate::link::{Here, use_here};
 use lockstep_sim::analysis::chaos::{Broken, ChaosReport, ChaosSettings, fencing_id, seconds};
 use lockstep_sim::story::numbers::thousands;
 use lockstep_sim::vocabulary::invariant::{Concern, Invariant};
@@ -72,6 +73,7 @@ fn percent(part: u64, whole: u64) -> String {
 
 #[component]
 pub fn ShareChart(props: &ShareChartProps) -> Html {
+    let here = use_here();
     // What some run broke; the rest is named once, under the chart.
     let shown: Vec<Measure> = Measure::all()
         .filter(|m| props.rows.iter().any(|r| m.count(&r.run.report) > 0))
@@ -83,7 +85,7 @@ pub fn ShareChart(props: &ShareChartProps) -> Html {
     html! {
         <figure class="lab-chart" data-testid="lab-chart">
             <figcaption>{ "Share of runs that broke each invariant, the article's check and our data check" }</figcaption>
-            { for props.rows.iter().map(|row| chart_group(row, &shown)) }
+            { for props.rows.iter().map(|row| chart_group(row, &shown, &here)) }
             if !never.is_empty() {
                 <p class="muted lab-never" data-testid="lab-never">{ format!("Broken in no run: {}.", never.join("; ")) }</p>
             }
@@ -107,8 +109,9 @@ fn concern_id(concern: Concern) -> &'static str {
     }
 }
 
-/// One lock service × fencing's bars: the lock's promises (drawn calm), then the data.
-fn chart_group(row: &ChartRow, shown: &[Measure]) -> Html {
+/// One lock service × fencing's bars: the lock's promises (drawn calm), then the data; the links
+/// to lessons written from `here`.
+fn chart_group(row: &ChartRow, shown: &[Measure], here: &Here) -> Html {
     let report = &row.run.report;
     html! {
         <div class="lab-chart-group" data-testid="lab-chart-group"
@@ -130,7 +133,7 @@ fn chart_group(row: &ChartRow, shown: &[Measure]) -> Html {
                     <>
                         <p class="lab-concern" data-concern={concern_id(concern)}>{ concern_heading(concern) }</p>
                         <ul class="lab-bars">
-                            { for bars.iter().map(|m| bar(*m, report)) }
+                            { for bars.iter().map(|m| bar(*m, report, here)) }
                         </ul>
                     </>
                 }
@@ -140,7 +143,7 @@ fn chart_group(row: &ChartRow, shown: &[Measure]) -> Html {
 }
 
 /// One bar: what it counts, its share, and why it is there.
-fn bar(measure: Measure, report: &ChaosReport) -> Html {
+fn bar(measure: Measure, report: &ChaosReport, here: &Here) -> Html {
     let n = measure.count(report);
     let share = if report.runs == 0 {
         0.0
@@ -156,17 +159,17 @@ fn bar(measure: Measure, report: &ChaosReport) -> Html {
                 <span class="lab-bar-fill" style={format!("width: {share:.2}%")}></span>
             </span>
             <span class="lab-bar-value">{ format!("{} ({} of {})", percent(n, report.runs), thousands(n), thousands(report.runs)) }</span>
-            { why_line(measure.why(report.settings.fencing)) }
+            { why_line(measure.why(report.settings.fencing), here) }
         </li>
     }
 }
 
 /// The sentence that says why a chart shows what it shows, and the lesson step that shows it.
-fn why_line(why: Why) -> Html {
+fn why_line(why: Why, here: &Here) -> Html {
     html! {
         <p class="lab-why" data-testid="lab-why">
             { why.sentence }{ " " }
-            <a href={why.step.href()} data-testid="lab-why-lesson" data-lesson={why.step.lesson}
+            <a href={here.href(&why.step.href())} data-testid="lab-why-lesson" data-lesson={why.step.lesson}
                 data-step={why.step.step.to_string()}>{ "See it in a lesson" }</a>
         </p>
     }
@@ -206,6 +209,7 @@ pub struct HistogramProps {
 
 #[component]
 pub fn Histogram(props: &HistogramProps) -> Html {
+    let here = use_here();
     let report = &props.report;
     let histogram = &report.first_violation;
     let bucket = histogram.bucket_ms.0;
@@ -217,7 +221,7 @@ pub fn Histogram(props: &HistogramProps) -> Html {
             <figcaption>{ format!(
                 "When the first violation came: {} of {} runs broke an invariant (runs of {}, in steps of {})",
                 thousands(violating), thousands(report.runs), seconds(report.settings.duration.0), seconds(bucket)) }</figcaption>
-            { why_line(HISTOGRAM_WHY) }
+            { why_line(HISTOGRAM_WHY, &here) }
             <ol class="lab-histogram-bars" style={format!("grid-template-columns: repeat({}, minmax(0, 1fr))", histogram.counts.len().max(1))}>
                 { for histogram.counts.iter().zip(labels).enumerate().map(|(i, (n, label))| {
                     let from = bucket * i as u64;
@@ -372,6 +376,7 @@ fn chosen(violation: &Violation, wanted: Wanted) -> Option<Opens> {
 #[component]
 pub fn ViolatingSeeds(props: &ViolatingSeedsProps) -> Html {
     let shown = use_state(|| PAGE);
+    let here = use_here();
     let wanted = use_state(|| Wanted::Any);
     let run = &props.run;
     let matching: Vec<(u64, Opens)> = run
@@ -410,7 +415,7 @@ pub fn ViolatingSeeds(props: &ViolatingSeedsProps) -> Html {
                 <ul>
                     { for visible.iter().zip(links.iter()).map(|((seed, at), fragment)| html! {
                         <li>
-                            <a href={format!("#{fragment}")} data-testid="lab-violating-seed" data-seed={seed.to_string()}
+                            <a href={here.href(fragment)} data-testid="lab-violating-seed" data-seed={seed.to_string()}
                                 onclick={reveal.clone()} data-event={at.event().map(|e| e.to_string())} data-invariant={at.id()}>
                                 { format!("seed {seed}") }
                             </a>

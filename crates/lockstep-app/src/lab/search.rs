@@ -7,6 +7,7 @@
 //! the words are [`lockstep_view::lab::counterexample_search_text`]'s.
 
 use crate::lab::workers::WorkerPool;
+use crate::link::PageLink;
 use crate::platform::library;
 use lockstep_sim::analysis::search::{Counterexample, MAX_FAULTS, SearchConfig, SearchStatus};
 use lockstep_sim::models::resource::Fencing;
@@ -454,10 +455,9 @@ impl CounterexampleSearch {
                     <ol class="search-faults">
                         { for struck(config, found).into_iter().map(|line| html! { <li>{ line }</li> }) }
                     </ol>
-                    <a class="control primary" data-testid="search-open"
-                        href={format!("#{}", playground_fragment(found))}>
+                    <PageLink class="control primary" testid="search-open" to={playground_fragment(found)}>
                         { format!("Open it in the playground at event {}", found.first_event + 1) }
-                    </a>
+                    </PageLink>
                 </div>
             },
             Status::Exhausted { states, depth } => html! {

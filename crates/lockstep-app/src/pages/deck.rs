@@ -6,6 +6,7 @@
 //! "All cards" lists them, each answer shown.
 
 use crate::components::Shared;
+use crate::link::{Here, use_here};
 use crate::pages::sources::citation_list;
 use lockstep_view::content::practice::{Round, Verdict};
 use lockstep_view::content::{Card, Content};
@@ -28,6 +29,7 @@ enum Mode {
 #[component]
 pub fn Deck(props: &DeckProps) -> Html {
     let mode = use_state(|| Mode::Practice);
+    let here = use_here();
     let cards = &props.content.cards;
     let switch = |to: Mode| {
         let mode = mode.clone();
@@ -53,7 +55,7 @@ pub fn Deck(props: &DeckProps) -> Html {
                     { for cards.iter().map(|card| html! {
                         <article class="card interview-card" data-testid="card" data-card={card.id.clone()}>
                             <h3>{ card.question.clone() }</h3>
-                            { answer(card) }
+                            { answer(card, &here) }
                         </article>
                     }) }
                 </div>
@@ -73,6 +75,7 @@ fn Practice(props: &PracticeProps) -> Html {
     let total = props.content.cards.len();
     let round = use_state(|| Round::in_order(total));
     let open = use_state(|| false);
+    let here = use_here();
     let act = |next: &dyn Fn(&Round) -> Round| {
         let (round, open) = (round.clone(), open.clone());
         let next = next(&round);
@@ -110,7 +113,7 @@ fn Practice(props: &PracticeProps) -> Html {
                 <article class="card interview-card" data-testid="card" data-card={card.id.clone()}>
                     <h3>{ card.question.clone() }</h3>
                     if *open {
-                        { answer(card) }
+                        { answer(card, &here) }
                         <div class="deck-verdict" role="group" aria-label="How did you do?">
                             <button type="button" class="control primary" data-testid="deck-got-it" onclick={got_it}>{ "Got it" }</button>
                             <button type="button" class="control" data-testid="deck-again" onclick={again}>{ "Again" }</button>
@@ -129,8 +132,9 @@ fn Practice(props: &PracticeProps) -> Html {
     }
 }
 
-/// A card's answer: the 30-second version, then the full one folded.
-fn answer(card: &Card) -> Html {
+/// A card's answer: the 30-second version, then the full one folded (its link written from
+/// `here`).
+fn answer(card: &Card, here: &Here) -> Html {
     html! {
         <div data-testid="card-answer">
             <p class="card-short" data-testid="card-short">{ card.short.clone() }</p>
@@ -141,7 +145,7 @@ fn answer(card: &Card) -> Html {
                 <h4>{ "Follow-up" }</h4>
                 <p>{ card.follow_up.clone() }</p>
                 { citation_list(&card.sources) }
-                <a href={format!("#s={}", card.scenario)}>{ "Show it in the playground" }</a>
+                <a href={here.href(&format!("s={}", card.scenario))}>{ "Show it in the playground" }</a>
             </details>
         </div>
     }

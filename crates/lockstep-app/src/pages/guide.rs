@@ -2,6 +2,7 @@
 //! the mechanism to use, linked to the lesson that demonstrates it.
 
 use crate::components::Shared;
+use crate::link::use_here;
 use crate::pages::sources::citation_list;
 use lockstep_view::content::{Content, Verdict};
 use yew::prelude::*;
@@ -14,6 +15,7 @@ pub struct GuideProps {
 #[component]
 pub fn GuidePage(props: &GuideProps) -> Html {
     let chosen = use_state(|| None::<String>);
+    let here = use_here();
     let guide = &props.content.guide;
     let answer = guide
         .answers
@@ -48,9 +50,9 @@ pub fn GuidePage(props: &GuideProps) -> Html {
                     <p>{ a.recommendation.clone() }</p>
                     { citation_list(&a.sources) }
                     <p>
-                        <a href={format!("#learn={}&step=1", a.lesson)} data-testid="guide-lesson">{ "The lesson that shows it" }</a>
+                        <a href={here.href(&format!("learn={}&step=1", a.lesson))} data-testid="guide-lesson">{ "The lesson that shows it" }</a>
                         { " · " }
-                        <a href={format!("#s={}", a.scenario)}>{ "The scenario" }</a>
+                        <a href={here.href(&format!("s={}", a.scenario))}>{ "The scenario" }</a>
                     </p>
                 </article>
             }

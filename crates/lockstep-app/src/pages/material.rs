@@ -3,6 +3,7 @@
 //! says why and offers to try again, and the playground still works.
 
 use crate::components::Shared;
+use crate::link::PageLink;
 use crate::platform::library::{self, Material};
 use lockstep_view::content::Content;
 use std::rc::Rc;
@@ -15,7 +16,8 @@ use yew::prelude::*;
 pub fn use_material(wanted: bool) -> UseStateHandle<Material> {
     // The material in hand is there from the first render: the build's render has it compiled
     // in, and a page it rendered fetches it before the app draws over the same markup.
-    let material = use_state(|| library::kept_content().map_or(Material::NotLoaded, Material::Ready));
+    let material =
+        use_state(|| library::kept_content().map_or(Material::NotLoaded, Material::Ready));
     {
         let wanted = wanted && *material == Material::NotLoaded;
         let material = material.clone();
@@ -57,7 +59,7 @@ pub fn with_material(
                     <span>{ format!("The lessons, questions, cards and guide could not be loaded. {error}.") }</span>
                     <button type="button" class="control" data-testid="content-retry" onclick={retry}>{ "Try again" }</button>
                 </div>
-                <p>{ "The playground does not need them: " }<a href="#">{ "open the playground" }</a>{ "." }</p>
+                <p>{ "The playground does not need them: " }<PageLink to="">{ "open the playground" }</PageLink>{ "." }</p>
             </section>
         },
     }

@@ -1,24 +1,27 @@
 //! The site's navigation bar: one tab a page (each label is the heading of the page it opens),
-//! folded behind a menu button on a narrow screen, and the theme choice.
+//! folded behind a menu button on a narrow screen, and the theme choice. Each tab's link is the
+//! page's path, written from the page shown (`crate::link::Here`).
 
 use crate::components::theme::ThemeChoice;
+use crate::link::use_here;
 use lockstep_view::link::route::Route;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
 pub struct SiteNavProps {
     pub at: Route,
-    /// The Playground tab's address: the moment it shows.
+    /// The Playground tab's link: to the moment it shows.
     pub playground_href: AttrValue,
 }
 
 #[component]
 pub fn SiteNav(props: &SiteNavProps) -> Html {
     let menu_open = use_state(|| false);
-    let tab = |href: String, label: &'static str, testid: &'static str, here: bool| {
+    let here = use_here();
+    let tab = |href: String, label: &'static str, testid: &'static str, current: bool| {
         html! {
-            <a {href} data-testid={testid} class={classes!("tab", here.then_some("here"))}
-                aria-current={here.then_some("page")}>{ label }</a>
+            <a {href} data-testid={testid} class={classes!("tab", current.then_some("here"))}
+                aria-current={current.then_some("page")}>{ label }</a>
         }
     };
     let at = &props.at;
@@ -39,13 +42,13 @@ pub fn SiteNav(props: &SiteNavProps) -> Html {
             </button>
             <div class="nav-tabs" id="nav-tabs" onclick={close_menu}>
                 { tab(props.playground_href.to_string(), "Playground", "nav-playground", *at == Route::Playground) }
-                { tab("#learn".to_owned(), "Lessons", "nav-lessons", matches!(at, Route::Lessons | Route::Lesson { .. })) }
-                { tab("#quiz".to_owned(), "Knowledge check", "nav-quiz", matches!(at, Route::Quiz { .. })) }
-                { tab("#deck".to_owned(), "Interview deck", "nav-deck", *at == Route::Deck) }
-                { tab("#guide".to_owned(), "Efficiency or correctness?", "nav-guide", *at == Route::Guide) }
-                { tab("#lab".to_owned(), "Chaos lab", "nav-lab", matches!(at, Route::Lab(_))) }
-                { tab("#real".to_owned(), "Real runs", "nav-real", matches!(at, Route::Real { .. })) }
-                { tab("#sources".to_owned(), "Sources", "nav-sources", *at == Route::Sources) }
+                { tab(here.href("learn"), "Lessons", "nav-lessons", matches!(at, Route::Lessons | Route::Lesson { .. })) }
+                { tab(here.href("quiz"), "Knowledge check", "nav-quiz", matches!(at, Route::Quiz { .. })) }
+                { tab(here.href("deck"), "Interview deck", "nav-deck", *at == Route::Deck) }
+                { tab(here.href("guide"), "Efficiency or correctness?", "nav-guide", *at == Route::Guide) }
+                { tab(here.href("lab"), "Chaos lab", "nav-lab", matches!(at, Route::Lab(_))) }
+                { tab(here.href("real"), "Real runs", "nav-real", matches!(at, Route::Real { .. })) }
+                { tab(here.href("sources"), "Sources", "nav-sources", *at == Route::Sources) }
             </div>
             <ThemeChoice />
         </nav>

@@ -7,6 +7,7 @@
 //! match it, so a returning user's answers show just after the page starts.
 
 use crate::components::Shared;
+use crate::link::{Here, use_here};
 use crate::pages::sources::citation_list;
 use lockstep_view::content::{Content, Question};
 use lockstep_view::link::route::Route;
@@ -111,6 +112,7 @@ pub fn Quiz(props: &QuizProps) -> Html {
         use_effect_with((), move |_| answers.set(load()));
     }
     let reviewing = use_state(|| false);
+    let here = use_here();
     let questions = &props.content.questions;
     let right = questions
         .iter()
@@ -126,7 +128,7 @@ pub fn Quiz(props: &QuizProps) -> Html {
     let index = shown.iter().position(|&i| i == props.question).unwrap_or(0);
     let card = shown
         .get(index)
-        .map(|&i| question_card(&questions[i], &answers));
+        .map(|&i| question_card(&questions[i], &answers, &here));
     // Review opens at the first question answered wrongly.
     let first_wrong = questions
         .iter()
@@ -198,8 +200,9 @@ fn quiz_buttons(
     }
 }
 
-/// One question, its choices (marked once answered) and, once answered, the explanation.
-fn question_card(q: &Question, answers: &UseStateHandle<Answers>) -> Html {
+/// One question, its choices (marked once answered) and, once answered, the explanation (its
+/// links written from `here`).
+fn question_card(q: &Question, answers: &UseStateHandle<Answers>, here: &Here) -> Html {
     let chosen = answers.get(&q.id).copied();
     let choose = |i: usize| {
         let answers = answers.clone();
@@ -235,14 +238,14 @@ fn question_card(q: &Question, answers: &UseStateHandle<Answers>) -> Html {
                 }) }
             </ol>
             if let Some(c) = chosen {
-                { explanation(q, c) }
+                { explanation(q, c, here) }
             }
         </article>
     }
 }
 
 /// Right or not, why, the sources, and where to see it happen.
-fn explanation(q: &Question, chosen: usize) -> Html {
+fn explanation(q: &Question, chosen: usize, here: &Here) -> Html {
     html! {
         <div class="explanation" data-testid="explanation" data-correct={(chosen == q.answer).to_string()} aria-live="polite">
             <p><strong>{ if chosen == q.answer { "✓ Right. " } else { "✗ Not quite. " } }</strong>{ q.explanation.clone() }</p>
@@ -250,13 +253,13 @@ fn explanation(q: &Question, chosen: usize) -> Html {
             <p>
                 if let Some(scenario) = &q.scenario {
                     // Just after the event that shows the answer (`at` counts the events shown).
-                    <a href={format!("#s={scenario}&at={}", q.moment.map_or(0, |m| m + 1))} data-testid="see-it">
+                    <a href={here.href(&format!("s={scenario}&at={}", q.moment.map_or(0, |m| m + 1)))} data-testid="see-it">
                         { "See it happen in the playground" }
                     </a>
                 }
                 if let Some(lesson) = &q.lesson {
                     { if q.scenario.is_some() { " · " } else { "" } }
-                    <a href={format!("#learn={lesson}&step=1")}>{ "The lesson" }</a>
+                    <a href={here.href(&format!("learn={lesson}&step=1"))}>{ "The lesson" }</a>
                 }
             </p>
         </div>

@@ -7,10 +7,10 @@ use crate::components::Shared;
 use crate::components::controls::Drag;
 use crate::components::monitor::Monitor;
 use crate::hooks::{
-    initial_playground, initial_route, use_autoplay, use_keyboard, use_pause_when_hidden,
-    use_url_sync,
+    initial_playground, initial_route, use_autoplay, use_keyboard, use_links_in_place,
+    use_pause_when_hidden, use_url_sync,
 };
-use crate::link;
+use crate::link::{self, Here};
 use crate::pages::features::{BUILDER, Context, MaterialPages, builder, use_material_pages};
 use crate::pages::first_run::use_first_run;
 use crate::pages::nav::SiteNav;
@@ -84,12 +84,11 @@ pub fn Site(props: &SiteProps) -> Html {
     // While a scenario's file loads (a link's or a menu choice's), the URL keeps what the visitor
     // asked for: a reload or a copied address must not fall back to what happens to show meanwhile.
     let loading = matches!(playground.notice(), Some(Notice::Loading(_)));
-    use_url_sync(
-        &address,
-        moment_fragment.clone().filter(|_| !loading),
-        route.clone(),
-        dispatch.clone(),
-    );
+    let written = moment_fragment.clone().filter(|_| !loading);
+    // The links between pages are written from the page the URL shows: the one `use_url_sync` writes.
+    let here = link::use_site_here(&address, route.fragment().or(written.clone()).as_deref());
+    use_links_in_place(here.clone());
+    use_url_sync(&address, written, route.clone(), dispatch.clone());
     let pages = Pages {
         playground: playground.clone(),
         dispatch: dispatch.clone(),
@@ -97,6 +96,7 @@ pub fn Site(props: &SiteProps) -> Html {
         on_help: toggle_help,
         on_build: open_builder,
         guide,
+        here: here.clone(),
         #[cfg(not(feature = "full"))]
         playground_link: moment_fragment.clone().map(AttrValue::from),
         material: material_pages,
@@ -105,17 +105,38 @@ pub fn Site(props: &SiteProps) -> Html {
         &route,
         use_story(&playground, &dispatch, *route == Route::Playground),
     );
-    // The trace hash is the playground's run: shown where that run is (the playground and a
-    // lesson over it), not on the pages that have no run.
-    let shows_run = matches!(*route, Route::Playground | Route::Lesson { .. });
     let pages_link = moment_fragment.clone().map(AttrValue::from);
-    let playground_href = format!("#{}", moment_fragment.unwrap_or_default());
+    let playground_href = here.href(&moment_fragment.unwrap_or_default());
     html! {
-        <main class="app" data-testid="app">
+        <ContextProvider<Here> context={here}>
+            <main class="app" data-testid="app">
+                { site_frame(&route, &playground, AttrValue::from(playground_href), body) }
+                if *help {
+                    <ShortcutSheet on_close={close_dialogs.reform(|_: MouseEvent| ())} />
+                }
+                if *building {
+                    { builder(&dispatch, &close_dialogs, pages_link) }
+                }
+            </main>
+        </ContextProvider<Here>>
+    }
+}
+
+/// The page under the navigation bar; on a page with a run (the playground and a lesson over it)
+/// the link that skips to the player above, and the run's trace hash below.
+fn site_frame(
+    route: &Route,
+    playground: &Playground,
+    playground_href: AttrValue,
+    body: Html,
+) -> Html {
+    let shows_run = matches!(route, Route::Playground | Route::Lesson { .. });
+    html! {
+        <>
             if shows_run {
                 { skip_link() }
             }
-            <SiteNav at={(*route).clone()} playground_href={AttrValue::from(playground_href)} />
+            <SiteNav at={route.clone()} {playground_href} />
             { body }
             if shows_run {
                 <footer class="app-footer">
@@ -123,13 +144,7 @@ pub fn Site(props: &SiteProps) -> Html {
                     <span>{ "Same scenario, seed and actions give the same trace, here and in the CLI." }</span>
                 </footer>
             }
-            if *help {
-                <ShortcutSheet on_close={close_dialogs.reform(|_: MouseEvent| ())} />
-            }
-            if *building {
-                { builder(&dispatch, &close_dialogs, pages_link) }
-            }
-        </main>
+        </>
     }
 }
 
@@ -247,6 +262,8 @@ struct Pages {
     on_build: Callback<()>,
     /// The guided start's card, while a first visit runs it.
     guide: Option<Html>,
+    /// The page shown, which links are written from.
+    here: Here,
     /// The playground's link (its moment), which a handover to the full binary keeps.
     #[cfg(not(feature = "full"))]
     playground_link: Option<AttrValue>,
@@ -269,6 +286,7 @@ impl Pages {
                 held_run: below.held_run,
                 held_sim: below.held_sim,
                 guide: self.guide.clone(),
+                here: self.here.clone(),
             }),
             // An embed's address typed into the site's address bar: the embed is a page of its own.
             Route::Embed(_) => {

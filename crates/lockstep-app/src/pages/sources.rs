@@ -6,6 +6,7 @@
 //! Entries are read from `lockstep_sim::sources` (the one bibliography, also used by the CLI);
 //! this module only renders them. Links out open in a new tab with `rel="noopener"`.
 
+use crate::link::PageLink;
 use lockstep_sim::scenario::sources::{Bibliography, Citation, Source, SourceKind};
 use yew::prelude::*;
 
@@ -15,7 +16,7 @@ fn link(source: &Source, text: String) -> Html {
         Some(url) => html! {
             <a href={url.clone()} target="_blank" rel="noopener" data-testid="source-link">{ text }</a>
         },
-        None => html! { <a href="#sources" data-testid="source-link">{ text }</a> },
+        None => html! { <PageLink to="sources" testid="source-link">{ text }</PageLink> },
     }
 }
 

@@ -1,6 +1,7 @@
 //! The lesson player's buttons: Back, Next (or "All lessons" on the last step), "Now break it
 //! yourself" (the sandbox at this moment) and a counterexample search over the step's scenario.
 
+use crate::link::use_here;
 use crate::state::Action;
 use lockstep_sim::scenario::catalogue;
 use lockstep_view::link::route::Route;
@@ -24,6 +25,7 @@ pub struct LessonButtonsProps {
 #[component]
 pub fn LessonButtons(props: &LessonButtonsProps) -> Html {
     let step_index = props.step_index;
+    let here = use_here();
     let go = |index: usize| {
         let navigate = props.navigate.clone();
         let id = props.lesson.to_string();
@@ -55,12 +57,12 @@ pub fn LessonButtons(props: &LessonButtonsProps) -> Html {
                     onclick={go(step_index + 1)}>{ "Next ▶" }</button>
             } else {
                 // The recap's "Next lesson" is the step's one filled action.
-                <a class="control" data-testid="lesson-done" href="#learn">{ "All lessons" }</a>
+                <a class="control" data-testid="lesson-done" href={here.href("learn")}>{ "All lessons" }</a>
             }
             <button type="button" class="control" data-testid="break-it" onclick={break_it}>{ "Now break it yourself" }</button>
             // The lesson's scenario handed to the counterexample search, which picks the faults.
             if let Some(entry) = catalogue::entry(&props.scenario) {
-                <a class="control" data-testid="search-it" href={format!("#{}", lockstep_view::link::search::SearchSpec {
+                <a class="control" data-testid="search-it" href={here.href(&lockstep_view::link::search::SearchSpec {
                     scenario: entry.id,
                     ..Default::default()
                 }.fragment())}>{ "Search for a counterexample" }</a>

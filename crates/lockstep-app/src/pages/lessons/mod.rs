@@ -20,6 +20,7 @@ mod step_body;
 pub mod verification_tests;
 
 use crate::components::Shared;
+use crate::link::use_here;
 use crate::pages::lessons::verification_tests::VerificationTests;
 use crate::platform::browser;
 use crate::state::{Action, Playground};
@@ -27,8 +28,8 @@ use buttons::LessonButtons;
 use lockstep_view::content::{Content, Lesson};
 use lockstep_view::link::route::Route;
 use progress::{use_finished, use_mark_finished};
-pub(crate) use stand::{first_stand, scenarios_of_step};
 use stand::use_stand_at;
+pub(crate) use stand::{first_stand, scenarios_of_step};
 use std::collections::BTreeMap;
 use step_body::{Reveal, step_body};
 use yew::prelude::*;
@@ -42,6 +43,7 @@ pub struct LessonIndexProps {
 pub fn LessonIndex(props: &LessonIndexProps) -> Html {
     // Read once a visit to the list: the marks of lessons finished, here or before.
     let finished = use_finished();
+    let here = use_here();
     html! {
         <section class="page lessons-index" data-testid="lessons">
             <h2>{ "Lessons" }</h2>
@@ -50,7 +52,7 @@ pub fn LessonIndex(props: &LessonIndexProps) -> Html {
                 sandbox at that moment and break it yourself." }</p>
             if let Some(first) = props.content.lessons.first() {
                 <p>
-                    <a class="control primary" data-testid="lesson-start" href={format!("#learn={}&step=1", first.id)}>
+                    <a class="control primary" data-testid="lesson-start" href={here.href(&format!("learn={}&step=1", first.id))}>
                         { format!("Start with \u{201c}{}\u{201d} ▶", first.title) }
                     </a>
                 </p>
@@ -58,7 +60,7 @@ pub fn LessonIndex(props: &LessonIndexProps) -> Html {
             <ol class="lesson-list">
                 { for props.content.lessons.iter().map(|lesson| html! {
                     <li>
-                        <a href={format!("#learn={}&step=1", lesson.id)} data-testid="lesson-link" data-lesson={lesson.id.clone()}>
+                        <a href={here.href(&format!("learn={}&step=1", lesson.id))} data-testid="lesson-link" data-lesson={lesson.id.clone()}>
                             { lesson.title.clone() }
                         </a>
                         if finished.contains(&lesson.id) {
@@ -129,6 +131,7 @@ pub fn LessonPlayer(props: &LessonPlayerProps) -> Html {
         .map_or(Reveal::Asking, |choice| Reveal::Shown(*choice));
     let showing = !asks || reveal != Reveal::Asking;
     let on_last_step = lesson.is_some_and(|l| step_index + 1 == l.steps.len());
+    let here = use_here();
     use_mark_finished(props.id.clone(), on_last_step);
     // Answering may leave the timeline scrolled away above (on a phone the question sits under
     // it): bring its top back, so the effect and the verdict share the screen.
@@ -149,7 +152,7 @@ pub fn LessonPlayer(props: &LessonPlayerProps) -> Html {
             <section class="page" data-testid="lesson-missing">
                 <h2>{ "No such lesson" }</h2>
                 <p>{ format!("There is no lesson called \u{201c}{}\u{201d}.", props.id) }</p>
-                <a href="#learn">{ "All lessons" }</a>
+                <a href={here.href("learn")}>{ "All lessons" }</a>
             </section>
         };
     };
@@ -163,7 +166,7 @@ pub fn LessonPlayer(props: &LessonPlayerProps) -> Html {
     html! {
         <section class="page lesson" data-testid="lesson" data-lesson={lesson.id.clone()}
             data-step={(step_index + 1).to_string()}>
-            <p class="breadcrumbs"><a href="#learn">{ "Lessons" }</a>{ " › " }{ lesson.title.clone() }</p>
+            <p class="breadcrumbs"><a href={here.href("learn")}>{ "Lessons" }</a>{ " › " }{ lesson.title.clone() }</p>
             <h2>{ lesson.title.clone() }</h2>
             <div class="lesson-progress" role="progressbar" aria-valuemin="1" aria-valuemax={total.to_string()}
                 aria-valuenow={(step_index + 1).to_string()} aria-label="Lesson progress" data-testid="lesson-progress">
@@ -171,7 +174,7 @@ pub fn LessonPlayer(props: &LessonPlayerProps) -> Html {
                 <span class="bar"><span class="fill" style={format!("width: {}%", (step_index + 1) * 100 / total.max(1))}></span></span>
             </div>
             { for scene::scene_banner(lesson, step_index) }
-            { step_body(step, reveal, showing, &choose) }
+            { step_body(step, reveal, showing, &choose, &here) }
             <LessonButtons lesson={lesson.id.clone()} {step_index} {total} {showing}
                 scenario={lesson.scenario_of(step_index).to_owned()} hint={step.break_it.clone()}
                 dispatch={props.dispatch.clone()} navigate={props.navigate.clone()} />
@@ -182,7 +185,7 @@ pub fn LessonPlayer(props: &LessonPlayerProps) -> Html {
                 <VerificationTests />
             }
             if on_last_step && showing {
-                { recap::recap(&props.content, lesson) }
+                { recap::recap(&props.content, lesson, &here) }
             }
         </section>
     }

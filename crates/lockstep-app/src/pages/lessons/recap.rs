@@ -1,21 +1,23 @@
 //! The end of a lesson, under its last step: what it showed (the content's recap) and where to
 //! go next — the next lesson in order, or after the last one the knowledge check and the deck.
 
+use crate::link::Here;
 use lockstep_view::content::{Content, Lesson};
 use yew::prelude::*;
 
-pub fn recap(content: &Content, lesson: &Lesson) -> Html {
+/// The recap of `lesson`, its links written from `here`.
+pub fn recap(content: &Content, lesson: &Lesson, here: &Here) -> Html {
     let next = match content.next_lesson(&lesson.id) {
         Some(next) => html! {
             <a class="control primary" data-testid="next-lesson" data-lesson={next.id.clone()}
-                href={format!("#learn={}&step=1", next.id)}>
+                href={here.href(&format!("learn={}&step=1", next.id))}>
                 { format!("Next lesson: {} →", next.title) }
             </a>
         },
         None => html! {
             <>
-                <a class="control primary" data-testid="next-lesson" href="#quiz">{ "Test yourself: the knowledge check →" }</a>
-                <a class="control" href="#deck">{ "Practise with the interview deck" }</a>
+                <a class="control primary" data-testid="next-lesson" href={here.href("quiz")}>{ "Test yourself: the knowledge check →" }</a>
+                <a class="control" href={here.href("deck")}>{ "Practise with the interview deck" }</a>
             </>
         },
     };

@@ -3,6 +3,7 @@
 //! its asides folded under "Go deeper", and its sources.
 
 use crate::components::glossary::glossed;
+use crate::link::Here;
 use crate::pages::sources::citation_list;
 use lockstep_view::content::{Predict, Step};
 use yew::prelude::*;
@@ -16,12 +17,13 @@ pub enum Reveal {
 }
 
 /// The step's body; `choose` makes the callback that answers the prediction with a choice
-/// (`None`: "just show me").
+/// (`None`: "just show me"); its links are written from `here`.
 pub fn step_body(
     step: &Step,
     reveal: Reveal,
     showing: bool,
     choose: &dyn Fn(Option<usize>) -> Callback<MouseEvent>,
+    here: &Here,
 ) -> Html {
     match (&step.predict, reveal, showing) {
         (Some(predict), Reveal::Asking, false) => prediction(predict, choose),
@@ -37,7 +39,7 @@ pub fn step_body(
                 }
                 if let Some(link) = &step.real_run {
                     <p class="real-run-aside" data-testid="lesson-real-run">
-                        <a href={format!("#real={}", link.id)}>{ link.text.clone() }</a>
+                        <a href={here.href(&format!("real={}", link.id))}>{ link.text.clone() }</a>
                     </p>
                 }
                 { citation_list(&step.sources) }

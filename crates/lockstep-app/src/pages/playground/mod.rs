@@ -25,6 +25,7 @@ use crate::components::narration::{EventLog, NowLine};
 use crate::components::stage::{STEP_GLIDE_MS, Stage};
 use crate::components::timeline::{AxisRole, FollowLead, SharedTimeAxis, Timeline};
 use crate::components::{Current, Shared};
+use crate::link::Here;
 use crate::pages::sources::{citation_list, note_list};
 use crate::state::{Action, Notice, Play, Playground, Selection};
 use actions::Actions;
@@ -105,6 +106,8 @@ pub struct PlaygroundPage {
     pub held_sim: Shared<Sim>,
     /// The guided start's card over the story, on a first visit.
     pub guide: Option<Html>,
+    /// The page shown, which links are written from.
+    pub here: Here,
 }
 
 pub fn playground_page(page: PlaygroundPage) -> Html {
@@ -131,7 +134,7 @@ pub fn playground_page(page: PlaygroundPage) -> Html {
                     fencing={playground.fencing()} compare={playground.compare()} service={playground.service()}
                     dispatch={dispatch.clone()} on_help={page.on_help.clone()} on_build={page.on_build} />
             </header>
-            { title_line(&playground, &dispatch) }
+            { title_line(&playground, &dispatch, &page.here) }
             { for story.notice }
             { for story.compare_verdict }
             { for page.guide }
@@ -180,7 +183,7 @@ pub fn playground_page(page: PlaygroundPage) -> Html {
     }
 }
 
-fn title_line(playground: &Playground, dispatch: &Callback<Action>) -> Html {
+fn title_line(playground: &Playground, dispatch: &Callback<Action>, here: &Here) -> Html {
     html! {
         <div class="title-line">
             <p class="scenario">
@@ -189,7 +192,7 @@ fn title_line(playground: &Playground, dispatch: &Callback<Action>) -> Html {
             <EditedChip count={playground.log().len()} dispatch={dispatch.clone()} />
             // The same scenario played against a real service and recorded, where there is one.
             { for recordings::of_scenario(playground.scenario_id()).map(|r| html! {
-                <a class="real-run-link" href={format!("#real={}", r.id())} data-testid="real-run-link"
+                <a class="real-run-link" href={here.href(&format!("real={}", r.id()))} data-testid="real-run-link"
                     title="This scenario played by real clients against a real server, beside this simulation">
                     { format!("Real run: {}", r.label) }</a>
             }) }

@@ -10,6 +10,7 @@ pub mod load;
 pub mod view;
 
 use crate::components::Shared;
+use crate::link::use_here;
 use crate::platform::text_file;
 use gloo_file::callbacks::FileReader;
 use lockstep_view::recorded::catalogue::RECORDINGS;
@@ -38,6 +39,7 @@ enum Shown {
 #[component]
 pub fn RealRunsPage(props: &RealRunsProps) -> Html {
     let shown = use_state(|| Shown::Nothing);
+    let here = use_here();
     let problem = use_state(|| None::<String>);
     {
         let shown = shown.clone();
@@ -66,9 +68,9 @@ pub fn RealRunsPage(props: &RealRunsProps) -> Html {
             <ul class="recordings" data-testid="recordings">
                 { for RECORDINGS.iter().map(|r| {
                     let id = r.id();
-                    let here = props.recording.as_deref() == Some(id.as_str());
+                    let current = props.recording.as_deref() == Some(id.as_str());
                     html! {
-                        <li><a href={format!("#real={id}")} aria-current={here.then_some("page")}
+                        <li><a href={here.href(&format!("real={id}"))} aria-current={current.then_some("page")}
                             data-testid={format!("recording-{id}")}>{ format!("{} on {}", r.scenario, r.label) }</a></li>
                     }
                 }) }
