@@ -336,7 +336,11 @@ fn table(entries: &[Entry]) -> String {
         .iter()
         .filter(|e| rendered(&e.path))
         .max_by_key(|e| e.gzip);
-    for e in entries.iter().filter(|e| !rendered(&e.path)).chain(largest_page) {
+    for e in entries
+        .iter()
+        .filter(|e| !rendered(&e.path))
+        .chain(largest_page)
+    {
         let name = if rendered(&e.path) {
             format!("{} (the largest rendered page)", e.path)
         } else {

@@ -38,7 +38,9 @@ fn drawn_by_the_build() -> bool {
     browser::window()
         .and_then(|w| w.document())
         .and_then(|d| d.document_element())
-        .is_some_and(|html| html.has_attribute("data-rendered") && !html.has_attribute("data-stale"))
+        .is_some_and(|html| {
+            html.has_attribute("data-rendered") && !html.has_attribute("data-stale")
+        })
 }
 
 /// Fetches the files the page at `address` draws from. A file that fails is left to the app,
@@ -60,9 +62,12 @@ async fn fetch_files_of(address: &str) {
         }
         Some(_) => {}
         None => scenarios.extend(
-            [link::built_in_named(address), link::compared_built_in(address)]
-                .into_iter()
-                .flatten(),
+            [
+                link::built_in_named(address),
+                link::compared_built_in(address),
+            ]
+            .into_iter()
+            .flatten(),
         ),
     }
     for id in scenarios {

@@ -100,7 +100,10 @@ pub fn use_url_sync(
     use_effect_with((), move |_| {
         // An old link to a page or a built-in scenario's moment (`#learn=…`, `#s=…` at the
         // root) shows that page's own address, the rest of it kept in the fragment.
-        if !lockstep_view::link::path::locate(&opened_at).path.is_empty() {
+        if !lockstep_view::link::path::locate(&opened_at)
+            .path
+            .is_empty()
+        {
             browser::replace_address(&opened_at);
         }
         // A link the first render could not open: its scenario's file is still to load.

@@ -5,7 +5,7 @@
 use crate::components::Shared;
 use crate::components::inspector::Inspector;
 use crate::components::narration::Narration;
-use crate::components::timeline::{AxisRole, FollowLead, SharedTimeAxis, Timeline};
+use crate::components::timeline::{AxisRole, FirstWidth, FollowLead, SharedTimeAxis, Timeline};
 use crate::pages::lessons::{Answer, Answered, LessonPlayer};
 use crate::pages::material::with_material;
 use crate::pages::playground::Story;
@@ -13,6 +13,9 @@ use crate::platform::library::Material;
 use crate::state::{Action, Playground};
 use lockstep_view::link::route::Route;
 use yew::prelude::*;
+
+/// A lesson's plot in a 1280 px window (the playground's: `timeline::DEFAULT_WIDTH`).
+const LESSON_PLOT_WIDTH: f64 = 696.0;
 
 /// Everything a lesson's page needs from the site.
 pub struct LessonPage<'a> {
@@ -53,7 +56,9 @@ pub fn lesson_page(page: LessonPage) -> Html {
                     { for story.notice }
                     { player }
                 </div>
-                // The main timeline and a comparison's twin share one time axis.
+                // The main timeline and a comparison's twin share one time axis. Beside the
+                // lesson, a plot is narrower than the playground's.
+                <ContextProvider<FirstWidth> context={FirstWidth(LESSON_PLOT_WIDTH)}>
                 <SharedTimeAxis>
                     <div class="lesson-stage">
                         { for story.compare_verdict }
@@ -68,6 +73,7 @@ pub fn lesson_page(page: LessonPage) -> Html {
                         { for lesson_twin(&playground, &dispatch) }
                     </div>
                 </SharedTimeAxis>
+                </ContextProvider<FirstWidth>>
             </div>
             <aside class="inspector-panel lesson-inspect" aria-label="Inspect">
                 { story.monitor }

@@ -34,7 +34,7 @@ use lockstep_view::layout::shapes::{Label, LabelOf, Tone};
 use lockstep_view::layout::{LaneRole, Layout, MarkKind, SpanKind};
 use lockstep_view::svg_number::px;
 use lockstep_view::words::{bar_words, lane_badge, mark_kind, mark_words};
-pub use view::{AxisRole, FollowLead, SharedTimeAxis};
+pub use view::{AxisRole, FirstWidth, FollowLead, SharedTimeAxis};
 use view::{use_plot_size, use_time_axis, use_view_state};
 use view_toolbar::view_toolbar;
 use yew::prelude::*;

@@ -12,8 +12,22 @@ use lockstep_view::layout::frame::{LaneNames, Viewport};
 use web_sys::Element;
 use yew::prelude::*;
 
-/// Px across the plot before the element has been measured.
-pub const DEFAULT_WIDTH: f64 = 800.0;
+/// Px across the plot before the element has been measured: the playground's plot in a 1280 px
+/// window, the most common desktop one. The build draws the page at it (decision 43), so in such
+/// a window the app's measure finds what the build drew, and the timeline does not redraw.
+pub const DEFAULT_WIDTH: f64 = 760.0;
+
+/// The width a page's plot has before it is measured, where it is not [`DEFAULT_WIDTH`] (a
+/// lesson's plot, beside the lesson, in a 1280 px window): given by the page around its
+/// timelines.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct FirstWidth(pub f64);
+
+/// The width this timeline's plot is drawn at before it is measured.
+#[hook]
+fn use_first_width() -> f64 {
+    use_context::<FirstWidth>().map_or(DEFAULT_WIDTH, |first| first.0)
+}
 /// Up to this window width the lanes' names sit above the lanes and the plot takes the whole
 /// width: the stylesheet's `max-width: 600px` rule, which measures the same `innerWidth`.
 const NARROW: f64 = 600.0;
@@ -34,13 +48,15 @@ fn lane_names_now() -> LaneNames {
 /// the window is resized.
 ///
 /// Measured in an effect, never in the render: the build's render (issue 41) has no window, and
-/// the wasm's first render must match it, so both draw names beside an 800 px plot. On a narrow
+/// the wasm's first render must match it, so both draw names beside a plot of the page's first
+/// width ([`FirstWidth`]). On a narrow
 /// window the stylesheet already lays that markup out as names above (its `max-width: 600px`
 /// rule on `.timeline-body`); the measure then moves the labels clear of the names, narrows
 /// their buttons and folds the legend.
 #[hook]
 pub fn use_plot_size(plot: &NodeRef) -> (f64, LaneNames) {
-    let width = use_state(|| DEFAULT_WIDTH);
+    let first = use_first_width();
+    let width = use_state(|| first);
     let names = use_state(|| LaneNames::Beside);
     {
         let plot = plot.clone();
@@ -184,7 +200,8 @@ impl ViewState {
 /// shows the whole of it again; a new run of the same scope keeps the user's zoom.
 #[hook]
 pub fn use_view_state(layout: &Shared<Layout>, scope: &AttrValue, width: f64) -> ViewState {
-    let view = use_state(|| Viewport::opening(layout, DEFAULT_WIDTH));
+    let first = use_first_width();
+    let view = use_state(|| Viewport::opening(layout, first));
     let follow = use_state(|| true);
     {
         let view = view.clone();

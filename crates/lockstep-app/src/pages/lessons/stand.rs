@@ -62,7 +62,11 @@ pub fn use_stand_at(
 
 /// The built-in scenarios step `step_index` of lesson `id` plays (and compares with): what must be
 /// in hand for [`first_stand`].
-pub(crate) fn scenarios_of_step(content: &Content, id: &str, step_index: usize) -> Vec<&'static str> {
+pub(crate) fn scenarios_of_step(
+    content: &Content,
+    id: &str,
+    step_index: usize,
+) -> Vec<&'static str> {
     let Some(lesson) = content.lesson(id) else {
         return Vec::new();
     };
