@@ -9,15 +9,20 @@
 //! it renders (never from the window: the build's render has none, and the browser's first render
 //! must draw what the build drew); a component reads it with [`use_here`], a helper that builds
 //! markup takes it as an argument, and [`PageLink`] is a link that reads it itself.
+//!
+//! An embed (`crate::embed`) has no site around it: there the links stay the app's addresses in
+//! a fragment (`#learn`), which the embed's frame opens in the full app in a new tab.
 
 use lockstep_view::link::path;
 use yew::prelude::*;
 
 /// The path of the page shown (site-relative, as `path::locate(..).path`: `learn/x/3/`, `` for
-/// the root): where the links on it are written from.
+/// the root): where the links on it are written from. The default is the root.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Here {
     pub path: String,
+    /// In an embed: links are written as fragments.
+    in_embed: bool,
 }
 
 impl Here {
@@ -25,20 +30,34 @@ impl Here {
     pub fn of(address: &str) -> Here {
         Here {
             path: path::locate(address).path,
+            in_embed: false,
+        }
+    }
+
+    /// Inside an embed, which no site is around: a link is the app's address as a fragment, for
+    /// the embed's frame to open in the full app, in a new tab (`crate::embed::view`).
+    pub fn in_embed() -> Here {
+        Here {
+            path: String::new(),
+            in_embed: true,
         }
     }
 
     /// The relative link from this page to the app's `address` (a fragment's text, with or
-    /// without `#`): `learn` from `learn/x/3/` is `../../../learn/`.
+    /// without `#`): `learn` from `learn/x/3/` is `../../../learn/`. In an embed, `#learn`.
     pub fn href(&self, address: &str) -> String {
+        if self.in_embed {
+            return format!("#{}", address.strip_prefix('#').unwrap_or(address));
+        }
         path::locate(address).href(&self.path)
     }
 }
 
-/// The page shown, as the site gives it; the root where nothing gives it.
+/// The page shown, as the site gives it. Only an embed has no site around it
+/// ([`Here::in_embed`]).
 #[hook]
 pub fn use_here() -> Here {
-    use_context::<Here>().unwrap_or_default()
+    use_context::<Here>().unwrap_or_else(Here::in_embed)
 }
 
 /// The site's [`Here`]: the page of the address the URL shows, `written` (what `use_url_sync`
@@ -109,5 +128,7 @@ mod tests {
         assert_eq!(step.href(""), "../../../");
         assert_eq!(Here::default().href("learn=x&step=1"), "./learn/x/1/");
         assert_eq!(Here::of("lab").href("chaos=abc&at=3"), "../#chaos=abc&at=3");
+        assert_eq!(Here::in_embed().href("learn"), "#learn");
+        assert_eq!(Here::in_embed().href("#sources"), "#sources");
     }
 }
