@@ -126,7 +126,7 @@ describe('the embed view', () => {
     const link = page.locator('[data-testid="embed-open"]');
     assert.equal(await link.getAttribute('target'), '_blank');
     const href = await link.getAttribute('href');
-    assert.equal(href, `${app.site.url}#s=${S2}&at=13`, 'the embed parameters are dropped, the moment kept');
+    assert.equal(href, `${app.site.url}s/${S2}/#at=13`, 'the embed parameters are dropped, the moment kept');
     const [opened] = await Promise.all([page.context().waitForEvent('page'), link.click()]);
     await opened.locator('[data-testid="timeline-main"] svg').waitFor({ timeout: 30_000 });
     assert.equal(await opened.locator('.site-nav').count(), 1, 'the full app, with its navigation');
@@ -330,7 +330,7 @@ describe('the embed view', () => {
     await page.locator('[data-testid="timeline-main"] svg').waitFor();
     await page.locator('[data-testid="lesson-next"]').click();
     await page.waitForFunction(() => document.querySelector('[data-testid="lesson"]')?.dataset.step === '3');
-    assert.equal(await page.locator('[data-testid="embed-open"]').getAttribute('href'), `${app.site.url}#learn=${lesson.id}&step=3`);
+    assert.equal(await page.locator('[data-testid="embed-open"]').getAttribute('href'), `${app.site.url}learn/${lesson.id}/3/`);
     await page.locator('body').press('ArrowRight');
     await page.waitForFunction(() => document.querySelector('[data-testid="lesson"]')?.dataset.step === '4');
     await page.locator('body').press('ArrowLeft');

@@ -76,20 +76,22 @@ describe('the chaos lab explains itself', () => {
       bars: [...document.querySelectorAll('[data-testid="lab-bar"]')].map((b) => ({
         id: b.dataset.invariant,
         text: b.querySelector('[data-testid="lab-why"]')?.textContent ?? '',
-        href: b.querySelector('[data-testid="lab-why-lesson"]')?.getAttribute('href') ?? '',
+        href: b.querySelector('[data-testid="lab-why-lesson"]')?.href ?? '',
       })),
-      histogram: document.querySelector('[data-testid="lab-histogram"] [data-testid="lab-why-lesson"]')?.getAttribute('href'),
+      histogram: document.querySelector('[data-testid="lab-histogram"] [data-testid="lab-why-lesson"]')?.href,
     }));
+    // A lesson step's page (decision 43), where the link leads.
+    const step = new RegExp(`^${app.site.url}learn/[a-z-]+/\\d+/$`);
     assert.ok(whys.bars.length >= 3, JSON.stringify(whys));
     for (const bar of whys.bars) {
-      assert.match(bar.href, /^#learn=[a-z-]+&step=\d+$/, JSON.stringify(bar));
+      assert.match(bar.href, step, JSON.stringify(bar));
       assert.ok(bar.text.length > 40, JSON.stringify(bar));
     }
-    assert.match(whys.histogram, /^#learn=[a-z-]+&step=\d+$/);
+    assert.match(whys.histogram, step);
     const lost = whys.bars.find((b) => b.id === 'no_lost_update');
     assert.ok(lost, 'fencing on still loses read-modify-write updates');
     assert.match(lost.text, /not against a read-modify-write whose read was stale/);
-    assert.equal(lost.href, '#learn=fencing-tokens&step=10');
+    assert.equal(lost.href, `${app.site.url}learn/fencing-tokens/10/`);
     assert.deepEqual(await app.axe(), []);
     assert.deepEqual(app.problems, []);
   });
@@ -97,7 +99,7 @@ describe('the chaos lab explains itself', () => {
   it('keeps the results when the user goes to a lesson step or the playground and comes back', async () => {
     // To the lesson step a bar links …
     await page.locator('[data-testid="lab-bar"][data-invariant="no_lost_update"] [data-testid="lab-why-lesson"]').click();
-    await page.waitForFunction(() => location.hash === '#learn=fencing-tokens&step=10');
+    await page.waitForFunction(() => location.pathname.endsWith('/learn/fencing-tokens/10/'));
     await page.locator('[data-testid="chaos-lab"]').waitFor({ state: 'detached' });
     // … and back by the navigation bar's tab.
     await page.locator('[data-testid="nav-lab"]').click();
@@ -199,7 +201,8 @@ describe('the chaos lab explains itself', () => {
       await page.setViewportSize({ width, height });
       await runLab(app, 'lab&fencing=off&runs=40&seed=1');
       const seed = page.locator('[data-testid="lab-violating-seed"][data-event]').first();
-      const first = await seed.evaluate((a) => ({ event: Number(a.dataset.event), href: a.getAttribute('href') }));
+      // The seed's link: the root's address with the run's settings in its fragment.
+      const first = await seed.evaluate((a) => ({ event: Number(a.dataset.event), href: new URL(a.href).hash }));
       await seed.scrollIntoViewIfNeeded();
       assert.ok(await page.evaluate(() => window.scrollY > 100), 'the seeds are far down the lab page');
       await seed.click();

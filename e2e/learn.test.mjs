@@ -99,7 +99,7 @@ describe('the guided material, as a learner uses it', () => {
     await page.keyboard.press('ArrowLeft');
     await stepShown(lesson, 1);
     // The URL follows within a quarter of a second (it is not written on every change).
-    await page.waitForFunction((wanted) => location.hash.endsWith(wanted), `learn=${lesson.id}&step=2`);
+    await page.waitForFunction((wanted) => location.pathname.endsWith(wanted), `/learn/${lesson.id}/2/`);
     await page.keyboard.press('ArrowRight');
     await stepShown(lesson, 2);
     await page.locator('[data-testid="break-it"]').click();
@@ -287,7 +287,7 @@ describe('the guided material, as a learner uses it', () => {
         [answer.recommendation],
       );
       assert.equal(await recommendation.getAttribute('data-verdict'), answer.verdict, answer.id);
-      assert.equal(await recommendation.locator('[data-testid="guide-lesson"]').getAttribute('href'), `#learn=${answer.lesson}&step=1`, answer.id);
+      assert.equal(await recommendation.locator('[data-testid="guide-lesson"]').evaluate((a) => a.href), `${app.site.url}learn/${answer.lesson}/1/`, answer.id);
     }
     const last = guide.answers[guide.answers.length - 1];
     await recommendation.locator('[data-testid="guide-lesson"]').click();

@@ -62,7 +62,7 @@ describe('the story first, the rest of the app when first opened', () => {
   it('shows a loading line for a page the story lacks, then the page, and keeps the run', async () => {
     await open(LINK);
     const release = await holdFull();
-    await page.locator('.site-nav a[href="#learn"]').click();
+    await page.locator('[data-testid="nav-lessons"]').click();
     const line = page.locator('[data-testid="handoff-loading"]');
     await line.waitFor();
     assert.match(await line.innerText(), /^Loading the lessons…/);
@@ -82,7 +82,7 @@ describe('the story first, the rest of the app when first opened', () => {
   it('says what failed when the rest cannot be fetched, and the playground keeps working', async () => {
     await open(LINK);
     await page.route(FULL_GLOB, (route) => route.abort('failed'));
-    await page.locator('.site-nav a[href="#learn"]').click();
+    await page.locator('[data-testid="nav-lessons"]').click();
     const problem = page.locator('[data-testid="handoff-problem"]');
     await problem.waitFor();
     const text = await problem.innerText();
@@ -96,7 +96,7 @@ describe('the story first, the rest of the app when first opened', () => {
     await app.waitForPosition(4);
     // The address follows the playground once it rests; until then it still says #learn.
     await page.waitForFunction(() => document.documentElement.dataset.url === 'written');
-    await page.locator('.site-nav a[href="#learn"]').click();
+    await page.locator('[data-testid="nav-lessons"]').click();
     await problem.waitFor();
     await page.unroute(FULL_GLOB);
     await page.locator('[data-testid="handoff-retry"]').click();
@@ -109,7 +109,7 @@ describe('the story first, the rest of the app when first opened', () => {
   it('starts fetching the rest when the pointer rests on a link to it, before the click', async () => {
     await open(LINK);
     const requested = page.waitForRequest((request) => request.url().endsWith(FULL));
-    await page.locator('.site-nav a[href="#learn"]').hover();
+    await page.locator('[data-testid="nav-lessons"]').hover();
     await requested;
     assert.equal(await page.locator('[data-testid="lessons"]').count(), 0, 'a hover is not a click');
     assert.equal(await page.locator('[data-testid="trace-hash"]').count(), 1, 'the playground is still shown');

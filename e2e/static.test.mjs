@@ -47,7 +47,10 @@ function snapshot(page) {
       // A form control's value is its state (below): the build can only write it as the
       // attribute, the app sets the property.
       const formValue = (a) => a.name === 'value' && (node instanceof HTMLInputElement || node instanceof HTMLSelectElement || node instanceof HTMLTextAreaElement);
-      const attributes = [...node.attributes].filter((a) => !formValue(a)).map((a) => `${a.name}=${a.value}`).sort();
+      // A link is where it leads: the build writes it from the page's path, the app from the
+      // path the address bar shows by then (the root's playground writes its scenario's).
+      const written = (a) => (a.name === 'href' && node instanceof HTMLAnchorElement ? `href→${node.href}` : `${a.name}=${a.value}`);
+      const attributes = [...node.attributes].filter((a) => !formValue(a)).map(written).sort();
       const state = [];
       if (node instanceof HTMLSelectElement || node instanceof HTMLInputElement) state.push(`value:${node.value}`);
       if (node instanceof HTMLInputElement) state.push(`checked:${node.checked}`);
@@ -88,6 +91,13 @@ describe('pages rendered at build time', () => {
     plain = reader.context.pages()[0] ?? (await reader.context.newPage());
     running = visitor.context.pages()[0] ?? (await visitor.context.newPage());
     watchForProblems(running, (problem) => problems.push(problem));
+    // Every layout shift of a page's life, summed as cumulative layout shift counts them.
+    await visitor.context.addInitScript(() => {
+      window.lockstepShift = 0;
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.lockstepShift += entry.value;
+      }).observe({ type: 'layout-shift', buffered: true });
+    });
   });
 
   after(async () => {
@@ -145,9 +155,10 @@ describe('pages rendered at build time', () => {
     assert.ok(notFound.includes(`href="${PUBLISHED}learn/"`));
   });
 
-  it('draws over every page exactly what the build drew', async () => {
+  it('draws over every page exactly what the build drew, and nothing moves', async () => {
     const paths = sitemapPaths();
     const differences = [];
+    const shifts = [];
     for (const path of paths) {
       await plain.goto(site.url + path);
       const built = await snapshot(plain);
@@ -159,11 +170,17 @@ describe('pages rendered at build time', () => {
         continue;
       }
       const drawn = await snapshot(running);
+      // Two frames after the app's first render: any shift it caused has been reported.
+      const shift = await running.evaluate(
+        () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(window.lockstepShift)))),
+      );
+      if (shift > 0.01) shifts.push(`/${path}: ${shift.toFixed(4)}`);
       if (JSON.stringify(built) !== JSON.stringify(drawn)) {
         differences.push(`/${path}: ${firstDifference(built, drawn)}`);
       }
     }
     assert.equal(differences.length, 0, `${differences.length} of ${paths.length} pages differ:\n${differences.slice(0, 8).join('\n\n')}`);
+    assert.deepEqual(shifts, [], 'cumulative layout shift over 0.01');
     assert.deepEqual(problems, [], 'the pages reported problems');
   });
 

@@ -121,7 +121,8 @@ describe('lessons that flow, and study tools that keep their place', () => {
     const final = lessons.at(-1);
     await openPage(`learn=${final.id}&step=${final.steps.length}`, 'lesson');
     if (final.steps.at(-1).predict) await page.locator('[data-testid="predict-skip"]').click();
-    assert.equal(await page.locator('[data-testid="next-lesson"]').getAttribute('href'), '#quiz');
+    // Links lead to pages' paths (decision 43): compared where they lead.
+    assert.equal(await page.locator('[data-testid="next-lesson"]').evaluate((a) => a.href), `${app.site.url}quiz/`);
     assert.deepEqual(app.problems, []);
   });
 
@@ -132,16 +133,16 @@ describe('lessons that flow, and study tools that keep their place', () => {
     assert.equal(await page.locator('[data-testid="question"]').getAttribute('data-question'), question.id);
     await page.locator('[data-testid="choice"][data-index="0"]').click();
     const seeIt = page.locator('[data-testid="see-it"]');
-    assert.equal(await seeIt.getAttribute('href'), `#s=${question.scenario}&at=${question.moment + 1}`);
+    assert.equal(await seeIt.evaluate((a) => a.href), `${app.site.url}s/${question.scenario}/#at=${question.moment + 1}`);
     await seeIt.click();
     await page.locator('[data-testid="timeline-main"] svg').waitFor();
     await app.waitForPosition(question.moment + 1);
     await page.goBack();
     await page.waitForFunction((id) => document.querySelector('[data-testid="question"]')?.dataset.question === id, question.id);
-    assert.ok((await page.evaluate(() => location.hash)).endsWith(`quiz=${at + 1}`));
+    assert.ok((await page.evaluate(() => location.pathname)).endsWith(`/quiz/${at + 1}/`));
     // Next writes its question into the address too.
     await page.locator('[data-testid="question-next"]').click();
-    await page.waitForFunction((n) => location.hash.endsWith(`quiz=${n}`), at + 2);
+    await page.waitForFunction((n) => location.pathname.endsWith(`/quiz/${n}/`), at + 2);
     assert.equal(await page.locator('[data-testid="question"]').getAttribute('data-question'), questions[at + 1].id);
     assert.deepEqual(app.problems, []);
   });

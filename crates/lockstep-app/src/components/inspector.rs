@@ -89,11 +89,13 @@ fn RowTable(props: &RowTableProps) -> Html {
     html! {
         <>
             <h2>{ props.title.clone() }</h2>
-            <table class="sql-row">
+            // The `<tbody>` a parser adds to a page's table: the build's page is parsed, the app's
+            // is built, and the two must be the same tree.
+            <table class="sql-row"><tbody>
                 { for props.columns.iter().map(|(column, value)| html! {
                     <tr><th>{ *column }</th><td data-column={*column}>{ value.clone() }</td></tr>
                 }) }
-            </table>
+            </tbody></table>
         </>
     }
 }

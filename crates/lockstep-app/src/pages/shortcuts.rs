@@ -14,11 +14,11 @@ pub fn ShortcutSheet(props: &ShortcutSheetProps) -> Html {
         <div class="dialog-backdrop">
             <div class="dialog" role="dialog" aria-modal="true" aria-labelledby="help-title" data-testid="shortcuts">
                 <h2 id="help-title">{ "Keyboard shortcuts" }</h2>
-                <table class="shortcuts">
+                <table class="shortcuts"><tbody>
                     { for SHORTCUTS.iter().map(|(key, what)| html! {
                         <tr><th><kbd>{ *key }</kbd></th><td>{ *what }</td></tr>
                     }) }
-                </table>
+                </tbody></table>
                 <p class="muted">{ "Tab moves between controls; Enter or Space presses the focused one. \
                     On the timeline, lane names and marks are buttons too." }</p>
                 <div class="dialog-buttons">

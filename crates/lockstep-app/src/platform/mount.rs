@@ -22,6 +22,10 @@ pub fn root() -> Option<Element> {
     {
         frame.remove();
     }
+    // The page's own root shows again if a fragment had hidden it for another page's.
+    if let Some(html) = document.document_element() {
+        let _ = html.remove_attribute("data-stale");
+    }
     if let Some(root) = document.get_element_by_id(ROOT_ID) {
         return Some(root);
     }
