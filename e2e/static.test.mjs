@@ -37,16 +37,26 @@ function sitemapPaths() {
 function snapshot(page) {
   return page.evaluate(() => {
     const out = [];
+    // Text runs as a parser reads them: adjacent text nodes (the app makes one per piece, a
+    // parsed page has one) are one text.
+    let text = '';
+    const flush = () => {
+      const words = text.replace(/\s+/g, ' ').trim();
+      if (words) out.push(`"${words}"`);
+      text = '';
+    };
     const walk = (node) => {
       if (node.nodeType === Node.TEXT_NODE) {
-        const text = node.textContent.replace(/\s+/g, ' ').trim();
-        if (text) out.push(`"${text}"`);
+        text += node.textContent;
         return;
       }
       if (node.nodeType !== Node.ELEMENT_NODE) return;
+      flush();
       // A form control's value is its state (below): the build can only write it as the
       // attribute, the app sets the property.
-      const formValue = (a) => a.name === 'value' && (node instanceof HTMLInputElement || node instanceof HTMLSelectElement || node instanceof HTMLTextAreaElement);
+      const formValue = (a) =>
+        ['value', 'checked', 'selected'].includes(a.name) &&
+        (node instanceof HTMLInputElement || node instanceof HTMLSelectElement || node instanceof HTMLTextAreaElement || node instanceof HTMLOptionElement);
       // A link is where it leads: the build writes it from the page's path, the app from the
       // path the address bar shows by then (the root's playground writes its scenario's).
       const written = (a) => (a.name === 'href' && node instanceof HTMLAnchorElement ? `href→${node.href}` : `${a.name}=${a.value}`);
@@ -54,9 +64,11 @@ function snapshot(page) {
       const state = [];
       if (node instanceof HTMLSelectElement || node instanceof HTMLInputElement) state.push(`value:${node.value}`);
       if (node instanceof HTMLInputElement) state.push(`checked:${node.checked}`);
+      if (node instanceof HTMLOptionElement) state.push(`selected:${node.selected}`);
       if (node instanceof HTMLDetailsElement) state.push(`open:${node.open}`);
       out.push(`<${node.localName} ${attributes.join(' ')} ${state.join(' ')}>`);
       node.childNodes.forEach(walk);
+      flush();
       out.push(`</${node.localName}>`);
     };
     walk(document.getElementById('lockstep-root'));
@@ -184,14 +196,45 @@ describe('pages rendered at build time', () => {
     assert.deepEqual(problems, [], 'the pages reported problems');
   });
 
+  it('keeps a Step and a key pressed before the app runs, and applies them once it does', async () => {
+    let release;
+    const held = new Promise((resolve) => {
+      release = resolve;
+    });
+    await running.route('**/lockstep_bg.wasm', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await running.goto(`${site.url}s/s1-gc-pause-unfenced/`);
+    const position = () => running.locator('[data-testid="position"]').first().innerText();
+    const before = Number(/^event (\d+) of/.exec(await position())[1]);
+    await running.locator('[data-testid="step"]').click();
+    assert.equal(await running.locator('[data-testid="step"]').getAttribute('aria-busy'), 'true', 'the Step says it waits');
+    await running.locator('body').press('ArrowRight');
+    assert.equal(await running.evaluate(() => document.documentElement.dataset.app), undefined, 'the app is not running yet');
+    release();
+    await running.locator('html[data-app="running"]').waitFor({ state: 'attached', timeout: 30_000 });
+    await running.waitForFunction(
+      (wanted) => document.querySelector('[data-testid="position"]')?.textContent.startsWith(`event ${wanted} of`),
+      before + 2,
+    );
+    await running.unroute('**/lockstep_bg.wasm');
+    assert.deepEqual(problems, [], 'the page reported problems');
+  });
+
   it("opens every published link where it opened before, at its page's path", async () => {
     const corpus = readFileSync(join(REPO, 'crates/lockstep-sim/tests/corpus/links/v1.txt'), 'utf8')
       .split('\n')
       .filter((line) => line && !line.startsWith('#'))
       .map((line) => line.split('\t'));
     for (const [fragment, opens] of corpus) {
+      // A fresh load each: from the root to the root, only the fragment would change.
+      await running.goto('about:blank');
       await running.goto(`${site.url}#${fragment}`);
-      await running.locator('html[data-app="running"]').waitFor({ state: 'attached', timeout: 30_000 });
+      await running
+        .locator('html[data-app="running"]')
+        .waitFor({ state: 'attached', timeout: 30_000 })
+        .catch(() => assert.fail(`#${fragment.slice(0, 60)}: the app did not start`));
       if (fragment.startsWith('embed&')) {
         await running.locator('[data-testid="embed"]').waitFor();
         continue;

@@ -151,8 +151,57 @@ for (const type of ['pointerover', 'focusin']) {
   });
 }
 
+/**
+ * On a page the build rendered (decision 43), the controls are there before the app is. A click
+ * on one, or a key, while the app loads is kept, the control marked busy, and given to the app
+ * once it has drawn over the page (`<html data-app="running">`): the same control, found by its
+ * `data-testid` (and `data-index`), is clicked; the keys are pressed again. Links need no app
+ * and go on as they are.
+ */
+function keepEarlyInput() {
+  const html = document.documentElement;
+  if (!html.hasAttribute('data-rendered') || html.hasAttribute('data-stale')) return;
+  const kept = [];
+  const control = (target) =>
+    target instanceof Element ? target.closest('button, input, select, summary, [role="button"], [tabindex]') : null;
+  const onClick = (event) => {
+    const found = control(event.target);
+    if (!found || !found.closest('#lockstep-root') || !found.dataset.testid) return;
+    event.preventDefault();
+    event.stopPropagation();
+    found.setAttribute('aria-busy', 'true');
+    kept.push({ kind: 'click', testid: found.dataset.testid, index: found.dataset.index });
+  };
+  // The app's shortcuts (src/hooks/keyboard.rs), outside a field or a control of its own.
+  const SHORTCUTS = new Set([' ', 'k', 'ArrowRight', 'l', 'ArrowLeft', 'j', 'Home', 'End', 'n', 'p', 'f', 'c', '?']);
+  const onKey = (event) => {
+    if (!SHORTCUTS.has(event.key) || event.ctrlKey || event.metaKey || event.altKey) return;
+    if (event.target instanceof Element && event.target.closest('a, button, input, select, textarea, summary')) return;
+    event.preventDefault();
+    kept.push({ kind: 'key', key: event.key, code: event.code, shiftKey: event.shiftKey });
+  };
+  addEventListener('click', onClick, true);
+  addEventListener('keydown', onKey, true);
+  const watch = new MutationObserver(() => {
+    if (html.dataset.app !== 'running') return;
+    watch.disconnect();
+    removeEventListener('click', onClick, true);
+    removeEventListener('keydown', onKey, true);
+    for (const input of kept) {
+      if (input.kind === 'key') {
+        document.dispatchEvent(new KeyboardEvent('keydown', { ...input, bubbles: true, cancelable: true }));
+        continue;
+      }
+      const index = input.index === undefined ? '' : `[data-index="${CSS.escape(input.index)}"]`;
+      document.querySelector(`#lockstep-root [data-testid="${CSS.escape(input.testid)}"]${index}`)?.click();
+    }
+  });
+  watch.observe(html, { attributes: true, attributeFilter: ['data-app'] });
+}
+
 function firstLoad() {
   if (typeof WebAssembly !== 'object') return; // index.html has said so already
+  keepEarlyInput();
   const name = binaryFor();
   const slot = document.querySelector('[data-wasm-size]');
   if (slot && sizes[name]) slot.textContent = ` (WebAssembly, ${Math.ceil(sizes[name].gzip / 1000)}\u00a0KB compressed)`;

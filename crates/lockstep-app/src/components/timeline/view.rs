@@ -9,6 +9,8 @@
 use crate::components::Shared;
 use lockstep_view::layout::Layout;
 use lockstep_view::layout::frame::{LaneNames, Viewport};
+use std::cell::Cell;
+use std::rc::Rc;
 use web_sys::Element;
 use yew::prelude::*;
 
@@ -102,6 +104,18 @@ pub enum AxisRole {
 #[derive(Clone, PartialEq)]
 struct Publish(UseStateSetter<Option<Viewport>>);
 
+/// The span the leader drew in its latest render, kept while it renders: the follower, drawn
+/// after it, reads it in the same pass. So the first render (the build's, decision 43, and the
+/// browser's) draws the follower on the leader's axis, before any effect has published it.
+#[derive(Clone)]
+struct LeadDrawn(Rc<Cell<Option<Viewport>>>);
+
+impl PartialEq for LeadDrawn {
+    fn eq(&self, other: &Self) -> bool {
+        Rc::ptr_eq(&self.0, &other.0)
+    }
+}
+
 /// The span the leader shows (its width included), for [`FollowLead`].
 #[derive(Clone, PartialEq)]
 struct LeadView(Option<Viewport>);
@@ -121,11 +135,14 @@ pub struct AxisProps {
 #[component]
 pub fn SharedTimeAxis(props: &AxisProps) -> Html {
     let lead = use_state(|| None::<Viewport>);
+    let drawn = use_memo((), |_| Cell::new(None::<Viewport>));
     html! {
         <ContextProvider<Publish> context={Publish(lead.setter())}>
-            <ContextProvider<LeadView> context={LeadView(*lead)}>
-                { props.children.clone() }
-            </ContextProvider<LeadView>>
+            <ContextProvider<LeadDrawn> context={LeadDrawn(Rc::clone(&drawn))}>
+                <ContextProvider<LeadView> context={LeadView(*lead)}>
+                    { props.children.clone() }
+                </ContextProvider<LeadView>>
+            </ContextProvider<LeadDrawn>>
         </ContextProvider<Publish>>
     }
 }
@@ -147,7 +164,15 @@ pub fn FollowLead(props: &AxisProps) -> Html {
 #[hook]
 pub fn use_time_axis(role: AxisRole, own: Viewport) -> Viewport {
     let publish = use_context::<Publish>();
-    let lead = use_context::<FollowView>().and_then(|f| f.0);
+    let drawn = use_context::<LeadDrawn>();
+    if role == AxisRole::Lead
+        && let Some(drawn) = &drawn
+    {
+        drawn.0.set(Some(own));
+    }
+    let lead = use_context::<FollowView>()
+        .and_then(|f| f.0)
+        .or_else(|| drawn.and_then(|d| d.0.get()));
     {
         let publish = publish.clone();
         use_effect_with(own, move |own| {
