@@ -158,6 +158,9 @@ for (const type of ['pointerover', 'focusin']) {
  * `data-testid` (and `data-index`), is clicked; the keys are pressed again. Links need no app
  * and go on as they are.
  */
+/** The wait between two kept presses given to the app: past a Step's catch-up (150 ms). */
+const REPLAY_GAP_MS = 200;
+
 function keepEarlyInput() {
   const html = document.documentElement;
   if (!html.hasAttribute('data-rendered') || html.hasAttribute('data-stale')) return;
@@ -187,14 +190,34 @@ function keepEarlyInput() {
     watch.disconnect();
     removeEventListener('click', onClick, true);
     removeEventListener('keydown', onKey, true);
-    for (const input of kept) {
+    // One at a time, each after the page has drawn the one before, as a person's presses come.
+    const replay = (index) => {
+      const input = kept[index];
+      if (!input) return;
       if (input.kind === 'key') {
-        document.dispatchEvent(new KeyboardEvent('keydown', { ...input, bubbles: true, cancelable: true }));
-        continue;
+        document.dispatchEvent(new KeyboardEvent('keydown', { key: input.key, code: input.code, shiftKey: input.shiftKey, bubbles: true, cancelable: true }));
+      } else {
+        const at = input.index === undefined ? '' : `[data-index="${CSS.escape(input.index)}"]`;
+        document.querySelector(`#lockstep-root [data-testid="${CSS.escape(input.testid)}"]${at}`)?.click();
       }
-      const index = input.index === undefined ? '' : `[data-index="${CSS.escape(input.index)}"]`;
-      document.querySelector(`#lockstep-root [data-testid="${CSS.escape(input.testid)}"]${index}`)?.click();
-    }
+      requestAnimationFrame(() => setTimeout(() => replay(index + 1), REPLAY_GAP_MS));
+    };
+    replay(0);
+  });
+  watch.observe(html, { attributes: true, attributeFilter: ['data-app'] });
+}
+
+/**
+ * Marks `<html data-app-settled>` one frame after the app has drawn (`data-app="running"`): the
+ * page has been laid out with the app's markup by then, so the stylesheet may let the browser
+ * skip what is off screen at the sizes it measured, without a guess that moves the page.
+ */
+function markSettled() {
+  const html = document.documentElement;
+  const watch = new MutationObserver(() => {
+    if (html.dataset.app !== 'running') return;
+    watch.disconnect();
+    requestAnimationFrame(() => requestAnimationFrame(() => html.setAttribute('data-app-settled', '')));
   });
   watch.observe(html, { attributes: true, attributeFilter: ['data-app'] });
 }
@@ -202,6 +225,7 @@ function keepEarlyInput() {
 function firstLoad() {
   if (typeof WebAssembly !== 'object') return; // index.html has said so already
   keepEarlyInput();
+  markSettled();
   const name = binaryFor();
   const slot = document.querySelector('[data-wasm-size]');
   if (slot && sizes[name]) slot.textContent = ` (WebAssembly, ${Math.ceil(sizes[name].gzip / 1000)}\u00a0KB compressed)`;
