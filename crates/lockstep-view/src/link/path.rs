@@ -17,7 +17,7 @@
 //! | `quiz` or `quiz=1`                    | `quiz/`                 | the rest        |
 //! | `quiz=<n>`, n ≥ 2                     | `quiz/<n>/`             | the rest        |
 //! | `deck`, `guide`, `sources`, `real`    | `deck/` and so on       | the rest        |
-//! | `real=<id>`                           | `real/<id>/`            | the rest        |
+//! | `real=<id>` (read from `real/<id>/`)  | `` (no page yet)        | the fragment    |
 //! | `lab` or `lab&<rest>` (search too)    | `lab/`                  | `<rest>`        |
 //! | anything else                         | ``                      | the fragment    |
 //!
@@ -178,7 +178,8 @@ fn page_of(fragment: &str) -> Option<(Page<'_>, &str)> {
         ("sources", "") => Page::Sources,
         ("lab", "") => Page::Lab,
         ("real", "") => Page::Recordings,
-        ("real", id) if is_dotted_slug(id) => Page::Recording(id),
+        // A recorded run's page is not rendered yet (it needs the recording in the build's
+        // render), so a static host has no file at `real/<id>/`: it stays at the root.
         _ => return None,
     };
     Some((page, rest))

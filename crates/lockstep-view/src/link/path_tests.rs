@@ -108,8 +108,8 @@ const ROWS: &[(&str, &str, &str, &str)] = &[
     ("real", "real/", "", "real"),
     (
         "real=s2-gc-pause-fenced.postgres",
-        "real/s2-gc-pause-fenced.postgres/",
         "",
+        "real=s2-gc-pause-fenced.postgres",
         "real=s2-gc-pause-fenced.postgres",
     ),
     ("real=../etc", "", "real=../etc", "real=../etc"),
@@ -388,8 +388,13 @@ fn every_lesson_step_question_and_recording_lives_at_its_path() {
     for recording in &recordings::RECORDINGS {
         let fragment = format!("real={}", recording.id());
         let (located, back) = there_and_back(&fragment);
-        assert_eq!(located.path, format!("real/{}/", recording.id()));
+        // No rendered page yet: at the root, and its path still reads as it.
+        assert_eq!(located.path, "");
         assert_eq!(back, fragment);
+        assert_eq!(
+            address(&format!("real/{}/", recording.id()), "").as_deref(),
+            Ok(fragment.as_str())
+        );
     }
 }
 
@@ -491,6 +496,10 @@ proptest! {
     fn an_address_the_app_writes_comes_back_as_it_was(fragment in written_by_the_app()) {
         let (located, back) = there_and_back(&fragment);
         prop_assert_eq!(&back, &fragment);
-        prop_assert_eq!(located.path.is_empty(), fragment.is_empty());
+        // Every such page has a path, but the root and a recorded run's (not rendered yet).
+        prop_assert_eq!(
+            located.path.is_empty(),
+            fragment.is_empty() || fragment.starts_with("real=")
+        );
     }
 }
