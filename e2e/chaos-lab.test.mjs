@@ -98,7 +98,8 @@ describe('the chaos lab', () => {
     assert.ok(atAnswer.done < 200, JSON.stringify(atAnswer));
     const copied = await page.evaluate(() => navigator.clipboard.readText());
     // The article's test, with its lock-service failover (crashes), is what a link without faults runs.
-    assert.match(copied, /#lab&backend=sql-row&fencing=off&clients=8&faults=pauses,partitions,crashes&duration=180000&runs=200&seed=1$/);
+    // The lab's page (decision 43), its settings in the fragment.
+    assert.match(copied, /\/lab\/#backend=sql-row&fencing=off&clients=8&faults=pauses,partitions,crashes&duration=180000&runs=200&seed=1$/);
     assert.deepEqual(app.problems, []);
   });
 

@@ -58,9 +58,9 @@ describe('data fetched from the site when a page needs it', () => {
     await page.locator(`[data-testid="${testid}"]`).first().waitFor({ timeout: 30_000 });
   }
 
-  /** Moves within the visit, as a link on the page does. */
-  async function go(fragment, testid) {
-    await page.evaluate((f) => { window.location.hash = f; }, fragment);
+  /** Moves within the visit, as the navigation bar's tab to that page does. */
+  async function go(tab, testid) {
+    await page.locator(`[data-testid="nav-${tab}"]`).click();
     await page.locator(`[data-testid="${testid}"]`).first().waitFor();
   }
 
@@ -138,7 +138,8 @@ describe('data fetched from the site when a page needs it', () => {
     // A reload or a copied address meanwhile must still be the link, not the default scenario:
     // once no change of the address waits to be written, the address is the link.
     await page.waitForFunction(() => document.documentElement.dataset.url === 'written');
-    assert.match(page.url(), new RegExp(`#s=${id}&at=5$`), 'the address keeps the link while its file loads');
+    // In its own form (decision 43): the scenario's path, the moment in the fragment.
+    assert.match(page.url(), new RegExp(`/s/${id}/#at=5$`), 'the address keeps the link while its file loads');
     release();
     await page.waitForFunction((title) => document.querySelector('[data-testid="scenario-name"]')?.textContent === title, await titleOf(id));
     await app.waitForPosition(5);
@@ -289,7 +290,7 @@ describe('data fetched from the site when a page needs it', () => {
     await page.locator('[data-testid="quiz"]').waitFor();
     assert.match(await page.locator('[data-testid="score"]').innerText(), new RegExp(` ${questions.length} questions$`));
     assert.deepEqual([...requested].sort(), [...CONTENT_FILES].sort(), 'tried again');
-    await go('', 'timeline-main');
+    await go('playground', 'timeline-main');
     assert.deepEqual(app.problems, []);
   });
 

@@ -280,7 +280,8 @@ describe('the theme: a manual light or dark choice beside the system\'s', () => 
     assert.equal(await page.evaluate(() => document.documentElement.dataset.theme), 'dark', 'before the app runs');
     assert.equal(await background(), DARK);
     release();
-    await page.locator('[data-testid="timeline-main"] svg').waitFor({ timeout: 30_000 });
+    // The page's markup is there before the app (decision 43): the control is the app's.
+    await page.locator('html[data-app="running"]').waitFor({ state: 'attached', timeout: 30_000 });
     assert.equal(await page.locator('[data-testid="theme"]').inputValue(), 'dark', 'the control says what is in use');
     assert.equal(await background(), DARK);
     await page.unrouteAll({ behavior: 'ignoreErrors' });
@@ -288,7 +289,7 @@ describe('the theme: a manual light or dark choice beside the system\'s', () => 
     await page.locator('[data-testid="theme"]').selectOption('auto');
     assert.equal(await background(), LIGHT, 'auto follows the system again');
     await page.reload();
-    await page.locator('[data-testid="timeline-main"] svg').waitFor({ timeout: 30_000 });
+    await page.locator('html[data-app="running"]').waitFor({ state: 'attached', timeout: 30_000 });
     assert.equal(await page.locator('[data-testid="theme"]').inputValue(), 'auto');
     assert.deepEqual(app.problems, []);
   });

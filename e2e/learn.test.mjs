@@ -151,6 +151,8 @@ describe('the guided material, as a learner uses it', () => {
       if ((await page.locator('[data-testid="explanation"]').getAttribute('data-correct')) === 'true') break;
     }
     await page.reload();
+    // The question's page is rendered at build time: the score is the app's once it runs.
+    await page.locator('html[data-app="running"]').waitFor({ state: 'attached', timeout: 30_000 });
     await page.locator('[data-testid="quiz"]').waitFor();
     const score = page.locator('[data-testid="score"]');
     assert.equal(await score.getAttribute('data-answered'), '2');

@@ -2,6 +2,9 @@
 // held back, the frame and the loading line are on screen; when the wasm cannot be fetched, or
 // the browser has no WebAssembly, or JavaScript is off, the page says so and what to do.
 // Screenshots of each state, at 1280×800 and 375×700, go to e2e/artifacts/loading-*.png.
+// A page the build rendered (decision 43) shows its story instead of the frame, with the loading
+// line small over it; the frame is what an address the build did not render shows (here the
+// root with a link of its own, STALE).
 
 import { after, afterEach, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -12,6 +15,10 @@ const WASM = /\.wasm(\?|$)/;
 const FRAME = '[data-testid="loading-frame"]';
 const LINE = '[data-testid="loading-line"]';
 const PROBLEM = '[data-testid="load-problem"]';
+/** An address the build has no page for: the root's rendered page is not what it opens. */
+const STALE = '#s=s2-gc-pause-fenced&at=3';
+/** The app's markup, shown: the build's page, or the app's. */
+const SHOWN_APP = '[data-testid="app"]:visible';
 
 /** Screenshots of the page as it is now, wide and on a phone, then back to the wide viewport. */
 async function screenshots(app, name) {
@@ -50,10 +57,10 @@ describe('before the app runs', () => {
       await route.continue();
     });
     await page.goto('about:blank');
-    await page.goto(app.site.url);
+    await page.goto(app.site.url + STALE);
     await page.locator(FRAME).waitFor({ state: 'visible' });
     await wasmRequested;
-    assert.equal(await page.locator('[data-testid="app"]').count(), 0, 'the app ran although its wasm was held back');
+    assert.equal(await page.locator(SHOWN_APP).count(), 0, 'the app ran although its wasm was held back');
     assert.equal(await page.locator(`${FRAME} .brand`).innerText(), 'Lockstep');
     assert.deepEqual(
       await page.locator(`${FRAME} .site-nav a`).allInnerTexts(),
@@ -67,9 +74,36 @@ describe('before the app runs', () => {
     assert.deepEqual(await app.axe(), [], 'the loading frame has accessibility findings');
 
     release();
-    await page.locator('[data-testid="app"]').waitFor({ state: 'visible', timeout: 30_000 });
+    await page.locator('html[data-app="running"]').waitFor({ state: 'attached', timeout: 30_000 });
+    await page.locator('[data-testid="app"]').waitFor({ state: 'visible' });
     assert.equal(await page.locator(FRAME).count(), 0, 'the loading frame is still there beside the app');
     assert.equal(await page.locator('.site-nav').count(), 1, 'one navigation bar, the app\'s');
+    assert.deepEqual(app.problems, [], 'the page reported problems');
+  });
+
+  it("shows a rendered page's story while the wasm is held back, with the loading line over it", async () => {
+    const { page } = app;
+    let release;
+    const held = new Promise((done) => {
+      release = done;
+    });
+    await page.route(WASM, async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.goto('about:blank');
+    await page.goto(`${app.site.url}s/s1-gc-pause-unfenced/`);
+    await page.locator(LINE).waitFor({ state: 'visible' });
+    assert.match(await page.locator(LINE).innerText(), /^Loading the simulator\b.*…/);
+    assert.match(await page.locator('[data-testid="narration"]').innerText(), /client-a asks lock-service for the lock/);
+    assert.equal(await page.locator('[data-testid="timeline-main"] svg').isVisible(), true);
+    assert.equal(await page.locator(`${FRAME} .site-nav`).isVisible(), false, 'the frame stands aside for the page');
+    assert.equal(await page.evaluate(() => document.documentElement.dataset.app), undefined);
+    await screenshots(app, 'rendered');
+    release();
+    await page.locator('html[data-app="running"]').waitFor({ state: 'attached', timeout: 30_000 });
+    assert.equal(await page.locator(FRAME).count(), 0, 'the loading line is still there beside the app');
+    assert.equal(await page.locator('.site-nav').count(), 1);
     assert.deepEqual(app.problems, [], 'the page reported problems');
   });
 
@@ -81,7 +115,7 @@ describe('before the app runs', () => {
       const { page } = app;
       await page.route(WASM, answer);
       await page.goto('about:blank');
-      await page.goto(app.site.url);
+      await page.goto(app.site.url + STALE);
       const problem = page.locator(`${PROBLEM}[data-problem="wasm"]`);
       await problem.waitFor({ state: 'visible' });
       const text = await problem.innerText();
@@ -90,7 +124,7 @@ describe('before the app runs', () => {
       assert.match(text, /Reload the page\. If it fails again, check your connection/);
       assert.equal(await page.locator(LINE).count(), 0, 'the page still says it is loading');
       assert.equal(await page.locator(`${FRAME} .brand`).isVisible(), true);
-      assert.equal(await page.locator('[data-testid="app"]').count(), 0);
+      assert.equal(await page.locator(SHOWN_APP).count(), 0);
       if (how.includes('404')) await screenshots(app, 'failed');
     });
   }

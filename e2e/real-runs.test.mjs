@@ -347,7 +347,7 @@ describe('real runs', () => {
     await page.locator('[data-testid="embed"] [data-testid="real-run"]').waitFor({ timeout: 30_000 });
     assert.equal(await page.locator('[data-testid="embed-caption"]').innerText(), 'A run recorded against real servers, beside Lockstep\'s simulation');
     assert.match(await page.locator('[data-testid="real-title"]').innerText(), /^S2 · .*recorded against PostgreSQL/);
-    assert.match(await page.locator('[data-testid="embed-open"]').getAttribute('href'), /\/real\/s2-gc-pause-fenced\.postgres\/$/);
+    assert.match(await page.locator('[data-testid="embed-open"]').getAttribute('href'), /#real=s2-gc-pause-fenced\.postgres$/);
     await page.locator('[data-testid="timeline-simulated"] svg').waitFor();
     await page.locator('[data-testid="timeline-recorded"] svg').waitFor();
     assert.equal(await marks('recorded').and(page.locator('[data-outcome="rejected"]')).getAttribute('data-token'), '33');

@@ -3,8 +3,8 @@
 //! over it (`platform::mount`). So the app's first render draws the page the build drew — the
 //! scenario, the lesson and its run, the material — rather than "Loading…" over it.
 //!
-//! A page the build did not draw (the root with a link of its own, a custom scenario) mounts at
-//! once and loads its files as it always has, saying so on the page. Called only by the binaries.
+//! A page the build did not draw (any address with a fragment: an old link, a shared moment, a
+//! custom scenario) mounts at once and loads its files as it always has, saying so on the page. Called only by the binaries.
 
 use crate::platform::{browser, library, mount};
 use crate::{AppProps, link};
@@ -17,6 +17,9 @@ pub fn start<C>(keep: impl FnOnce(AppHandle<C>) + 'static)
 where
     C: BaseComponent<Properties = AppProps>,
 {
+    // The site's root is read against the address the page was loaded at, before the app
+    // writes another into the address bar.
+    let _ = browser::site_root();
     let address = browser::address();
     wasm_bindgen_futures::spawn_local(async move {
         if drawn_by_the_build() {

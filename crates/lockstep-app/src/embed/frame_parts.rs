@@ -1,7 +1,7 @@
 //! What frames every embed, the moment and the lesson alike: the link out to the full app and
 //! the notice for an embed that cannot be shown. Markup, and the page's address for the link.
 
-use crate::hooks::use_page_address;
+use crate::hooks::use_link_to;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -14,12 +14,12 @@ struct PageLinkProps {
 }
 
 /// A link to the full app at `fragment` of this page, in a new tab (and said so to screen
-/// readers). The page's address comes from [`use_page_address`]: `#…` alone in the first render.
+/// readers). The address comes from [`use_link_to`]: `#…` alone in the first render.
 #[component]
 fn PageLink(props: &PageLinkProps) -> Html {
-    let page = use_page_address();
+    let href = use_link_to(&props.fragment);
     html! {
-        <a class={props.class.clone()} href={format!("{page}#{}", props.fragment)} target="_blank"
+        <a class={props.class.clone()} {href} target="_blank"
             rel="noopener" data-testid="embed-open">
             { props.children.clone() }<span class="visually-hidden">{ " (opens in a new tab)" }</span>
         </a>

@@ -18,3 +18,18 @@ pub fn use_page_address() -> AttrValue {
     }
     (*address).clone()
 }
+
+/// The link to the app's `fragment` (its page's path and the rest, `browser::link_with`): the
+/// bare `#fragment` in the first render, which the build can write too, then the full address,
+/// read in an effect.
+#[hook]
+pub fn use_link_to(fragment: &AttrValue) -> AttrValue {
+    let link = use_state_eq(|| AttrValue::from(format!("#{fragment}")));
+    {
+        let link = link.clone();
+        use_effect_with(fragment.clone(), move |fragment| {
+            link.set(browser::link_with(fragment).into());
+        });
+    }
+    (*link).clone()
+}
