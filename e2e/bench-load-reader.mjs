@@ -332,6 +332,9 @@ async function timeCompare(page, value, check) {
   );
 }
 
+/** How long a feature may take to show once opened before the benchmark counts it as broken. */
+const FEATURE_TIMEOUT_MS = 30_000;
+
 /**
  * One fresh load of the playground under `profile`, then `feature` opened for the first time:
  * the ms from the click (or choice) to the first frame that shows it, and the bytes fetched
@@ -344,9 +347,20 @@ export async function openFeature(url, profile, feature) {
     await waitInteractive(page);
     const loaded = await page.evaluate(() => performance.now());
     for (const testid of feature.before ?? []) await page.locator(`[data-testid="${testid}"]`).click();
-    const waitMs = feature.compare
-      ? await timeCompare(page, feature.compare, feature.check)
-      : (await timeClick(page, feature.click, [feature.check]))[0];
+    const opened = feature.compare
+      ? timeCompare(page, feature.compare, feature.check)
+      : timeClick(page, feature.click, [feature.check]).then(([ms]) => ms);
+    // A feature never shown (or a page that went elsewhere) fails the benchmark, saying where the page is.
+    let gaveUp;
+    const waitMs = await Promise.race([
+      opened,
+      new Promise((_, fail) => {
+        gaveUp = setTimeout(
+          () => fail(new Error(`${feature.name}: not shown ${FEATURE_TIMEOUT_MS / 1000} s after it was opened (the page is at ${page.url()})`)),
+          FEATURE_TIMEOUT_MS,
+        );
+      }),
+    ]).finally(() => clearTimeout(gaveUp));
     const after = (await fetched(page, Infinity)).filter((file) => file.end > loaded);
     failOnProblems(problems);
     return { waitMs, bytes: sum(after, 'body'), wasm: after.some(isWasm) };
