@@ -17,35 +17,50 @@ import { serveDirectory } from './harness.mjs';
 
 const KBIT = 1024 / 8; // bytes per second in one kbit/s, as Lighthouse counts
 /** How long a throttled load may take to become interactive before the page counts as broken. */
-const LOAD_TIMEOUT_MS = 120_000;
+export const LOAD_TIMEOUT_MS = 120_000;
 
 // Runs in the page, and in each of its frames, before any of their own scripts: records when the
-// Step button first exists and is enabled, and what the page holds when the first contentful
-// paint is reported.
+// app is running and its Step button is first shown and enabled, and what the page holds when
+// the first contentful paint is reported. A page the build rendered (`<html data-rendered>`,
+// issue 41) holds an enabled Step button from its first byte, drawn by the build and not yet
+// working: the button counts only once the app has drawn (`<html data-app="running">`), and
+// only if it is shown (`checkVisibility()`: a button the page hides is no use to a visitor).
+// `running` is when the app had first drawn, Step or not (a lesson step has no Step button);
+// `hiddenStep`, when an enabled Step button of the running app was first found hidden.
 export const WATCH = () => {
-  const marks = (window.__lockstepLoad = { interactive: null, paint: null });
+  const marks = (window.__lockstepLoad = { interactive: null, running: null, hiddenStep: null, paint: null });
+  const running = () => document.documentElement?.dataset.app === 'running';
   const stepReady = () => {
     const step = document.querySelector('[data-testid="step"]');
-    return step !== null && !step.disabled;
+    if (!running() || step === null || step.disabled) return false;
+    if (step.checkVisibility({ opacityProperty: true, visibilityProperty: true })) return true;
+    marks.hiddenStep ??= performance.now();
+    return false;
   };
-  new MutationObserver((_, observer) => {
-    if (marks.interactive !== null || !stepReady()) return;
-    marks.interactive = 'pending';
-    observer.disconnect();
-    // The second frame callback runs once the frame that first showed the button is rendered.
+  // The second frame callback runs once the frame that first showed it is rendered.
+  const afterFrame = (key) => {
+    marks[key] = 'pending';
     requestAnimationFrame(() =>
       requestAnimationFrame(() => {
-        marks.interactive = performance.now();
+        marks[key] = performance.now();
       }),
     );
+  };
+  new MutationObserver((_, observer) => {
+    if (marks.running === null && running()) afterFrame('running');
+    if (marks.interactive === null && stepReady()) afterFrame('interactive');
+    if (marks.running !== null && marks.interactive !== null) observer.disconnect();
   }).observe(document, { childList: true, subtree: true, attributes: true });
   new PerformanceObserver((list) => {
     for (const entry of list.getEntries()) {
       if (entry.name !== 'first-contentful-paint' || marks.paint !== null) continue;
+      const root = document.documentElement;
       marks.paint = {
         at: entry.startTime,
         frame: document.querySelector('[data-testid="loading-line"]') !== null,
         app: document.querySelector('[data-testid="app"]') !== null,
+        // The build's markup, shown (not stood in for by the frame) and not yet the app's.
+        rendered: root.hasAttribute('data-rendered') && !root.hasAttribute('data-stale') && !running(),
       };
     }
   }).observe({ type: 'paint', buffered: true });
@@ -86,12 +101,30 @@ export function failOnProblems(problems) {
   if (problems.length > 0) throw new Error(`the page reported problems:\n  ${problems.join('\n  ')}`);
 }
 
-/** Waits until `target` (a page or frame) has marked its Step button interactive. */
+/** How long an enabled Step button of the running app may stay hidden before the page counts as broken. */
+export const HIDDEN_GRACE_MS = 10_000;
+
+/**
+ * Waits until `target` (a page or frame) has marked its Step button interactive. Fails, saying
+ * so, if the app has run with its Step button enabled but hidden for HIDDEN_GRACE_MS.
+ */
 export async function waitInteractive(target) {
-  await target.waitForFunction(() => typeof window.__lockstepLoad?.interactive === 'number', null, {
-    timeout: LOAD_TIMEOUT_MS,
-    polling: 100,
-  });
+  const handle = await target.waitForFunction(
+    (grace) => {
+      const marks = window.__lockstepLoad;
+      if (typeof marks?.interactive === 'number') return 'shown';
+      return marks?.hiddenStep != null && performance.now() - marks.hiddenStep > grace ? 'hidden' : false;
+    },
+    HIDDEN_GRACE_MS,
+    { timeout: LOAD_TIMEOUT_MS, polling: 100 },
+  );
+  if ((await handle.jsonValue()) === 'hidden') {
+    const root = await target.evaluate(() => [...document.documentElement.attributes].map((a) => a.name).join(' '));
+    throw new Error(
+      `${target.url()}: the app runs and its Step button is enabled, but not shown ` +
+        `${HIDDEN_GRACE_MS / 1000} s later (<html ${root}>): the page shows no working player`,
+    );
+  }
 }
 
 /** One Step in `target` (a page or frame) must move its position on: interactive means working. */
@@ -108,7 +141,7 @@ export async function stepWorks(target) {
 // ---- Embeds on a docs page of another origin ----
 
 /** The embeds of the docs page, top to bottom; far apart, so that each is fetched when scrolled to. */
-const EMBEDS = [
+export const EMBEDS = [
   { box: 'first', attributes: 'data-lockstep="s2-gc-pause-fenced" data-at="10"' },
   { box: 'second', attributes: 'data-lockstep="s1-gc-pause-unfenced" data-controls="transport"' },
   { box: 'third', attributes: 'data-lockstep="s3-fencing-gap" data-at="5"' },
@@ -146,14 +179,14 @@ ${paragraph}
 /**
  * Serves the docs page from its own origin (another port), gzipped as the app is: the server
  * compresses nothing itself, so the page gets the level-9 `.gz` copy `cargo xtask dist` would
- * write beside it.
+ * write beside it. With `{ precompressed: false }`, as it is, like an app served plain.
  */
-export async function serveDocsPage(appUrl) {
+export async function serveDocsPage(appUrl, { precompressed = true } = {}) {
   const dir = await mkdtemp(join(tmpdir(), 'lockstep-docs-'));
   const page = docsPage(appUrl);
   await writeFile(join(dir, 'fencing.html'), page);
   await writeFile(join(dir, 'fencing.html.gz'), gzipSync(page, { level: constants.Z_BEST_COMPRESSION }));
-  const site = await serveDirectory(dir, '/docs/', { precompressed: true });
+  const site = await serveDirectory(dir, '/docs/', { precompressed });
   return {
     url: `${site.url}fencing.html`,
     close: async () => {
@@ -187,7 +220,7 @@ const isWasm = (file) => new URL(file.name).pathname.endsWith('.wasm');
  * The frame of the embed in box `box`, once its document is the app's; fails at once if the page
  * has reported a problem meanwhile (a host script that never came makes no frame).
  */
-async function frameOf(page, box, problems) {
+export async function frameOf(page, box, problems) {
   for (let waited = 0; waited < LOAD_TIMEOUT_MS; waited += 100) {
     failOnProblems(problems);
     const handle = await page.$(`#${box} iframe`);
@@ -299,6 +332,9 @@ async function timeCompare(page, value, check) {
   );
 }
 
+/** How long a feature may take to show once opened before the benchmark counts it as broken. */
+const FEATURE_TIMEOUT_MS = 30_000;
+
 /**
  * One fresh load of the playground under `profile`, then `feature` opened for the first time:
  * the ms from the click (or choice) to the first frame that shows it, and the bytes fetched
@@ -311,9 +347,21 @@ export async function openFeature(url, profile, feature) {
     await waitInteractive(page);
     const loaded = await page.evaluate(() => performance.now());
     for (const testid of feature.before ?? []) await page.locator(`[data-testid="${testid}"]`).click();
-    const waitMs = feature.compare
-      ? await timeCompare(page, feature.compare, feature.check)
-      : (await timeClick(page, feature.click, [feature.check]))[0];
+    const opened = feature.compare
+      ? timeCompare(page, feature.compare, feature.check)
+      : timeClick(page, feature.click, [feature.check]).then(([ms]) => ms);
+    opened.catch(() => {}); // once given up on, its page closes under it: that is not news
+    // A feature never shown (or a page that went elsewhere) fails the benchmark, saying where the page is.
+    let gaveUp;
+    const waitMs = await Promise.race([
+      opened,
+      new Promise((_, fail) => {
+        gaveUp = setTimeout(
+          () => fail(new Error(`${feature.name}: not shown ${FEATURE_TIMEOUT_MS / 1000} s after it was opened (the page is at ${page.url()})`)),
+          FEATURE_TIMEOUT_MS,
+        );
+      }),
+    ]).finally(() => clearTimeout(gaveUp));
     const after = (await fetched(page, Infinity)).filter((file) => file.end > loaded);
     failOnProblems(problems);
     return { waitMs, bytes: sum(after, 'body'), wasm: after.some(isWasm) };

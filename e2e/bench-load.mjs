@@ -8,14 +8,16 @@
 // - bytes before the playground is interactive: the compressed bodies of every response that
 //   ended by then (the page's Resource Timing: `encodedBodySize` of the document and of each
 //   resource with `responseEnd` before the moment below), headers not counted;
-// - first meaningful paint: the page's first-contentful-paint, checked to be the loading frame
-//   (the frame and its loading line are in the page, the app is not, when it is reported); a page
-//   whose first paint is the app itself reports that paint, and says so;
+// - first meaningful paint: the page's first-contentful-paint, and what it showed: the loading
+//   frame (the frame and its loading line are in the page, the app is not), the page the build
+//   rendered (`<html data-rendered>`, issue 41: the app's markup, before the app runs), or the app;
 // - playground interactive: once the first frame that shows the Step button in the page and
-//   enabled has been rendered (a MutationObserver watches from before the page's first byte,
-//   then two animation-frame callbacks: the second runs after that frame); after the load, one
-//   click on Step must move the position on, or the benchmark fails: an interactive that does
-//   not work is not counted.
+//   enabled, drawn by the running app (`<html data-app="running">`: a rendered page has the
+//   button from its first byte, and it does nothing until then), has been rendered (a
+//   MutationObserver watches from before the page's first byte, then two animation-frame
+//   callbacks: the second runs after that frame); after the load, one click on Step must move the
+//   position on, or the benchmark fails: an interactive that does not work is not counted. A
+//   running app whose enabled Step button stays hidden (`checkVisibility()`) fails it too.
 //
 // Then what a reader gets beyond that first load (bench-load-reader.mjs measures it), in a second
 // table with issue 27's targets: a docs page of another origin with three embeds (the first's
@@ -23,18 +25,28 @@
 // download again when scrolled to), and, on the fast link, the wait from a click to each feature
 // shown when first opened (lessons, chaos lab, "Build your own", compare, quiz, deck, guide).
 //
+// Then issue 41's "first readable story" (bench-first-story.mjs measures it; its header says
+// exactly how), in a third table with issue 41's targets, on the slow link: for the playground's
+// first visit, a scenario link, a lesson step and an embed on a docs page, the bytes before the
+// first frame that shows the story's words, the time to it from this server (gzip) and from one
+// that sends the same files uncompressed, and the time to interactive.
+//
 // Profiles: Lighthouse's mobile "slow 4G" (150 ms round trip, 1.6 Mbit/s down, 750 kbit/s up,
 // CPU 4× slower) and its desktop one (40 ms, 10 Mbit/s both ways, CPU 1×), with Lighthouse's
 // numbers (kbit = 1024 bit). Emulated as the DevTools protocol does it: `latency` is added to
 // each request's round trip, throughput caps what the browser receives and sends; the machine's
 // own network (loopback) is not throttled beyond that. It prints markdown tables with the
-// targets of issues 11 and 27 beside the figures and how far each is from its target, on stdout;
+// targets of issues 11, 27 and 41 beside the figures and how far each is from its target, on stdout;
 // progress on stderr. It exits non-zero, saying why, if the page reports a problem (console
 // error, page error, failed request, in the host page or a frame) or never becomes
-// interactive; never because of a time.
+// interactive; never because of a time. A page whose story is still not shown 10 s after its
+// app has drawn is "not shown" in the third table, not a failure: that table shows the embed's
+// story as it is, drawn or not.
 //
 // `cargo xtask bench` sets LOCKSTEP_DIST and LOCKSTEP_CHROMIUM; by hand (`node bench-load.mjs`
-// in e2e/) they default to ../dist and /usr/bin/chromium. LOCKSTEP_LOAD_RUNS sets RUNS.
+// in e2e/) they default to ../dist and /usr/bin/chromium. LOCKSTEP_LOAD_RUNS sets RUNS;
+// LOCKSTEP_LOAD_SERIES which tables to measure, comma-separated: `load` (the first load and what a
+// reader gets) and `story` (the first readable story); both unless it says otherwise.
 
 import { existsSync } from 'node:fs';
 import { readdir } from 'node:fs/promises';
@@ -51,12 +63,18 @@ import {
   stepWorks,
   waitInteractive,
 } from './bench-load-reader.mjs';
+import { measureStories, storyReport } from './bench-first-story.mjs';
 import { serveDirectory } from './harness.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const DIST = process.env.LOCKSTEP_DIST ?? resolve(HERE, '..', 'dist');
 const BASE_PATH = '/bench/sub/path/';
 const RUNS = Number(process.env.LOCKSTEP_LOAD_RUNS ?? 5);
+/** Which tables to measure: `load` (first load, then what a reader gets) and `story`. */
+const SERIES = (process.env.LOCKSTEP_LOAD_SERIES ?? 'load,story').split(',').map((name) => name.trim());
+for (const name of SERIES) {
+  if (!['load', 'story'].includes(name)) throw new Error(`LOCKSTEP_LOAD_SERIES: unknown series ${name} (load, story)`);
+}
 const PROFILES = [
   {
     name: 'slow 4G (Lighthouse mobile)',
@@ -109,7 +127,13 @@ async function load(url, profile) {
     return {
       bytes: files.reduce((sum, file) => sum + file.bytes, 0),
       paintMs: marks.paint.at,
-      paintShows: marks.paint.frame && !marks.paint.app ? 'frame' : marks.paint.app ? 'app' : 'other',
+      paintShows: marks.paint.rendered
+        ? 'rendered page'
+        : marks.paint.frame && !marks.paint.app
+          ? 'frame'
+          : marks.paint.app
+            ? 'app'
+            : 'other',
       interactiveMs: marks.interactive,
       files,
     };
@@ -155,22 +179,32 @@ async function main() {
     throw new Error(`no site in ${DIST}: build it first (cargo xtask dist)`);
   }
   const site = await serveDirectory(DIST, BASE_PATH, { precompressed: true });
+  // The same files sent as they are, for the first readable story from a server that does not
+  // compress.
+  const plain = await serveDirectory(DIST, BASE_PATH);
   try {
     await warmUp(site);
-    const rows = [];
-    for (const profile of PROFILES) {
-      const runs = [];
-      for (let run = 1; run <= RUNS; run += 1) {
-        console.error(`bench-load: ${profile.name}, load ${run} of ${RUNS}`);
-        runs.push(await load(site.url, profile));
+    if (SERIES.includes('load')) {
+      const rows = [];
+      for (const profile of PROFILES) {
+        const runs = [];
+        for (let run = 1; run <= RUNS; run += 1) {
+          console.error(`bench-load: ${profile.name}, load ${run} of ${RUNS}`);
+          runs.push(await load(site.url, profile));
+        }
+        rows.push({ profile, runs });
       }
-      rows.push({ profile, runs });
+      const reader = await measureReader(site.url);
+      console.log(report(rows));
+      console.log(readerReport(rows, reader));
     }
-    const reader = await measureReader(site.url);
-    console.log(report(rows));
-    console.log(readerReport(rows, reader));
+    if (SERIES.includes('story')) {
+      const [slow] = PROFILES;
+      console.log(storyReport(await measureStories(site.url, plain.url, slow, RUNS), slow, RUNS));
+    }
   } finally {
     await site.close();
+    await plain.close();
   }
 }
 
@@ -220,7 +254,8 @@ function report(rows) {
     const paint = median(runs.map((r) => r.paintMs));
     const interactive = median(runs.map((r) => r.interactiveMs));
     const shows = [...new Set(runs.map((r) => r.paintShows))].join(' / ');
-    const paintWhat = shows === 'frame' ? 'frame + loading line' : `first paint shows: ${shows}`;
+    const paintWhat =
+      shows === 'frame' ? 'frame + loading line' : shows === 'rendered page' ? "the build's rendered page" : `first paint shows: ${shows}`;
     lines.push(
       `| ${link} | bytes before the playground is interactive (gzip) | ${kb(bytes)} | ≤ ${kb(TARGETS.bytes)} | ${distance(bytes, TARGETS.bytes, kb)} |`,
       `| | first meaningful paint (${paintWhat}) | ${seconds(paint)} | ≤ ${seconds(TARGETS.paintMs)} | ${distance(paint, TARGETS.paintMs, seconds)} |`,
