@@ -145,7 +145,7 @@ describe('data fetched from the site when a page needs it', () => {
     await app.waitForPosition(5);
     assert.equal(await notice(page).count(), 0, 'the loading line is gone');
     assert.deepEqual(requested, [`scenarios/${id}.json`]);
-    assert.match(page.url(), new RegExp(`#s=${id}&at=5$`), 'the address is the link again');
+    assert.match(page.url(), new RegExp(`/s/${id}/#at=5$`), 'the address is the link again');
     assert.deepEqual(app.problems, []);
   });
 

@@ -191,13 +191,14 @@ describe('with JavaScript turned off', () => {
     await app?.close();
   });
 
-  it('shows the frame and says to turn JavaScript on, not that it is loading', async () => {
+  it('shows the rendered story and says what needs JavaScript, not that it is loading', async () => {
     const { page } = app;
     await page.goto(app.site.url);
-    const message = page.locator('[data-testid="noscript"]');
+    const message = page.locator('[data-testid="noscript-rendered"]');
     await message.waitFor({ state: 'visible' });
-    assert.match(await message.innerText(), /Turn JavaScript on for this page and reload it\./);
-    assert.equal(await page.locator(`${FRAME} .brand`).isVisible(), true);
+    assert.match(await message.innerText(), /This page is readable as it is\. To step through the run, play it or change it, turn JavaScript on/);
+    assert.equal(await page.locator('[data-testid="noscript"]').isVisible(), false);
+    assert.equal(await page.locator('[data-testid="timeline-main"] svg').isVisible(), true, 'the story is there');
     assert.equal(await page.locator(LINE).isVisible(), false, 'the loading line shows although nothing will load');
     await screenshots(app, 'noscript');
   });

@@ -60,10 +60,10 @@ thread_local! {
 }
 
 /// The site's root as an absolute address ending in `/`, from the page's
-/// `<meta name="lockstep-base">` (the build writes the way back from a page's folder, decision
-/// 43) read against the address the page was loaded at, once: the page's address changes as
-/// the visitor moves, its root does not. A page without the mark is at the root. First read
-/// where the wasm starts (`crate::start`), before the app writes the address bar.
+/// `<meta name="lockstep-base">`: the build writes the way back from a page's folder (decision
+/// 43), and index.html's first script makes it absolute against the address the page was
+/// loaded at, before any binary runs (the full binary starts after the story has moved the
+/// address bar). Read once.
 pub fn site_root() -> String {
     SITE_ROOT.with(|root| {
         root.get_or_init(|| {
