@@ -125,6 +125,33 @@ fn every_lesson_step_page_shows_its_text_its_place_and_its_run() {
 }
 
 #[test]
+fn a_page_asks_at_once_for_the_files_the_app_draws_it_from() {
+    let all = pages::all();
+    let files = |address: &str| {
+        all.iter()
+            .find(|p| p.address == address)
+            .map(|p| p.files.clone())
+            .unwrap_or_else(|| panic!("no page #{address}"))
+    };
+    assert!(files("").is_empty(), "the default scenario is in the wasm");
+    assert_eq!(
+        files("s=s1-gc-pause-unfenced"),
+        ["scenarios/s1-gc-pause-unfenced.json"]
+    );
+    let step = files("learn=not-a-mutex&step=3");
+    assert!(
+        step.contains(&"content/lessons.json".to_owned()),
+        "{step:?}"
+    );
+    assert!(
+        step.contains(&"scenarios/s1-gc-pause-unfenced.json".to_owned()),
+        "{step:?}"
+    );
+    assert_eq!(files("deck").len(), 4, "the material");
+    assert!(files("sources").is_empty());
+}
+
+#[test]
 fn every_page_the_build_writes_renders_with_its_own_words() {
     let all = pages::all();
     let content = content();

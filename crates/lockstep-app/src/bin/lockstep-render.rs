@@ -72,6 +72,7 @@ fn write_page(
             title: &page.title,
             description: &page.description,
             markup: &markup,
+            files: &page.files,
         },
     )
     .map_err(|e| e.to_string())?;

@@ -3,9 +3,12 @@
 //! need a file the build does not carry (a recorded run), a visitor's own scenario or settings
 //! (a custom scenario, a lab run, a search) have no rendered page: they keep the loading frame.
 
+use crate::pages::lessons::scenarios_of_step;
 use crate::platform::library;
-use lockstep_sim::scenario::catalogue::BUILT_IN;
+use lockstep_sim::scenario::catalogue::{self, BUILT_IN};
 use lockstep_view::content::Content;
+use lockstep_view::link::route::Route;
+use lockstep_view::link::share;
 
 /// One page the build writes.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -15,12 +18,16 @@ pub struct Page {
     pub address: String,
     pub title: String,
     pub description: String,
+    /// The site's files the app fetches before drawing over the page (`crate::start`).
+    pub files: Vec<String>,
 }
 
 const SITE: &str = "Lockstep";
 
 fn page(address: String, title: &str, description: &str) -> Page {
+    let files = files_of(&address);
     Page {
+        files,
         address,
         title: if title == SITE {
             format!("{SITE} — break a distributed lock, watch a fencing token save the data")
@@ -29,6 +36,32 @@ fn page(address: String, title: &str, description: &str) -> Page {
         },
         description: description.to_owned(),
     }
+}
+
+/// The files `crate::start` fetches for the page at `address` before it mounts: the material
+/// for a page that shows it, a lesson step's scenarios, a scenario's file (the default one is
+/// in the wasm).
+fn files_of(address: &str) -> Vec<String> {
+    let route = Route::parse(address);
+    let mut scenarios = Vec::new();
+    let mut files = Vec::new();
+    match &route {
+        Some(route) if route.needs_content() => {
+            files.extend(Content::FILES.iter().map(|name| format!("content/{name}")));
+            if let Route::Lesson { id, step } = route {
+                scenarios = scenarios_of_step(&library::embedded_content(), id, *step);
+            }
+        }
+        Some(_) => {}
+        None => scenarios.extend(share::built_in_named(address)),
+    }
+    files.extend(
+        scenarios
+            .into_iter()
+            .filter(|id| *id != catalogue::DEFAULT_ID)
+            .map(|id| format!("scenarios/{id}.json")),
+    );
+    files
 }
 
 /// Every page, the playground first.

@@ -18,6 +18,9 @@ pub struct Filled<'a> {
     pub description: &'a str,
     /// The app's markup at the page's address.
     pub markup: &'a str,
+    /// The site's files the app fetches before it draws over the page (site-relative), asked
+    /// for at once beside the wasm (`<link rel="preload">`).
+    pub files: &'a [String],
 }
 
 /// Why the shell could not take a page.
@@ -47,7 +50,19 @@ pub fn fill(shell: &str, page: &Filled) -> Result<String, ShellError> {
     let meta = format!(
         "<title>{title}</title>\n    <meta name=\"description\" content=\"{description}\" />\n    \
          <link rel=\"canonical\" href=\"{site}{path}\" />\n    \
-         <meta name=\"lockstep-base\" content=\"{base}\" />",
+         <meta name=\"lockstep-base\" content=\"{base}\" />{preloads}",
+        preloads = page
+            .files
+            .iter()
+            .map(|file| {
+                // `crossorigin`: the app's `fetch` asks in CORS mode; the preload must match.
+                format!(
+                    "\n    <link rel=\"preload\" href=\"{}{}\" as=\"fetch\" crossorigin=\"anonymous\" />",
+                    escape(page.base),
+                    escape(file)
+                )
+            })
+            .collect::<String>(),
         title = escape(page.title),
         description = escape(page.description),
         site = escape(page.site_url),
@@ -120,6 +135,7 @@ mod tests {
                 title: "S1 · A \"pause\" & <loss> — Lockstep",
                 description: "client-a pauses",
                 markup: "<main class=\"app\">story</main>",
+                files: &["scenarios/s1.json".to_owned()],
             },
         )
         .expect("filled")
@@ -137,6 +153,9 @@ mod tests {
         );
         assert!(html.contains(r#"<div id="lockstep-root"><main class="app">story</main></div>"#));
         assert!(html.contains("<html lang=\"en\" data-rendered>"));
+        assert!(html.contains(
+            r#"<link rel="preload" href="../../scenarios/s1.json" as="fetch" crossorigin="anonymous" />"#
+        ));
     }
 
     #[test]
@@ -173,6 +192,7 @@ mod tests {
             title: "t",
             description: "d",
             markup: "",
+            files: &[],
         };
         assert_eq!(fill(&shell, &page), Err(ShellError(ROOT)));
         assert_eq!(
