@@ -31,7 +31,10 @@
 //!      (bytes before the playground is interactive, first meaningful paint, interactive), with
 //!      issue 11's targets beside the figures; then what a reader gets, with issue 27's: three
 //!      embeds on a docs page of another origin (the first's bytes and time to interactive, what
-//!      the others download again) and the wait for each feature opened for the first time.
+//!      the others download again) and the wait for each feature opened for the first time; then
+//!      the first readable story (issue 41: `bench-first-story.mjs`) of the playground, a
+//!      scenario's page, a lesson step's and an embed, from a server that gzips and one that
+//!      does not: bytes before it, time to it, and time to interactive.
 //!
 //! `--write` also writes what it printed to `docs/benchmarks.md` ([`bench_record`]), with the date
 //! and the machine.

@@ -62,7 +62,7 @@ fn every_scenario_page_shows_its_story_where_its_link_opens() {
             built_in.id
         );
         assert!(
-            html.contains(r#"data-testid="timeline-"#),
+            html.contains(r#"data-testid="timeline-main""#),
             "{} timeline",
             built_in.id
         );
@@ -110,7 +110,7 @@ fn every_lesson_step_page_shows_its_text_its_place_and_its_run() {
                 "{address}: its place"
             );
             assert!(
-                html.contains(r#"data-testid="timeline-"#),
+                html.contains(r#"data-testid="timeline-main""#),
                 "{address}: the run"
             );
             // The run stands at the step's event (or just after it, once no prediction waits).
