@@ -5,7 +5,9 @@ use yew::prelude::*;
 
 /// The page's address without its fragment: empty in the first render, then read in an effect.
 /// The build's render (issue 41) has no address to read, and the wasm's first render must match
-/// it; a link `#…` on the empty address goes to the same page, so it works until then.
+/// it; a link `#…` on the empty address goes to the same page, so it works until then. Only the
+/// full app's pages use it (the real runs' embed code).
+#[cfg(feature = "full")]
 #[hook]
 pub fn use_page_address() -> AttrValue {
     let address = use_state_eq(AttrValue::default);
