@@ -207,25 +207,9 @@ function keepEarlyInput() {
   watch.observe(html, { attributes: true, attributeFilter: ['data-app'] });
 }
 
-/**
- * Marks `<html data-app-settled>` one frame after the app has drawn (`data-app="running"`): the
- * page has been laid out with the app's markup by then, so the stylesheet may let the browser
- * skip what is off screen at the sizes it measured, without a guess that moves the page.
- */
-function markSettled() {
-  const html = document.documentElement;
-  const watch = new MutationObserver(() => {
-    if (html.dataset.app !== 'running') return;
-    watch.disconnect();
-    requestAnimationFrame(() => requestAnimationFrame(() => html.setAttribute('data-app-settled', '')));
-  });
-  watch.observe(html, { attributes: true, attributeFilter: ['data-app'] });
-}
-
 function firstLoad() {
   if (typeof WebAssembly !== 'object') return; // index.html has said so already
   keepEarlyInput();
-  markSettled();
   const name = binaryFor();
   const slot = document.querySelector('[data-wasm-size]');
   if (slot && sizes[name]) slot.textContent = ` (WebAssembly, ${Math.ceil(sizes[name].gzip / 1000)}\u00a0KB compressed)`;
