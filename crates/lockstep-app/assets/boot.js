@@ -175,11 +175,14 @@ function keepEarlyInput() {
     found.setAttribute('aria-busy', 'true');
     kept.push({ kind: 'click', testid: found.dataset.testid, index: found.dataset.index });
   };
-  // The app's shortcuts (src/hooks/keyboard.rs), outside a field or a control of its own.
+  // The app's shortcuts (src/hooks/keyboard.rs), as it takes them: not in a field, and Space
+  // not on a control (which it presses).
   const SHORTCUTS = new Set([' ', 'k', 'ArrowRight', 'l', 'ArrowLeft', 'j', 'Home', 'End', 'n', 'p', 'f', 'c', '?']);
   const onKey = (event) => {
     if (!SHORTCUTS.has(event.key) || event.ctrlKey || event.metaKey || event.altKey) return;
-    if (event.target instanceof Element && event.target.closest('a, button, input, select, textarea, summary')) return;
+    const target = event.target instanceof Element ? event.target : null;
+    if (target?.closest('input, select, textarea')) return;
+    if (event.key === ' ' && target?.closest('a, button, summary, [role="button"]')) return;
     event.preventDefault();
     kept.push({ kind: 'key', key: event.key, code: event.code, shiftKey: event.shiftKey });
   };
