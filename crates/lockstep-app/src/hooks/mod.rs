@@ -16,7 +16,5 @@ pub use autoplay::use_autoplay;
 pub use keyboard::{SHORTCUTS, use_keyboard};
 pub use links_in_place::use_links_in_place;
 pub use page_address::use_link_to;
-#[cfg(feature = "full")]
-pub use page_address::use_page_address;
 pub use pause_when_hidden::use_pause_when_hidden;
 pub use url_sync::{initial_playground, initial_route, use_url_sync};

@@ -43,18 +43,6 @@ fn names_its_own_place(fragment: &str) -> bool {
             .any(|name| fragment.starts_with(name))
 }
 
-/// The absolute address at which the app's `address` lives: its page's path under the site's
-/// root, and what stays in the fragment.
-pub fn address_url(address: &str) -> String {
-    let place = path::locate(address);
-    let mut url = format!("{}{}", site_root(), place.path);
-    if !place.hash.is_empty() {
-        url.push('#');
-        url.push_str(&place.hash);
-    }
-    url
-}
-
 thread_local! {
     static SITE_ROOT: std::cell::OnceCell<String> = const { std::cell::OnceCell::new() };
 }
@@ -99,13 +87,13 @@ pub fn fragment() -> String {
 }
 
 /// Shows the app's `address` in the address bar (its page's path and its fragment,
-/// [`address_url`]) without adding a history entry or firing `hashchange`.
+/// [`link_with`]) without adding a history entry or firing `hashchange`.
 pub fn replace_address(address: &str) {
     if let Some(history) = window().and_then(|w| w.history().ok()) {
         let _ = history.replace_state_with_url(
             &wasm_bindgen::JsValue::NULL,
             "",
-            Some(&address_url(address)),
+            Some(&link_with(address)),
         );
     }
 }
@@ -145,9 +133,16 @@ pub fn reload() {
     }
 }
 
-/// The link to the app's `address` (a fragment's text): what "Share" copies.
-pub fn link_with(fragment: &str) -> String {
-    address_url(fragment)
+/// The link to the app's `address` (a fragment's text): its page's path under the site's root,
+/// and what stays in the fragment. What "Share" copies.
+pub fn link_with(address: &str) -> String {
+    let place = path::locate(address);
+    let mut url = format!("{}{}", site_root(), place.path);
+    if !place.hash.is_empty() {
+        url.push('#');
+        url.push_str(&place.hash);
+    }
+    url
 }
 
 /// Offers `text` as a file called `name`.

@@ -4,7 +4,7 @@
 
 use crate::components::Shared;
 use crate::components::timeline::{AxisRole, FollowLead, SharedTimeAxis, Timeline};
-use crate::hooks::use_page_address;
+use crate::hooks::use_link_to;
 use crate::state::Selection;
 use lockstep_sim::story::describe::describe;
 use lockstep_sim::story::numbers::thousands;
@@ -36,7 +36,8 @@ pub fn RealRunView(props: &RealRunProps) -> Html {
     let history = &both.recorded.history;
     let recorded = &history.recorded;
     let scope = AttrValue::from(history.title.clone());
-    let page = use_page_address();
+    // The site's root (`#` alone in the first render, as the build writes it).
+    let page = use_link_to(&AttrValue::default());
     html! {
         <article class="real-run" data-testid="real-run">
             <h3 data-testid="real-title">{ history.title.clone() }</h3>
@@ -68,7 +69,7 @@ pub fn RealRunView(props: &RealRunProps) -> Html {
 }
 
 /// The code that embeds recording `id` in another page (this one at `page`, from
-/// [`use_page_address`]): with the host script, or an iframe.
+/// [`use_link_to`]): with the host script, or an iframe.
 fn embed_code(page: &str, id: &str, title: &str) -> Html {
     let code = for_recording(&AppAddress::of_page(page), id, title);
     html! {
