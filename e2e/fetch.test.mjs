@@ -55,6 +55,9 @@ describe('data fetched from the site when a page needs it', () => {
     await app.leave();
     requested = [];
     await page.goto(`${app.site.url}${fragment ? `#${fragment}` : ''}`);
+    // The root's page is rendered at build time (decision 43): its controls are the app's once
+    // it runs.
+    await page.locator('html[data-app="running"]').waitFor({ state: 'attached', timeout: 30_000 });
     await page.locator(`[data-testid="${testid}"]`).first().waitFor({ timeout: 30_000 });
   }
 
