@@ -19,19 +19,32 @@ pub fn build(workspace: &Workspace, dest: &Path) -> Result<(), Error> {
         "building the book into {} with mdBook and mdbook-lockstep",
         dest.display()
     ));
-    process::run(
-        workspace
-            .command("mdbook")
-            .arg("build")
-            .arg(workspace.join("book"))
-            .arg("--dest-dir")
-            .arg(dest),
-    )
+    process::run(&mut mdbook_build(workspace, dest))
 }
 
-/// The book into `dist/book/`, after the app's build (Trunk empties `dist/`).
-pub fn build_into_dist(workspace: &Workspace) -> Result<(), Error> {
-    build(workspace, &workspace.join(DIST_DIR))
+fn mdbook_build(workspace: &Workspace, dest: &Path) -> std::process::Command {
+    let mut command = workspace.command("mdbook");
+    command
+        .arg("build")
+        .arg(workspace.join("book"))
+        .arg("--dest-dir")
+        .arg(dest);
+    command
+}
+
+/// The book into `dist/book/`, after the app's build (Trunk empties `dist/`), with the
+/// addresses of its built-in scenarios' embeds written to `embeds` (the preprocessor's
+/// `embeds-list`, set through mdBook's environment), for the build to render their documents.
+pub fn build_into_dist(workspace: &Workspace, embeds: &Path) -> Result<(), Error> {
+    let dest = workspace.join(DIST_DIR);
+    say(format!(
+        "building the book into {} with mdBook and mdbook-lockstep, listing its embeds in {}",
+        dest.display(),
+        embeds.display()
+    ));
+    process::run(
+        mdbook_build(workspace, &dest).env("MDBOOK_PREPROCESSOR__LOCKSTEP__EMBEDS_LIST", embeds),
+    )
 }
 
 /// The page the check adds to a copy of the book: a good block, then a block whose position is

@@ -51,7 +51,6 @@ fn build_and_measure(workspace: &Workspace) -> Result<(Vec<Entry>, Vec<Entry>), 
     tools::ensure_web(workspace)?;
     tools::ensure_mdbook(workspace)?;
     build(workspace)?;
-    book::build_into_dist(workspace)?;
     let dist = workspace.join("dist");
     say(format!(
         "measuring {} and writing its files precompressed beside them (brotli -q 11 is slow)",
@@ -76,8 +75,9 @@ fn size_table(files: &[Entry], book_files: &[Entry]) -> String {
 }
 
 /// `trunk build --release` into `dist/`, with relative URLs so the site works from any sub-path,
-/// then the wasm's size written into the page's loading line ([`loading_line`]), then every page
-/// the build knows rendered into its own folder ([`render_pages`]).
+/// then the wasm's size written into the page's loading line ([`loading_line`]), the book into
+/// `dist/book/` (listing its embeds), then every page the build knows and every embed's document
+/// rendered into its own folder ([`render_pages`]).
 /// Trunk finds the pinned wasm-bindgen and wasm-opt on the workspace's `PATH`.
 pub fn build(workspace: &Workspace) -> Result<(), Error> {
     say("building the app into dist/ with Trunk (release, relative URLs, wasm-opt)");
@@ -89,7 +89,9 @@ pub fn build(workspace: &Workspace) -> Result<(), Error> {
             .stdout(io::stderr()),
     )?;
     loading_line::stamp(&workspace.join("dist"))?;
-    render_pages(workspace)
+    let embeds = workspace.target_dir().join("book-embeds.txt");
+    book::build_into_dist(workspace, &embeds)?;
+    render_pages(workspace, &embeds)
 }
 
 /// The site's public address, for the canonical links and `sitemap.xml`: `LOCKSTEP_SITE_URL`,
@@ -105,8 +107,9 @@ fn site_url() -> String {
 }
 
 /// Every page the build knows, rendered natively by the app's own components into `dist/`
-/// (decision 43): the app's `lockstep-render` binary, built for the host.
-fn render_pages(workspace: &Workspace) -> Result<(), Error> {
+/// (decision 43), and every embed's document, the book's `embeds` among them (decision 44): the
+/// app's `lockstep-render` binary, built for the host.
+fn render_pages(workspace: &Workspace, embeds: &Path) -> Result<(), Error> {
     let site = site_url();
     say(format!(
         "rendering every known page into dist/ (canonical addresses under {site})"
@@ -127,6 +130,7 @@ fn render_pages(workspace: &Workspace) -> Result<(), Error> {
             ])
             .arg(workspace.join("dist"))
             .arg(site)
+            .arg(embeds)
             .stdout(io::stderr()),
     )
 }

@@ -85,10 +85,12 @@ impl Step {
                 "the reality check against real PostgreSQL, Redis and etcd on loopback \
                  (cargo test -p lockstep-real, and the CLI with `--features real`)"
             }
-            Step::Build => "release build of the app (trunk build --release)",
+            Step::Build => {
+                "release build of the app (trunk build --release), the book into dist/book/ \
+                 (mdbook build), every page and embed rendered (lockstep-render)"
+            }
             Step::Book => {
-                "the book into dist/book/ (mdbook build), and a broken ```lockstep block must \
-                 fail its build naming file and line"
+                "a broken ```lockstep block must fail the book's build naming file and line"
             }
             Step::Browser => "browser tests (headless Chromium, against dist/)",
         }
@@ -130,10 +132,8 @@ impl Step {
             Step::Test => native_tests(workspace),
             Step::Real => reality_check(workspace),
             Step::Build => dist::build(workspace),
-            Step::Book => {
-                book::build_into_dist(workspace)?;
-                book::check_broken_block_fails(workspace)
-            }
+            // The book itself is built with the site (`dist::build`), which renders its embeds.
+            Step::Book => book::check_broken_block_fails(workspace),
             Step::Browser => browser_tests(workspace),
         }
     }

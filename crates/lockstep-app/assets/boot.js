@@ -210,9 +210,52 @@ function keepEarlyInput() {
   watch.observe(html, { attributes: true, attributeFilter: ['data-app'] });
 }
 
+/**
+ * Runs `load` now, or, in an embed's document that waits for its reader (`<html
+ * data-wasm-wait>`, set by index.html unless the embed plays by itself), once the reader points
+ * at it, touches it, focuses it or presses a key in it: an embed that is only read downloads
+ * no wasm, and one that is used starts loading as the pointer reaches it.
+ */
+function whenWanted(load) {
+  const html = document.documentElement;
+  if (!html.hasAttribute('data-wasm-wait')) return load();
+  const acts = ['pointerover', 'pointerdown', 'focusin', 'keydown'];
+  const acted = () => {
+    acts.forEach((type) => removeEventListener(type, acted, true));
+    html.removeAttribute('data-wasm-wait');
+    load();
+  };
+  acts.forEach((type) => addEventListener(type, acted, true));
+}
+
+/**
+ * An embed's document tells the page around it its height, as the app does once it runs
+ * (src/embed/hooks.rs, the same message): so the host sizes its frame from the first paint.
+ */
+function announceHeight() {
+  const html = document.documentElement;
+  const measured = document.querySelector('#lockstep-root > .embed');
+  if (!html.hasAttribute('data-embed') || !measured || window.parent === window) return;
+  let last = 0;
+  const announce = () => {
+    const height = Math.ceil(measured.getBoundingClientRect().height);
+    if (height === last || html.dataset.app === 'running') return;
+    last = height;
+    window.requestResize?.();
+    window.parent.postMessage({ type: 'lockstep:embed-size', version: 1, height }, '*');
+  };
+  announce();
+  if (typeof ResizeObserver === 'function') new ResizeObserver(announce).observe(measured);
+}
+
 function firstLoad() {
+  announceHeight();
   if (typeof WebAssembly !== 'object') return; // index.html has said so already
   keepEarlyInput();
+  whenWanted(loadBinary);
+}
+
+function loadBinary() {
   const name = binaryFor();
   const slot = document.querySelector('[data-wasm-size]');
   if (slot && sizes[name]) slot.textContent = ` (WebAssembly, ${Math.ceil(sizes[name].gzip / 1000)}\u00a0KB compressed)`;

@@ -5,6 +5,10 @@
  * Lockstep iframe on the page (its own, and plain ones pasted from "Copy embed code") as tall as
  * its content.
  *
+ * A built-in scenario's frame shows the document the build rendered for exactly that embed, where
+ * there is one (RENDERED): the moment is on screen at once, and the embed's wasm loads only when
+ * the reader acts on it. Any other frame opens the app at the embed's address and loads it.
+ *
  * The app is the directory this script is served from. Its frames start lazily and one after
  * another: a div gets its frame when it comes near the viewport, and only once the frame started
  * before it has loaded (or has had QUEUE_WAIT_MS to), so the second and later frames find the
@@ -27,6 +31,9 @@
   'use strict';
 
   var SIZE_MESSAGE = 'lockstep:embed-size';
+  // The embeds' documents, by path from the app's directory: `cargo xtask dist` writes the list
+  // (crates/lockstep-app/src/render/host_script.rs); a script served as it is has none.
+  var RENDERED = [];
   var DEFAULT_HEIGHT = 420;
   // Far above any embed; a height past it is a broken message, not a layout.
   var MAX_HEIGHT = 100000;
@@ -62,17 +69,37 @@
     return btoa(binary).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
   }
 
-  /** The embed's address for `div`; `scenario`: the bytes of the author's own scenario, or null. */
+  /**
+   * `text` with every character but RFC 3986's unreserved ones written %XX: as the app writes
+   * a parameter (lockstep_view::link::params::percent_encode), so that the build's list of
+   * documents and this script name an embed alike.
+   */
+  function component(text) {
+    return encodeURIComponent(text).replace(/[!'()*]/g, function (c) {
+      return '%' + c.charCodeAt(0).toString(16).toUpperCase();
+    });
+  }
+
+  /**
+   * The frame's address for `div`; `scenario`: the bytes of the author's own scenario, or null.
+   * A built-in scenario's embed the build rendered (its path in RENDERED) opens its document;
+   * any other opens the app at the embed's address.
+   */
   function embedAddress(div, scenario) {
-    var parts = ['embed'];
+    var parts = [];
     var id = div.getAttribute('data-lockstep');
-    if (id) parts.push('s=' + encodeURIComponent(id));
+    if (id) parts.push('s=' + component(id));
     if (scenario) parts.push('scenario=' + base64url(scenario));
+    var settings = [];
     PARAMETERS.forEach(function (name) {
       var value = div.getAttribute('data-' + name);
-      if (value !== null) parts.push(name + '=' + encodeURIComponent(value));
+      if (value !== null) settings.push(name + '=' + component(value));
     });
-    return app.href + '#' + parts.join('&');
+    if (id && !scenario) {
+      var page = 'embed/' + component(id) + '/' + (settings.length ? settings.join('&') + '/' : '');
+      if (RENDERED.indexOf(page) >= 0) return app.href + page;
+    }
+    return app.href + '#' + ['embed'].concat(parts, settings).join('&');
   }
 
   function titleOf(div) {
@@ -266,8 +293,10 @@
     } catch (e) {
       return false;
     }
-    return address.origin === app.origin &&
-      (address.pathname === app.pathname || address.pathname === app.pathname + 'index.html');
+    if (address.origin !== app.origin) return false;
+    if (address.pathname === app.pathname || address.pathname === app.pathname + 'index.html') return true;
+    var path = address.pathname.slice(app.pathname.length).replace(/index\.html$/, '');
+    return address.pathname.indexOf(app.pathname) === 0 && RENDERED.indexOf(path) >= 0;
   }
 
   window.addEventListener('message', function (event) {

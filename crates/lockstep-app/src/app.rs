@@ -8,7 +8,10 @@
 
 use crate::embed::view::EmbedView;
 use crate::hooks::initial_route;
+use crate::link::Here;
 use crate::pages::site::Site;
+use lockstep_view::link::embed::EmbedSpec;
+use lockstep_view::link::error::LinkError;
 use lockstep_view::link::route::Route;
 use yew::prelude::*;
 
@@ -17,6 +20,9 @@ use yew::prelude::*;
 pub struct AppProps {
     /// The app's address: a URL fragment's text, without the `#` (`lockstep_view::link`).
     pub address: AttrValue,
+    /// Where the page is: its path from the site's root, as loaded (`` at the root). An embed
+    /// writes its links from there; the site writes them from its address's page.
+    pub path: AttrValue,
 }
 
 /// Marks `<html data-app="running">` once the app has drawn its first render: on a page the build
@@ -31,8 +37,18 @@ pub fn App(props: &AppProps) -> Html {
     use_running_mark();
     let address = props.address.clone();
     match initial_route(&address) {
-        Route::Embed(embed) => html! { <EmbedView {embed} /> },
+        Route::Embed(embed) => embed_at(embed, &props.path),
         _ => html! { <Site {address} /> },
+    }
+}
+
+/// The embed view, its links written from the page's `path`.
+fn embed_at(embed: Result<EmbedSpec, LinkError>, path: &AttrValue) -> Html {
+    let here = Here {
+        path: path.to_string(),
+    };
+    html! {
+        <ContextProvider<Here> context={here}><EmbedView {embed} /></ContextProvider<Here>>
     }
 }
 
@@ -42,7 +58,7 @@ pub fn App(props: &AppProps) -> Html {
 pub fn EmbedApp(props: &AppProps) -> Html {
     use_running_mark();
     match initial_route(&props.address) {
-        Route::Embed(embed) => html! { <EmbedView {embed} /> },
+        Route::Embed(embed) => embed_at(embed, &props.path),
         _ => {
             crate::platform::browser::reload();
             Html::default()

@@ -21,12 +21,14 @@ where
     // writes another into the address bar.
     let _ = browser::site_root();
     let address = browser::address();
+    let path = browser::page_path();
     wasm_bindgen_futures::spawn_local(async move {
         if drawn_by_the_build() {
             fetch_files_of(&address).await;
         }
         let props = AppProps {
             address: address.into(),
+            path: path.into(),
         };
         keep(match mount::root() {
             Some(root) => Renderer::<C>::with_root_and_props(root, props).render(),
@@ -63,8 +65,8 @@ async fn fetch_files_of(address: &str) {
             #[cfg(not(feature = "full"))]
             let _ = (content, route);
         }
-        Some(_) => {}
-        None => scenarios.extend(
+        // An embed's document (decision 44) draws its scenario, as a playground link does.
+        Some(Route::Embed(_)) | None => scenarios.extend(
             [
                 link::built_in_named(address),
                 link::compared_built_in(address),
@@ -72,6 +74,7 @@ async fn fetch_files_of(address: &str) {
             .into_iter()
             .flatten(),
         ),
+        Some(_) => {}
     }
     for id in scenarios {
         let _ = library::built_in(id).await;

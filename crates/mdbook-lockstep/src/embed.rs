@@ -7,6 +7,7 @@
 
 use crate::block::{Block, Subject};
 use crate::option::OptionName;
+use lockstep_view::link::embed::{Parameter, host_script_address};
 
 /// The markup for one block, as a Markdown HTML block (blank lines around it).
 pub fn markup(block: &Block) -> String {
@@ -34,6 +35,25 @@ pub fn markup(block: &Block) -> String {
     }
     html.push_str("</div>\n\n");
     html
+}
+
+/// The address the host script will write for this block's embed, for a built-in scenario's
+/// (`lockstep_view::link::embed::host_script_address`): the build renders a document for each
+/// (`cargo xtask dist`, through the book's `embeds-list`). `None` for the author's own scenario,
+/// a lesson or a recorded run, which have none.
+pub fn document_address(block: &Block) -> Option<String> {
+    let Subject::BuiltIn { id, .. } = &block.subject else {
+        return None;
+    };
+    let given: Vec<(Parameter, &str)> = block
+        .settings
+        .iter()
+        .filter_map(|setting| match setting.name {
+            OptionName::Embed(parameter) => Some((parameter, setting.value.as_str())),
+            OptionName::Title | OptionName::Height | OptionName::File => None,
+        })
+        .collect();
+    Some(host_script_address(id, &given))
 }
 
 /// The tag that loads the host script, once per page, before the page's first embed.

@@ -21,7 +21,12 @@
 //! command = "cargo run --quiet --package mdbook-lockstep --"
 //! before = ["index", "links"]       # so that lines are the files' own
 //! host-script = "../embed.js"        # from the book's root; the default
+//! embeds-list = "embeds.txt"         # optional: where to list the built-in scenarios' embeds
 //! ```
+//!
+//! With `embeds-list`, the preprocessor also writes, one per line, the address the host script
+//! will give each built-in scenario's embed in the book: `cargo xtask dist` sets it (through
+//! mdBook's `MDBOOK_PREPROCESSOR__LOCKSTEP__EMBEDS_LIST`) and renders a document for each.
 //!
 //! The modules: [`fence`] finds the blocks, [`block`] and [`option`] read them, [`check`] runs
 //! them, [`embed`] writes them, [`pages`] makes the catalogue's pages.
@@ -98,6 +103,7 @@ impl Preprocessor for Lockstep {
         let src = ctx.root.join(&ctx.config.book.src);
         add_catalogue(&mut book, &host_script).map_err(mdbook_preprocessor::errors::Error::msg)?;
         let mut broken = Vec::new();
+        let mut documents = std::collections::BTreeSet::new();
         book.for_each_mut(|item| {
             if let BookItem::Chapter(chapter) = item {
                 let file = chapter_file(&src, chapter);
@@ -112,7 +118,10 @@ impl Preprocessor for Lockstep {
                     folder: folder.as_deref(),
                 };
                 match embed_blocks(&chapter.content, &page, &lessons) {
-                    Ok(content) => chapter.content = content,
+                    Ok(embedded) => {
+                        chapter.content = embedded.content;
+                        documents.extend(embedded.documents);
+                    }
                     Err(errors) => broken.extend(errors.into_iter().map(|error| Located {
                         file: file.clone(),
                         error,
@@ -120,11 +129,22 @@ impl Preprocessor for Lockstep {
                 }
             }
         });
-        if broken.is_empty() {
-            Ok(book)
-        } else {
-            Err(BrokenBlocks(broken).into())
+        if !broken.is_empty() {
+            return Err(BrokenBlocks(broken).into());
         }
+        if let Some(list) = ctx
+            .config
+            .get::<PathBuf>("preprocessor.lockstep.embeds-list")?
+        {
+            let lines: String = documents.iter().map(|a| format!("{a}\n")).collect();
+            std::fs::write(ctx.root.join(&list), lines).map_err(|e| {
+                mdbook_preprocessor::errors::Error::msg(format!(
+                    "writing the embeds' list {}: {e}",
+                    list.display()
+                ))
+            })?;
+        }
+        Ok(book)
     }
 
     fn supports_renderer(&self, renderer: &str) -> Result<bool> {
@@ -155,14 +175,23 @@ impl Page<'_> {
     }
 }
 
+/// A chapter with its blocks embedded.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Embedded {
+    pub content: String,
+    /// The addresses of its built-in scenarios' embeds ([`embed::document_address`]).
+    pub documents: Vec<String>,
+}
+
 /// `content` with every ```` ```lockstep ```` block replaced by its embed, and the host script
 /// loaded before the first; or every broken block's error.
 pub fn embed_blocks(
     content: &str,
     page: &Page<'_>,
     lessons: &Lessons,
-) -> std::result::Result<String, Vec<BlockError>> {
+) -> std::result::Result<Embedded, Vec<BlockError>> {
     let fences = fence::lockstep_blocks(content);
+    let mut documents = Vec::new();
     let mut out = String::with_capacity(content.len());
     let mut errors = Vec::new();
     let mut copied = 0;
@@ -180,13 +209,17 @@ pub fn embed_blocks(
                     )));
                 }
                 out.push_str(&embed::markup(&block));
+                documents.extend(embed::document_address(&block));
             }
             Err(error) => errors.push(error),
         }
     }
     out.push_str(&content[copied..]);
     if errors.is_empty() {
-        Ok(out)
+        Ok(Embedded {
+            content: out,
+            documents,
+        })
     } else {
         Err(errors)
     }
@@ -302,7 +335,8 @@ mod tests {
     #[test]
     fn blocks_become_embeds_with_one_host_script() {
         let content = "# Two\n\n```lockstep\ns2-gc-pause-fenced\n```\n\ntext\n\n```lockstep\ns1-gc-pause-unfenced\nat = 3\n```\n";
-        let html = embed_blocks(content, &page(1, None), &lessons()).expect("valid");
+        let embedded = embed_blocks(content, &page(1, None), &lessons()).expect("valid");
+        let html = embedded.content;
         assert_eq!(
             html.matches("<script src=\"../../embed.js\" defer>")
                 .count(),
@@ -312,14 +346,33 @@ mod tests {
         assert!(html.contains("data-lockstep=\"s1-gc-pause-unfenced\" data-at=\"3\""));
         assert!(html.contains("\ntext\n"));
         assert!(!html.contains("```"));
+        assert_eq!(
+            embedded.documents,
+            [
+                "embed&s=s2-gc-pause-fenced",
+                "embed&s=s1-gc-pause-unfenced&at=3"
+            ]
+        );
+    }
+
+    #[test]
+    fn a_documents_address_is_the_host_scripts_whatever_the_blocks_order() {
+        let content = "```lockstep\ns8-held-safely-from-acquisition\ncaption = heldSafely() it's 100%\nheight = 300\ncontrols = none\nfrom = 4\n```\n\n```lockstep\nlearn = not-a-mutex\n```\n";
+        let embedded = embed_blocks(content, &page(0, None), &lessons()).expect("valid");
+        assert_eq!(
+            embedded.documents,
+            [
+                "embed&s=s8-held-safely-from-acquisition&from=4&controls=none&caption=heldSafely%28%29%20it%27s%20100%25"
+            ]
+        );
     }
 
     #[test]
     fn a_page_without_blocks_is_unchanged() {
         let content = "# None\n\n````markdown\n```lockstep\nnot-checked\n```\n````\n";
         assert_eq!(
-            embed_blocks(content, &page(0, None), &lessons()).as_deref(),
-            Ok(content)
+            embed_blocks(content, &page(0, None), &lessons()).map(|e| e.content),
+            Ok(content.to_owned())
         );
     }
 
@@ -353,7 +406,12 @@ mod tests {
         let html = embed_blocks(content, &page(0, Some(&folder)), &lessons());
         let missing = embed_blocks(content, &page(0, None), &lessons());
         let _ = std::fs::remove_dir_all(&folder);
-        let html = html.expect("valid");
+        let embedded = html.expect("valid");
+        assert!(
+            embedded.documents.is_empty(),
+            "the author's own has no document"
+        );
+        let html = embedded.content;
         assert!(html.contains("data-lockstep=\"\"><script type=\"application/json\">"));
         assert!(html.contains("\"id\": \"s2-gc-pause-fenced\""));
         assert!(!html.contains("data-file"));

@@ -1,21 +1,29 @@
-//! `lockstep-render DIST SITE_URL`: the build's render (decision 43). Every page the build knows
-//! (`lockstep::render::pages`) rendered by the app's own components and written into the site
-//! Trunk built in DIST, each at its own path (`s/<id>/index.html`, `learn/<id>/<step>/…`), with
-//! `sitemap.xml` (absolute, under SITE_URL) and `404.html`. `cargo xtask dist` runs it.
+//! `lockstep-render DIST SITE_URL [EMBEDS]`: the build's render (decision 43). Every page the
+//! build knows (`lockstep::render::pages`) rendered by the app's own components and written into
+//! the site Trunk built in DIST, each at its own path (`s/<id>/index.html`, `learn/<id>/<step>/…`),
+//! with `sitemap.xml` (absolute, under SITE_URL) and `404.html`; then the embeds' documents
+//! (`lockstep::render::embeds`: every built-in scenario's, and those the book's list EMBEDS
+//! names), whose paths it writes into the host script (`DIST/embed.js`) so that it points frames
+//! at them. `cargo xtask dist` runs it.
 
-use lockstep::render::{self, pages::Page, shell};
-use lockstep_view::link::path;
+use lockstep::render::shell::Shown;
+use lockstep::render::{self, host_script, pages::Page, shell};
+use lockstep_view::link::{params, path};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    let [dist, site_url] = args.as_slice() else {
-        eprintln!("usage: lockstep-render DIST SITE_URL (SITE_URL ends in /)");
-        return ExitCode::from(2);
+    let (dist, site_url, embeds) = match args.as_slice() {
+        [dist, site_url] => (dist, site_url, None),
+        [dist, site_url, embeds] => (dist, site_url, Some(Path::new(embeds))),
+        _ => {
+            eprintln!("usage: lockstep-render DIST SITE_URL [EMBEDS] (SITE_URL ends in /)");
+            return ExitCode::from(2);
+        }
     };
-    match write_site(Path::new(dist), site_url) {
+    match write_site(Path::new(dist), site_url, embeds) {
         Ok(count) => {
             eprintln!("lockstep-render: {count} pages written into {dist}");
             ExitCode::SUCCESS
@@ -27,8 +35,9 @@ fn main() -> ExitCode {
     }
 }
 
-/// Every page, the sitemap and the 404 page written into `dist`; how many pages.
-fn write_site(dist: &Path, site_url: &str) -> Result<usize, String> {
+/// Every page, the sitemap, the 404 page and the embeds' documents written into `dist`; how
+/// many pages.
+fn write_site(dist: &Path, site_url: &str, embeds: Option<&Path>) -> Result<usize, String> {
     let index = dist.join("index.html");
     let shell_html =
         std::fs::read_to_string(&index).map_err(|e| format!("reading {}: {e}", index.display()))?;
@@ -39,35 +48,63 @@ fn write_site(dist: &Path, site_url: &str) -> Result<usize, String> {
     let pages = render::pages::all();
     let mut paths = Vec::with_capacity(pages.len());
     for page in &pages {
-        paths.push(write_page(dist, &shell_html, site_url, page)?);
+        let place = path::locate(&page.address).path;
+        let canonical = place.clone();
+        write_page(
+            dist,
+            &shell_html,
+            site_url,
+            page,
+            (&place, &canonical, Shown::Page),
+        )?;
+        paths.push(place);
     }
     write(&dist.join("sitemap.xml"), &sitemap(site_url, &paths))?;
     write(&dist.join("404.html"), &not_found(site_url))?;
-    Ok(pages.len())
+    let listed = match embeds {
+        Some(list) => std::fs::read_to_string(list)
+            .map_err(|e| format!("reading the book's embeds {}: {e}", list.display()))?,
+        None => String::new(),
+    };
+    let documents = render::embeds::documents(&listed)?;
+    for document in &documents {
+        let shown = (
+            document.path.as_str(),
+            document.canonical.as_str(),
+            Shown::Embed,
+        );
+        write_page(dist, &shell_html, site_url, &document.page, shown)?;
+    }
+    let paths: Vec<&str> = documents.iter().map(|d| d.path.as_str()).collect();
+    host_script::point_at(&dist.join("embed.js"), &paths)?;
+    Ok(pages.len() + documents.len())
 }
 
-/// One page rendered and written at its path; that path.
+/// One page rendered and written at its path, given with the path of its canonical page and
+/// how it is shown.
 fn write_page(
     dist: &Path,
     shell_html: &str,
     site_url: &str,
     page: &Page,
-) -> Result<String, String> {
-    let place = path::locate(&page.address);
+    (at, canonical, shown): (&str, &str, Shown),
+) -> Result<(), String> {
     // The browser reads the page's address from its path alone: the render must draw that.
-    let read = path::address(&place.path, "").map_err(|e| e.to_string())?;
+    let read = path::address(at, "").map_err(|e| e.to_string())?;
     if read != page.address {
         return Err(format!(
-            "the page #{} would be written at /{}, which reads as #{read}",
-            page.address, place.path
+            "the page #{} would be written at /{at}, which reads as #{read}",
+            page.address
         ));
     }
-    let markup = render::page(&page.address).map_err(|e| e.to_string())?;
+    let markup = render::at(&page.address, at).map_err(|e| e.to_string())?;
     let html = shell::fill(
         shell_html,
         &shell::Filled {
-            path: &place.path,
-            base: &path::base(&place.path),
+            path: at,
+            canonical,
+            shown,
+            base: &path::base(at),
             site_url,
             title: &page.title,
             description: &page.description,
@@ -76,10 +113,12 @@ fn write_page(
         },
     )
     .map_err(|e| e.to_string())?;
-    let folder: PathBuf = dist.join(&place.path);
+    // A path is written as an address writes it (`caption=a%20b`); a static host decodes it
+    // before it looks for the file.
+    let on_disk = params::percent_decode("path", at).map_err(|e| e.to_string())?;
+    let folder: PathBuf = dist.join(on_disk);
     std::fs::create_dir_all(&folder).map_err(|e| format!("creating {}: {e}", folder.display()))?;
-    write(&folder.join("index.html"), &html)?;
-    Ok(place.path)
+    write(&folder.join("index.html"), &html)
 }
 
 fn write(file: &Path, text: &str) -> Result<(), String> {

@@ -234,7 +234,10 @@ mod tests {
         assert!(page.contains("data-testid=\"timeline-main\""), "{page}");
         assert!(page.contains("data-testid=\"timeline-twin\""), "{page}");
         assert!(!page.contains("embed-loading"), "{page}");
-        // The link out names the moment on this page, whose address the build does not know.
-        assert!(page.contains("href=\"#s=s2-gc-pause-fenced"), "{page}");
+        // The link out leads to the moment from the page's folder (the root, given no other).
+        assert!(
+            page.contains("href=\"./s/s2-gc-pause-fenced/#at=12&amp;compare=1\""),
+            "{page}"
+        );
     }
 }

@@ -104,7 +104,8 @@ fn handover(feature: lockstep_view::split::Feature) -> Html {
 }
 
 /// A link inside the embed to another page of the app (a lesson's "All lessons", a source)
-/// opens the full app in a new tab instead of replacing the embed.
+/// opens the full app in a new tab instead of replacing the embed: every link is written from
+/// the frame's page (`crate::link::Here`), and opened where the browser resolves it.
 fn links_out(event: MouseEvent) {
     let anchor = event
         .target()
@@ -116,13 +117,11 @@ fn links_out(event: MouseEvent) {
     if anchor.get_attribute("target").is_some() {
         return;
     }
-    if let Some(fragment) = anchor
-        .get_attribute("href")
-        .and_then(|href| href.strip_prefix('#').map(str::to_owned))
-    {
-        event.prevent_default();
-        if let Some(window) = crate::platform::browser::window() {
-            let _ = window.open_with_url_and_target(&browser::link_with(&fragment), "_blank");
-        }
+    let Ok(anchor) = anchor.dyn_into::<web_sys::HtmlAnchorElement>() else {
+        return;
+    };
+    event.prevent_default();
+    if let Some(window) = crate::platform::browser::window() {
+        let _ = window.open_with_url_and_target(&anchor.href(), "_blank");
     }
 }

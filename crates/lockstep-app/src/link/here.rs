@@ -10,8 +10,9 @@
 //! must draw what the build drew); a component reads it with [`use_here`], a helper that builds
 //! markup takes it as an argument, and [`PageLink`] is a link that reads it itself.
 //!
-//! An embed (`crate::embed`) has no site around it: there the links stay the app's addresses in
-//! a fragment (`#learn`), which the embed's frame opens in the full app in a new tab.
+//! An embed (`crate::embed`) has no site around it: its [`Here`] is where its frame's page is
+//! (the app's root, or the embed's own document, `embed/<id>/…/`), given by `crate::App`, and
+//! the embed opens every link in a new tab (`crate::embed::view`).
 
 use lockstep_view::link::path;
 use yew::prelude::*;
@@ -21,8 +22,6 @@ use yew::prelude::*;
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Here {
     pub path: String,
-    /// In an embed: links are written as fragments.
-    in_embed: bool,
 }
 
 impl Here {
@@ -30,34 +29,20 @@ impl Here {
     pub fn of(address: &str) -> Here {
         Here {
             path: path::locate(address).path,
-            in_embed: false,
-        }
-    }
-
-    /// Inside an embed, which no site is around: a link is the app's address as a fragment, for
-    /// the embed's frame to open in the full app, in a new tab (`crate::embed::view`).
-    pub fn in_embed() -> Here {
-        Here {
-            path: String::new(),
-            in_embed: true,
         }
     }
 
     /// The relative link from this page to the app's `address` (a fragment's text, with or
-    /// without `#`): `learn` from `learn/x/3/` is `../../../learn/`. In an embed, `#learn`.
+    /// without `#`): `learn` from `learn/x/3/` is `../../../learn/`.
     pub fn href(&self, address: &str) -> String {
-        if self.in_embed {
-            return format!("#{}", address.strip_prefix('#').unwrap_or(address));
-        }
         path::locate(address).href(&self.path)
     }
 }
 
-/// The page shown, as the site gives it. Only an embed has no site around it
-/// ([`Here::in_embed`]).
+/// The page shown, as the site (or, for an embed, `crate::App`) gives it; the root without one.
 #[hook]
 pub fn use_here() -> Here {
-    use_context::<Here>().unwrap_or_else(Here::in_embed)
+    use_context::<Here>().unwrap_or_default()
 }
 
 /// The site's [`Here`]: the page of the address the URL shows, `written` (what `use_url_sync`
@@ -128,7 +113,12 @@ mod tests {
         assert_eq!(step.href(""), "../../../");
         assert_eq!(Here::default().href("learn=x&step=1"), "./learn/x/1/");
         assert_eq!(Here::of("lab").href("chaos=abc&at=3"), "../#chaos=abc&at=3");
-        assert_eq!(Here::in_embed().href("learn"), "#learn");
-        assert_eq!(Here::in_embed().href("#sources"), "#sources");
+        let document = Here {
+            path: "embed/s2-gc-pause-fenced/at=10/".to_owned(),
+        };
+        assert_eq!(
+            document.href("s=s2-gc-pause-fenced&at=10"),
+            "../../../s/s2-gc-pause-fenced/#at=10"
+        );
     }
 }

@@ -21,17 +21,23 @@ pub fn window() -> Option<web_sys::Window> {
 /// site has no page for reads as its fragment alone.
 pub fn address() -> String {
     let hash = fragment();
-    let Some(here) = window().and_then(|w| w.location().href().ok()) else {
+    let path = page_path();
+    if path.is_empty() || names_its_own_place(&hash) {
         return hash;
+    }
+    path::address(&path, &hash).unwrap_or(hash)
+}
+
+/// Where the page is: its path from the site's root (`embed/s1/at=3/`; empty at the root, or
+/// outside the site), as loaded (`crate::AppProps::path`).
+pub fn page_path() -> String {
+    let Some(here) = window().and_then(|w| w.location().href().ok()) else {
+        return String::new();
     };
     let here = here.split(['#', '?']).next().unwrap_or_default();
     let path = here.strip_prefix(site_root().as_str()).unwrap_or_default();
     // A host may show a page's file by its name.
-    let path = path.strip_suffix("index.html").unwrap_or(path);
-    if path.is_empty() || names_its_own_place(&hash) {
-        return hash;
-    }
-    path::address(path, &hash).unwrap_or(hash)
+    path.strip_suffix("index.html").unwrap_or(path).to_owned()
 }
 
 /// Whether `fragment` says which page or moment to open, whatever path it follows.

@@ -5,8 +5,11 @@
 //!
 //! Only with the `ssr` feature, never in the wasm. It must not carry a second renderer: what a
 //! page shows is the app's own components at the page's address; this module only says which
-//! pages there are ([`pages`]) and puts a rendered page into the site's HTML ([`shell`]).
+//! pages there are ([`pages`], [`embeds`]), puts a rendered page into the site's HTML
+//! ([`shell`]) and tells the host script which embeds have a document ([`host_script`]).
 
+pub mod embeds;
+pub mod host_script;
 pub mod pages;
 pub mod shell;
 
@@ -38,14 +41,22 @@ impl std::error::Error for RenderError {}
 /// the site starts a wasm of its own: what the app keeps per visit (the files loaded, the
 /// glossary's ids) starts afresh for every page.
 pub fn page(address: &str) -> Result<String, RenderError> {
+    at(address, &lockstep_view::link::path::locate(address).path)
+}
+
+/// The markup of the app at `address` for a page that lives at `path` (from the site's root):
+/// an embed's document lives at a path of its own (`embed/<id>/at=3/`), where its links are
+/// written from.
+pub fn at(address: &str, path: &str) -> Result<String, RenderError> {
     let failed = |why: String| RenderError::Failed {
         address: address.to_owned(),
         why,
     };
-    let owned = address.to_owned();
+    let (owned, path) = (address.to_owned(), path.to_owned());
     std::thread::spawn(move || {
         let props = AppProps {
             address: owned.into(),
+            path: path.into(),
         };
         let runtime = tokio::runtime::Builder::new_current_thread()
             .build()

@@ -6,10 +6,21 @@
 /// wasm renders over it (`platform::mount`).
 pub const ROOT: &str = r#"<div id="lockstep-root"></div>"#;
 
+/// Whether a page is one of the site's, or an embed's document, which a frame on another page
+/// shows (`<html data-embed>`: no site chrome, its wasm loaded only when the reader acts).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shown {
+    Page,
+    Embed,
+}
+
 /// What [`fill`] needs to know about one page.
 pub struct Filled<'a> {
     /// The page's path from the site's root (`s/s1-gc-pause-unfenced/`; empty for the root).
     pub path: &'a str,
+    /// The path of the page a search engine should send readers to (an embed's: its scenario's).
+    pub canonical: &'a str,
+    pub shown: Shown,
     /// The way back to the root from the page (`../../`; `./` at the root).
     pub base: &'a str,
     /// The site's public address, ending in `/`, for the canonical link.
@@ -46,7 +57,15 @@ pub fn fill(shell: &str, page: &Filled) -> Result<String, ShellError> {
     }
     // Only the shell's own addresses move: the markup's links are the page's already.
     let relative = |part: &str| part.replace("=\"./", &format!("=\"{}", page.base));
-    let head = relative(head).replacen("<html lang=\"en\">", "<html lang=\"en\" data-rendered>", 1);
+    let marks = match page.shown {
+        Shown::Page => "data-rendered",
+        Shown::Embed => "data-rendered data-embed",
+    };
+    let head = relative(head).replacen(
+        "<html lang=\"en\">",
+        &format!("<html lang=\"en\" {marks}>"),
+        1,
+    );
     let meta = format!(
         "<title>{title}</title>\n    <meta name=\"description\" content=\"{description}\" />\n    \
          <link rel=\"canonical\" href=\"{site}{path}\" />\n    \
@@ -66,7 +85,7 @@ pub fn fill(shell: &str, page: &Filled) -> Result<String, ShellError> {
         title = escape(page.title),
         description = escape(page.description),
         site = escape(page.site_url),
-        path = escape(page.path),
+        path = escape(page.canonical),
         base = escape(page.base),
     );
     let root = format!(r#"<div id="lockstep-root">{}</div>"#, page.markup);
@@ -130,6 +149,8 @@ mod tests {
             SHELL,
             &Filled {
                 path,
+                canonical: path,
+                shown: Shown::Page,
                 base,
                 site_url: "https://example.org/lockstep/",
                 title: "S1 · A \"pause\" & <loss> — Lockstep",
@@ -187,6 +208,8 @@ mod tests {
         let shell = SHELL.replace(ROOT, "");
         let page = Filled {
             path: "",
+            canonical: "",
+            shown: Shown::Page,
             base: "./",
             site_url: "/",
             title: "t",

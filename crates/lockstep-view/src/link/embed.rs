@@ -84,6 +84,48 @@ impl Parameter {
     }
 }
 
+/// The order in which the host script (`assets/embed.js`, its `PARAMETERS`) writes an element's
+/// `data-` attributes into the embed's address, after the scenario. The build finds the document
+/// it rendered for an embed ([`super::path::embed_document`]) by that address, so it writes the
+/// book's embeds the same way ([`host_script_address`]); a test holds the two lists together.
+pub const HOST_SCRIPT_ORDER: [Parameter; 14] = [
+    Parameter::Learn,
+    Parameter::Step,
+    Parameter::Real,
+    Parameter::Seed,
+    Parameter::Fencing,
+    Parameter::Log,
+    Parameter::At,
+    Parameter::Compare,
+    Parameter::From,
+    Parameter::To,
+    Parameter::Controls,
+    Parameter::Autoplay,
+    Parameter::Theme,
+    Parameter::Caption,
+];
+
+/// The address the host script writes for an element naming the built-in scenario `id`, with
+/// these parameters (its `data-` attributes, in any order; the first of a name counts, and a
+/// parameter the host script does not pass on is left out): `embed&s=<id>&…` in
+/// [`HOST_SCRIPT_ORDER`], each value written as [`params::percent_encode`] writes it.
+pub fn host_script_address(id: &str, given: &[(Parameter, &str)]) -> String {
+    let mut parts = vec![
+        EMBED.to_owned(),
+        format!("s={}", params::percent_encode(id)),
+    ];
+    for parameter in HOST_SCRIPT_ORDER {
+        if let Some((_, value)) = given.iter().find(|(p, _)| *p == parameter) {
+            parts.push(format!(
+                "{}={}",
+                parameter.name(),
+                params::percent_encode(value)
+            ));
+        }
+    }
+    params::join(&parts)
+}
+
 /// Which buttons the embed shows.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, strum::VariantArray)]
 pub enum ControlSet {

@@ -97,8 +97,8 @@ pub fn base64_text(parameter: &str, value: &str) -> Result<String, LinkError> {
         .map_err(|e| LinkError::bad(parameter, value, e.to_string()))
 }
 
-/// `text` with everything but unreserved characters written as `%XX` (as
-/// `encodeURIComponent` does).
+/// `text` with everything but RFC 3986's unreserved characters written as `%XX`: what
+/// `encodeURIComponent` writes, with `!'()*` escaped too (the host script writes the same).
 pub fn percent_encode(text: &str) -> String {
     text.bytes()
         .map(|b| match b {

@@ -12,6 +12,7 @@
 //! | `` (the playground's default)         | ``                      | ``              |
 //! | `s=<id>&<rest>` (a built-in scenario) | `s/<current id>/`       | `<rest>`        |
 //! | `embed&s=<id>&<rest>`                 | `embed/<current id>/`   | `<rest>`        |
+//! | (read only) `embed/<id>/<rest>/`      | the embed's document    | appended        |
 //! | `learn`                               | `learn/`                | the rest        |
 //! | `learn=<id>` or `learn=<id>&step=<n>` | `learn/<id>/<n>/`       | the rest        |
 //! | `quiz` or `quiz=1`                    | `quiz/`                 | the rest        |
@@ -38,6 +39,12 @@
 //! gives (`s=`, `scenario=` or `chaos=` after `s/<id>/`; `s=`, `scenario=`, `learn=` or `real=`
 //! after `embed/<id>/`; `step=` after `learn/<id>/<n>/`), is refused, naming that parameter,
 //! rather than read as something the path does not say.
+//!
+//! An embed of a built-in scenario also has a document of its own for its whole address
+//! ([`embed_document`]: `embed/<id>/<rest>/`, its parameters a path segment), which the build
+//! renders for the embeds it knows (every built-in scenario's, and every embed in the book) and
+//! the host script points a frame at. [`address`] reads it; [`locate`] never writes it, since a
+//! document exists only where the build made one.
 //!
 //! What this module must not do: touch the browser (the caller hands in the path relative to
 //! the site's root and the hash), load a scenario, or read a parameter's value beyond choosing
@@ -105,6 +112,9 @@ pub fn address(path: &str, hash: &str) -> Result<String, LinkError> {
         return Ok(hash.to_owned());
     }
     let page = Page::at(segments).ok_or_else(|| LinkError::at("", path, Problem::UnknownPath))?;
+    if let Page::EmbedDocument { rest, .. } = &page {
+        check_hash(&page, rest)?;
+    }
     check_hash(&page, hash)?;
     let mut fragment = page.fragment();
     if !hash.is_empty() {
@@ -126,6 +136,28 @@ pub fn base(path: &str) -> String {
     }
 }
 
+/// The path of the document the build renders for the embed at `fragment` (with or without
+/// `#`): `embed/<current id>/` for a built-in scenario's embed without other parameters,
+/// `embed/<current id>/<rest>/` with them, the parameters as the address writes them. `None`
+/// for any other embed (the author's own scenario, a lesson, a recording), an address that is
+/// not an embed's, or one whose parameters would not make one safe directory name (a `/`, a `%`
+/// that decodes to one, a `\` or a control character).
+pub fn embed_document(fragment: &str) -> Option<String> {
+    let (page, rest) = page_of(params::without_hash(fragment))?;
+    let Page::Embed(id) = page else {
+        return None;
+    };
+    check_hash(&page, rest).ok()?;
+    if rest.is_empty() {
+        return Some(page.path());
+    }
+    let decoded = params::percent_decode("", rest).ok()?;
+    let safe = !rest.contains(['/', '#', '?'])
+        && !decoded.contains(['/', '\\'])
+        && !decoded.chars().any(char::is_control);
+    safe.then(|| Page::EmbedDocument { id, rest }.path())
+}
+
 /// Where a page of the app lives, for links between pages; `None` where the page has no
 /// address of its own (the playground, whose address is its moment: [`locate`] that; an embed
 /// whose address cannot be read).
@@ -140,6 +172,12 @@ enum Page<'a> {
     Scenario(&'static str),
     /// The embed of a built-in scenario (its current id).
     Embed(&'static str),
+    /// The embed of a built-in scenario with its other parameters (`at=12&controls=none`, as
+    /// the address writes them): the document the build renders for that one embed.
+    EmbedDocument {
+        id: &'static str,
+        rest: &'a str,
+    },
     Lessons,
     /// Step `step` (1-based, as in addresses) of the lesson `id`.
     Lesson {
@@ -236,6 +274,10 @@ impl<'a> Page<'a> {
             // Only a current id has a page: an old one is written as the current one.
             ["s", id] => Page::Scenario(current(id).filter(|c| c == id)?),
             ["embed", id] => Page::Embed(current(id).filter(|c| c == id)?),
+            ["embed", id, rest] if !rest.is_empty() => Page::EmbedDocument {
+                id: current(id).filter(|c| c == id)?,
+                rest,
+            },
             ["learn"] => Page::Lessons,
             ["learn", id, n] if is_slug(id) => Page::Lesson {
                 id,
@@ -259,6 +301,7 @@ impl<'a> Page<'a> {
         match self {
             Page::Scenario(id) => format!("s/{id}/"),
             Page::Embed(id) => format!("embed/{id}/"),
+            Page::EmbedDocument { id, rest } => format!("embed/{id}/{rest}/"),
             Page::Lessons => "learn/".to_owned(),
             Page::Lesson { id, step } => format!("learn/{id}/{step}/"),
             Page::Quiz(1) => "quiz/".to_owned(),
@@ -277,6 +320,7 @@ impl<'a> Page<'a> {
         match self {
             Page::Scenario(id) => format!("s={id}"),
             Page::Embed(id) => format!("{EMBED}&s={id}"),
+            Page::EmbedDocument { id, rest } => format!("{EMBED}&s={id}&{rest}"),
             Page::Lessons => "learn".to_owned(),
             Page::Lesson { id, step } => format!("learn={id}&step={step}"),
             Page::Quiz(n) => format!("quiz={n}"),
@@ -295,7 +339,9 @@ impl<'a> Page<'a> {
     fn claims(&self, name: &str) -> bool {
         match self {
             Page::Scenario(_) => ["s", "scenario", "chaos"].contains(&name),
-            Page::Embed(_) => ["s", "scenario", "learn", "real"].contains(&name),
+            Page::Embed(_) | Page::EmbedDocument { .. } => {
+                ["s", "scenario", "learn", "real"].contains(&name)
+            }
             Page::Lesson { .. } => name == "step",
             _ => false,
         }

@@ -6,7 +6,7 @@
 use super::across_tests;
 use super::embed::Shows;
 use super::error::{LinkError, Problem};
-use super::path::{Located, address, base, locate, page_place};
+use super::path::{Located, address, base, embed_document, locate, page_place};
 use super::route::Route;
 use super::share;
 use crate::content::Content;
@@ -502,4 +502,62 @@ proptest! {
             fragment.is_empty() || fragment.starts_with("real=")
         );
     }
+}
+
+#[test]
+fn an_embed_of_a_built_in_scenario_has_a_document_that_reads_its_whole_address() {
+    let cases = [
+        ("embed&s=s2-gc-pause-fenced", "embed/s2-gc-pause-fenced/"),
+        (
+            "#embed&s=s2-gc-pause-fenced&at=10",
+            "embed/s2-gc-pause-fenced/at=10/",
+        ),
+        (
+            "embed&s=s8-held-safely-from-acquisition&from=4&to=20&controls=transport&caption=heldSafely%28%29%20counts",
+            "embed/s8-held-safely-from-acquisition/from=4&to=20&controls=transport&caption=heldSafely%28%29%20counts/",
+        ),
+    ];
+    for (fragment, document) in cases {
+        assert_eq!(embed_document(fragment).as_deref(), Some(document));
+        assert_eq!(
+            address(document, "").as_deref(),
+            Ok(fragment.trim_start_matches('#'))
+        );
+        assert_eq!(
+            reads(&address(document, "").expect("reads")),
+            reads(fragment)
+        );
+    }
+    // An old id's document is its current id's.
+    assert_eq!(
+        embed_document("embed&s=s9-failover-tokens-go-backwards&at=9").as_deref(),
+        Some("embed/s9-failover-reissues-a-token/at=9/")
+    );
+}
+
+#[test]
+fn only_a_built_in_scenarios_embed_with_a_safe_name_has_a_document() {
+    for fragment in [
+        "embed&scenario=e30",
+        "embed&learn=not-a-mutex",
+        "embed&real=s10-redlock-clock-jump.redlock",
+        "embed&at=3&s=s1-gc-pause-unfenced",
+        "s=s1-gc-pause-unfenced",
+        "embed&s=no-such-scenario",
+        "embed&s=s1-gc-pause-unfenced&caption=a/b",
+        "embed&s=s1-gc-pause-unfenced&caption=a%2Fb",
+        "embed&s=s1-gc-pause-unfenced&caption=a%5Cb",
+        "embed&s=s1-gc-pause-unfenced&caption=a%0Ab",
+        "embed&s=s1-gc-pause-unfenced&s=s2-gc-pause-fenced",
+        "embed&s=s1-gc-pause-unfenced&learn=not-a-mutex",
+    ] {
+        assert_eq!(embed_document(fragment), None, "{fragment}");
+    }
+    // A document's path that names its scenario again is refused, as a hash after it would be.
+    assert!(address("embed/s1-gc-pause-unfenced/s=s2-gc-pause-fenced/", "").is_err());
+    assert!(address("embed/s1-gc-pause-unfenced/learn/", "").is_err());
+    assert_eq!(
+        address("embed/s1-gc-pause-unfenced/at=3/", "controls=none").as_deref(),
+        Ok("embed&s=s1-gc-pause-unfenced&at=3&controls=none")
+    );
 }
