@@ -241,7 +241,11 @@ function announceHeight() {
     const height = Math.ceil(measured.getBoundingClientRect().height);
     if (height === last || html.dataset.app === 'running') return;
     last = height;
-    window.requestResize?.();
+    try {
+      window.requestResize?.();
+    } catch {
+      // A browser that sizes frames by their content only where it allows; the message stays.
+    }
     window.parent.postMessage({ type: 'lockstep:embed-size', version: 1, height }, '*');
   };
   announce();

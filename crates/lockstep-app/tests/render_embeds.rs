@@ -55,7 +55,7 @@ fn each_document_shows_its_moment() {
     ] {
         let document = path::embed_document(address).expect("a document");
         let html = render::at(address, &document).unwrap_or_else(|e| panic!("{e}"));
-        assert!(html.contains(&caption), "{address}: caption {caption:?}");
+        assert!(html.contains(caption), "{address}: caption {caption:?}");
         for testid in ["timeline-main", "now-line", "narration", "embed-transport"] {
             assert!(
                 html.contains(&format!("data-testid=\"{testid}\"")),

@@ -110,6 +110,8 @@ fn write_page(
             description: &page.description,
             markup: &markup,
             files: &page.files,
+            // An embed's document loads its wasm only when the reader acts on it.
+            binary: (shown == Shown::Page).then(|| render::binary_of(&page.address)),
         },
     )
     .map_err(|e| e.to_string())?;

@@ -5,7 +5,7 @@
 use crate::components::Shared;
 use crate::components::narration::NowLine;
 use crate::components::stage::{STEP_GLIDE_MS, Stage};
-use crate::components::timeline::Timeline;
+use crate::components::timeline::{FirstWidth, Timeline};
 use crate::embed::frame_parts::{open_link, problem};
 use crate::embed::hooks::use_watched_play;
 use crate::embed::state::{EmbedState, Phase};
@@ -19,6 +19,10 @@ use lockstep_view::link::fencing::fencing_word;
 use lockstep_view::state::Playground;
 use std::rc::Rc;
 use yew::prelude::*;
+
+/// The plot's width in a frame 640 px wide (a blog's column), where the stage is under the
+/// timeline: the width the build draws an embed's document at.
+const EMBED_PLOT_WIDTH: f64 = 476.0;
 
 #[derive(Properties, PartialEq)]
 pub struct EmbedMomentProps {
@@ -188,6 +192,9 @@ fn moment(
                 <h1 class="embed-title" data-testid="embed-caption" title={caption.clone()}>{ caption }</h1>
                 { open_link(open) }
             </header>
+            // The build draws an embed's document for a blog's column; a frame of another
+            // width redraws the plot once the app runs.
+            <ContextProvider<FirstWidth> context={FirstWidth(EMBED_PLOT_WIDTH)}>
             <div class="story embed-story">
                 <Timeline layout={Shared(playground.layout().clone())} sim={Shared(playground.sim_rc())}
                     position={playground.position()} now={playground.now().0}
@@ -199,6 +206,7 @@ fn moment(
                 <NowLine sim={Shared(playground.sim_rc())} offers_step={spec.controls != ControlSet::None} />
             </div>
             { for twin }
+            </ContextProvider<FirstWidth>>
             if spec.controls != ControlSet::None {
                 <EmbedTransport playground={playground.clone()} {bounds} controls={spec.controls}
                     dispatch={dispatch.clone()} />

@@ -14,6 +14,8 @@ pub mod pages;
 pub mod shell;
 
 use crate::{App, AppProps};
+use lockstep_view::link::route::Route;
+use lockstep_view::split::Feature;
 use std::fmt;
 use yew::LocalServerRenderer;
 
@@ -35,6 +37,18 @@ impl fmt::Display for RenderError {
 }
 
 impl std::error::Error for RenderError {}
+
+/// The binary the page loader (`assets/boot.js`) starts for the page at `address`: the full
+/// app for a page only it has (`Feature::of_route`), the embed's for an embed's moment, else
+/// the story's.
+pub fn binary_of(address: &str) -> &'static str {
+    let route = Route::parse(address);
+    match (&route, route.as_ref().and_then(Feature::of_route)) {
+        (_, Some(_)) => "lockstep-full",
+        (Some(Route::Embed(_)), None) => "lockstep-embed",
+        _ => "lockstep",
+    }
+}
 
 /// The markup of the app at `address` (a fragment's text, `lockstep_view::link`), as its first
 /// render in the browser draws it. Each page renders on a thread of its own, as each page of

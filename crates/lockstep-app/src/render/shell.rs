@@ -32,6 +32,10 @@ pub struct Filled<'a> {
     /// The site's files the app fetches before it draws over the page (site-relative), asked
     /// for at once beside the wasm (`<link rel="preload">`).
     pub files: &'a [String],
+    /// The binary the page starts at once (`lockstep`, `lockstep-full`: its glue `NAME.js` and
+    /// `NAME_bg.wasm`), asked for from the page's head rather than once the loader has run;
+    /// `None` for a page whose wasm waits (an embed's document).
+    pub binary: Option<&'a str>,
 }
 
 /// Why the shell could not take a page.
@@ -66,27 +70,34 @@ pub fn fill(shell: &str, page: &Filled) -> Result<String, ShellError> {
         &format!("<html lang=\"en\" {marks}>"),
         1,
     );
+    let base = escape(page.base);
+    // `crossorigin`: the app's `fetch` asks in CORS mode; the preload must match.
+    let fetched = |file: &str, priority: &str| {
+        format!(
+            "\n    <link rel=\"preload\" href=\"{base}{}\" as=\"fetch\" crossorigin=\"anonymous\"{priority} />",
+            escape(file)
+        )
+    };
+    let mut preloads: String = page.files.iter().map(|file| fetched(file, "")).collect();
+    if let Some(binary) = page.binary {
+        // After the page's own files: the story is readable before the wasm has arrived.
+        preloads.push_str(&format!(
+            "\n    <link rel=\"modulepreload\" href=\"{base}{}.js\" />",
+            escape(binary)
+        ));
+        preloads.push_str(&fetched(
+            &format!("{binary}_bg.wasm"),
+            " fetchpriority=\"low\"",
+        ));
+    }
     let meta = format!(
         "<title>{title}</title>\n    <meta name=\"description\" content=\"{description}\" />\n    \
          <link rel=\"canonical\" href=\"{site}{path}\" />\n    \
          <meta name=\"lockstep-base\" content=\"{base}\" />{preloads}",
-        preloads = page
-            .files
-            .iter()
-            .map(|file| {
-                // `crossorigin`: the app's `fetch` asks in CORS mode; the preload must match.
-                format!(
-                    "\n    <link rel=\"preload\" href=\"{}{}\" as=\"fetch\" crossorigin=\"anonymous\" />",
-                    escape(page.base),
-                    escape(file)
-                )
-            })
-            .collect::<String>(),
         title = escape(page.title),
         description = escape(page.description),
         site = escape(page.site_url),
         path = escape(page.canonical),
-        base = escape(page.base),
     );
     let root = format!(r#"<div id="lockstep-root">{}</div>"#, page.markup);
     Ok(format!(
@@ -157,6 +168,7 @@ mod tests {
                 description: "client-a pauses",
                 markup: "<main class=\"app\">story</main>",
                 files: &["scenarios/s1.json".to_owned()],
+                binary: Some("lockstep"),
             },
         )
         .expect("filled")
@@ -176,6 +188,10 @@ mod tests {
         assert!(html.contains("<html lang=\"en\" data-rendered>"));
         assert!(html.contains(
             r#"<link rel="preload" href="../../scenarios/s1.json" as="fetch" crossorigin="anonymous" />"#
+        ));
+        assert!(html.contains(r#"<link rel="modulepreload" href="../../lockstep.js" />"#));
+        assert!(html.contains(
+            r#"<link rel="preload" href="../../lockstep_bg.wasm" as="fetch" crossorigin="anonymous" fetchpriority="low" />"#
         ));
     }
 
@@ -216,6 +232,7 @@ mod tests {
             description: "d",
             markup: "",
             files: &[],
+            binary: None,
         };
         assert_eq!(fill(&shell, &page), Err(ShellError(ROOT)));
         assert_eq!(
