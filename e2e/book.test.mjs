@@ -1,8 +1,8 @@
-// The book (dist/book/, built by `cargo xtask dist` or the `book` step of `cargo xtask test`)
+// The book (dist/book/, built by `cargo xtask dist` or the `build` step of `cargo xtask test`)
 // as a reader meets it: served from a sub-path with the app beside it, a page's ```lockstep
-// block has become a self-sizing iframe of the app's embed view (through the host script,
-// found at a relative URL), and Step inside it moves the story on as the native CLI's trace
-// says. The catalogue's pages are the catalogue: one per built-in scenario, in the sidebar.
+// block has become a self-sizing iframe (through the host script, found at a relative URL) of
+// the embed's document the build rendered (decision 44) or of the app's embed view, and Step
+// inside it moves the story on as the native CLI's trace says. The catalogue's pages are the catalogue: one per built-in scenario, in the sidebar.
 //
 // `cargo xtask test` builds everything and sets LOCKSTEP_DIST, LOCKSTEP_CLI and
 // LOCKSTEP_CHROMIUM; run alone after one build with
@@ -81,8 +81,8 @@ test('a scenario page embeds its scenario through the host script, and Step move
   const script = await page.locator('script[src$="embed.js"]').getAttribute('src');
   assert.equal(script, '../../embed.js');
   const src = await iframe.getAttribute('src');
-  assert.ok(src.startsWith(`${site.url}#embed&s=${id}`), `the iframe shows ${src}`);
-  assert.match(src, /&controls=full\b/);
+  // The build rendered this embed (decision 44): the frame opens its document.
+  assert.equal(src, `${site.url}embed/${id}/controls=full/`, `the iframe shows ${src}`);
   assert.equal(await iframe.getAttribute('loading'), 'lazy');
   assert.ok((await iframe.getAttribute('title'))?.length > 0, 'the iframe has a title');
   assert.equal(await page.locator('main h1').textContent(), (await frame.locator('[data-testid="embed-caption"]').textContent()).trim());
