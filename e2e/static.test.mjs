@@ -1,8 +1,8 @@
 // Static first (decision 43): every page the build knows is rendered at build time by the app's
 // own components into its own folder of dist/, and the app then draws over it. Served here from
 // a sub-path, as from any plain static host:
-// - without JavaScript, a lesson step's text and a scenario's story and timeline are readable,
-//   and the links between pages lead to pages;
+// - without JavaScript, a lesson step's text (a prediction's under "Just show me") and a
+//   scenario's story and timeline are readable, and the links between pages lead to pages;
 // - with it, the app's drawing of every page of sitemap.xml is the build's, node for node;
 // - every published `#…` link still opens what it opened, now at its page's path.
 
@@ -128,6 +128,19 @@ describe('pages rendered at build time', () => {
     await plain.locator('[data-testid="timeline-main"] svg').waitFor();
     await plain.locator('[data-testid="noscript-rendered"]').waitFor();
     assert.equal(await plain.locator('[data-testid="noscript"]').isVisible(), false);
+
+    // A step that asks for a prediction folds its text under "Just show me": closed, and
+    // opened without JavaScript by the browser alone.
+    const index = lesson.steps.findIndex((step) => step.predict);
+    const asking = lesson.steps[index];
+    await plain.goto(`${site.url}learn/not-a-mutex/${index + 1}/`);
+    const fold = plain.locator('[data-testid="predict-fold"]');
+    assert.equal(await fold.evaluate((details) => details.open), false, 'the fold spoils nothing');
+    await plain.locator('[data-testid="predict-skip"]').click();
+    assert.equal(await fold.evaluate((details) => details.open), true);
+    const shown = (await fold.innerText()).replace(/\s+/g, ' ');
+    assert.ok(shown.includes(asking.text.replace(/\s+/g, ' ')), shown);
+    assert.ok(shown.includes(`The answer: “${asking.predict.choices[asking.predict.answer].text}”`), shown);
 
     await plain.goto(`${site.url}s/s1-gc-pause-unfenced/`);
     const scenario = JSON.parse(readFileSync(join(REPO, 'scenarios', 's1-gc-pause-unfenced.json'), 'utf8'));
