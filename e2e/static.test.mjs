@@ -3,7 +3,8 @@
 // a sub-path, as from any plain static host:
 // - without JavaScript, a lesson step's text (a prediction's under "Just show me") and a
 //   scenario's story and timeline are readable, and the links between pages lead to pages;
-// - with it, the app's drawing of every page of sitemap.xml is the build's, node for node;
+// - with it, the app's drawing of every page of sitemap.xml is the build's, node for node, and
+//   so is its title, which follows the page as the app moves between pages in place;
 // - every published `#…` link still opens what it opened, now at its page's path.
 
 import { after, before, describe, it } from 'node:test';
@@ -184,6 +185,7 @@ describe('pages rendered at build time', () => {
     const paths = sitemapPaths();
     const differences = [];
     const shifts = [];
+    const titles = [];
     for (const path of paths) {
       await plain.goto(site.url + path);
       const built = await snapshot(plain);
@@ -200,13 +202,42 @@ describe('pages rendered at build time', () => {
         () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(window.lockstepShift)))),
       );
       if (shift > 0.01) shifts.push(`/${path}: ${shift.toFixed(4)}`);
+      // The app sets the title it would give the page in place: the build's, to the letter.
+      const [builtTitle, drawnTitle] = [await plain.title(), await running.title()];
+      if (builtTitle !== drawnTitle) titles.push(`/${path}: ${JSON.stringify(builtTitle)} became ${JSON.stringify(drawnTitle)}`);
       if (JSON.stringify(built) !== JSON.stringify(drawn)) {
         differences.push(`/${path}: ${firstDifference(built, drawn)}`);
       }
     }
     assert.equal(differences.length, 0, `${differences.length} of ${paths.length} pages differ:\n${differences.slice(0, 8).join('\n\n')}`);
     assert.deepEqual(shifts, [], 'cumulative layout shift over 0.01');
+    assert.deepEqual(titles, [], "the app's title for a page is the build's");
     assert.deepEqual(problems, [], 'the pages reported problems');
+  });
+
+  it('names the page it moves to in place, and the one Back returns to', async () => {
+    const lessons = JSON.parse(readFileSync(join(REPO, 'content', 'lessons.json'), 'utf8')).lessons;
+    const scenario = JSON.parse(readFileSync(join(REPO, 'scenarios', 's1-gc-pause-unfenced.json'), 'utf8'));
+    await running.goto(`${site.url}s/s1-gc-pause-unfenced/`);
+    await running.locator('html[data-app="running"]').waitFor({ state: 'attached', timeout: 30_000 });
+    assert.equal(await running.title(), `${scenario.title} — Lockstep`);
+    // Gone if the page loads again: the links below must be followed in place.
+    await running.evaluate(() => {
+      window.lockstepStayed = true;
+    });
+    const titled = (title) => running.waitForFunction((wanted) => document.title === wanted, title);
+
+    await running.locator('[data-testid="nav-lessons"]').click();
+    await running.waitForURL(`${site.url}learn/`);
+    await titled('Lessons — Lockstep');
+    await running.locator('[data-testid="lesson-link"]').first().click();
+    await running.waitForURL(`${site.url}learn/${lessons[0].id}/1/`);
+    await titled(`${lessons[0].title}, step 1 of ${lessons[0].steps.length} — Lockstep`);
+    await running.evaluate(() => history.back());
+    await running.waitForURL(`${site.url}learn/`);
+    await titled('Lessons — Lockstep');
+    assert.equal(await running.evaluate(() => window.lockstepStayed), true, 'followed in place');
+    assert.deepEqual(problems, [], 'the page reported problems');
   });
 
   it('keeps a Step and a key pressed before the app runs, and applies them once it does', async () => {
