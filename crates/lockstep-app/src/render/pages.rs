@@ -5,11 +5,10 @@
 //! run, a search) have no rendered page: they keep the loading frame.
 
 use crate::hooks::initial_route;
-use crate::pages::lessons::scenarios_of_step;
+use crate::page_files;
 use crate::platform::library;
 use lockstep_sim::scenario::catalogue::{self, BUILT_IN};
 use lockstep_view::content::Content;
-use lockstep_view::link::route::Route;
 use lockstep_view::link::share;
 use lockstep_view::title;
 
@@ -48,27 +47,17 @@ fn title_of(address: &str) -> String {
     )
 }
 
-/// The files `crate::start` fetches for the page at `address` before it mounts: the material
-/// for a page that shows it, a lesson step's scenarios, a scenario's file (the default one is
-/// in the wasm).
+/// The files `crate::start` fetches for the page at `address` before it mounts
+/// (`crate::page_files`), as paths from the site's root.
 fn files_of(address: &str) -> Vec<String> {
-    let route = Route::parse(address);
-    let mut scenarios = Vec::new();
     let mut files = Vec::new();
-    match &route {
-        Some(route) if route.needs_content() => {
-            files.extend(Content::FILES.iter().map(|name| format!("content/{name}")));
-            if let Route::Lesson { id, step } = route {
-                scenarios = scenarios_of_step(&library::embedded_content(), id, *step);
-            }
-        }
-        Some(_) => {}
-        None => scenarios.extend(share::built_in_named(address)),
+    if page_files::needs_material(address) {
+        files.extend(Content::FILES.iter().map(|name| format!("content/{name}")));
     }
+    let content = library::embedded_content();
     files.extend(
-        scenarios
+        page_files::scenarios(address, Some(&content))
             .into_iter()
-            .filter(|id| *id != catalogue::DEFAULT_ID)
             .map(|id| format!("scenarios/{id}.json")),
     );
     files
