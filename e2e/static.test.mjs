@@ -218,6 +218,11 @@ describe('pages rendered at build time', () => {
   it('names the page it moves to in place, and the one Back returns to', async () => {
     const lessons = JSON.parse(readFileSync(join(REPO, 'content', 'lessons.json'), 'utf8')).lessons;
     const scenario = JSON.parse(readFileSync(join(REPO, 'scenarios', 's1-gc-pause-unfenced.json'), 'utf8'));
+    // Leaving the page before aborts what it still had in flight: that alone is no problem.
+    const before = problems.length;
+    await running.goto('about:blank');
+    const leaving = problems.splice(before);
+    problems.push(...leaving.filter((problem) => !/^request failed: .*\(net::ERR_ABORTED\)$/.test(problem)));
     await running.goto(`${site.url}s/s1-gc-pause-unfenced/`);
     await running.locator('html[data-app="running"]').waitFor({ state: 'attached', timeout: 30_000 });
     assert.equal(await running.title(), `${scenario.title} — Lockstep`);
