@@ -1,9 +1,10 @@
 // Static first (decision 43): every page the build knows is rendered at build time by the app's
 // own components into its own folder of dist/, and the app then draws over it. Served here from
 // a sub-path, as from any plain static host:
-// - without JavaScript, a lesson step's text and a scenario's story and timeline are readable,
-//   and the links between pages lead to pages;
-// - with it, the app's drawing of every page of sitemap.xml is the build's, node for node;
+// - without JavaScript, a lesson step's text (a prediction's under "Just show me") and a
+//   scenario's story and timeline are readable, and the links between pages lead to pages;
+// - with it, the app's drawing of every page of sitemap.xml is the build's, node for node, and
+//   so is its title, which follows the page as the app moves between pages in place;
 // - every published `#…` link still opens what it opened, now at its page's path.
 
 import { after, before, describe, it } from 'node:test';
@@ -71,6 +72,19 @@ describe('pages rendered at build time', () => {
     await plain.locator('[data-testid="noscript-rendered"]').waitFor();
     assert.equal(await plain.locator('[data-testid="noscript"]').isVisible(), false);
 
+    // A step that asks for a prediction folds its text under "Just show me": closed, and
+    // opened without JavaScript by the browser alone.
+    const index = lesson.steps.findIndex((step) => step.predict);
+    const asking = lesson.steps[index];
+    await plain.goto(`${site.url}learn/not-a-mutex/${index + 1}/`);
+    const fold = plain.locator('[data-testid="predict-fold"]');
+    assert.equal(await fold.evaluate((details) => details.open), false, 'the fold spoils nothing');
+    await plain.locator('[data-testid="predict-skip"]').click();
+    assert.equal(await fold.evaluate((details) => details.open), true);
+    const shown = (await fold.innerText()).replace(/\s+/g, ' ');
+    assert.ok(shown.includes(asking.text.replace(/\s+/g, ' ')), shown);
+    assert.ok(shown.includes(`The answer: “${asking.predict.choices[asking.predict.answer].text}”`), shown);
+
     await plain.goto(`${site.url}s/s1-gc-pause-unfenced/`);
     const scenario = JSON.parse(readFileSync(join(REPO, 'scenarios', 's1-gc-pause-unfenced.json'), 'utf8'));
     assert.equal(await plain.title(), `${scenario.title} — Lockstep`);
@@ -113,6 +127,7 @@ describe('pages rendered at build time', () => {
     const paths = sitemapPaths();
     const differences = [];
     const shifts = [];
+    const titles = [];
     for (const path of paths) {
       await plain.goto(site.url + path);
       const built = await snapshot(plain);
@@ -129,13 +144,47 @@ describe('pages rendered at build time', () => {
         () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(window.lockstepShift)))),
       );
       if (shift > 0.01) shifts.push(`/${path}: ${shift.toFixed(4)}`);
+      // The app sets the title it would give the page in place: the build's, to the letter.
+      const [builtTitle, drawnTitle] = [await plain.title(), await running.title()];
+      if (builtTitle !== drawnTitle) titles.push(`/${path}: ${JSON.stringify(builtTitle)} became ${JSON.stringify(drawnTitle)}`);
       if (JSON.stringify(built) !== JSON.stringify(drawn)) {
         differences.push(`/${path}: ${firstDifference(built, drawn)}`);
       }
     }
     assert.equal(differences.length, 0, `${differences.length} of ${paths.length} pages differ:\n${differences.slice(0, 8).join('\n\n')}`);
     assert.deepEqual(shifts, [], 'cumulative layout shift over 0.01');
+    assert.deepEqual(titles, [], "the app's title for a page is the build's");
     assert.deepEqual(problems, [], 'the pages reported problems');
+  });
+
+  it('names the page it moves to in place, and the one Back returns to', async () => {
+    const lessons = JSON.parse(readFileSync(join(REPO, 'content', 'lessons.json'), 'utf8')).lessons;
+    const scenario = JSON.parse(readFileSync(join(REPO, 'scenarios', 's1-gc-pause-unfenced.json'), 'utf8'));
+    // Leaving the page before aborts what it still had in flight: that alone is no problem.
+    const before = problems.length;
+    await running.goto('about:blank');
+    const leaving = problems.splice(before);
+    problems.push(...leaving.filter((problem) => !/^request failed: .*\(net::ERR_ABORTED\)$/.test(problem)));
+    await running.goto(`${site.url}s/s1-gc-pause-unfenced/`);
+    await running.locator('html[data-app="running"]').waitFor({ state: 'attached', timeout: 30_000 });
+    assert.equal(await running.title(), `${scenario.title} — Lockstep`);
+    // Gone if the page loads again: the links below must be followed in place.
+    await running.evaluate(() => {
+      window.lockstepStayed = true;
+    });
+    const titled = (title) => running.waitForFunction((wanted) => document.title === wanted, title);
+
+    await running.locator('[data-testid="nav-lessons"]').click();
+    await running.waitForURL(`${site.url}learn/`);
+    await titled('Lessons — Lockstep');
+    await running.locator('[data-testid="lesson-link"]').first().click();
+    await running.waitForURL(`${site.url}learn/${lessons[0].id}/1/`);
+    await titled(`${lessons[0].title}, step 1 of ${lessons[0].steps.length} — Lockstep`);
+    await running.evaluate(() => history.back());
+    await running.waitForURL(`${site.url}learn/`);
+    await titled('Lessons — Lockstep');
+    assert.equal(await running.evaluate(() => window.lockstepStayed), true, 'followed in place');
+    assert.deepEqual(problems, [], 'the page reported problems');
   });
 
   it('keeps a Step and a key pressed before the app runs, and applies them once it does', async () => {

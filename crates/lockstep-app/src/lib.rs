@@ -12,7 +12,8 @@
 //! computed without a browser lives in `lockstep-view`. By feature: `app` (the route switch),
 //! `pages` (the site's pages), [`components`] (shared widgets), [`embed`], [`lab`], `hooks`
 //! (one hook a file), and [`platform`] (fetch, the loaded files, the browser's services), which
-//! hands results to callbacks and never names the playground's actions.
+//! hands results to callbacks and never names the playground's actions; `page_files` says which
+//! files a page draws from, for [`start`] and the build's render.
 
 mod app;
 pub mod components;
@@ -20,6 +21,7 @@ pub mod embed;
 mod hooks;
 pub mod lab;
 mod link;
+mod page_files;
 mod pages;
 pub mod platform;
 #[cfg(feature = "ssr")]

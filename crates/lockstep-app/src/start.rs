@@ -6,9 +6,9 @@
 //! A page the build did not draw (any address with a fragment: an old link, a shared moment, a
 //! custom scenario) mounts at once and loads its files as it always has, saying so on the page. Called only by the binaries.
 
+use crate::AppProps;
+use crate::page_files;
 use crate::platform::{browser, library, mount};
-use crate::{AppProps, link};
-use lockstep_view::link::route::Route;
 use yew::{AppHandle, BaseComponent, Renderer};
 
 /// Mounts `C` at the page's address, once what a drawn page needs is in hand, and gives its
@@ -48,35 +48,18 @@ fn drawn_by_the_build() -> bool {
         })
 }
 
-/// Fetches the files the page at `address` draws from. A file that fails is left to the app,
-/// which fetches it again and says what went wrong, as on any page.
+/// Fetches the files the page at `address` draws from (`crate::page_files`). A file that fails
+/// is left to the app, which fetches it again and says what went wrong, as on any page.
 async fn fetch_files_of(address: &str) {
-    let mut scenarios = Vec::new();
-    match Route::parse(address) {
-        Some(route) if route.needs_content() => {
-            let Ok(content) = library::content().await else {
-                return;
-            };
-            // The story binary has no lessons: it hands such a page to the full binary.
-            #[cfg(feature = "full")]
-            if let Route::Lesson { id, step } = route {
-                scenarios = crate::pages::lessons::scenarios_of_step(&content, &id, step);
-            }
-            #[cfg(not(feature = "full"))]
-            let _ = (content, route);
-        }
-        // An embed's document (decision 44) draws its scenario, as a playground link does.
-        Some(Route::Embed(_)) | None => scenarios.extend(
-            [
-                link::built_in_named(address),
-                link::compared_built_in(address),
-            ]
-            .into_iter()
-            .flatten(),
-        ),
-        Some(_) => {}
-    }
-    for id in scenarios {
+    let content = if page_files::needs_material(address) {
+        let Ok(content) = library::content().await else {
+            return;
+        };
+        Some(content)
+    } else {
+        None
+    };
+    for id in page_files::scenarios(address, content.as_deref()) {
         let _ = library::built_in(id).await;
     }
 }

@@ -40,6 +40,43 @@ fn playground_at(address: &str) -> Playground {
     Playground::restore(moment).expect("the moment restores")
 }
 
+/// What a reader reads of `markup`: its text without the tags, the entities the render writes
+/// read, the spaces collapsed.
+fn reading(markup: &str) -> String {
+    let mut text = String::new();
+    let mut in_tag = false;
+    for c in markup.chars() {
+        match c {
+            '<' => in_tag = true,
+            '>' => in_tag = false,
+            _ if !in_tag => text.push(c),
+            _ => {}
+        }
+    }
+    collapsed(
+        &text
+            .replace("&lt;", "<")
+            .replace("&gt;", ">")
+            .replace("&quot;", "\"")
+            .replace("&#39;", "'")
+            .replace("&amp;", "&"),
+    )
+}
+
+fn collapsed(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+/// The markup of the first element that carries `data-testid="{testid}"`, up to the first
+/// `</{tag}>` after it (an element not nested in one of its own kind).
+fn element<'a>(html: &'a str, testid: &str, tag: &str) -> Option<&'a str> {
+    let at = html.find(&format!("data-testid=\"{testid}\""))?;
+    let start = html[..at].rfind('<')?;
+    let close = format!("</{tag}>");
+    let end = at + html[at..].find(&close)? + close.len();
+    Some(&html[start..end])
+}
+
 fn assert_no_placeholder(address: &str, html: &str) {
     for placeholder in ["Loading", "content-loading", "loading-line"] {
         assert!(
@@ -122,6 +159,39 @@ fn every_lesson_step_page_shows_its_text_its_place_and_its_run() {
             assert_no_placeholder(&address, &html);
         }
     }
+}
+
+#[test]
+fn a_prediction_step_page_holds_its_text_folded_under_just_show_me() {
+    let content = content();
+    let mut predictions = 0;
+    for lesson in &content.lessons {
+        for (index, step) in lesson.steps.iter().enumerate() {
+            let Some(predict) = &step.predict else {
+                continue;
+            };
+            predictions += 1;
+            let address = format!("learn={}&step={}", lesson.id, index + 1);
+            let html = rendered(&address);
+            let fold = element(&html, "predict-fold", "details")
+                .unwrap_or_else(|| panic!("{address}: no fold under the prediction"));
+            // Closed: the step's text is there for a reader without JavaScript, not shown to
+            // one who is about to predict.
+            let opening = &fold[..fold.find('>').expect("a tag")];
+            assert!(!opening.contains(" open"), "{address}: {opening}");
+            let read = reading(fold);
+            assert!(read.contains(&collapsed(&step.text)), "{address}: {read}");
+            let answer = &predict.choices[predict.answer].text;
+            assert!(read.contains(&collapsed(answer)), "{address}: the answer");
+            assert!(read.contains(&collapsed(&predict.why)), "{address}: why");
+            // Only once: the text shown after an answer is not there yet.
+            assert!(
+                !html.contains(r#"data-testid="lesson-text""#),
+                "{address}: the step's text shown"
+            );
+        }
+    }
+    assert!(predictions > 0, "the lessons ask for predictions");
 }
 
 #[test]

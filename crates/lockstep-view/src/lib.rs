@@ -10,7 +10,8 @@
 //! - [`lab`]: the chaos lab's schedule, and the messages to and from its worker;
 //! - [`content`]: the guided material's model and its checks;
 //! - [`first_run`]: the guided start a first visit lands on, and [`glossary`]: the terms a
-//!   learner may not know, their definitions and where a text uses them.
+//!   learner may not know, their definitions and where a text uses them;
+//! - [`title`]: each page's title, for the build's `<title>` and the app's `document.title`.
 //!
 //! What this crate must not do: touch the browser. It has no Yew, web-sys, gloo or wasm-bindgen
 //! among its dependencies (`cargo xtask test` checks the tree), reads no clock, and loads no
@@ -34,6 +35,7 @@ pub mod split;
 pub mod stage;
 pub mod state;
 pub mod svg_number;
+pub mod title;
 pub mod words;
 
 #[cfg(test)]

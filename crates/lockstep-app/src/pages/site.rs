@@ -8,7 +8,7 @@ use crate::components::controls::Drag;
 use crate::components::monitor::Monitor;
 use crate::hooks::{
     initial_playground, initial_route, use_autoplay, use_keyboard, use_links_in_place,
-    use_pause_when_hidden, use_url_sync,
+    use_page_title, use_pause_when_hidden, use_url_sync,
 };
 use crate::link::{self, Here};
 use crate::pages::features::{BUILDER, Context, MaterialPages, builder, use_material_pages};
@@ -19,8 +19,12 @@ use crate::pages::shortcuts::ShortcutSheet;
 use crate::platform::browser;
 use crate::platform::panels_wait::{Wait, use_panels_wait, use_sight};
 use crate::state::{Action, Notice, Playground};
+use lockstep_view::content::Content;
 use lockstep_view::link::route::Route;
 use lockstep_view::metrics::of_run;
+use lockstep_view::state::Origin;
+use lockstep_view::title;
+use std::rc::Rc;
 use yew::prelude::*;
 
 /// The first stop of the Tab key on a page with a run: past the navigation and the setup to the
@@ -73,6 +77,12 @@ pub fn Site(props: &SiteProps) -> Html {
     };
     let guide = use_first_run(&address, &playground, &dispatch, &navigate);
     let material_pages = use_material_pages(&route);
+    use_page_title(page_title(
+        &address,
+        &route,
+        &playground,
+        material_pages.content(),
+    ));
     let arrows = material_pages.arrows(&route, &navigate);
     use_keyboard(
         dispatch.clone(),
@@ -120,6 +130,24 @@ pub fn Site(props: &SiteProps) -> Html {
             </main>
         </ContextProvider<Here>>
     }
+}
+
+/// The page's title (`lockstep_view::title`), for the site opened at `address`.
+fn page_title(
+    address: &str,
+    route: &Route,
+    playground: &Playground,
+    content: Option<Rc<Content>>,
+) -> String {
+    let built_in = match playground.origin() {
+        Origin::BuiltIn(id) => Some(*id),
+        Origin::Chaos(_) | Origin::Custom => None,
+    };
+    title::of(
+        route,
+        title::Playground::of(address, built_in, playground.title()),
+        content.as_deref(),
+    )
 }
 
 /// The page under the navigation bar; on a page with a run (the playground and a lesson over it)

@@ -115,6 +115,14 @@ pub fn mark(name: &str, value: &str) {
     }
 }
 
+/// Sets the document's title (the tab's, the history's): called from an effect, as the page
+/// changes in place.
+pub fn set_title(title: &str) {
+    if let Some(document) = window().and_then(|w| w.document()) {
+        document.set_title(title);
+    }
+}
+
 /// What the browser said when it threw `error`: an `Error`'s or `DOMException`'s name and
 /// message, a thrown string as it is, anything else as the console would write it.
 pub fn reason(error: &wasm_bindgen::JsValue) -> String {

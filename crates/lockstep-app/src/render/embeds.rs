@@ -8,7 +8,7 @@
 //! document). This module says which documents there are; it renders nothing itself.
 
 use super::pages::Page;
-use lockstep_sim::scenario::catalogue::{self, BUILT_IN};
+use lockstep_sim::scenario::catalogue::BUILT_IN;
 use lockstep_view::link::embed::host_script_address;
 use lockstep_view::link::{path, share};
 use std::collections::BTreeSet;
@@ -46,19 +46,8 @@ fn document(address: &str) -> Result<Document, String> {
         .find(|built_in| built_in.id == id)
         .and_then(|built_in| built_in.load().ok())
         .ok_or_else(|| format!("the built-in scenario {id} does not load"))?;
-    let files = [Some(id), share::compared_built_in(address)]
-        .into_iter()
-        .flatten()
-        .filter(|id| *id != catalogue::DEFAULT_ID)
-        .map(|id| format!("scenarios/{id}.json"))
-        .collect();
     Ok(Document {
-        page: Page {
-            address: address.to_owned(),
-            title: format!("{} — Lockstep", scenario.title),
-            description: scenario.summary,
-            files,
-        },
+        page: super::pages::page(address.to_owned(), &scenario.summary),
         path,
         canonical: path::locate(&format!("s={id}")).path,
     })

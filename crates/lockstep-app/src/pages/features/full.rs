@@ -20,6 +20,7 @@ use crate::platform::library::Material;
 use crate::state::Action;
 use lockstep_view::content::Content;
 use lockstep_view::link::route::Route;
+use std::rc::Rc;
 use yew::prelude::*;
 
 /// What the guided pages keep for the visit: the material, the answers given, the lab's runs.
@@ -68,6 +69,14 @@ impl MaterialPages {
                 step: to,
             });
         }))
+    }
+
+    /// The guided material, once in hand.
+    pub fn content(&self) -> Option<Rc<Content>> {
+        match &*self.material {
+            Material::Ready(content) => Some(Rc::clone(content)),
+            Material::NotLoaded | Material::Loading | Material::Failed(_) => None,
+        }
     }
 
     /// The page `route` names (not the playground's, nor an embed's).

@@ -5,8 +5,10 @@ use super::context::{BUILDER, Context};
 use crate::components::handoff::Handoff;
 use crate::pages::playground::Story;
 use crate::state::Action;
+use lockstep_view::content::Content;
 use lockstep_view::link::route::Route;
 use lockstep_view::split::Feature;
+use std::rc::Rc;
 use yew::prelude::*;
 
 /// Nothing to keep: the story binary has no guided material.
@@ -20,6 +22,11 @@ pub fn use_material_pages(_route: &Route) -> MaterialPages {
 impl MaterialPages {
     /// No lesson here, so the arrow keys have no steps to move between.
     pub fn arrows(&self, _route: &Route, _navigate: &Callback<Route>) -> Option<Callback<bool>> {
+        None
+    }
+
+    /// No material in hand: a page's title says its section only.
+    pub fn content(&self) -> Option<Rc<Content>> {
         None
     }
 

@@ -161,7 +161,7 @@ pub fn LessonPlayer(props: &LessonPlayerProps) -> Html {
     let choose = |choice: Option<usize>| {
         let on_answer = props.on_answer.clone();
         let id = props.id.clone();
-        Callback::from(move |_: MouseEvent| on_answer.emit(((id.clone(), step_index), choice)))
+        Callback::from(move |()| on_answer.emit(((id.clone(), step_index), choice)))
     };
     html! {
         <section class="page lesson" data-testid="lesson" data-lesson={lesson.id.clone()}

@@ -1,11 +1,18 @@
-//! What a lesson step says: its open prediction (the question and its choices), or — once
-//! answered — the verdict first ("Right" / "Not quite: …", with why), then its text (one idea),
-//! its asides folded under "Go deeper", and its sources.
+//! What a lesson step says: its open prediction (the question, its choices, and "Just show me"),
+//! or — once answered — the verdict first ("Right" / "Not quite: …", with why), then its text (one
+//! idea), its asides folded under "Go deeper", and its sources.
+//!
+//! "Just show me" is a native fold holding the answer, why, and the step's text, so that a page
+//! read without JavaScript (the build's, decision 43; a search engine's) still reads the step.
+//! With JavaScript, opening it is the answer "just show me": the page shows what any answer
+//! shows. It is closed until opened, in the build's page as in the app's, so it spoils nothing.
 
 use crate::components::glossary::glossed;
 use crate::link::Here;
 use crate::pages::sources::citation_list;
 use lockstep_view::content::{Predict, Step};
+use wasm_bindgen::JsCast;
+use web_sys::HtmlDetailsElement;
 use yew::prelude::*;
 
 /// Where the player stands on a step that asks for a prediction.
@@ -22,11 +29,11 @@ pub fn step_body(
     step: &Step,
     reveal: Reveal,
     showing: bool,
-    choose: &dyn Fn(Option<usize>) -> Callback<MouseEvent>,
+    choose: &dyn Fn(Option<usize>) -> Callback<()>,
     here: &Here,
 ) -> Html {
     match (&step.predict, reveal, showing) {
-        (Some(predict), Reveal::Asking, false) => prediction(predict, choose),
+        (Some(predict), Reveal::Asking, false) => prediction(predict, &step.text, choose),
         _ => html! {
             <>
                 { for step.predict.as_ref().and_then(|predict| verdict(predict, reveal)) }
@@ -48,8 +55,12 @@ pub fn step_body(
     }
 }
 
-/// The open question: the next event plays once the user has chosen.
-fn prediction(predict: &Predict, choose: &dyn Fn(Option<usize>) -> Callback<MouseEvent>) -> Html {
+/// The open question: the next event plays once the user has chosen, or asked to be shown.
+fn prediction(
+    predict: &Predict,
+    text: &str,
+    choose: &dyn Fn(Option<usize>) -> Callback<()>,
+) -> Html {
     html! {
         <fieldset class="predict" data-testid="predict">
             <legend>{ predict.question.clone() }</legend>
@@ -57,20 +68,55 @@ fn prediction(predict: &Predict, choose: &dyn Fn(Option<usize>) -> Callback<Mous
             <div class="predict-choices">
                 { for predict.choices.iter().enumerate().map(|(i, c)| html! {
                     <button type="button" class="act" data-testid="predict-choice" data-index={i.to_string()}
-                        onclick={choose(Some(i))}>{ c.text.clone() }</button>
+                        onclick={choose(Some(i)).reform(|_: MouseEvent| ())}>{ c.text.clone() }</button>
                 }) }
             </div>
-            <button type="button" class="link" data-testid="predict-skip" onclick={choose(None)}>{ "Just show me" }</button>
+            { just_show(predict, text, choose(None)) }
         </fieldset>
     }
 }
 
-/// Right or not (or the answer, to one who asked to be shown), then why: the verdict leads.
-fn verdict(predict: &Predict, reveal: Reveal) -> Option<Html> {
-    let answer = predict
+/// "Just show me", folded over what it shows. With JavaScript a click on it answers at once,
+/// without opening the fold (the page shows the answer as any answer does); the fold opened
+/// otherwise (find in page opens a fold that holds what it found) answers too. The summary
+/// carries the `data-testid`, so a click on it before the app runs is kept and given to the app
+/// (assets/boot.js) rather than opening the fold the app then draws over closed.
+fn just_show(predict: &Predict, text: &str, show: Callback<()>) -> Html {
+    let onclick = show.reform(|event: MouseEvent| event.prevent_default());
+    let ontoggle = Callback::from(move |event: Event| {
+        let opened = event
+            .target()
+            .and_then(|t| t.dyn_into::<HtmlDetailsElement>().ok())
+            .is_some_and(|details| details.open());
+        if opened {
+            show.emit(());
+        }
+    });
+    html! {
+        <details class="predict-fold" data-testid="predict-fold" {ontoggle}>
+            <summary class="link" data-testid="predict-skip" {onclick}>{ "Just show me" }</summary>
+            <p><strong>{ the_answer(predict) }</strong></p>
+            <p class="why">{ predict.why.clone() }</p>
+            <p class="step-text">{ glossed(text) }</p>
+        </details>
+    }
+}
+
+/// The right choice's words.
+fn answer(predict: &Predict) -> &str {
+    predict
         .choices
         .get(predict.answer)
-        .map_or("", |c| c.text.as_str());
+        .map_or("", |c| c.text.as_str())
+}
+
+/// What "just show me" says first: the answer.
+fn the_answer(predict: &Predict) -> String {
+    format!("The answer: \u{201c}{}\u{201d}", answer(predict))
+}
+
+/// Right or not (or the answer, to one who asked to be shown), then why: the verdict leads.
+fn verdict(predict: &Predict, reveal: Reveal) -> Option<Html> {
     let (class, correct, words) = match reveal {
         Reveal::Shown(Some(chosen)) if chosen == predict.answer => {
             ("right", "true", "✓ Right.".to_owned())
@@ -78,13 +124,12 @@ fn verdict(predict: &Predict, reveal: Reveal) -> Option<Html> {
         Reveal::Shown(Some(_)) => (
             "wrong",
             "false",
-            format!("✗ Not quite: the answer is \u{201c}{answer}\u{201d}"),
+            format!(
+                "✗ Not quite: the answer is \u{201c}{}\u{201d}",
+                answer(predict)
+            ),
         ),
-        Reveal::Shown(None) => (
-            "",
-            "skipped",
-            format!("The answer: \u{201c}{answer}\u{201d}"),
-        ),
+        Reveal::Shown(None) => ("", "skipped", the_answer(predict)),
         Reveal::Asking => return None,
     };
     Some(html! {
