@@ -225,7 +225,8 @@ export async function frameOf(page, box, problems) {
     failOnProblems(problems);
     const handle = await page.$(`#${box} iframe`);
     const frame = await handle?.contentFrame();
-    if (frame && frame.url().includes('#embed')) return frame;
+    // The app at `#embed&…`, or an embed's document the build rendered (`embed/<id>/…/`).
+    if (frame && (frame.url().includes('#embed') || frame.url().includes('/embed/'))) return frame;
     await new Promise((done) => setTimeout(done, 100));
   }
   throw new Error(`the embed in #${box} never loaded`);
@@ -246,6 +247,9 @@ export async function loadDocsPage(url, profile) {
     });
     await page.goto(url, { waitUntil: 'commit' });
     const first = await frameOf(page, EMBEDS[0].box, problems);
+    // The reader goes straight to the first embed: a document the build rendered (decision 44)
+    // loads its wasm only once the reader points at it.
+    await first.locator('[data-testid="embed"]').hover({ timeout: LOAD_TIMEOUT_MS });
     await waitInteractive(first);
     const firstAt = await first.evaluate(() => performance.timeOrigin + window.__lockstepLoad.interactive);
     const hostOrigin = await page.evaluate(() => performance.timeOrigin);

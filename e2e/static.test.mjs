@@ -71,6 +71,11 @@ describe('pages rendered at build time', () => {
     await plain.locator('[data-testid="timeline-main"] svg').waitFor();
     await plain.locator('[data-testid="noscript-rendered"]').waitFor();
     assert.equal(await plain.locator('[data-testid="noscript"]').isVisible(), false);
+    // Next and Back lead to the steps' pages.
+    await plain.locator('[data-testid="lesson-next"]').click();
+    await plain.waitForURL(`${site.url}learn/not-a-mutex/4/`);
+    await plain.locator('[data-testid="lesson-back"]').click();
+    await plain.waitForURL(`${site.url}learn/not-a-mutex/3/`);
 
     // A step that asks for a prediction folds its text under "Just show me": closed, and
     // opened without JavaScript by the browser alone.

@@ -63,7 +63,10 @@ mod tests {
         let default = format!("s={}&compare=s3-fencing-gap", catalogue::DEFAULT_ID);
         assert_eq!(scenarios(&default, None), ["s3-fencing-gap"]);
         assert_eq!(
-            scenarios("embed&s=s1-gc-pause-unfenced&at=10&compare=s3-fencing-gap", None),
+            scenarios(
+                "embed&s=s1-gc-pause-unfenced&at=10&compare=s3-fencing-gap",
+                None
+            ),
             ["s1-gc-pause-unfenced", "s3-fencing-gap"]
         );
         assert!(scenarios("", None).is_empty());

@@ -114,7 +114,8 @@ fn links_out(event: MouseEvent) {
     let Some(anchor) = anchor else {
         return;
     };
-    if anchor.get_attribute("target").is_some() {
+    // A link the embed follows itself (a lesson's Next) has been handled already.
+    if anchor.get_attribute("target").is_some() || event.default_prevented() {
         return;
     }
     let Ok(anchor) = anchor.dyn_into::<web_sys::HtmlAnchorElement>() else {

@@ -32,8 +32,8 @@ pub struct Filled<'a> {
     /// The site's files the app fetches before it draws over the page (site-relative), asked
     /// for at once beside the wasm (`<link rel="preload">`).
     pub files: &'a [String],
-    /// The binary the page starts at once (`lockstep`, `lockstep-full`: its glue `NAME.js` and
-    /// `NAME_bg.wasm`), asked for from the page's head rather than once the loader has run;
+    /// The binary the page starts at once (`lockstep`, `lockstep-full`), whose `NAME_bg.wasm`
+    /// is asked for from the page's head rather than once the loader has run;
     /// `None` for a page whose wasm waits (an embed's document).
     pub binary: Option<&'a str>,
 }
@@ -80,11 +80,9 @@ pub fn fill(shell: &str, page: &Filled) -> Result<String, ShellError> {
     };
     let mut preloads: String = page.files.iter().map(|file| fetched(file, "")).collect();
     if let Some(binary) = page.binary {
-        // After the page's own files: the story is readable before the wasm has arrived.
-        preloads.push_str(&format!(
-            "\n    <link rel=\"modulepreload\" href=\"{base}{}.js\" />",
-            escape(binary)
-        ));
+        // At a low priority, after the page's own files: the story is readable before the wasm
+        // has arrived. Its glue (`NAME.js`, a few KB) is left to the loader: asked for here, it
+        // came before the story, and later (measured, `docs/benchmarks.md`).
         preloads.push_str(&fetched(
             &format!("{binary}_bg.wasm"),
             " fetchpriority=\"low\"",
@@ -189,7 +187,6 @@ mod tests {
         assert!(html.contains(
             r#"<link rel="preload" href="../../scenarios/s1.json" as="fetch" crossorigin="anonymous" />"#
         ));
-        assert!(html.contains(r#"<link rel="modulepreload" href="../../lockstep.js" />"#));
         assert!(html.contains(
             r#"<link rel="preload" href="../../lockstep_bg.wasm" as="fetch" crossorigin="anonymous" fetchpriority="low" />"#
         ));

@@ -1,5 +1,10 @@
 //! The lesson player's buttons: Back, Next (or "All lessons" on the last step), "Now break it
 //! yourself" (the sandbox at this moment) and a counterexample search over the step's scenario.
+//!
+//! Back and Next are links to the steps' pages, so that they lead there without the app (a page
+//! the build rendered, read without JavaScript); the app moves in place instead. Next while a
+//! prediction is open, and Back on the first step, say they are disabled (`aria-disabled`) and
+//! do nothing in the app; without it, Next still leads on, past the question.
 
 use crate::link::use_here;
 use crate::state::Action;
@@ -26,16 +31,21 @@ pub struct LessonButtonsProps {
 pub fn LessonButtons(props: &LessonButtonsProps) -> Html {
     let step_index = props.step_index;
     let here = use_here();
-    let go = |index: usize| {
+    let go = |index: usize, enabled: bool| {
         let navigate = props.navigate.clone();
         let id = props.lesson.to_string();
-        Callback::from(move |_: MouseEvent| {
-            navigate.emit(Route::Lesson {
-                id: id.clone(),
-                step: index,
-            })
+        Callback::from(move |click: MouseEvent| {
+            click.prevent_default();
+            if enabled {
+                navigate.emit(Route::Lesson {
+                    id: id.clone(),
+                    step: index,
+                });
+            }
         })
     };
+    let step_href = |index: usize| here.href(&format!("learn={}&step={}", props.lesson, index + 1));
+    let disabled = |yes: bool| yes.then_some("true");
     let break_it = {
         let navigate = props.navigate.clone();
         let dispatch = props.dispatch.clone();
@@ -50,11 +60,13 @@ pub fn LessonButtons(props: &LessonButtonsProps) -> Html {
     };
     html! {
         <div class="lesson-buttons">
-            <button type="button" class="control" data-testid="lesson-back" disabled={step_index == 0}
-                onclick={go(step_index.saturating_sub(1))}>{ "◀ Back" }</button>
+            // A link without an address on the first step: it leads nowhere, and says so.
+            <a class="control" role="link" data-testid="lesson-back" aria-disabled={disabled(step_index == 0)}
+                href={(step_index > 0).then(|| step_href(step_index - 1))}
+                onclick={go(step_index.saturating_sub(1), step_index > 0)}>{ "◀ Back" }</a>
             if step_index + 1 < props.total {
-                <button type="button" class="control primary" data-testid="lesson-next" disabled={!props.showing}
-                    onclick={go(step_index + 1)}>{ "Next ▶" }</button>
+                <a class="control primary" data-testid="lesson-next" aria-disabled={disabled(!props.showing)}
+                    href={step_href(step_index + 1)} onclick={go(step_index + 1, props.showing)}>{ "Next ▶" }</a>
             } else {
                 // The recap's "Next lesson" is the step's one filled action.
                 <a class="control" data-testid="lesson-done" href={here.href("learn")}>{ "All lessons" }</a>
