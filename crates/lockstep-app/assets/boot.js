@@ -228,32 +228,7 @@ function whenWanted(load) {
   acts.forEach((type) => addEventListener(type, acted, true));
 }
 
-/**
- * An embed's document tells the page around it its height, as the app does once it runs
- * (src/embed/hooks.rs, the same message): so the host sizes its frame from the first paint.
- */
-function announceHeight() {
-  const html = document.documentElement;
-  const measured = document.querySelector('#lockstep-root > .embed');
-  if (!html.hasAttribute('data-embed') || !measured || window.parent === window) return;
-  let last = 0;
-  const announce = () => {
-    const height = Math.ceil(measured.getBoundingClientRect().height);
-    if (height === last || html.dataset.app === 'running') return;
-    last = height;
-    try {
-      window.requestResize?.();
-    } catch {
-      // A browser that sizes frames by their content only where it allows; the message stays.
-    }
-    window.parent.postMessage({ type: 'lockstep:embed-size', version: 1, height }, '*');
-  };
-  announce();
-  if (typeof ResizeObserver === 'function') new ResizeObserver(announce).observe(measured);
-}
-
 function firstLoad() {
-  announceHeight();
   if (typeof WebAssembly !== 'object') return; // index.html has said so already
   keepEarlyInput();
   whenWanted(loadBinary);

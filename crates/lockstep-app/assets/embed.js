@@ -210,12 +210,17 @@
     iframe.setAttribute('src', embedAddress(div, embed.scenario));
     var position = div.style.position;
     if (getComputedStyle(div).position === 'static') div.style.position = 'relative';
-    iframe.addEventListener('load', function () {
+    // Shown once it has loaded, or sooner: once it has told its height (an embed's document
+    // does as soon as it is parsed, and is drawn by then).
+    iframe.lockstepShow = function () {
       if (embed.box.parentNode === div) {
         div.removeChild(embed.box);
         div.style.position = position;
         iframe.setAttribute('style', FRAME_STYLE);
       }
+    };
+    iframe.addEventListener('load', function () {
+      iframe.lockstepShow();
       release(embed);
     });
     embed.timer = setTimeout(function () { release(embed); }, QUEUE_WAIT_MS);
@@ -307,6 +312,7 @@
     for (var i = 0; i < frames.length; i++) {
       if (frames[i].contentWindow === event.source && showsApp(frames[i])) {
         frames[i].setAttribute('height', String(height));
+        if (frames[i].lockstepShow) frames[i].lockstepShow();
         return;
       }
     }
