@@ -7,7 +7,7 @@ use crate::components::Shared;
 use crate::components::controls::Drag;
 use crate::components::monitor::Monitor;
 use crate::hooks::{
-    initial_playground, initial_route, use_autoplay, use_keyboard, use_links_in_place,
+    initial_playground, initial_route, use_autoplay, use_keyboard, use_landing, use_links_in_place,
     use_page_title, use_pause_when_hidden, use_url_sync,
 };
 use crate::link::{self, Here};
@@ -75,6 +75,7 @@ pub fn Site(props: &SiteProps) -> Html {
         let route = route.clone();
         Callback::from(move |to: Route| route.set(to))
     };
+    use_landing(&route);
     let guide = use_first_run(&address, &playground, &dispatch, &navigate);
     let material_pages = use_material_pages(&route);
     use_page_title(page_title(

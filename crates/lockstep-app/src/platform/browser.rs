@@ -198,6 +198,13 @@ pub fn focus(selector: &str) {
     }
 }
 
+/// Scrolls the window to the page's top.
+pub fn scroll_to_top() {
+    if let Some(window) = window() {
+        window.scroll_to_with_x_and_y(0.0, 0.0);
+    }
+}
+
 /// Scrolls the window up to the top of the first element matching `selector` if that top has
 /// gone above the window (the window scrolled past it); otherwise leaves the scroll alone.
 pub fn reveal_top(selector: &str) {
