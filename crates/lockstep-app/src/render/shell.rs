@@ -33,7 +33,7 @@ pub struct Filled<'a> {
     /// for at once beside the wasm (`<link rel="preload">`).
     pub files: &'a [String],
     /// The binary the page starts at once (`lockstep`, `lockstep-full`), whose `NAME_bg.wasm`
-    /// is asked for from the page's head rather than once the loader has run;
+    /// the page's head asks for rather than once the loader has run;
     /// `None` for a page whose wasm waits (an embed's document).
     pub binary: Option<&'a str>,
 }
@@ -72,20 +72,22 @@ pub fn fill(shell: &str, page: &Filled) -> Result<String, ShellError> {
     );
     let base = escape(page.base);
     // `crossorigin`: the app's `fetch` asks in CORS mode; the preload must match.
-    let fetched = |file: &str, priority: &str| {
-        format!(
-            "\n    <link rel=\"preload\" href=\"{base}{}\" as=\"fetch\" crossorigin=\"anonymous\"{priority} />",
-            escape(file)
-        )
-    };
-    let mut preloads: String = page.files.iter().map(|file| fetched(file, "")).collect();
+    let mut preloads: String = page
+        .files
+        .iter()
+        .map(|file| {
+            format!(
+                "\n    <link rel=\"preload\" href=\"{base}{}\" as=\"fetch\" crossorigin=\"anonymous\" />",
+                escape(file)
+            )
+        })
+        .collect();
     if let Some(binary) = page.binary {
-        // At a low priority, after the page's own files: the story is readable before the wasm
-        // has arrived. Its glue (`NAME.js`, a few KB) is left to the loader: asked for here, it
-        // came before the story, and later (measured, `docs/benchmarks.md`).
-        preloads.push_str(&fetched(
-            &format!("{binary}_bg.wasm"),
-            " fetchpriority=\"low\"",
+        // index.html's head script asks for `NAME_bg.wasm` at once, unless the address names
+        // another page (an old `#…` link), whose binary may be another (decision 43).
+        preloads.push_str(&format!(
+            "\n    <meta name=\"lockstep-binary\" content=\"{}\" />",
+            escape(binary)
         ));
     }
     let meta = format!(
@@ -187,9 +189,7 @@ mod tests {
         assert!(html.contains(
             r#"<link rel="preload" href="../../scenarios/s1.json" as="fetch" crossorigin="anonymous" />"#
         ));
-        assert!(html.contains(
-            r#"<link rel="preload" href="../../lockstep_bg.wasm" as="fetch" crossorigin="anonymous" fetchpriority="low" />"#
-        ));
+        assert!(html.contains(r#"<meta name="lockstep-binary" content="lockstep" />"#));
     }
 
     #[test]
