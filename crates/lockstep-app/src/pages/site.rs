@@ -45,6 +45,18 @@ pub struct SiteProps {
     pub address: AttrValue,
 }
 
+/// The page shown, first the one the visit opened at; the window placed on each move to another
+/// (`use_landing`).
+#[hook]
+fn use_page_route(address: &AttrValue) -> UseStateHandle<Route> {
+    let route = {
+        let address = address.clone();
+        use_state(move || initial_route(&address))
+    };
+    use_landing(&route);
+    route
+}
+
 #[component]
 pub fn Site(props: &SiteProps) -> Html {
     let address = props.address.clone();
@@ -58,10 +70,7 @@ pub fn Site(props: &SiteProps) -> Html {
         let handle = playground.dispatcher();
         use_callback((), move |action: Action, _| handle.dispatch(action))
     };
-    let route = {
-        let address = address.clone();
-        use_state(move || initial_route(&address))
-    };
+    let route = use_page_route(&address);
     let Dialogs {
         help,
         building,
@@ -75,7 +84,6 @@ pub fn Site(props: &SiteProps) -> Html {
         let route = route.clone();
         Callback::from(move |to: Route| route.set(to))
     };
-    use_landing(&route);
     let guide = use_first_run(&address, &playground, &dispatch, &navigate);
     let material_pages = use_material_pages(&route);
     use_page_title(page_title(
