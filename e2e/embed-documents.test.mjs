@@ -17,7 +17,7 @@ import { after, before, describe, it } from 'node:test';
 
 import { launchChromium, watchForProblems } from './browser.mjs';
 import { DIST, serveDirectory } from './harness.mjs';
-import { firstDifference, snapshot } from './snapshot.mjs';
+import { countLayoutShift, firstDifference, layoutShift, snapshot } from './snapshot.mjs';
 
 /** The documents' paths the build wrote into the host script. */
 function rendered() {
@@ -65,12 +65,7 @@ describe("the embeds' documents", () => {
     page = browser.context.pages()[0] ?? (await browser.context.newPage());
     await page.setViewportSize({ width: 1000, height: 800 });
     watchForProblems(page, (problem) => problems.push(problem));
-    await browser.context.addInitScript(() => {
-      window.lockstepShift = 0;
-      new PerformanceObserver((list) => {
-        for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.lockstepShift += entry.value;
-      }).observe({ type: 'layout-shift', buffered: true });
-    });
+    await countLayoutShift(browser.context);
     page.on('request', (request) => {
       if (request.url().endsWith('.wasm')) wasm.push(request.url());
     });
@@ -157,9 +152,7 @@ describe("the embeds' documents", () => {
         continue;
       }
       const drawn = await snapshot(page);
-      const shift = await page.evaluate(
-        () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(window.lockstepShift)))),
-      );
+      const shift = await layoutShift(page);
       if (shift > 0.01) shifts.push(`/${path}: ${shift.toFixed(4)}`);
       if (JSON.stringify(built) !== JSON.stringify(drawn)) differences.push(`/${path}: ${firstDifference(built, drawn)}`);
     }

@@ -1,5 +1,6 @@
 // The app's root as a reader and a screen reader meet it, node by node, for comparing the page
-// the build rendered with the one the app draws over it (decisions 43 and 44).
+// the build rendered with the one the app draws over it (decisions 43 and 44); and the layout
+// shift the takeover causes.
 
 /**
  * The app's root as nodes in document order: each element with its attributes sorted and its
@@ -58,4 +59,21 @@ export function firstDifference(built, drawn) {
     `built:  ${built.slice(index, index + 3).join(' ')}`,
     `drawn:  ${drawn.slice(index, index + 3).join(' ')}`,
   ].join('\n');
+}
+
+/** Makes every page of `context` sum its layout shifts, as cumulative layout shift counts them. */
+export function countLayoutShift(context) {
+  return context.addInitScript(() => {
+    window.lockstepShift = 0;
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.lockstepShift += entry.value;
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
+}
+
+/** The layout shift of `page` so far (`countLayoutShift`), two frames on: any shift reported. */
+export function layoutShift(page) {
+  return page.evaluate(
+    () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(window.lockstepShift)))),
+  );
 }

@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 
 import { launchChromium, watchForProblems } from './browser.mjs';
 import { DIST, serveDirectory } from './harness.mjs';
-import { firstDifference, snapshot } from './snapshot.mjs';
+import { countLayoutShift, firstDifference, layoutShift, snapshot } from './snapshot.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(HERE, '..');
@@ -46,13 +46,7 @@ describe('pages rendered at build time', () => {
     plain = reader.context.pages()[0] ?? (await reader.context.newPage());
     running = visitor.context.pages()[0] ?? (await visitor.context.newPage());
     watchForProblems(running, (problem) => problems.push(problem));
-    // Every layout shift of a page's life, summed as cumulative layout shift counts them.
-    await visitor.context.addInitScript(() => {
-      window.lockstepShift = 0;
-      new PerformanceObserver((list) => {
-        for (const entry of list.getEntries()) if (!entry.hadRecentInput) window.lockstepShift += entry.value;
-      }).observe({ type: 'layout-shift', buffered: true });
-    });
+    await countLayoutShift(visitor.context);
   });
 
   after(async () => {
@@ -145,9 +139,7 @@ describe('pages rendered at build time', () => {
       }
       const drawn = await snapshot(running);
       // Two frames after the app's first render: any shift it caused has been reported.
-      const shift = await running.evaluate(
-        () => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(() => done(window.lockstepShift)))),
-      );
+      const shift = await layoutShift(running);
       if (shift > 0.01) shifts.push(`/${path}: ${shift.toFixed(4)}`);
       // The app sets the title it would give the page in place: the build's, to the letter.
       const [builtTitle, drawnTitle] = [await plain.title(), await running.title()];
