@@ -4,6 +4,7 @@
 // - the frame shows the embed's moment (caption, timeline, narration, its position) and is as
 //   tall as it, with no wasm fetched at all while the reader only reads and scrolls;
 // - the wasm comes when the reader acts: a Step pressed before it runs is kept and applied;
+// - on a phone the frame keeps one height while the reader steps through the whole run;
 // - the app then draws over every document exactly what the build drew;
 // - an embed the build has no document for keeps opening the app's `#embed&…`;
 // - every built-in scenario's embed in the book opens its document.
@@ -129,6 +130,44 @@ describe("the embeds' documents", () => {
     );
     await page.unroute('**/lockstep-embed_bg.wasm');
     assert.deepEqual(problems, [], 'the pages reported problems');
+  });
+
+  it('keeps its height on a phone as the reader steps through the whole run', async () => {
+    await page.setViewportSize({ width: 375, height: 700 });
+    await page.goto(`${hostSite.url}post.html`);
+    await page.evaluate(() => {
+      document.querySelector('#known').style.width = '100%';
+    });
+    const frame = await (await page.locator('#known iframe').elementHandle()).contentFrame();
+    const position = async () => Number(/^event (\d+) of/.exec(await frame.locator('[data-testid="scrubber"]').getAttribute('aria-valuetext'))[1]);
+    const heights = new Map();
+    const told = async () => {
+      await frame.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+      return page.locator('#known iframe').getAttribute('height');
+    };
+    await frame.locator('[data-testid="step"]').click();
+    await frame.locator('html[data-app="running"]').waitFor({ state: 'attached', timeout: 30_000 });
+    await frame.waitForFunction(() => /^event 11 of/.test(document.querySelector('[data-testid="scrubber"]').getAttribute('aria-valuetext')));
+    const total = Number(/of (\d+)/.exec(await frame.locator('[data-testid="scrubber"]').getAttribute('aria-valuetext'))[1]);
+    const at = (n) => frame.waitForFunction((wanted) => document.querySelector('[data-testid="scrubber"]').getAttribute('aria-valuetext').startsWith(`event ${wanted} of`), n);
+    const record = async () => {
+      const height = await told();
+      heights.set(height, [...(heights.get(height) ?? []), await position()]);
+    };
+    // Back to the start, then Step to the end: every position of the run.
+    for (let n = 11; n > 0; n -= 1) {
+      await record();
+      await frame.locator('[data-testid="back"]').click();
+      await at(n - 1);
+    }
+    for (let n = 0; n < total; n += 1) {
+      await record();
+      await frame.locator('[data-testid="step"]').click();
+      await at(n + 1);
+    }
+    await record();
+    assert.equal(heights.size, 1, `the frame's heights by position: ${JSON.stringify([...heights])}`);
+    await page.setViewportSize({ width: 1000, height: 800 });
   });
 
   it('draws over every document exactly what the build drew, and nothing moves', async () => {

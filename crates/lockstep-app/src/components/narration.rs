@@ -9,6 +9,7 @@ use crate::components::glossary::glossed;
 use crate::platform::browser;
 use crate::state::Action;
 use lockstep_sim::engine::sim::Sim;
+use lockstep_sim::engine::trace::TraceEvent;
 use lockstep_sim::story::describe::describe;
 use lockstep_sim::vocabulary::happening::Outcome;
 use lockstep_sim::vocabulary::invariant::Concern;
@@ -29,29 +30,52 @@ pub struct NowLineProps {
     pub offers_step: bool,
 }
 
+/// The "now" line's words before any event: an invitation where the page offers Step.
+fn nothing_yet(offers_step: bool) -> String {
+    if offers_step {
+        "Nothing has happened yet. Press Step or Play.".to_owned()
+    } else {
+        "Nothing has happened yet.".to_owned()
+    }
+}
+
+/// What `event` of `sim`'s run did, in words, with the invariants it broke.
+fn words_of(event: &TraceEvent, sim: &Sim) -> String {
+    let mut words = format!(
+        "t = {} ms. {}",
+        event.time.0,
+        describe(event, sim.cast(), sim.network())
+    );
+    for invariant in event.broke.iter() {
+        words.push_str(&format!(" This breaks an invariant: {invariant}."));
+    }
+    words
+}
+
+/// The longest "now" line of the positions `from..=to` of `run` (the words after its first
+/// `from` events, …, its first `to`): the line an embed keeps room for, so that Stepping never
+/// changes its height. Longest by characters, which in one font and width is near enough the
+/// tallest.
+pub fn longest_line(run: &Sim, from: usize, to: usize, offers_step: bool) -> String {
+    let trace = run.trace();
+    let first = (from == 0).then(|| nothing_yet(offers_step));
+    let events = trace
+        .get(from.saturating_sub(1)..to.min(trace.len()))
+        .unwrap_or_default();
+    first
+        .into_iter()
+        .chain(events.iter().map(|event| words_of(event, run)))
+        .max_by_key(|words| words.chars().count())
+        .unwrap_or_default()
+}
+
 /// What the latest shown event did, in words, with the invariants it broke.
 #[component]
 pub fn NowLine(props: &NowLineProps) -> Html {
     let sim = &*props.sim;
     let words = sim.trace().last().map_or_else(
-        || {
-            if props.offers_step {
-                "Nothing has happened yet. Press Step or Play.".to_owned()
-            } else {
-                "Nothing has happened yet.".to_owned()
-            }
-        },
-        |event| {
-            let mut words = format!(
-                "t = {} ms. {}",
-                event.time.0,
-                describe(event, sim.cast(), sim.network())
-            );
-            for invariant in event.broke.iter() {
-                words.push_str(&format!(" This breaks an invariant: {invariant}."));
-            }
-            words
-        },
+        || nothing_yet(props.offers_step),
+        |event| words_of(event, sim),
     );
     // After a Step (any new moment) the line is lifted out from under the fixed transport bar,
     // where a small phone's first screen may leave it.

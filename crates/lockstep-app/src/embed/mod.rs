@@ -12,5 +12,6 @@ pub mod moment;
 #[cfg(feature = "full")]
 pub mod real_run;
 pub mod state;
+pub mod steady_now;
 pub mod transport;
 pub mod view;

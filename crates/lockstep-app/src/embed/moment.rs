@@ -3,12 +3,12 @@
 //! controls. Only the keys of the controls shown work; it plays only while watched.
 
 use crate::components::Shared;
-use crate::components::narration::NowLine;
 use crate::components::stage::{STEP_GLIDE_MS, Stage};
 use crate::components::timeline::{FirstWidth, Timeline};
 use crate::embed::frame_parts::{open_link, problem};
 use crate::embed::hooks::use_watched_play;
 use crate::embed::state::{EmbedState, Phase};
+use crate::embed::steady_now::SteadyNowLine;
 use crate::embed::transport::EmbedTransport;
 use crate::hooks::{use_autoplay, use_keyboard};
 use crate::link;
@@ -203,7 +203,8 @@ fn moment(
                 <Stage layout={Shared(playground.layout().clone())} sim={Shared(playground.sim_rc())}
                     position={playground.position()} now={playground.now().0}
                     selection={playground.selection()} dispatch={dispatch.clone()} {glide_ms} />
-                <NowLine sim={Shared(playground.sim_rc())} offers_step={spec.controls != ControlSet::None} />
+                <SteadyNowLine sim={Shared(playground.sim_rc())} run={Shared(playground.run_rc())} {bounds}
+                    offers_step={spec.controls != ControlSet::None} />
             </div>
             { for twin }
             </ContextProvider<FirstWidth>>
