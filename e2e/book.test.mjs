@@ -4,6 +4,16 @@
 // the embed's document the build rendered (decision 44) or of the app's embed view, and Step
 // inside it moves the story on as the native CLI's trace says. The catalogue's pages are the catalogue: one per built-in scenario, in the sidebar.
 //
+// A catalogue page's "Embed it" HTML is copied with the page's own copy button, read back from
+// the clipboard and pasted, unchanged, into a page of another origin, which must show the
+// scenario. The build names the site in that snippet by the address it was told the site is
+// published at (`LOCKSTEP_SITE_URL`, http://127.0.0.1:8080/ by default), while this test serves
+// dist/ on a port of its own: rather than edit the copied text (which would hide a snippet that
+// works nowhere), the browser is made to reach the test server whenever a page asks for the
+// built address (harness.mjs `reachBuiltSite`), as a published site's name and proxy would.
+// Any other address in the snippet, a placeholder or a stand-in, still goes to the network and
+// shows nothing.
+//
 // `cargo xtask test` builds everything and sets LOCKSTEP_DIST, LOCKSTEP_CLI and
 // LOCKSTEP_CHROMIUM; run alone after one build with
 //   cd e2e && LOCKSTEP_DIST=../dist node --test --test-reporter=spec book.test.mjs
@@ -11,13 +21,15 @@
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { existsSync, readdirSync } from 'node:fs';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { after, before, test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
 import { launchChromium, watchForProblems } from './browser.mjs';
-import { serveDirectory } from './harness.mjs';
+import { reachBuiltSite, serveDirectory } from './harness.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const DIST = process.env.LOCKSTEP_DIST ?? resolve(HERE, '..', 'dist');
@@ -26,6 +38,11 @@ const CLI = process.env.LOCKSTEP_CLI ?? resolve(HERE, '..', 'target', 'debug', '
 const BASE_PATH = '/docs/lockstep/';
 
 let site;
+/** Another origin's site, for the pasted snippet. */
+let host;
+let hostDir;
+/** The address the build was told the site is at, which the browser reaches `site` by. */
+let built;
 let browser;
 let page;
 const problems = [];
@@ -33,7 +50,11 @@ const problems = [];
 before(async () => {
   assert.ok(existsSync(join(DIST, 'book', 'index.html')), `no book in ${DIST}/book: build it first (cargo xtask dist)`);
   site = await serveDirectory(DIST, BASE_PATH);
-  browser = await launchChromium();
+  hostDir = await mkdtemp(join(tmpdir(), 'lockstep-copied-'));
+  host = await serveDirectory(hostDir, '/');
+  // The copy button's text is read back from the clipboard.
+  browser = await launchChromium({ permissions: ['clipboard-read', 'clipboard-write'] });
+  built = await reachBuiltSite(browser.context, site.url);
   page = browser.context.pages()[0] ?? (await browser.context.newPage());
   page.setDefaultTimeout(30_000);
   watchForProblems(page, (problem) => problems.push(problem));
@@ -42,6 +63,8 @@ before(async () => {
 after(async () => {
   await browser?.close();
   await site?.close();
+  await host?.close();
+  if (hostDir) await rm(hostDir, { recursive: true, force: true });
 });
 
 /** The native CLI's trace of a built-in scenario. */
@@ -151,6 +174,44 @@ test('the catalogue has one page per built-in scenario, each in the sidebar', as
     assert.ok(sidebar.some((href) => href.endsWith(`scenarios/${id}.html`)), `the sidebar links ${id}`);
   }
   assert.deepEqual(problems, [], 'the page reported problems');
+});
+
+test('a scenario page\'s "Embed it" HTML, copied by its button and pasted as it is into a page of another origin, shows the scenario', async () => {
+  const id = 's2-gc-pause-fenced';
+  problems.length = 0;
+  await page.goto(`${site.url}book/scenarios/${id}.html`);
+  const title = (await page.locator('main h1').textContent()).trim();
+  const block = page.locator('main pre', { has: page.locator('code.language-html') }).last();
+  await block.scrollIntoViewIfNeeded();
+  await block.hover();
+  await block.locator('.clip-button').click();
+  await page.locator('.clip-button.tooltipped').filter({ hasText: 'Copied!' }).waitFor();
+  const copied = await page.evaluate(() => navigator.clipboard.readText());
+  assert.equal(copied.trim(), (await block.locator('code').textContent()).trim(), 'the button copies the snippet shown');
+  assert.equal(
+    copied.trim(),
+    `<script src="${built}embed.js" defer></script>\n<div data-lockstep="${id}"></div>`,
+    'the snippet loads the host script from the site the build was told',
+  );
+  assert.deepEqual(problems, [], 'the book page reported problems');
+  // Leaving the book page stops its own embed loading, which it reports: not what is tested here.
+  await page.goto('about:blank');
+  problems.length = 0;
+
+  await writeFile(
+    join(hostDir, 'pasted.html'),
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><link rel="icon" href="data:,"><title>Pasted</title></head>\n<body>\n${copied}\n</body></html>\n`,
+  );
+  await page.goto(`${host.url}pasted.html`);
+  assert.notEqual(new URL(host.url).origin, new URL(built).origin);
+  const iframe = page.locator(`[data-lockstep="${id}"] iframe`);
+  await iframe.scrollIntoViewIfNeeded();
+  const frame = page.frameLocator(`[data-lockstep="${id}"] iframe`);
+  await frame.locator('[data-testid="embed"] [data-testid="timeline-main"]').waitFor();
+  assert.equal((await frame.locator('[data-testid="embed-caption"]').textContent()).trim(), title);
+  assert.equal(await frame.locator('[data-testid="embed-problem"]').count(), 0);
+  assert.ok((await iframe.getAttribute('src')).startsWith(built), 'the frame comes from the built site');
+  assert.deepEqual(problems, [], 'the pasted page and its embed reported problems');
 });
 
 /** `text` as a regular expression that matches it literally. */

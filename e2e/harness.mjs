@@ -1,12 +1,12 @@
 // Shared plumbing for the playground's browser tests: serve dist/ (or any directory) with
-// `cargo xtask serve-dir`, open the app at a link, fail on any console error, page error or
+// `cargo xtask serve-dir` (and reach it at the address the build was told), open the app at a link, fail on any console error, page error or
 // failed request, read the transport's position, and keep screenshots as artefacts in
 // e2e/artifacts/.
 
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
+import { mkdir, readFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
@@ -78,6 +78,45 @@ export async function serveDirectory(root, basePath, { precompressed = false } =
       await exited;
     },
   };
+}
+
+/**
+ * The address `cargo xtask dist` was told the site is published at (`LOCKSTEP_SITE_URL`, else
+ * http://127.0.0.1:8080/), as the build wrote it: the root page's canonical link. The book's
+ * snippets for other sites name it.
+ */
+export async function builtSiteAddress(dist = DIST) {
+  const html = await readFile(join(dist, 'index.html'), 'utf8');
+  const href = /<link rel="canonical" href="([^"]+)"/.exec(html)?.[1];
+  assert.ok(href, `${dist}/index.html has no canonical link`);
+  return href;
+}
+
+/**
+ * Makes the browser of `context` reach `served` (where a test serves dist/) whenever a page asks
+ * for the address the build was told the site is at (`builtSiteAddress`), as a host's name
+ * and proxy would: a snippet copied from the book can then be pasted as it is, with its address
+ * unchanged, although the test server listens on a port of its own. Only requests under that
+ * address are answered this way; any other address goes to the network as it would. Returns
+ * the built address.
+ */
+export async function reachBuiltSite(context, served) {
+  const built = await builtSiteAddress();
+  assert.notEqual(new URL(built).origin, new URL(served).origin, 'the test server listens where the build was told');
+  await context.route(
+    (url) => url.href.startsWith(built),
+    async (route) => {
+      const request = route.request();
+      const headers = Object.fromEntries(Object.entries(request.headers()).filter(([name]) => name !== 'host'));
+      const response = await context.request.fetch(served + request.url().slice(built.length), {
+        method: request.method(),
+        headers,
+        data: request.postDataBuffer() ?? undefined,
+      });
+      await route.fulfill({ response });
+    },
+  );
+  return built;
 }
 
 /**

@@ -7,7 +7,8 @@
 // at once. Size messages of the wrong shape, from another origin or from the host page change
 // nothing — and the same probes catch a host script with any of its checks taken out. An invalid
 // inline scenario is named inside its frame; a scenario file that is missing, on the page.
-// "Copy embed code" gives snippets that, pasted into a page, show the same moment. (The host
+// "Copy embed code" gives snippets that, pasted into a page, show the same moment, and name the
+// site's root from a page the build rendered in a folder of its own. (The host
 // pages name an empty icon, so that Chromium asks their server for no favicon.ico.)
 
 import assert from 'node:assert/strict';
@@ -628,6 +629,18 @@ describe('the host script on a page of another origin', () => {
       assert.match(await frame.locator('[data-testid="position"]').innerText(), /^event 9 of \d+$/);
       assert.equal(await frame.locator('[data-testid="embed-caption"]').innerText(), S2_TITLE);
       assert.match(await frame.locator('[data-testid="timeline-main"]').getAttribute('aria-label'), /fencing off/);
+    });
+
+    it("gives the site's own address from a page the build rendered below the site's root", async () => {
+      await page.goto(`${appSite.url}s/s2-gc-pause-fenced/`);
+      await page.locator('html[data-app="running"]').waitFor({ state: 'attached', timeout: 30_000 });
+      await page.locator('[data-testid="timeline-main"] svg').waitFor({ timeout: 30_000 });
+      await page.locator('[data-testid="share-menu"]').click();
+      await page.locator('[data-testid="copy-embed-code"]').click();
+      const code = await page.locator('[data-testid="embed-code"]').inputValue();
+      assert.ok(code.startsWith(`<script src="${appSite.url}embed.js" defer></script>\n<div data-lockstep="s2-gc-pause-fenced"`), code);
+      const frame = await openPasted('pasted-from-a-rendered-page.html', code);
+      assert.equal(await frame.locator('[data-testid="embed-caption"]').innerText(), S2_TITLE);
     });
 
     it('gives a plain iframe of the same moment', async () => {

@@ -1,8 +1,10 @@
 // Every code snippet the book shows, pasted as a reader would copy it from the page. The page's
 // own text of each `<pre><code>` is read from the built book (dist/book/), and the one change
-// made to it is the documented one: `https://example.org/lockstep/` (the book's stand-in for
+// made to it is the documented one: `https://example.org/lockstep/` (the guide's stand-in for
 // "wherever a Lockstep site is served") becomes the test server's address of the app, and
-// `https://example.org` its origin. Then:
+// `https://example.org` its origin. The catalogue's snippets name the address the build was told
+// the site is at, and are pasted unchanged: the browser reaches the test server there
+// (harness.mjs `reachBuiltSite`). Then:
 // - HTML and Markdown with a `div[data-lockstep]` or an iframe: pasted into a page of another
 //   origin (with the host script's line, when the snippet is only a div), each frame must show
 //   its embed, with a timeline and no problem;
@@ -27,7 +29,7 @@ import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 
 import { launchChromium, watchForProblems } from './browser.mjs';
-import { DIST, serveDirectory } from './harness.mjs';
+import { DIST, reachBuiltSite, serveDirectory } from './harness.mjs';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const PREPROCESSOR_DIR = process.env.LOCKSTEP_PREPROCESSOR_DIR ?? resolve(HERE, '..', 'target', 'debug');
@@ -96,6 +98,7 @@ describe('every snippet in the book, pasted as-is', () => {
     hostSite = await serveDirectory(hostDir, '/');
     assert.notEqual(new URL(hostSite.url).origin, new URL(appSite.url).origin);
     browser = await launchChromium();
+    await reachBuiltSite(browser.context, appSite.url);
     page = browser.context.pages()[0] ?? (await browser.context.newPage());
     page.setDefaultTimeout(30_000);
     watchForProblems(page, (problem) => problems.push(problem));

@@ -34,8 +34,10 @@ fn mdbook_build(workspace: &Workspace, dest: &Path) -> std::process::Command {
 
 /// The book into `dist/book/`, after the app's build (Trunk empties `dist/`), with the
 /// addresses of its built-in scenarios' embeds written to `embeds` (the preprocessor's
-/// `embeds-list`, set through mdBook's environment), for the build to render their documents.
-pub fn build_into_dist(workspace: &Workspace, embeds: &Path) -> Result<(), Error> {
+/// `embeds-list`, set through mdBook's environment), for the build to render their documents,
+/// and `site`, the site's public address, as the preprocessor's `site-url`: the snippets its
+/// pages give for other sites load the host script from there.
+pub fn build_into_dist(workspace: &Workspace, embeds: &Path, site: &str) -> Result<(), Error> {
     let dest = workspace.join(DIST_DIR);
     say(format!(
         "building the book into {} with mdBook and mdbook-lockstep, listing its embeds in {}",
@@ -43,7 +45,9 @@ pub fn build_into_dist(workspace: &Workspace, embeds: &Path) -> Result<(), Error
         embeds.display()
     ));
     process::run(
-        mdbook_build(workspace, &dest).env("MDBOOK_PREPROCESSOR__LOCKSTEP__EMBEDS_LIST", embeds),
+        mdbook_build(workspace, &dest)
+            .env("MDBOOK_PREPROCESSOR__LOCKSTEP__EMBEDS_LIST", embeds)
+            .env("MDBOOK_PREPROCESSOR__LOCKSTEP__SITE_URL", site),
     )
 }
 

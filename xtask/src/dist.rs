@@ -90,12 +90,13 @@ pub fn build(workspace: &Workspace) -> Result<(), Error> {
     )?;
     loading_line::stamp(&workspace.join("dist"))?;
     let embeds = workspace.target_dir().join("book-embeds.txt");
-    book::build_into_dist(workspace, &embeds)?;
-    render_pages(workspace, &embeds)
+    let site = site_url();
+    book::build_into_dist(workspace, &embeds, &site)?;
+    render_pages(workspace, &embeds, site)
 }
 
-/// The site's public address, for the canonical links and `sitemap.xml`: `LOCKSTEP_SITE_URL`,
-/// else the address `cargo xtask serve` serves at.
+/// The site's public address, for the canonical links, `sitemap.xml` and the book's snippets
+/// for other sites: `LOCKSTEP_SITE_URL`, else the address `cargo xtask serve` serves at.
 fn site_url() -> String {
     let url =
         std::env::var("LOCKSTEP_SITE_URL").unwrap_or_else(|_| "http://127.0.0.1:8080/".to_owned());
@@ -109,8 +110,7 @@ fn site_url() -> String {
 /// Every page the build knows, rendered natively by the app's own components into `dist/`
 /// (decision 43), and every embed's document, the book's `embeds` among them (decision 44): the
 /// app's `lockstep-render` binary, built for the host.
-fn render_pages(workspace: &Workspace, embeds: &Path) -> Result<(), Error> {
-    let site = site_url();
+fn render_pages(workspace: &Workspace, embeds: &Path, site: String) -> Result<(), Error> {
     say(format!(
         "rendering every known page into dist/ (canonical addresses under {site})"
     ));

@@ -22,11 +22,15 @@
 //! before = ["index", "links"]       # so that lines are the files' own
 //! host-script = "../embed.js"        # from the book's root; the default
 //! embeds-list = "embeds.txt"         # optional: where to list the built-in scenarios' embeds
+//! site-url = "https://your.site/lockstep/"  # optional: the site the book is built for
 //! ```
 //!
 //! With `embeds-list`, the preprocessor also writes, one per line, the address the host script
 //! will give each built-in scenario's embed in the book: `cargo xtask dist` sets it (through
 //! mdBook's `MDBOOK_PREPROCESSOR__LOCKSTEP__EMBEDS_LIST`) and renders a document for each.
+//! `site-url` is where the catalogue's snippets for other pages load the host script from
+//! (`cargo xtask dist` sets it to its site's address, `MDBOOK_PREPROCESSOR__LOCKSTEP__SITE_URL`);
+//! without it they say to replace a placeholder ([`pages::Site`]).
 //!
 //! The modules: [`fence`] finds the blocks, [`block`] and [`option`] read them, [`check`] runs
 //! them, [`embed`] writes them, [`pages`] makes the catalogue's pages.
@@ -100,8 +104,11 @@ impl Preprocessor for Lockstep {
             .get::<String>("preprocessor.lockstep.host-script")?
             .unwrap_or_else(|| DEFAULT_HOST_SCRIPT.to_string());
         let lessons = Lessons::embedded().map_err(mdbook_preprocessor::errors::Error::msg)?;
+        let site =
+            pages::Site::from_setting(ctx.config.get::<String>("preprocessor.lockstep.site-url")?);
         let src = ctx.root.join(&ctx.config.book.src);
-        add_catalogue(&mut book, &host_script).map_err(mdbook_preprocessor::errors::Error::msg)?;
+        add_catalogue(&mut book, &host_script, &site)
+            .map_err(mdbook_preprocessor::errors::Error::msg)?;
         let mut broken = Vec::new();
         let mut documents = std::collections::BTreeSet::new();
         book.for_each_mut(|item| {
@@ -242,8 +249,13 @@ fn chapter_file(src: &Path, chapter: &Chapter) -> String {
 }
 
 /// Finds the chapter holding [`pages::MARKER`] and gives it the catalogue: the list in the
-/// marker's place, one sub-chapter per built-in scenario beside its file.
-fn add_catalogue(book: &mut Book, host_script: &str) -> std::result::Result<(), String> {
+/// marker's place, one sub-chapter per built-in scenario beside its file, whose snippets for
+/// other pages name `site`.
+fn add_catalogue(
+    book: &mut Book,
+    host_script: &str,
+    site: &pages::Site,
+) -> std::result::Result<(), String> {
     let mut result = Ok(());
     book.for_each_mut(|item| {
         let BookItem::Chapter(chapter) = item else {
@@ -260,7 +272,7 @@ fn add_catalogue(book: &mut Book, host_script: &str) -> std::result::Result<(), 
             .unwrap_or_default();
         let page_depth = folder.components().count();
         let app = embed::relative_to_page(&app_of(host_script), page_depth);
-        match pages::scenario_pages(&app) {
+        match pages::scenario_pages(&app, site) {
             Ok(pages) => {
                 chapter.content = with_list(&chapter.content, &pages::list(&pages));
                 let mut parents = chapter.parent_names.clone();
@@ -435,7 +447,8 @@ mod tests {
         index.number = Some(SectionNumber::new(vec![3]));
         let mut book = Book::new();
         book.push_item(index);
-        add_catalogue(&mut book, "../embed.js").expect("the catalogue loads");
+        add_catalogue(&mut book, "../embed.js", &pages::Site::Unknown)
+            .expect("the catalogue loads");
         let Some(BookItem::Chapter(index)) = book.iter().next() else {
             panic!("the chapter is there");
         };
