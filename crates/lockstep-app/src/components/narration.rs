@@ -13,6 +13,7 @@ use lockstep_sim::story::describe::describe;
 use lockstep_sim::vocabulary::happening::Outcome;
 use lockstep_sim::vocabulary::invariant::Concern;
 use lockstep_view::run::Run;
+use lockstep_view::words::broken_invariants;
 use yew::prelude::*;
 
 /// How many of the latest events the log shows.
@@ -47,8 +48,9 @@ pub fn NowLine(props: &NowLineProps) -> Html {
                 event.time.0,
                 describe(event, sim.cast(), sim.network())
             );
-            for invariant in event.broke.iter() {
-                words.push_str(&format!(" This breaks an invariant: {invariant}."));
+            if let Some(broken) = broken_invariants(event.broke) {
+                words.push(' ');
+                words.push_str(&broken);
             }
             words
         },
