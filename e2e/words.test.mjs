@@ -1,10 +1,10 @@
 // Words (issue 42, point 11), on a desktop (1280×800): an event that breaks two invariants at
 // once says so in one sentence, not the same sentence twice; the glossary defines the words a
-// scenario about Redlock's random value uses (Redlock, check-and-set), naming its source.
+// Redlock scenario's titles use (Redlock, check-and-set), naming its source.
 //
 // S1 (`s1-gc-pause-unfenced`): client-a's late write with token 33 is accepted after token 34,
-// which breaks two of the data's invariants at one event. S10 with check-and-set
-// (`s10-redlock-check-and-set`): its title and summary say "check-and-set" and "Redlock".
+// which breaks two of the data's invariants at one event. S10's two titles say "check-and-set"
+// (`s10-redlock-check-and-set`) and "Redlock" (`s10-redlock-clock-jump`).
 
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -36,12 +36,12 @@ describe('words', () => {
     assert.match(now, /This breaks two invariants: [a-z][^.]+, and [a-z][^.]+\./, now);
   });
 
-  for (const [term, source] of [
-    ['check-and-set', /Is Redlock safe\?/],
-    ['Redlock', /Distributed locks with Redis/],
+  for (const [term, source, scenario] of [
+    ['check-and-set', /Is Redlock safe\?/, 's10-redlock-check-and-set'],
+    ['Redlock', /Distributed locks with Redis/, 's10-redlock-clock-jump'],
   ]) {
     it(`the glossary defines ${term}, naming its source`, async () => {
-      await app.open('s=s10-redlock-check-and-set');
+      await app.open(`s=${scenario}`);
       const marked = page.locator(`[data-testid="term"][data-term="${term}"]:visible`).first();
       await marked.scrollIntoViewIfNeeded();
       await marked.hover();
