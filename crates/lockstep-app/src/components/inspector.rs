@@ -14,7 +14,9 @@ use lockstep_sim::vocabulary::lock_value::LockValue;
 use lockstep_sim::world::ids::NodeId;
 use lockstep_sim::world::network::MessageStatus;
 use lockstep_sim::world::time::LocalTime;
-use lockstep_view::words::{client_state_word, process_word, role_word, token_text};
+use lockstep_view::words::{
+    client_state_word, held_safely_words, process_word, role_word, token_text,
+};
 use yew::prelude::*;
 
 /// Only the simulation at the shown position: selecting, notices, speed and play do not
@@ -333,20 +335,7 @@ fn client_card(
     process: Process,
     cast: &Cast,
 ) -> Html {
-    let reading = client.held_safely(local);
-    let held_safely = reading
-        .time_left
-        .map_or("no (no lease)".to_owned(), |left| {
-            format!(
-                "{} ({left} ms left{})",
-                if reading.is_safe() { "yes" } else { "no" },
-                if reading.margin.0 > 0 {
-                    format!(", margin {}", reading.margin)
-                } else {
-                    String::new()
-                }
-            )
-        });
+    let held_safely = held_safely_words(client, cast.name(node), local);
     let renewals = match (client.config.renewal, client.lease) {
         (Renewal::Never {}, _) => "no renewals".to_owned(),
         (Renewal::Every { .. }, Some(lease)) => lease.renewals_left.to_string(),

@@ -14,6 +14,7 @@ use lockstep_sim::story::describe::describe;
 use lockstep_sim::vocabulary::happening::Outcome;
 use lockstep_sim::vocabulary::invariant::Concern;
 use lockstep_view::run::Run;
+use lockstep_view::words::broken_invariants;
 use yew::prelude::*;
 
 /// How many of the latest events the log shows.
@@ -46,8 +47,9 @@ fn words_of(event: &TraceEvent, sim: &Sim) -> String {
         event.time.0,
         describe(event, sim.cast(), sim.network())
     );
-    for invariant in event.broke.iter() {
-        words.push_str(&format!(" This breaks an invariant: {invariant}."));
+    if let Some(broken) = broken_invariants(event.broke) {
+        words.push(' ');
+        words.push_str(&broken);
     }
     words
 }

@@ -1,6 +1,7 @@
 //! The glossary's entries: each term, the forms a text may use (plurals, the long name), and
 //! its definition in our own words, agreeing with the sources the app cites (Kleppmann 2016,
-//! DDIA, antirez 2016, Chubby 2006).
+//! DDIA, antirez 2016, Chubby 2006, Redis's "Distributed locks with Redis", the article Lockstep
+//! was built from), each definition naming the one it rests on.
 
 /// A term the glossary defines.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -11,6 +12,12 @@ pub enum Term {
     Invariant,
     GcPause,
     Zombie,
+    HeldSafely,
+    Redlock,
+    CheckAndSet,
+    Sequencer,
+    Zxid,
+    Epoch,
     Ddia,
     Antirez,
     Chubby,
@@ -80,6 +87,60 @@ pub const ENTRIES: &[Entry] = &[
         forms: &["zombie", "zombies"],
         definition: "A client whose lease ran out without it noticing (it was paused, say) and \
                      that still acts as if it held the lock.",
+    },
+    Entry {
+        term: Term::HeldSafely,
+        name: "heldSafely()",
+        forms: &["heldsafely()", "heldsafely"],
+        definition: "The lease check of the article Lockstep was built from (§ Lock Duration \
+                     and Renewal): true while the lock is held and less than the TTL minus a \
+                     margin has passed since the acquisition, by the client's own clock. It \
+                     ignores renewals.",
+    },
+    Entry {
+        term: Term::Redlock,
+        name: "Redlock",
+        forms: &["redlock"],
+        definition: "Redis's lock over several independent Redis nodes, five in its examples: \
+                     a client holds it once a majority granted it within the lock's validity \
+                     time (\"Distributed locks with Redis\"). Martin Kleppmann (2016) disputed \
+                     its safety; antirez (2016) defended it.",
+    },
+    Entry {
+        term: Term::CheckAndSet,
+        name: "check-and-set",
+        forms: &["check-and-set", "check and set"],
+        definition: "A write the resource makes only while what it holds is still what the \
+                     writer expects, checked and written in one step. antirez (\"Is Redlock \
+                     safe?\", 2016) proposed it with Redlock's random value; Kleppmann (2016) \
+                     notes a random value cannot order holders.",
+    },
+    Entry {
+        term: Term::Sequencer,
+        name: "sequencer",
+        forms: &["sequencer", "sequencers"],
+        definition: "Chubby's fencing token: a string naming the lock, its mode and its \
+                     generation number, which the holder passes to the servers it calls; a \
+                     server refuses a request whose sequencer is no longer valid (Mike \
+                     Burrows, OSDI 2006, §2.4).",
+    },
+    Entry {
+        term: Term::Zxid,
+        name: "zxid",
+        forms: &["zxid", "zxids"],
+        definition: "ZooKeeper's transaction id, stamped on each change to its data (a node's \
+                     czxid is that of the change that created it). Martin Kleppmann (\"How to \
+                     do distributed locking\", 2016) suggests the zxid or the znode version as \
+                     ZooKeeper's fencing token.",
+    },
+    Entry {
+        term: Term::Epoch,
+        name: "epoch",
+        forms: &["epoch", "epochs", "epoch number", "epoch numbers"],
+        definition: "A number raised each time a new owner takes over, carried by the owner's \
+                     requests and checked by their recipient, as a fencing token is. DDIA's \
+                     second edition (ch. 9) notes that Kafka calls these epoch numbers, Raft \
+                     terms and Paxos ballot numbers.",
     },
     Entry {
         term: Term::Ddia,

@@ -102,4 +102,18 @@ fn definitions_are_short_and_name_their_sources() {
             .contains("Salvatore Sanfilippo")
     );
     assert!(Term::Chubby.entry().definition.contains("Mike Burrows"));
+    for (term, source) in [
+        (Term::HeldSafely, "the article Lockstep was built from"),
+        (Term::Redlock, "Distributed locks with Redis"),
+        (Term::CheckAndSet, "Is Redlock safe?"),
+        (Term::Sequencer, "OSDI 2006, §2.4"),
+        (Term::Zxid, "How to do distributed locking"),
+        (Term::Epoch, "DDIA's second edition (ch. 9)"),
+    ] {
+        assert!(
+            term.entry().definition.contains(source),
+            "{}: {source}",
+            term.entry().name
+        );
+    }
 }

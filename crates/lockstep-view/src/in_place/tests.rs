@@ -51,10 +51,15 @@ fn a_client_offers_pause_crash_and_cut_a_service_node_crash_and_expiry_the_resou
     assert_eq!(
         labels,
         [
-            "Pause it (like a long GC pause)",
+            "Pause it for 2,000 ms (a GC pause twice its lease)",
             "Crash it",
             "Cut it off from the lock service"
         ]
+    );
+    let (_, service_actions) = quick_actions(&s1, node(&s1, &service));
+    assert_eq!(
+        service_actions[2].label,
+        "Pause it for 2,000 ms (twice the longest lease)"
     );
     let (_, resource_actions) = quick_actions(&s1, cast.resource());
     assert_eq!(resource_actions[1].label, "Switch fencing on");
@@ -142,4 +147,53 @@ fn rewind_keeps_the_interventions_and_reset_drops_them() {
         &s1,
         &Rc::clone(&s1).reduce(Action::ResetToOriginal)
     ));
+}
+
+/// S1 without its own pause: client-a takes the lock, works and writes in time.
+fn s1_unpaused(fencing: Fence) -> Rc<Playground> {
+    let mut scenario = catalogue::find("s1-gc-pause-unfenced")
+        .and_then(|b| b.load().ok())
+        .expect("S1 is built in");
+    scenario.interventions.clear();
+    scenario.resource = scenario.resource.with_fencing(fencing);
+    Rc::new(Playground::open(Origin::Custom, scenario))
+}
+
+/// Steps until `client` believes it holds the lock.
+fn once_it_holds(mut playground: Rc<Playground>, client: &str) -> Rc<Playground> {
+    let id = node(&playground, client);
+    let holds = |p: &Playground| match p.sim().slot(id).map(|s| &s.node) {
+        Some(lockstep_sim::engine::sim::Node::Client(c)) => c.believes_it_holds_the_lock(),
+        _ => false,
+    };
+    while !holds(&playground) {
+        assert!(playground.can_step(), "{client} never holds the lock");
+        playground = playground.reduce(Action::Step);
+    }
+    playground
+}
+
+#[test]
+fn the_quick_pause_outlives_the_lease_so_the_client_wakes_and_writes_stale() {
+    for (fencing, verdict) in [
+        (Fence::Off, "Data lost: 1 stale write accepted"),
+        (Fence::On, "Data intact: 1 stale write refused"),
+    ] {
+        let calm = s1_unpaused(fencing);
+        let untouched = at_end(Rc::clone(&calm));
+        assert!(
+            !untouched.run().verdict().line.contains("stale"),
+            "without the pause nothing is stale: {}",
+            untouched.run().verdict().line
+        );
+        let holding = once_it_holds(calm, "client-a");
+        let (_, actions) = quick_actions(&holding, node(&holding, "client-a"));
+        let pause = actions
+            .iter()
+            .find(|q| q.kind == QuickKind::Pause)
+            .expect("a running client can be paused");
+        let paused = at_end(holding.reduce(pause.action.clone()));
+        let line = &paused.run().verdict().line;
+        assert!(line.starts_with(verdict), "fencing {fencing:?}: {line}");
+    }
 }

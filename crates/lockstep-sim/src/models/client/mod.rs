@@ -103,11 +103,13 @@ pub enum LeaseCheck {
 }
 
 /// What `heldSafely()` says at one moment: the lease's time left by the client's own clock
-/// (`None`: it holds no lease) and the margin that time must exceed.
+/// (`None`: it holds no lease), the margin that time must exceed, and which of the client's
+/// moments the lease is counted from (`Client::counted_from` says when that was).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct SafetyReading {
     pub time_left: Option<i64>,
     pub margin: Millis,
+    pub measure: SafetyClock,
 }
 
 impl SafetyReading {
@@ -318,12 +320,18 @@ impl Client {
     /// overdue); `None` if the client does not hold it. The article's `heldSafely()` is
     /// `time_left > margin`.
     pub fn time_left(&self, now: LocalTime, measure: SafetyClock) -> Option<i64> {
+        let from = self.counted_from(measure)?;
+        Some(self.config.ttl.as_i64() - now.since(from))
+    }
+
+    /// The moment on this client's clock its lease is counted from, measured as `measure` says;
+    /// `None` if the client does not hold it.
+    pub fn counted_from(&self, measure: SafetyClock) -> Option<LocalTime> {
         let lease = self.lease.filter(|l| l.held)?;
-        let from = match measure {
+        Some(match measure {
             SafetyClock::FromAcquisition => lease.acquired_at,
             SafetyClock::FromLastRequest => lease.confirmed_from,
-        };
-        Some(self.config.ttl.as_i64() - now.since(from))
+        })
     }
 
     /// The client's `heldSafely()` at `now`: its own lease check if it has one, else the
@@ -338,6 +346,7 @@ impl Client {
         SafetyReading {
             time_left: self.time_left(now, measure),
             margin,
+            measure,
         }
     }
 

@@ -139,7 +139,9 @@ fn settings(pause_ms: &UseStateHandle<u64>, jump_ms: &UseStateHandle<i64>) -> Ht
     }
 }
 
-/// Pause (for the chosen length, or until resumed) a running process; resume a paused one.
+/// Pause a running process for the chosen length, as a GC pause does, or freeze it until the
+/// user resumes it (it never wakes by itself, so its late write waits on the user); resume a
+/// paused one.
 fn pause_buttons(d: &Callback<Action>, name: &str, process: Process, pause_ms: u64) -> Vec<Html> {
     let pause = |for_ms| {
         intervene(
@@ -169,7 +171,7 @@ fn pause_buttons(d: &Callback<Action>, name: &str, process: Process, pause_ms: u
             ),
             button(
                 "act-pause-until-resumed",
-                "Pause until resumed".to_owned(),
+                "Freeze until I resume it".to_owned(),
                 pause(None),
             ),
         ],
