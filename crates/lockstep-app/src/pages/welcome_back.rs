@@ -24,7 +24,9 @@ pub struct Place {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StepNumber(pub usize);
 
-/// Keeps `place` as where to begin next time; `None` (every lesson done) forgets any.
+/// Keeps `place` as where to begin next time; `None` (every lesson done) forgets any. Only the
+/// lessons write it, and they are in the full app alone (decision 33).
+#[cfg(feature = "full")]
 pub fn keep(place: Option<&Place>) {
     browser::store(
         STORAGE_KEY,
