@@ -6,6 +6,8 @@
 
 use crate::components::Shared;
 use crate::components::glossary::glossed;
+use crate::link::Here;
+use crate::pages::welcome_back::use_welcome_back;
 use crate::platform::{browser, library};
 use crate::state::{Action, Playground};
 use lockstep_sim::models::resource::Fencing;
@@ -28,8 +30,9 @@ enum Guide {
     Ended,
 }
 
-/// The guided start: its card while it runs, for the playground to show over its story, and
-/// the callback that begins it (again) on the playground.
+/// The guided start: the card over the playground's story (the guided start's while it runs,
+/// else, on a returning visitor's landing, where to begin: `crate::pages::welcome_back`), and
+/// the callback that begins the guided start (again) on the playground.
 pub struct FirstRun {
     pub card: Option<Html>,
     pub begin: Callback<()>,
@@ -48,6 +51,7 @@ fn open(guide: &UseStateHandle<Guide>, dispatch: Callback<Action>) {
 #[hook]
 pub fn use_first_run(
     address: &str,
+    here: &Here,
     playground: &UseReducerHandle<Playground>,
     dispatch: &Callback<Action>,
     navigate: &Callback<Route>,
@@ -98,6 +102,7 @@ pub fn use_first_run(
             }
         },
     );
+    let welcome = use_welcome_back(address, here);
     let card = running.then(|| {
         let end = {
             let guide = guide.clone();
@@ -105,7 +110,10 @@ pub fn use_first_run(
         };
         card_view(stage, dispatch, navigate, &end)
     });
-    FirstRun { card, begin }
+    FirstRun {
+        card: card.or(welcome),
+        begin,
+    }
 }
 
 /// The selector of what `pointer` names on the page.

@@ -12,11 +12,10 @@ use crate::hooks::{
 };
 use crate::link::{self, Here};
 use crate::pages::features::{BUILDER, Context, MaterialPages, builder, use_material_pages};
-use crate::pages::first_run::{FirstRun, use_first_run};
+use crate::pages::first_run::use_first_run;
 use crate::pages::nav::SiteNav;
 use crate::pages::playground::{PlaygroundPage, Story, playground_page};
 use crate::pages::shortcuts::ShortcutSheet;
-use crate::pages::welcome_back::use_welcome_back;
 use crate::platform::browser;
 use crate::platform::panels_wait::{Wait, use_panels_wait, use_sight};
 use crate::state::{Action, Notice, Playground};
@@ -76,10 +75,6 @@ pub fn Site(props: &SiteProps) -> Html {
         let route = route.clone();
         Callback::from(move |to: Route| route.set(to))
     };
-    let FirstRun {
-        card: guide,
-        begin: begin_guide,
-    } = use_first_run(&address, &playground, &dispatch, &navigate);
     let material_pages = use_material_pages(&route);
     use_page_title(page_title(
         &address,
@@ -102,8 +97,7 @@ pub fn Site(props: &SiteProps) -> Html {
     // The links between pages are written from the page the URL shows: the one `use_url_sync` writes.
     let here = link::use_site_here(&address, route.fragment().or(written.clone()).as_deref());
     use_links_in_place(here.clone());
-    // A returning visitor's landing says where to begin; a first visit's, the guided start.
-    let welcome = use_welcome_back(&address, &here);
+    let first_run = use_first_run(&address, &here, &playground, &dispatch, &navigate);
     use_url_sync(&address, written, route.clone(), dispatch.clone());
     let pages = Pages {
         playground: playground.clone(),
@@ -111,7 +105,7 @@ pub fn Site(props: &SiteProps) -> Html {
         navigate,
         on_help: toggle_help,
         on_build: open_builder,
-        guide: guide.or(welcome),
+        guide: first_run.card,
         here: here.clone(),
         #[cfg(not(feature = "full"))]
         playground_link: moment_fragment.clone().map(AttrValue::from),
@@ -126,7 +120,7 @@ pub fn Site(props: &SiteProps) -> Html {
     html! {
         <ContextProvider<Here> context={here}>
             <main class="app" data-testid="app">
-                { site_frame(&route, &playground, Nav { playground_href: AttrValue::from(playground_href), begin_guide }, body) }
+                { site_frame(&route, &playground, Nav { playground_href: AttrValue::from(playground_href), begin_guide: first_run.begin }, body) }
                 if *help {
                     <ShortcutSheet on_close={close_dialogs.reform(|_: MouseEvent| ())} />
                 }
