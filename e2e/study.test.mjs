@@ -1,8 +1,10 @@
 // Lessons that flow and study tools that keep their place (issue 28, point 5), focused where
 // learn.test.mjs walks everything: a scene change announced, the verdict before the
 // explanation, a lesson's recap with "Next lesson →" and its ✓ in the list, the knowledge
-// check's "See it" at the decisive moment and Back to the same question, the deck's one-card
-// practice; and on a phone as on a desktop, a prediction's verdict and the timeline on one
+// check's "See it" at the decisive moment and Back to the same question, its question kept in
+// the address through a reload (issue 42), the deck's one-card practice and its round kept
+// across a reload with its weak cards counted (issue 42), the focus after a prediction answered
+// by key (issue 42); and on a phone as on a desktop, a prediction's verdict and the timeline on one
 // screen after answering (point 3).
 
 import { after, before, describe, it } from 'node:test';
@@ -173,6 +175,79 @@ describe('lessons that flow, and study tools that keep their place', () => {
     assert.equal((await count.innerText()).trim(), `1 of ${cards.length}`, 'a shuffle starts a new round');
     await page.locator('[data-testid="all-cards"]').click();
     assert.equal(await page.locator('[data-testid="card"]').count(), cards.length);
+    assert.deepEqual(app.problems, []);
+  });
+
+  it('keeps the deck\'s round across a reload, brings back the cards marked Again, and counts them at the end', async () => {
+    await openPage('deck', 'deck-practice');
+    await page.evaluate(() => localStorage.removeItem('lockstep-deck-1'));
+    await openPage('deck', 'deck-practice');
+    const count = page.locator('[data-testid="deck-count"]');
+    const current = () => page.locator('[data-testid="card"]').getAttribute('data-card');
+    const answer = async (verdict) => {
+      await page.locator('[data-testid="show-answer"]').click();
+      await page.locator(`[data-testid="deck-${verdict}"]`).click();
+    };
+    const weak = await current();
+    await answer('again');
+    await answer('got-it');
+    const next = await current();
+    assert.equal((await count.innerText()).trim(), `2 of ${cards.length}`);
+    await page.reload();
+    await page.locator('html[data-app="running"]').waitFor({ state: 'attached', timeout: 30_000 });
+    // The kept round shows once the app has run (read in an effect): wait for it.
+    await page.waitForFunction((n) => document.querySelector('[data-testid="deck-count"]')?.textContent.trim() === `2 of ${n}`, cards.length);
+    assert.equal(await current(), next, 'the same card as before the reload');
+    await answer('got-it');
+    await answer('got-it');
+    assert.equal(await current(), weak, 'the card marked Again comes back after the reload too');
+    while ((await page.locator('[data-testid="deck-done"]').count()) === 0) await answer('got-it');
+    const done = page.locator('[data-testid="deck-done"]');
+    assert.equal(await done.getAttribute('data-weak'), '1');
+    assert.match(await done.innerText(), /1 was marked Again/);
+    await page.locator('[data-testid="deck-weak"]').click();
+    assert.equal((await count.innerText()).trim(), '1 of 1', 'a round of the weak cards alone');
+    assert.equal(await current(), weak);
+    assert.deepEqual(app.problems, []);
+  });
+
+  it('keeps the question in the address at every Next: a reload returns to it', async () => {
+    await openPage('quiz', 'question');
+    await page.evaluate(() => localStorage.removeItem('lockstep-quiz-1'));
+    await openPage('quiz', 'question');
+    await page.locator('[data-testid="choice"][data-index="0"]').click();
+    for (let n = 2; n <= 4; n += 1) {
+      await page.locator('[data-testid="question-next"]').click();
+      await page.waitForFunction((at) => location.pathname.endsWith(`/quiz/${at}/`), n);
+    }
+    await page.reload();
+    await page.locator('html[data-app="running"]').waitFor({ state: 'attached', timeout: 30_000 });
+    assert.equal(await page.locator('[data-testid="question"]').getAttribute('data-question'), questions[3].id);
+    assert.equal((await page.locator('[data-testid="question-place"]').innerText()).trim(), `4 of ${questions.length}`);
+    await page.waitForFunction(() => document.querySelector('[data-testid="score"]')?.dataset.answered === '1');
+    assert.deepEqual(app.problems, []);
+  });
+
+  it('leaves the keyboard\'s focus on the verdict after a prediction answered by key, not on the page', async () => {
+    const lesson = lessons.find((l) => l.id === 'not-a-mutex');
+    const index = lesson.steps.findIndex((s) => s.predict);
+    for (const key of ['choice', 'skip']) {
+      await openPage(`learn=${lesson.id}&step=${index + 1}`, 'predict');
+      await page.locator('html[data-app="running"]').waitFor({ state: 'attached' });
+      const control = key === 'choice' ? '[data-testid="predict-choice"][data-index="0"]' : '[data-testid="predict-skip"]';
+      await page.locator(control).focus();
+      await page.keyboard.press('Enter');
+      await page.locator('[data-testid="predict-verdict"]').waitFor();
+      const focused = await page.evaluate(() => document.activeElement?.dataset?.testid ?? document.activeElement?.tagName);
+      assert.ok(['predict-verdict', 'lesson-next'].includes(focused), `${key}: the focus is on ${focused}`);
+      // The next Tab goes on from there, to the step's own links and buttons.
+      await page.keyboard.press('Tab');
+      assert.equal(
+        await page.evaluate(() => Boolean(document.activeElement?.closest('[data-testid="lesson"]'))),
+        true,
+        `${key}: Tab stays in the lesson`,
+      );
+    }
     assert.deepEqual(app.problems, []);
   });
 

@@ -2,12 +2,16 @@
 //! 30-second answer, and behind "Full answer" what a strong answer covers, the follow-up an
 //! interviewer would ask and the scenario to show. Practice (the default) deals one card at a
 //! time: "Show the answer", then "Got it" or "Again" (the card comes back later in the round),
-//! "Shuffle", and a count ("3 of 16"); the round itself is `lockstep_view::content::practice`.
-//! "All cards" lists them, each answer shown.
+//! "Shuffle", and a count ("3 of 16"); the end says how many were marked Again and offers them
+//! alone. The round itself is `lockstep_view::content::practice`; this keeps it in the browser's
+//! local storage (`lockstep-deck-1`) so a reload or a visit to "All cards" resumes it. Storage is
+//! read in an effect, never while rendering: the build's render (decision 43) has none, and the
+//! wasm's first render must match it. "All cards" lists them, each answer shown.
 
 use crate::components::Shared;
 use crate::link::{Here, use_here};
 use crate::pages::sources::citation_list;
+use crate::platform::browser;
 use lockstep_view::content::practice::{Round, Verdict};
 use lockstep_view::content::{Card, Content};
 use yew::prelude::*;
@@ -64,6 +68,25 @@ pub fn Deck(props: &DeckProps) -> Html {
     }
 }
 
+/// Where the practice round is kept between visits.
+const STORAGE_KEY: &str = "lockstep-deck-1";
+
+/// The round storage keeps, if it is one a deck of `cards` cards can deal.
+fn kept_round(cards: usize) -> Option<Round> {
+    browser::stored(STORAGE_KEY)
+        .and_then(|text| serde_json::from_str::<Round>(&text).ok())
+        .filter(|round| round.fits(cards))
+}
+
+/// Shows `next` and keeps it for the next visit.
+fn keep(round: &UseStateHandle<Round>, next: Round) {
+    browser::store(
+        STORAGE_KEY,
+        &serde_json::to_string(&next).unwrap_or_default(),
+    );
+    round.set(next);
+}
+
 #[derive(Properties, PartialEq)]
 struct PracticeProps {
     content: Shared<Content>,
@@ -74,13 +97,21 @@ struct PracticeProps {
 fn Practice(props: &PracticeProps) -> Html {
     let total = props.content.cards.len();
     let round = use_state(|| Round::in_order(total));
+    {
+        let round = round.clone();
+        use_effect_with(total, move |&total| {
+            if let Some(kept) = kept_round(total) {
+                round.set(kept);
+            }
+        });
+    }
     let open = use_state(|| false);
     let here = use_here();
     let act = |next: &dyn Fn(&Round) -> Round| {
         let (round, open) = (round.clone(), open.clone());
         let next = next(&round);
         Callback::from(move |_: MouseEvent| {
-            round.set(next.clone());
+            keep(&round, next.clone());
             open.set(false);
         })
     };
@@ -89,13 +120,14 @@ fn Practice(props: &PracticeProps) -> Html {
     let shuffle = {
         let (round, open) = (round.clone(), open.clone());
         Callback::from(move |_: MouseEvent| {
-            round.set(Round::shuffled(total, seed()));
+            keep(&round, Round::shuffled(total, seed()));
             open.set(false);
         })
     };
     let restart = act(&|_| Round::in_order(total));
     let got_it = act(&|r| r.answer(Verdict::GotIt));
     let again = act(&|r| r.answer(Verdict::Again));
+    let weak_again = act(&Round::weak_cards);
     let reveal = {
         let open = open.clone();
         Callback::from(move |_: MouseEvent| open.set(true))
@@ -123,11 +155,32 @@ fn Practice(props: &PracticeProps) -> Html {
                     }
                 </article>
             } else {
-                <div class="card" data-testid="deck-done">
-                    <p>{ format!("All {total} cards done. Well practised.") }</p>
-                    <button type="button" class="control primary" data-testid="deck-restart" onclick={restart}>{ "Start again" }</button>
-                </div>
+                { done(&round, restart, weak_again) }
             }
+        </div>
+    }
+}
+
+/// The end of a round: how many cards were marked Again, those alone to practise, or the whole
+/// deck again.
+fn done(round: &Round, restart: Callback<MouseEvent>, weak_again: Callback<MouseEvent>) -> Html {
+    let weak = round.weak();
+    let cards = |n: usize| if n == 1 { "card" } else { "cards" };
+    let summary = match weak {
+        0 => "None marked Again. Well practised.".to_owned(),
+        1 => "1 was marked Again.".to_owned(),
+        n => format!("{n} were marked Again."),
+    };
+    html! {
+        <div class="card" data-testid="deck-done" data-weak={weak.to_string()}>
+            <p>{ format!("All {} {} done. {summary}", round.total(), cards(round.total())) }</p>
+            if weak > 0 {
+                <button type="button" class="control primary" data-testid="deck-weak" onclick={weak_again}>
+                    { format!("Practise the {weak} {} marked Again", cards(weak)) }
+                </button>
+            }
+            <button type="button" class={classes!("control", (weak == 0).then_some("primary"))}
+                data-testid="deck-restart" onclick={restart}>{ "Start again" }</button>
         </div>
     }
 }

@@ -1,10 +1,13 @@
-//! The guided start a first visit lands on (`lockstep_view::first_run`): the hook that decides
-//! whether it runs, opens S1 through the library and the one reducer, and points at what the
-//! card names; and the card itself over the playground, with Skip at every stage. The script —
-//! stages, words, choices — is the view crate's; this only draws it and dispatches.
+//! The guided start a first visit lands on (`lockstep_view::first_run`), and which anyone may
+//! begin again from the navigation bar: the hook that decides whether it runs, opens S1 through
+//! the library and the one reducer, and points at what the card names; and the card itself over
+//! the playground, with Skip at every stage. The script — stages, words, choices — is the view
+//! crate's; this only draws it and dispatches.
 
 use crate::components::Shared;
 use crate::components::glossary::glossed;
+use crate::link::Here;
+use crate::pages::welcome_back::use_welcome_back;
 use crate::platform::{browser, library};
 use crate::state::{Action, Playground};
 use lockstep_sim::models::resource::Fencing;
@@ -27,14 +30,32 @@ enum Guide {
     Ended,
 }
 
-/// The guided start's card while it runs, for the playground to show over its story.
+/// The guided start: the card over the playground's story (the guided start's while it runs,
+/// else, on a returning visitor's landing, where to begin: `crate::pages::welcome_back`), and
+/// the callback that begins the guided start (again) on the playground.
+pub struct FirstRun {
+    pub card: Option<Html>,
+    pub begin: Callback<()>,
+}
+
+/// Opens S1 at the guided start's first moment, and marks the visit: a reload or a later visit
+/// is a return, however this one ends.
+fn open(guide: &UseStateHandle<Guide>, dispatch: Callback<Action>) {
+    guide.set(Guide::Opening);
+    browser::mark_visited();
+    library::with_built_in(first_run::SCENARIO, dispatch, |scenario| {
+        Action::Restore(Box::new(first_run::moment((*scenario).clone())))
+    });
+}
+
 #[hook]
 pub fn use_first_run(
     address: &str,
+    here: &Here,
     playground: &UseReducerHandle<Playground>,
     dispatch: &Callback<Action>,
     navigate: &Callback<Route>,
-) -> Option<Html> {
+) -> FirstRun {
     // Whether this is a first visit is in the browser's storage: read after the first render,
     // which draws what the build drew (decision 43), a page without the guided start.
     let guide = use_state_eq(|| Guide::Ended);
@@ -42,15 +63,17 @@ pub fn use_first_run(
         let (guide, dispatch, address) = (guide.clone(), dispatch.clone(), address.to_owned());
         use_effect_with((), move |_| {
             if first_run::opens(&address, browser::visited()) {
-                guide.set(Guide::Opening);
-                // Marked at once: a reload or a later visit is a return, however this one ends.
-                browser::mark_visited();
-                library::with_built_in(first_run::SCENARIO, dispatch, |scenario| {
-                    Action::Restore(Box::new(first_run::moment((*scenario).clone())))
-                });
+                open(&guide, dispatch);
             }
         });
     }
+    let begin = {
+        let (guide, dispatch, navigate) = (guide.clone(), dispatch.clone(), navigate.clone());
+        Callback::from(move |()| {
+            open(&guide, dispatch.clone());
+            navigate.emit(Route::Playground);
+        })
+    };
     let on_s1 = playground.scenario_id() == first_run::SCENARIO;
     match (*guide, on_s1) {
         (Guide::Opening, true) => guide.set(Guide::Running),
@@ -79,13 +102,18 @@ pub fn use_first_run(
             }
         },
     );
-    running.then(|| {
+    let welcome = use_welcome_back(address, here);
+    let card = running.then(|| {
         let end = {
             let guide = guide.clone();
             Callback::from(move |()| guide.set(Guide::Ended))
         };
         card_view(stage, dispatch, navigate, &end)
-    })
+    });
+    FirstRun {
+        card: card.or(welcome),
+        begin,
+    }
 }
 
 /// The selector of what `pointer` names on the page.

@@ -2,7 +2,7 @@
 //! shortcut sheet, the guided material's loading. Each routed page's parts live with it: the
 //! playground's ([`playground`]), the lessons' player ([`lessons`]), the knowledge check
 //! ([`quiz`]), the deck, the guide, the sources, the real runs ([`real_runs`]), the first
-//! visit's guided start ([`first_run`]) and the builder's dialog ([`builder`]). [`site`] holds the playground's state and picks the page the
+//! visit's guided start ([`first_run`]), a returning visitor's way back in ([`welcome_back`]) and the builder's dialog ([`builder`]). [`site`] holds the playground's state and picks the page the
 //! route names; the lab's page is `crate::lab::view`, an embed's `crate::embed::view`.
 
 #[cfg(feature = "full")]
@@ -28,3 +28,4 @@ pub mod real_runs;
 pub mod shortcuts;
 pub mod site;
 pub mod sources;
+pub mod welcome_back;

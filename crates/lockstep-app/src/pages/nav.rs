@@ -1,6 +1,6 @@
 //! The site's navigation bar: one tab a page (each label is the heading of the page it opens),
-//! folded behind a menu button on a narrow screen, and the theme choice. Each tab's link is the
-//! page's path, written from the page shown (`crate::link::Here`).
+//! the guided start's way back in, folded behind a menu button on a narrow screen, and the theme
+//! choice. Each tab's link is the page's path, written from the page shown (`crate::link::Here`).
 
 use crate::components::theme::ThemeChoice;
 use crate::link::use_here;
@@ -12,6 +12,8 @@ pub struct SiteNavProps {
     pub at: Route,
     /// The Playground tab's link: to the moment it shows.
     pub playground_href: AttrValue,
+    /// Begins the guided start over the playground.
+    pub on_guided_start: Callback<()>,
 }
 
 #[component]
@@ -49,6 +51,10 @@ pub fn SiteNav(props: &SiteNavProps) -> Html {
                 { tab(here.href("lab"), "Chaos lab", "nav-lab", matches!(at, Route::Lab(_))) }
                 { tab(here.href("real"), "Real runs", "nav-real", matches!(at, Route::Real { .. })) }
                 { tab(here.href("sources"), "Sources", "nav-sources", *at == Route::Sources) }
+                // A button, not a link: the guided start is a walk over the playground, not a
+                // page of its own, and a returning visitor's address never opens it.
+                <button type="button" class="tab link" data-testid="nav-guided-start"
+                    onclick={props.on_guided_start.reform(|_: MouseEvent| ())}>{ "Guided start" }</button>
             </div>
             <ThemeChoice />
         </nav>

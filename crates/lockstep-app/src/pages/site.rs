@@ -84,7 +84,6 @@ pub fn Site(props: &SiteProps) -> Html {
         let route = route.clone();
         Callback::from(move |to: Route| route.set(to))
     };
-    let guide = use_first_run(&address, &playground, &dispatch, &navigate);
     let material_pages = use_material_pages(&route);
     use_page_title(page_title(
         &address,
@@ -107,6 +106,7 @@ pub fn Site(props: &SiteProps) -> Html {
     // The links between pages are written from the page the URL shows: the one `use_url_sync` writes.
     let here = link::use_site_here(&address, route.fragment().or(written.clone()).as_deref());
     use_links_in_place(here.clone());
+    let first_run = use_first_run(&address, &here, &playground, &dispatch, &navigate);
     use_url_sync(&address, written, route.clone(), dispatch.clone());
     let pages = Pages {
         playground: playground.clone(),
@@ -114,7 +114,7 @@ pub fn Site(props: &SiteProps) -> Html {
         navigate,
         on_help: toggle_help,
         on_build: open_builder,
-        guide,
+        guide: first_run.card,
         here: here.clone(),
         #[cfg(not(feature = "full"))]
         playground_link: moment_fragment.clone().map(AttrValue::from),
@@ -129,7 +129,7 @@ pub fn Site(props: &SiteProps) -> Html {
     html! {
         <ContextProvider<Here> context={here}>
             <main class="app" data-testid="app">
-                { site_frame(&route, &playground, AttrValue::from(playground_href), body) }
+                { site_frame(&route, &playground, Nav { playground_href: AttrValue::from(playground_href), begin_guide: first_run.begin }, body) }
                 if *help {
                     <ShortcutSheet on_close={close_dialogs.reform(|_: MouseEvent| ())} />
                 }
@@ -159,21 +159,24 @@ fn page_title(
     )
 }
 
+/// What the navigation bar needs beside the route.
+struct Nav {
+    /// The Playground tab's link.
+    playground_href: AttrValue,
+    /// Begins the guided start.
+    begin_guide: Callback<()>,
+}
+
 /// The page under the navigation bar; on a page with a run (the playground and a lesson over it)
 /// the link that skips to the player above, and the run's trace hash below.
-fn site_frame(
-    route: &Route,
-    playground: &Playground,
-    playground_href: AttrValue,
-    body: Html,
-) -> Html {
+fn site_frame(route: &Route, playground: &Playground, nav: Nav, body: Html) -> Html {
     let shows_run = matches!(route, Route::Playground | Route::Lesson { .. });
     html! {
         <>
             if shows_run {
                 { skip_link() }
             }
-            <SiteNav at={route.clone()} {playground_href} />
+            <SiteNav at={route.clone()} playground_href={nav.playground_href} on_guided_start={nav.begin_guide} />
             { body }
             if shows_run {
                 <footer class="app-footer">
@@ -297,7 +300,8 @@ struct Pages {
     navigate: Callback<Route>,
     on_help: Callback<()>,
     on_build: Callback<()>,
-    /// The guided start's card, while a first visit runs it.
+    /// The card over the story: the guided start's while it runs, else a returning visitor's
+    /// way back in.
     guide: Option<Html>,
     /// The page shown, which links are written from.
     here: Here,

@@ -205,6 +205,28 @@ pub fn scroll_to_top() {
     }
 }
 
+/// Moves the keyboard's focus to the first element matching `selector` if the focus was lost
+/// (it is on the page's body, as when the focused element was just removed), without scrolling:
+/// the caller decides what the window shows.
+pub fn focus_if_lost(selector: &str) {
+    let Some(document) = window().and_then(|w| w.document()) else {
+        return;
+    };
+    let lost = document
+        .active_element()
+        .is_none_or(|active| document.body().is_some_and(|body| active == *body));
+    let element = document
+        .query_selector(selector)
+        .ok()
+        .flatten()
+        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok());
+    if let Some(element) = element.filter(|_| lost) {
+        let options = web_sys::FocusOptions::new();
+        options.set_prevent_scroll(true);
+        let _ = element.focus_with_options(&options);
+    }
+}
+
 /// Scrolls the window up to the top of the first element matching `selector` if that top has
 /// gone above the window (the window scrolled past it); otherwise leaves the scroll alone.
 pub fn reveal_top(selector: &str) {

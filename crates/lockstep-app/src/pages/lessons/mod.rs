@@ -27,7 +27,7 @@ use crate::state::{Action, Playground};
 use buttons::LessonButtons;
 use lockstep_view::content::{Content, Lesson};
 use lockstep_view::link::route::Route;
-use progress::{use_finished, use_mark_finished};
+use progress::{use_finished, use_keep_place, use_mark_finished};
 use stand::use_stand_at;
 pub(crate) use stand::{first_stand, scenarios_of_step};
 use std::collections::BTreeMap;
@@ -133,10 +133,14 @@ pub fn LessonPlayer(props: &LessonPlayerProps) -> Html {
     let on_last_step = lesson.is_some_and(|l| step_index + 1 == l.steps.len());
     let here = use_here();
     use_mark_finished(props.id.clone(), on_last_step);
-    // Answering may leave the timeline scrolled away above (on a phone the question sits under
-    // it): bring its top back, so the effect and the verdict share the screen.
+    use_keep_place(&props.content, props.id.clone(), step_index);
+    // Answering removes the choice that had the keyboard's focus: give it to the verdict, or
+    // the next Tab would start again from the top of the page. Then, as answering may leave the
+    // timeline scrolled away above (on a phone the question sits under it), bring its top back,
+    // so the effect and the verdict share the screen.
     use_effect_with(reveal, |reveal| {
         if *reveal != Reveal::Asking {
+            browser::focus_if_lost("[data-testid=\"predict-verdict\"]");
             browser::reveal_top("[data-testid=\"timeline-main\"]");
         }
     });

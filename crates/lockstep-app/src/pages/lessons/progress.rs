@@ -1,7 +1,10 @@
 //! Which lessons the user has finished (reached their last step), kept in the browser's local
-//! storage (`lockstep-lessons-done-1`) so the lessons' list can mark them across visits.
+//! storage (`lockstep-lessons-done-1`) so the lessons' list can mark them across visits; and
+//! where to begin next time (`crate::pages::welcome_back`), kept as each step is shown.
 
+use crate::pages::welcome_back::{self, Place, StepNumber};
 use crate::platform::browser;
+use lockstep_view::content::Content;
 use std::collections::BTreeSet;
 use yew::prelude::*;
 
@@ -39,6 +42,33 @@ pub fn use_mark_finished(id: AttrValue, on_last_step: bool) {
                     &serde_json::to_string(&done).unwrap_or_default(),
                 );
             }
+        }
+    });
+}
+
+/// Keeps where a returning visitor should begin, as step `step_index` of lesson `id` shows:
+/// that step, or once on the last step the next lesson's first (nowhere after the last lesson).
+#[hook]
+pub fn use_keep_place(content: &Content, id: AttrValue, step_index: usize) {
+    let lesson = content.lesson(&id);
+    let on_last_step = lesson.is_some_and(|l| step_index + 1 >= l.steps.len());
+    let place = match (lesson, on_last_step) {
+        (None, _) => None,
+        (Some(lesson), false) => Some(Place {
+            lesson: lesson.id.clone(),
+            title: lesson.title.clone(),
+            step: StepNumber(step_index + 1),
+        }),
+        (Some(lesson), true) => content.next_lesson(&lesson.id).map(|next| Place {
+            lesson: next.id.clone(),
+            title: next.title.clone(),
+            step: StepNumber(1),
+        }),
+    };
+    let known = lesson.is_some();
+    use_effect_with(place, move |place| {
+        if known {
+            welcome_back::keep(place.as_ref());
         }
     });
 }

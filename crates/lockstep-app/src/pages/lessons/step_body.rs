@@ -135,7 +135,7 @@ fn verdict(predict: &Predict, reveal: Reveal) -> Option<Html> {
     Some(html! {
         <div class={classes!("predict-result", (!class.is_empty()).then_some(class))}
             data-testid="predict-result" data-correct={correct}>
-            <p class="verdict" data-testid="predict-verdict"><strong>{ words }</strong></p>
+            <p class="verdict" data-testid="predict-verdict" tabindex="-1"><strong>{ words }</strong></p>
             <p class="why">{ predict.why.clone() }</p>
         </div>
     })

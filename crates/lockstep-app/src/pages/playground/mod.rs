@@ -104,7 +104,7 @@ pub struct PlaygroundPage {
     pub holding: bool,
     pub held_run: Shared<Run>,
     pub held_sim: Shared<Sim>,
-    /// The guided start's card over the story, on a first visit.
+    /// The card over the story: the guided start's, or a returning visitor's way back in.
     pub guide: Option<Html>,
     /// The page shown, which links are written from.
     pub here: Here,
