@@ -99,9 +99,11 @@ describe("the embeds' documents", () => {
     // Read it, scroll past it and back; the reader never points at it.
     await page.mouse.move(900, 20);
     await page.mouse.wheel(0, 600);
-    await page.waitForTimeout(1500);
+    await page.waitForFunction(() => window.scrollY >= 600);
     await page.mouse.wheel(0, -600);
-    await page.waitForTimeout(1500);
+    await page.waitForFunction(() => window.scrollY === 0);
+    // Still waiting for its reader: nothing has started its wasm (boot.js drops the mark as it does).
+    await frame.locator('html[data-wasm-wait]').waitFor({ state: 'attached' });
     assert.deepEqual(wasm, [], 'no wasm for a read embed');
     assert.equal(await frame.locator('html').getAttribute('data-app'), null, 'the app is not running');
   });
