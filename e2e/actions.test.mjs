@@ -86,7 +86,10 @@ describe('actions that do what they say', () => {
     await pauseClientA('on');
     await stepUntil('client-b', 'believes it holds');
     await app.unfold('inspector');
-    const card = page.locator('[data-testid="client-row"]').filter({ hasText: 'client-a' });
+    // The panels below the story catch up once it rests: read the row once it is drawn.
+    await page.waitForFunction(() => document.querySelector('[data-testid="below-story"]')?.getAttribute('aria-busy') !== 'true');
+    const card = page.locator('[data-testid="client-row"]').filter({ hasText: 'client-a' }).filter({ hasText: 'heldSafely()' });
+    await card.waitFor();
     const line = await card.innerText();
     assert.match(line, /heldSafely\(\)\s+no: ended [\d,]+ ms ago by client-a's clock \(counted from [\d,]+ ms, when its acquire returned\)/);
     assert.doesNotMatch(line, /-\d+ ms left/);
