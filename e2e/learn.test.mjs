@@ -285,9 +285,15 @@ describe('the guided material, as a learner uses it', () => {
     for (const answer of guide.answers) {
       await page.locator(`[data-testid="consequence"][value="${answer.id}"]`).check();
       await page.waitForFunction(
-        ([text]) => document.querySelector('[data-testid="recommendation"] p')?.textContent === text,
+        ([text]) => document.querySelector('[data-testid="recommendation-text"]')?.textContent === text,
         [answer.recommendation],
       );
+      // As a lesson answers: what to do first, in one sentence; why, under a closed "Go deeper".
+      assert.doesNotMatch(answer.recommendation, /[.!?]\s+[A-Z]/, `${answer.id}: one sentence first`);
+      const deeper = recommendation.locator('[data-testid="go-deeper"]');
+      assert.equal(await deeper.evaluate((details) => details.open), false, answer.id);
+      assert.ok((await deeper.textContent()).includes(answer.deeper), answer.id);
+      assert.equal(await recommendation.locator('[data-testid="go-deeper"] [data-testid="citations"]').count(), 1, answer.id);
       assert.equal(await recommendation.getAttribute('data-verdict'), answer.verdict, answer.id);
       assert.equal(await recommendation.locator('[data-testid="guide-lesson"]').evaluate((a) => a.href), `${app.site.url}learn/${answer.lesson}/1/`, answer.id);
     }

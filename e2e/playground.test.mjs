@@ -448,6 +448,12 @@ describe('the playground, as a user uses it', () => {
       assert.equal(await link.getAttribute('target'), '_blank', entry.id);
       assert.match(await link.getAttribute('rel'), /noopener/, entry.id);
     }
+    // The article without an address still says what it is: its first and last sections by
+    // their headings, and what it gave Lockstep.
+    const article = await page.locator('[data-testid="source"][data-source="the-article"]').innerText();
+    for (const words of ['Why This Is Not Like a Mutex', 'Knowledge Check', 'performGuardedWork', 'no author, date or address']) {
+      assert.ok(article.includes(words), `the article's citation names ${words}: ${article}`);
+    }
     await app.screenshot('sources');
   });
 

@@ -80,9 +80,14 @@ pub fn NowLine(props: &NowLineProps) -> Html {
         |event| words_of(event, sim),
     );
     // After a Step (any new moment) the line is lifted out from under the fixed transport bar,
-    // where a small phone's first screen may leave it.
-    use_effect_with(props.sim.clone(), |_| {
-        browser::lift_above_bar("[data-testid=\"narration\"]")
+    // where a small phone's first screen may leave it. Not on the page's first render: a page
+    // opens at its top, its title and timeline first (issue 42), and a first visit's guided
+    // start would push the line under the bar and the title out of sight.
+    let drawn_before = use_mut_ref(|| false);
+    use_effect_with(props.sim.clone(), move |_| {
+        if drawn_before.replace(true) {
+            browser::lift_above_bar("[data-testid=\"narration\"]");
+        }
     });
     html! {
         <p class="narration now-line" aria-live="polite" data-testid="narration">

@@ -1,7 +1,9 @@
 //! "Efficiency or correctness?": the user says what happens if two holders run at once, and gets
-//! the mechanism to use, linked to the lesson that demonstrates it.
+//! the mechanism to use, linked to the lesson that demonstrates it. As a lesson's step does, it
+//! answers first, in a sentence, and folds the reasons and their sources under "Go deeper".
 
 use crate::components::Shared;
+use crate::components::glossary::glossed;
 use crate::link::use_here;
 use crate::pages::sources::citation_list;
 use lockstep_view::content::{Content, Verdict};
@@ -47,8 +49,12 @@ pub fn GuidePage(props: &GuideProps) -> Html {
                         Verdict::Efficiency => "A lock is an efficiency measure here",
                         Verdict::Correctness => "Correctness is at stake: the resource must check",
                     } }</h3>
-                    <p>{ a.recommendation.clone() }</p>
-                    { citation_list(&a.sources) }
+                    <p data-testid="recommendation-text">{ glossed(&a.recommendation) }</p>
+                    <details class="go-deeper" data-testid="go-deeper">
+                        <summary>{ "Go deeper" }</summary>
+                        <p>{ glossed(&a.deeper) }</p>
+                        { citation_list(&a.sources) }
+                    </details>
                     <p>
                         <a href={here.href(&format!("learn={}&step=1", a.lesson))} data-testid="guide-lesson">{ "The lesson that shows it" }</a>
                         { " · " }

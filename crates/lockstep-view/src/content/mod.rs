@@ -239,7 +239,10 @@ pub struct GuideAnswer {
     pub id: String,
     pub consequence: String,
     pub verdict: Verdict,
+    /// What to do, in a sentence or two: the answer first, as a lesson's step gives it.
     pub recommendation: String,
+    /// Why, and what the recommendation does not cover: folded under "Go deeper".
+    pub deeper: String,
     pub lesson: String,
     pub scenario: String,
     /// The public sources of the recommendation.
