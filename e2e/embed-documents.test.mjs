@@ -7,7 +7,8 @@
 // - on a phone the frame keeps one height while the reader steps through the whole run;
 // - the app then draws over every document exactly what the build drew;
 // - an embed the build has no document for keeps opening the app's `#embed&…`;
-// - every built-in scenario's embed in the book opens its document.
+// - every built-in scenario's embed in the book opens its document;
+// - an embed without its own theme takes the host page's, from its first paint, and follows it.
 
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
@@ -48,6 +49,22 @@ function post(app) {
 `;
 }
 
+/** A post on a site in dark mode: one embed that follows it, one that keeps its own light theme. */
+function darkPost(app) {
+  return `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><link rel="icon" href="data:,"><title>A dark post</title>
+<style>body { margin: 0; background: #16181c; color: #e8e8e8; } body.light { background: #fdfdfd; color: #222; } .box { width: 640px; margin: 24px 0; }</style>
+</head>
+<body>
+  <div class="box" id="follows" data-lockstep="s2-gc-pause-fenced" data-at="10"></div>
+  <div class="box" id="own" data-lockstep="s1-gc-pause-unfenced" data-theme="light"></div>
+<script src="${app}embed.js" defer></script>
+</body>
+</html>
+`;
+}
+
 describe("the embeds' documents", () => {
   let appSite;
   let hostSite;
@@ -61,6 +78,7 @@ describe("the embeds' documents", () => {
     appSite = await serveDirectory(DIST, '/lockstep/');
     hostDir = await mkdtemp(join(tmpdir(), 'lockstep-documents-'));
     await writeFile(join(hostDir, 'post.html'), post(appSite.url));
+    await writeFile(join(hostDir, 'dark.html'), darkPost(appSite.url));
     hostSite = await serveDirectory(hostDir, '/blog/');
     browser = await launchChromium();
     page = browser.context.pages()[0] ?? (await browser.context.newPage());
@@ -200,6 +218,41 @@ describe("the embeds' documents", () => {
     assert.equal(differences.length, 0, `${differences.length} of ${documents.length} differ:\n${differences.slice(0, 6).join('\n\n')}`);
     assert.deepEqual(shifts, [], 'cumulative layout shift over 0.01');
     assert.deepEqual(problems, [], 'the documents reported problems');
+  });
+
+  it("follows the host page's dark theme from its first paint, and its switch to light; an embed with its own theme keeps it", async () => {
+    await page.goto(`${hostSite.url}dark.html`);
+    const theme = (id) => page.frameLocator(`#${id} iframe`).locator('html').getAttribute('data-theme');
+    const ground = (id) =>
+      page.frameLocator(`#${id} iframe`).locator('.embed').evaluate((embed) => {
+        // The colour the reader sees behind the timeline: the first opaque background up the tree.
+        for (let node = embed; node; node = node.parentElement) {
+          const [r, g, b, a = 1] = getComputedStyle(node).backgroundColor.match(/[\d.]+/g).map(Number);
+          if (a >= 0.5) return (0.2126 * r + 0.7152 * g + 0.0722 * b) / 255;
+        }
+        return 1;
+      });
+    const follows = page.frameLocator('#follows iframe');
+    await follows.locator('[data-testid="embed-caption"]').waitFor();
+    // The document, before any wasm: dark already.
+    assert.equal(await follows.locator('html').getAttribute('data-app'), null, 'the app is not running yet');
+    assert.equal(await theme('follows'), 'dark');
+    assert.ok((await ground('follows')) < 0.3, 'drawn on a dark ground');
+    await page.locator('#own iframe').waitFor();
+    await page.frameLocator('#own iframe').locator('[data-testid="embed-caption"]').waitFor();
+    assert.equal(await theme('own'), 'light');
+    // The reader acts: the app runs, and the theme stays the host's.
+    await follows.locator('[data-testid="step"]').click();
+    await follows.locator('html[data-app="running"]').waitFor({ state: 'attached', timeout: 30_000 });
+    assert.equal(await theme('follows'), 'dark');
+    // The site switches to light: the embed follows; the one with its own theme stays.
+    await page.evaluate(() => document.body.classList.add('light'));
+    await follows.locator('html[data-theme="light"]').waitFor({ state: 'attached' });
+    assert.ok((await ground('follows')) > 0.7, 'drawn on a light ground');
+    await page.evaluate(() => document.body.classList.remove('light'));
+    await follows.locator('html[data-theme="dark"]').waitFor({ state: 'attached' });
+    assert.equal(await theme('own'), 'light');
+    assert.deepEqual(problems, [], 'the pages reported problems');
   });
 
   it('opens the app at the embed\'s address where the build has no document', async () => {

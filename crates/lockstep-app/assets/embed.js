@@ -23,6 +23,9 @@
  * one of the author's own: a file named by data-src, or JSON inline in a
  * <script type="application/json"> inside the div, or for a lesson (data-learn) or a recorded
  * real run (data-real)); the embed checks them and shows what is wrong.
+ * A frame without its own theme (data-theme) follows the page's: dark or light by the
+ * background behind it, given in the frame's name before its first paint and told again
+ * ({ type: "lockstep:host-theme", version: 1, theme }) whenever the page switches.
  * Divs the page adds later (a docs site that changes page without reloading) are mounted as
  * they arrive. Plain JavaScript, no dependencies. It touches nothing on the page but those divs
  * and the heights of those iframes.
@@ -31,6 +34,8 @@
   'use strict';
 
   var SIZE_MESSAGE = 'lockstep:embed-size';
+  // What the host page's colours are, told to each frame without its own data-theme.
+  var THEME_MESSAGE = 'lockstep:host-theme';
   // The embeds' documents, by path from the app's directory: `cargo xtask dist` writes the list
   // (crates/lockstep-app/src/render/host_script.rs); a script served as it is has none.
   var RENDERED = [];
@@ -133,6 +138,46 @@
         id ? 'Lockstep: scenario ' + id : 'Lockstep: a scenario of your own');
   }
 
+  /**
+   * Whether the page around `element` is dark or light: the first background behind it that
+   * covers (its alpha at least a half) by its luminance, else the page's `color-scheme` (the
+   * browser's canvas). A docs site's dark mode changes one of these.
+   */
+  function hostTheme(element) {
+    for (var node = element; node && node.nodeType === Node.ELEMENT_NODE; node = node.parentElement) {
+      var rgb = /^rgba?\(([\d.]+),? ([\d.]+),? ([\d.]+)(?:,? \/? ?([\d.]+))?\)$/.exec(getComputedStyle(node).backgroundColor);
+      if (rgb && (rgb[4] === undefined || Number(rgb[4]) >= 0.5)) {
+        var luminance = (0.2126 * rgb[1] + 0.7152 * rgb[2] + 0.0722 * rgb[3]) / 255;
+        return luminance < 0.5 ? 'dark' : 'light';
+      }
+    }
+    var scheme = getComputedStyle(document.documentElement).colorScheme || '';
+    var systemDark = window.matchMedia && matchMedia('(prefers-color-scheme: dark)').matches;
+    return /dark/.test(scheme) && (!/light/.test(scheme) || systemDark) ? 'dark' : 'light';
+  }
+
+  /** Whether `iframe`'s embed names its own theme, which the host's then leaves alone. */
+  function ownTheme(iframe) {
+    return /[#&/]theme=(light|dark)(&|\/|$)/.test(iframe.getAttribute('src') || '');
+  }
+
+  /** Tells `iframe` the host's theme around it, if it follows the host and that has changed. */
+  function tellTheme(iframe) {
+    if (ownTheme(iframe) || !iframe.contentWindow) return;
+    var theme = hostTheme(iframe.parentElement);
+    if (iframe.lockstepTheme === theme) return;
+    iframe.lockstepTheme = theme;
+    iframe.contentWindow.postMessage({ type: THEME_MESSAGE, version: 1, theme: theme }, app.origin);
+  }
+
+  /** Tells every Lockstep frame on the page that follows the host the host's theme, if changed. */
+  function tellThemes() {
+    var frames = document.getElementsByTagName('iframe');
+    for (var i = 0; i < frames.length; i++) {
+      if (showsApp(frames[i])) tellTheme(frames[i]);
+    }
+  }
+
   function placeholderHeight(div) {
     var height = Number(div.getAttribute('data-height'));
     return Number.isInteger(height) && height > 0 && height <= MAX_HEIGHT ? height : DEFAULT_HEIGHT;
@@ -208,6 +253,11 @@
     iframe.setAttribute('style', FRAME_STYLE + '; position: absolute; top: 0; left: 0; visibility: hidden');
     iframe.setAttribute('height', String(placeholderHeight(div)));
     iframe.setAttribute('src', embedAddress(div, embed.scenario));
+    // The host's theme, for the first paint: the embed's page reads it from its name.
+    if (!ownTheme(iframe)) {
+      iframe.lockstepTheme = hostTheme(div);
+      iframe.name = 'lockstep-host-theme=' + iframe.lockstepTheme;
+    }
     var position = div.style.position;
     if (getComputedStyle(div).position === 'static') div.style.position = 'relative';
     // Shown once it has loaded, or sooner: once it has told its height (an embed's document
@@ -313,6 +363,8 @@
       if (frames[i].contentWindow === event.source && showsApp(frames[i])) {
         frames[i].setAttribute('height', String(height));
         if (frames[i].lockstepShow) frames[i].lockstepShow();
+        // A plain iframe pasted by hand hears the host's theme once it has said it is there.
+        tellTheme(frames[i]);
         return;
       }
     }
@@ -331,7 +383,13 @@
    */
   function mountAllAndWatch() {
     mountWithin(document.documentElement);
+    if (window.matchMedia) matchMedia('(prefers-color-scheme: dark)').addEventListener('change', tellThemes);
     if (typeof MutationObserver !== 'function') return;
+    // A docs site's theme switch changes a class, a style or a data attribute on <html> or <body>.
+    var themes = new MutationObserver(tellThemes);
+    [document.documentElement, document.body].forEach(function (node) {
+      if (node) themes.observe(node, { attributes: true });
+    });
     new MutationObserver(function (records) {
       records.forEach(function (record) {
         Array.prototype.forEach.call(record.addedNodes, function (node) {

@@ -21,7 +21,7 @@ use crate::embed::moment::EmbedMoment;
 use crate::embed::real_run::EmbedRealRun;
 use crate::platform::browser;
 use gloo_events::EventListener;
-use lockstep_view::link::embed::{EmbedSpec, Shows};
+use lockstep_view::link::embed::{EmbedSpec, EmbedTheme, Shows};
 use lockstep_view::link::error::LinkError;
 use wasm_bindgen::JsCast;
 use yew::prelude::*;
@@ -35,8 +35,15 @@ pub struct EmbedViewProps {
 pub fn EmbedView(props: &EmbedViewProps) -> Html {
     let root = use_node_ref();
     use_embed_size(root.clone());
-    // A wrong address keeps the theme index.html read from it before the first paint.
-    let theme = props.embed.as_ref().ok().map(|spec| spec.theme);
+    // A wrong address keeps the theme index.html read from it before the first paint, and so
+    // does an embed without `theme=`: index.html gave it the host page's theme where the host
+    // script told it (the frame's name, then its messages), else the system's.
+    let theme = props
+        .embed
+        .as_ref()
+        .ok()
+        .map(|spec| spec.theme)
+        .filter(|theme| *theme != EmbedTheme::Auto);
     use_effect_with(theme, |theme| {
         if let Some(theme) = theme {
             embed_frame::show_theme(theme.word());

@@ -157,7 +157,8 @@ pub enum Autoplay {
 /// The colours of this one view; never stored.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, strum::VariantArray)]
 pub enum EmbedTheme {
-    /// The system's (`prefers-color-scheme`).
+    /// The host page's, where the host script tells it (`assets/embed.js`), else the system's
+    /// (`prefers-color-scheme`).
     Auto,
     Light,
     Dark,
