@@ -237,6 +237,30 @@ describe('pages rendered at build time', () => {
     assert.deepEqual(problems, [], 'the page reported problems');
   });
 
+  it("shows the visitor's stored theme in the theme control before the app runs", async () => {
+    let release;
+    const held = new Promise((resolve) => {
+      release = resolve;
+    });
+    await running.goto(`${site.url}s/s1-gc-pause-unfenced/`);
+    await running.evaluate(() => localStorage.setItem('lockstep-theme', 'dark'));
+    await running.route('**/lockstep-full_bg.wasm', async (route) => {
+      await held;
+      await route.continue();
+    });
+    await running.goto(`${site.url}learn/not-a-mutex/2/`);
+    const control = running.locator('[data-testid="theme"]');
+    assert.equal(await running.evaluate(() => document.documentElement.dataset.app), undefined, 'the app is not running yet');
+    assert.equal(await running.locator('html').getAttribute('data-theme'), 'dark');
+    assert.equal(await control.inputValue(), 'dark', 'the control says what the page shows');
+    release();
+    await running.locator('html[data-app="running"]').waitFor({ state: 'attached', timeout: 30_000 });
+    await running.waitForFunction(() => document.querySelector('[data-testid="theme"]')?.value === 'dark');
+    await running.unroute('**/lockstep-full_bg.wasm');
+    await running.evaluate(() => localStorage.removeItem('lockstep-theme'));
+    assert.deepEqual(problems, [], 'the page reported problems');
+  });
+
   it("opens every published link where it opened before, at its page's path", async () => {
     const corpus = readFileSync(join(REPO, 'crates/lockstep-sim/tests/corpus/links/v1.txt'), 'utf8')
       .split('\n')

@@ -3,8 +3,9 @@
 //! palettes and reads the attribute (auto leaves `prefers-color-scheme` to decide). `index.html`
 //! applies the stored choice before the first paint; this only changes it.
 //!
-//! The control shows "Auto" at first and the theme in use from an effect: the build's render
-//! (issue 41) has no page to read it from, and the wasm's first render must match it.
+//! The control renders "Auto" and shows the theme in use from an effect: the build's render
+//! (issue 41) has no page to read it from, and the wasm's first render must match it. On a page
+//! the build rendered, index.html's script shows the stored choice before the app runs.
 
 use strum::VariantArray;
 use wasm_bindgen::JsCast;

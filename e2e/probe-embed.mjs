@@ -1,0 +1,11 @@
+import { startApp } from './harness.mjs';
+const app = await startApp({ viewport: { width: 375, height: 700 } });
+const page = app.page;
+await page.goto(app.site.url + '#embed&real=s2-gc-pause-fenced.postgres');
+await page.locator('html[data-app="running"]').waitFor({ state: 'attached', timeout: 30_000 });
+await page.locator('[data-testid="embed"]').waitFor();
+await app.settle();
+await page.screenshot({ path: '/tmp/probe/real-embed-375.png', fullPage: true });
+console.log(await page.evaluate(() => document.documentElement.scrollHeight));
+console.log(await page.evaluate(() => [...document.querySelectorAll('[data-testid*="caption"], h1, h2, h3, figcaption')].map((e) => `${e.tagName} ${e.dataset.testid ?? ''}: ${e.textContent.trim().slice(0, 80)}`).join('\n')));
+await app.close();
