@@ -21,6 +21,7 @@ use crate::components::controls::{Controls, Drag};
 use crate::components::disclosure::Folded;
 use crate::components::glossary::glossed;
 use crate::components::inspector::{Inspector, invariant_list};
+use crate::components::link_problem::link_problem;
 use crate::components::narration::{EventLog, NowLine};
 use crate::components::stage::{STEP_GLIDE_MS, Stage};
 use crate::components::timeline::{AxisRole, FollowLead, SharedTimeAxis, Timeline};
@@ -78,6 +79,7 @@ impl Story {
 fn notice_view(notice: &Notice, dispatch: &Callback<Action>) -> Html {
     let dismiss = dispatch.reform(|_: MouseEvent| Action::Dismiss);
     let (class, role, text) = match notice {
+        Notice::Link(text) => return link_problem(text, Some(dismiss)),
         Notice::Problem(text) => ("notice problem", "alert", text.clone()),
         Notice::Info(text) => ("notice info", "status", text.clone()),
         Notice::Loading(text) => ("notice loading", "status", text.clone()),
