@@ -6,10 +6,12 @@
 //! the twin when comparing, the action panel, the inspector, the monitoring plots and the event
 //! log. Also the parts a lesson shows over the same run ([`Story`]). Its own parts are the
 //! folders and files beside it: the setup bar ([`toolbar`]) with its scenario picker, share menu
-//! and comparison choice, the action panel ([`actions`]) and the actions in place ([`in_place`]).
+//! (and its [`embed_dialog`]) and comparison choice, the action panel ([`actions`]) and the
+//! actions in place ([`in_place`]).
 
 pub mod actions;
 pub mod compare_services;
+pub mod embed_dialog;
 pub mod in_place;
 pub mod scenario_picker;
 pub mod share_menu;
