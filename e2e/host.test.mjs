@@ -186,8 +186,12 @@ describe('the host script on a page of another origin', () => {
   const problems = [];
   // Problems that are the test's own doing: the missing scenario file's 404, while that page is open.
   let missingFileExpected = false;
+  // And the embed dialog's preview: an iframe of the embed that closing the dialog removes, its
+  // loads cut short (Chromium reports them as it drops the frame, after the dialog is gone).
+  let previewClosed = false;
   const expected = (problem) =>
-    /no-such-scenario\.json/.test(problem) || (missingFileExpected && /status of 404/.test(problem));
+    /no-such-scenario\.json/.test(problem) || (missingFileExpected && /status of 404/.test(problem))
+    || (previewClosed && /\/lockstep-embed(\.js|_bg\.wasm) \(net::ERR_ABORTED\)$/.test(problem));
 
   before(async () => {
     assert.ok(existsSync(join(DIST, 'embed.js')), `no embed.js in ${DIST}: build the site first (cargo xtask dist)`);
@@ -600,15 +604,17 @@ describe('the host script on a page of another origin', () => {
     assert.deepEqual(findings, [], findings.join('\n'));
   });
 
-  describe('"Copy embed code" in the share menu', () => {
-    /** Opens the playground at `fragment` and returns the code the menu item `testid` gives. */
-    async function copied(fragment, testid, prepare = async () => {}) {
+  describe('"Embed code…" in the share menu', () => {
+    /** Opens the playground at `fragment` and returns the code the embed dialog gives in `form`. */
+    async function copied(fragment, form, prepare = async () => {}) {
       await page.goto(`${appSite.url}#${fragment}`);
       await page.locator('[data-testid="timeline-main"] svg').waitFor({ timeout: 30_000 });
       await prepare();
       const position = await page.locator('[data-testid="position"]').innerText();
       await page.locator('[data-testid="share-menu"]').click();
-      await page.locator(`[data-testid="${testid}"]`).click();
+      await page.locator('[data-testid="copy-embed-code"]').click();
+      await page.locator('[data-testid="embed-dialog"]').waitFor();
+      if (form !== 'script') await page.locator('[data-testid="embed-form"]').selectOption(form);
       return { code: await page.locator('[data-testid="embed-code"]').inputValue(), at: Number(/^event (\d+)/.exec(position)[1]) };
     }
 
@@ -621,7 +627,7 @@ describe('the host script on a page of another origin', () => {
     }
 
     it('gives a script line and a div that show the same moment on another site', async () => {
-      const { code } = await copied('s=s2-gc-pause-fenced&at=9&fencing=off', 'copy-embed-code');
+      const { code } = await copied('s=s2-gc-pause-fenced&at=9&fencing=off', 'script');
       assert.equal(code,
         `<script src="${appSite.url}embed.js" defer></script>\n`
         + `<div data-lockstep="s2-gc-pause-fenced" data-fencing="off" data-at="9" data-controls="transport" data-title="Lockstep: ${S2_TITLE}"></div>`);
@@ -637,6 +643,7 @@ describe('the host script on a page of another origin', () => {
       await page.locator('[data-testid="timeline-main"] svg').waitFor({ timeout: 30_000 });
       await page.locator('[data-testid="share-menu"]').click();
       await page.locator('[data-testid="copy-embed-code"]').click();
+      await page.locator('[data-testid="embed-dialog"]').waitFor();
       const code = await page.locator('[data-testid="embed-code"]').inputValue();
       assert.ok(code.startsWith(`<script src="${appSite.url}embed.js" defer></script>\n<div data-lockstep="s2-gc-pause-fenced"`), code);
       const frame = await openPasted('pasted-from-a-rendered-page.html', code);
@@ -644,14 +651,14 @@ describe('the host script on a page of another origin', () => {
     });
 
     it('gives a plain iframe of the same moment', async () => {
-      const { code } = await copied('s=s2-gc-pause-fenced&at=9', 'copy-embed-iframe');
+      const { code } = await copied('s=s2-gc-pause-fenced&at=9', 'iframe');
       assert.match(code, /^<iframe src="[^"]+#embed&amp;s=s2-gc-pause-fenced&amp;at=9&amp;controls=transport" title="Lockstep: [^"]+" loading="lazy" height="420"/);
       const frame = await openPasted('pasted-iframe.html', code);
       assert.match(await frame.locator('[data-testid="position"]').innerText(), /^event 9 of \d+$/);
     });
 
     it('carries a scenario of one\'s own inline, and the embed runs it', async () => {
-      const { code, at } = await copied('s=s2-gc-pause-fenced', 'copy-embed-code', async () => {
+      const { code, at } = await copied('s=s2-gc-pause-fenced', 'script', async () => {
         await buildScenario(page, { numbers: { clients: 3 } });
         await page.locator('[data-testid="step"]').click();
         await page.locator('[data-testid="step"]').click();
@@ -663,20 +670,46 @@ describe('the host script on a page of another origin', () => {
       assert.match(await frame.locator('[data-testid="position"]').innerText(), new RegExp(`^event ${at} of \\d+$`));
     });
 
-    it('has no serious or critical accessibility findings with the code shown', async () => {
-      await copied('s=s2-gc-pause-fenced&at=3', 'copy-embed-code');
+    it('previews the embed as chosen, changes its start and controls, and has no serious accessibility findings', async () => {
+      const { code } = await copied('s=s2-gc-pause-fenced&at=9', 'script');
       assert.equal(await page.locator('details.share').evaluate((d) => d.open), false, 'choosing closes the menu');
-      await page.locator('[data-testid="share-menu"]').click();
+      const dialog = page.locator('[data-testid="embed-dialog"]');
+      // The preview is the embed itself, at the same moment, with the controls the code asks for.
+      const preview = page.frameLocator('[data-testid="embed-preview"]');
+      await preview.locator('[data-testid="position"]').filter({ hasText: /^event 9 of \d+$/ }).waitFor({ timeout: 30_000 });
+      // Shown before its app runs (the page's first frame): let it run before choosing again.
+      await preview.locator('html[data-app="running"]').waitFor({ state: 'attached', timeout: 30_000 });
+      assert.equal(await preview.locator('[data-testid="step"]').count(), 1);
+      assert.match(code, /data-at="9" data-controls="transport"/);
+      // From the beginning, with every control: the code and the preview both follow.
+      await dialog.locator('[data-testid="embed-start"]').selectOption('beginning');
+      // The preview loads again with each choice: let it run before the next.
+      await preview.locator('[data-testid="position"]').filter({ hasText: /^event [0-8] of \d+$/ }).waitFor({ timeout: 30_000 });
+      await preview.locator('html[data-app="running"]').waitFor({ state: 'attached', timeout: 30_000 });
+      await dialog.locator('[data-testid="embed-controls"]').selectOption('full');
+      const changed = await dialog.locator('[data-testid="embed-code"]').inputValue();
+      assert.doesNotMatch(changed, /data-at=/, changed);
+      assert.match(changed, /data-controls="full"/, changed);
+      await preview.locator('[data-testid="embed-compare"]').waitFor({ timeout: 30_000 });
+      await preview.locator('html[data-app="running"]').waitFor({ state: 'attached', timeout: 30_000 });
+      assert.doesNotMatch(await preview.locator('[data-testid="position"]').innerText(), /^event 9 /);
       await page.addScriptTag({ path: AXE });
-      const result = await page.evaluate(() => window.axe.run(document, { resultTypes: ['violations'] }));
+      const result = await page.evaluate(() => window.axe.run(document, { iframes: false, resultTypes: ['violations'] }));
       const findings = result.violations
         .filter((v) => v.impact === 'serious' || v.impact === 'critical')
         .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.length}×, e.g. ${v.nodes[0]?.target})`);
       assert.deepEqual(findings, [], findings.join('\n'));
       await mkdir(ARTIFACTS, { recursive: true });
-      await page.screenshot({ path: join(ARTIFACTS, 'host-share-menu.png') });
-      // Escape closes the menu and leaves the focus on its button.
-      await page.locator('[data-testid="copy-embed-iframe"]').focus();
+      await page.screenshot({ path: join(ARTIFACTS, 'host-embed-dialog.png') });
+      // Escape closes the dialog and gives the focus back to the menu's button.
+      await dialog.locator('[data-testid="embed-copy"]').focus();
+      previewClosed = true;
+      await page.keyboard.press('Escape');
+      await dialog.waitFor({ state: 'detached' });
+      assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'share-menu');
+      // Escape closes the menu too, and leaves the focus on its button.
+      await page.locator('[data-testid="share-menu"]').click();
+      await page.locator('[data-testid="share"]').focus();
       await page.keyboard.press('Escape');
       assert.equal(await page.locator('details.share').evaluate((d) => d.open), false, 'Escape closes the menu');
       assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'share-menu');

@@ -244,7 +244,7 @@ describe('the theme: a manual light or dark choice beside the system\'s', () => 
     const theme = page.locator('[data-testid="theme"]');
     assert.equal(await theme.inputValue(), 'auto', 'a first visit follows the system');
     assert.equal(await background(), DARK, 'the system asks for dark');
-    await page.locator('[data-testid="compare-toggle"]').click();
+    await page.locator('select[data-testid="compare-with"]').selectOption('fencing');
     await page.locator('[data-testid="timeline-twin"]').waitFor();
     const laneFills = [];
     for (const [choice, colour] of [['light', LIGHT], ['dark', DARK]]) {

@@ -400,7 +400,7 @@ describe('the playground, as a user uses it', () => {
 
   it('compares fencing on and off side by side: one rejects the stale write, the other is corrupted', async () => {
     await app.open(S2_END);
-    await page.locator('[data-testid="compare-toggle"]').click();
+    await page.locator('select[data-testid="compare-with"]').selectOption('fencing');
     const twin = page.locator('[data-testid="timeline-twin"]');
     await twin.waitFor();
     const stale = twin.locator('[data-testid="event-mark"][data-kind="stale_write"][data-token="33"]');
@@ -609,7 +609,7 @@ describe('the playground, as a user uses it', () => {
   it('has no serious or critical accessibility findings, in light and dark', async () => {
     await app.open(S2_END);
     await page.locator('[data-testid="lane-label"][data-node="client-a"]').click();
-    await page.locator('[data-testid="compare-toggle"]').click();
+    await page.locator('select[data-testid="compare-with"]').selectOption('fencing');
     await page.locator('[data-testid="timeline-twin"]').waitFor();
     for (const scheme of ['light', 'dark']) {
       await page.emulateMedia({ colorScheme: scheme });

@@ -9,6 +9,7 @@ pub use here::{Here, PageLink, use_here, use_site_here};
 use crate::platform::library;
 use crate::state::Moment;
 use lockstep_view::link::error::LinkError;
+use lockstep_view::link::kept::{Kept, Unread};
 pub use lockstep_view::link::share::*;
 
 /// The fragment (without `#`) that reproduces `moment`.
@@ -24,4 +25,9 @@ pub fn encode_setup(moment: &Moment) -> String {
 /// The moment a fragment describes, once the built-in scenarios it names have loaded.
 pub fn decode(fragment: &str) -> Result<Moment, LinkError> {
     lockstep_view::link::share::decode(fragment, &library::loaded)
+}
+
+/// The moment a fragment describes as far as it can be read (`lockstep_view::link::kept`).
+pub fn decode_kept(fragment: &str) -> Result<Kept, Unread> {
+    lockstep_view::link::kept::decode_kept(fragment, &library::loaded)
 }

@@ -87,6 +87,9 @@ pub enum Notice {
     Info(String),
     /// A file the next action needs is on its way; the state is what it was before.
     Loading(String),
+    /// A link was read only in part, or not at all: what was left out and why. The address
+    /// stays as it came until the user acts (any act that changes the moment clears this).
+    Link(String),
 }
 
 /// Where the open scenario came from: links to a built-in one stay short, and so do links to
@@ -294,6 +297,11 @@ pub enum Action {
     Inform(String),
     /// Say what is loading (a scenario's file) until the action that needs it arrives.
     Loading(String),
+    /// Open a link's moment (read by `link::kept`), with what was left out of it in words, if
+    /// anything was: then, and if the moment cannot be shown, the address stays as it came.
+    OpenLink(Box<Moment>, Option<String>),
+    /// A link that cannot be opened, in words, shown over what is open.
+    ReportLink(String),
 }
 
 #[derive(Clone)]
@@ -433,7 +441,7 @@ impl Playground {
     /// Why the last action could not be done, if that is the case.
     pub fn problem(&self) -> Option<&str> {
         match &self.notice {
-            Some(Notice::Problem(problem)) => Some(problem),
+            Some(Notice::Problem(problem) | Notice::Link(problem)) => Some(problem),
             _ => None,
         }
     }
@@ -911,7 +919,7 @@ impl Playground {
                 self.played(action)
             }
             Action::Import(..) => None,
-            Action::Open(..) | Action::Restore(_) => self.replaced(action),
+            Action::Open(..) | Action::Restore(_) | Action::OpenLink(..) => self.replaced(action),
             Action::Intervene(_)
             | Action::ResetToOriginal
             | Action::Forget(_)
@@ -922,7 +930,8 @@ impl Playground {
             | Action::Dismiss
             | Action::Report(_)
             | Action::Inform(_)
-            | Action::Loading(_) => self.told(action),
+            | Action::Loading(_)
+            | Action::ReportLink(_) => self.told(action),
         };
         next.map_or(self, Rc::new)
     }
@@ -1003,6 +1012,20 @@ impl Playground {
             Action::Restore(moment) => Some(match Playground::restore(*moment) {
                 Ok(restored) => restored,
                 Err(problem) => self.noticed(Notice::Problem(format!(
+                    "This link cannot be opened: {problem}"
+                ))),
+            }),
+            Action::OpenLink(moment, words) => Some(match (Playground::restore(*moment), words) {
+                (Ok(restored), None) => restored,
+                // A comparison the run could not make is said after what the link lost.
+                (Ok(restored), Some(words)) => {
+                    let words = match restored.problem() {
+                        Some(problem) => format!("{words} {problem}"),
+                        None => words,
+                    };
+                    restored.noticed(Notice::Link(words))
+                }
+                (Err(problem), _) => self.noticed(Notice::Link(format!(
                     "This link cannot be opened: {problem}"
                 ))),
             }),
@@ -1090,6 +1113,7 @@ impl Playground {
             Action::Report(problem) => Some(self.noticed(Notice::Problem(problem))),
             Action::Inform(text) => Some(self.noticed(Notice::Info(text))),
             Action::Loading(text) => Some(self.noticed(Notice::Loading(text))),
+            Action::ReportLink(text) => Some(self.noticed(Notice::Link(text))),
             _ => None,
         }
     }

@@ -127,10 +127,10 @@ fn buttons(playground: &Playground, dispatch: &Callback<Action>, send: Send) -> 
                 onclick={send(Action::Back)} title="Step back (←)">{ "◀ Back" }</button>
             <button type="button" class="control primary" data-testid="step" disabled={!playground.can_step()}
                 onclick={send(Action::Step)} title="Step forward (→)">{ "Step ▶" }</button>
-            <button type="button" class="control" data-testid="play"
+            <button type="button" class="control play-pause" data-testid="play"
                 data-playing={playing.to_string()} onclick={send(Action::TogglePlay)}
                 title="Play or pause (space)">
-                { if playing { "Pause" } else { "Play" } }
+                { play_label(playing) }
             </button>
             <label class="speed">
                 <span>{ "Speed" }</span>
@@ -143,6 +143,17 @@ fn buttons(playground: &Playground, dispatch: &Callback<Action>, send: Send) -> 
                 </select>
             </label>
         </div>
+    }
+}
+
+/// Play's label, or Pause's: both are laid out in the same cell and the one not meant is hidden,
+/// so the button keeps the wider one's width and the bar does not move when it changes.
+pub fn play_label(playing: bool) -> Html {
+    html! {
+        <>
+            <span class="play-word" aria-hidden={playing.to_string()}>{ "Play" }</span>
+            <span class="play-word" aria-hidden={(!playing).to_string()}>{ "Pause" }</span>
+        </>
     }
 }
 

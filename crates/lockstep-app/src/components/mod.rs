@@ -12,6 +12,7 @@ pub mod glossary;
 pub mod handoff;
 pub mod inspector;
 pub mod legend;
+pub mod link_problem;
 pub mod menu;
 pub mod monitor;
 pub mod narration;

@@ -2,6 +2,7 @@
 //! the embed (never fixed to the viewport: the frame is as tall as its content); with
 //! `controls=full` also the fencing switch, the compare toggle and the violation jumps.
 
+use crate::components::controls::play_label;
 use crate::components::fencing_switch::FencingSwitch;
 use crate::state::{Action, Jump, Play};
 use lockstep_view::link::embed::Bounds;
@@ -77,8 +78,8 @@ pub fn EmbedTransport(props: &EmbedTransportProps) -> Html {
                     onclick={send(Action::Back)}>{ "◀ Back" }</button>
                 <button type="button" class="control primary" data-testid="step" disabled={position >= to}
                     onclick={send(Action::Step)}>{ "Step ▶" }</button>
-                <button type="button" class="control" data-testid="play" data-playing={playing.to_string()}
-                    onclick={send(Action::TogglePlay)}>{ if playing { "Pause" } else { "Play" } }</button>
+                <button type="button" class="control play-pause" data-testid="play" data-playing={playing.to_string()}
+                    onclick={send(Action::TogglePlay)}>{ play_label(playing) }</button>
             </div>
             <div class="scrubber-row">
                 <label class="visually-hidden" for="embed-scrubber">{ "Position in the run" }</label>

@@ -173,11 +173,20 @@ fn follow_link(fragment: String, dispatch: Callback<Action>) {
         link::built_in_named(&fragment),
         link::compared_built_in(&fragment),
     );
-    let restore = move || match link::decode(&fragment) {
-        Ok(moment) => Action::Restore(Box::new(moment)),
-        Err(e) => Action::Report(format!("This link cannot be opened: {e}")),
-    };
+    let restore = move || opened(&fragment, "What was open stays.");
     library::with_files_of_link(shown, compared, dispatch, restore);
+}
+
+/// The action that opens a link: its moment as far as it can be read, saying what was left
+/// out; or, when not even its scenario can be read, why, and what is shown `instead`.
+fn opened(fragment: &str, instead: &str) -> Action {
+    match link::decode_kept(fragment) {
+        Ok(kept) => {
+            let words = kept.words();
+            Action::OpenLink(Box::new(kept.moment), words)
+        }
+        Err(unread) => Action::ReportLink(format!("{} {instead}", unread.words())),
+    }
 }
 
 /// The playground a visit starts with: the moment in the URL, or the default scenario with a
@@ -234,13 +243,5 @@ fn initial(fragment: &str) -> Rc<lockstep_view::state::Playground> {
             "Loading the scenario this link names…".to_string(),
         ));
     }
-    match link::decode(fragment)
-        .map_err(|e| e.to_string())
-        .and_then(Playground::restore)
-    {
-        Ok(restored) => Rc::new(restored),
-        Err(problem) => default().reduce(Action::Report(format!(
-            "This link cannot be opened ({problem}), so the default scenario is shown."
-        ))),
-    }
+    default().reduce(opened(fragment, "The default scenario is shown."))
 }

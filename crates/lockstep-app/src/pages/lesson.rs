@@ -1,17 +1,21 @@
 //! A lesson's page: the lesson beside its timeline. At 1280×800 the step's text, Next, the
 //! timeline (eight lanes for Redlock) and the narration's "now" line fit one screen. On a narrow
-//! screen the lesson comes first, then the timeline.
+//! screen the lesson comes first, then the timeline. A link to a lesson or a step that does not
+//! exist shows the link's banner and the list of lessons, and nothing of a run.
 
 use crate::components::Shared;
 use crate::components::inspector::Inspector;
+use crate::components::link_problem::link_problem;
 use crate::components::narration::Narration;
 use crate::components::timeline::{AxisRole, FirstWidth, FollowLead, SharedTimeAxis, Timeline};
-use crate::pages::lessons::{Answer, Answered, LessonPlayer};
+use crate::pages::lessons::{Answer, Answered, LessonIndex, LessonPlayer};
 use crate::pages::material::with_material;
 use crate::pages::playground::Story;
 use crate::platform::library::Material;
 use crate::state::{Action, Playground};
+use lockstep_view::content::Content;
 use lockstep_view::link::route::Route;
+use std::rc::Rc;
 use yew::prelude::*;
 
 /// A lesson's plot in a 1280 px window (the playground's: `timeline::DEFAULT_WIDTH`).
@@ -31,6 +35,17 @@ pub struct LessonPage<'a> {
 }
 
 pub fn lesson_page(page: LessonPage) -> Html {
+    if let Material::Ready(content) = &**page.material
+        && let Some(problem) = no_such_place(content, page.id, page.step)
+    {
+        // The message and the lessons there are: no timeline of some other run beside them.
+        return html! {
+            <div class="link-missing" data-testid="lesson-missing">
+                { link_problem(&problem, None) }
+                <LessonIndex content={Shared(Rc::clone(content))} />
+            </div>
+        };
+    }
     let LessonPage {
         playground,
         dispatch,
@@ -81,6 +96,26 @@ pub fn lesson_page(page: LessonPage) -> Html {
             </aside>
         </>
     }
+}
+
+/// What is wrong with a link to step `step` (0-based) of lesson `id`, if it names no such place.
+fn no_such_place(content: &Content, id: &str, step: usize) -> Option<String> {
+    let Some(lesson) = content.lesson(id) else {
+        return Some(format!(
+            "This link names a lesson that does not exist (`learn={id}`). These are the lessons \
+             there are."
+        ));
+    };
+    let steps = lesson.steps.len();
+    (step >= steps).then(|| {
+        format!(
+            "This link names step {} of \u{201c}{}\u{201d}, which has {steps} steps (`step={}`). \
+             These are the lessons there are.",
+            step + 1,
+            lesson.title,
+            step + 1
+        )
+    })
 }
 
 /// A lesson step that opens a comparison with another service or scenario shows the twin's

@@ -5,8 +5,10 @@
 //! (`lockstep-quiz-1`), so progress survives a reload; "Start again" clears it. They are read
 //! in an effect: the build's render (issue 41) has no storage, and the wasm's first render must
 //! match it, so a returning user's answers show just after the page starts.
+//! A link past the last question shows the link's banner and the list of the questions instead.
 
 use crate::components::Shared;
+use crate::components::link_problem::link_problem;
 use crate::link::{Here, use_here};
 use crate::pages::sources::citation_list;
 use lockstep_view::content::{Content, Question};
@@ -134,6 +136,9 @@ pub fn Quiz(props: &QuizProps) -> Html {
         .iter()
         .position(|q| answers.get(&q.id).is_some_and(|a| *a != q.answer))
         .unwrap_or(0);
+    if props.question >= questions.len() {
+        return no_such_question(props.question, questions, &here);
+    }
     html! {
         <section class="page quiz" data-testid="quiz">
             <h2>{ "Knowledge check" }</h2>
@@ -145,6 +150,29 @@ pub fn Quiz(props: &QuizProps) -> Html {
             }
             { for card }
             { quiz_buttons(index, &shown, first_wrong, &props.navigate, &reviewing, &answers) }
+        </section>
+    }
+}
+
+/// A link to a question past the last: the link's banner and the list of the questions there
+/// are, each a link to its own place.
+fn no_such_question(question: usize, questions: &[Question], here: &Here) -> Html {
+    let text = format!(
+        "This link names question {}, but the knowledge check has {} questions (`quiz={}`). \
+         These are the questions there are.",
+        question + 1,
+        questions.len(),
+        question + 1
+    );
+    html! {
+        <section class="page quiz" data-testid="quiz-missing">
+            { link_problem(&text, None) }
+            <h2>{ "Knowledge check" }</h2>
+            <ol class="question-list">
+                { for questions.iter().enumerate().map(|(i, q)| html! {
+                    <li><a href={here.href(&format!("quiz={}", i + 1))} data-testid="question-link">{ q.question.clone() }</a></li>
+                }) }
+            </ol>
         </section>
     }
 }

@@ -101,8 +101,12 @@ pub fn Site(props: &SiteProps) -> Html {
     let moment_fragment = use_moment_fragment(&playground);
     // While a scenario's file loads (a link's or a menu choice's), the URL keeps what the visitor
     // asked for: a reload or a copied address must not fall back to what happens to show meanwhile.
-    let loading = matches!(playground.notice(), Some(Notice::Loading(_)));
-    let written = moment_fragment.clone().filter(|_| !loading);
+    // So does a link read only in part, until the visitor acts: its address is theirs to fix.
+    let keeps_address = matches!(
+        playground.notice(),
+        Some(Notice::Loading(_) | Notice::Link(_))
+    );
+    let written = moment_fragment.clone().filter(|_| !keeps_address);
     // The links between pages are written from the page the URL shows: the one `use_url_sync` writes.
     let here = link::use_site_here(&address, route.fragment().or(written.clone()).as_deref());
     use_links_in_place(here.clone());

@@ -6,15 +6,37 @@
 //! says: the scenario (by id, or whole as inline JSON), the seed and fencing when they differ
 //! from the scenario's, the interventions, the position, compare. Pure text in, text out: this
 //! module does not touch the browser, and it must not decide what the embed shows beyond the
-//! moment and the default controls.
+//! moment and what the author chose ([`Options`]: where it starts, which controls).
 
+use crate::link::embed::ControlSet;
 use crate::link::share;
 use crate::state::{Moment, Origin};
 use std::fmt;
 
-/// The controls every snippet asks for: Back, Step, Play and the scrubber (the embed's default,
-/// written out so an author sees what to change).
-const CONTROLS: &str = "transport";
+/// Where an embed of a moment starts.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Start {
+    /// At the moment shown in the playground.
+    ThisMoment,
+    /// At the run's start (every event at t = 0), so the reader steps through the whole story.
+    Beginning,
+}
+
+/// What an author chooses for an embed: where it starts and which controls it has (always
+/// written out in the snippet, so an author sees what to change).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Options {
+    pub start: Start,
+    pub controls: ControlSet,
+}
+
+impl Options {
+    /// The moment as shown, with Back, Step, Play and the scrubber (the embed's default).
+    pub const AS_SHOWN: Options = Options {
+        start: Start::ThisMoment,
+        controls: ControlSet::Transport,
+    };
+}
 
 /// The height an iframe keeps until the embed says how tall it is (the host script's default).
 const PLACEHOLDER_HEIGHT: u32 = 420;
@@ -40,34 +62,45 @@ impl fmt::Display for AppAddress {
     }
 }
 
-/// The two snippets for one moment.
+/// The two snippets for one moment, and the embed view's address they show.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EmbedCode {
+    /// The embed view's address: the iframe's source, and what a preview shows.
+    pub address: String,
     /// The host script's `<script>` line and the `div` it turns into a self-sizing embed.
     pub host_script: String,
     /// One `<iframe>` of the embed view, for pages that cannot run scripts.
     pub iframe: String,
 }
 
-/// The snippets that embed `moment` from the app at `app`.
-pub fn for_moment(app: &AppAddress, moment: &Moment, loaded: share::Loaded) -> EmbedCode {
-    // The embed's address and the host script read no `chaos=`: a chaos lab run is embedded
-    // with its whole scenario, as a custom one.
-    let as_custom;
-    let moment = if let Origin::Chaos(_) = moment.origin {
-        as_custom = Moment {
-            origin: Origin::Custom,
-            ..moment.clone()
-        };
-        &as_custom
-    } else {
-        moment
+/// The snippets that embed `moment` from the app at `app`, as the author chose (`options`).
+pub fn for_moment(
+    app: &AppAddress,
+    moment: &Moment,
+    loaded: share::Loaded,
+    options: Options,
+) -> EmbedCode {
+    let moment = Moment {
+        // The embed's address and the host script read no `chaos=`: a chaos lab run is
+        // embedded with its whole scenario, as a custom one.
+        origin: match moment.origin {
+            Origin::Chaos(_) => Origin::Custom,
+            Origin::BuiltIn(_) | Origin::Custom => moment.origin.clone(),
+        },
+        position: match options.start {
+            Start::ThisMoment => moment.position,
+            Start::Beginning => None,
+        },
+        ..moment.clone()
     };
-    let fragment = share::encode(moment, loaded);
+    let fragment = share::encode(&moment, loaded);
     let title = format!("Lockstep: {}", moment.scenario.title);
+    let controls = options.controls.word();
+    let address = format!("{app}#embed&{fragment}&controls={controls}");
     EmbedCode {
-        host_script: host_script(app, moment, &fragment, &title),
-        iframe: iframe(app, &fragment, &title),
+        host_script: host_script(app, &moment, &fragment, &title, controls),
+        iframe: iframe_of(&address, &title),
+        address,
     }
 }
 
@@ -87,10 +120,17 @@ pub fn for_recording(app: &AppAddress, recording: &str, title: &str) -> EmbedCod
             attribute(&format!("{app}embed.js"))
         ),
         iframe: iframe_of(&source, &title),
+        address: source,
     }
 }
 
-fn host_script(app: &AppAddress, moment: &Moment, fragment: &str, title: &str) -> String {
+fn host_script(
+    app: &AppAddress,
+    moment: &Moment,
+    fragment: &str,
+    title: &str,
+    controls: &str,
+) -> String {
     let id = match &moment.origin {
         Origin::BuiltIn(id) => *id,
         Origin::Chaos(_) | Origin::Custom => "",
@@ -103,7 +143,7 @@ fn host_script(app: &AppAddress, moment: &Moment, fragment: &str, title: &str) -
         }
     }
     div.push_str(&format!(
-        " data-controls=\"{CONTROLS}\" data-title=\"{}\">",
+        " data-controls=\"{controls}\" data-title=\"{}\">",
         attribute(title)
     ));
     if moment.origin == Origin::Custom {
@@ -115,13 +155,6 @@ fn host_script(app: &AppAddress, moment: &Moment, fragment: &str, title: &str) -
     format!(
         "<script src=\"{}\" defer></script>\n{div}",
         attribute(&format!("{app}embed.js"))
-    )
-}
-
-fn iframe(app: &AppAddress, fragment: &str, title: &str) -> String {
-    iframe_of(
-        &format!("{app}#embed&{fragment}&controls={CONTROLS}"),
-        title,
     )
 }
 
@@ -205,7 +238,12 @@ mod tests {
     }
 
     fn code(moment: &Moment) -> EmbedCode {
-        for_moment(&AppAddress::of_page(APP), moment, &loaded)
+        for_moment(
+            &AppAddress::of_page(APP),
+            moment,
+            &loaded,
+            Options::AS_SHOWN,
+        )
     }
 
     /// The iframe's `src`, its `&amp;`s read back as `&`.
@@ -322,5 +360,43 @@ mod tests {
             .and_then(|rest| rest.strip_suffix("&controls=transport"))
             .unwrap_or_else(|| panic!("an embed address: {source}"));
         assert_eq!(share::decode(fragment, &loaded), Ok(m));
+    }
+
+    #[test]
+    fn the_authors_choices_change_the_start_and_the_controls_and_nothing_else() {
+        let m = changed_moment();
+        let app = AppAddress::of_page(APP);
+        let chosen = for_moment(
+            &app,
+            &m,
+            &loaded,
+            Options {
+                start: Start::Beginning,
+                controls: ControlSet::Full,
+            },
+        );
+        assert!(
+            !chosen.host_script.contains("data-at="),
+            "{}",
+            chosen.host_script
+        );
+        assert!(
+            chosen.host_script.contains("data-controls=\"full\""),
+            "{}",
+            chosen.host_script
+        );
+        assert_eq!(iframe_source(&chosen.iframe), chosen.address);
+        let fragment = chosen
+            .address
+            .strip_prefix("https://example.org/lockstep/#embed&")
+            .and_then(|rest| rest.strip_suffix("&controls=full"))
+            .unwrap_or_else(|| panic!("an embed address: {}", chosen.address));
+        let from_start = Moment {
+            position: None,
+            ..m.clone()
+        };
+        assert_eq!(share::decode(fragment, &loaded), Ok(from_start));
+        let spec = crate::link::embed::parse(&format!("#embed&{fragment}&controls=none"));
+        assert_eq!(spec.map(|s| s.controls), Ok(ControlSet::None));
     }
 }

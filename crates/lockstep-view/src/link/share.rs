@@ -121,55 +121,70 @@ pub fn compare_of(value: &str) -> Result<Compare, LinkError> {
     }
 }
 
-/// The moment a fragment (with or without `#`) describes.
+/// The moment a fragment (with or without `#`) describes: every parameter must be read, or the
+/// link is refused (a lenient reading that keeps what it can is [`super::kept`]'s).
 pub fn decode(fragment: &str, loaded: Loaded) -> Result<Moment, LinkError> {
-    let mut read = Reading {
-        scenario: None,
-        seed: None,
-        fencing: None,
-        log: Vec::new(),
-        position: None,
-        compare: Compare::Off,
-    };
+    let mut read = Reading::new();
     for (name, value) in params::pairs(fragment) {
         read.pair(name, value, loaded)?;
     }
-    let Some((origin, mut scenario)) = read.scenario else {
-        return Err(LinkError::whole(Problem::NoScenario));
-    };
-    if let Some(fencing) = read.fencing {
-        if scenario.resource.fencing().is_none() {
-            return Err(LinkError::bad(
-                "fencing",
-                fencing_word(fencing),
-                "this scenario's resource has no fencing to set".to_owned(),
-            ));
-        }
-        scenario.resource = scenario.resource.with_fencing(fencing);
-    }
-    Ok(Moment {
-        origin,
-        seed: read.seed.unwrap_or(scenario.seed),
-        scenario,
-        log: read.log,
-        position: read.position,
-        compare: Comparison::of(read.compare, loaded)
-            .map_err(|id| LinkError::at("compare", id, Problem::NotLoaded))?,
-    })
+    read.moment(loaded)
 }
 
-/// A link's parameters as read so far (a later one replaces an earlier one of the same name).
-struct Reading {
-    scenario: Option<(Origin, Scenario)>,
+/// A link's parameters as read so far (a later one replaces an earlier one of the same name;
+/// one that cannot be read leaves what was there).
+pub(super) struct Reading {
+    pub(super) scenario: Option<(Origin, Scenario)>,
     seed: Option<u64>,
-    fencing: Option<Fencing>,
+    pub(super) fencing: Option<Fencing>,
     log: Vec<Intervention<String>>,
     position: Option<usize>,
-    compare: Compare,
+    pub(super) compare: Compare,
 }
 
+/// The parameters that name the scenario: a link without one of them read names nothing to show.
+pub(super) const SCENARIO_PARAMETERS: [&str; 3] = ["s", "scenario", "chaos"];
+
 impl Reading {
-    fn pair(&mut self, name: &str, value: &str, loaded: Loaded) -> Result<(), LinkError> {
+    pub(super) fn new() -> Reading {
+        Reading {
+            scenario: None,
+            seed: None,
+            fencing: None,
+            log: Vec::new(),
+            position: None,
+            compare: Compare::Off,
+        }
+    }
+
+    /// The moment the parameters read describe, or why there is none.
+    pub(super) fn moment(self, loaded: Loaded) -> Result<Moment, LinkError> {
+        let Some((origin, mut scenario)) = self.scenario else {
+            return Err(LinkError::whole(Problem::NoScenario));
+        };
+        if let Some(fencing) = self.fencing {
+            if scenario.resource.fencing().is_none() {
+                return Err(no_fencing_to_set(fencing));
+            }
+            scenario.resource = scenario.resource.with_fencing(fencing);
+        }
+        Ok(Moment {
+            origin,
+            seed: self.seed.unwrap_or(scenario.seed),
+            scenario,
+            log: self.log,
+            position: self.position,
+            compare: Comparison::of(self.compare, loaded)
+                .map_err(|id| LinkError::at("compare", id, Problem::NotLoaded))?,
+        })
+    }
+
+    pub(super) fn pair(
+        &mut self,
+        name: &str,
+        value: &str,
+        loaded: Loaded,
+    ) -> Result<(), LinkError> {
         match name {
             "s" => {
                 let entry = catalogue::entry(value)
@@ -224,6 +239,15 @@ impl Reading {
     }
 }
 
+/// `fencing=` on a scenario whose resource has none.
+pub(super) fn no_fencing_to_set(fencing: Fencing) -> LinkError {
+    LinkError::bad(
+        "fencing",
+        fencing_word(fencing),
+        "this scenario's resource has no fencing to set".to_owned(),
+    )
+}
+
 /// The built-in scenario a link names with `s=`, if it names one that exists: the file to load
 /// before [`decode`] can read the link.
 pub fn built_in_named(fragment: &str) -> Option<&'static str> {
@@ -243,7 +267,7 @@ fn named_by(fragment: &str, parameter: &str) -> Option<&'static str> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::test_files::loaded;
 
@@ -521,7 +545,7 @@ mod tests {
 
     /// A valid moment: a catalogue scenario (by id, or carried whole as a custom one), a seed,
     /// maybe another fencing, a few interventions, a position, comparison on or off.
-    fn valid_moment() -> impl Strategy<Value = Moment> {
+    pub(in crate::link) fn valid_moment() -> impl Strategy<Value = Moment> {
         let ids: Vec<&'static str> = catalogue::BUILT_IN.iter().map(|b| b.id).collect();
         (
             proptest::sample::select(ids),

@@ -62,8 +62,10 @@ fn prediction(
     choose: &dyn Fn(Option<usize>) -> Callback<()>,
 ) -> Html {
     html! {
-        <fieldset class="predict" data-testid="predict">
-            <legend>{ predict.question.clone() }</legend>
+        // The question is a heading above its choices, inside the frame: a fieldset's legend
+        // would sit on the border, cut by it when it runs to two lines.
+        <section class="predict" data-testid="predict" role="group" aria-labelledby="predict-question">
+            <h3 id="predict-question" class="predict-question" data-testid="predict-question">{ predict.question.clone() }</h3>
             <p class="muted">{ "Predict first: the next event plays once you have chosen." }</p>
             <div class="predict-choices">
                 { for predict.choices.iter().enumerate().map(|(i, c)| html! {
@@ -72,7 +74,7 @@ fn prediction(
                 }) }
             </div>
             { just_show(predict, text, choose(None)) }
-        </fieldset>
+        </section>
     }
 }
 

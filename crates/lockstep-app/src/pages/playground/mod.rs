@@ -6,10 +6,12 @@
 //! the twin when comparing, the action panel, the inspector, the monitoring plots and the event
 //! log. Also the parts a lesson shows over the same run ([`Story`]). Its own parts are the
 //! folders and files beside it: the setup bar ([`toolbar`]) with its scenario picker, share menu
-//! and comparison choice, the action panel ([`actions`]) and the actions in place ([`in_place`]).
+//! (and its [`embed_dialog`]) and comparison choice, the action panel ([`actions`]) and the
+//! actions in place ([`in_place`]).
 
 pub mod actions;
 pub mod compare_services;
+pub mod embed_dialog;
 pub mod in_place;
 pub mod scenario_picker;
 pub mod share_menu;
@@ -21,6 +23,7 @@ use crate::components::controls::{Controls, Drag};
 use crate::components::disclosure::Folded;
 use crate::components::glossary::glossed;
 use crate::components::inspector::{Inspector, invariant_list};
+use crate::components::link_problem::link_problem;
 use crate::components::narration::{EventLog, NowLine};
 use crate::components::stage::{STEP_GLIDE_MS, Stage};
 use crate::components::timeline::{AxisRole, FollowLead, SharedTimeAxis, Timeline};
@@ -78,6 +81,7 @@ impl Story {
 fn notice_view(notice: &Notice, dispatch: &Callback<Action>) -> Html {
     let dismiss = dispatch.reform(|_: MouseEvent| Action::Dismiss);
     let (class, role, text) = match notice {
+        Notice::Link(text) => return link_problem(text, Some(dismiss)),
         Notice::Problem(text) => ("notice problem", "alert", text.clone()),
         Notice::Info(text) => ("notice info", "status", text.clone()),
         Notice::Loading(text) => ("notice loading", "status", text.clone()),

@@ -1,13 +1,14 @@
-//! The setup bar's "Share" menu: a link to this moment, or the code that embeds it in another
-//! page (with the host script, or as a plain iframe; the snippets come from
-//! [`lockstep_view::embed::code`]). What was copied is also shown ([`copied_view`], at the end of the
-//! bar), selectable, for a browser that keeps the clipboard from the page. It computes a link
-//! or snippet when chosen, never on a render.
+//! The setup bar's "Share" menu: a link to this moment, or "Embed code…", which opens the
+//! dialog that makes the code embedding it in another page (`embed_dialog.rs`). The link copied
+//! is also shown ([`copied_view`], at the end of the bar), selectable, for a browser that keeps
+//! the clipboard from the page. It reads the moment when an item is chosen, never on a render.
 
 use crate::components::{Current, menu};
 use crate::link;
+use crate::pages::playground::embed_dialog::EmbedDialog;
 use crate::platform::browser;
-use lockstep_view::embed::{self, code::AppAddress};
+use crate::state::Moment;
+use std::rc::Rc;
 use yew::prelude::*;
 
 #[derive(Properties, PartialEq)]
@@ -22,72 +23,75 @@ pub struct ShareMenuProps {
 #[derive(Clone, PartialEq)]
 pub enum Copied {
     Link(String),
-    HostScript(String),
-    Iframe(String),
-}
-
-#[derive(Clone, Copy, PartialEq)]
-enum Choice {
-    Link,
-    HostScript,
-    Iframe,
 }
 
 #[component]
 pub fn ShareMenu(props: &ShareMenuProps) -> Html {
     let details = use_node_ref();
     menu::use_keep_in_window(&details);
-    let choose = |choice: Choice| {
+    // The moment the embed dialog was opened at, while it is open.
+    let embedding = use_state(|| None::<Rc<Moment>>);
+    let copy_link = {
         let details = details.clone();
         let on_copied = props.on_copied.clone();
         let playground = props.playground.clone();
         Callback::from(move |_: MouseEvent| {
             menu::close(&details);
-            let Some(moment) = playground.moment() else {
-                return;
-            };
-            let page = browser::link_with("");
-            let made = match choice {
-                Choice::Link => Copied::Link(browser::link_with(&link::encode(&moment))),
-                Choice::HostScript => Copied::HostScript(
-                    embed::code::for_moment(
-                        &AppAddress::of_page(&page),
-                        &moment,
-                        &crate::platform::library::loaded,
-                    )
-                    .host_script,
-                ),
-                Choice::Iframe => Copied::Iframe(
-                    embed::code::for_moment(
-                        &AppAddress::of_page(&page),
-                        &moment,
-                        &crate::platform::library::loaded,
-                    )
-                    .iframe,
-                ),
-            };
-            let text = match &made {
-                Copied::Link(text) | Copied::HostScript(text) | Copied::Iframe(text) => text,
-            };
-            browser::copy(text);
-            on_copied.emit(made);
+            if let Some(moment) = playground.moment() {
+                let made = browser::link_with(&link::encode(&moment));
+                browser::copy(&made);
+                on_copied.emit(Copied::Link(made));
+            }
         })
     };
+    let open_embed = {
+        let (details, embedding) = (details.clone(), embedding.clone());
+        let playground = props.playground.clone();
+        Callback::from(move |_: MouseEvent| {
+            menu::close(&details);
+            embedding.set(playground.moment().map(Rc::new));
+        })
+    };
+    let close_embed = {
+        let embedding = embedding.clone();
+        Callback::from(move |()| embedding.set(None))
+    };
+    // Once the dialog has gone (and the focus with it), the focus goes back to the menu's
+    // button, where the author was before it opened.
+    let was_open = use_mut_ref(|| false);
+    use_effect_with(embedding.is_some(), move |open| {
+        if !*open && *was_open.borrow() {
+            browser::focus("[data-testid=\"share-menu\"]");
+        }
+        *was_open.borrow_mut() = *open;
+    });
     html! {
-        <details class="share" ref={details.clone()} onkeydown={menu::escape_closes(&details)}>
-            <summary class="tool" data-testid="share-menu">{ "Share" }</summary>
-            <div class="more-menu">
-                <button type="button" class="tool" data-testid="share" onclick={choose(Choice::Link)}>
-                    { "Copy link" }
-                </button>
-                <button type="button" class="tool" data-testid="copy-embed-code" onclick={choose(Choice::HostScript)}>
-                    { "Copy embed code" }
-                </button>
-                <button type="button" class="tool" data-testid="copy-embed-iframe" onclick={choose(Choice::Iframe)}>
-                    { "Copy embed code as a plain iframe" }
-                </button>
-            </div>
-        </details>
+        <>
+            <details class="share" ref={details.clone()} onkeydown={menu::escape_closes(&details)}>
+                <summary class="tool" data-testid="share-menu">{ "Share" }</summary>
+                <div class="more-menu">
+                    <button type="button" class="tool" data-testid="share" onclick={copy_link}>
+                        { "Copy link" }
+                    </button>
+                    <button type="button" class="tool" data-testid="copy-embed-code" onclick={open_embed}>
+                        { "Embed code…" }
+                    </button>
+                </div>
+            </details>
+            { for (*embedding).clone().map(|moment| in_body(html! { <EmbedDialog {moment} on_close={close_embed} /> })) }
+        </>
+    }
+}
+
+/// The dialog drawn in `<body>`, over the page: inside the setup bar, which a phone folds away,
+/// it would be hidden with the bar. (Where there is no body, as in the build's render, in place.)
+fn in_body(dialog: Html) -> Html {
+    match browser::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.body())
+    {
+        Some(body) => create_portal(dialog, body.into()),
+        None => dialog,
     }
 }
 
@@ -100,24 +104,5 @@ pub fn copied_view(copied: &Copied) -> Html {
                 <input type="text" readonly=true value={url.clone()} data-testid="share-link" aria-label="Link to this moment" />
             </p>
         },
-        Copied::HostScript(code) => code_shown(
-            "Embed code copied. Paste it into a page's HTML: the script turns the div into a live embed of this moment.",
-            code,
-        ),
-        Copied::Iframe(code) => code_shown(
-            "Embed code copied. For a page that cannot run scripts: the iframe shows this moment, 420 px tall in a browser that cannot size it to its content.",
-            code,
-        ),
-    }
-}
-
-fn code_shown(said: &'static str, code: &str) -> Html {
-    html! {
-        <div class="shared" role="status">
-            <label>
-                <span>{ said }</span>
-                <textarea readonly=true rows="4" data-testid="embed-code" value={code.to_owned()} />
-            </label>
-        </div>
     }
 }

@@ -1,7 +1,7 @@
 //! What the user can do to a selected node — a client, a lock service node, the resource:
 //! pause, crash, jump its clock, expire or fail over the lease, switch fencing, cut its links.
 
-use super::buttons::{button, intervene};
+use super::buttons::{Amount, amount_button, button, intervene};
 use super::network::network_fieldset;
 use crate::state::{Action, Playground};
 use lockstep_sim::engine::sim::Process;
@@ -13,8 +13,8 @@ use lockstep_sim::world::time::Millis;
 use web_sys::HtmlInputElement;
 use yew::prelude::*;
 
-/// The panel for `node`; the pause length, clock jump, peer and direction are the panel's own
-/// settings, kept while the selection changes.
+/// The panel for `node`; the pause length, clock jump (each set inside its button), peer and
+/// direction are the panel's own settings, kept while the selection changes.
 pub fn node_actions(
     playground: &Playground,
     dispatch: &Callback<Action>,
@@ -27,14 +27,10 @@ pub fn node_actions(
     let sim = playground.sim();
     let cast = sim.cast();
     let name = cast.name(node).to_owned();
-    let is_resource = node == cast.resource();
     html! {
         <div data-testid="node-actions" data-node={name.clone()}>
             <p class="selected-name">{ format!("{name} · {}", lockstep_view::words::lane_badge(sim, node)) }</p>
-            <div class="act-grid">{ for node_buttons(playground, dispatch, node, **pause_ms, **jump_ms) }</div>
-            if !is_resource {
-                { settings(pause_ms, jump_ms) }
-            }
+            <div class="act-grid">{ for node_buttons(playground, dispatch, node, pause_ms, jump_ms) }</div>
             { network_fieldset(dispatch, cast, node, peer, one_way) }
             if cast.is_service(node) && matches!(playground.scenario().map(|s| &s.lock_service), Some(LockServiceSpec::Consensus { .. })) {
                 <p class="muted">{ "To fail over a consensus service, crash its leader: the others elect a new one." }</p>
@@ -48,8 +44,8 @@ fn node_buttons(
     playground: &Playground,
     d: &Callback<Action>,
     node: NodeId,
-    pause_ms: u64,
-    jump_ms: i64,
+    pause_ms: &UseStateHandle<u64>,
+    jump_ms: &UseStateHandle<i64>,
 ) -> Vec<Html> {
     let sim = playground.sim();
     let cast = sim.cast();
@@ -63,17 +59,7 @@ fn node_buttons(
     // The resource crashes and restarts too: a storage server loses only what it kept in memory.
     buttons.push(crash_button(d, &name, process));
     if !is_resource {
-        buttons.push(button(
-            "act-clock-jump",
-            format!("Jump its clock {jump_ms:+} ms"),
-            intervene(
-                d,
-                Act::ClockJump {
-                    node: name.clone(),
-                    by_ms: jump_ms,
-                },
-            ),
-        ));
+        buttons.push(clock_jump_button(d, &name, jump_ms));
     }
     if cast.is_service(node) {
         buttons.push(button(
@@ -115,9 +101,8 @@ fn fencing_button(d: &Callback<Action>, fencing: Fencing) -> Html {
     }
 }
 
-/// The pause length and the clock jump the buttons use.
-fn settings(pause_ms: &UseStateHandle<u64>, jump_ms: &UseStateHandle<i64>) -> Html {
-    let on_pause_ms = number_input(pause_ms.clone());
+/// Jump `name`'s clock by the amount set inside the button (negative: back).
+fn clock_jump_button(d: &Callback<Action>, name: &str, jump_ms: &UseStateHandle<i64>) -> Html {
     let on_jump_ms = {
         let jump_ms = jump_ms.clone();
         Callback::from(move |event: Event| {
@@ -127,22 +112,40 @@ fn settings(pause_ms: &UseStateHandle<u64>, jump_ms: &UseStateHandle<i64>) -> Ht
             }
         })
     };
-    html! {
-        <div class="act-settings">
-            <label>{ "Pause length (ms) " }
-                <input type="number" min="1" step="100" data-testid="pause-ms" value={pause_ms.to_string()} onchange={on_pause_ms} />
-            </label>
-            <label>{ "Clock jump (ms, negative: back) " }
-                <input type="number" step="100" data-testid="jump-ms" value={jump_ms.to_string()} onchange={on_jump_ms} />
-            </label>
-        </div>
-    }
+    let by_ms = **jump_ms;
+    amount_button(
+        "act-clock-jump",
+        (
+            "Jump its clock by".to_owned(),
+            format!("Jump its clock by {by_ms:+} ms"),
+        ),
+        Amount {
+            testid: "jump-ms",
+            value: by_ms.to_string(),
+            name: "Clock jump in ms (negative: back)",
+            min: None,
+            onchange: on_jump_ms,
+        },
+        intervene(
+            d,
+            Act::ClockJump {
+                node: name.to_owned(),
+                by_ms,
+            },
+        ),
+    )
 }
 
 /// Pause a running process for the chosen length, as a GC pause does, or freeze it until the
 /// user resumes it (it never wakes by itself, so its late write waits on the user); resume a
 /// paused one.
-fn pause_buttons(d: &Callback<Action>, name: &str, process: Process, pause_ms: u64) -> Vec<Html> {
+fn pause_buttons(
+    d: &Callback<Action>,
+    name: &str,
+    process: Process,
+    pause_ms: &UseStateHandle<u64>,
+) -> Vec<Html> {
+    let for_ms = **pause_ms;
     let pause = |for_ms| {
         intervene(
             d,
@@ -164,10 +167,20 @@ fn pause_buttons(d: &Callback<Action>, name: &str, process: Process, pause_ms: u
             ),
         )],
         Process::Running => vec![
-            button(
+            amount_button(
                 "act-pause",
-                format!("Pause {name} for {pause_ms} ms"),
-                pause(Some(Millis(pause_ms))),
+                (
+                    format!("Pause {name} for"),
+                    format!("Pause {name} for {for_ms} ms"),
+                ),
+                Amount {
+                    testid: "pause-ms",
+                    value: for_ms.to_string(),
+                    name: "Pause length in ms",
+                    min: Some("1"),
+                    onchange: number_input(pause_ms.clone()),
+                },
+                pause(Some(Millis(for_ms))),
             ),
             button(
                 "act-pause-until-resumed",

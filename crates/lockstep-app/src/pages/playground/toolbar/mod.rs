@@ -1,6 +1,6 @@
 //! The setup bar, one row: which scenario (and, on a phone, a "Setup" toggle that shows the
 //! rest), which seed (`seed_field.rs`), fencing on or off (a
-//! switch), compare, the share menu (`share_menu.rs`: a link or embed code), and a "More" menu
+//! switch), one "Compare with" choice (fencing switched or another service), the share menu (`share_menu.rs`: a link or embed code), and a "More" menu
 //! (`more_menu.rs`) with what is used less often — import (`import.rs`), export (`export.rs`),
 //! building a scenario of one's own, the shortcut sheet. A file that cannot be read, like a bad
 //! link, becomes a message; the current run stays as it was.
@@ -48,10 +48,6 @@ pub fn Toolbar(props: &ToolbarProps) -> Html {
         let copied = copied.clone();
         Callback::from(move |made: Copied| copied.set(Some(made)))
     };
-    let oncompare = {
-        let dispatch = dispatch.clone();
-        Callback::from(move |_: MouseEvent| dispatch.emit(Action::ToggleCompare))
-    };
     let current = match &props.origin {
         Origin::BuiltIn(id) => Some(AttrValue::Static(id)),
         Origin::Chaos(_) | Origin::Custom => None,
@@ -71,11 +67,8 @@ pub fn Toolbar(props: &ToolbarProps) -> Html {
             <SeedField seed={props.seed} dispatch={dispatch.clone()} />
             if let Some(fencing) = fencing {
                 <FencingSwitch {fencing} dispatch={dispatch.clone()} testid="fencing-toggle" />
-                <button type="button" class="tool toggle" data-testid="compare-toggle"
-                    aria-pressed={(props.compare == Compare::Fencing).to_string()} onclick={oncompare}>
-                    { "Compare" }<span class="wide-only">{ " fencing on/off" }</span>
-                </button>
             }
+            // One control for comparing: fencing switched is one of its choices.
             <CompareChoice compare={props.compare} service={props.service}
                 fencing={fencing.is_some()} dispatch={dispatch.clone()} />
             <ShareMenu playground={props.playground.clone()} on_copied={on_copied} />
