@@ -136,3 +136,44 @@ pub fn checked(check: &SetupCheck, seeds: Seeds, threads: usize) -> CheckReport 
     let by_job: Vec<Vec<_>> = runs.chunks(per_job).map(<[_]>::to_vec).collect();
     check.report(seeds, &by_job, searches)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn file(name: &str) -> (String, String) {
+        let path = format!(
+            "{}/../../docs/lock-setups/{name}",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"));
+        (path, text)
+    }
+
+    #[test]
+    fn the_toml_form_reads_as_the_json_form() {
+        let (json_path, json) = file("redis-watchdog-unfenced.json");
+        let (toml_path, toml) = file("redis-watchdog-unfenced.toml");
+        assert_eq!(read_setup(&toml_path, &toml), read_setup(&json_path, &json));
+    }
+
+    #[test]
+    fn a_toml_error_names_the_field() {
+        let wrong = read_setup("x.toml", "format = 1\nttl = 5\n")
+            .err()
+            .map(|e| e.to_string())
+            .unwrap_or_default();
+        assert!(wrong.contains("ttl"), "{wrong}");
+        let version = read_setup("x.toml", "format = 3\n").err();
+        assert_eq!(version, Some(SetupError::UnsupportedFormat { found: 3 }));
+    }
+
+    #[test]
+    fn the_report_does_not_depend_on_the_threads() {
+        let (path, text) = file("sql-row-long-pause.json");
+        let setup = read_setup(&path, &text).expect("a worked setup");
+        let check = SetupCheck::new(setup).expect("valid");
+        let seeds = Seeds { first: 1, count: 6 };
+        assert_eq!(checked(&check, seeds, 1), checked(&check, seeds, 3));
+    }
+}

@@ -58,6 +58,9 @@ fn config(frame: &Frame, mechanism: &Mechanism, invariant: Invariant) -> Option<
     base.interventions.clear();
     base.clients.truncate(SEARCH_CLIENTS);
     let ttl = frame.ttl.0;
+    // A fault strikes only before the next queued input, silent ones too (a request's
+    // timeout): a coarse grid would miss the windows between them.
+    let step = (ttl / 10).clamp(10, 100);
     // The second client starts just after the first and keeps trying past a lease, so that
     // it contends whenever the first is stopped: the search asks whether a promise can break,
     // not how often, and a contender that gave up early would hide it.
@@ -65,7 +68,9 @@ fn config(frame: &Frame, mechanism: &Mechanism, invariant: Invariant) -> Option<
         client.work_ms = frame.worst_work;
         client.repeat = Repeat::Once {};
         client.timeout = RequestTimeout::After { ms: Millis(200) };
-        client.start_ms = Millis(if index == 0 { 0 } else { 50 });
+        // Both start after two steps of the grid, so that a fault can strike before either
+        // asks (a partition that leaves the first with a bare majority).
+        client.start_ms = Millis(2 * step + if index == 0 { 0 } else { 50 });
         client.retry = RetryPolicy::Fixed {
             delay_ms: Millis((ttl / 5).max(10)),
             attempts: 10,
@@ -115,7 +120,7 @@ fn config(frame: &Frame, mechanism: &Mechanism, invariant: Invariant) -> Option<
         invariant,
         faults,
         bounds: Bounds {
-            step_ms: Millis((ttl / 10).max(10)),
+            step_ms: Millis(step),
             max_events: 300,
         },
     })
