@@ -115,7 +115,7 @@ fn config(frame: &Frame, mechanism: &Mechanism, invariant: Invariant) -> Option<
     .count();
     // Two faults where two kinds can strike: Redlock's clock step needs a partition first.
     faults.max = if kinds > 1 { 2 } else { 1 };
-    (kinds > 0).then(|| SearchConfig {
+    (kinds > 0).then_some(SearchConfig {
         base,
         invariant,
         faults,

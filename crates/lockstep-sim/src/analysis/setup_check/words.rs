@@ -25,7 +25,7 @@ fn count(n: u64) -> String {
     let digits = n.to_string();
     let mut out = String::new();
     for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i) % 3 == 0 {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(c);
@@ -35,9 +35,9 @@ fn count(n: u64) -> String {
 
 /// "2 s", "750 ms".
 fn duration(ms: u64) -> String {
-    if ms >= 1_000 && ms % 100 == 0 {
+    if ms >= 1_000 && ms.is_multiple_of(100) {
         let tenths = ms / 100;
-        if tenths % 10 == 0 {
+        if tenths.is_multiple_of(10) {
             format!("{} s", tenths / 10)
         } else {
             format!("{}.{} s", tenths / 10, tenths % 10)
