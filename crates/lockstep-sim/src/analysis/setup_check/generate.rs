@@ -157,16 +157,7 @@ impl Frame {
         let mut out = Vec::new();
         let end = self.duration.0;
         let long = 2 * self.ttl.0.max(100);
-        let strikes = |rng: &mut SimRng, per_run: u64| {
-            let gap = (end / per_run).max(1);
-            let mut times = Vec::new();
-            let mut at = rng.between(0, 2 * gap);
-            while at < end {
-                times.push(at);
-                at += 1 + rng.between(0, 2 * gap);
-            }
-            times
-        };
+        let strikes = |rng: &mut SimRng, per_run: u64| strike_times(rng, end, per_run);
         if self.longest_pause.0 > 0 {
             for at in strikes(rng, 8) {
                 let node = pick(rng, clients);
@@ -229,6 +220,18 @@ impl Frame {
         }
         out
     }
+}
+
+/// When one fault kind strikes in a run of `end` ms: about `per_run` times, at random gaps.
+fn strike_times(rng: &mut SimRng, end: u64, per_run: u64) -> Vec<u64> {
+    let gap = (end / per_run).max(1);
+    let mut times = Vec::new();
+    let mut at = rng.between(0, 2 * gap);
+    while at < end {
+        times.push(at);
+        at += 1 + rng.between(0, 2 * gap);
+    }
+    times
 }
 
 fn at_ms(at: u64, action: Action<String>) -> Intervention<String> {
