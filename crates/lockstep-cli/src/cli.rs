@@ -3,6 +3,7 @@
 //! in the words of [`crate::usage`], followed by the usage clap generates. It reads no files.
 
 use crate::chaos::ChaosArgs;
+use crate::check_setup::CheckSetupArgs;
 use crate::check_trace::CheckTraceArgs;
 use crate::error::CliError;
 use crate::hunt::HuntArgs;
@@ -48,6 +49,8 @@ pub enum Command {
     Search(SearchArgs),
     /// A recorded history (from a real system) judged by the simulation's invariants.
     CheckTrace(CheckTraceArgs),
+    /// A lock as you run it (a lock-setup file), checked: how it fails and what fixes it.
+    CheckSetup(CheckSetupArgs),
     /// A scenario played against real servers on loopback, beside its simulation.
     Real(RealArgs),
 }

@@ -11,6 +11,7 @@
 //! lockstep-cli hunt [--seed S] [--faults K] [--max-events N] [--out DIR]
 //! lockstep-cli search <scenario or search-config.json | built-in id> --invariant <id> [--faults K] [--out file.json]
 //! lockstep-cli check-trace <recorded history.json>
+//! lockstep-cli check-setup <lock-setup.json | .toml> [--runs N] [--seed S] [--threads T] [--json]
 //! lockstep-cli real <file.json | built-in id> --service postgres|redis [--runs N] [--record file.json]
 //! ```
 //!
@@ -18,12 +19,13 @@
 //! says so and exits with status 2.
 //!
 //! `run` exits with status 1 and names the failed expectation when one fails, `check-trace` when
-//! an invariant broke, `real` when a real run did not match the simulation; any usage or input
+//! an invariant broke, `check-setup` when data can be lost, `real` when a real run did not match the simulation; any usage or input
 //! error exits with status 2 and says what is wrong.
 
 mod against;
 mod args;
 mod chaos;
+mod check_setup;
 mod check_trace;
 mod cli;
 mod error;
@@ -34,6 +36,7 @@ mod real_command;
 mod real_play;
 mod run_command;
 mod search_command;
+mod setup_text;
 mod source;
 mod usage;
 
@@ -93,6 +96,7 @@ fn run(arguments: Vec<String>) -> Result<String, CliError> {
         Command::Matrix(args) => matrix::run(&args).map_err(CliError::Chaos),
         Command::Search(args) => search_command::run(args),
         Command::CheckTrace(args) => check_trace::run(&args),
+        Command::CheckSetup(args) => check_setup::run(&args),
         #[cfg(feature = "real")]
         Command::Real(args) => real_play::run_real(&args),
         // A build without the reality check has no servers to play against: it says how to

@@ -19,7 +19,11 @@ pub fn words(error: &clap::Error, command: Option<&str>) -> String {
             "unknown command \"{}\"",
             context(error, ContextKind::InvalidSubcommand)
         ),
-        // The only required argument of any command is its scenario.
+        // The only required argument of any command is its file: a lock setup for
+        // `check-setup`, a scenario for the others.
+        ErrorKind::MissingRequiredArgument if command == Some("check-setup") => {
+            "`check-setup` needs a lock-setup file (docs/lock-setup.md)".to_owned()
+        }
         ErrorKind::MissingRequiredArgument => format!(
             "`{}` needs a scenario file or built-in id",
             command.unwrap_or_default()

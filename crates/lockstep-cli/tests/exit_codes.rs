@@ -159,3 +159,37 @@ fn input_errors_exit_2_and_name_the_place() {
     assert_eq!(output.status.code(), Some(2));
     assert!(stderr(&output).contains("client-z"), "{}", stderr(&output));
 }
+
+fn setup(name: &str) -> String {
+    format!(
+        "{}/../../docs/lock-setups/{name}.json",
+        env!("CARGO_MANIFEST_DIR")
+    )
+}
+
+#[test]
+fn check_setup_exits_1_when_data_can_be_lost_and_0_when_it_cannot() {
+    let lost = cli(&["check-setup", &setup("sql-row-long-pause"), "--runs", "8"]);
+    assert_eq!(lost.status.code(), Some(1), "{}", stderr(&lost));
+    let text = String::from_utf8_lossy(&lost.stdout);
+    assert!(text.contains("Your data can be lost: in "), "{text}");
+    let kept = cli(&[
+        "check-setup",
+        &setup("version-check-no-lock"),
+        "--runs",
+        "5",
+    ]);
+    assert_eq!(kept.status.code(), Some(0), "{}", stderr(&kept));
+}
+
+#[test]
+fn check_setup_exits_2_naming_what_is_wrong() {
+    let path = scenario_file("bad-setup", r#"{"format": 1, "ttl_ms": 0}"#);
+    let output = cli(&["check-setup", path.to_str().expect("a UTF-8 path")]);
+    assert_eq!(output.status.code(), Some(2));
+    assert!(
+        stderr(&output).contains("ttl_ms: 0 ms is out of range"),
+        "{}",
+        stderr(&output)
+    );
+}

@@ -17,4 +17,5 @@ pub mod recorded_verdicts;
 #[cfg(feature = "history-check")]
 pub mod register_history;
 pub mod search;
+pub mod setup_check;
 pub mod verification;
