@@ -189,3 +189,142 @@ describe('the timeline on a 375-px phone', () => {
     assert.deepEqual(app.problems, []);
   });
 });
+
+/**
+ * Each shown label of a broken invariant in `timeline`: its box, the lanes it sits across, the
+ * lanes that broke it, and whether it touches a lane's name or badge.
+ */
+async function bandLabels(page, timeline = 'main') {
+  return page.evaluate((name) => {
+    const root = document.querySelector(`[data-testid="timeline-${name}"]`);
+    const box = (el) => el.getBoundingClientRect();
+    const overlaps = (a, b) => a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 2 && b.top < a.bottom - 2;
+    const lanes = [...root.querySelectorAll('[data-testid="lane"]')].map((l) => ({ node: l.dataset.node, r: box(l) }));
+    const words = [...root.querySelectorAll('[data-testid="lane-label"] .lane-name, [data-testid="lane-label"] .badge')]
+      .filter((w) => w.textContent.trim() !== '').map((w) => ({ text: w.textContent, r: box(w) }));
+    return [...root.querySelectorAll('[data-testid="violation-band"]:not([data-repeats="0"])')].map((band) => {
+      const key = `band-${band.dataset.eventId}-${band.dataset.invariant}`;
+      // Its label by key; a build before keys had only its words, the band's whole statement.
+      const label = root.querySelector(`[data-testid="timeline-label"][data-key="${key}"]`) ??
+        [...root.querySelectorAll('[data-testid="timeline-label"][data-of="band"]')]
+          .find((l) => l.textContent === band.querySelector('title').textContent);
+      const r = label && box(label);
+      return {
+        invariant: band.dataset.invariant,
+        shown: band.dataset.label,
+        culprits: band.dataset.lanes.split(' '),
+        text: label?.textContent,
+        // Every lane it reaches into by more than its type's ascent and descent overflow their
+        // 12-px row (2 px).
+        on: r ? lanes.filter((l) => r.top < l.r.bottom - 2 && l.r.top < r.bottom - 2).map((l) => l.node) : [],
+        over: r ? words.filter((w) => overlaps(r, w.r)).map((w) => w.text) : [],
+      };
+    });
+  }, timeline);
+}
+
+/** The right and left edges of `timeline`'s plot, its label grounds and its marks' glyphs. */
+async function edges(page, timeline) {
+  return page.evaluate((name) => {
+    const root = document.querySelector(`[data-testid="timeline-${name}"]`);
+    const plot = root.querySelector('.timeline-plot').getBoundingClientRect();
+    const grounds = [...root.querySelectorAll('.label-ground')].map((g) => g.getBoundingClientRect()).filter((r) => r.width > 0);
+    const glyphs = [...root.querySelectorAll('[data-testid="event-mark"]')].map((mark) => {
+      const parts = [...mark.children].filter((c) => !c.classList.contains('hit') && c.tagName !== 'title').map((c) => c.getBoundingClientRect());
+      return { event: mark.dataset.eventId, left: Math.min(...parts.map((p) => p.left)), right: Math.max(...parts.map((p) => p.right)) };
+    });
+    return { plot: { left: plot.left, right: plot.right }, grounds, glyphs };
+  }, timeline);
+}
+
+describe('the timeline on a 320-px phone says where', () => {
+  let app;
+  let page;
+
+  before(async () => {
+    app = await startApp({ viewport: { width: 320, height: 640 }, hasTouch: true, isMobile: true });
+    page = app.page;
+  });
+
+  after(async () => {
+    await app?.close();
+  });
+
+  it('puts each broken invariant’s label on a lane that broke it, clear of the lanes’ names', async () => {
+    for (const link of ['s=s1-gc-pause-unfenced&at=24', 's=s3-fencing-gap&at=24']) {
+      await app.open(link);
+      await app.waitForPosition(24);
+      await app.settle();
+      const bands = await bandLabels(page);
+      assert.ok(bands.some((b) => b.shown === 'shown'), `${link}: a broken invariant is labelled: ${JSON.stringify(bands)}`);
+      // Where its lanes have no room (a pause's hatching), a band keeps its words for hover.
+      for (const band of bands.filter((b) => b.shown === 'hover')) {
+        assert.equal(band.text, undefined, `${link}: ${band.invariant} is hover only, and its words are nowhere else`);
+      }
+      for (const band of bands.filter((b) => b.shown === 'shown')) {
+        assert.ok(band.text, `${link}: ${band.invariant} says it is labelled, and is`);
+        assert.equal(band.on.length, 1, `${link}: "${band.text}" sits across ${band.on.join(', ')}`);
+        assert.ok(band.culprits.includes(band.on[0]),
+          `${link}: "${band.text}" sits on ${band.on[0]}, not on a lane that broke it (${band.culprits.join(', ')})`);
+        assert.deepEqual(band.over, [], `${link}: "${band.text}" covers a lane's name`);
+      }
+    }
+    await app.screenshot('timeline-320-band-labels-on-their-lanes');
+    assert.deepEqual(app.problems, []);
+  });
+
+  it('zooms in on the first milliseconds while following now', async () => {
+    await app.open('s=s1-gc-pause-unfenced&at=6');
+    await app.waitForPosition(6);
+    await app.settle();
+    const spread = await page.evaluate(() => {
+      const root = document.querySelector('[data-testid="timeline-main"]');
+      const plot = root.querySelector('.timeline-plot').getBoundingClientRect();
+      const now = root.querySelector('[data-testid="now-line"] line').getBoundingClientRect();
+      return (now.left - plot.left) / plot.width;
+    });
+    assert.ok(spread >= 0.4, `what happened so far takes ${(spread * 100).toFixed(0)} % of the plot`);
+    assert.match(await page.locator(main('view-range')).innerText(), /^0 ms – \d+ ms$/, 'a view of milliseconds');
+    // The user's own view stays: "Whole run" shows all of it, following or not.
+    await page.locator(main('zoom-fit')).click();
+    assert.equal(await page.locator(main('view-range')).innerText(), '0 ms – 4 s');
+    await page.locator('[data-testid="step"]').click();
+    await app.waitForPosition(7);
+    assert.equal(await page.locator(main('view-range')).innerText(), '0 ms – 4 s');
+    await app.screenshot('timeline-320-first-milliseconds');
+    assert.deepEqual(app.problems, []);
+  });
+
+  it('draws a recording’s last mark and its labels inside the plot, whole run or following now', async () => {
+    await app.leave();
+    await page.goto(`${app.site.url}#real=s4-delayed-packet.postgres`);
+    await page.locator('[data-testid="timeline-recorded"] svg').waitFor({ timeout: 30_000 });
+    await app.settle();
+    const inside = async (when) => {
+      for (const name of ['simulated', 'recorded']) {
+        const { plot, grounds, glyphs } = await edges(page, name);
+        for (const g of grounds) {
+          assert.ok(g.left >= plot.left + 1 && g.right <= plot.right - 1,
+            `${when}, ${name}: a label (${g.left.toFixed(1)}–${g.right.toFixed(1)}) touches the plot's edge (${plot.left.toFixed(1)}–${plot.right.toFixed(1)})`);
+        }
+        for (const g of glyphs) {
+          assert.ok(g.left >= plot.left - 0.5 && g.right <= plot.right + 0.5,
+            `${when}, ${name}: the mark of event ${g.event} (${g.left.toFixed(1)}–${g.right.toFixed(1)}) is cut by the plot (${plot.right.toFixed(1)})`);
+        }
+      }
+    };
+    await inside('following now');
+    // The two share one time axis: the leading timeline's "Whole run" (the other's is hidden).
+    const fit = page.locator('[data-testid="zoom-fit"]:visible');
+    assert.equal(await fit.count(), 1, 'one "Whole run" for both timelines');
+    // In the middle of the screen, clear of the page's bar along the bottom.
+    await fit.evaluate((button) => button.scrollIntoView({ block: 'center' }));
+    await fit.click();
+    await app.settle();
+    const marks = await page.locator('[data-testid="timeline-recorded"] [data-testid="event-mark"]').count();
+    assert.ok(marks > 0, 'the recording draws its writes');
+    await inside('whole run');
+    await app.screenshot('timeline-320-recording-whole-run');
+    assert.deepEqual(app.problems, []);
+  });
+});

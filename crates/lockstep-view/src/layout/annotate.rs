@@ -1,9 +1,10 @@
 //! Which text each shape of a frame carries, and where it may go: a lease or belief bar its
 //! token, a crash the word, a write its token or why it was refused, a clock jump by how much,
-//! a broken invariant its statement (once per invariant in view, counted: "×10"), on the lanes
-//! that broke it; a stale write "stale 33", a lost update its words. Asks [`labels::place`] for boxes clear of each other, of
-//! the hatching (overhangs, pauses), of the marks' glyphs, of the lane names (on a narrow
-//! screen) and of the view's edges; a shape whose text finds no place keeps it for its tooltip
+//! a broken invariant its statement or a short form (once per invariant in view, counted:
+//! "×10"), only on the lanes that broke it; a stale write "stale 33", a lost update its words.
+//! Asks [`labels::place`] for boxes clear of each other, of the hatching (overhangs, pauses),
+//! of the marks' glyphs, of the lane names (on a narrow screen) and of the view's edges, a
+//! little inside them; a shape whose text finds no place keeps it for its tooltip
 //! ([`LabelState::HoverOnly`]).
 //!
 //! Runs on every frame, after the frame is simplified: its cost grows with the shapes in view
@@ -15,7 +16,7 @@ use super::shapes::{
     MarkShape, Tone, UPPER_ROW, glyph_box, lane_name_box, scissors_box, span_rank,
 };
 use super::{Layout, MarkKind, SpanKind, refusal_text};
-use lockstep_sim::vocabulary::invariant::Concern;
+use lockstep_sim::vocabulary::invariant::{Concern, Invariant};
 
 /// At most this many labels are placed in one frame; the rest are tooltips only. A wider view
 /// holds more shapes than anyone can read labels on.
@@ -24,6 +25,9 @@ pub const MAX_LABELS: usize = 150;
 const SLIDES: usize = 6;
 /// Room between a glyph and its label, in px.
 const GAP: f64 = 2.0;
+/// Room between a label and the plot's left or right edge, in px: a label's outline is drawn
+/// half outside its box.
+pub const EDGE_INSET: f64 = 2.0;
 
 /// One shape's label, before placement: which, and how urgent. Its candidate boxes are only
 /// listed for the first [`MAX_LABELS`] in rank order.
@@ -38,21 +42,15 @@ struct Wanted {
 
 /// Places the labels of `frame`'s shapes and records on each shape whether its text is shown.
 pub fn annotate(frame: &mut Frame, layout: &Layout, names: LaneNames) -> Vec<Label> {
-    let left = frame.offset;
-    let area = Rect {
-        x: left,
-        y: 0.0,
-        width: frame.width,
-        height: layout.lanes.len() as f64 * LANE_HEIGHT,
-    };
-    let view = (left, left + frame.width);
+    let area = label_area(frame, layout);
+    let view = (area.x, area.right());
     let obstacles = obstacles(frame, layout, names);
     let wanted = wanted(frame);
     let tried = wanted.len().min(MAX_LABELS);
     let requests: Vec<Request> = wanted[..tried]
         .iter()
         .map(|w| match w.of {
-            LabelOf::Band(i) => band_request(&frame.bands[i], layout.lanes.len(), view),
+            LabelOf::Band(i) => band_request(&frame.bands[i], view),
             LabelOf::Mark(i) => mark_request(&frame.marks[i]),
             LabelOf::Bar(i) => bar_request(&frame.bars[i], layout, view),
         })
@@ -83,6 +81,17 @@ pub fn annotate(frame: &mut Frame, layout: &Layout, names: LaneNames) -> Vec<Lab
         }
     }
     labels
+}
+
+/// Where labels may go: the lanes in view, kept [`EDGE_INSET`] px in from the plot's left and
+/// right edges, so that no label's ground or outline is cut by them.
+pub fn label_area(frame: &Frame, layout: &Layout) -> Rect {
+    Rect {
+        x: frame.offset + EDGE_INSET,
+        y: 0.0,
+        width: (frame.width - 2.0 * EDGE_INSET).max(0.0),
+        height: layout.lanes.len() as f64 * LANE_HEIGHT,
+    }
 }
 
 /// What a label must keep clear of: the hatching, the marks' glyphs, and the lane names when
@@ -357,32 +366,42 @@ pub fn band_tone(band: &BandShape) -> Tone {
     }
 }
 
-/// At the band's start (moved in to stay inside the view), in the label rows of the lanes that
-/// broke it; where those are full (a pause's hatching), on the lanes nearest them, so that what
-/// broke is never left unsaid.
-fn band_request(band: &BandShape, lanes: usize, view: (f64, f64)) -> Request {
-    let text = band_text(band);
-    let width = text_width(&text);
-    let x = (band.x + GAP).min(view.1 - width).max(view.0);
-    let distance = |lane: usize| {
-        band.lanes
-            .iter()
-            .map(|&anchor| anchor.abs_diff(lane))
-            .min()
-            .unwrap_or(0)
+/// A band's short text, where the statement does not fit: "✗ stale write" (its tooltip keeps the
+/// whole statement).
+fn band_short_text(band: &BandShape) -> String {
+    let short = match band.invariant {
+        Invariant::OneBeliever => "two believe they hold it",
+        Invariant::OneLease => "two leases",
+        Invariant::TokensIncrease => "token not higher",
+        Invariant::NoStaleWrite => "stale write",
+        Invariant::OneWriterPerToken => "two writers, one token",
+        Invariant::NoLostUpdate => "lost update",
+        Invariant::NoDoubleCharge => "charged twice",
     };
-    let mut order: Vec<usize> = (0..lanes).collect();
-    order.sort_by_key(|&lane| (distance(lane), lane));
-    let candidates = order
-        .into_iter()
-        .flat_map(|lane| {
-            let top = lane as f64 * LANE_HEIGHT;
-            [top + UPPER_ROW, top + LOWER_ROW]
-        })
-        .map(|y| (0, label_box(&text, x, y)))
-        .collect();
-    Request {
-        texts: vec![text],
-        candidates,
+    if band.repeats > 1 {
+        format!("✗ {short} ×{}", band.repeats)
+    } else {
+        format!("✗ {short}")
     }
+}
+
+/// In the label rows of the lanes that broke it, and nowhere else: a label on another lane
+/// would say that lane broke it. The whole statement first, then the short text; each starting
+/// at the band (moved in to stay inside the view), then ending at it. Where none is free, the
+/// band keeps its text for hover and focus.
+fn band_request(band: &BandShape, view: (f64, f64)) -> Request {
+    let texts = vec![band_text(band), band_short_text(band)];
+    let mut candidates = Vec::new();
+    for (index, text) in texts.iter().enumerate() {
+        let width = text_width(text);
+        let inside = |x: f64| x.min(view.1 - width).max(view.0);
+        let xs = [inside(band.x + GAP), inside(band.x - GAP - width)];
+        for &lane in &band.lanes {
+            let top = lane as f64 * LANE_HEIGHT;
+            for y in [top + UPPER_ROW, top + LOWER_ROW] {
+                candidates.extend(xs.iter().map(|&x| (index, label_box(text, x, y))));
+            }
+        }
+    }
+    Request { texts, candidates }
 }

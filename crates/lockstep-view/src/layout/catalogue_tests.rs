@@ -4,6 +4,7 @@
 
 use super::frame::{Frame, LANE_HEIGHT, LaneNames, Viewport, frame, glyph_box, lane_name_box};
 use super::labels::Rect;
+use super::shapes::LabelOf;
 use super::*;
 use lockstep_sim::scenario::catalogue;
 
@@ -54,13 +55,19 @@ fn label_problems(f: &Frame, layout: &Layout, names: LaneNames) -> Vec<String> {
             ));
         }
     }
-    let view = rect(
-        f.offset,
-        0.0,
-        f.width,
-        layout.lanes.len() as f64 * LANE_HEIGHT,
-    );
+    // A little inside the plot's edges, where no outline is cut.
+    let view = super::annotate::label_area(f, layout);
     for (index, a) in f.labels.iter().enumerate() {
+        if let LabelOf::Band(band) = a.of {
+            let lane = (a.bounds.y / LANE_HEIGHT).floor();
+            let on = f.bands[band].lanes.iter().any(|&l| l as f64 == lane);
+            if !on || a.bounds.bottom() > (lane + 1.0) * LANE_HEIGHT + 1e-9 {
+                problems.push(format!(
+                    "{:?} sits on lane {lane}, not on a lane that broke it ({:?})",
+                    a.text, f.bands[band].lanes
+                ));
+            }
+        }
         for b in &f.labels[index + 1..] {
             if a.bounds.intersects(&b.bounds) {
                 problems.push(format!("{:?} overlaps {:?}", a.text, b.text));
@@ -132,7 +139,6 @@ fn no_label_overlaps_another_the_hatching_a_glyph_or_the_edge_in_any_scenario() 
 #[test]
 fn every_shape_that_has_a_label_either_shows_it_or_keeps_it_for_hover() {
     use super::frame::LabelState;
-    use super::shapes::LabelOf;
     for (id, run, layout) in every_run() {
         let view = Viewport::opening(&layout, 330.0);
         let f = frame(
@@ -156,7 +162,6 @@ fn every_shape_that_has_a_label_either_shows_it_or_keeps_it_for_hover() {
 
 #[test]
 fn client_b_s_token_34_shows_on_its_bars_and_redis_leases_name_their_holder() {
-    use super::shapes::LabelOf;
     let runs = every_run();
     let find = |id: &str| {
         runs.iter()
@@ -246,6 +251,78 @@ fn the_opening_view_frames_where_things_happen_and_the_decisive_moment() {
             }
         }
     }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// "Whole run" draws every mark whole, the last one too, on a phone's plot and a laptop's.
+#[test]
+fn the_whole_run_draws_every_mark_inside_the_plot() {
+    let mut problems = Vec::new();
+    for (id, run, layout) in every_run() {
+        problems.extend(whole_run_cuts_a_mark(id, &layout, run.sim.now().0));
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// Each mark of `layout` whose glyph "Whole run" cuts at the plot's edge, in words.
+fn whole_run_cuts_a_mark(id: &str, layout: &Layout, now: u64) -> Vec<String> {
+    let mut problems = Vec::new();
+    for (width, names) in WIDTHS {
+        let view = Viewport::whole(layout.end, width);
+        let f = frame(layout, layout.events, now, view, names);
+        for mark in &f.marks {
+            let glyph = glyph_box(mark);
+            if glyph.x < f.offset || glyph.right() > f.offset + f.width {
+                problems.push(format!(
+                    "{id}, {width} px: the {:?} at event {} is cut by the edge",
+                    mark.kind, mark.event
+                ));
+            }
+        }
+    }
+    problems
+}
+
+/// "Follow now" at every position of every scenario: the present is always in view, and while
+/// the run is young the view is zoomed in on what has happened, so that it fills at least 40 %
+/// of the width instead of crowding at the left edge; later it is the chosen view, followed.
+#[test]
+fn following_now_zooms_in_on_the_start_of_every_run_and_keeps_now_in_view() {
+    let mut problems = Vec::new();
+    let mut zoomed = 0;
+    for (id, run, layout) in every_run() {
+        let Some((first, _)) = layout.activity() else {
+            continue;
+        };
+        for (width, _) in WIDTHS {
+            let chosen = Viewport::opening(&layout, width);
+            for event in run.sim.trace() {
+                let now = event.time.0;
+                let view = chosen.near_now(first, now, layout.end);
+                let t = now as f64;
+                if !(view.start <= t && t <= view.start + view.span) {
+                    problems.push(format!("{id}, {width} px: now ({now} ms) is out of view"));
+                }
+                if view == chosen.following(now, layout.end) {
+                    continue;
+                }
+                zoomed += 1;
+                let filled = (t - first as f64) / view.span;
+                if filled < 0.4 && t - first as f64 > 20.0 {
+                    problems.push(format!(
+                        "{id}, {width} px: at {now} ms what happened fills {filled:.2} of the view"
+                    ));
+                }
+                if view.span >= chosen.span {
+                    problems.push(format!("{id}: zoomed out past the chosen view at {now} ms"));
+                }
+            }
+        }
+    }
+    assert!(
+        zoomed > 100,
+        "only {zoomed} zoomed views: the test proves little"
+    );
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 

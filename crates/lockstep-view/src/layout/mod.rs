@@ -13,6 +13,7 @@ pub mod labels;
 mod moment;
 pub mod plane;
 pub mod shapes;
+pub mod viewport;
 
 use crate::run::{Lease, Run, Standing};
 pub use bands::Band;

@@ -74,6 +74,33 @@ fn every_recording_opens_at_every_width() {
     }
 }
 
+/// A recording ends on its last event: "Whole run" draws that event's mark whole, on a phone's
+/// plot and a laptop's, not cut by the plot's right edge.
+#[test]
+fn the_whole_of_every_recording_draws_its_last_mark_inside_the_plot() {
+    use crate::layout::frame::{LaneNames, frame, glyph_box};
+    let mut cut = Vec::new();
+    for recording in RECORDINGS {
+        let run = RecordedRun::of(history(&recording.id()));
+        let layout = &run.layout;
+        for width in [330.0, 800.0] {
+            let view = Viewport::whole(layout.end, width);
+            let f = frame(layout, layout.events, layout.end, view, LaneNames::Above);
+            for mark in &f.marks {
+                let glyph = glyph_box(mark);
+                if glyph.x < f.offset || glyph.right() > f.offset + f.width {
+                    cut.push(format!(
+                        "{} at {width} px: event {}",
+                        recording.id(),
+                        mark.event
+                    ));
+                }
+            }
+        }
+    }
+    assert!(cut.is_empty(), "marks cut by the edge: {}", cut.join(", "));
+}
+
 #[test]
 fn s2_recorded_is_drawn_as_postgresql_ran_it() {
     let run = RecordedRun::of(history("s2-gc-pause-fenced.postgres"));

@@ -329,7 +329,7 @@ fn LabelText(props: &LabelTextProps) -> Html {
     };
     let b = label.bounds;
     html! {
-        <text class={classes!("label", format!("label-{tone}"))} data-testid="timeline-label" data-of={of}
+        <text class={classes!("label", format!("label-{tone}"))} data-testid="timeline-label" data-of={of} data-key={label.key.clone()}
             x={px(text_x(&b))} y={px(text_baseline(&b))}
             textLength={px(label.text.chars().count() as f64 * CHAR_WIDTH)}
             lengthAdjust="spacingAndGlyphs">{ label.text.clone() }</text>

@@ -82,11 +82,15 @@ pub fn use_plot_size(plot: &NodeRef) -> (f64, LaneNames) {
     (*width, *names)
 }
 
-/// The span the user chose, and whether the view follows the present.
+/// The span the user chose, whether the view follows the present, and whether it still zooms in
+/// on the start of the run while following (until the user picks a view of their own).
 #[derive(Clone)]
 pub struct ViewState {
     view: UseStateHandle<Viewport>,
     follow: UseStateHandle<bool>,
+    /// The run's first activity while "follow now" zooms in on what has happened since
+    /// ([`Viewport::near_now`]); `None` once the user zoomed, panned or asked for the whole run.
+    near: UseStateHandle<Option<u64>>,
 }
 
 /// Whose view a timeline shows: its own, its own published for a follower (the main timeline
@@ -204,38 +208,54 @@ impl ViewState {
             width,
             ..*self.view
         };
-        if *self.follow {
-            current.following(now, end)
-        } else {
-            current
+        match (*self.follow, *self.near) {
+            (true, Some(first)) => current.near_now(first, now, end),
+            (true, None) => current.following(now, end),
+            (false, _) => current,
         }
     }
 
+    /// The user's own view: kept as it is from now on, followed or not.
     pub fn set(&self, next: Viewport, keep_following: bool) {
         self.view.set(next);
         self.follow.set(keep_following);
+        self.near.set(None);
     }
 
-    pub fn toggle_follow(&self) {
-        self.follow.set(!*self.follow);
+    /// Turns "follow now" off, keeping `shown` (what is on screen) as the user's view, or on.
+    pub fn toggle_follow(&self, shown: Viewport) {
+        if *self.follow {
+            self.set(shown, false);
+        } else {
+            self.follow.set(true);
+        }
     }
 }
 
 /// The view of `layout`. A new run in another `scope` (another scenario), or a new width,
-/// shows the whole of it again; a new run of the same scope keeps the user's zoom.
+/// opens it again (zoomed in on its start while following now); a new run of the same scope
+/// keeps the user's zoom.
 #[hook]
 pub fn use_view_state(layout: &Shared<Layout>, scope: &AttrValue, width: f64) -> ViewState {
     let first = use_first_width();
     let view = use_state(|| Viewport::opening(layout, first));
     let follow = use_state(|| true);
+    let near = use_state(|| first_activity(layout));
     {
         let view = view.clone();
         let follow = follow.clone();
+        let near = near.clone();
         let layout = layout.clone();
         use_effect_with((scope.clone(), width), move |_| {
             view.set(Viewport::opening(&layout, width));
             follow.set(true);
+            near.set(first_activity(&layout));
         });
     }
-    ViewState { view, follow }
+    ViewState { view, follow, near }
+}
+
+/// Where the run's activity begins (0 for a run where nothing happens).
+fn first_activity(layout: &Layout) -> Option<u64> {
+    Some(layout.activity().map_or(0, |(first, _)| first))
 }

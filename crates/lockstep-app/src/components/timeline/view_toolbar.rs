@@ -36,7 +36,7 @@ pub fn view_toolbar(
     };
     let toggle_follow = {
         let view = view.clone();
-        Callback::from(move |_: MouseEvent| view.toggle_follow())
+        Callback::from(move |_: MouseEvent| view.toggle_follow(shown_view))
     };
     html! {
         <div class="timeline-toolbar" role="toolbar" aria-label={format!("{caption} view")}>
