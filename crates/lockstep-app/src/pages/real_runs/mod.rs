@@ -103,18 +103,21 @@ pub fn RealRunsPage(props: &RealRunsProps) -> Html {
     }
 }
 
-/// Scrolls the shown run's title to the window's top if it is not in the window.
+/// Scrolls the shown run's title to the window's top (8 px below it) if it is not in the window.
 fn reveal_title() {
-    let Some(title) = browser::window().and_then(|w| w.document()).and_then(|d| {
+    let Some(window) = browser::window() else {
+        return;
+    };
+    let title = window.document().and_then(|d| {
         d.query_selector("[data-testid=\"real-title\"]")
             .ok()
             .flatten()
-    }) else {
-        return;
-    };
+    });
     let (_, height) = browser::window_size();
-    if browser::box_of(&title).is_some_and(|(_, top, bottom)| top < 0.0 || bottom > height) {
-        title.scroll_into_view();
+    if let Some((_, top, bottom)) = title.as_ref().and_then(browser::box_of)
+        && (top < 0.0 || bottom > height)
+    {
+        window.scroll_by_with_x_and_y(0.0, (top - 8.0).floor());
     }
 }
 
