@@ -3,7 +3,9 @@
 // ends); the chart, the histogram and the violating seeds agree with one another; a violating
 // seed opens the playground just after the event that first broke an invariant (and not one
 // event earlier); Stop stops, and the batches the workers were running when it was pressed
-// are dropped when they come back; a bad link parameter is named; axe-core finds nothing.
+// are dropped when they come back; a bad link parameter is named; axe-core finds nothing. Runs
+// are kept apart: the newest first, each labelled with its settings, an earlier one removable,
+// and two charted side by side only when the user asks (at 1280×800 and 375×700).
 // How fast the page answers while the workers compute is measured by `cargo xtask bench`
 // (e2e/bench-lab.mjs), not judged here: a time budget passes or fails with the machine's load.
 
@@ -265,4 +267,167 @@ describe('the chaos lab', () => {
     assert.deepEqual(await app.axe(), []);
     assert.deepEqual(app.problems, []);
   });
+});
+
+// Issue 42, point 3: the lab keeps runs apart. Each press of Run starts a run of its own: the
+// newest comes first, every block of results is labelled with its settings ("This run",
+// "Earlier run" with ✕), and the chart shows one run unless the user asks to compare it with the
+// previous one, which makes one column per run. At a laptop's width and a phone's.
+describe('the chaos lab keeps runs apart', () => {
+  let app;
+  let page;
+
+  before(async () => {
+    app = await startApp();
+    page = app.page;
+  });
+
+  after(async () => {
+    await app?.close();
+  });
+
+  /** Sets the form (unfolding it first on a phone) and runs it to the end. */
+  async function runWith({ fencing, seed }) {
+    const change = page.locator('[data-testid="lab-settings-change"]');
+    if (await change.isVisible()) await change.click();
+    await page.locator('[data-testid="lab-fencing"]').selectOption(fencing);
+    await page.locator('[data-testid="lab-seed"]').fill(String(seed));
+    await page.locator('[data-testid="lab-seed"]').blur();
+    await page.locator('[data-testid="lab-run"]').click();
+    // Finished, and the run on top is this one (the one before had finished too).
+    await page.waitForFunction(
+      (said) => {
+        const progress = document.querySelector('[data-testid="lab-progress"]');
+        const settings = document.querySelector('[data-testid="lab-run-block"][data-run="this"] .lab-headline-settings')?.textContent ?? '';
+        return progress?.dataset.status === 'finished' && said.every((words) => settings.includes(words));
+      },
+      [`fencing ${fencing},`, `seeds ${seed}–`],
+      { timeout: 60_000 },
+    );
+  }
+
+  /** Every run's block in page order: which it is, its label and settings, its headline's numbers. */
+  const blocks = () =>
+    page.locator('[data-testid="lab-run-block"]').evaluateAll((all) =>
+      all.map((b) => {
+        const headline = b.querySelector('[data-testid="lab-headline"]');
+        return {
+          run: b.dataset.run,
+          label: headline.querySelector('[data-testid="lab-run-label"]').textContent,
+          settings: headline.querySelector('.lab-headline-settings').textContent,
+          intact: headline.dataset.intact,
+          runs: headline.dataset.runs,
+          remove: b.querySelectorAll('[data-testid="lab-remove-run"]').length,
+          open: b.querySelector('details.lab-run-more')?.open ?? null,
+        };
+      }),
+    );
+
+  /** Each bar's count in the block of run `which` ("this" or the earlier run `data-number`). */
+  const barsOf = (selector) =>
+    page.locator(`${selector} [data-testid="lab-bar"]`).evaluateAll((all) =>
+      Object.fromEntries(all.map((b) => [b.dataset.invariant, Number(b.dataset.count)])),
+    );
+
+  for (const [width, height] of [[1280, 800], [375, 700]]) {
+    it(`shows the newest run first, each labelled, and compares two only when asked, at ${width}×${height}`, async () => {
+      await page.setViewportSize({ width, height });
+      await app.leave();
+      await page.goto(`${app.site.url}#lab&fencing=off&runs=100&seed=1`);
+      await page.locator('[data-testid="lab-run"]').waitFor({ timeout: 30_000 });
+      await runWith({ fencing: 'off', seed: 1 });
+      // One run: its block says so, and nothing offers a comparison.
+      assert.deepEqual((await blocks()).map((b) => [b.run, b.label]), [['this', 'This run']]);
+      assert.equal(await page.locator('[data-testid="lab-compare"]').count(), 0);
+      const off = await barsOf('[data-testid="lab-run-block"][data-run="this"]');
+
+      await runWith({ fencing: 'on', seed: 1 });
+      let shown = await blocks();
+      // The newest first, each labelled with its settings; only the earlier one has ✕, and its
+      // results are folded.
+      assert.deepEqual(shown.map((b) => [b.run, b.label, b.remove]), [['this', 'This run', 0], ['earlier', 'Earlier run', 1]]);
+      assert.match(shown[0].settings, /^This run · SQL row, fencing on, .*, seeds 1–100$/);
+      assert.match(shown[1].settings, /^Earlier run · SQL row, fencing off, .*, seeds 1–100$/);
+      assert.equal(shown[1].open, false, 'the earlier run is folded');
+      // This run's block charts this run alone: one group, fencing on.
+      const thisGroups = page.locator('[data-testid="lab-run-block"][data-run="this"] [data-testid="lab-chart-group"]');
+      assert.deepEqual(await thisGroups.evaluateAll((all) => all.map((g) => g.dataset.fencing)), ['on']);
+      const on = await barsOf('[data-testid="lab-run-block"][data-run="this"]');
+      assert.ok(on.no_stale_write < off.no_stale_write, `fencing on: fewer stale writes (${on.no_stale_write} of ${off.no_stale_write})`);
+      // The earlier run's own results are there, unchanged, once unfolded.
+      const earlier = page.locator('[data-testid="lab-run-block"][data-run="earlier"]');
+      await earlier.locator('details.lab-run-more > summary').click();
+      assert.deepEqual(await barsOf('[data-testid="lab-run-block"][data-run="earlier"]'), off);
+      await earlier.locator('details.lab-run-more > summary').click();
+
+      // No comparison until asked; then one column per run, this run first.
+      assert.equal(await page.locator('[data-testid="lab-compare-chart"]').count(), 0);
+      const ask = page.locator('[data-testid="lab-compare"]');
+      assert.match(await page.locator('.lab-compare-choice').innerText(), /^Compare with the previous run \(fencing off\)$/);
+      await ask.check();
+      const compare = page.locator('[data-testid="lab-compare-chart"]');
+      await compare.waitFor();
+      assert.deepEqual(
+        await compare.locator('[data-testid="lab-compare-run"]').evaluateAll((all) =>
+          all.map((c) => [c.dataset.run, c.dataset.fencing, c.dataset.runs, c.querySelector('.lab-compare-apart').textContent]),
+        ),
+        [['this', 'on', '100', 'fencing on'], ['earlier', 'off', '100', 'fencing off']],
+      );
+      const cells = await compare.locator('[data-testid="lab-compare-cell"]').evaluateAll((all) =>
+        all.map((c) => [c.dataset.run, c.dataset.invariant, Number(c.dataset.count)]),
+      );
+      for (const [run, invariant, count] of cells) {
+        const own = (run === 'this' ? on : off)[invariant] ?? 0;
+        assert.equal(count, own, `${run} ${invariant}: the column shows that run's own count`);
+      }
+      assert.ok(cells.some(([run, id]) => run === 'earlier' && id === 'no_stale_write'));
+      await app.screenshot(`lab-compare-${width}`);
+      // Every label of the comparison is inside the window and clear of the others.
+      const problems = await page.evaluate(() => {
+        const boxes = [...document.querySelectorAll('[data-testid="lab-compare-chart"] :is(th, .lab-bar-value, .lab-compare-shared)')]
+          .map((el) => ({ el, r: el.getBoundingClientRect() }))
+          .filter(({ r }) => r.width > 1);
+        const found = [];
+        for (const { el, r } of boxes) {
+          if (r.left < 0 || r.right > window.innerWidth) found.push(`${el.textContent.slice(0, 30)} leaves the window`);
+          if (el.scrollWidth > el.clientWidth + 1) found.push(`${el.textContent.slice(0, 30)} overflows its cell`);
+        }
+        return found;
+      });
+      assert.deepEqual(problems, []);
+      assert.deepEqual(await app.axe(), []);
+
+      // A third run: the newest first, then the earlier ones newest first; the comparison is
+      // with the run just before.
+      await runWith({ fencing: 'on', seed: 201 });
+      shown = await blocks();
+      assert.deepEqual(
+        shown.map((b) => [b.run, /fencing (\w+)/.exec(b.settings)[1], /seeds ([\d–]+)/.exec(b.settings)[1]]),
+        [['this', 'on', '201–300'], ['earlier', 'on', '1–100'], ['earlier', 'off', '1–100']],
+      );
+      assert.deepEqual(
+        await compare.locator('[data-testid="lab-compare-run"] .lab-compare-apart').allInnerTexts(),
+        ['seeds 201–300', 'seeds 1–100'],
+      );
+      // ✕ forgets an earlier run: the comparison moves to the one before it, and the keyboard's
+      // focus stays on the page (the next ✕).
+      await page.locator('[data-testid="lab-run-block"][data-run="earlier"] [data-testid="lab-remove-run"]').first().click();
+      await page.waitForFunction(() => document.querySelectorAll('[data-testid="lab-run-block"]').length === 2);
+      shown = await blocks();
+      assert.deepEqual(shown.map((b) => [b.run, /fencing (\w+)/.exec(b.settings)[1]]), [['this', 'on'], ['earlier', 'off']]);
+      assert.deepEqual(
+        await compare.locator('[data-testid="lab-compare-run"] .lab-compare-apart').allInnerTexts(),
+        ['fencing on, seeds 201–300', 'fencing off, seeds 1–100'],
+      );
+      assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'lab-remove-run');
+      // The last earlier run removed: one run, no comparison, the focus on Run.
+      await page.locator('[data-testid="lab-remove-run"]').click();
+      await page.locator('[data-testid="lab-earlier"]').waitFor({ state: 'detached' });
+      assert.equal(await page.locator('[data-testid="lab-compare"]').count(), 0);
+      assert.equal(await page.locator('[data-testid="lab-compare-chart"]').count(), 0);
+      assert.equal(await page.locator('[data-testid="lab-chart-group"]').count(), 1);
+      assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'lab-run');
+      assert.deepEqual(app.problems, []);
+    });
+  }
 });

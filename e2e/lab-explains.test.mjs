@@ -5,7 +5,9 @@
 // short link (settings and seed) opens the playground at its violation with the timeline in
 // view, followed from the lab or opened afresh, at 1280×800 and 375×700; the charts' labels neither collide nor leave the window at
 // 320, 375 and 640 px; and on a phone (375×700, 320×640) Run brings the headline into the window, with the settings folded to
-// one line that "Change" opens again.
+// one line that "Change" opens again. What kept the data of the runs that broke only the lock's
+// promises is said for the run's fencing (with fencing off, no check), and the violating seeds
+// list the runs that harmed the data first, at 1280×800 and 375×700.
 
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -194,6 +196,71 @@ describe('the chaos lab explains itself', () => {
       await page.locator('[data-testid="lab-form"]').waitFor({ state: 'visible' });
       assert.deepEqual(app.problems, []);
     });
+  }
+
+  // Issue 42, point 3: what kept the data is said for the run's fencing (with fencing off there
+  // is no check to speak of), and the seed list starts with the runs that harmed the data; those
+  // that broke only the lock's promises, which the chart calls expected, come second. At a
+  // laptop's width and a phone's.
+  for (const [width, height] of [[1280, 800], [375, 700]]) {
+    it(`says what kept the data for each fencing, and no check with fencing off, at ${width}×${height}`, async () => {
+      await page.setViewportSize({ width, height });
+      const detail = () => page.locator('[data-testid="lab-headline-detail"]').innerText();
+      // Short runs with fencing off: most lose data, some break only the lock's promises.
+      await runLab(app, 'lab&fencing=off&duration=20000&runs=200&seed=1');
+      const off = await results(page);
+      assert.ok(Number(off.headline.lockOnly) > 0, `runs that broke only the lock's promises: ${JSON.stringify(off.headline)}`);
+      const offDetail = await detail();
+      assert.doesNotMatch(offDetail, /resource[’']s check/, offDetail);
+      assert.match(offDetail, /With fencing off the resource checks nothing/);
+      assert.match(offDetail, /by timing alone/);
+      // Fencing on: the resource's token check is what keeps the data.
+      await runLab(app, 'lab&fencing=on&duration=20000&runs=200&seed=1');
+      assert.match(await detail(), /the resource[’']s token check is what keeps the data/);
+      assert.deepEqual(app.problems, []);
+    });
+
+    it(`lists the seeds that harmed the data first, those that broke only beliefs second, at ${width}×${height}`, async () => {
+      await page.setViewportSize({ width, height });
+      // Short runs with fencing on: few harm the data, many break only the lock's promises, the
+      // first seed among them.
+      await runLab(app, 'lab&fencing=on&duration=20000&runs=200&seed=1');
+      await seedsHarmFirst();
+      assert.deepEqual(await app.axe(), []);
+      assert.deepEqual(app.problems, []);
+    });
+  }
+
+  /**
+   * The seed list as a reader meets it: the runs that harmed the data first, under their own
+   * heading, each opening at a harm to the data; then, folded, those that broke only the lock's
+   * promises, called expected.
+   */
+  async function seedsHarmFirst() {
+    const dataMeasures = ['no_stale_write', 'one_writer_per_token', 'no_lost_update', 'no_double_charge', 'two_accepted_writers', 'data_lost'];
+    const seeds = await page.locator('[data-testid="lab-violating-seed"]').evaluateAll((all) =>
+      all.map((a) => ({ seed: Number(a.dataset.seed), invariant: a.dataset.invariant, shown: a.checkVisibility() })),
+    );
+    const firstBelief = seeds.findIndex((s) => !dataMeasures.includes(s.invariant));
+    assert.ok(firstBelief > 0, `the list starts with a run that harmed the data: ${JSON.stringify(seeds.slice(0, 3))}`);
+    assert.ok(seeds.slice(firstBelief).every((s) => !dataMeasures.includes(s.invariant)), 'no harm to the data after the first belief-only run');
+    const groups = await page.locator('[data-testid="lab-seeds-group"]').evaluateAll((all) =>
+      all.map((g) => ({ group: g.dataset.group, count: Number(g.dataset.count), open: g.tagName !== 'DETAILS' || g.open, heading: g.querySelector('h4, summary').textContent })),
+    );
+    assert.deepEqual(groups.map((g) => [g.group, g.open]), [['data', true], ['lock', false]]);
+    assert.match(groups[0].heading, /^Runs that harmed the data \(\d+\)$/);
+    assert.match(groups[1].heading, /^Runs that broke only the lock's promises \(\d+\): expected, their data stayed intact$/);
+    // Both counts add up to the list's, and the headline's harmed runs are the first group.
+    const heading = await page.locator('[data-testid="lab-seeds"] h3').innerText();
+    assert.equal(groups[0].count + groups[1].count, Number(/\((\d[\d,]*)\)/.exec(heading)[1].replace(/,/g, '')));
+    const { runs, intact } = await page.locator('[data-testid="lab-headline"]').evaluate((h) => h.dataset);
+    assert.equal(groups[0].count, Number(runs) - Number(intact));
+    // The belief-only runs are folded until asked for, then listed in seed order.
+    assert.ok(seeds.slice(0, firstBelief).every((s) => s.shown) && seeds.slice(firstBelief).every((s) => !s.shown));
+    await page.locator('[data-testid="lab-seeds-group"][data-group="lock"] > summary').click();
+    const beliefs = await page.locator('[data-testid="lab-seeds-group"][data-group="lock"] [data-testid="lab-violating-seed"]')
+      .evaluateAll((all) => all.map((a) => Number(a.dataset.seed)));
+    assert.ok(beliefs.length > 0 && beliefs.every((seed, i) => i === 0 || beliefs[i - 1] < seed), JSON.stringify(beliefs));
   }
 
   for (const [width, height] of [[1280, 800], [375, 700]]) {

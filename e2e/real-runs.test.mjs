@@ -14,11 +14,13 @@
 // judged alone (a write its crashed client never heard of judged by the resource's log), and a
 // malformed one is named where it is wrong while what was shown stays; a history imported in
 // the playground is pointed to the real-runs page; an embed shows a recording beside its
-// simulation; the page reads at 375 px and axe finds nothing.
+// simulation; the page reads at 375 px and axe finds nothing. The list names each recording by
+// its scenario's title, in catalogue order (S1 first), with a line on what it shows; the run
+// chosen comes into the window.
 
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFile, writeFile } from 'node:fs/promises';
+import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -361,7 +363,7 @@ describe('real runs', () => {
     await page.goto(`${app.site.url}#embed&real=s2-gc-pause-fenced.redis`);
     const problem = page.locator('[data-testid="embed-problem"]');
     await problem.waitFor({ timeout: 30_000 });
-    assert.match(await problem.innerText(), /`real=`: there is no recorded run `s2-gc-pause-fenced\.redis`; the recordings: s2-gc-pause-fenced\.postgres/);
+    assert.match(await problem.innerText(), /`real=`: there is no recorded run `s2-gc-pause-fenced\.redis`; the recordings: s1-gc-pause-unfenced\.postgres, s2-gc-pause-fenced\.postgres/);
   });
 
   it('judges a history of one\'s own, and names what is wrong in a bad one while keeping the shown one', async () => {
@@ -475,4 +477,61 @@ describe('real runs', () => {
     assert.match(await notice.innerText(), /recorded history of a real system.*Real runs page/s);
     assert.match(await page.locator('[data-testid="scenario-name"]').innerText(), /GC pause/, 'S2 stays open');
   });
+  // Issue 42, point 12: the list says which scenario each recording plays, by its title, in the
+  // catalogue's order (S1 first), and in one line what the real servers did. At a laptop's
+  // width and a phone's.
+  for (const [width, height] of [[1280, 800], [375, 700]]) {
+    it(`lists the recordings by title in catalogue order, each saying what it shows, at ${width}×${height}`, async () => {
+      await page.setViewportSize({ width, height });
+      await openReal('real');
+      const items = await page.locator('[data-testid="recording"]').evaluateAll((all) =>
+        all.map((li) => ({
+          id: li.dataset.recording,
+          link: li.querySelector('a').textContent,
+          service: li.querySelector('.recording-service').textContent,
+          shows: li.querySelector('[data-testid="recording-shows"]').textContent,
+          box: (({ left, right }) => ({ left, right }))(li.getBoundingClientRect()),
+        })),
+      );
+      assert.equal(items.length, 16);
+      // The catalogue's order: a letter, then the number in the id compared as a number.
+      const place = (id) => {
+        const [, letter, number] = /^([a-z])(\d+)/.exec(id);
+        return [letter, Number(number), id];
+      };
+      const scenarios = (await readdir(join(REPO, 'scenarios'))).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5))
+        .sort((a, b) => {
+          const [pa, pb] = [place(a), place(b)];
+          return pa[0].localeCompare(pb[0]) || pa[1] - pb[1] || (pa[2] < pb[2] ? -1 : 1);
+        });
+      const order = items.map((i) => scenarios.indexOf(i.id.split('.')[0]));
+      assert.ok(order.every((n, i) => n >= 0 && (i === 0 || order[i - 1] <= n)), `catalogue order: ${items.map((i) => i.id).join(', ')}`);
+      assert.equal(items[0].id, 's1-gc-pause-unfenced.postgres');
+      for (const item of items) {
+        const scenario = JSON.parse(await readFile(join(REPO, 'scenarios', `${item.id.split('.')[0]}.json`), 'utf8'));
+        assert.equal(item.link, scenario.title, `${item.id} is named by its scenario's title`);
+        assert.match(item.service, /^ · on (PostgreSQL|one Redis|a Redis primary and its replica|five Redis nodes|three etcd 3\.[45] members)$/);
+        assert.ok(item.shows.length > 40 && /\.$/.test(item.shows), `${item.id} says what it shows: ${item.shows}`);
+        assert.ok(item.box.left >= 0 && item.box.right <= width, `${item.id} stays inside the window`);
+      }
+      // What each shows is its own line, and says what the real servers did.
+      assert.equal(new Set(items.map((i) => i.shows)).size, items.length);
+      assert.match(items.find((i) => i.id === 's2-gc-pause-fenced.postgres').shows, /PostgreSQL refuses client-a's write with token 33/);
+      assert.match(items.find((i) => i.id === 's18-etcd-3-4-3-lock-bug.etcd').shows, /^etcd 3\.4\.23 tells client-1/);
+      // A title opens its recording, which comes into the window: the list above it is long.
+      await page.locator('[data-testid="recording-s1-gc-pause-unfenced.postgres"]').click();
+      await run().waitFor({ timeout: 30_000 });
+      assert.match(await page.locator('[data-testid="real-title"]').innerText(), /^S1 · /);
+      const inView = () =>
+        page.waitForFunction(() => {
+          const title = document.querySelector('[data-testid="real-title"]').getBoundingClientRect();
+          return title.top >= 0 && title.bottom <= window.innerHeight;
+        }, null, { timeout: 5_000 });
+      await inView();
+      assert.equal(await page.locator('[data-testid="recording-s1-gc-pause-unfenced.postgres"]').getAttribute('aria-current'), 'page');
+      await app.screenshot(`real-runs-list-${width}`);
+      assert.deepEqual(await app.axe(), []);
+      assert.deepEqual(app.problems, []);
+    });
+  }
 });

@@ -294,7 +294,7 @@ mod tests {
         assert!(
             unknown
                 .reason
-                .starts_with("`real`: there is no recorded run `s2-gc-pause-fenced.redis`; the recordings are s2-gc-pause-fenced.postgres,"),
+                .starts_with("`real`: there is no recorded run `s2-gc-pause-fenced.redis`; the recordings are s1-gc-pause-unfenced.postgres, s2-gc-pause-fenced.postgres,"),
             "{}",
             unknown.reason
         );

@@ -1,11 +1,13 @@
 //! The page's lab runs: one after another from a queue, each shared out in batches to the
 //! lab's workers ([`crate::lab::workers`]) and merged in seed order ([`lockstep_view::lab::schedule`]).
 //! Keeps which worker is busy with which batch, so a reply to a stopped run is dropped, and the
-//! last run of each lock service × fencing for the chart. The chaos lab page and the
-//! verification lesson each hold one. What the lab page's runner has found outlives the page
-//! for the visit ([`KeptRuns`], held by the site): leaving the lab and coming back shows it again.
+//! runs that ended, numbered ([`RunHistory`]): the lab page shows them apart, newest first; the
+//! verification lesson charts those of its last press. The chaos lab page and the verification
+//! lesson each hold one. What the lab page's runner has found outlives the page for the visit
+//! ([`KeptRuns`], held by the site): leaving the lab and coming back shows it again.
 
 use crate::lab::workers::{WorkerPool, worker_count};
+use lockstep_view::lab::runs::{Numbered, RunHistory};
 use lockstep_view::lab::schedule::LabRun;
 use lockstep_view::lab::worker_protocol::{Reply, Request, SeedRange};
 use lockstep_view::link::lab::LabSpec;
@@ -58,13 +60,16 @@ pub struct ChartRow {
 pub struct LabRunner {
     pool: Option<WorkerPool>,
     workers: Vec<WorkerState>,
-    /// Counts the runs started, so a late reply to a stopped run is recognised and dropped.
+    /// Counts the runs started, so a late reply to a stopped run is recognised and dropped;
+    /// the current run's number.
     run_number: u64,
+    /// The number of the first run of the last press.
+    pressed_at: u64,
     queue: VecDeque<LabSpec>,
     run: Option<LabRun>,
     status: Status,
-    /// The last run of each lock service × fencing, in the order they were first run.
-    results: Vec<LabRun>,
+    /// The runs that ended, the current one among them once it has.
+    history: RunHistory,
 }
 
 /// A runner's results without its workers: what stays when the lab page is left.
@@ -72,9 +77,12 @@ pub struct LabRunner {
 pub struct LabMemory {
     /// The settings the page showed.
     pub spec: Option<LabSpec>,
+    /// Whether the page compared the current run with the previous one.
+    pub compare: bool,
+    run_number: u64,
     run: Option<LabRun>,
     status: Status,
-    results: Vec<LabRun>,
+    history: RunHistory,
 }
 
 /// The lab's results for the visit, held above the lab page (by the site) so that they outlive
@@ -98,31 +106,30 @@ impl KeptRuns {
     }
 }
 
-fn same_row(a: &LabRun, b: &LabRun) -> bool {
-    a.spec.settings.backend == b.spec.settings.backend
-        && a.spec.settings.fencing == b.spec.settings.fencing
-}
-
 impl LabRunner {
     /// A runner with `memory`'s results and no workers (they start with the next run).
     pub fn restore(memory: LabMemory) -> LabRunner {
         LabRunner {
+            run_number: memory.run_number,
+            pressed_at: memory.run_number,
             run: memory.run,
             status: memory.status,
-            results: memory.results,
+            history: memory.history,
             ..LabRunner::default()
         }
     }
 
     /// The results so far, for when the page goes: a run under way stops with it (its
     /// workers go with the page), keeping its runs so far.
-    pub fn memory(&mut self, spec: LabSpec) -> LabMemory {
+    pub fn memory(&mut self, spec: LabSpec, compare: bool) -> LabMemory {
         self.stop();
         LabMemory {
             spec: Some(spec),
+            compare,
+            run_number: self.run_number,
             run: self.run.clone(),
             status: self.status.clone(),
-            results: self.results.clone(),
+            history: self.history.clone(),
         }
     }
 
@@ -133,6 +140,18 @@ impl LabRunner {
     /// The current (or last) run.
     pub fn run(&self) -> Option<&LabRun> {
         self.run.as_ref()
+    }
+
+    /// The runs before the current one that ended, newest first, each with its number.
+    pub fn earlier(&self) -> impl Iterator<Item = &Numbered> {
+        self.history.earlier(self.run_number)
+    }
+
+    /// Forgets the earlier run `number`.
+    pub fn remove(&mut self, number: u64) {
+        if number != self.run_number {
+            self.history.remove(number);
+        }
     }
 
     /// How many batches the workers were given and have not answered yet — a stopped run's
@@ -147,9 +166,11 @@ impl LabRunner {
         self.workers.iter().all(|w| !w.ready)
     }
 
-    /// Runs `specs` one after another (dropping what was running), starting the workers the
-    /// first time; `on_reply` receives the workers' replies, for [`LabRunner::reply`].
+    /// Runs `specs` one after another (stopping what was running, which keeps its runs so
+    /// far), starting the workers the first time; `on_reply` receives the workers' replies,
+    /// for [`LabRunner::reply`].
     pub fn start(&mut self, specs: Vec<LabSpec>, on_reply: Callback<(usize, Reply)>) {
+        self.stop();
         if self.pool.is_none() {
             match WorkerPool::start(worker_count(), on_reply) {
                 Ok(pool) => {
@@ -163,6 +184,7 @@ impl LabRunner {
             }
         }
         self.queue = specs.into();
+        self.pressed_at = self.run_number + 1;
         self.next();
     }
 
@@ -223,13 +245,10 @@ impl LabRunner {
         self.keep();
     }
 
-    /// Keeps the current run as its lock service × fencing's row of the chart.
+    /// Keeps the current run, as it ended.
     fn keep(&mut self) {
         if let Some(run) = &self.run {
-            match self.results.iter_mut().find(|r| same_row(r, run)) {
-                Some(row) => *row = run.clone(),
-                None => self.results.push(run.clone()),
-            }
+            self.history.keep(self.run_number, run);
         }
     }
 
@@ -274,17 +293,16 @@ impl LabRunner {
         }
     }
 
-    /// The chart's rows: the kept runs, and the current one while it runs (in place of its
-    /// lock service × fencing's kept run).
+    /// The chart's rows: the runs of the last press that ended, in the order they ran, and the
+    /// current one while it runs.
     pub fn rows(&self) -> Vec<ChartRow> {
         let running = self.status == Status::Running;
         let live = self.run.as_ref().filter(|_| running);
         let mut rows: Vec<ChartRow> = self
-            .results
-            .iter()
-            .filter(|r| !live.is_some_and(|run| same_row(r, run)))
+            .history
+            .since(self.pressed_at)
             .map(|r| ChartRow {
-                run: r.clone(),
+                run: r.run.clone(),
                 live: false,
             })
             .collect();

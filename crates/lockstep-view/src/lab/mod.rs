@@ -5,8 +5,9 @@
 //! section says about a result ([`counterexample_search_text`]); what the results say: the
 //! headline counted by what each run did to the data ([`tally`]), why each bar is there
 //! and which lesson step shows it ([`measure`]), and which histogram labels show
-//! ([`histogram_axis`]); when to scroll the headline into view after Run ([`reveal`]). The
-//! app's `lab/` renders these and runs the workers.
+//! ([`histogram_axis`]); when to scroll the headline into view after Run ([`reveal`]); which
+//! runs the page keeps and what sets them apart ([`runs`]). The app's `lab/` renders these and
+//! runs the workers.
 //!
 //! What this folder must not do: touch the browser, start a worker, or read a clock.
 
@@ -14,6 +15,7 @@ pub mod counterexample_search_text;
 pub mod histogram_axis;
 pub mod measure;
 pub mod reveal;
+pub mod runs;
 pub mod schedule;
 pub mod search_config;
 pub mod tally;

@@ -8,6 +8,7 @@ use crate::lab::tally::Tally;
 use crate::lab::worker_protocol::SeedRange;
 use crate::link::lab::LabSpec;
 use lockstep_sim::analysis::chaos::{Broken, ChaosReport, ChaosRun, ReportError};
+use lockstep_sim::vocabulary::invariant::Concern;
 use std::collections::BTreeMap;
 
 /// Seeds per request: small, so Stop is prompt and progress is live, and large enough that a
@@ -29,6 +30,21 @@ impl Violation {
     /// The run's first violation.
     pub fn first(&self) -> Option<Broken> {
         self.broken.iter().min_by_key(|b| b.first_event).copied()
+    }
+
+    /// Whether the run harmed the data (as the headline counts: a data invariant broken, two
+    /// accepted writers at once, or increments lost), not only the lock's promises.
+    pub fn harms_data(&self) -> bool {
+        self.two_writers_at.is_some() || self.data_lost || self.first_harm().is_some()
+    }
+
+    /// The first data invariant the run broke.
+    pub fn first_harm(&self) -> Option<Broken> {
+        self.broken
+            .iter()
+            .filter(|b| b.invariant.concern() == Concern::Data)
+            .min_by_key(|b| b.first_event)
+            .copied()
     }
 }
 
@@ -188,5 +204,37 @@ mod tests {
             !seeds.is_empty(),
             "fencing off breaks something in 60 runs: the order is tested on real data"
         );
+    }
+
+    /// The seed list's two groups are the headline's: a violation harms the data exactly when
+    /// the tally counts its run as harmed.
+    #[test]
+    fn a_violation_harms_the_data_as_the_headline_counts_it() {
+        let mut run = LabRun::new(LabSpec {
+            settings: ChaosSettings {
+                fencing: Fencing::On,
+                ..spec(0).settings
+            },
+            ..spec(60)
+        });
+        for (_, runs) in batches(&mut run) {
+            run.accept(runs).expect("in order");
+        }
+        let harmed = run.violations.iter().filter(|v| v.harms_data()).count() as u64;
+        assert_eq!(harmed, run.tally.data_harmed);
+        let beliefs = run.violations.len() as u64 - harmed;
+        // An unjudged run is in the list only if it broke one of the lock's promises.
+        let tally = run.tally;
+        assert!(beliefs >= tally.lock_only && beliefs <= tally.lock_only + tally.unjudged);
+        assert!(
+            harmed > 0 && beliefs > 0,
+            "both groups on real data: {:?}",
+            run.tally
+        );
+        for violation in run.violations.iter().filter(|v| v.harms_data()) {
+            if let Some(harm) = violation.first_harm() {
+                assert_eq!(harm.invariant.concern(), Concern::Data);
+            }
+        }
     }
 }

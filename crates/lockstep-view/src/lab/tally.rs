@@ -4,11 +4,13 @@
 //! invariant, our data check found no increment lost and the article's check found no two
 //! accepted writers at once. The lock's invariants ([`Concern::Lock`]: one believer, one
 //! lease, tokens that increase) can break in such a run: a lease cannot keep them under pauses
-//! and partitions, and the resource's check is what keeps the data.
+//! and partitions. What kept the data then depends on the fencing: the resource's check where
+//! it has one ([`what_kept_the_data`]), only the timing where it has none.
 //!
 //! Pure: counted from the runs, in words; no browser.
 
 use lockstep_sim::analysis::chaos::{ChaosRun, DataVerdict};
+use lockstep_sim::models::resource::Fencing;
 use lockstep_sim::story::numbers::thousands;
 use lockstep_sim::vocabulary::invariant::Concern;
 
@@ -76,15 +78,16 @@ impl Tally {
     }
 
     /// What the headline leaves out, in a sentence or two: the runs that broke only the
-    /// lock's promises, and those that could not be judged. `None` when there are neither.
-    pub fn detail(&self) -> Option<String> {
+    /// lock's promises (and what kept their data, with `fencing`), and those that could not be
+    /// judged. `None` when there are neither.
+    pub fn detail(&self, fencing: Fencing) -> Option<String> {
         let mut said = Vec::new();
         if self.lock_only > 0 {
             said.push(format!(
                 "{} of them broke only the lock's promises: for a while two clients believed they \
-                 held the lock, the service's leases overlapped or its tokens went back. A lease cannot prevent that \
-                 when processes pause and links fail; the resource's check is what keeps the data.",
-                thousands(self.lock_only)
+                 held the lock, the service's leases overlapped or its tokens went back. {}",
+                thousands(self.lock_only),
+                what_kept_the_data(fencing)
             ));
         }
         if self.unjudged > 0 {
@@ -94,6 +97,31 @@ impl Tally {
             ));
         }
         (!said.is_empty()).then(|| said.join(" "))
+    }
+}
+
+/// Why a run that broke only the lock's promises still has its data, with `fencing`: the
+/// resource's own check where it has one; with fencing off there is none, and only the timing
+/// kept an old holder from writing.
+pub fn what_kept_the_data(fencing: Fencing) -> &'static str {
+    match fencing {
+        Fencing::On => {
+            "A lease cannot prevent that when processes pause and links fail; the resource's \
+             token check is what keeps the data."
+        }
+        Fencing::Sequencer => {
+            "A lease cannot prevent that when processes pause and links fail; the resource's \
+             checks (the sequencer asked of the lock service, then the highest token) are what \
+             keep the data."
+        }
+        Fencing::CheckAndSet => {
+            "A lease cannot prevent that when processes pause and links fail; the resource's \
+             check-and-set on the lock's value is what keeps the data."
+        }
+        Fencing::Off => {
+            "With fencing off the resource checks nothing: in these runs no client happened to \
+             write after the lock had passed to another, so the data was kept by timing alone."
+        }
     }
 }
 
@@ -195,11 +223,34 @@ mod tests {
         }
         tally.add(&run(&[], KEPT, false));
         assert_eq!(tally.headline(), "Data intact in 118 of 201 runs");
-        let detail = tally.detail().expect("lock-only runs");
+        let detail = tally.detail(Fencing::On).expect("lock-only runs");
         assert!(
             detail.starts_with("117 of them broke only the lock's promises"),
             "{detail}"
         );
-        assert_eq!(Tally::default().detail(), None);
+        assert!(detail.ends_with("the resource's token check is what keeps the data."));
+        assert_eq!(Tally::default().detail(Fencing::On), None);
+    }
+
+    #[test]
+    fn with_fencing_off_no_check_is_said_to_keep_the_data() {
+        let mut tally = Tally::default();
+        tally.add(&run(&[Invariant::OneBeliever], KEPT, false));
+        let off = tally.detail(Fencing::Off).expect("a lock-only run");
+        assert!(!off.contains("resource's"), "{off}");
+        assert!(
+            off.contains("With fencing off the resource checks nothing"),
+            "{off}"
+        );
+        assert!(off.contains("timing alone"), "{off}");
+        // Each fencing says what it checks, and no two say the same.
+        let mut words: Vec<&str> = lockstep_sim::analysis::chaos::FENCINGS
+            .into_iter()
+            .map(what_kept_the_data)
+            .collect();
+        assert!(words[..].iter().all(|w| w.ends_with('.')));
+        words.sort_unstable();
+        words.dedup();
+        assert_eq!(words.len(), lockstep_sim::analysis::chaos::FENCINGS.len());
     }
 }

@@ -621,7 +621,7 @@ mod tests {
         assert_eq!(parse(&spec.fragment()), Ok(spec));
         assert!(
             error("embed&real=s2-gc-pause-fenced.redis")
-                .starts_with("`real=`: there is no recorded run `s2-gc-pause-fenced.redis`; the recordings: s2-gc-pause-fenced.postgres,"),
+                .starts_with("`real=`: there is no recorded run `s2-gc-pause-fenced.redis`; the recordings: s1-gc-pause-unfenced.postgres, s2-gc-pause-fenced.postgres,"),
         );
         for (extra, name) in [
             ("at=3", "at"),

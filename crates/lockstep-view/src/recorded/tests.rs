@@ -61,6 +61,33 @@ fn every_recording_is_listed_reads_and_plays_its_scenario() {
     }
 }
 
+/// The real-runs page lists the recordings as the catalogue orders its scenarios (S1 first),
+/// each with one sentence on what it shows.
+#[test]
+fn recordings_are_in_catalogue_order_each_saying_what_it_shows() {
+    let place = |id: &str| {
+        lockstep_sim::scenario::catalogue::INDEX
+            .iter()
+            .position(|e| e.id == id)
+            .unwrap_or_else(|| panic!("{id} is in the catalogue"))
+    };
+    let places: Vec<usize> = RECORDINGS.iter().map(|r| place(r.scenario)).collect();
+    assert!(
+        places.is_sorted(),
+        "not in catalogue order: {:?}",
+        RECORDINGS.map(|r| r.scenario)
+    );
+    assert_eq!(RECORDINGS[0].scenario, "s1-gc-pause-unfenced");
+    for recording in RECORDINGS {
+        let shows = recording.shows;
+        assert!(
+            shows.ends_with('.') && shows.matches(". ").count() == 0,
+            "one sentence: {shows}"
+        );
+        assert!(shows.split_whitespace().count() <= 30, "one line: {shows}");
+    }
+}
+
 /// Each recording opens on its timeline at a phone's width, a laptop's and a wide screen's
 /// (a recorded S18 once panicked there).
 #[test]

@@ -1,6 +1,7 @@
 //! The real-runs page (`#real`, `#real=<recording>`): the scenarios played against real lock
-//! services on one machine (recorded by `cargo xtask real --record`), each beside its
-//! simulation, and a history of one's own system loaded from disk and judged the same way.
+//! services on one machine (recorded by `cargo xtask real --record`), listed in catalogue order
+//! by title with what each shows, each beside its simulation, and a history of one's own system
+//! loaded from disk and judged the same way.
 //!
 //! It holds what is shown and loads (`load.rs`); the two timelines, the transport and the
 //! verdicts are `view.rs`'s. A file that cannot be read is said where the loader is, and what
@@ -11,8 +12,9 @@ pub mod view;
 
 use crate::components::Shared;
 use crate::link::use_here;
-use crate::platform::text_file;
+use crate::platform::{browser, text_file};
 use gloo_file::callbacks::FileReader;
+use lockstep_sim::scenario::catalogue;
 use lockstep_view::recorded::catalogue::RECORDINGS;
 use lockstep_view::recorded::side_by_side::SideBySide;
 use view::RealRunView;
@@ -55,6 +57,13 @@ pub fn RealRunsPage(props: &RealRunsProps) -> Html {
             }
         });
     }
+    // A run just shown stands below the list (far below on a phone): its title comes to the
+    // window's top, unless it is in the window already.
+    use_effect_with((*shown).clone(), |shown| {
+        if matches!(shown, Shown::Ready(..)) {
+            reveal_title();
+        }
+    });
     let onchange = use_own_file(&shown, &problem);
     html! {
         <section class="page real-runs" data-testid="real-runs">
@@ -69,9 +78,14 @@ pub fn RealRunsPage(props: &RealRunsProps) -> Html {
                 { for RECORDINGS.iter().map(|r| {
                     let id = r.id();
                     let current = props.recording.as_deref() == Some(id.as_str());
+                    let title = catalogue::entry(r.scenario).map_or(r.scenario, |e| e.title);
                     html! {
-                        <li><a href={here.href(&format!("real={id}"))} aria-current={current.then_some("page")}
-                            data-testid={format!("recording-{id}")}>{ format!("{} on {}", r.scenario, r.label) }</a></li>
+                        <li data-testid="recording" data-recording={id.clone()}>
+                            <a href={here.href(&format!("real={id}"))} aria-current={current.then_some("page")}
+                                data-testid={format!("recording-{id}")}>{ title }</a>
+                            <span class="recording-service">{ format!(" · on {}", r.label) }</span>
+                            <p class="recording-shows" data-testid="recording-shows">{ r.shows }</p>
+                        </li>
                     }
                 }) }
             </ul>
@@ -86,6 +100,24 @@ pub fn RealRunsPage(props: &RealRunsProps) -> Html {
             }
             { shown_view(&shown) }
         </section>
+    }
+}
+
+/// Scrolls the shown run's title to the window's top (8 px below it) if it is not in the window.
+fn reveal_title() {
+    let Some(window) = browser::window() else {
+        return;
+    };
+    let title = window.document().and_then(|d| {
+        d.query_selector("[data-testid=\"real-title\"]")
+            .ok()
+            .flatten()
+    });
+    let (_, height) = browser::window_size();
+    if let Some((_, top, bottom)) = title.as_ref().and_then(browser::box_of)
+        && (top < 0.0 || bottom > height)
+    {
+        window.scroll_by_with_x_and_y(0.0, (top - 8.0).floor());
     }
 }
 

@@ -29,23 +29,31 @@ impl ChaosSettings {
     /// The settings in one line: "SQL row, fencing on, 8 clients, faults: pauses, partitions,
     /// 180 s of virtual time a run".
     pub fn words(&self) -> String {
+        self.parts().join(", ")
+    }
+
+    /// The same words a setting at a time — the lock service, the fencing, the clients, the
+    /// faults, the run's length — so that two runs can be told apart by what differs.
+    pub fn parts(&self) -> [String; 5] {
         let faults: Vec<String> = self
             .faults
             .iter()
             .map(|kind| FaultKind::label(kind).to_lowercase())
             .collect();
-        format!(
-            "{}, fencing {}, {} clients, faults: {}, {} of virtual time a run",
-            self.backend.label(),
-            fencing_id(self.fencing),
-            self.clients.get(),
-            if faults.is_empty() {
-                "none".to_owned()
-            } else {
-                faults.join(", ")
-            },
-            seconds(self.duration.0)
-        )
+        [
+            self.backend.label().to_owned(),
+            format!("fencing {}", fencing_id(self.fencing)),
+            format!("{} clients", self.clients.get()),
+            format!(
+                "faults: {}",
+                if faults.is_empty() {
+                    "none".to_owned()
+                } else {
+                    faults.join(", ")
+                }
+            ),
+            format!("{} of virtual time a run", seconds(self.duration.0)),
+        ]
     }
 }
 
