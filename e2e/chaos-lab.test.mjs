@@ -427,6 +427,10 @@ describe('the chaos lab keeps runs apart', () => {
       assert.equal(await page.locator('[data-testid="lab-compare-chart"]').count(), 0);
       assert.equal(await page.locator('[data-testid="lab-chart-group"]').count(), 1);
       assert.equal(await page.evaluate(() => document.activeElement?.dataset.testid), 'lab-run');
+      // A later run is charted alone again until the user asks anew.
+      await runWith({ fencing: 'off', seed: 1 });
+      assert.equal(await page.locator('[data-testid="lab-compare"]').isChecked(), false);
+      assert.equal(await page.locator('[data-testid="lab-compare-chart"]').count(), 0);
       assert.deepEqual(app.problems, []);
     });
   }

@@ -303,6 +303,8 @@ impl Component for ChaosLab {
             Msg::Remove(number) => {
                 self.runner.remove(number);
                 self.refocus = true;
+                // Nothing left to compare with: a later comparison is asked for again.
+                self.compare &= self.runner.earlier().next().is_some();
             }
             Msg::Search(search) => self.search = search,
             Msg::Stop => self.runner.stop(),
