@@ -186,8 +186,8 @@ describe('the host script on a page of another origin', () => {
   const problems = [];
   // Problems that are the test's own doing: the missing scenario file's 404, while that page is open.
   let missingFileExpected = false;
-  // And the embed dialog's preview: an iframe of the embed that closing the dialog removes, its
-  // loads cut short (Chromium reports them as it drops the frame, after the dialog is gone).
+  // And the embed dialog's preview, from the first dialog opened: an iframe of the embed that
+  // closing the dialog or leaving the page removes, its loads cut short.
   let previewClosed = false;
   const expected = (problem) =>
     /no-such-scenario\.json/.test(problem) || (missingFileExpected && /status of 404/.test(problem))
@@ -614,6 +614,9 @@ describe('the host script on a page of another origin', () => {
       await page.locator('[data-testid="share-menu"]').click();
       await page.locator('[data-testid="copy-embed-code"]').click();
       await page.locator('[data-testid="embed-dialog"]').waitFor();
+      // The dialog's preview starts loading now; leaving the page, as the next step does, cuts
+      // its loads short.
+      previewClosed = true;
       if (form !== 'script') await page.locator('[data-testid="embed-form"]').selectOption(form);
       return { code: await page.locator('[data-testid="embed-code"]').inputValue(), at: Number(/^event (\d+)/.exec(position)[1]) };
     }

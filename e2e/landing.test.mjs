@@ -92,35 +92,3 @@ describe('landing where the story is', () => {
     });
   }
 });
-
-describe('a first visit on a small phone', () => {
-  let app;
-
-  before(async () => {
-    app = await startApp({ firstVisit: true, viewport: { width: 320, height: 640 } });
-  });
-
-  after(async () => {
-    await app?.close();
-  });
-
-  it('opens at its top with the title in view, and lifts the now line above the bar once the visitor steps', async () => {
-    const { page } = app;
-    await page.goto(app.site.url);
-    await page.locator('html[data-app="running"]').waitFor({ state: 'attached', timeout: 30_000 });
-    await page.locator('[data-testid="guided-start"]').waitFor();
-    await app.settle();
-    assert.equal(await page.evaluate(() => window.scrollY), 0, 'the page opens unscrolled');
-    const title = await page.locator('[data-testid="scenario-name"]').boundingBox();
-    assert.ok(title && title.y >= 0, `the title is in view (at ${title?.y})`);
-
-    await page.locator('[data-testid="step"]').click();
-    await page.waitForFunction(() => document.querySelector('[data-testid="position"]')?.textContent?.startsWith('event 1 of'));
-    await app.settle();
-    const [line, bar] = await page.evaluate(() =>
-      ['[data-testid="narration"]', '.transport-bar'].map((selector) => document.querySelector(selector).getBoundingClientRect().toJSON()),
-    );
-    assert.ok(line.bottom <= bar.top + 0.5 && line.top >= 0, `the now line (${line.top}–${line.bottom}) is above the bar (${bar.top})`);
-    assert.deepEqual(app.problems, []);
-  });
-});

@@ -79,17 +79,10 @@ pub fn NowLine(props: &NowLineProps) -> Html {
         || nothing_yet(props.offers_step),
         |event| words_of(event, sim),
     );
-    // After a Step forward the line, grown by the new event, is lifted out from under the fixed
-    // transport bar, where a small phone's first screen may leave it. Not for the position the
-    // page opens at, nor a move back to it: a page opens at its top, its title and timeline
-    // first (issue 42); a first visit's guided start goes back from the build's first event to
-    // none, its card pushing the line under the bar.
-    let shown = use_mut_ref(|| sim.trace().len());
-    use_effect_with(props.sim.clone(), move |sim| {
-        let position = sim.trace().len();
-        if shown.replace(position) < position {
-            browser::lift_above_bar("[data-testid=\"narration\"]");
-        }
+    // After a Step (any new moment) the line is lifted out from under the fixed transport bar,
+    // where a small phone's first screen may leave it.
+    use_effect_with(props.sim.clone(), |_| {
+        browser::lift_above_bar("[data-testid=\"narration\"]")
     });
     html! {
         <p class="narration now-line" aria-live="polite" data-testid="narration">
